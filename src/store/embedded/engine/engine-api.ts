@@ -1,0 +1,157 @@
+/**
+ * @module The seam between the embedded store's engine and its HTTP layer.
+ * Requests arrive here already parsed and shape-validated (ids normalised, filters parsed);
+ * the engine owns the semantic checks that need collection state (dimensions, missing points).
+ * All methods are synchronous: better-sqlite3 is, and a single thread makes every call atomic.
+ */
+import type { Filter } from '../filter/filter-ast.js';
+import type { Payload, PayloadSelector } from '../filter/filter-api.js';
+import type { PointId } from './point-id.js';
+
+export type Distance = 'Cosine' | 'Dot' | 'Euclid' | 'Manhattan';
+
+/** The single unnamed vector of a collection, plus any extra keys the client sent (echoed back in info). */
+export interface VectorParams {
+  readonly size: number;
+  readonly distance: Distance;
+  readonly extras: Readonly<Record<string, unknown>>;
+}
+
+/** `PUT /collections/{name}` after parsing. */
+export interface CollectionSpec {
+  /** null when the body had no `vectors`: the collection then has no dense vector. */
+  readonly vectors: VectorParams | null;
+  /** Other top-level keys (hnsw_config, optimizers_config, on_disk_payload, …), kept and echoed. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+export interface PointInput {
+  readonly id: PointId;
+  /** null: the point has no vector. */
+  readonly vector: readonly number[] | null;
+  readonly payload: Payload;
+}
+
+export interface ReadOptions {
+  readonly withPayload: PayloadSelector;
+  readonly withVector: boolean;
+}
+
+/** A point as returned: `payload` / `vector` are absent when not requested. */
+export interface PointRecord {
+  id: PointId;
+  payload?: Payload;
+  /** f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip. */
+  vector?: number[];
+}
+
+export interface ScoredPointRecord extends PointRecord {
+  score: number;
+  version: number;
+}
+
+export interface SearchRequest extends ReadOptions {
+  readonly vector: readonly number[];
+  readonly filter?: Filter;
+  readonly limit: number;
+  readonly offset: number;
+  readonly scoreThreshold?: number;
+}
+
+/** The `query` of a query request or prefetch. */
+export type QueryInput =
+  | { readonly kind: 'nearest'; readonly vector: readonly number[] }
+  | { readonly kind: 'point'; readonly id: PointId }
+  | { readonly kind: 'rrf'; readonly k: number }
+  | { readonly kind: 'dbsf' };
+
+export interface PrefetchRequest {
+  readonly query?: QueryInput;
+  readonly prefetch: readonly PrefetchRequest[];
+  readonly filter?: Filter;
+  readonly limit: number;
+  readonly scoreThreshold?: number;
+}
+
+export interface QueryRequest extends ReadOptions {
+  readonly query?: QueryInput;
+  readonly prefetch: readonly PrefetchRequest[];
+  readonly filter?: Filter;
+  readonly limit: number;
+  readonly offset: number;
+  readonly scoreThreshold?: number;
+}
+
+export interface OrderBy {
+  readonly key: string;
+  readonly direction: 'asc' | 'desc';
+  readonly startFrom?: number | string;
+}
+
+export interface ScrollRequest extends ReadOptions {
+  readonly filter?: Filter;
+  readonly limit: number;
+  readonly offset?: PointId;
+  readonly orderBy?: OrderBy;
+}
+
+export interface ScrollPage {
+  points: (PointRecord & { order_value?: number })[];
+  nextPageOffset: PointId | null;
+}
+
+/** Which points a delete or payload operation touches. */
+export type PointSelector = { readonly ids: readonly PointId[] } | { readonly filter: Filter };
+
+export interface UpdateOutcome {
+  readonly operationId: number;
+  /** Explicitly named ids that do not exist (payload ops answer 404 for these when wait=true). */
+  readonly missingIds: readonly PointId[];
+}
+
+/** A payload index schema: `keyword`, `integer`, `float`, `geo`, `text`, `bool`, `datetime` or `uuid`, with params. */
+export interface PayloadFieldSchema {
+  readonly type: 'keyword' | 'integer' | 'float' | 'geo' | 'text' | 'bool' | 'datetime' | 'uuid';
+  /** Params as they appear in `payload_schema[field].params` (defaults filled in); absent for a plain type. */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+export interface CollectionEngine {
+  readonly name: string;
+  /** `GET /collections/{name}` result, ready to serialise. */
+  info(): Record<string, unknown>;
+  /** The vector params, or null for a collection without a dense vector. */
+  vectorParams(): VectorParams | null;
+  upsert(points: readonly PointInput[]): UpdateOutcome;
+  retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];
+  search(request: SearchRequest): ScoredPointRecord[];
+  query(request: QueryRequest): ScoredPointRecord[];
+  scroll(request: ScrollRequest): ScrollPage;
+  count(filter?: Filter): number;
+  deletePoints(selector: PointSelector): UpdateOutcome;
+  /** Shallow merge (null removes a key); with `key`, merges into the object at that JSON path. */
+  setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome;
+  overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome;
+  deletePayloadKeys(selector: PointSelector, keys: readonly string[]): UpdateOutcome;
+  clearPayload(selector: PointSelector): UpdateOutcome;
+  createIndex(field: string, schema: PayloadFieldSchema): UpdateOutcome;
+  deleteIndex(field: string): UpdateOutcome;
+}
+
+export interface StoreEngine {
+  /** Names sorted in byte order. */
+  listCollections(): string[];
+  exists(name: string): boolean;
+  /** Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
+  collection(name: string): CollectionEngine;
+  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``. */
+  createCollection(name: string, spec: CollectionSpec): void;
+  /** true if it existed. */
+  deleteCollection(name: string): boolean;
+  close(): void;
+}
+
+export interface StoreEngineOptions {
+  /** Folder for the SQLite file; created if missing. */
+  readonly dataDir: string;
+}
