@@ -3,7 +3,14 @@ import type { Filter } from './filter-ast.js';
 import type { IndexLookup, Payload, PayloadSelector, PointPredicate } from './filter-api.js';
 
 export type { Filter, Condition, FieldCondition, MatchCondition } from './filter-ast.js';
-export type { FilterablePoint, IndexLookup, Payload, PayloadSelector, PointPredicate, TextIndexParams } from './filter-api.js';
+export type {
+  FilterablePoint,
+  IndexLookup,
+  Payload,
+  PayloadSelector,
+  PointPredicate,
+  TextIndexParams,
+} from './filter-api.js';
 
 const pending = (): never => {
   throw new Error('filter language: not implemented yet');
