@@ -1,0 +1,48 @@
+/** @module One message as the service keeps it between /save and the chunk that stores it. */
+
+/** Who wrote a message: a person, or the agent itself. */
+export type SpeakerKind = 'user' | 'self';
+
+/** A saved message, normalised at the HTTP edge (ids are strings, `ts` filled with the arrival time if missing). */
+export interface MemoryMessage {
+  readonly bot: string;
+  readonly source: string;
+  readonly messageId: string;
+  readonly speakerKind: SpeakerKind;
+  readonly text: string;
+  /** Unix ms; the arrival time when the client sent none. */
+  readonly ts: number;
+  /** Platform user id (Discord snowflake, `telegram:42`, …) when known. */
+  readonly userId?: string;
+  /** Display name sent by the client, used when no alias matches. */
+  readonly speakerName?: string;
+  readonly channelId?: string;
+  readonly guildId?: string;
+}
+
+/** The part of a bot's config that decides how its messages are named. */
+export interface SpeakerConfig {
+  readonly selfSpeaker: string;
+  /** user id → name, so one person reads as one name across interfaces and SillyTavern. */
+  readonly speakerAliases: Readonly<Record<string, string>>;
+}
+
+/** Chunk size rules, in st-qdrant-memory's units (see chunk-planner). */
+export interface ChunkSizes {
+  readonly minChars: number;
+  readonly maxChars: number;
+  readonly idleMs: number;
+}
+
+/** The payload of one point, field for field as format.md defines it. */
+export interface ChunkPayload {
+  text: string;
+  speakers: string;
+  messageCount: number;
+  timestamp: number;
+  messageIds: string;
+  isChunk: true;
+  source?: string;
+  channelId?: string;
+  guildId?: string;
+}
