@@ -1,0 +1,70 @@
+/**
+ * @module The port to the vector store: only the Qdrant calls the memory service makes.
+ * Implemented over Qdrant's REST API (store/qdrant), which serves a real Qdrant and the embedded store alike;
+ * tests can stand in a fake.
+ */
+
+/** A point id as Qdrant returns it. */
+export type StoredPointId = string | number;
+
+/** Qdrant's filter JSON (the service only builds simple must/should/match filters). */
+export type StoreFilter = Record<string, unknown>;
+
+/** What the service needs to know about an existing collection before writing to it. */
+export interface CollectionShape {
+  /** Size of the single unnamed vector; undefined when the collection uses named vectors (or none). */
+  readonly vectorSize: number | undefined;
+  readonly distance: string | undefined;
+  /** Names of named vectors, when the collection has them instead of one unnamed vector. */
+  readonly namedVectors: readonly string[];
+  readonly pointsCount: number;
+}
+
+export interface StorePoint {
+  readonly id: StoredPointId;
+  readonly vector: readonly number[];
+  readonly payload: Record<string, unknown>;
+}
+
+export interface ScoredStorePoint {
+  readonly id: StoredPointId;
+  readonly score: number;
+  readonly payload: Record<string, unknown>;
+}
+
+export interface StoredRecord {
+  readonly id: StoredPointId;
+  readonly payload: Record<string, unknown>;
+}
+
+export interface SearchOptions {
+  readonly vector: readonly number[];
+  readonly limit: number;
+  readonly scoreThreshold?: number;
+  readonly filter?: StoreFilter;
+}
+
+export interface ScrollOptions {
+  readonly filter?: StoreFilter;
+  readonly limit: number;
+  readonly offset?: StoredPointId;
+}
+
+export interface PointStore {
+  /** Cheap reachability check for /ready; throws StoreError. */
+  probe(): Promise<void>;
+  listCollections(): Promise<string[]>;
+  /** undefined when the collection does not exist. */
+  describeCollection(name: string): Promise<CollectionShape | undefined>;
+  /** Creates a collection with one unnamed Cosine vector; an "already exists" answer counts as success. */
+  createCollection(name: string, vectorSize: number): Promise<void>;
+  /** Upserts and waits until the points are stored. */
+  upsertPoints(collection: string, points: readonly StorePoint[]): Promise<void>;
+  searchPoints(collection: string, options: SearchOptions): Promise<ScoredStorePoint[]>;
+  scrollPoints(
+    collection: string,
+    options: ScrollOptions,
+  ): Promise<{ points: StoredRecord[]; nextOffset: StoredPointId | undefined }>;
+  countPoints(collection: string, filter?: StoreFilter): Promise<number>;
+  deletePoints(collection: string, selector: { ids: readonly StoredPointId[] } | { filter: StoreFilter }): Promise<void>;
+}

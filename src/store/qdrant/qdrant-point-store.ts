@@ -1,0 +1,130 @@
+/** @module PointStore over Qdrant's REST API, through the official client: a real Qdrant or the embedded store. */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type {
+  CollectionShape,
+  PointStore,
+  ScoredStorePoint,
+  SearchOptions,
+  ScrollOptions,
+  StoreFilter,
+  StorePoint,
+  StoredPointId,
+  StoredRecord,
+} from '../point-store.js';
+import { toStoreError } from './store-error-mapping.js';
+
+export interface QdrantPointStoreOptions {
+  readonly url: string;
+  readonly apiKey?: string;
+  /** Per-request timeout in ms (default 10 s). */
+  readonly timeoutMs?: number;
+}
+
+/** Creates a PointStore that talks to the Qdrant at `url`. */
+export function createQdrantPointStore(options: QdrantPointStoreOptions): PointStore {
+  const client = new QdrantClient({
+    url: options.url,
+    apiKey: options.apiKey,
+    // The version check logs a console warning on mismatch; the service reports versions through /ready instead.
+    checkCompatibility: false,
+    timeout: options.timeoutMs ?? 10_000,
+  });
+  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw toStoreError(what, options.url, error);
+    }
+  };
+  return {
+    probe: () => call('list collections', async () => void (await client.getCollections())),
+
+    listCollections: () =>
+      call('list collections', async () => (await client.getCollections()).collections.map((c) => c.name)),
+
+    describeCollection: (name) =>
+      call(`read collection ${name}`, async () => {
+        const { exists } = await client.collectionExists(name);
+        if (!exists) return undefined;
+        return describeShape(await client.getCollection(name));
+      }),
+
+    createCollection: (name, vectorSize) =>
+      call(`create collection ${name}`, async () => {
+        try {
+          await client.createCollection(name, { vectors: { size: vectorSize, distance: 'Cosine' } });
+        } catch (error) {
+          // Two writers racing to create the same collection: the loser's 409 means the collection is there.
+          if ((error as { status?: number }).status === 409) return;
+          throw error;
+        }
+      }),
+
+    upsertPoints: (collection, points: readonly StorePoint[]) =>
+      call(`upsert into ${collection}`, async () => {
+        await client.upsert(collection, {
+          wait: true,
+          points: points.map((p) => ({ id: p.id, vector: [...p.vector], payload: p.payload })),
+        });
+      }),
+
+    searchPoints: (collection, search: SearchOptions) =>
+      call(`search ${collection}`, async () => {
+        const hits = await client.search(collection, {
+          vector: [...search.vector],
+          limit: search.limit,
+          ...(search.scoreThreshold === undefined ? {} : { score_threshold: search.scoreThreshold }),
+          ...(search.filter === undefined ? {} : { filter: search.filter }),
+          with_payload: true,
+        });
+        return hits.map(
+          (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
+        );
+      }),
+
+    scrollPoints: (collection, scroll: ScrollOptions) =>
+      call(`scroll ${collection}`, async () => {
+        const page = await client.scroll(collection, {
+          limit: scroll.limit,
+          with_payload: true,
+          with_vector: false,
+          ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
+          ...(scroll.offset === undefined ? {} : { offset: scroll.offset }),
+        });
+        const next = page.next_page_offset;
+        return {
+          points: page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} })),
+          nextOffset: typeof next === 'string' || typeof next === 'number' ? next : undefined,
+        };
+      }),
+
+    countPoints: (collection, filter?: StoreFilter) =>
+      call(`count ${collection}`, async () => {
+        const result = await client.count(collection, { exact: true, ...(filter ? { filter } : {}) });
+        return result.count;
+      }),
+
+    deletePoints: (collection, selector) =>
+      call(`delete from ${collection}`, async () => {
+        if ('ids' in selector) {
+          await client.delete(collection, { wait: true, points: [...(selector.ids as StoredPointId[])] });
+        } else {
+          await client.delete(collection, { wait: true, filter: selector.filter });
+        }
+      }),
+  };
+}
+
+type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
+
+function describeShape(info: CollectionInfo): CollectionShape {
+  const vectors = info.config.params.vectors as unknown;
+  const pointsCount = info.points_count ?? 0;
+  if (vectors && typeof vectors === 'object' && 'size' in vectors) {
+    const single = vectors as { size: number; distance: string };
+    return { vectorSize: single.size, distance: single.distance, namedVectors: [], pointsCount };
+  }
+  const named = vectors && typeof vectors === 'object' ? Object.keys(vectors) : [];
+  return { vectorSize: undefined, distance: undefined, namedVectors: named, pointsCount };
+}
+
