@@ -1,0 +1,62 @@
+/** @module The journal's SQLite schema, created or migrated on open. */
+import type { Database } from 'better-sqlite3';
+
+const SCHEMA_VERSION = 1;
+
+/**
+ * messages: every accepted message, keyed by (bot, message_id) so re-sent windows are no-ops.
+ * chunks: a chunk is planned (its messages fixed) before it is embedded, so a crash between the two
+ * resumes with the same point id instead of re-cutting the conversation.
+ */
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS messages (
+     bot TEXT NOT NULL,
+     message_id TEXT NOT NULL,
+     source TEXT NOT NULL,
+     conversation TEXT NOT NULL,
+     speaker_kind TEXT NOT NULL,
+     text TEXT NOT NULL,
+     ts INTEGER NOT NULL,
+     user_id TEXT,
+     speaker_name TEXT,
+     channel_id TEXT,
+     guild_id TEXT,
+     arrived_at INTEGER NOT NULL,
+     chunk_id TEXT,
+     PRIMARY KEY (bot, message_id)
+   ) WITHOUT ROWID`,
+  'CREATE INDEX IF NOT EXISTS messages_pending ON messages (bot, conversation, ts) WHERE chunk_id IS NULL',
+  'CREATE INDEX IF NOT EXISTS messages_by_chunk ON messages (chunk_id) WHERE chunk_id IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS chunks (
+     chunk_id TEXT PRIMARY KEY,
+     bot TEXT NOT NULL,
+     collection TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('planned', 'stored')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT,
+     planned_at INTEGER NOT NULL,
+     stored_at INTEGER
+   )`,
+  "CREATE INDEX IF NOT EXISTS chunks_due ON chunks (next_attempt_at) WHERE state = 'planned'",
+  `CREATE TABLE IF NOT EXISTS collection_models (
+     collection TEXT PRIMARY KEY,
+     model TEXT NOT NULL,
+     dimensions INTEGER NOT NULL,
+     recorded_at INTEGER NOT NULL
+   )`,
+];
+
+/** Creates the tables if needed and refuses a journal written by a newer memory-pool. */
+export function applyJournalSchema(db: Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `The journal was written by a newer memory-pool (schema ${version}, this build knows ${SCHEMA_VERSION}). Upgrade memory-pool.`,
+    );
+  }
+  db.transaction(() => {
+    for (const sql of STATEMENTS) db.exec(sql);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}

@@ -1,0 +1,226 @@
+/**
+ * @module The service's durable journal (SQLite): every message /save acknowledged, the chunks planned from
+ * them and whether each chunk is stored yet. A message is committed here before /save answers, so it
+ * survives a crash, a restart, or Qdrant and the embedder being down.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { MemoryMessage, SpeakerKind } from '../chunking/memory-message.js';
+import { applyJournalSchema } from './journal-schema.js';
+
+/** A message as the journal holds it. */
+export interface JournalMessage extends MemoryMessage {
+  readonly arrivedAt: number;
+  readonly chunkId: string | undefined;
+}
+
+/** One conversation (bot + source + channel) that has messages not yet cut into a chunk. */
+export interface PendingConversation {
+  readonly bot: string;
+  readonly conversation: string;
+  readonly lastArrivalMs: number;
+}
+
+/** A chunk whose messages are fixed but which is not stored yet. */
+export interface PlannedChunk {
+  readonly chunkId: string;
+  readonly bot: string;
+  readonly collection: string;
+  readonly attempts: number;
+}
+
+export interface RecordResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+}
+
+interface MessageRow {
+  bot: string;
+  message_id: string;
+  source: string;
+  speaker_kind: string;
+  text: string;
+  ts: number;
+  user_id: string | null;
+  speaker_name: string | null;
+  channel_id: string | null;
+  guild_id: string | null;
+  arrived_at: number;
+  chunk_id: string | null;
+}
+
+/** The key that groups messages into one conversation: chunks never mix sources or channels. */
+export function conversationKey(message: Pick<MemoryMessage, 'source' | 'channelId'>): string {
+  return `${message.source}\u0000${message.channelId ?? ''}`;
+}
+
+function toMessage(row: MessageRow): JournalMessage {
+  return {
+    bot: row.bot,
+    messageId: row.message_id,
+    source: row.source,
+    speakerKind: row.speaker_kind as SpeakerKind,
+    text: row.text,
+    ts: row.ts,
+    ...(row.user_id === null ? {} : { userId: row.user_id }),
+    ...(row.speaker_name === null ? {} : { speakerName: row.speaker_name }),
+    ...(row.channel_id === null ? {} : { channelId: row.channel_id }),
+    ...(row.guild_id === null ? {} : { guildId: row.guild_id }),
+    arrivedAt: row.arrived_at,
+    chunkId: row.chunk_id ?? undefined,
+  };
+}
+
+/** Opens (or creates) the journal in `dataDir`. */
+export function openMessageJournal(dataDir: string): MessageJournal {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new BetterSqlite3(join(dataDir, 'journal.sqlite'));
+  // WAL + FULL: an acknowledged /save is a promise, so each commit is fsynced, not only handed to the OS.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  applyJournalSchema(db);
+  return new MessageJournal(db);
+}
+
+/** Typed access to the journal tables; every method is one transaction. */
+export class MessageJournal {
+  private readonly insertMessage;
+  private readonly selectPending;
+  private readonly selectChunkMessages;
+
+  constructor(private readonly db: Database) {
+    this.insertMessage = db.prepare(
+      `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
+         speaker_name, channel_id, guild_id, arrived_at)
+       VALUES (@bot, @messageId, @source, @conversation, @speakerKind, @text, @ts, @userId,
+         @speakerName, @channelId, @guildId, @arrivedAt)
+       ON CONFLICT (bot, message_id) DO NOTHING`,
+    );
+    this.selectPending = db.prepare(
+      `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
+       ORDER BY ts, arrived_at, message_id`,
+    );
+    this.selectChunkMessages = db.prepare(
+      'SELECT * FROM messages WHERE chunk_id = ? ORDER BY ts, arrived_at, message_id',
+    );
+  }
+
+  /** Stores new messages; ids already known for the bot count as duplicates and change nothing. */
+  recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
+    return this.db.transaction(() => {
+      let accepted = 0;
+      for (const m of messages) {
+        const info = this.insertMessage.run({
+          bot: m.bot,
+          messageId: m.messageId,
+          source: m.source,
+          conversation: conversationKey(m),
+          speakerKind: m.speakerKind,
+          text: m.text,
+          ts: m.ts,
+          userId: m.userId ?? null,
+          speakerName: m.speakerName ?? null,
+          channelId: m.channelId ?? null,
+          guildId: m.guildId ?? null,
+          arrivedAt,
+        });
+        accepted += info.changes;
+      }
+      return { accepted, duplicates: messages.length - accepted };
+    })();
+  }
+
+  /** Conversations with messages still waiting for a chunk. */
+  pendingConversations(): PendingConversation[] {
+    const rows = this.db
+      .prepare(
+        `SELECT bot, conversation, MAX(arrived_at) AS last FROM messages WHERE chunk_id IS NULL
+         GROUP BY bot, conversation`,
+      )
+      .all() as { bot: string; conversation: string; last: number }[];
+    return rows.map((r) => ({ bot: r.bot, conversation: r.conversation, lastArrivalMs: r.last }));
+  }
+
+  /** A conversation's pending messages, oldest first. */
+  pendingMessages(bot: string, conversation: string): JournalMessage[] {
+    return (this.selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
+  }
+
+  /** Fixes a chunk's messages: from now on they belong to `chunkId`, whatever happens to the write. */
+  planChunk(chunk: { chunkId: string; bot: string; collection: string; messageIds: readonly string[] }, now: number): void {
+    const insert = this.db.prepare(
+      `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
+       VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
+    );
+    const assign = this.db.prepare('UPDATE messages SET chunk_id = ? WHERE bot = ? AND message_id = ?');
+    this.db.transaction(() => {
+      insert.run(chunk.chunkId, chunk.bot, chunk.collection, now);
+      for (const id of chunk.messageIds) assign.run(chunk.chunkId, chunk.bot, id);
+    })();
+  }
+
+  /** Planned chunks whose next attempt is due, oldest first. */
+  dueChunks(now: number, limit: number): PlannedChunk[] {
+    const rows = this.db
+      .prepare(
+        `SELECT chunk_id, bot, collection, attempts FROM chunks
+         WHERE state = 'planned' AND next_attempt_at <= ? ORDER BY planned_at LIMIT ?`,
+      )
+      .all(now, limit) as { chunk_id: string; bot: string; collection: string; attempts: number }[];
+    return rows.map((r) => ({ chunkId: r.chunk_id, bot: r.bot, collection: r.collection, attempts: r.attempts }));
+  }
+
+  /** When the earliest planned chunk is due, or undefined when none is waiting. */
+  nextChunkDueAt(): number | undefined {
+    const row = this.db.prepare("SELECT MIN(next_attempt_at) AS due FROM chunks WHERE state = 'planned'").get() as {
+      due: number | null;
+    };
+    return row.due ?? undefined;
+  }
+
+  chunkMessages(chunkId: string): JournalMessage[] {
+    return (this.selectChunkMessages.all(chunkId) as MessageRow[]).map(toMessage);
+  }
+
+  markChunkStored(chunkId: string, now: number): void {
+    this.db
+      .prepare("UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL WHERE chunk_id = ?")
+      .run(now, chunkId);
+  }
+
+  markChunkFailed(chunkId: string, error: string, nextAttemptAt: number): void {
+    this.db
+      .prepare('UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ?')
+      .run(error, nextAttemptAt, chunkId);
+  }
+
+  /** Counts for /metrics and stats. */
+  queueDepth(): { pendingMessages: number; plannedChunks: number; storedChunks: number } {
+    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as { n: number };
+    const chunks = this.db
+      .prepare("SELECT SUM(state = 'planned') AS planned, SUM(state = 'stored') AS stored FROM chunks")
+      .get() as { planned: number | null; stored: number | null };
+    return { pendingMessages: pending.n, plannedChunks: chunks.planned ?? 0, storedChunks: chunks.stored ?? 0 };
+  }
+
+  /** The embedding model recorded for a collection the first time memory-pool wrote to it. */
+  collectionModel(collection: string): { model: string; dimensions: number } | undefined {
+    return this.db.prepare('SELECT model, dimensions FROM collection_models WHERE collection = ?').get(collection) as
+      | { model: string; dimensions: number }
+      | undefined;
+  }
+
+  recordCollectionModel(collection: string, model: string, dimensions: number, now: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO collection_models (collection, model, dimensions, recorded_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      )
+      .run(collection, model, dimensions, now);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
