@@ -1,0 +1,21 @@
+/** @module The embedder port: turns texts into vectors; every provider (remote, offline, hashing) implements it. */
+
+/** Per-call options; `signal` lets a caller that gave up (client disconnected) stop waiting and retrying. */
+export interface EmbedOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Something that turns texts into fixed-length vectors. Vectors from different `model`s must never be compared. */
+export interface Embedder {
+  /**
+   * Identity recorded on collections, `<provider>:<model>`, e.g. "openai-compatible:text-embedding-3-large"
+   * or "offline:use-lite-512": a collection made by one model cannot be searched with another.
+   */
+  readonly model: string;
+  /** Vector length: known up front when configured or fixed by the model, otherwise after the first call. */
+  readonly dimensions: number | undefined;
+  /** One vector per text, in the order given; `[]` for no texts. Throws ProviderError. */
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** Cheap reachability check for GET /ready; resolves when the provider can embed, else throws ProviderError. */
+  probe(): Promise<void>;
+}

@@ -1,0 +1,30 @@
+/** @module Tests for the offline USE-lite embedder; one file because each process loads the model once. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OfflineEmbedder } from './offline-embedder.js';
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+test('OfflineEmbedder gives 512-d unit vectors that rank a paraphrase above an unrelated sentence', async () => {
+  const embedder = new OfflineEmbedder({ batchSize: 2 });
+  await embedder.probe();
+  const [query, paraphrase, unrelated, queryAgain] = await embedder.embed([
+    'My cat loves sleeping on the warm windowsill.',
+    'The kitten enjoys napping by the sunny window.',
+    'Interest rates rose sharply at the central bank meeting.',
+    'My cat loves sleeping on the warm windowsill.',
+  ]);
+  for (const vector of [query!, paraphrase!, unrelated!]) {
+    assert.equal(vector.length, 512);
+    assert.ok(Math.abs(dot(vector, vector) - 1) < 1e-5);
+  }
+  assert.ok(dot(query!, paraphrase!) > dot(query!, unrelated!) + 0.1);
+  // Batch size 2 put the repeat in another batch: the vector must not depend on its batch-mates.
+  assert.deepEqual(queryAgain, query);
+  assert.equal(embedder.dimensions, 512);
+  assert.deepEqual(await embedder.embed([]), []);
+});
