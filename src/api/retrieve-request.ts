@@ -1,0 +1,33 @@
+/** @module The wire contract of `POST /retrieve`, shared by the server and the TypeScript client. */
+import { z } from 'zod';
+
+export const retrieveRequestSchema = z.object({
+  bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
+  query_text: z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(20_000),
+  /** Message ids already in the caller's context: hits holding any of them are left out. */
+  exclude_message_ids: z.array(z.string()).max(1000).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+  score_threshold: z.number().min(-1).max(1).optional(),
+});
+
+export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
+
+/** One recalled chunk, with the payload fields of the shared format. */
+export interface RetrieveHit {
+  readonly id: string | number;
+  readonly score: number;
+  readonly text: string;
+  readonly speakers: string;
+  readonly timestamp: number;
+  readonly messageIds: string;
+  readonly messageCount: number;
+  readonly source?: string;
+  readonly channelId?: string;
+  readonly guildId?: string;
+}
+
+export interface RetrieveResponse {
+  readonly hits: readonly RetrieveHit[];
+  /** The ready-to-inject `[Past chat memories]` block, or "" when nothing was found. */
+  readonly formatted: string;
+}

@@ -1,0 +1,29 @@
+/** @module Renders every error as `{ "error": { code, message, field? } }`: the one place errors become HTTP. */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorResponse } from '../api/error-response.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import type { Logger } from '../logging/logger.js';
+
+/** Builds Hono's onError handler. Unknown errors are logged and answered as 500 without internals. */
+export function createErrorHandler(logger: Logger) {
+  return (error: Error, c: Context): Response => {
+    if (isMemoryPoolError(error)) {
+      if (error.status >= 500) logger.warn({ code: error.code, err: error.message }, 'request failed');
+      const body: ErrorResponse = {
+        error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
+      };
+      return c.json(body, error.status as ContentfulStatusCode);
+    }
+    if (error instanceof HTTPException && error.status === 413) {
+      const body: ErrorResponse = {
+        error: { code: 'body_too_large', message: 'the request body is too large; send fewer messages per call' },
+      };
+      return c.json(body, 413);
+    }
+    logger.error({ err: error }, 'unexpected error');
+    const body: ErrorResponse = { error: { code: 'internal', message: 'internal error; see the service log' } };
+    return c.json(body, 500);
+  };
+}
