@@ -1,0 +1,238 @@
+/**
+ * @module One collection of the embedded store: writes go to SQLite first (one transaction per call, committed
+ * before returning), then to the in-memory table that every read is served from.
+ */
+import type { Filter } from '../filter/filter-ast.js';
+import type { Payload } from '../filter/filter-api.js';
+import { deletePayloadPaths, mergePayload } from '../filter/index.js';
+import { badInput } from '../qdrant-error.js';
+import type {
+  CollectionEngine,
+  CollectionSpec,
+  PayloadFieldSchema,
+  PointInput,
+  PointRecord,
+  PointSelector,
+  QueryRequest,
+  ReadOptions,
+  ScoredPointRecord,
+  ScrollPage,
+  ScrollRequest,
+  SearchRequest,
+  UpdateOutcome,
+  VectorParams,
+} from './engine-api.js';
+import { describeCollection } from './collection-info.js';
+import { CollectionReader } from './collection-reader.js';
+import { encodeVector, prepareVector } from './f32.js';
+import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
+import { runQuery } from './point-query.js';
+import { scrollPoints } from './point-scroll.js';
+import { type PointEntry, PointTable } from './point-table.js';
+import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
+
+/** The persisted state a collection starts from. */
+export interface CollectionState {
+  readonly name: string;
+  readonly spec: CollectionSpec;
+  readonly indexes: Readonly<Record<string, PayloadFieldSchema>>;
+  readonly operations: number;
+}
+
+/** A collection backed by the store's SQLite file. */
+export class EmbeddedCollection implements CollectionEngine {
+  readonly name: string;
+  private readonly spec: CollectionSpec;
+  private readonly indexes: Map<string, PayloadFieldSchema>;
+  private readonly table: PointTable;
+  private readonly reader: CollectionReader;
+  /** Operations applied so far; the next one gets this number (Qdrant's first operation_id is 0). */
+  private operations: number;
+
+  constructor(
+    state: CollectionState,
+    private readonly db: SqlitePersistence,
+  ) {
+    this.name = state.name;
+    this.spec = state.spec;
+    this.operations = state.operations;
+    this.indexes = new Map(Object.entries(state.indexes));
+    this.table = new PointTable(state.spec.vectors?.size ?? null);
+    this.reader = new CollectionReader(this.spec, this.table, this.indexes);
+  }
+
+  /** Adds a stored point while opening the store (no write back). */
+  loadPoint(row: StoredPoint): void {
+    let vector: Float32Array | null = null;
+    if (row.vector !== null) {
+      // SQLite buffers need not be 4-byte aligned; copy when they are not.
+      const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
+      vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    }
+    this.table.put(pointIdFromKey(row.key), vector, JSON.parse(row.payload) as Payload, row.version);
+  }
+
+  info(): Record<string, unknown> {
+    return describeCollection(this.spec, this.indexes, this.table);
+  }
+
+  vectorParams(): VectorParams | null {
+    return this.spec.vectors;
+  }
+
+  upsert(points: readonly PointInput[]): UpdateOutcome {
+    const params = this.spec.vectors;
+    const latest = new Map<string, { id: PointId; vector: Float32Array | null; payload: Payload }>();
+    for (const point of points) {
+      let vector: Float32Array | null = null;
+      if (point.vector !== null) {
+        if (params === null) throw badInput('Not existing vector name error: ');
+        if (point.vector.length !== params.size) {
+          throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${point.vector.length}`);
+        }
+        vector = prepareVector(point.vector, params.distance);
+      }
+      // Last duplicate wins, as in Qdrant's HashMap of points.
+      latest.set(pointIdKey(point.id), { id: point.id, vector, payload: point.payload });
+    }
+    const op = this.commit((version) => {
+      for (const [key, point] of latest) {
+        const blob = point.vector === null ? null : encodeVector(point.vector);
+        this.db.putPoint(this.name, key, blob, point.payload, version);
+      }
+    });
+    for (const point of latest.values()) this.table.put(point.id, point.vector, point.payload, op);
+    return { operationId: op, missingIds: [] };
+  }
+
+  retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[] {
+    const seen = new Set<string>();
+    const records: PointRecord[] = [];
+    for (const id of ids) {
+      const entry = this.table.get(id);
+      if (entry === undefined || seen.has(entry.key)) continue;
+      seen.add(entry.key);
+      records.push(this.reader.record(entry, options));
+    }
+    return records;
+  }
+
+  search(request: SearchRequest): ScoredPointRecord[] {
+    const query = this.reader.prepareQuery(request.vector);
+    const test = this.reader.predicate(request.filter);
+    const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
+    return hits
+      .slice(request.offset)
+      .map((hit) => ({
+        ...this.reader.record(hit.item, request),
+        score: hit.score,
+        version: hit.item.version,
+      }));
+  }
+
+  query(request: QueryRequest): ScoredPointRecord[] {
+    return runQuery(this.reader, request);
+  }
+
+  scroll(request: ScrollRequest): ScrollPage {
+    return scrollPoints(this.reader, request);
+  }
+
+  count(filter?: Filter): number {
+    if (filter === undefined) return this.table.size;
+    const test = this.reader.predicate(filter) as (entry: PointEntry) => boolean;
+    let count = 0;
+    for (const entry of this.table.values()) if (test(entry)) count++;
+    return count;
+  }
+
+  deletePoints(selector: PointSelector): UpdateOutcome {
+    const { entries } = this.select(selector);
+    const op = this.commit(() => {
+      for (const entry of entries) this.db.deletePoint(this.name, entry.key);
+    });
+    for (const entry of entries) this.table.delete(entry);
+    // Deleting a missing id is not an error in Qdrant.
+    return { operationId: op, missingIds: [] };
+  }
+
+  setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome {
+    return this.rewritePayloads(selector, (old) => mergePayload(old, payload, key));
+  }
+
+  overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome {
+    return this.rewritePayloads(selector, () => structuredClone(payload));
+  }
+
+  deletePayloadKeys(selector: PointSelector, keys: readonly string[]): UpdateOutcome {
+    return this.rewritePayloads(selector, (old) => deletePayloadPaths(old, keys));
+  }
+
+  clearPayload(selector: PointSelector): UpdateOutcome {
+    return this.rewritePayloads(selector, () => ({}));
+  }
+
+  createIndex(field: string, schema: PayloadFieldSchema): UpdateOutcome {
+    return this.rewriteIndexes(() => this.indexes.set(field, schema));
+  }
+
+  deleteIndex(field: string): UpdateOutcome {
+    return this.rewriteIndexes(() => this.indexes.delete(field));
+  }
+
+  /** Forgets the in-memory state (the store has already deleted the rows). */
+  drop(): void {
+    for (const entry of [...this.table.values()]) this.table.delete(entry);
+  }
+
+  private rewritePayloads(selector: PointSelector, rewrite: (old: Payload) => Payload): UpdateOutcome {
+    const { entries, missing } = this.select(selector);
+    // Compute every new payload before writing, so a bad path fails the whole call and changes nothing.
+    const updated = entries.map((entry) => ({ entry, payload: rewrite(entry.payload) }));
+    const op = this.commit((version) => {
+      for (const { entry, payload } of updated) this.db.setPayload(this.name, entry.key, payload, version);
+    });
+    for (const { entry, payload } of updated) {
+      entry.payload = payload;
+      entry.version = op;
+    }
+    return { operationId: op, missingIds: missing };
+  }
+
+  private rewriteIndexes(change: () => void): UpdateOutcome {
+    const before = new Map(this.indexes);
+    change();
+    try {
+      const op = this.commit(() => this.db.setIndexes(this.name, Object.fromEntries(this.indexes)));
+      return { operationId: op, missingIds: [] };
+    } catch (error) {
+      this.indexes.clear();
+      for (const [field, schema] of before) this.indexes.set(field, schema);
+      throw error;
+    }
+  }
+
+  /** The existing points a selector names, plus the explicitly named ids that do not exist. */
+  private select(selector: PointSelector): { entries: PointEntry[]; missing: PointId[] } {
+    if ('filter' in selector) return { entries: this.reader.matching(selector.filter), missing: [] };
+    const entries = new Map<string, PointEntry>();
+    const missing: PointId[] = [];
+    for (const id of selector.ids) {
+      const entry = this.table.get(id);
+      if (entry === undefined) missing.push(id);
+      else entries.set(entry.key, entry);
+    }
+    return { entries: [...entries.values()], missing };
+  }
+
+  /** Writes one operation in a transaction, bumping the persisted operation counter with it. */
+  private commit(write: (operation: number) => void): number {
+    const operation = this.operations;
+    this.db.transaction(() => {
+      write(operation);
+      this.db.setOperations(this.name, operation + 1);
+    });
+    this.operations = operation + 1;
+    return operation;
+  }
+}

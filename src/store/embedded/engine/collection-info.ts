@@ -1,0 +1,115 @@
+/** @module `GET /collections/{name}`: the CollectionInfo JSON (qdrant-subset.md §1) and payload_schema counts. */
+import { parseDateTime, valuesAtPath } from '../filter/index.js';
+import type { CollectionSpec, PayloadFieldSchema } from './engine-api.js';
+import { parseUuid } from './point-id.js';
+import type { PointTable } from './point-table.js';
+
+const HNSW_DEFAULTS = { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0 };
+const OPTIMIZER_DEFAULTS = {
+  deleted_threshold: 0.2,
+  vacuum_min_vector_number: 1000,
+  default_segment_number: 0,
+  max_segment_size: null,
+  memmap_threshold: null,
+  indexing_threshold: 10000,
+  flush_interval_sec: 5,
+  max_optimization_threads: null,
+  prevent_unoptimized: null,
+};
+const WAL_DEFAULTS = { wal_capacity_mb: 32, wal_segments_ahead: 0, wal_retain_closed: 1 };
+
+function objectOr(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** Builds the info object; the client's own settings override Qdrant's defaults where it sent them. */
+export function describeCollection(
+  spec: CollectionSpec,
+  indexes: ReadonlyMap<string, PayloadFieldSchema>,
+  table: PointTable,
+): Record<string, unknown> {
+  const settings = spec.settings;
+  const vectors =
+    spec.vectors === null
+      ? {}
+      : { size: spec.vectors.size, distance: spec.vectors.distance, ...spec.vectors.extras };
+  const params: Record<string, unknown> = {
+    vectors,
+    shard_number: settings.shard_number ?? 1,
+    replication_factor: settings.replication_factor ?? 1,
+    write_consistency_factor: settings.write_consistency_factor ?? 1,
+    on_disk_payload: settings.on_disk_payload ?? true,
+  };
+  if (settings.sparse_vectors !== undefined) params.sparse_vectors = settings.sparse_vectors;
+  const payloadSchema: Record<string, unknown> = {};
+  for (const [field, schema] of indexes) {
+    const entry: Record<string, unknown> = { data_type: schema.type };
+    if (schema.params !== undefined) entry.params = schema.params;
+    entry.points = countIndexedPoints(table, field, schema.type);
+    payloadSchema[field] = entry;
+  }
+  return {
+    status: 'green',
+    optimizer_status: 'ok',
+    indexed_vectors_count: 0,
+    points_count: table.size,
+    segments_count: 1,
+    config: {
+      params,
+      hnsw_config: { ...HNSW_DEFAULTS, ...objectOr(settings.hnsw_config) },
+      optimizer_config: { ...OPTIMIZER_DEFAULTS, ...objectOr(settings.optimizers_config) },
+      wal_config: { ...WAL_DEFAULTS, ...objectOr(settings.wal_config) },
+      quantization_config: settings.quantization_config ?? null,
+    },
+    payload_schema: payloadSchema,
+    update_queue: { length: 0 },
+  };
+}
+
+/** Whether one payload value would be indexed by an index of this type. */
+export function isIndexable(type: PayloadFieldSchema['type'], value: unknown): boolean {
+  switch (type) {
+    case 'keyword':
+    case 'text':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'float':
+      return typeof value === 'number';
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'datetime':
+      return typeof value === 'string' && parseDateTime(value) !== undefined;
+    case 'uuid':
+      return typeof value === 'string' && parseUuid(value) !== undefined;
+    case 'geo': {
+      const point = value as { lat?: unknown; lon?: unknown } | null;
+      return (
+        typeof point === 'object' &&
+        point !== null &&
+        typeof point.lat === 'number' &&
+        typeof point.lon === 'number'
+      );
+    }
+  }
+}
+
+/** The values an index sees at a path: the multi-value, looking one level into arrays (qdrant-subset.md §4.2). */
+export function indexedValues(payload: Record<string, unknown>, path: string): unknown[] {
+  return valuesAtPath(payload, path).flatMap((value) => (Array.isArray(value) ? value : [value]));
+}
+
+/** `payload_schema[field].points`: points with at least one value of the index's type at that path. */
+export function countIndexedPoints(
+  table: PointTable,
+  field: string,
+  type: PayloadFieldSchema['type'],
+): number {
+  let count = 0;
+  for (const entry of table.values()) {
+    if (indexedValues(entry.payload, field).some((value) => isIndexable(type, value))) count++;
+  }
+  return count;
+}

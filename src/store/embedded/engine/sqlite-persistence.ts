@@ -1,0 +1,174 @@
+/**
+ * @module The embedded store's durable state: one SQLite file (better-sqlite3, WAL) holding collections and
+ * points. Every write runs in one transaction that commits before the engine answers.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** The file inside `dataDir`. */
+export const DATABASE_FILE = 'store.sqlite';
+
+/** A collection row as stored. */
+export interface StoredCollection {
+  readonly name: string;
+  readonly spec: unknown;
+  readonly indexes: unknown;
+  /** The number of operations applied so far; the next operation gets this number. */
+  readonly operations: number;
+}
+
+/** A point row as stored. */
+export interface StoredPoint {
+  readonly key: string;
+  readonly vector: Buffer | null;
+  readonly payload: string;
+  readonly version: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS collections (
+  name TEXT PRIMARY KEY,
+  spec TEXT NOT NULL,
+  indexes TEXT NOT NULL,
+  operations INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS points (
+  collection TEXT NOT NULL,
+  id_key TEXT NOT NULL,
+  vector BLOB,
+  payload TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (collection, id_key)
+) WITHOUT ROWID;
+`;
+
+/** Opens (creating if needed) the store file, holding an exclusive lock until close. */
+export function openDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, DATABASE_FILE);
+  // timeout 0: a locked file must fail at once, not after better-sqlite3's 5 s busy wait.
+  const db = new Database(path, { timeout: 0 });
+  try {
+    // EXCLUSIVE locking makes SQLite keep its lock from the first write until close, so a second process
+    // on the same dataDir fails here instead of serving its own, diverging copy of the data in memory.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit is in the WAL file (OS cache) before the call returns, which survives a
+    // killed process (kill -9) but not a power loss or OS crash; FULL would add an fsync per write.
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    // Take the write lock now rather than at the first client write.
+    db.exec('BEGIN IMMEDIATE; COMMIT;');
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) {
+      throw new Error(
+        `The embedded store's data dir ${dataDir} is in use by another memory-pool process (${path} is locked). Stop that process or use a different data dir.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return db;
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** Prepared statements over the two tables; the engine wraps each of its operations in `transaction`. */
+export class SqlitePersistence {
+  private readonly db: Database.Database;
+  private readonly statements;
+
+  constructor(dataDir: string) {
+    this.db = openDatabase(dataDir);
+    const db = this.db;
+    this.statements = {
+      collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
+      points: db.prepare('SELECT id_key, vector, payload, version FROM points WHERE collection = ?'),
+      insertCollection: db.prepare(
+        'INSERT INTO collections (name, spec, indexes, operations) VALUES (?, ?, ?, 0)',
+      ),
+      deleteCollection: db.prepare('DELETE FROM collections WHERE name = ?'),
+      deleteCollectionPoints: db.prepare('DELETE FROM points WHERE collection = ?'),
+      setOperations: db.prepare('UPDATE collections SET operations = ? WHERE name = ?'),
+      setIndexes: db.prepare('UPDATE collections SET indexes = ? WHERE name = ?'),
+      putPoint: db.prepare(
+        'INSERT OR REPLACE INTO points (collection, id_key, vector, payload, version) VALUES (?, ?, ?, ?, ?)',
+      ),
+      setPayload: db.prepare(
+        'UPDATE points SET payload = ?, version = ? WHERE collection = ? AND id_key = ?',
+      ),
+      deletePoint: db.prepare('DELETE FROM points WHERE collection = ? AND id_key = ?'),
+    };
+  }
+
+  /** Runs `write` in one transaction: all of it is committed, or none. */
+  transaction<T>(write: () => T): T {
+    return this.db.transaction(write)();
+  }
+
+  loadCollections(): StoredCollection[] {
+    return (
+      this.statements.collections.all() as {
+        name: string;
+        spec: string;
+        indexes: string;
+        operations: number;
+      }[]
+    ).map((row) => ({
+      name: row.name,
+      spec: JSON.parse(row.spec),
+      indexes: JSON.parse(row.indexes),
+      operations: row.operations,
+    }));
+  }
+
+  /** Streams a collection's points, so loading never holds every row's JS object at once. */
+  *loadPoints(collection: string): Generator<StoredPoint> {
+    for (const row of this.statements.points.iterate(collection) as Iterable<{
+      id_key: string;
+      vector: Buffer | null;
+      payload: string;
+      version: number;
+    }>) {
+      yield { key: row.id_key, vector: row.vector, payload: row.payload, version: row.version };
+    }
+  }
+
+  insertCollection(name: string, spec: unknown, indexes: unknown): void {
+    this.statements.insertCollection.run(name, JSON.stringify(spec), JSON.stringify(indexes));
+  }
+
+  deleteCollection(name: string): void {
+    this.statements.deleteCollectionPoints.run(name);
+    this.statements.deleteCollection.run(name);
+  }
+
+  setOperations(name: string, operations: number): void {
+    this.statements.setOperations.run(operations, name);
+  }
+
+  setIndexes(name: string, indexes: unknown): void {
+    this.statements.setIndexes.run(JSON.stringify(indexes), name);
+  }
+
+  putPoint(collection: string, key: string, vector: Buffer | null, payload: unknown, version: number): void {
+    this.statements.putPoint.run(collection, key, vector, JSON.stringify(payload), version);
+  }
+
+  setPayload(collection: string, key: string, payload: unknown, version: number): void {
+    this.statements.setPayload.run(JSON.stringify(payload), version, collection, key);
+  }
+
+  deletePoint(collection: string, key: string): void {
+    this.statements.deletePoint.run(collection, key);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
