@@ -1,0 +1,86 @@
+/**
+ * @module One entry of `bots:`: the agent whose memories a collection holds, and how its chunks are cut
+ * and recalled. Defaults match st-qdrant-memory's, so a bot shared with SillyTavern needs only selfSpeaker.
+ */
+import { z } from 'zod';
+import type { BotConfig } from './config-types.js';
+import { decimal, integer, oneOf, section, text } from './config-fields.js';
+import { defaultCollectionName } from './default-collection-name.js';
+
+/** Bot names appear in URLs and request bodies, so they stay plain. */
+export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+const chunkSchema = section({
+  /** Default 1200: a chunk is saved once its messages reach this many characters... */
+  minChars: integer(1, 1_000_000, 'Set it to the smallest chunk worth storing, e.g. 1200.').default(1200),
+  /** Default 1500: ...and never grows past this many (a longer single message is a chunk of its own). */
+  maxChars: integer(1, 1_000_000, 'Set it to the largest chunk to store, e.g. 1500.').default(1500),
+  /** Default 30000: after this many ms without a message, a partial chunk is saved anyway. */
+  idleMs: integer(0, 86_400_000, 'Set it in milliseconds, e.g. 30000 for 30 seconds.').default(30_000),
+}).superRefine((chunk, ctx) => {
+  if (chunk.minChars > chunk.maxChars) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['minChars'],
+      message: `minChars (${chunk.minChars}) is larger than maxChars (${chunk.maxChars}). Lower minChars or raise maxChars`,
+    });
+  }
+});
+
+const retrieveSchema = section({
+  /** Default 5: how many memories a recall returns at most. */
+  limit: integer(1, 100, 'Set how many memories a recall returns, e.g. 5.').default(5),
+  /** Default 0.3: cosine similarity below which a memory is not recalled. */
+  scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
+  /** Default `global`: how far memories travel; `guild`/`channel` keep them where they were said. */
+  scope: oneOf(['global', 'guild', 'channel', 'dm-private'], 'Pick how far memories travel.').default('global'),
+});
+
+/** The file's shape of one bot; its name (the key in `bots:`) is added by the bots schema. */
+export const botSchema = section({
+  /** Required: the agent's own name in chunk text; with SillyTavern, its character name there. */
+  selfSpeaker: text('Set it to the name the agent speaks as, e.g. "Mythos".'),
+  /** Default `mem_` + selfSpeaker sanitised the way st-qdrant-memory does ("Dr. Smith" → mem_dr_smith). */
+  collection: text('Set the Qdrant collection name, e.g. mem_mythos.')
+    .regex(/^[A-Za-z0-9_-]+$/, 'use only letters, digits, `_` and `-`. Rename the collection')
+    .optional(),
+  /** Default `api`: the source recorded when neither the request nor its API key names one. */
+  defaultSource: text('Set the source to record, e.g. discord.').default('api'),
+  /** Default {}: user id → the one name that person appears as (their SillyTavern persona name). */
+  speakerAliases: z
+    .record(z.string(), text('Set the display name for this user id, e.g. Helen.'), {
+      error: 'expected a mapping of user id to name. Write it as "705512345678901234": Helen',
+    })
+    .default({}),
+  chunk: chunkSchema.prefault({}),
+  retrieve: retrieveSchema.prefault({}),
+});
+
+type BotFile = z.output<typeof botSchema>;
+
+/** `bots:` as a whole: names checked, each bot completed with its name and collection. */
+export const botsSchema = z
+  .record(z.string(), botSchema, { error: 'expected a mapping of bot name to bot settings. See bots.<name> in docs' })
+  .superRefine((bots, ctx) => {
+    for (const [name, bot] of Object.entries(bots)) {
+      if (!BOT_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'bot names use only letters, digits, `_` and `-`. Rename the bot' });
+      } else if (bot.collection === undefined && defaultCollectionName(bot.selfSpeaker) === 'mem_') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name, 'collection'],
+          message: `selfSpeaker "${bot.selfSpeaker}" has no Latin letters or digits, so the default collection would be "mem_". Set bots.${name}.collection (and the same name in SillyTavern)`,
+        });
+      }
+    }
+    if (Object.keys(bots).length === 0) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'no bots are configured. Add one under bots:, or remove bots: to use the default bot' });
+    }
+  })
+  .transform((bots): Record<string, BotConfig> =>
+    Object.fromEntries(Object.entries(bots).map(([name, bot]) => [name, completeBot(name, bot)])),
+  );
+
+function completeBot(name: string, bot: BotFile): BotConfig {
+  return { name, ...bot, collection: bot.collection ?? defaultCollectionName(bot.selfSpeaker) };
+}

@@ -1,0 +1,90 @@
+/**
+ * @module `embedding:`: which model turns text into vectors. `openai` and `openrouter` are presets of the
+ * OpenAI-compatible client that fill in its URL (and for OpenAI its model and size); no section means offline.
+ */
+import { z } from 'zod';
+import type { EmbeddingConfig } from './config-types.js';
+import { httpUrl, integer, oneOf, section, secret, text } from './config-fields.js';
+
+const PROVIDERS = ['openai-compatible', 'openai', 'openrouter', 'offline', 'hashing'] as const;
+type Provider = (typeof PROVIDERS)[number];
+
+/** What each preset fills in; `dimensions` only applies with the preset's own model. */
+const PRESETS: Partial<Record<Provider, { baseUrl: string; model?: string; dimensions?: number }>> = {
+  openai: { baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-large', dimensions: 3072 },
+  openrouter: { baseUrl: 'https://openrouter.ai/api/v1' },
+};
+
+/** Keys each provider reads; any other key set in the file is reported rather than ignored. */
+const KEYS_BY_PROVIDER: Record<Provider, readonly string[]> = {
+  'openai-compatible': ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
+  openai: ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
+  openrouter: ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
+  offline: [],
+  hashing: ['dimensions'],
+};
+
+// Applied in the transform, not with .default(), so a client option set under `offline` is still reported.
+const CLIENT_DEFAULTS = { batchSize: 64, timeoutMs: 15_000, maxRetries: 5 } as const;
+
+const KEY_HINT = 'Set embedding.apiKey, or the MEMORY_POOL_EMBEDDING_API_KEY';
+
+export const embeddingSchema = section({
+  /** Required in a section: openai-compatible | openai | openrouter | offline (the default with no section) | hashing. */
+  provider: oneOf(PROVIDERS, 'Pick the embedding provider; see docs/configuration.md.'),
+  /** openai-compatible: required (`/embeddings` is appended). Presets fill it in. */
+  baseUrl: httpUrl('Set the API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1.').optional(),
+  /** openai-compatible, openrouter: required. openai: default text-embedding-3-large. */
+  model: text('Set the embedding model name, e.g. text-embedding-3-large.').optional(),
+  /** Falls back to MEMORY_POOL_EMBEDDING_API_KEY, then (not for openrouter) OPENAI_API_KEY. */
+  apiKey: secret(1, `${KEY_HINT} environment variable.`).optional(),
+  /** Vector size, sent to the API and checked on every vector. openai: 3072 with its default model; hashing: 256. */
+  dimensions: integer(1, 65_536, 'Set the vector size the model returns, e.g. 3072.').optional(),
+  /** Default 64: texts per embeddings request. */
+  batchSize: integer(1, 2048, 'Set how many texts to send per request, e.g. 64.').optional(),
+  /** Default 15000: ms before a request is abandoned and retried. */
+  timeoutMs: integer(100, 600_000, 'Set a timeout in milliseconds, e.g. 15000.').optional(),
+  /** Default 5: retries of a failed or rate-limited request, with backoff. */
+  maxRetries: integer(0, 20, 'Set how many times to retry, e.g. 5.').optional(),
+})
+  .superRefine((section, ctx) => {
+    const allowed = KEYS_BY_PROVIDER[section.provider];
+    for (const key of KEYS_BY_PROVIDER['openai-compatible'] as readonly (keyof typeof section)[]) {
+      if (section[key] !== undefined && !allowed.includes(key)) {
+        const keys = allowed.length === 0 ? 'no other keys' : `only ${allowed.join(', ')}`;
+        ctx.addIssue({ code: 'custom', path: [key], message: `provider ${section.provider} takes ${keys}. Remove ${key}` });
+      }
+    }
+    const needs = (key: 'baseUrl' | 'model' | 'apiKey', fix: string) => {
+      if (section[key] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `is required for provider ${section.provider}. ${fix}` });
+      }
+    };
+    if (section.provider === 'openai-compatible') {
+      needs('baseUrl', 'Set the API root, e.g. http://127.0.0.1:11434/v1');
+      needs('model', 'Set the embedding model name');
+    }
+    if (section.provider === 'openrouter') needs('model', 'Set the model, e.g. openai/text-embedding-3-large');
+    if (section.provider === 'openai') needs('apiKey', `${KEY_HINT} or OPENAI_API_KEY environment variable`);
+    if (section.provider === 'openrouter') needs('apiKey', `${KEY_HINT} environment variable`);
+  })
+  .transform((section): EmbeddingConfig => {
+    if (section.provider === 'offline') return { provider: 'offline' };
+    if (section.provider === 'hashing') return { provider: 'hashing', dimensions: section.dimensions ?? 256 };
+    const preset = PRESETS[section.provider];
+    const usesPresetModel = section.model === undefined || section.model === preset?.model;
+    return {
+      provider: 'openai-compatible',
+      baseUrl: section.baseUrl ?? preset?.baseUrl ?? '',
+      model: section.model ?? preset?.model ?? '',
+      ...(section.apiKey === undefined ? {} : { apiKey: section.apiKey }),
+      ...dimensionsOf(section.dimensions ?? (usesPresetModel ? preset?.dimensions : undefined)),
+      batchSize: section.batchSize ?? CLIENT_DEFAULTS.batchSize,
+      timeoutMs: section.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
+      maxRetries: section.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+    };
+  });
+
+function dimensionsOf(dimensions: number | undefined): { dimensions?: number } {
+  return dimensions === undefined ? {} : { dimensions };
+}
