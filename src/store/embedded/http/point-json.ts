@@ -1,0 +1,29 @@
+/** @module Points as Qdrant serialises them: `Record` and `ScoredPoint` key order, f32 vectors and scores in shortest form. */
+import type { PointRecord, ScoredPointRecord, ScrollPage } from '../engine/engine-api.js';
+import { toShortestF32, toShortestF32Vector } from './f32-number.js';
+
+/** `{id, payload?, vector?, order_value?}`; absent parts stay absent (not null). */
+export function formatRecord(record: PointRecord & { order_value?: number }): Record<string, unknown> {
+  const json: Record<string, unknown> = { id: record.id };
+  if (record.payload !== undefined) json.payload = record.payload;
+  if (record.vector !== undefined) json.vector = toShortestF32Vector(record.vector);
+  if (record.order_value !== undefined) json.order_value = record.order_value;
+  return json;
+}
+
+/** `{id, version, score, payload?, vector?}`. */
+export function formatScoredPoint(point: ScoredPointRecord): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    id: point.id,
+    version: point.version,
+    score: toShortestF32(point.score),
+  };
+  if (point.payload !== undefined) json.payload = point.payload;
+  if (point.vector !== undefined) json.vector = toShortestF32Vector(point.vector);
+  return json;
+}
+
+/** Scroll's `{points, next_page_offset}`. */
+export function formatScrollPage(page: ScrollPage): Record<string, unknown> {
+  return { points: page.points.map(formatRecord), next_page_offset: page.nextPageOffset };
+}
