@@ -184,6 +184,11 @@ export class MessageJournal {
     return (this.selectChunkMessages.all(chunkId) as MessageRow[]).map(toMessage);
   }
 
+  /** Makes every planned chunk due now (at start-up, when the config may have been fixed). */
+  resetRetryDelays(): void {
+    this.db.prepare("UPDATE chunks SET next_attempt_at = 0 WHERE state = 'planned'").run();
+  }
+
   markChunkStored(chunkId: string, now: number): void {
     this.db
       .prepare("UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL WHERE chunk_id = ?")

@@ -1,0 +1,18 @@
+/** @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable), `GET /metrics`. */
+import type { Hono } from 'hono';
+import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
+
+export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+
+  app.get('/ready', async (c) => {
+    const checks = await deps.checkReadiness();
+    const ready = Object.values(checks).every((check) => check.ok);
+    return c.json({ ready, checks }, ready ? 200 : 503);
+  });
+
+  app.get('/metrics', async (c) => {
+    const body = await deps.metrics.registry.metrics();
+    return c.body(body, 200, { 'content-type': deps.metrics.registry.contentType });
+  });
+}

@@ -1,0 +1,56 @@
+/** @module The memory service's HTTP app: middleware in order, then every route (the public route list). */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ValidationError } from '../errors/memory-pool-error.js';
+import { authenticate, createKeyMatcher, readPresentedKey } from './auth/api-key-auth.js';
+import { createErrorHandler } from './error-handler.js';
+import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerRetrieveRoute } from './routes/retrieve-route.js';
+import { registerSaveRoute } from './routes/save-route.js';
+import type { ServiceDeps, ServiceEnv } from './service-deps.js';
+
+/** Paths anyone may call: liveness, readiness and metrics carry no memories. */
+const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics']);
+
+/** Builds the app; testable in-process with `app.request()`. */
+export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
+  const app = new Hono<ServiceEnv>();
+  const matchKey = createKeyMatcher(deps.config.apiKeys);
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const route = c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    deps.metrics.httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
+    deps.metrics.httpDuration.observe({ route }, (performance.now() - started) / 1000);
+  });
+  app.use(
+    bodyLimit({
+      maxSize: deps.config.limits.maxBodyBytes,
+      onError: () => {
+        throw new ValidationError(
+          '(body)',
+          `the request body is larger than ${deps.config.limits.maxBodyBytes} bytes; send fewer or shorter messages per call`,
+          'body_too_large',
+          413,
+        );
+      },
+    }),
+  );
+  app.use(async (c, next) => {
+    if (!PUBLIC_PATHS.has(c.req.path)) {
+      c.set('principal', authenticate(deps.config.apiKeys, matchKey, readPresentedKey(c.req.raw.headers)));
+    }
+    await next();
+  });
+
+  registerHealthRoutes(app, deps);
+  registerSaveRoute(app, deps);
+  registerRetrieveRoute(app, deps);
+
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}; see the README for the API` } }, 404),
+  );
+  app.onError(createErrorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,29 @@
+/** @module What the service's HTTP layer needs from the rest of the service. */
+import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
+import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { Logger } from '../logging/logger.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Principal } from './auth/api-key-auth.js';
+
+/** One dependency's state in GET /ready. */
+export interface ReadinessCheck {
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+export interface ServiceDeps {
+  readonly config: MemoryPoolConfig;
+  readonly journal: MessageJournal;
+  readonly metrics: ServiceMetrics;
+  readonly logger: Logger;
+  /** Tells the chunk writer new messages are waiting. */
+  wakeWriter(): void;
+  retrieve(bot: BotConfig, request: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse>;
+  checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+}
+
+/** Hono variables set by middleware. */
+export interface ServiceEnv {
+  Variables: { principal: Principal };
+}

@@ -1,0 +1,81 @@
+/**
+ * @module `POST /save`'s work: normalise a client's window into messages, reject bad ones by field, and commit
+ * the new ones to the journal. Chunking and embedding happen later, in the chunk writer, after the answer.
+ */
+import type { SaveRequest, SaveResponse } from '../api/save-request.js';
+import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
+import { ValidationError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+
+/** Below this a number cannot be Unix ms or seconds of a real chat (1e9 s is 2001-09-09). */
+const MIN_SECONDS = 1e9;
+const MIN_MILLIS = 1e12;
+
+/** Unix ms from a client `ts`: seconds are converted (as st-qdrant-memory does), missing means the arrival time. */
+export function normalizeTimestamp(ts: number | undefined, arrivedAt: number, field: string): number {
+  if (ts === undefined) return arrivedAt;
+  if (ts >= MIN_MILLIS) return Math.floor(ts);
+  if (ts >= MIN_SECONDS) return Math.floor(ts * 1000);
+  throw new ValidationError(field, `${field}: must be Unix milliseconds (or seconds), got ${ts}`);
+}
+
+export interface SaveContext {
+  readonly config: MemoryPoolConfig;
+  readonly bot: BotConfig;
+  /** The request's source, already resolved (request, else API key, else bot default). */
+  readonly source: string;
+  readonly arrivedAt: number;
+}
+
+/** Turns the request's messages into journal messages; throws ValidationError naming the first bad field. */
+export function toMemoryMessages(request: SaveRequest, context: SaveContext): MemoryMessage[] {
+  const { limits } = context.config;
+  if (request.messages.length > limits.maxMessagesPerSave) {
+    throw new ValidationError(
+      'messages',
+      `messages: at most ${limits.maxMessagesPerSave} messages per call, got ${request.messages.length}; send only the recent window`,
+    );
+  }
+  return request.messages.map((m, i): MemoryMessage => {
+    const field = `messages[${i}]`;
+    const text = m.text.trim();
+    if (text === '') throw new ValidationError(`${field}.text`, `${field}.text: must not be empty`);
+    if (text.length > limits.maxTextChars) {
+      throw new ValidationError(
+        `${field}.text`,
+        `${field}.text: at most ${limits.maxTextChars} characters, got ${text.length}`,
+      );
+    }
+    const userId = m.discord_user_id ?? m.user_id;
+    return {
+      bot: context.bot.name,
+      source: context.source,
+      messageId: m.message_id,
+      speakerKind: m.speaker_kind,
+      text,
+      ts: normalizeTimestamp(m.ts, context.arrivedAt, `${field}.ts`),
+      ...(userId === undefined ? {} : { userId }),
+      ...(m.speaker_name?.trim() ? { speakerName: m.speaker_name.trim() } : {}),
+      ...(m.channel_id === undefined ? {} : { channelId: m.channel_id }),
+      ...(m.guild_id === undefined ? {} : { guildId: m.guild_id }),
+    };
+  });
+}
+
+/** Validates and journals a window; a duplicate id in the same request counts once. */
+export function saveMessages(
+  journal: MessageJournal,
+  request: SaveRequest,
+  context: SaveContext,
+): SaveResponse {
+  const messages = toMemoryMessages(request, context);
+  const unique = new Map<string, MemoryMessage>();
+  for (const m of messages) unique.set(m.messageId, m);
+  const result = journal.recordMessages([...unique.values()], context.arrivedAt);
+  return {
+    ok: true,
+    accepted: result.accepted,
+    duplicates: result.duplicates + (messages.length - unique.size),
+  };
+}
