@@ -1,0 +1,143 @@
+/**
+ * @module Embedder for any server speaking OpenAI's `POST /embeddings` (OpenAI, OpenRouter, Ollama, LM
+ * Studio, llama.cpp, vLLM, TEI): batches inputs, retries what can be retried, and checks vector lengths.
+ */
+import type { EmbeddingConfig } from '../../config/config-types.js';
+import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
+import type { Logger } from '../../logging/logger.js';
+import type { EmbedOptions, Embedder } from '../embedder.js';
+import { type EmbeddingsEndpoint, type FetchLike, postEmbeddings } from './post-embeddings.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, runWithRetries } from './retry-policy.js';
+
+export type OpenAiCompatibleConfig = Extract<EmbeddingConfig, { provider: 'openai-compatible' }>;
+
+export interface OpenAiCompatibleEmbedderOptions {
+  readonly fetch?: FetchLike;
+  readonly logger?: Logger;
+  /** Where users set the key, named in 401/403 errors (default "embedding.apiKey"). */
+  readonly apiKeyHint?: string;
+  /** Backoff timing; tests shorten it. `maxRetries` always comes from config. */
+  readonly retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+}
+
+/** Embeds through an OpenAI-compatible HTTP API. */
+export class OpenAiCompatibleEmbedder implements Embedder {
+  readonly model: string;
+  readonly #endpoint: EmbeddingsEndpoint;
+  readonly #batchSize: number;
+  readonly #policy: RetryPolicy;
+  readonly #logger: Logger | undefined;
+  #dimensions: number | undefined;
+
+  constructor(config: OpenAiCompatibleConfig, options: OpenAiCompatibleEmbedderOptions = {}) {
+    checkSettings(config);
+    const baseUrl = normalizeBaseUrl(config.baseUrl);
+    this.model = `openai-compatible:${config.model}`;
+    this.#dimensions = config.dimensions;
+    this.#batchSize = config.batchSize;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: config.maxRetries };
+    this.#logger = options.logger;
+    this.#endpoint = {
+      url: `${baseUrl}/embeddings`,
+      baseUrl,
+      model: config.model,
+      apiKey: config.apiKey || undefined,
+      apiKeyHint: options.apiKeyHint ?? 'embedding.apiKey',
+      dimensions: config.dimensions,
+      timeoutMs: config.timeoutMs,
+      fetch: options.fetch ?? fetch,
+    };
+  }
+
+  get dimensions(): number | undefined {
+    return this.#dimensions;
+  }
+
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    // Sequential on purpose: parallel batches mostly buy 429s from hosted providers.
+    for (let start = 0; start < texts.length; start += this.#batchSize) {
+      const batch = texts.slice(start, start + this.#batchSize);
+      vectors.push(...(await this.#embedBatch(batch, this.#policy, options.signal)));
+    }
+    return vectors;
+  }
+
+  /** One single-attempt request for one short input: proves the URL, key and model work, and learns the size. */
+  async probe(): Promise<void> {
+    await this.#embedBatch(['ping'], { ...this.#policy, maxRetries: 0 }, undefined);
+  }
+
+  async #embedBatch(batch: string[], policy: RetryPolicy, signal: AbortSignal | undefined) {
+    const vectors = await runWithRetries(() => postEmbeddings(this.#endpoint, batch, signal), policy, {
+      signal,
+      onRetry: (error, retry, delayMs) =>
+        this.#logger?.warn(
+          { code: error.code, retry, of: policy.maxRetries, delayMs, baseUrl: this.#endpoint.baseUrl },
+          `embedding request failed, retrying: ${error.message}`,
+        ),
+    });
+    this.#checkDimensions(vectors);
+    return vectors;
+  }
+
+  #checkDimensions(vectors: Float32Array[]): void {
+    const first = vectors[0]?.length;
+    if (first === undefined) return;
+    const odd = vectors.find((vector) => vector.length !== first);
+    if (odd) {
+      throw new ProviderError(
+        'embedding_dimension_mismatch',
+        `embedding provider at ${this.#endpoint.baseUrl} returned vectors of different lengths ` +
+          `(${first} and ${odd.length}) in one response`,
+        { retryable: false },
+      );
+    }
+    const expected = this.#dimensions;
+    if (expected !== undefined && first !== expected) {
+      const why =
+        this.#endpoint.dimensions !== undefined ? 'embedding.dimensions is' : 'earlier calls returned';
+      throw new ProviderError(
+        'embedding_dimension_mismatch',
+        `model "${this.#endpoint.model}" at ${this.#endpoint.baseUrl} returned ${first}-d vectors but ${why} ` +
+          `${expected}; vectors of different lengths cannot share a collection`,
+        { retryable: false },
+      );
+    }
+    this.#dimensions = first;
+  }
+}
+
+/** Accepts the API root with or without a trailing slash, or the full `/embeddings` URL. */
+function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch (error) {
+    throw new ConfigError(
+      'embedding.baseUrl',
+      `"${raw}" is not a URL (e.g. https://api.openai.com/v1)`,
+      error,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('embedding.baseUrl', `must start with http:// or https://, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '').replace(/\/embeddings$/, '');
+}
+
+function checkSettings(config: OpenAiCompatibleConfig): void {
+  if (!config.model.trim())
+    throw new ConfigError('embedding.model', 'is empty; name the embedding model to use');
+  const integers: Array<[string, number | undefined, number]> = [
+    ['embedding.batchSize', config.batchSize, 1],
+    ['embedding.timeoutMs', config.timeoutMs, 1],
+    ['embedding.maxRetries', config.maxRetries, 0],
+    ['embedding.dimensions', config.dimensions ?? 1, 1],
+  ];
+  for (const [key, value, min] of integers) {
+    if (!Number.isInteger(value) || (value as number) < min) {
+      throw new ConfigError(key, `must be an integer >= ${min}, got ${value}`);
+    }
+  }
+}
