@@ -1,9 +1,91 @@
-/** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone. (Being written.) */
-import type { Command } from 'commander';
+/** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone, for SillyTavern or any Qdrant client. */
+import { type Command, InvalidArgumentError } from 'commander';
+import { createLogger } from '../../logging/logger.js';
+import { isLoopbackHost } from '../../store/embedded/http/is-loopback-host.js';
 
-/** Registers `memory-pool qdrant --data DIR --port P [--host H] [--api-key K]`. */
+interface QdrantCommandOptions {
+  data: string;
+  host: string;
+  port: number;
+  apiKey?: string;
+  readOnlyApiKey?: string;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) {
+    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port).');
+  }
+  return port;
+}
+
+/** Empty strings count as unset, so `KEY= memory-pool qdrant` does not switch auth on with an empty key. */
+function readSetting(flag: string | undefined, envName: string): string | undefined {
+  const value = flag ?? process.env[envName];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Reports a start-up problem without the usage text: the options parsed fine, the setup is what needs fixing. */
+function fail(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+}
+
+async function runQdrant(options: QdrantCommandOptions): Promise<void> {
+  const apiKey = readSetting(options.apiKey, 'MEMORY_POOL_QDRANT_API_KEY');
+  const readOnlyApiKey = readSetting(options.readOnlyApiKey, 'MEMORY_POOL_QDRANT_READ_ONLY_API_KEY');
+  if (!isLoopbackHost(options.host) && apiKey === undefined && readOnlyApiKey === undefined) {
+    return fail(
+      `error: refusing to listen on ${options.host} without an API key, since anyone who can reach it could read ` +
+        'and change every memory. Set --api-key <key> (or MEMORY_POOL_QDRANT_API_KEY), ' +
+        'or listen on loopback only with --host 127.0.0.1.',
+    );
+  }
+  const logger = createLogger({ name: 'memory-pool-qdrant' });
+  // Loaded here so that other commands (and --help) do not open SQLite or usearch.
+  const { startQdrantServer } = await import('../../store/embedded/http/server.js');
+  let server: Awaited<ReturnType<typeof startQdrantServer>>;
+  try {
+    server = await startQdrantServer({
+      dataDir: options.data,
+      host: options.host,
+      port: options.port,
+      apiKey,
+      readOnlyApiKey,
+      logger,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint = code === 'EADDRINUSE' ? ` Port ${options.port} is taken: choose another with --port.` : '';
+    return fail(`error: could not start the embedded store: ${(error as Error).message}.${hint}`);
+  }
+  logger.info(
+    { url: server.url, dataDir: options.data, auth: apiKey !== undefined || readOnlyApiKey !== undefined },
+    `embedded Qdrant-compatible store listening on ${server.url}`,
+  );
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'stopping the embedded store');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'embedded store did not close cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Registers `memory-pool qdrant --data DIR --port P [--host H] [--api-key K] [--read-only-api-key K]`. */
 export function registerQdrantCommand(program: Command): void {
   program
     .command('qdrant')
-    .description('Run the embedded Qdrant-compatible store alone (not yet implemented)');
+    .description('Run the embedded Qdrant-compatible store alone (speaks the Qdrant REST API)')
+    .option('--data <dir>', "folder for the store's data", './data/qdrant')
+    .option('--host <host>', 'address to listen on; anything but loopback needs an API key', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6333)
+    .option('--api-key <key>', 'key clients send as `api-key` (env MEMORY_POOL_QDRANT_API_KEY)')
+    .option('--read-only-api-key <key>', 'key that may only read (env MEMORY_POOL_QDRANT_READ_ONLY_API_KEY)')
+    .action((options: QdrantCommandOptions) => runQdrant(options));
 }
