@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { startTestService, testBot, type TestService } from './test-support/start-test-service.js';
+
+const DAY = Date.UTC(2026, 10, 30, 23, 59, 0);
+
+describe('memory service: /save then /retrieve through the embedded store', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({
+      bots: [testBot('mythos', { speakerAliases: { '705512345678901234': 'Helen' } })],
+    });
+  });
+  after(() => service.close());
+
+  test('a saved window is chunked in the shared format and recalled with the formatted block', async () => {
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'discord',
+      messages: [
+        {
+          speaker_kind: 'user',
+          text: 'I adopted a grey cat named Pixel',
+          message_id: '1001',
+          ts: DAY,
+          discord_user_id: '705512345678901234',
+          channel_id: 'c1',
+          guild_id: 'g1',
+        },
+        {
+          speaker_kind: 'self',
+          text: 'Pixel is a lovely name for a cat, <@705512345678901234>!',
+          message_id: '1002',
+          ts: DAY + 60_000,
+          channel_id: 'c1',
+          guild_id: 'g1',
+        },
+      ],
+    });
+    assert.equal(saved.status, 200);
+    assert.deepEqual(saved.json, { ok: true, accepted: 2, duplicates: 0 });
+
+    const before = await service.post('/retrieve', { bot: 'mythos', query_text: 'grey cat named Pixel' });
+    assert.deepEqual(before.json, { hits: [], formatted: '' }, 'messages not yet chunked are never returned');
+
+    await service.writer.runOnce({ flush: true });
+
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    const page = await client.scroll('mem_mythos', { limit: 10, with_payload: true });
+    assert.equal(page.points.length, 1);
+    assert.deepEqual(page.points[0]!.payload, {
+      text: '[2026-11-30]\nHelen: I adopted a grey cat named Pixel\nMythos: Pixel is a lovely name for a cat, Helen!',
+      speakers: 'Helen, Mythos',
+      messageCount: 2,
+      timestamp: DAY,
+      messageIds: '1001,1002',
+      isChunk: true,
+      source: 'discord',
+      channelId: 'c1',
+      guildId: 'g1',
+    });
+
+    const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'grey cat named Pixel' });
+    assert.equal(recalled.status, 200);
+    assert.equal(recalled.json.hits.length, 1);
+    const hit = recalled.json.hits[0];
+    assert.equal(hit.messageIds, '1001,1002');
+    assert.equal(hit.source, 'discord');
+    assert.equal(
+      recalled.json.formatted,
+      `\n[Past chat memories]\n\n• Conversation (Helen, Mythos): "[2026-11-30] Helen: I adopted a grey cat named Pixel Mythos: Pixel is a lovely name for a cat, Helen!" (score: ${(hit.score * 100).toFixed(0)}%)\n\n`,
+    );
+
+    const excluded = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: 'grey cat named Pixel',
+      exclude_message_ids: ['1002'],
+    });
+    assert.deepEqual(excluded.json, { hits: [], formatted: '' });
+  });
+
+  test('re-sending a window is idempotent per message id', async () => {
+    const window = {
+      bot: 'mythos',
+      messages: [{ speaker_kind: 'user', text: 'hello again', message_id: 'r-1', ts: DAY }],
+    };
+    assert.deepEqual((await service.post('/save', window)).json, { ok: true, accepted: 1, duplicates: 0 });
+    assert.deepEqual((await service.post('/save', window)).json, { ok: true, accepted: 0, duplicates: 1 });
+  });
+
+  test('bad input is a 400 naming the field', async () => {
+    const cases: [unknown, string][] = [
+      ['{not json', '(body)'],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'bot', text: 'x', message_id: '1' }] },
+        'messages[0].speaker_kind',
+      ],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'user', text: '   ', message_id: '1' }] },
+        'messages[0].text',
+      ],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'user', text: 'x', message_id: 12 }] },
+        'messages[0].message_id',
+      ],
+      [{ bot: 'mythos', messages: 'hi' }, 'messages'],
+      [{ bot: 'mythos', query_text: 5 }, 'messages'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await service.post('/save', body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.equal(response.json.error.field, field);
+      assert.equal(response.json.error.code, 'validation_failed');
+    }
+    const many = Array.from({ length: 10_000 }, (_, i) => ({
+      speaker_kind: 'user',
+      text: 'x',
+      message_id: `m${i}`,
+    }));
+    const tooMany = await service.post('/save', { bot: 'mythos', messages: many });
+    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.json.error.field, 'messages');
+  });
+
+  test('an unknown bot is a 404 listing the configured bots', async () => {
+    const response = await service.post('/retrieve', { bot: 'nobody', query_text: 'x' });
+    assert.equal(response.status, 404);
+    assert.equal(response.json.error.code, 'unknown_bot');
+    assert.match(response.json.error.message, /configured bots: mythos/);
+  });
+});

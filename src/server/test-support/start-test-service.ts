@@ -1,0 +1,82 @@
+/** @module Starts a real memory service on free ports with the embedded store and the hashing embedder, for tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
+import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
+import type { Embedder } from '../../embedding/embedder.js';
+import { createLogger } from '../../logging/logger.js';
+import { type MemoryService, startMemoryService } from '../start-memory-service.js';
+
+export const TEST_DIMENSIONS = 64;
+
+/** A bot with small chunk sizes and a long idle time: tests flush explicitly with `writer.runOnce({ flush: true })`. */
+export function testBot(name: string, overrides: Partial<BotConfig> = {}): BotConfig {
+  return {
+    name,
+    selfSpeaker: 'Mythos',
+    collection: `mem_${name}`,
+    defaultSource: 'api',
+    speakerAliases: {},
+    chunk: { minChars: 120, maxChars: 200, idleMs: 60_000 },
+    retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'global' },
+    ...overrides,
+  };
+}
+
+export interface TestService extends MemoryService {
+  readonly dir: string;
+  readonly config: MemoryPoolConfig;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any }>;
+  /** Closes the service, keeping the data folder (for restart tests). */
+  stop(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  readonly bots?: readonly BotConfig[];
+  readonly config?: Partial<MemoryPoolConfig>;
+  readonly embedder?: Embedder;
+  /** Reuse a data folder (restart tests). */
+  readonly dir?: string;
+}
+
+/** Starts the service; `close()` also deletes the data folder. */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'memory-pool-test-'));
+  const bots = options.bots ?? [testBot('mythos')];
+  const config: MemoryPoolConfig = {
+    listen: { host: '127.0.0.1', port: 0 },
+    store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
+    embedding: { provider: 'hashing', dimensions: TEST_DIMENSIONS },
+    dataDir: join(dir, 'service'),
+    apiKeys: [],
+    limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
+    bots: Object.fromEntries(bots.map((b) => [b.name, b])),
+    ...options.config,
+  };
+  const service = await startMemoryService({
+    config,
+    embedder: options.embedder ?? new HashingEmbedder({ dimensions: TEST_DIMENSIONS }),
+    logger: createLogger({ level: 'silent' }),
+  });
+  return {
+    ...service,
+    dir,
+    config,
+    async post(path, body, headers = {}) {
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : undefined };
+    },
+    stop: () => service.close(),
+    async close() {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
