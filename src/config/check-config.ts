@@ -1,0 +1,72 @@
+/**
+ * @module Rules that span several keys, checked once the schema has passed: the service never listens
+ * beyond loopback without API keys, and every API key is distinct and names bots that exist.
+ */
+import { isIP } from 'node:net';
+import type { ConfigProblem } from './config-problems.js';
+import type { ParsedConfig } from './config-schema.js';
+
+/** True for 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) !== 6) return false;
+  // The URL parser writes IPv6 in its one canonical form, so ::1 and 0:0:0:0:0:0:0:1 compare equal.
+  const canonical = new URL(`http://[${bare}]/`).hostname;
+  return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
+}
+
+/** Every cross-key problem in a schema-valid config. */
+export function checkConfig(config: ParsedConfig): ConfigProblem[] {
+  return [...checkExposure(config), ...checkApiKeys(config)];
+}
+
+function checkExposure(config: ParsedConfig): ConfigProblem[] {
+  if (config.apiKeys.length > 0) return [];
+  const exposed: [string, string][] = [['listen.host', config.listen.host]];
+  if (config.store.kind === 'embedded') exposed.push(['store.embedded.host', config.store.host]);
+  return exposed
+    .filter(([, host]) => !isLoopbackHost(host))
+    .map(([path, host]) => ({
+      path,
+      message:
+        `"${host}" is reachable from other machines, and without API keys anyone there could read and erase every memory. ` +
+        'Add apiKeys (see docs/configuration.md) to listen beyond loopback, or use 127.0.0.1',
+    }));
+}
+
+function checkApiKeys(config: ParsedConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const botNames = Object.keys(config.bots);
+  const firstByKey = new Map<string, number>();
+  const firstByName = new Map<string, number>();
+  config.apiKeys.forEach((apiKey, index) => {
+    const where = `apiKeys[${index}]`;
+    const sameKey = firstByKey.get(apiKey.key);
+    // An empty key means its keyEnv was unset, which is already reported.
+    if (sameKey === undefined || apiKey.key === '') firstByKey.set(apiKey.key, index);
+    else {
+      problems.push({
+        path: `${where}.key`,
+        message: `is the same key as apiKeys[${sameKey}]. Give each client its own key, so it can be revoked alone`,
+      });
+    }
+    const sameName = firstByName.get(apiKey.name);
+    if (sameName === undefined) firstByName.set(apiKey.name, index);
+    else {
+      problems.push({
+        path: `${where}.name`,
+        message: `"${apiKey.name}" is already the name of apiKeys[${sameName}]. Give each key its own name, for the audit log`,
+      });
+    }
+    if (apiKey.bots === '*') return;
+    for (const bot of apiKey.bots.filter((name) => !botNames.includes(name))) {
+      problems.push({
+        path: `${where}.bots`,
+        message: `names the bot "${bot}", which is not configured. Use one of ${botNames.join(', ')}, or '*'`,
+      });
+    }
+  });
+  return problems;
+}
