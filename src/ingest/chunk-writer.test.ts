@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { StoreError } from '../errors/memory-pool-error.js';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import { createLogger } from '../logging/logger.js';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { testBot } from '../server/test-support/start-test-service.js';
+import type { PointStore, StorePoint } from '../store/point-store.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { createCollectionGuard } from './collection-guard.js';
+
+/** A store that keeps points in memory and can be switched off, like a Qdrant that went down. */
+function createFlakyStore() {
+  const points = new Map<string, StorePoint>();
+  const state = { down: false, vectorSize: undefined as number | undefined, upserts: 0 };
+  const guard = () => {
+    if (state.down) throw new StoreError('store_unavailable', 'Qdrant is down', { retryable: true });
+  };
+  const store: PointStore = {
+    probe: async () => guard(),
+    listCollections: async () => (state.vectorSize ? ['mem_mythos'] : []),
+    describeCollection: async () => {
+      guard();
+      return state.vectorSize === undefined
+        ? undefined
+        : { vectorSize: state.vectorSize, distance: 'Cosine', namedVectors: [], pointsCount: points.size };
+    },
+    createCollection: async (_name, size) => {
+      guard();
+      state.vectorSize = size;
+    },
+    upsertPoints: async (_collection, batch) => {
+      guard();
+      state.upserts += 1;
+      for (const p of batch) points.set(String(p.id), p);
+    },
+    searchPoints: async () => [],
+    scrollPoints: async () => ({ points: [], nextOffset: undefined }),
+    countPoints: async () => points.size,
+    deletePoints: async () => {},
+  };
+  return { store, points, state };
+}
+
+describe('chunk writer', () => {
+  let dir: string;
+  let journal: MessageJournal;
+  let clock: number;
+  const config = {
+    bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) },
+  } as never;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'chunk-writer-'));
+    journal = openMessageJournal(dir);
+    clock = 1_764_547_200_000;
+  });
+  afterEach(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function createWriter(store: PointStore) {
+    return new ChunkWriter({
+      config,
+      journal,
+      store,
+      embedder: new HashingEmbedder({ dimensions: 16 }),
+      guard: createCollectionGuard(store, journal),
+      metrics: createServiceMetrics(() => journal.queueDepth(), { processMetrics: false }),
+      logger: createLogger({ level: 'silent' }),
+      now: () => clock,
+    });
+  }
+
+  const message = (id: string, text: string, ts: number) =>
+    ({
+      bot: 'mythos',
+      source: 'discord',
+      messageId: id,
+      speakerKind: 'user',
+      text,
+      ts,
+      channelId: 'c1',
+    }) as const;
+
+  test('cuts at minChars, keeps the short rest pending until the conversation is idle', async () => {
+    const { store, points } = createFlakyStore();
+    const writer = createWriter(store);
+    journal.recordMessages(
+      [
+        message('1', 'a'.repeat(40), clock),
+        message('2', 'b'.repeat(40), clock + 1),
+        message('3', 'short', clock + 2),
+      ],
+      clock,
+    );
+    await writer.runOnce();
+    assert.equal(points.size, 1, 'the first two messages reach minChars and are written');
+    assert.equal([...points.values()][0]!.payload.messageIds, '1,2');
+    assert.equal(journal.queueDepth().pendingMessages, 1);
+
+    clock += 999;
+    await writer.runOnce();
+    assert.equal(points.size, 1, 'not idle yet');
+    clock += 1;
+    await writer.runOnce();
+    assert.equal(points.size, 2, 'idle: the rest is flushed');
+    assert.equal(journal.queueDepth().pendingMessages, 0);
+  });
+
+  test('a store outage delays the write with backoff; nothing is lost and no point is duplicated', async () => {
+    const { store, points, state } = createFlakyStore();
+    const writer = createWriter(store);
+    journal.recordMessages([message('1', 'x'.repeat(70), clock)], clock);
+    state.down = true;
+    await writer.runOnce();
+    assert.equal(points.size, 0);
+    assert.deepEqual(
+      { planned: journal.queueDepth().plannedChunks, pending: journal.queueDepth().pendingMessages },
+      { planned: 1, pending: 0 },
+      'the chunk is planned and waits in the journal',
+    );
+    state.down = false;
+    await writer.runOnce();
+    assert.equal(points.size, 0, 'the retry waits for its backoff');
+    clock += 2_000;
+    await writer.runOnce();
+    assert.equal(points.size, 1);
+    assert.equal(journal.queueDepth().plannedChunks, 0);
+    await writer.runOnce();
+    assert.equal(state.upserts, 1, 'a stored chunk is not written again');
+  });
+
+  test('a collection of another dimension is refused, never written', async () => {
+    const { store, points, state } = createFlakyStore();
+    state.vectorSize = 3072;
+    const writer = createWriter(store);
+    journal.recordMessages([message('1', 'y'.repeat(70), clock)], clock);
+    await writer.runOnce();
+    assert.equal(points.size, 0);
+    assert.equal(journal.queueDepth().plannedChunks, 1, 'kept for when the config is fixed');
+  });
+});
