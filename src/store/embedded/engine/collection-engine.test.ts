@@ -5,7 +5,9 @@ import { createTestCollection, filter, openTestStore, read } from './engine-test
 function close(actual: readonly number[] | undefined, expected: readonly number[], tolerance = 1e-6): void {
   assert.ok(actual !== undefined, 'vector missing');
   assert.equal(actual.length, expected.length);
-  actual.forEach((value, i) => assert.ok(Math.abs(value - (expected[i] as number)) <= tolerance, `${value} vs ${expected[i]}`));
+  actual.forEach((value, i) => {
+    assert.ok(Math.abs(value - (expected[i] as number)) <= tolerance, `${value} vs ${expected[i]}`);
+  });
 }
 
 describe('collection writes', () => {
@@ -13,7 +15,10 @@ describe('collection writes', () => {
     const { store } = openTestStore();
     const cosine = createTestCollection(store, 'cos', 4, 'Cosine');
     cosine.upsert([{ id: 1, vector: [2, 6, 7, 8], payload: {} }]);
-    close(cosine.retrieve([1], read(false, true))[0]?.vector, [0.16169041, 0.48507124, 0.5659165, 0.64676166]);
+    close(
+      cosine.retrieve([1], read(false, true))[0]?.vector,
+      [0.16169041, 0.48507124, 0.5659165, 0.64676166],
+    );
     const dot = createTestCollection(store, 'dot', 2, 'Dot');
     dot.upsert([{ id: 1, vector: [0.31, 2], payload: {} }]);
     assert.deepEqual(dot.retrieve([1], read(false, true))[0]?.vector, [Math.fround(0.31), 2]);
@@ -131,13 +136,23 @@ describe('collection writes', () => {
     assert.equal(c.count(byText), 1);
   });
 
-  test('info has Qdrant\'s CollectionInfo shape with echoed vector extras and settings', () => {
+  test("info has Qdrant's CollectionInfo shape with echoed vector extras and settings", () => {
     const { store } = openTestStore();
     store.createCollection('c', {
       vectors: { size: 3, distance: 'Euclid', extras: { on_disk: true } },
       settings: { hnsw_config: { m: 32 } },
     });
-    const info = store.collection('c').info() as Record<string, any>;
+    const info = store.collection('c').info() as {
+      status: string;
+      points_count: number;
+      indexed_vectors_count: number;
+      config: {
+        params: { vectors: unknown };
+        hnsw_config: Record<string, unknown>;
+        wal_config: Record<string, unknown>;
+      };
+      update_queue: unknown;
+    };
     assert.equal(info.status, 'green');
     assert.equal(info.points_count, 0);
     assert.equal(info.indexed_vectors_count, 0);

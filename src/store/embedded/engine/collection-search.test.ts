@@ -10,7 +10,11 @@ function line(store: StoreEngine, distance: Distance): CollectionEngine {
   return c;
 }
 
-function search(c: CollectionEngine, vector: number[], extra: Partial<Parameters<CollectionEngine['search']>[0]> = {}) {
+function search(
+  c: CollectionEngine,
+  vector: number[],
+  extra: Partial<Parameters<CollectionEngine['search']>[0]> = {},
+) {
   return c.search({ ...read(), vector, limit: 10, offset: 0, ...extra });
 }
 
@@ -110,7 +114,10 @@ describe('search', () => {
     const { store } = openTestStore();
     const c = line(store, 'Dot');
     c.upsert([{ id: 6, vector: null, payload: { odd: false } }]);
-    const hits = search(c, [1, 0], { filter: filter({ must: [{ key: 'odd', match: { value: false } }] }), withPayload: { kind: 'all' } });
+    const hits = search(c, [1, 0], {
+      filter: filter({ must: [{ key: 'odd', match: { value: false } }] }),
+      withPayload: { kind: 'all' },
+    });
     assert.deepEqual(
       hits.map((h) => [h.id, h.payload, h.version]),
       [

@@ -24,7 +24,12 @@ export function openTestStore(): { store: StoreEngine; dataDir: string } {
 }
 
 /** Creates a collection with one unnamed vector. */
-export function createTestCollection(store: StoreEngine, name: string, size: number, distance: Distance): CollectionEngine {
+export function createTestCollection(
+  store: StoreEngine,
+  name: string,
+  size: number,
+  distance: Distance,
+): CollectionEngine {
   store.createCollection(name, { vectors: { size, distance, extras: {} }, settings: {} });
   return store.collection(name);
 }

@@ -6,7 +6,9 @@ import { createTestCollection, filter, openTestStore, read } from './engine-test
 function tenPoints(): CollectionEngine {
   const { store } = openTestStore();
   const c = createTestCollection(store, 'q', 2, 'Dot');
-  c.upsert([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => ({ id: i, vector: [i, 10 - i], payload: { low: i <= 5 } })));
+  c.upsert(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => ({ id: i, vector: [i, 10 - i], payload: { low: i <= 5 } })),
+  );
   return c;
 }
 
@@ -35,7 +37,11 @@ describe('query', () => {
 
   test('no query and no prefetch lists by id with score 1 and version 0, honouring offset and filter', () => {
     const c = tenPoints();
-    const hits = query(c, { offset: 1, limit: 3, filter: filter({ must: [{ key: 'low', match: { value: true } }] }) });
+    const hits = query(c, {
+      offset: 1,
+      limit: 3,
+      filter: filter({ must: [{ key: 'low', match: { value: true } }] }),
+    });
     assert.deepEqual(
       hits.map((h) => [h.id, h.score, h.version]),
       [
@@ -65,7 +71,11 @@ describe('query', () => {
   test('a single unscored prefetch over everything gives the plain query result', () => {
     const c = tenPoints();
     const plain = query(c, { query: { kind: 'nearest', vector: [2, 1] }, limit: 4 });
-    const viaPrefetch = query(c, { query: { kind: 'nearest', vector: [2, 1] }, limit: 4, prefetch: [{ prefetch: [], limit: 1000 }] });
+    const viaPrefetch = query(c, {
+      query: { kind: 'nearest', vector: [2, 1] },
+      limit: 4,
+      prefetch: [{ prefetch: [], limit: 1000 }],
+    });
     assert.deepEqual(viaPrefetch, plain);
   });
 
@@ -94,7 +104,10 @@ describe('query', () => {
   test('rejects a threshold or prefetch without a query, and DBSF', () => {
     const c = tenPoints();
     assert.throws(() => query(c, { scoreThreshold: 1 }), /A query is needed to use the score_threshold/);
-    assert.throws(() => query(c, { prefetch: [{ prefetch: [], limit: 1 }] }), /A query is needed to merge the prefetches/);
+    assert.throws(
+      () => query(c, { prefetch: [{ prefetch: [], limit: 1 }] }),
+      /A query is needed to merge the prefetches/,
+    );
     assert.throws(
       () => query(c, { query: { kind: 'dbsf' }, prefetch: [{ prefetch: [], limit: 1 }] }),
       /not supported by memory-pool's embedded store/,

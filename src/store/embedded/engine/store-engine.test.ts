@@ -10,7 +10,9 @@ const FIXTURE = fileURLToPath(new URL('./engine-child.fixture.ts', import.meta.u
 
 /** Runs the fixture in a child process; resolves with its first stdout line, or its exit when it has none. */
 function runChild(mode: string, dataDir: string): Promise<{ line: string; child: ReturnType<typeof spawn> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode, dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -36,7 +38,10 @@ describe('store engine', () => {
     assert.equal(store.deleteCollection('a'), true);
     assert.equal(store.deleteCollection('a'), false);
     assert.equal(store.exists('a'), false);
-    assert.throws(() => store.collection('a'), { status: 404, message: 'Not found: Collection `a` doesn\'t exist!' });
+    assert.throws(() => store.collection('a'), {
+      status: 404,
+      message: "Not found: Collection `a` doesn't exist!",
+    });
   });
 
   test('keeps collections, points, indexes and operation ids across close and reopen', () => {
@@ -60,7 +65,10 @@ describe('store engine', () => {
       assert.deepEqual(point?.payload, { tag: 'x' });
       assert.ok(Math.abs((point?.vector?.[0] ?? 0) - 0.16169041) < 1e-6);
       assert.equal(reopened.count(), 2);
-      assert.deepEqual((reopened.info().payload_schema as Record<string, unknown>).tag, { data_type: 'keyword', points: 1 });
+      assert.deepEqual((reopened.info().payload_schema as Record<string, unknown>).tag, {
+        data_type: 'keyword',
+        points: 1,
+      });
       // Two operations (upsert, index) happened before: the next one is number 2.
       assert.equal(reopened.upsert([{ id: 2, vector: [1, 0, 0, 0], payload: {} }]).operationId, 2);
     } finally {

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Distance } from './engine-api.js';
+import { seededRandom } from './engine-test-kit.js';
+import { prepareVector } from './f32.js';
+import { isSimilarity, scorerFor } from './vector-scoring.js';
+import { searchNearest } from './vector-search.js';
+import { VectorSlots } from './vector-slots.js';
+
+interface Owner {
+  slot: number;
+  readonly id: number;
+}
+
+const byId = (a: Owner, b: Owner) => a.id - b.id;
+
+/** Enough points that searchNearest takes the usearch path (more than 2^18 values). */
+function randomSlots(distance: Distance, count: number, dim: number, seed: number): VectorSlots<Owner> {
+  const random = seededRandom(seed);
+  const slots = new VectorSlots<Owner>(dim);
+  for (let i = 0; i < count; i++) {
+    const values = Array.from({ length: dim }, () => random() * 2 - 1);
+    slots.add({ slot: -1, id: (i * 7919) % count }, prepareVector(values, distance));
+  }
+  // Churn: delete some slots so swap-remove has moved vectors around.
+  for (let i = 0; i < 50; i++) slots.remove(Math.floor(random() * slots.count));
+  return slots;
+}
+
+/** Scores every allowed slot and sorts: the reference answer. */
+function bruteForce(
+  slots: VectorSlots<Owner>,
+  distance: Distance,
+  query: Float32Array,
+  k: number,
+  allowed?: Int32Array,
+) {
+  const score = scorerFor(distance);
+  const sign = isSimilarity(distance) ? -1 : 1;
+  const all: { owner: Owner; score: number }[] = [];
+  const n = allowed?.length ?? slots.count;
+  for (let i = 0; i < n; i++) {
+    const slot = allowed === undefined ? i : (allowed[i] as number);
+    all.push({ owner: slots.owner(slot), score: score(slots.raw(), slot * slots.dim, query) });
+  }
+  all.sort((a, b) => sign * (a.score - b.score) || a.owner.id - b.owner.id);
+  return all.slice(0, k).map((hit) => hit.owner.id);
+}
+
+describe('exact vector search', () => {
+  for (const distance of ['Cosine', 'Dot', 'Euclid', 'Manhattan'] as const) {
+    test(`${distance}: the fast path returns the same ids as scoring every point`, () => {
+      const slots = randomSlots(distance, 3000, 128, 42);
+      const random = seededRandom(7);
+      const sparse = Int32Array.from({ length: slots.count }, (_, i) => i).filter((slot) => slot % 10 === 3);
+      const dense = Int32Array.from({ length: slots.count }, (_, i) => i).filter((slot) => slot % 3 !== 0);
+      for (let round = 0; round < 5; round++) {
+        const query = prepareVector(
+          Array.from({ length: 128 }, () => random() * 2 - 1),
+          distance,
+        );
+        for (const [k, allowed] of [
+          [10, undefined],
+          [100, undefined],
+          [10, sparse],
+          [25, dense],
+        ] as const) {
+          const fast = searchNearest({ slots, distance, query, k, allowed, tieBreak: byId }).map(
+            (hit) => hit.item.id,
+          );
+          assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `round ${round}, k ${k}`);
+        }
+      }
+    });
+  }
+
+  test('identical vectors (all scores tied) still come back lowest ids first', () => {
+    const slots = new VectorSlots<Owner>(128);
+    const vector = prepareVector(
+      Array.from({ length: 128 }, (_, i) => (i % 5) - 2),
+      'Cosine',
+    );
+    for (let i = 0; i < 3000; i++) slots.add({ slot: -1, id: 3000 - i }, vector);
+    const hits = searchNearest({ slots, distance: 'Cosine', query: vector, k: 5, tieBreak: byId });
+    assert.deepEqual(
+      hits.map((hit) => hit.item.id),
+      [1, 2, 3, 4, 5],
+    );
+  });
+});
