@@ -1,0 +1,43 @@
+/**
+ * @module A loggable view of the configuration for start-up logs and `memory-pool doctor`: the same
+ * shape as MemoryPoolConfig, with every secret replaced by `[set]`.
+ */
+import type { MemoryPoolConfig } from './config-types.js';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** What stands in for a secret that is present. */
+export const SECRET_SET = '[set]';
+
+/** The config as plain JSON with API keys hidden and passwords in URLs masked. */
+export function describeConfig(config: MemoryPoolConfig): { [key: string]: JsonValue } {
+  const { store, embedding } = config;
+  return toJson({
+    ...config,
+    store: { ...store, apiKey: hide(store.apiKey), ...(store.kind === 'qdrant' ? { url: maskUrl(store.url) } : {}) },
+    embedding:
+      embedding.provider === 'openai-compatible'
+        ? { ...embedding, baseUrl: maskUrl(embedding.baseUrl), apiKey: hide(embedding.apiKey) }
+        : embedding,
+    apiKeys: config.apiKeys.map((apiKey) => ({ ...apiKey, key: SECRET_SET })),
+  }) as { [key: string]: JsonValue };
+}
+
+// A missing key is worth seeing too ("why does Qdrant refuse me?"), so it shows as null, not absent.
+function hide(secret: string | undefined): string | null {
+  return secret === undefined ? null : SECRET_SET;
+}
+
+// Credentials in a URL (https://user:pass@host) are as secret as an API key.
+function maskUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${SECRET_SET}@`);
+}
+
+function toJson(value: unknown): JsonValue {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.map(toJson);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toJson(item)]));
+  }
+  return value as JsonValue;
+}
