@@ -27,7 +27,6 @@ export class OfflineEmbedder implements Embedder {
   readonly dimensions = DIMENSIONS;
   readonly #batchSize: number;
   readonly #logger: Logger | undefined;
-  #loading: Promise<SentenceModel> | undefined;
 
   constructor(options: OfflineEmbedderOptions = {}) {
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -62,19 +61,22 @@ export class OfflineEmbedder implements Embedder {
   }
 
   #loadModel(): Promise<SentenceModel> {
-    if (!this.#loading) {
-      this.#loading = loadSentenceModel(this.#logger).catch((error: unknown) => {
+    if (!sharedModel) {
+      sharedModel = loadSentenceModel(this.#logger).catch((error: unknown) => {
         // Forget the failure so a later call can try again (e.g. after a transient out-of-memory).
-        this.#loading = undefined;
+        sharedModel = undefined;
         throw new ProviderError('embedding_failed', 'could not load the offline embedding model', {
           retryable: false,
           cause: error,
         });
       });
     }
-    return this.#loading;
+    return sharedModel;
   }
 }
+
+/** One model per process, however many embedders use it: it is stateless and costs ~100 MB of memory. */
+let sharedModel: Promise<SentenceModel> | undefined;
 
 async function loadSentenceModel(logger: Logger | undefined): Promise<SentenceModel> {
   const startedAt = performance.now();

@@ -1,0 +1,32 @@
+/**
+ * @module Builds the configured embedder. Query caching is separate: wrap the result in CachedEmbedder where
+ * queries are embedded, so chunk texts from saves (rarely repeated) do not crowd out queries.
+ */
+import type { EmbeddingConfig } from '../config/config-types.js';
+import type { Logger } from '../logging/logger.js';
+import type { Embedder } from './embedder.js';
+import { HashingEmbedder } from './hashing/hashing-embedder.js';
+import { OfflineEmbedder } from './offline/offline-embedder.js';
+import { OpenAiCompatibleEmbedder } from './openai-compatible/openai-compatible-embedder.js';
+import type { FetchLike } from './openai-compatible/post-embeddings.js';
+
+export interface EmbedderDeps {
+  readonly logger?: Logger;
+  /** Replaces global fetch for the OpenAI-compatible provider (tests, proxies). */
+  readonly fetch?: FetchLike;
+  /** Where the user sets the API key, named in 401/403 errors, e.g. "MEMORY_POOL_EMBEDDING_API_KEY". */
+  readonly apiKeyHint?: string;
+}
+
+/** Returns the embedder `config` selects; throws ConfigError for settings it cannot use. */
+export function createEmbedder(config: EmbeddingConfig, deps: EmbedderDeps = {}): Embedder {
+  const logger = deps.logger?.child({ component: 'embedding' });
+  switch (config.provider) {
+    case 'openai-compatible':
+      return new OpenAiCompatibleEmbedder(config, { logger, fetch: deps.fetch, apiKeyHint: deps.apiKeyHint });
+    case 'offline':
+      return new OfflineEmbedder({ logger });
+    case 'hashing':
+      return new HashingEmbedder({ dimensions: config.dimensions });
+  }
+}
