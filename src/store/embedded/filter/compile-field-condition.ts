@@ -73,6 +73,15 @@ function compileRange(range: NonNullable<FieldCondition['range']>): ValueTest {
   };
 }
 
+/** An array value is looked into one level: any element passes (nested arrays are not flattened). */
+function lookIntoArrays(one: ValueTest): ValueTest {
+  return (v) => {
+    if (!Array.isArray(v)) return one(v);
+    for (let i = 0; i < v.length; i++) if (one(v[i])) return true;
+    return false;
+  };
+}
+
 function countValues(v: unknown): number {
   if (v === null) return 0;
   return Array.isArray(v) ? v.length : 1;
@@ -89,7 +98,7 @@ export function compileFieldCondition(
   if (tokenised) {
     // The index judges the whole value (each string element of an array), bypassing the other parts.
     const check = compileMatch(match, textIndex);
-    return { test: (v) => (Array.isArray(v) ? v.some(check) : check(v)), whenMissing: false };
+    return { test: lookIntoArrays(check), whenMissing: false };
   }
   if (valuesCount) {
     const inBounds = compileBounds(valuesCount);
@@ -111,6 +120,5 @@ export function compileFieldCondition(
   const rangeTest = range ? compileRange(range) : undefined;
   const one: ValueTest =
     matchTest && rangeTest ? (v) => matchTest(v) || rangeTest(v) : (matchTest ?? rangeTest ?? (() => false));
-  // An array value is looked into one level: any element passes (nested arrays are not flattened).
-  return { test: (v) => (Array.isArray(v) ? v.some(one) : one(v)), whenMissing: false };
+  return { test: lookIntoArrays(one), whenMissing: false };
 }

@@ -32,6 +32,14 @@ function compileCondition(condition: Condition, scope: Scope): Check {
       const path = parseJsonPath(condition.key);
       const indexKey = scope.prefix === undefined ? condition.key : `${scope.prefix}.${condition.key}`;
       const { test, whenMissing } = compileFieldCondition(condition, scope.indexes.textIndex(indexKey));
+      if (path.rest.length === 0 && !path.firstInherited) {
+        // The common one-key path, read directly: this runs for every point of a search.
+        const key = path.first;
+        return (payload) => {
+          const v = payload[key];
+          return v === undefined ? whenMissing : test(v);
+        };
+      }
       return (payload) => {
         const r = walkValues(payload, path, test);
         return r === NOT_FOUND ? whenMissing : r === PASSED;
@@ -76,6 +84,11 @@ function compileList(conditions: readonly Condition[], scope: Scope): Check[] {
 
 function compileChecks(filter: Filter, scope: Scope): Check {
   const parts: Check[] = [];
+  // Cheap, selective must/must_not first; the result does not depend on the order.
+  if (filter.must) parts.push(...compileList(filter.must, scope));
+  if (filter.mustNot) {
+    for (const c of compileList(filter.mustNot, scope)) parts.push((p, pt) => !c(p, pt));
+  }
   if (filter.should) {
     // `.any()` over an empty list: `should: []` matches nothing.
     const should = compileList(filter.should, scope);
@@ -92,10 +105,6 @@ function compileChecks(filter: Filter, scope: Scope): Check {
       for (const c of conditions) if (c(p, pt) && ++hits >= need) return true;
       return hits >= need;
     });
-  }
-  if (filter.must) parts.push(...compileList(filter.must, scope));
-  if (filter.mustNot) {
-    for (const c of compileList(filter.mustNot, scope)) parts.push((p, pt) => !c(p, pt));
   }
   if (parts.length === 0) return ALWAYS;
   if (parts.length === 1) return parts[0]!;
