@@ -42,11 +42,13 @@ function readText(path: string): string {
 /** Parses YAML text into the plain data the schema reads. */
 export function parseYaml(text: string, label: string): Record<string, unknown> {
   // Big integers stay exact (a Discord id written unquoted would otherwise lose its last digits).
-  const document = parseDocument(text, { intAsBigInt: true, prettyErrors: false });
+  const document = parseDocument(text, { intAsBigInt: true });
   const [error] = document.errors;
   if (error !== undefined) {
     const where = error.linePos?.[0] === undefined ? '' : ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
-    throw new ConfigError(label, `YAML syntax error${where}: ${error.message}. Fix the file's syntax`);
+    // The pretty message appends the position and a code excerpt; the position is already in `where`.
+    const problem = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
+    throw new ConfigError(label, `YAML syntax error${where}: ${problem}. Fix the file's syntax`);
   }
   const data = normalize(document.toJS());
   if (data === undefined) return {};
