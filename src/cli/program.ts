@@ -1,12 +1,14 @@
 /** @module The CLI's public surface: every command, registered in one place. */
 import { Command } from 'commander';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 
 /** Builds the `memory-pool` program with all commands. */
 export function buildProgram(): Command {
   const program = new Command('memory-pool')
     .description('One shared long-term memory for an AI companion, stored in Qdrant.')
     .showHelpAfterError();
+  registerServeCommand(program);
   registerQdrantCommand(program);
   return program;
 }

@@ -1,0 +1,71 @@
+/** @module `memory-pool serve`: the memory service with its HTTP API (and the embedded store, when configured). */
+import type { Command } from 'commander';
+import { describeConfig } from '../../config/describe-config.js';
+import { loadConfig } from '../../config/load-config.js';
+import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import { createLogger } from '../../logging/logger.js';
+
+interface ServeOptions {
+  config?: string;
+}
+
+async function runServe(options: ServeOptions): Promise<void> {
+  const logger = createLogger();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(options.config === undefined ? {} : { configPath: options.config });
+  } catch (error) {
+    process.stderr.write(`${isMemoryPoolError(error) ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  // Loaded after the config is valid, so a config error answers at once without loading models or SQLite.
+  const [{ createEmbedder }, { CachedEmbedder }, { startMemoryService }] = await Promise.all([
+    import('../../embedding/create-embedder.js'),
+    import('../../embedding/cached-embedder.js'),
+    import('../../server/start-memory-service.js'),
+  ]);
+  const embedder = createEmbedder(config.embedding, { logger });
+  logger.info({ config: describeConfig(config) }, 'starting memory-pool');
+  let service: Awaited<ReturnType<typeof startMemoryService>>;
+  try {
+    service = await startMemoryService({
+      config,
+      embedder,
+      queryEmbedder: new CachedEmbedder(embedder),
+      logger,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint = code === 'EADDRINUSE' ? ' A port is taken: change listen.port or store.embedded.port.' : '';
+    process.stderr.write(`error: could not start memory-pool: ${(error as Error).message}.${hint}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'stopping memory-pool');
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'memory-pool did not stop cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Registers `memory-pool serve [--config FILE]`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'Run the memory service (HTTP API on 127.0.0.1:3102 by default; embedded store unless QDRANT_URL)',
+    )
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
+    .action((options: ServeOptions) => runServe(options));
+}
