@@ -3,7 +3,7 @@
  *
  * ```ts
  * const server = await startFakeOpenAiServer({ dimensions: 32, apiKey: 'sk-test' });
- * const config = { provider: 'openai-compatible', baseUrl: server.baseUrl, model: server.models[0], ... };
+ * const config = { provider: 'openai-compatible', baseUrl: server.baseUrl, model: server.models[0]!, ... };
  * server.failNext({ kind: 'status', status: 429, retryAfter: '0' });   // next request is rate limited
  * ...
  * assert.equal(server.requests.length, 2);
