@@ -152,6 +152,12 @@ describe('filters', () => {
     assert.deepEqual(await idsFor({ min_should: { conditions, min_count: 2 } }), [1]);
     assert.deepEqual(await idsFor({ min_should: { conditions, min_count: 1 } }), [1, 3]);
     assert.deepEqual(await idsFor({ min_should: { conditions, min_count: 4 } }), []);
+    if (serverVersion[0] > 1 || serverVersion[1] >= 19) {
+      const zero = await target.http('POST', `/collections/${name}/points/scroll`, {
+        filter: { min_should: { conditions, min_count: 0 } },
+      });
+      expectError(zero, 422, /min_count must be greater than 0/);
+    }
   });
 
   test('match.value is strict in type and case, and looks one level into arrays (§4.3)', async () => {

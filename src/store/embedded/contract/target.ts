@@ -1,6 +1,8 @@
 /**
  * @module Opens the Qdrant-compatible server the contract suite runs against: a real Qdrant when
  * `QDRANT_URL` is set, otherwise the embedded store on a free port in a fresh temp dir.
+ * Against a real Qdrant: `QDRANT_URL=http://localhost:6333 [QDRANT_API_KEY=…] [QDRANT_READ_ONLY_API_KEY=…]
+ * node --import tsx --test src/store/embedded/contract/*.test.ts` (durability and keyless auth tests then skip).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
