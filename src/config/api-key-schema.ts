@@ -22,7 +22,10 @@ export const apiKeySchema = section({
   /** Required: a label for logs and audit entries (the key itself is never logged). */
   name: text('Name the key after who uses it, e.g. discord-bot.'),
   /** The key itself, at least 16 characters. Set this or keyEnv. */
-  key: secret(MIN_KEY_LENGTH, 'Use a long random string, e.g. the output of `openssl rand -hex 24`.').optional(),
+  key: secret(
+    MIN_KEY_LENGTH,
+    'Use a long random string, e.g. the output of `openssl rand -hex 24`.',
+  ).optional(),
   /** The name of an environment variable holding the key, so the file can be committed without it. */
   keyEnv: text('Set the name of the environment variable that holds the key.').optional(),
   /** Required: bots this key may touch, or '*' for all. */
@@ -34,14 +37,20 @@ export const apiKeySchema = section({
     .array(oneOf(OPERATIONS, `Use scopes from ${OPERATIONS.join(', ')}.`), {
       error: `expected a list of scopes. Write e.g. [save, retrieve]`,
     })
-    .min(1, { error: 'is empty, so the key could do nothing. List at least one of save, retrieve, forget, admin' })
+    .min(1, {
+      error: 'is empty, so the key could do nothing. List at least one of save, retrieve, forget, admin',
+    })
     .default(['save', 'retrieve']),
   /** Optional: the source recorded for saves made with this key when the request names none. */
   source: text('Set the source this key saves as, e.g. discord.').optional(),
 })
   .superRefine((entry, ctx) => {
     if (entry.key !== undefined && entry.keyEnv !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['keyEnv'], message: 'both key and keyEnv are set. Keep only one' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['keyEnv'],
+        message: 'both key and keyEnv are set. Keep only one',
+      });
     } else if (entry.key === undefined && entry.keyEnv === undefined) {
       ctx.addIssue({
         code: 'custom',

@@ -65,7 +65,10 @@ function applyEmbeddingKeyEnv(raw: Raw, env: NodeJS.ProcessEnv, set: Setter): vo
   const embedding = raw.embedding;
   if (typeof embedding !== 'object' || embedding === null || Array.isArray(embedding)) return;
   const section = embedding as Raw;
-  if (section.apiKey !== undefined || !['openai-compatible', 'openai', 'openrouter'].includes(String(section.provider))) {
+  if (
+    section.apiKey !== undefined ||
+    !['openai-compatible', 'openai', 'openrouter'].includes(String(section.provider))
+  ) {
     return;
   }
   const own = readEnv(env, 'MEMORY_POOL_EMBEDDING_API_KEY');

@@ -33,7 +33,9 @@ const retrieveSchema = section({
   /** Default 0.3: cosine similarity below which a memory is not recalled. */
   scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
   /** Default `global`: how far memories travel; `guild`/`channel` keep them where they were said. */
-  scope: oneOf(['global', 'guild', 'channel', 'dm-private'], 'Pick how far memories travel.').default('global'),
+  scope: oneOf(['global', 'guild', 'channel', 'dm-private'], 'Pick how far memories travel.').default(
+    'global',
+  ),
 });
 
 /** The file's shape of one bot; its name (the key in `bots:`) is added by the bots schema. */
@@ -60,11 +62,17 @@ type BotFile = z.output<typeof botSchema>;
 
 /** `bots:` as a whole: names checked, each bot completed with its name and collection. */
 export const botsSchema = z
-  .record(z.string(), botSchema, { error: 'expected a mapping of bot name to bot settings. See bots.<name> in docs' })
+  .record(z.string(), botSchema, {
+    error: 'expected a mapping of bot name to bot settings. See bots.<name> in docs',
+  })
   .superRefine((bots, ctx) => {
     for (const [name, bot] of Object.entries(bots)) {
       if (!BOT_NAME.test(name)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'bot names use only letters, digits, `_` and `-`. Rename the bot' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'bot names use only letters, digits, `_` and `-`. Rename the bot',
+        });
       } else if (bot.collection === undefined && defaultCollectionName(bot.selfSpeaker) === 'mem_') {
         ctx.addIssue({
           code: 'custom',
@@ -74,11 +82,16 @@ export const botsSchema = z
       }
     }
     if (Object.keys(bots).length === 0) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'no bots are configured. Add one under bots:, or remove bots: to use the default bot' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'no bots are configured. Add one under bots:, or remove bots: to use the default bot',
+      });
     }
   })
-  .transform((bots): Record<string, BotConfig> =>
-    Object.fromEntries(Object.entries(bots).map(([name, bot]) => [name, completeBot(name, bot)])),
+  .transform(
+    (bots): Record<string, BotConfig> =>
+      Object.fromEntries(Object.entries(bots).map(([name, bot]) => [name, completeBot(name, bot)])),
   );
 
 function completeBot(name: string, bot: BotFile): BotConfig {

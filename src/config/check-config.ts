@@ -8,7 +8,10 @@ import type { ParsedConfig } from './config-schema.js';
 
 /** True for 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (bare === 'localhost') return true;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   if (isIP(bare) !== 6) return false;

@@ -17,7 +17,9 @@ export function showValue(value: unknown): string {
 
 function expected(what: string, fix: string) {
   return (issue: { input?: unknown }) =>
-    issue.input === undefined ? `is required: ${what}. ${fix}` : `expected ${what}, got ${showValue(issue.input)}. ${fix}`;
+    issue.input === undefined
+      ? `is required: ${what}. ${fix}`
+      : `expected ${what}, got ${showValue(issue.input)}. ${fix}`;
 }
 
 // Environment variables and `${VAR}` interpolation only produce strings, so numbers may arrive as "3102".
@@ -28,7 +30,10 @@ function readNumericString(value: unknown): unknown {
 /** A whole number in [min, max]. */
 export function integer(min: number, max: number, fix: string) {
   const error = expected(`an integer from ${min} to ${max}`, fix);
-  return z.preprocess(readNumericString, z.number({ error }).int({ error }).min(min, { error }).max(max, { error }));
+  return z.preprocess(
+    readNumericString,
+    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
+  );
 }
 
 /** A number in [min, max], fractions allowed. */

@@ -13,7 +13,9 @@ const PORT_FIX = 'Set a free TCP port.';
 
 const listenSchema = section({
   /** Default 127.0.0.1 (env MEMORY_POOL_HOST). Anything beyond loopback requires apiKeys. */
-  host: text('Set an address to listen on, e.g. 127.0.0.1, or 0.0.0.0 for every interface.').default('127.0.0.1'),
+  host: text('Set an address to listen on, e.g. 127.0.0.1, or 0.0.0.0 for every interface.').default(
+    '127.0.0.1',
+  ),
   /** Default 3102 (env MEMORY_POOL_PORT). */
   port: integer(1, 65_535, `${PORT_FIX} The default is 3102.`).default(3102),
 });
@@ -39,10 +41,17 @@ const qdrantStoreSchema = section({
 });
 
 /** Default: the embedded store. Set exactly one of `embedded` and `qdrant`. */
-const storeSchema = section({ embedded: embeddedStoreSchema.optional(), qdrant: qdrantStoreSchema.optional() })
+const storeSchema = section({
+  embedded: embeddedStoreSchema.optional(),
+  qdrant: qdrantStoreSchema.optional(),
+})
   .superRefine((store, ctx) => {
     if (store.embedded !== undefined && store.qdrant !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'both embedded and qdrant are set. Keep only the store you use' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'both embedded and qdrant are set. Keep only the store you use',
+      });
     }
   })
   .transform((store): StoreConfig => {
@@ -70,7 +79,9 @@ export const configSchema = section({
   /** Default ./data/service (env MEMORY_POOL_DATA_DIR): the service's own journal and caches. */
   dataDir: text('Set a folder, e.g. ./data/service.').default('./data/service'),
   /** Default []: no auth, loopback only. */
-  apiKeys: z.array(apiKeySchema, { error: 'expected a list of keys. Write each as "- name: ..." under apiKeys:' }).default([]),
+  apiKeys: z
+    .array(apiKeySchema, { error: 'expected a list of keys. Write each as "- name: ..." under apiKeys:' })
+    .default([]),
   limits: limitsSchema.prefault({}),
   /** Default: one bot `default` speaking as Assistant. */
   bots: botsSchema.prefault(DEFAULT_BOTS),

@@ -14,7 +14,11 @@ export function describeConfig(config: MemoryPoolConfig): { [key: string]: JsonV
   const { store, embedding } = config;
   return toJson({
     ...config,
-    store: { ...store, apiKey: hide(store.apiKey), ...(store.kind === 'qdrant' ? { url: maskUrl(store.url) } : {}) },
+    store: {
+      ...store,
+      apiKey: hide(store.apiKey),
+      ...(store.kind === 'qdrant' ? { url: maskUrl(store.url) } : {}),
+    },
     embedding:
       embedding.provider === 'openai-compatible'
         ? { ...embedding, baseUrl: maskUrl(embedding.baseUrl), apiKey: hide(embedding.apiKey) }

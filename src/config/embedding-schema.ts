@@ -33,7 +33,9 @@ export const embeddingSchema = section({
   /** Required in a section: openai-compatible | openai | openrouter | offline (the default with no section) | hashing. */
   provider: oneOf(PROVIDERS, 'Pick the embedding provider; see docs/configuration.md.'),
   /** openai-compatible: required (`/embeddings` is appended). Presets fill it in. */
-  baseUrl: httpUrl('Set the API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1.').optional(),
+  baseUrl: httpUrl(
+    'Set the API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1.',
+  ).optional(),
   /** openai-compatible, openrouter: required. openai: default text-embedding-3-large. */
   model: text('Set the embedding model name, e.g. text-embedding-3-large.').optional(),
   /** Falls back to MEMORY_POOL_EMBEDDING_API_KEY, then (not for openrouter) OPENAI_API_KEY. */
@@ -52,19 +54,28 @@ export const embeddingSchema = section({
     for (const key of KEYS_BY_PROVIDER['openai-compatible'] as readonly (keyof typeof section)[]) {
       if (section[key] !== undefined && !allowed.includes(key)) {
         const keys = allowed.length === 0 ? 'no other keys' : `only ${allowed.join(', ')}`;
-        ctx.addIssue({ code: 'custom', path: [key], message: `provider ${section.provider} takes ${keys}. Remove ${key}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `provider ${section.provider} takes ${keys}. Remove ${key}`,
+        });
       }
     }
     const needs = (key: 'baseUrl' | 'model' | 'apiKey', fix: string) => {
       if (section[key] === undefined) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `is required for provider ${section.provider}. ${fix}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `is required for provider ${section.provider}. ${fix}`,
+        });
       }
     };
     if (section.provider === 'openai-compatible') {
       needs('baseUrl', 'Set the API root, e.g. http://127.0.0.1:11434/v1');
       needs('model', 'Set the embedding model name');
     }
-    if (section.provider === 'openrouter') needs('model', 'Set the model, e.g. openai/text-embedding-3-large');
+    if (section.provider === 'openrouter')
+      needs('model', 'Set the model, e.g. openai/text-embedding-3-large');
     if (section.provider === 'openai') needs('apiKey', `${KEY_HINT} or OPENAI_API_KEY environment variable`);
     if (section.provider === 'openrouter') needs('apiKey', `${KEY_HINT} environment variable`);
   })

@@ -28,7 +28,9 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv): Interpol
     if (typeof node === 'string') return replaceReferences(node, formatPath(path));
     if (Array.isArray(node)) return node.map((item, index) => visit(item, [...path, index]));
     if (typeof node === 'object' && node !== null) {
-      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, visit(item, [...path, key])]));
+      return Object.fromEntries(
+        Object.entries(node).map(([key, item]) => [key, visit(item, [...path, key])]),
+      );
     }
     return node;
   };

@@ -43,11 +43,20 @@ describe('loadConfig', () => {
     const cwd = folderWith();
     const config = loadConfig({ cwd, env: {} });
     assert.deepEqual(config.listen, { host: '127.0.0.1', port: 3102 });
-    assert.deepEqual(config.store, { kind: 'embedded', path: join(cwd, 'data/qdrant'), host: '127.0.0.1', port: 6333 });
+    assert.deepEqual(config.store, {
+      kind: 'embedded',
+      path: join(cwd, 'data/qdrant'),
+      host: '127.0.0.1',
+      port: 6333,
+    });
     assert.deepEqual(config.embedding, { provider: 'offline' });
     assert.equal(config.dataDir, join(cwd, 'data/service'));
     assert.deepEqual(config.apiKeys, []);
-    assert.deepEqual(config.limits, { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 });
+    assert.deepEqual(config.limits, {
+      maxBodyBytes: 1_048_576,
+      maxMessagesPerSave: 500,
+      maxTextChars: 16_000,
+    });
     assert.deepEqual(config.bots, {
       default: {
         name: 'default',
@@ -64,7 +73,12 @@ describe('loadConfig', () => {
   test('the published example parses to its values, with defaults filled and paths next to the file', () => {
     const cwd = folderWith(PUBLISHED);
     const config = loadConfig({ cwd: '/', configPath: join(cwd, 'memory-pool.yaml'), env: {} });
-    assert.deepEqual(config.store, { kind: 'embedded', path: join(cwd, 'data/qdrant'), host: '127.0.0.1', port: 6333 });
+    assert.deepEqual(config.store, {
+      kind: 'embedded',
+      path: join(cwd, 'data/qdrant'),
+      host: '127.0.0.1',
+      port: 6333,
+    });
     assert.deepEqual(config.embedding, {
       provider: 'openai-compatible',
       baseUrl: 'https://api.openai.com/v1',
@@ -84,13 +98,19 @@ describe('loadConfig', () => {
   });
 
   test('memory-pool.example.yaml at the repo root is a valid config', () => {
-    const config = loadConfig({ configPath: 'memory-pool.example.yaml', cwd: process.cwd(), env: { OPENAI_API_KEY: 'sk-env' } });
+    const config = loadConfig({
+      configPath: 'memory-pool.example.yaml',
+      cwd: process.cwd(),
+      env: { OPENAI_API_KEY: 'sk-env' },
+    });
     assert.equal(config.bots.mythos?.selfSpeaker, 'Mythos');
     assert.equal(config.embedding.provider === 'openai-compatible' && config.embedding.dimensions, 3072);
   });
 
   test('an unquoted Discord id keeps every digit', () => {
-    const cwd = folderWith('bots:\n  m:\n    selfSpeaker: M\n    speakerAliases:\n      705512345678901234: Helen\n');
+    const cwd = folderWith(
+      'bots:\n  m:\n    selfSpeaker: M\n    speakerAliases:\n      705512345678901234: Helen\n',
+    );
     assert.deepEqual(loadConfig({ cwd, env: {} }).bots.m?.speakerAliases, { '705512345678901234': 'Helen' });
   });
 
@@ -98,7 +118,13 @@ describe('loadConfig', () => {
     const cwd = folderWith(PUBLISHED);
     const config = loadConfig({
       cwd,
-      env: { MEMORY_POOL_PORT: '4000', MEMORY_POOL_HOST: '', MEMORY_POOL_DATA_DIR: 'elsewhere', QDRANT_URL: 'http://qdrant:6333/', QDRANT_API_KEY: 'qk' },
+      env: {
+        MEMORY_POOL_PORT: '4000',
+        MEMORY_POOL_HOST: '',
+        MEMORY_POOL_DATA_DIR: 'elsewhere',
+        QDRANT_URL: 'http://qdrant:6333/',
+        QDRANT_API_KEY: 'qk',
+      },
     });
     assert.deepEqual(config.listen, { host: '127.0.0.1', port: 4000 });
     assert.equal(config.dataDir, join(cwd, 'elsewhere'));
@@ -116,33 +142,60 @@ describe('loadConfig', () => {
     assert.equal(apiKeyOf(section, { OPENAI_API_KEY: 'sk-openai' }), 'sk-openai');
     assert.equal(apiKeyOf('embedding: { provider: openai, apiKey: sk-file }\n', env), 'sk-file');
     const openrouter = 'embedding: { provider: openrouter, model: openai/text-embedding-3-large }\n';
-    assert.match(problemsOf(() => apiKeyOf(openrouter, { OPENAI_API_KEY: 'sk-openai' })), /embedding\.apiKey: is required/);
+    assert.match(
+      problemsOf(() => apiKeyOf(openrouter, { OPENAI_API_KEY: 'sk-openai' })),
+      /embedding\.apiKey: is required/,
+    );
   });
 
-  test('${VAR} in a value is replaced, and an unset one is named with its key', () => {
-    const yaml = 'listen: { port: "${PORT}" }\nembedding: { provider: openai, apiKey: "Bearer-${TOKEN}" }\n';
+  test('a $-brace reference in a value is replaced, and an unset one is named with its key', () => {
+    const yaml = [
+      'listen: { port: "$',
+      '{PORT}" }\nembedding: { provider: openai, apiKey: "Bearer-$',
+      '{TOKEN}" }\n',
+    ].join('');
     const config = loadConfig({ cwd: folderWith(yaml), env: { PORT: '3200', TOKEN: 'abc' } });
     assert.equal(config.listen.port, 3200);
     assert.equal(config.embedding.provider === 'openai-compatible' && config.embedding.apiKey, 'Bearer-abc');
     const message = problemsOf(() => loadConfig({ cwd: folderWith(yaml), env: { PORT: '3200', TOKEN: '' } }));
-    assert.match(message, /embedding\.apiKey: \$\{TOKEN\} refers to the environment variable TOKEN, which is not set/);
+    assert.match(
+      message,
+      /embedding\.apiKey: \$\{TOKEN\} refers to the environment variable TOKEN, which is not set/,
+    );
   });
 
   test('a value from the environment that fails names the variable', () => {
     const message = problemsOf(() => loadConfig({ cwd: folderWith(), env: { MEMORY_POOL_PORT: 'abc' } }));
-    assert.match(message, /listen\.port \(from MEMORY_POOL_PORT\): expected an integer from 1 to 65535, got "abc"/);
+    assert.match(
+      message,
+      /listen\.port \(from MEMORY_POOL_PORT\): expected an integer from 1 to 65535, got "abc"/,
+    );
   });
 
   test('a missing --config file is an error naming it; bad YAML names the line', () => {
-    assert.throws(() => loadConfig({ configPath: 'nope.yaml', cwd: '/tmp', env: {} }), (error: unknown) => {
-      return error instanceof ConfigError && error.message.includes('/tmp/nope.yaml') && error.field === '--config';
-    });
-    assert.throws(() => loadConfig({ cwd: folderWith('listen:\n  port: [1\n'), env: {} }), /YAML syntax error at line \d+/);
+    assert.throws(
+      () => loadConfig({ configPath: 'nope.yaml', cwd: '/tmp', env: {} }),
+      (error: unknown) => {
+        return (
+          error instanceof ConfigError &&
+          error.message.includes('/tmp/nope.yaml') &&
+          error.field === '--config'
+        );
+      },
+    );
+    assert.throws(
+      () => loadConfig({ cwd: folderWith('listen:\n  port: [1\n'), env: {} }),
+      /YAML syntax error at line \d+/,
+    );
   });
 
   test('the result is deeply frozen', () => {
     const config = loadConfig({ cwd: folderWith(PUBLISHED), env: {} });
-    assert.ok(Object.isFrozen(config) && Object.isFrozen(config.bots.mythos?.chunk) && Object.isFrozen(config.apiKeys));
+    assert.ok(
+      Object.isFrozen(config) &&
+        Object.isFrozen(config.bots.mythos?.chunk) &&
+        Object.isFrozen(config.apiKeys),
+    );
     assert.throws(() => {
       (config.listen as { port: number }).port = 1;
     }, TypeError);

@@ -38,9 +38,15 @@ export function loadConfig(options: LoadConfigOptions = {}): MemoryPoolConfig {
   const later = parsed.success ? checkConfig(parsed.data) : problemsFromIssues(parsed.error.issues);
   // A key whose variable was missing also fails the schema; its first, clearer message is enough.
   const reported = new Set(early.problems.map((problem) => problem.path));
-  const problems: ConfigProblem[] = [...early.problems, ...later.filter((problem) => !reported.has(problem.path))];
+  const problems: ConfigProblem[] = [
+    ...early.problems,
+    ...later.filter((problem) => !reported.has(problem.path)),
+  ];
   if (problems.length > 0 || !parsed.success) {
-    throw new InvalidConfigError(source.label, problems.map((problem) => withOrigin(problem, early.origins)));
+    throw new InvalidConfigError(
+      source.label,
+      problems.map((problem) => withOrigin(problem, early.origins)),
+    );
   }
   return deepFreeze(resolvePaths(parsed.data, source.baseDir));
 }
@@ -53,7 +59,9 @@ function withOrigin(problem: ConfigProblem, origins: Map<string, string>): Confi
 // Relative paths mean "next to the config file", so a service started from any folder finds the same data.
 function resolvePaths(config: ParsedConfig, baseDir: string): MemoryPoolConfig {
   const store =
-    config.store.kind === 'embedded' ? { ...config.store, path: resolve(baseDir, config.store.path) } : config.store;
+    config.store.kind === 'embedded'
+      ? { ...config.store, path: resolve(baseDir, config.store.path) }
+      : config.store;
   return { ...config, store, dataDir: resolve(baseDir, config.dataDir) };
 }
 

@@ -35,7 +35,11 @@ function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new ConfigError('--config', `cannot read ${path}: ${(cause as Error).message}. Point --config at a readable file`, cause);
+    throw new ConfigError(
+      '--config',
+      `cannot read ${path}: ${(cause as Error).message}. Point --config at a readable file`,
+      cause,
+    );
   }
 }
 
@@ -45,7 +49,10 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
   const document = parseDocument(text, { intAsBigInt: true });
   const [error] = document.errors;
   if (error !== undefined) {
-    const where = error.linePos?.[0] === undefined ? '' : ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
+    const where =
+      error.linePos?.[0] === undefined
+        ? ''
+        : ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
     // The pretty message appends the position and a code excerpt; the position is already in `where`.
     const problem = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
     throw new ConfigError(label, `YAML syntax error${where}: ${problem}. Fix the file's syntax`);
@@ -53,7 +60,10 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
   const data = normalize(document.toJS());
   if (data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data) || data === null) {
-    throw new ConfigError(label, 'the file must be a mapping of keys (listen:, store:, bots:, ...). See memory-pool.example.yaml');
+    throw new ConfigError(
+      label,
+      'the file must be a mapping of keys (listen:, store:, bots:, ...). See memory-pool.example.yaml',
+    );
   }
   return data as Record<string, unknown>;
 }
@@ -61,10 +71,13 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
 // A key written with no value (`embedded:`) means "not set", like an empty environment variable.
 function normalize(value: unknown): unknown {
   if (value === null) return undefined;
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map((item) => normalize(item) ?? null);
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, normalize(item)] as const);
+    const entries = Object.entries(value as Record<string, unknown>).map(
+      ([key, item]) => [key, normalize(item)] as const,
+    );
     return Object.fromEntries(entries.filter(([, item]) => item !== undefined));
   }
   return value;

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { isLoopbackHost } from './check-config.js';
+import { InvalidConfigError } from './config-problems.js';
+import { loadConfig } from './load-config.js';
+
+function load(yaml: string, env: NodeJS.ProcessEnv = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'memory-pool-check-'));
+  writeFileSync(join(cwd, 'memory-pool.yaml'), yaml);
+  return loadConfig({ cwd, env });
+}
+
+function problemsFor(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    load(yaml, env);
+  } catch (error) {
+    assert.ok(error instanceof InvalidConfigError, String(error));
+    return error.message.split('\n').slice(1);
+  }
+  assert.fail('expected the config to be refused');
+}
+
+const KEY = 'apiKeys: [{ name: bot, key: 0123456789abcdef, bots: "*" }]\n';
+
+describe('listening beyond loopback', () => {
+  test('is refused without API keys, saying how to allow it', () => {
+    const [problem] = problemsFor('listen: { host: 0.0.0.0 }');
+    assert.match(
+      problem!,
+      /listen\.host: "0\.0\.0\.0" is reachable from other machines.*Add apiKeys .* or use 127\.0\.0\.1/,
+    );
+  });
+
+  test('names the environment variable that asked for it', () => {
+    const [problem] = problemsFor('', { MEMORY_POOL_HOST: '192.168.1.20' });
+    assert.match(problem!, /listen\.host \(from MEMORY_POOL_HOST\): "192\.168\.1\.20" is reachable/);
+  });
+
+  test('is refused for the embedded store host too', () => {
+    const [problem] = problemsFor('store: { embedded: { host: "::" } }');
+    assert.match(problem!, /store\.embedded\.host: "::" is reachable from other machines/);
+  });
+
+  test('is allowed once API keys are configured', () => {
+    assert.equal(load(`listen: { host: 0.0.0.0 }\n${KEY}`).listen.host, '0.0.0.0');
+  });
+
+  test('loopback addresses count as local in every spelling', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.8.9.10',
+      'localhost',
+      'LOCALHOST',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+    ]) {
+      assert.equal(isLoopbackHost(host), true, host);
+    }
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'example.com', '::ffff:10.0.0.1']) {
+      assert.equal(isLoopbackHost(host), false, host);
+    }
+  });
+});
+
+describe('API keys', () => {
+  test('a key shared by two entries, or a reused name, is refused', () => {
+    const problems = problemsFor(
+      'apiKeys:\n  - { name: a, key: 0123456789abcdef, bots: "*" }\n  - { name: a, key: 0123456789abcdef, bots: "*" }\n',
+    );
+    assert.ok(
+      problems.some((p) =>
+        p.includes('apiKeys[1].key: is the same key as apiKeys[0]. Give each client its own key'),
+      ),
+    );
+    assert.ok(problems.some((p) => p.includes('apiKeys[1].name: "a" is already the name of apiKeys[0]')));
+  });
+
+  test('a key naming a bot that is not configured is refused, listing the bots', () => {
+    const [problem] = problemsFor(
+      'bots: { mythos: { selfSpeaker: Mythos } }\napiKeys: [{ name: a, key: 0123456789abcdef, bots: [mytho] }]\n',
+    );
+    assert.match(
+      problem!,
+      /apiKeys\[0\]\.bots: names the bot "mytho", which is not configured\. Use one of mythos, or '\*'/,
+    );
+  });
+
+  test('keyEnv reads the key from the environment, and names the variable when unset', () => {
+    const yaml = 'apiKeys: [{ name: a, keyEnv: DISCORD_KEY, bots: "*" }]\n';
+    assert.equal(load(yaml, { DISCORD_KEY: 'abcdefghijklmnopq' }).apiKeys[0]?.key, 'abcdefghijklmnopq');
+    assert.match(
+      problemsFor(yaml).join('\n'),
+      /apiKeys\[0\]\.keyEnv: the environment variable DISCORD_KEY is not set/,
+    );
+    assert.match(
+      problemsFor(yaml, { DISCORD_KEY: 'short' }).join('\n'),
+      /apiKeys\[0\]\.key \(from DISCORD_KEY\): is 5 characters long/,
+    );
+  });
+});

@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { InvalidConfigError } from './config-problems.js';
+import type { MemoryPoolConfig } from './config-types.js';
+import { loadConfig } from './load-config.js';
+
+function load(yaml: string, env: NodeJS.ProcessEnv = {}): MemoryPoolConfig {
+  const path = join(mkdtempSync(join(tmpdir(), 'memory-pool-schema-')), 'memory-pool.yaml');
+  writeFileSync(path, yaml);
+  return loadConfig({ configPath: path, env });
+}
+
+/** The problems a refused config reports, as the `path: message` text a user reads. */
+function problemsFor(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    load(yaml, env);
+  } catch (error) {
+    assert.ok(error instanceof InvalidConfigError, String(error));
+    assert.equal(error.code, 'config_invalid');
+    return error.problems.map((problem) => `${problem.path}: ${problem.message}`);
+  }
+  assert.fail('expected the config to be refused');
+}
+
+const BOT = 'bots:\n  m:\n    selfSpeaker: M\n';
+
+describe('config validation', () => {
+  const cases: [string, string, RegExp][] = [
+    [
+      'a port that is not a number',
+      'listen: { port: abc }',
+      /^listen\.port: expected an integer from 1 to 65535, got "abc"\. Set a free TCP port/,
+    ],
+    [
+      'a port out of range',
+      'store: { embedded: { port: 70000 } }',
+      /^store\.embedded\.port: expected an integer from 1 to 65535, got 70000\. Set/,
+    ],
+    [
+      'a non-http Qdrant URL',
+      'store: { qdrant: { url: "qdrant:6333" } }',
+      /^store\.qdrant\.url: expected an http:\/\/ or https:\/\/ URL, got "qdrant:6333"\. Set the Qdrant URL/,
+    ],
+    [
+      'two stores',
+      'store: { embedded: {path: x}, qdrant: { url: "http://q" } }',
+      /^store: both embedded and qdrant are set\. Keep only/,
+    ],
+    [
+      'an unknown provider',
+      'embedding: { provider: cohere }',
+      /^embedding\.provider: expected one of openai-compatible \| openai \| openrouter \| offline \| hashing, got "cohere"\. Pick/,
+    ],
+    [
+      'openai-compatible without a URL',
+      'embedding: { provider: openai-compatible, model: m }',
+      /^embedding\.baseUrl: is required for provider openai-compatible\. Set the API root/,
+    ],
+    [
+      'a client option under offline',
+      'embedding: { provider: offline, batchSize: 8 }',
+      /^embedding\.batchSize: provider offline takes no other keys\. Remove batchSize/,
+    ],
+    [
+      'openai without a key',
+      'embedding: { provider: openai }',
+      /^embedding\.apiKey: is required for provider openai\. Set embedding\.apiKey, or the MEMORY_POOL_EMBEDDING_API_KEY or OPENAI_API_KEY/,
+    ],
+    [
+      'a bot without selfSpeaker',
+      'bots: { m: { collection: mem_m } }',
+      /^bots\.m\.selfSpeaker: is required: a non-empty string\. Set it to the name the agent speaks as/,
+    ],
+    [
+      'minChars above maxChars',
+      `${BOT}    chunk: { minChars: 2000 }`,
+      /^bots\.m\.chunk\.minChars: minChars \(2000\) is larger than maxChars \(1500\)\. Lower minChars or raise maxChars/,
+    ],
+    [
+      'a score threshold above 1',
+      `${BOT}    retrieve: { scoreThreshold: 30 }`,
+      /^bots\.m\.retrieve\.scoreThreshold: expected a number from 0 to 1, got 30\. Set a similarity/,
+    ],
+    [
+      'an unknown recall scope',
+      `${BOT}    retrieve: { scope: server }`,
+      /^bots\.m\.retrieve\.scope: expected one of global \| guild \| channel \| dm-private, got "server"/,
+    ],
+    [
+      'a selfSpeaker that sanitises to nothing',
+      'bots: { alisa: { selfSpeaker: Алиса } }',
+      /^bots\.alisa\.collection: selfSpeaker "Алиса" has no Latin letters or digits.*Set bots\.alisa\.collection/,
+    ],
+    [
+      'a bot name with spaces',
+      'bots: { "my bot": { selfSpeaker: M } }',
+      /^bots\.my bot: bot names use only letters, digits/,
+    ],
+    ['an empty bots section', 'bots: {}', /^bots: no bots are configured\. Add one under bots:/],
+    [
+      'a key without bots',
+      `${BOT}apiKeys: [{ name: a, key: 0123456789abcdef }]`,
+      /^apiKeys\[0\]\.bots: expected a list of names or '\*', got nothing\. Use a list of bot names/,
+    ],
+    [
+      'an unknown scope',
+      `${BOT}apiKeys: [{ name: a, key: 0123456789abcdef, bots: '*', scopes: [write] }]`,
+      /^apiKeys\[0\]\.scopes\[0\]: expected one of save \| retrieve \| forget \| admin, got "write"/,
+    ],
+    [
+      'key and keyEnv together',
+      `${BOT}apiKeys: [{ name: a, key: 0123456789abcdef, keyEnv: K, bots: '*' }]`,
+      /^apiKeys\[0\]\.keyEnv: both key and keyEnv are set\. Keep only one/,
+    ],
+    [
+      'a source outside sources',
+      `${BOT}apiKeys: [{ name: a, key: 0123456789abcdef, bots: '*', sources: [discord], source: hermes }]`,
+      /^apiKeys\[0\]\.source: "hermes" is not in this key's sources\. Add it/,
+    ],
+  ];
+  for (const [what, yaml, expected] of cases) {
+    test(`${what} is refused, naming the key and the fix`, () => {
+      const problems = problemsFor(yaml);
+      assert.ok(
+        problems.some((problem) => expected.test(problem)),
+        `no problem matched ${expected}:\n${problems.join('\n')}`,
+      );
+    });
+  }
+
+  test('an unknown key is an error listing the allowed keys, with a suggestion for a near miss', () => {
+    const problems = problemsFor(`${BOT}    chunk: { maxChar: 1400 }\nlisten: { address: 0.0.0.0 }`);
+    assert.ok(
+      problems.includes(
+        'bots.m.chunk.maxChar: unknown key. Did you mean "maxChars"? Allowed keys here: minChars, maxChars, idleMs.',
+      ),
+    );
+    assert.ok(
+      problems.includes(
+        'listen.address: unknown key. Remove it or check its spelling Allowed keys here: host, port.',
+      ),
+    );
+  });
+
+  test('every problem in the file is reported in one error', () => {
+    const yaml =
+      'listen: { port: 0 }\nlimits: { maxTextChars: -1 }\nembedding: { provider: hashing, model: x }\n';
+    const paths = problemsFor(yaml).map((problem) => problem.slice(0, problem.indexOf(':')));
+    assert.deepEqual(paths.sort(), ['embedding.model', 'limits.maxTextChars', 'listen.port']);
+  });
+
+  test('a secret is never echoed in its error', () => {
+    const problems = problemsFor(`${BOT}apiKeys: [{ name: a, key: hunter2, bots: '*' }]`);
+    assert.match(
+      problems.join('\n'),
+      /apiKeys\[0\]\.key: is 7 characters long, at least 16 are needed\. Use a long random string/,
+    );
+    assert.doesNotMatch(problems.join('\n'), /hunter2/);
+  });
+});
+
+describe('config defaults', () => {
+  test('the openai preset fills URL, model and size; another model gets no default size', () => {
+    assert.deepEqual(load('embedding: { provider: openai, apiKey: sk-1 }').embedding, {
+      provider: 'openai-compatible',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'text-embedding-3-large',
+      apiKey: 'sk-1',
+      dimensions: 3072,
+      batchSize: 64,
+      timeoutMs: 15_000,
+      maxRetries: 5,
+    });
+    const small = load(
+      'embedding: { provider: openai, apiKey: sk-1, model: text-embedding-3-small }',
+    ).embedding;
+    assert.equal('dimensions' in small, false);
+  });
+
+  test('the openrouter preset fills its URL and requires a model', () => {
+    const embedding = load(
+      'embedding: { provider: openrouter, model: openai/text-embedding-3-large, apiKey: or-1 }',
+    ).embedding;
+    assert.equal(
+      embedding.provider === 'openai-compatible' && embedding.baseUrl,
+      'https://openrouter.ai/api/v1',
+    );
+    assert.ok(
+      problemsFor('embedding: { provider: openrouter, apiKey: or-1 }').some((p) =>
+        p.startsWith('embedding.model: is required'),
+      ),
+    );
+  });
+
+  test('hashing defaults to 256 dimensions; a key with no value counts as unset', () => {
+    assert.deepEqual(load('embedding: { provider: hashing }').embedding, {
+      provider: 'hashing',
+      dimensions: 256,
+    });
+    assert.equal(load('store:\n  embedded:\n').store.kind, 'embedded');
+  });
+
+  test("a bot gets st-qdrant-memory's collection name and the documented defaults", () => {
+    const bot = load('bots: { doc: { selfSpeaker: "Dr. Smith" } }').bots.doc!;
+    assert.equal(bot.collection, 'mem_dr_smith');
+    assert.equal(bot.defaultSource, 'api');
+    assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000 });
+  });
+
+  test('an API key gets sources * and scopes save, retrieve by default', () => {
+    const [apiKey] = load(`${BOT}apiKeys: [{ name: a, key: 0123456789abcdef, bots: [m] }]`).apiKeys;
+    assert.deepEqual(apiKey, {
+      name: 'a',
+      key: '0123456789abcdef',
+      bots: ['m'],
+      sources: '*',
+      scopes: ['save', 'retrieve'],
+    });
+  });
+});
