@@ -40,6 +40,10 @@ describe('errors', () => {
     const reply = await target.http('POST', `/collections/${name}/points/scroll`, '{"limit": 1,');
     expectError(reply, 400, /^Format error in JSON body: /);
     assert.equal(reply.json.time, 0);
+    const plainText = await target.http('POST', `/collections/${name}/points/scroll`, '{}', {
+      'Content-Type': 'text/plain',
+    });
+    assert.equal(plainText.status, 400, `a non-JSON content type must be refused: ${plainText.text}`);
     const wrongShape = await target.http('POST', `/collections/${name}/points/search`, {
       vector: 'abc',
       limit: 1,
