@@ -1,6 +1,8 @@
 /** @module Tests for the app's shared behaviour: envelope, service routes, routing, body extraction errors. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { StoreEngine } from '../engine/engine-api.js';
+import { createQdrantApp } from './qdrant-app.js';
 import { openTestApp, type TestApp } from './test-support/open-test-app.js';
 
 describe('Qdrant app', () => {
@@ -82,5 +84,16 @@ describe('Qdrant app', () => {
     });
     assert.equal(reply.status, 400);
     assert.match(reply.json.status.error, /larger than allowed \(limit: 33554432 bytes\)/);
+  });
+
+  test('an unexpected engine failure is a 500 service error in the envelope', async () => {
+    const failing = {
+      listCollections(): string[] {
+        throw new Error('disk I/O error');
+      },
+    } as unknown as StoreEngine;
+    const response = await createQdrantApp({ engine: failing }).request('/collections');
+    assert.equal(response.status, 500);
+    assert.deepEqual((await response.json()).status, { error: 'Service internal error: disk I/O error' });
   });
 });
