@@ -94,6 +94,8 @@ describe('Qdrant app', () => {
     } as unknown as StoreEngine;
     const response = await createQdrantApp({ engine: failing }).request('/collections');
     assert.equal(response.status, 500);
-    assert.deepEqual((await response.json()).status, { error: 'Service internal error: disk I/O error' });
+    assert.deepEqual(((await response.json()) as { status: unknown }).status, {
+      error: 'Service internal error: disk I/O error',
+    });
   });
 });
