@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { BotConfig } from './config-types.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
-import { defaultCollectionName } from './default-collection-name.js';
+import { defaultCollectionName, isUsableCollectionName } from '../store/collection-name.js';
 
 /** Bot names appear in URLs and request bodies, so they stay plain. */
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -44,7 +44,7 @@ export const botSchema = section({
   selfSpeaker: text('Set it to the name the agent speaks as, e.g. "Mythos".'),
   /** Default `mem_` + selfSpeaker sanitised the way st-qdrant-memory does ("Dr. Smith" → mem_dr_smith). */
   collection: text('Set the Qdrant collection name, e.g. mem_mythos.')
-    .regex(/^[A-Za-z0-9_-]+$/, 'use only letters, digits, `_` and `-`. Rename the collection')
+    .regex(/^[A-Za-z0-9_-]{1,255}$/, 'use 1 to 255 letters, digits, `_` and `-`. Rename the collection')
     .optional(),
   /** Default `api`: the source recorded when neither the request nor its API key names one. */
   defaultSource: text('Set the source to record, e.g. discord.').default('api'),
@@ -73,11 +73,15 @@ export const botsSchema = z
           path: [name],
           message: 'bot names use only letters, digits, `_` and `-`. Rename the bot',
         });
-      } else if (bot.collection === undefined && defaultCollectionName(bot.selfSpeaker) === 'mem_') {
+      } else if (
+        bot.collection === undefined &&
+        !isUsableCollectionName(defaultCollectionName(bot.selfSpeaker))
+      ) {
+        // Non-Latin names sanitise to nothing, and every such agent would share the one collection `mem_`.
         ctx.addIssue({
           code: 'custom',
           path: [name, 'collection'],
-          message: `selfSpeaker "${bot.selfSpeaker}" has no Latin letters or digits, so the default collection would be "mem_". Set bots.${name}.collection (and the same name in SillyTavern)`,
+          message: `selfSpeaker "${bot.selfSpeaker}" gives the unusable default collection "${defaultCollectionName(bot.selfSpeaker)}" (only Latin letters and digits survive st-qdrant-memory's sanitising). Set bots.${name}.collection (and use the same name in SillyTavern)`,
         });
       }
     }

@@ -92,7 +92,7 @@ describe('config validation', () => {
     [
       'a selfSpeaker that sanitises to nothing',
       'bots: { alisa: { selfSpeaker: Алиса } }',
-      /^bots\.alisa\.collection: selfSpeaker "Алиса" has no Latin letters or digits.*Set bots\.alisa\.collection/,
+      /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_".*Set bots\.alisa\.collection/,
     ],
     [
       'a bot name with spaces',

@@ -2,7 +2,6 @@
  * @module `embedding:`: which model turns text into vectors. `openai` and `openrouter` are presets of the
  * OpenAI-compatible client that fill in its URL (and for OpenAI its model and size); no section means offline.
  */
-import { z } from 'zod';
 import type { EmbeddingConfig } from './config-types.js';
 import { httpUrl, integer, oneOf, section, secret, text } from './config-fields.js';
 
