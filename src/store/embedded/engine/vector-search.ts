@@ -1,8 +1,9 @@
 /**
- * @module Exact nearest-neighbour search over a VectorSlots block. Large unfiltered searches go to usearch's
- * SIMD `exactSearch`; its candidates are re-scored in JS and accepted only when an error bound proves no
- * point outside them could rank higher, otherwise the search falls back to a full JS scan. Results are
- * therefore always exact (the same as scoring every point), just faster.
+ * @module Exact nearest-neighbour search over a VectorSlots block. Large searches go to usearch's SIMD
+ * `exactSearch`, first over the int8 codes (Cosine, Dot), then if needed over the f32 vectors; the candidates
+ * are re-scored exactly in JS and accepted only when an error bound proves no point outside them could rank
+ * higher. Otherwise the next, slower stage runs, ending in a full JS scan. Results are therefore always exact
+ * (the same as scoring every point), just faster.
  */
 import { MetricKind, exactSearch } from 'usearch';
 import type { Distance } from './engine-api.js';
@@ -39,7 +40,12 @@ export function searchNearest<Owner extends SlotOwner>(request: NearestRequest<O
     candidates * slots.dim <= SMALL_SCAN_VALUES ||
     (allowed !== undefined && candidates <= total * FILTERED_SCAN_SHARE);
   if (!jsOnly) {
-    const fast = searchWithUsearch(request);
+    const mask = allowed === undefined ? undefined : maskOf(allowed, total);
+    if (isSimilarity(distance)) {
+      const coarse = searchQuantized(request, mask, 256) ?? searchQuantized(request, mask, 4096);
+      if (coarse !== undefined) return coarse;
+    }
+    const fast = searchWithUsearch(request, mask);
     if (fast !== undefined) return fast;
   }
   return scanInJs(request);
@@ -65,35 +71,89 @@ function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>): Scor
  */
 function searchWithUsearch<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
+  mask: Uint8Array | undefined,
 ): Scored<Owner>[] | undefined {
-  const { slots, distance, query, allowed, k } = request;
-  const total = slots.count;
-  let mask: Uint8Array | undefined;
-  let wanted = k + 32;
-  if (allowed !== undefined) {
-    mask = new Uint8Array(total);
-    for (let i = 0; i < allowed.length; i++) mask[allowed[i] as number] = 1;
-    wanted = Math.ceil(((k + 16) * total) / allowed.length) * 2;
-  }
-  wanted = Math.min(wanted, total);
-  const similarity = isSimilarity(distance);
-  const metric = similarity ? MetricKind.IP : MetricKind.L2sq;
-  const found = exactSearch(slots.data(), query, slots.dim, wanted, metric, 0);
-  const score = scorerFor(distance);
-  const data = slots.raw();
-  const top = new TopK<Owner>(k, similarity, request.tieBreak);
+  const { slots, distance, query } = request;
+  const metric = isSimilarity(distance) ? MetricKind.IP : MetricKind.L2sq;
+  const found = exactSearch(slots.data(), query, slots.dim, candidateCount(request, 32), metric, 0);
+  const top = rescore(request, found.keys, mask);
   const keys = found.keys;
-  for (let i = 0; i < keys.length; i++) {
-    const slot = Number(keys[i]);
-    if (mask !== undefined && mask[slot] === 0) continue;
-    top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
-  }
-  if (keys.length >= total) return top.items;
+  if (keys.length >= slots.count) return top.items;
   const worst = top.worst();
   const boundary = found.distances[keys.length - 1];
   if (worst === undefined || boundary === undefined) return undefined;
   if (!isProvenComplete(request, worst, boundary)) return undefined;
   return top.items;
+}
+
+function maskOf(allowed: Int32Array, total: number): Uint8Array {
+  const mask = new Uint8Array(total);
+  for (let i = 0; i < allowed.length; i++) mask[allowed[i] as number] = 1;
+  return mask;
+}
+
+/** How many candidates to ask for: `k` plus slack, scaled up by how much a filter thins them out. */
+function candidateCount<Owner extends SlotOwner>(request: NearestRequest<Owner>, slack: number): number {
+  const total = request.slots.count;
+  const wanted =
+    request.allowed === undefined
+      ? request.k + slack
+      : Math.ceil(((request.k + slack) * total) / Math.max(1, request.allowed.length)) * 2;
+  return Math.min(wanted, total);
+}
+
+/**
+ * The int8 pass for dot-product scores. Codes are c = round(x·s) for stored vectors and d = round(q·t) for the
+ * query, so x = c/s + e with |e_i| <= 0.5/s and q = d/t + f with |f_i| <= 0.5/t. Then
+ * |q·x − c·d/(s·t)| <= (0.5·|d|₁ + 0.5·|c|₁ + 0.25·dim) / (s·t), with |c|₁ at most slots.maxCodeL1.
+ * usearch computes c·d exactly in integers and reports 1 − c·d as an f32, hence the small extra slack.
+ */
+function searchQuantized<Owner extends SlotOwner>(
+  request: NearestRequest<Owner>,
+  mask: Uint8Array | undefined,
+  slack: number,
+): Scored<Owner>[] | undefined {
+  const { slots, query } = request;
+  const total = slots.count;
+  let queryMax = 0;
+  for (let i = 0; i < query.length; i++) queryMax = Math.max(queryMax, Math.abs(query[i] as number));
+  if (queryMax === 0) return undefined;
+  const queryScale = 127 / queryMax;
+  const codes = new Int8Array(query.length);
+  let queryL1 = 0;
+  for (let i = 0; i < query.length; i++) {
+    codes[i] = Math.round((query[i] as number) * queryScale);
+    queryL1 += Math.abs(codes[i] as number);
+  }
+  const wanted = candidateCount(request, slack);
+  const found = exactSearch(slots.codes(), codes, slots.dim, wanted, MetricKind.IP, 0);
+  const top = rescore(request, found.keys, mask);
+  if (found.keys.length >= total) return top.items;
+  const worst = top.worst();
+  const boundary = found.distances[found.keys.length - 1];
+  if (worst === undefined || boundary === undefined) return undefined;
+  const bestLeftOutCodeDot = 1 - boundary + Math.abs(boundary) * 2.4e-7 + 1;
+  const scales = slots.scale * queryScale;
+  const error = (0.5 * queryL1 + 0.5 * slots.maxCodeL1 + 0.25 * slots.dim) / scales;
+  return worst > bestLeftOutCodeDot / scales + error + 1e-6 ? top.items : undefined;
+}
+
+/** Exact JS scores for usearch's candidates that pass the mask. */
+function rescore<Owner extends SlotOwner>(
+  request: NearestRequest<Owner>,
+  keys: BigUint64Array,
+  mask: Uint8Array | undefined,
+): TopK<Owner> {
+  const { slots, distance, query } = request;
+  const score = scorerFor(distance);
+  const data = slots.raw();
+  const top = new TopK<Owner>(request.k, isSimilarity(distance), request.tieBreak);
+  for (let i = 0; i < keys.length; i++) {
+    const slot = Number(keys[i]);
+    if (mask !== undefined && mask[slot] === 0) continue;
+    top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
+  }
+  return top;
 }
 
 /**

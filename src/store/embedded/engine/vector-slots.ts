@@ -1,6 +1,8 @@
 /**
  * @module One collection's vectors in a single contiguous Float32Array, so exact search can hand the
  * whole block to usearch (or a tight JS loop) without gathering. Deleting swaps the last slot into the hole.
+ * Beside it sits an int8 copy (one global scale) that a search scans first: a quarter of the memory traffic,
+ * which is what bounds an exact scan here. The f32 values stay the truth; see vector-search.ts.
  */
 
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
@@ -9,17 +11,32 @@ export interface SlotOwner {
 }
 
 const INITIAL_CAPACITY = 64;
+/** int8 codes use ±127 for the largest component seen times this headroom, so most growth needs no re-quantizing. */
+const QUANT_HEADROOM = 1.25;
 
 /** Dense storage of equally sized f32 vectors with stable owners per slot. */
 export class VectorSlots<Owner extends SlotOwner> {
   private buffer: Float32Array;
+  private codeBuffer: Int8Array;
   private capacity = INITIAL_CAPACITY;
+  /** Largest |component| the codes were scaled for; codes = round(x · scale). */
+  private quantizedFor = 0;
+  /** Multiplier from f32 values to int8 codes. */
+  scale = 1;
+  /** Largest sum of |code| over one stored vector since the last re-quantizing; only grows. */
+  maxCodeL1 = 0;
   private readonly owners: Owner[] = [];
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
 
   constructor(readonly dim: number) {
     this.buffer = new Float32Array(this.capacity * dim);
+    this.codeBuffer = new Int8Array(this.capacity * dim);
+  }
+
+  /** The int8 codes of the live vectors, slot after slot, a view at offset 0. */
+  codes(): Int8Array {
+    return this.codeBuffer.subarray(0, this.owners.length * this.dim);
   }
 
   get count(): number {
@@ -62,6 +79,7 @@ export class VectorSlots<Owner extends SlotOwner> {
     if (slot !== last) {
       const moved = this.owners[last] as Owner;
       this.buffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.codeBuffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.owners[slot] = moved;
       moved.slot = slot;
     }
@@ -77,8 +95,33 @@ export class VectorSlots<Owner extends SlotOwner> {
   private write(slot: number, vector: Float32Array): void {
     this.buffer.set(vector, slot * this.dim);
     let squared = 0;
-    for (let i = 0; i < vector.length; i++) squared += (vector[i] as number) * (vector[i] as number);
+    let maxAbs = 0;
+    for (let i = 0; i < vector.length; i++) {
+      const x = vector[i] as number;
+      squared += x * x;
+      if (Math.abs(x) > maxAbs) maxAbs = Math.abs(x);
+    }
     if (squared > this.maxNormSquared) this.maxNormSquared = squared;
+    if (maxAbs > this.quantizedFor * QUANT_HEADROOM) this.requantize(maxAbs);
+    else this.encode(slot);
+  }
+
+  private encode(slot: number): void {
+    const start = slot * this.dim;
+    let l1 = 0;
+    for (let i = start; i < start + this.dim; i++) {
+      const code = Math.round((this.buffer[i] as number) * this.scale);
+      this.codeBuffer[i] = code;
+      l1 += Math.abs(code);
+    }
+    if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
+  }
+
+  private requantize(maxAbs: number): void {
+    this.quantizedFor = maxAbs;
+    this.scale = 127 / (maxAbs * QUANT_HEADROOM);
+    this.maxCodeL1 = 0;
+    for (let slot = 0; slot < this.owners.length; slot++) this.encode(slot);
   }
 
   private grow(): void {
@@ -86,5 +129,8 @@ export class VectorSlots<Owner extends SlotOwner> {
     const next = new Float32Array(this.capacity * this.dim);
     next.set(this.buffer);
     this.buffer = next;
+    const codes = new Int8Array(this.capacity * this.dim);
+    codes.set(this.codeBuffer);
+    this.codeBuffer = codes;
   }
 }
