@@ -1,0 +1,225 @@
+/**
+ * @module Benchmark of the embedded store's engine: upsert throughput, exact search latency with and without a
+ * payload filter, resident memory per 100k points, beside a plain brute-force JS scan of the same data, with
+ * recall of the engine against that scan (must be 1.00: the engine's search is exact).
+ * Run: `node --import tsx bench/store-search.bench.ts [--quick]` (--quick: only the 10k sets).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Filter } from '../src/store/embedded/filter/filter-ast.js';
+import { parseFilter } from '../src/store/embedded/filter/index.js';
+import type { CollectionEngine, ReadOptions } from '../src/store/embedded/engine/engine-api.js';
+import { prepareVector } from '../src/store/embedded/engine/f32.js';
+import { openStoreEngine } from '../src/store/embedded/engine/index.js';
+
+interface DataSet {
+  readonly count: number;
+  readonly dim: number;
+}
+
+const QUICK = process.argv.includes('--quick');
+const SETS: DataSet[] = [
+  { count: 10_000, dim: 1536 },
+  { count: 10_000, dim: 3072 },
+  ...(QUICK
+    ? []
+    : [
+        { count: 100_000, dim: 1536 },
+        { count: 100_000, dim: 3072 },
+      ]),
+];
+const BATCH = 256;
+const GROUPS = 10;
+const LIMIT = 10;
+const NO_PAYLOAD: ReadOptions = { withPayload: { kind: 'none' }, withVector: false };
+
+/** mulberry32: the same data on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomUnitVector(random: () => number, dim: number): Float32Array {
+  return prepareVector(
+    Array.from({ length: dim }, () => random() * 2 - 1),
+    'Cosine',
+  );
+}
+
+/** All vectors of a data set, exactly as the engine stores them, in one block for the brute-force scan. */
+function generate(set: DataSet, seed: number): Float32Array {
+  const random = seededRandom(seed);
+  const data = new Float32Array(set.count * set.dim);
+  for (let i = 0; i < set.count; i++) data.set(randomUnitVector(random, set.dim), i * set.dim);
+  return data;
+}
+
+function groupOf(id: number): string {
+  return `g${id % GROUPS}`;
+}
+
+/** The straightforward exact search: score every point, keep the best `k` (ties by id). */
+function bruteForce(
+  data: Float32Array,
+  dim: number,
+  query: Float32Array,
+  k: number,
+  group?: string,
+): number[] {
+  const best: { id: number; score: number }[] = [];
+  const count = data.length / dim;
+  for (let id = 0; id < count; id++) {
+    if (group !== undefined && groupOf(id) !== group) continue;
+    let score = 0;
+    const offset = id * dim;
+    for (let j = 0; j < dim; j++) score += (data[offset + j] as number) * (query[j] as number);
+    if (best.length === k && score <= (best[k - 1] as { score: number }).score) continue;
+    best.push({ id, score });
+    best.sort((a, b) => b.score - a.score || a.id - b.id);
+    if (best.length > k) best.pop();
+  }
+  return best.map((hit) => hit.id);
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function time<T>(run: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = run();
+  return { ms: performance.now() - start, value };
+}
+
+// `npm run bench` starts node without --expose-gc; enabling it here lets RSS be read after a full collection.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+function rssMb(): number {
+  collectGarbage();
+  return process.memoryUsage().rss / 2 ** 20;
+}
+
+function fmt(ms: number): string {
+  return ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
+}
+
+function upsertAll(collection: CollectionEngine, data: Float32Array, set: DataSet): number {
+  const { ms } = time(() => {
+    for (let start = 0; start < set.count; start += BATCH) {
+      const points = [];
+      for (let id = start; id < Math.min(set.count, start + BATCH); id++) {
+        const vector = Array.from(data.subarray(id * set.dim, (id + 1) * set.dim));
+        points.push({ id, vector, payload: { group: groupOf(id), n: id, text: `point number ${id}` } });
+      }
+      collection.upsert(points);
+    }
+  });
+  return set.count / (ms / 1000);
+}
+
+function measureSearches(
+  collection: CollectionEngine,
+  data: Float32Array,
+  set: DataSet,
+  queries: Float32Array[],
+) {
+  const group = groupOf(3);
+  const filter = parseFilter({ must: [{ key: 'group', match: { value: group } }] }) as Filter;
+  const engine: number[] = [];
+  const engineFiltered: number[] = [];
+  const brute: number[] = [];
+  const bruteFiltered: number[] = [];
+  let matched = 0;
+  let total = 0;
+  for (const query of queries) {
+    const vector = Array.from(query);
+    const plain = time(() => collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0 }));
+    const filtered = time(() =>
+      collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0, filter }),
+    );
+    const reference = time(() => bruteForce(data, set.dim, query, LIMIT));
+    const referenceFiltered = time(() => bruteForce(data, set.dim, query, LIMIT, group));
+    engine.push(plain.ms);
+    engineFiltered.push(filtered.ms);
+    brute.push(reference.ms);
+    bruteFiltered.push(referenceFiltered.ms);
+    for (const [hits, expected] of [
+      [plain.value, reference.value],
+      [filtered.value, referenceFiltered.value],
+    ] as const) {
+      const ids = new Set(hits.map((hit) => hit.id));
+      matched += expected.filter((id) => ids.has(id)).length;
+      total += expected.length;
+    }
+  }
+  return { engine, engineFiltered, brute, bruteFiltered, recall: matched / total };
+}
+
+function runSet(set: DataSet): void {
+  const label = `${set.count / 1000}k x ${set.dim}`;
+  const data = generate(set, set.count + set.dim);
+  const random = seededRandom(99);
+  const queries = Array.from({ length: set.count >= 100_000 ? 30 : 60 }, () =>
+    randomUnitVector(random, set.dim),
+  );
+  const dataDir = mkdtempSync(join(tmpdir(), 'mp-bench-'));
+  try {
+    let store = openStoreEngine({ dataDir });
+    store.createCollection('bench', {
+      vectors: { size: set.dim, distance: 'Cosine', extras: {} },
+      settings: {},
+    });
+    const throughput = upsertAll(store.collection('bench'), data, set);
+    store.close();
+    // Reopen to measure what a loaded collection costs in memory, without the upsert's garbage.
+    const before = rssMb();
+    const reopened = time(() => openStoreEngine({ dataDir }));
+    store = reopened.value;
+    const after = rssMb();
+    const collection = store.collection('bench');
+    for (const query of queries.slice(0, 3))
+      collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
+    const r = measureSearches(collection, data, set, queries);
+    store.close();
+    const perHundredK = ((after - before) * 100_000) / set.count;
+    const raw = (set.dim * 4 * 100_000) / 2 ** 20;
+    console.log(`\n${label} (Cosine, top ${LIMIT}, ${queries.length} queries)`);
+    console.log(
+      `  upsert            ${Math.round(throughput).toLocaleString('en')} points/s (batches of ${BATCH}, committed each)`,
+    );
+    console.log(`  reopen (load)     ${fmt(reopened.ms)} ms`);
+    console.log(`  RSS per 100k      ${Math.round(perHundredK)} MB (raw f32 vectors: ${Math.round(raw)} MB)`);
+    console.log('                    p50 ms   p99 ms   brute p50   brute p99   speed-up (p50)');
+    for (const [name, fast, slow] of [
+      ['search', r.engine, r.brute],
+      ['search + filter', r.engineFiltered, r.bruteFiltered],
+    ] as const) {
+      const p50 = percentile(fast, 50);
+      const bp50 = percentile(slow, 50);
+      console.log(
+        `  ${name.padEnd(17)} ${fmt(p50).padStart(6)}   ${fmt(percentile(fast, 99)).padStart(6)}   ${fmt(bp50).padStart(9)}   ${fmt(percentile(slow, 99)).padStart(9)}   ${(bp50 / p50).toFixed(1)}x`,
+      );
+    }
+    console.log(
+      `  recall vs brute   ${r.recall.toFixed(2)} (filter: group = g3, ~${100 / GROUPS}% of points)`,
+    );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log(
+  `memory-pool embedded store benchmark: Node ${process.version}, ${cpus().length} cores${QUICK ? ', --quick' : ''}`,
+);
+for (const set of SETS) runSet(set);
