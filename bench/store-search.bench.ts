@@ -105,9 +105,11 @@ function time<T>(run: () => T): { ms: number; value: T } {
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-function rssMb(): number {
+/** Resident set size, and what the JS heap plus ArrayBuffers hold (the engine's own retained memory), in MB. */
+function memoryMb(): { rss: number; retained: number } {
   collectGarbage();
-  return process.memoryUsage().rss / 2 ** 20;
+  const usage = process.memoryUsage();
+  return { rss: usage.rss / 2 ** 20, retained: (usage.heapUsed + usage.arrayBuffers) / 2 ** 20 };
 }
 
 function fmt(ms: number): string {
@@ -175,6 +177,7 @@ function runSet(set: DataSet): void {
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'mp-bench-'));
   try {
+    const baseline = memoryMb();
     let store = openStoreEngine({ dataDir });
     store.createCollection('bench', {
       vectors: { size: set.dim, distance: 'Cosine', extras: {} },
@@ -183,23 +186,25 @@ function runSet(set: DataSet): void {
     const throughput = upsertAll(store.collection('bench'), data, set);
     store.close();
     // Reopen to measure what a loaded collection costs in memory, without the upsert's garbage.
-    const before = rssMb();
+    const before = memoryMb();
     const reopened = time(() => openStoreEngine({ dataDir }));
     store = reopened.value;
-    const after = rssMb();
+    const after = memoryMb();
     const collection = store.collection('bench');
     for (const query of queries.slice(0, 3))
       collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
     const r = measureSearches(collection, data, set, queries);
     store.close();
-    const perHundredK = ((after - before) * 100_000) / set.count;
+    const per100k = (mb: number) => Math.round((mb * 100_000) / set.count);
     const raw = (set.dim * 4 * 100_000) / 2 ** 20;
     console.log(`\n${label} (Cosine, top ${LIMIT}, ${queries.length} queries)`);
     console.log(
       `  upsert            ${Math.round(throughput).toLocaleString('en')} points/s (batches of ${BATCH}, committed each)`,
     );
     console.log(`  reopen (load)     ${fmt(reopened.ms)} ms`);
-    console.log(`  RSS per 100k      ${Math.round(perHundredK)} MB (raw f32 vectors: ${Math.round(raw)} MB)`);
+    console.log(
+      `  memory per 100k   RSS +${per100k(after.rss - baseline.rss)} MB since before the first open (upper bound: freed pages stay mapped); retained by the loaded store ${per100k(after.retained - before.retained)} MB; raw f32 vectors ${Math.round(raw)} MB`,
+    );
     console.log('                    p50 ms   p99 ms   brute p50   brute p99   speed-up (p50)');
     for (const [name, fast, slow] of [
       ['search', r.engine, r.brute],
