@@ -39,9 +39,14 @@ describe('listening beyond loopback', () => {
     assert.match(problem!, /listen\.host \(from MEMORY_POOL_HOST\): "192\.168\.1\.20" is reachable/);
   });
 
-  test('is refused for the embedded store host too', () => {
-    const [problem] = problemsFor('store: { embedded: { host: "::" } }');
-    assert.match(problem!, /store\.embedded\.host: "::" is reachable from other machines/);
+  test('is refused for the embedded store host without the store key, even with service API keys', () => {
+    const [problem] = problemsFor(`store: { embedded: { host: "::" } }\n${KEY}`);
+    assert.match(
+      problem!,
+      /store\.embedded\.apiKey: must be set because store\.embedded\.host "::" is reachable/,
+    );
+    const store = load(`store: { embedded: { host: "::", apiKey: 0123456789abcdefXYZ } }`).store;
+    assert.equal(store.kind === 'embedded' && store.host, '::');
   });
 
   test('is allowed once API keys are configured', () => {

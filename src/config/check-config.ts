@@ -26,17 +26,28 @@ export function checkConfig(config: ParsedConfig): ConfigProblem[] {
 }
 
 function checkExposure(config: ParsedConfig): ConfigProblem[] {
-  if (config.apiKeys.length > 0) return [];
-  const exposed: [string, string][] = [['listen.host', config.listen.host]];
-  if (config.store.kind === 'embedded') exposed.push(['store.embedded.host', config.store.host]);
-  return exposed
-    .filter(([, host]) => !isLoopbackHost(host))
-    .map(([path, host]) => ({
-      path,
+  const problems: ConfigProblem[] = [];
+  // The embedded store serves Qdrant's own API and checks only its own key (store.embedded.apiKey).
+  if (config.store.kind === 'embedded' && !isLoopbackHost(config.store.host) && !config.store.apiKey) {
+    problems.push({
+      path: 'store.embedded.apiKey',
       message:
-        `"${host}" is reachable from other machines, and without API keys anyone there could read and erase every memory. ` +
-        'Add apiKeys (see docs/configuration.md) to listen beyond loopback, or use 127.0.0.1',
-    }));
+        `must be set because store.embedded.host "${config.store.host}" is reachable from other machines, and the store's Qdrant API ` +
+        'would otherwise let anyone there read and erase every memory. Set it (SillyTavern sends it as its Qdrant API key), or use 127.0.0.1',
+    });
+  }
+  if (config.apiKeys.length > 0) return problems;
+  const exposed: [string, string][] = [['listen.host', config.listen.host]];
+  return problems.concat(
+    exposed
+      .filter(([, host]) => !isLoopbackHost(host))
+      .map(([path, host]) => ({
+        path,
+        message:
+          `"${host}" is reachable from other machines, and without API keys anyone there could read and erase every memory. ` +
+          'Add apiKeys (see docs/configuration.md) to listen beyond loopback, or use 127.0.0.1',
+      })),
+  );
 }
 
 function checkApiKeys(config: ParsedConfig): ConfigProblem[] {

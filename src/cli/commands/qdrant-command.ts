@@ -1,7 +1,7 @@
 /** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone, for SillyTavern or any Qdrant client. */
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../../logging/logger.js';
-import { isLoopbackHost } from '../../store/embedded/http/is-loopback-host.js';
+import { isLoopbackHost } from '../../config/check-config.js';
 
 interface QdrantCommandOptions {
   data: string;
