@@ -1,0 +1,204 @@
+/** @module MemoryPoolClient against a real service, plus tiny local servers for timeouts and retries. */
+import assert from 'node:assert/strict';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { type TestService, startTestService } from '../server/test-support/start-test-service.js';
+import {
+  MemoryPoolApiError,
+  MemoryPoolNetworkError,
+  MemoryPoolTimeoutError,
+} from './memory-pool-client-errors.js';
+import { MemoryPoolClient } from './memory-pool-client.js';
+
+const window = [
+  {
+    speaker_kind: 'user' as const,
+    speaker_name: 'Ana',
+    message_id: 'c1',
+    text: 'My cat Pixel loves cardboard boxes and sleeps in them all day long.',
+  },
+  {
+    speaker_kind: 'self' as const,
+    message_id: 'c2',
+    text: 'Pixel sounds adorable; cardboard boxes are the best cat beds there are.',
+  },
+  {
+    speaker_kind: 'user' as const,
+    speaker_name: 'Ana',
+    message_id: 'c3',
+    text: 'She also knocks my coffee mug off the desk every single morning.',
+  },
+];
+
+describe('MemoryPoolClient against the service', () => {
+  let service: TestService;
+  let client: MemoryPoolClient;
+  before(async () => {
+    service = await startTestService();
+    client = new MemoryPoolClient({ baseUrl: service.url });
+  });
+  after(() => service.close());
+
+  test('saves a window, counts a re-sent window as duplicates, and recalls it after a flush', async () => {
+    assert.deepEqual(await client.save({ bot: 'mythos', source: 'discord', messages: window }), {
+      ok: true,
+      accepted: 3,
+      duplicates: 0,
+    });
+    assert.deepEqual(await client.save({ bot: 'mythos', messages: window }), {
+      ok: true,
+      accepted: 0,
+      duplicates: 3,
+    });
+    await service.writer.runOnce({ flush: true });
+    const recalled = await client.retrieve({
+      bot: 'mythos',
+      query_text: 'Pixel the cat and cardboard boxes',
+    });
+    assert.ok(recalled.hits.length > 0);
+    assert.match(recalled.hits[0]!.text, /Pixel/);
+    assert.equal(recalled.hits[0]!.source, 'discord');
+    assert.match(recalled.formatted, /Past chat memories/);
+  });
+
+  test('a 400 becomes MemoryPoolApiError naming the field', async () => {
+    const error = await client.retrieve({ bot: 'mythos', query_text: '' }).then(
+      () => assert.fail('expected a rejection'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof MemoryPoolApiError);
+    assert.equal(error.status, 400);
+    assert.equal(error.code, 'validation_failed');
+    assert.equal(error.field, 'query_text');
+    assert.equal(error.retryable, false);
+  });
+
+  test('an unknown bot is a 404 with its code', async () => {
+    await assert.rejects(client.retrieve({ bot: 'nobody', query_text: 'x' }), {
+      status: 404,
+      code: 'unknown_bot',
+    });
+  });
+
+  test('health and ready', async () => {
+    assert.deepEqual(await client.health(), { status: 'ok' });
+    assert.equal((await client.ready()).ready, true);
+  });
+});
+
+describe('MemoryPoolClient with API keys', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({
+      config: {
+        apiKeys: [
+          {
+            name: 'bot',
+            key: 'k-123456789012345678901234',
+            scopes: ['save', 'retrieve'],
+            bots: '*',
+            sources: '*',
+          },
+        ],
+      },
+    });
+  });
+  after(() => service.close());
+
+  test('sends the key as a bearer token, and a missing key is a 401', async () => {
+    const keyed = new MemoryPoolClient({ baseUrl: service.url, apiKey: 'k-123456789012345678901234' });
+    assert.deepEqual((await keyed.retrieve({ bot: 'mythos', query_text: 'anything' })).hits, []);
+    const anonymous = new MemoryPoolClient({ baseUrl: service.url });
+    await assert.rejects(anonymous.retrieve({ bot: 'mythos', query_text: 'anything' }), {
+      status: 401,
+      code: 'unauthorized',
+    });
+  });
+});
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('MemoryPoolClient transport', () => {
+  test('a server that never answers is a MemoryPoolTimeoutError', async () => {
+    const server = createServer(() => {});
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, timeoutMs: 100 });
+      await assert.rejects(client.health(), MemoryPoolTimeoutError);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  test('retries a 503 and succeeds on the third attempt', async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      if (calls < 3) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'store_unavailable', message: 'down' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ hits: [], formatted: '' }));
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retryDelayMs: 1 });
+      assert.deepEqual(await client.retrieve({ bot: 'b', query_text: 'q' }), { hits: [], formatted: '' });
+      assert.equal(calls, 3);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('gives up after the configured retries with the last API error, and never retries a 400', async () => {
+    let calls = 0;
+    const server = createServer((req, res) => {
+      calls++;
+      const status = req.url === '/save' ? 400 : 503;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { code: status === 400 ? 'validation_failed' : 'store_unavailable', message: 'no' },
+        }),
+      );
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retries: 1, retryDelayMs: 1 });
+      await assert.rejects(client.retrieve({ bot: 'b', query_text: 'q' }), {
+        status: 503,
+        code: 'store_unavailable',
+      });
+      assert.equal(calls, 2);
+      calls = 0;
+      await assert.rejects(client.save({ bot: 'b', messages: [] }), { status: 400 });
+      assert.equal(calls, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a refused connection is a MemoryPoolNetworkError after its retries', async () => {
+    const server = createServer();
+    const url = await listen(server);
+    await new Promise((resolve) => server.close(resolve));
+    const client = new MemoryPoolClient({ baseUrl: url, retryDelayMs: 1 });
+    await assert.rejects(client.health(), (error: unknown) => {
+      assert.ok(error instanceof MemoryPoolNetworkError);
+      assert.match(error.message, /memory-pool serve/);
+      return true;
+    });
+  });
+
+  test('a baseUrl that is not an http URL fails at construction with the fix', () => {
+    assert.throws(() => new MemoryPoolClient({ baseUrl: 'localhost:3102' }), /pass e\.g\. http/);
+    assert.throws(() => new MemoryPoolClient({ baseUrl: 'not a url' }), /pass e\.g\. http/);
+  });
+});

@@ -1,0 +1,88 @@
+/** @module MemoryPoolClient: the typed TypeScript client for the memory service's HTTP API. */
+import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
+import type { SaveRequest, SaveResponse } from '../api/save-request.js';
+import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';
+
+export interface MemoryPoolClientOptions {
+  /** Where `memory-pool serve` listens, e.g. `http://127.0.0.1:3102`. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`; needed when the service has API keys configured. */
+  readonly apiKey?: string;
+  /** Per-attempt time limit in ms. Default 3000: a chat bot should answer without memories rather than hang. */
+  readonly timeoutMs?: number;
+  /** Extra attempts for idempotent calls after a network error, 429 or 5xx. Default 2. */
+  readonly retries?: number;
+  /** First backoff delay in ms, doubled each retry (with jitter) unless the service sent `Retry-After`. Default 200. */
+  readonly retryDelayMs?: number;
+  /** The fetch to use. Default: the global fetch. */
+  readonly fetch?: FetchLike;
+}
+
+/** `GET /health`: the process is up. */
+export interface HealthResponse {
+  readonly status: 'ok';
+}
+
+/** `GET /ready`: whether the store and embedder are reachable, one check each. */
+export interface ReadyResponse {
+  readonly ready: boolean;
+  readonly checks: Readonly<Record<string, { readonly ok: boolean; readonly error?: string }>>;
+}
+
+// Looked up per call, so a fetch patched after construction (tests, instrumentation) is used.
+const callGlobalFetch: FetchLike = (url, init) => fetch(url, init);
+
+/** Calls one memory-pool service; safe to share across requests. */
+export class MemoryPoolClient {
+  readonly #settings: TransportSettings;
+
+  constructor(options: MemoryPoolClientOptions) {
+    const baseUrl = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
+    // `localhost:3102` parses as a URL with the scheme `localhost:`, so the scheme is checked too.
+    if (baseUrl === undefined || (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')) {
+      throw new TypeError(
+        `MemoryPoolClient: baseUrl "${options.baseUrl}" is not an http(s) URL; pass e.g. http://127.0.0.1:3102`,
+      );
+    }
+    this.#settings = Object.freeze({
+      baseUrl: baseUrl.href.replace(/\/+$/, ''),
+      headers: Object.freeze({
+        accept: 'application/json',
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      }),
+      timeoutMs: options.timeoutMs ?? 3000,
+      retries: options.retries ?? 2,
+      retryDelayMs: options.retryDelayMs ?? 200,
+      fetch: options.fetch ?? callGlobalFetch,
+    });
+  }
+
+  /** Saves a window of recent messages. Idempotent per message id, so re-sending a window is safe and retried. */
+  save(request: SaveRequest): Promise<SaveResponse> {
+    return sendRequest(this.#settings, { method: 'POST', path: '/save', body: request, idempotent: true });
+  }
+
+  /** Recalls the stored chunks nearest to `query_text`, with the ready-to-inject `formatted` block. */
+  retrieve(request: RetrieveRequest): Promise<RetrieveResponse> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: '/retrieve',
+      body: request,
+      idempotent: true,
+    });
+  }
+
+  health(): Promise<HealthResponse> {
+    return sendRequest(this.#settings, { method: 'GET', path: '/health', idempotent: true });
+  }
+
+  /** Resolves with `ready: false` (not an error) when a dependency is down; not retried, since that is the answer. */
+  ready(): Promise<ReadyResponse> {
+    return sendRequest(this.#settings, {
+      method: 'GET',
+      path: '/ready',
+      idempotent: false,
+      acceptStatuses: [503],
+    });
+  }
+}

@@ -1,0 +1,124 @@
+/** @module One HTTP call to the service: a timeout per attempt, retries with backoff, and typed errors. */
+import {
+  MemoryPoolApiError,
+  MemoryPoolNetworkError,
+  MemoryPoolTimeoutError,
+} from './memory-pool-client-errors.js';
+
+/** The subset of `fetch` the client uses, so tests and in-process callers (e.g. Hono's `app.request`) can stand in. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportSettings {
+  readonly baseUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryDelayMs: number;
+  readonly fetch: FetchLike;
+}
+
+export interface RequestSpec {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: unknown;
+  /** Only idempotent calls may be sent twice. */
+  readonly idempotent: boolean;
+  /** Statuses that are answers rather than errors (GET /ready answers 503 with its checks). */
+  readonly acceptStatuses?: readonly number[];
+}
+
+/** Longest wait a `Retry-After` header may impose, so a misbehaving proxy cannot park a bot for minutes. */
+const MAX_RETRY_AFTER_MS = 5_000;
+
+/** Sends the request and returns the parsed JSON body; throws MemoryPool*Error. */
+export async function sendRequest<T>(settings: TransportSettings, spec: RequestSpec): Promise<T> {
+  const url = `${settings.baseUrl}${spec.path}`;
+  const attempts = spec.idempotent ? settings.retries + 1 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendOnce<T>(settings, spec, url);
+    } catch (error) {
+      // Timeouts are not retried: the caller's time budget is already spent.
+      const retryable =
+        error instanceof MemoryPoolNetworkError || (error instanceof MemoryPoolApiError && error.retryable);
+      if (!retryable || attempt >= attempts) throw error;
+      await sleep(retryDelay(settings.retryDelayMs, attempt, error));
+    }
+  }
+}
+
+async function sendOnce<T>(settings: TransportSettings, spec: RequestSpec, url: string): Promise<T> {
+  const signal = AbortSignal.timeout(settings.timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await settings.fetch(url, {
+      method: spec.method,
+      headers:
+        spec.body === undefined
+          ? settings.headers
+          : { ...settings.headers, 'content-type': 'application/json' },
+      ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) throw new MemoryPoolTimeoutError(url, settings.timeoutMs);
+    throw new MemoryPoolNetworkError(url, error);
+  }
+  const json = parseJson(text);
+  if (response.ok || spec.acceptStatuses?.includes(response.status)) {
+    if (json === undefined) {
+      throw new MemoryPoolApiError(
+        response.status,
+        'unexpected_response',
+        `${url} answered without a JSON body`,
+      );
+    }
+    return json as T;
+  }
+  throw toApiError(response, json, url);
+}
+
+function toApiError(response: Response, json: unknown, url: string): MemoryPoolApiError {
+  const body = (json as { error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined)
+    ?.error;
+  const retryAfterMs = readRetryAfterMs(response.headers.get('retry-after'));
+  if (typeof body?.code === 'string' && typeof body.message === 'string') {
+    const field = typeof body.field === 'string' ? body.field : undefined;
+    return new MemoryPoolApiError(
+      response.status,
+      body.code as MemoryPoolApiError['code'],
+      body.message,
+      field,
+      retryAfterMs,
+    );
+  }
+  const message = `${url} answered HTTP ${response.status} without an error body`;
+  return new MemoryPoolApiError(response.status, 'unexpected_response', message, undefined, retryAfterMs);
+}
+
+function readRetryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/** Exponential backoff with jitter, or the server's `Retry-After` when it sent one. */
+function retryDelay(baseMs: number, attempt: number, error: unknown): number {
+  const told = error instanceof MemoryPoolApiError ? error.retryAfterMs : undefined;
+  if (told !== undefined) return told;
+  const exponential = baseMs * 2 ** (attempt - 1);
+  return exponential / 2 + Math.random() * (exponential / 2);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
