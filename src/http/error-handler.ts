@@ -18,12 +18,17 @@ export function createErrorHandler(logger: Logger) {
     }
     if (error instanceof HTTPException && error.status === 413) {
       const body: ErrorResponse = {
-        error: { code: 'body_too_large', message: 'the request body is too large; send fewer messages per call' },
+        error: {
+          code: 'body_too_large',
+          message: 'the request body is too large; send fewer messages per call',
+        },
       };
       return c.json(body, 413);
     }
     logger.error({ err: error }, 'unexpected error');
-    const body: ErrorResponse = { error: { code: 'internal', message: 'internal error; see the service log' } };
+    const body: ErrorResponse = {
+      error: { code: 'internal', message: 'internal error; see the service log' },
+    };
     return c.json(body, 500);
   };
 }

@@ -16,11 +16,18 @@ const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics']);
 export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
   const matchKey = createKeyMatcher(deps.config.apiKeys);
+  let routePaths: Set<string> | undefined;
 
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
-    const route = c.req.routePath === '/*' ? 'unmatched' : c.req.routePath;
+    // Requests refused by middleware (401, 413) never reach a route; label them by path when it is a route.
+    routePaths ??= new Set(app.routes.map((r) => r.path).filter((path) => path !== '/*'));
+    const route = routePaths.has(c.req.routePath)
+      ? c.req.routePath
+      : routePaths.has(c.req.path)
+        ? c.req.path
+        : 'unmatched';
     deps.metrics.httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
     deps.metrics.httpDuration.observe({ route }, (performance.now() - started) / 1000);
   });
@@ -49,7 +56,15 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerRetrieveRoute(app, deps);
 
   app.notFound((c) =>
-    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}; see the README for the API` } }, 404),
+    c.json(
+      {
+        error: {
+          code: 'not_found',
+          message: `no route ${c.req.method} ${c.req.path}; see the README for the API`,
+        },
+      },
+      404,
+    ),
   );
   app.onError(createErrorHandler(deps.logger));
   return app;

@@ -23,7 +23,9 @@ export function createKeyMatcher(keys: readonly ApiKeyConfig[]) {
 }
 
 /** Reads the key from `Authorization: Bearer <key>` or `x-api-key`. */
-export function readPresentedKey(headers: { get(name: string): string | null | undefined }): string | undefined {
+export function readPresentedKey(headers: {
+  get(name: string): string | null | undefined;
+}): string | undefined {
   const authorization = headers.get('authorization');
   if (authorization?.startsWith('Bearer ')) return authorization.slice(7).trim() || undefined;
   return headers.get('x-api-key')?.trim() || undefined;
@@ -37,27 +39,40 @@ export function authenticate(
 ): Principal {
   if (keys.length === 0) return { kind: 'open' };
   if (presented === undefined) {
-    throw new AuthError('unauthorized', 'an API key is required: send `Authorization: Bearer <key>` or `x-api-key: <key>`');
+    throw new AuthError(
+      'unauthorized',
+      'an API key is required: send `Authorization: Bearer <key>` or `x-api-key: <key>`',
+    );
   }
   const key = match(presented);
   if (key === undefined) throw new AuthError('unauthorized', 'the API key is not valid');
   return { kind: 'key', key };
 }
 
-const allows = (list: readonly string[] | '*', value: string): boolean => list === '*' || list.includes(value);
+const allows = (list: readonly string[] | '*', value: string): boolean =>
+  list === '*' || list.includes(value);
 
 /** Throws 403 unless the principal may run `operation` on `bot` (and, when given, with `source`). */
-export function authorize(principal: Principal, request: { operation: Operation; bot: string; source?: string }): void {
+export function authorize(
+  principal: Principal,
+  request: { operation: Operation; bot: string; source?: string },
+): void {
   if (principal.kind === 'open') return;
   const { key } = principal;
   if (!key.scopes.includes(request.operation) && !key.scopes.includes('admin')) {
-    throw new AuthError('forbidden', `the API key "${key.name}" does not have the ${request.operation} scope`);
+    throw new AuthError(
+      'forbidden',
+      `the API key "${key.name}" does not have the ${request.operation} scope`,
+    );
   }
   if (!allows(key.bots, request.bot)) {
     throw new AuthError('forbidden', `the API key "${key.name}" may not use the bot "${request.bot}"`);
   }
   if (request.source !== undefined && !allows(key.sources, request.source)) {
-    throw new AuthError('forbidden', `the API key "${key.name}" may not act for the source "${request.source}"`);
+    throw new AuthError(
+      'forbidden',
+      `the API key "${key.name}" may not act for the source "${request.source}"`,
+    );
   }
 }
 

@@ -6,7 +6,11 @@ export function requireBot(config: MemoryPoolConfig, name: string): BotConfig {
   const bot = Object.hasOwn(config.bots, name) ? config.bots[name] : undefined;
   if (bot === undefined) {
     const known = Object.keys(config.bots).join(', ');
-    throw new NotFoundError('unknown_bot', `bot: "${name}" is not configured; configured bots: ${known}`, 'bot');
+    throw new NotFoundError(
+      'unknown_bot',
+      `bot: "${name}" is not configured; configured bots: ${known}`,
+      'bot',
+    );
   }
   return bot;
 }

@@ -14,7 +14,12 @@ export function registerSaveRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     const principal = c.get('principal');
     const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
     authorize(principal, { operation: 'save', bot: bot.name, source });
-    const result = saveMessages(deps.journal, request, { config: deps.config, bot, source, arrivedAt: Date.now() });
+    const result = saveMessages(deps.journal, request, {
+      config: deps.config,
+      bot,
+      source,
+      arrivedAt: Date.now(),
+    });
     deps.metrics.messagesSaved.inc({ bot: bot.name, result: 'accepted' }, result.accepted);
     deps.metrics.messagesSaved.inc({ bot: bot.name, result: 'duplicate' }, result.duplicates);
     if (result.accepted > 0) deps.wakeWriter();
