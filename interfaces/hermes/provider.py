@@ -1,0 +1,246 @@
+"""MemoryPoolProvider: the Hermes memory provider that recalls from and saves to a memory-pool service."""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import threading
+import time
+from typing import Any, Deque, Dict, List, Optional
+
+import agent.memory_provider as _host
+from agent.memory_provider import MemoryProvider
+
+from . import config as _config
+from . import tools as _tools
+from .background_sender import BackgroundSender
+from .http_client import MemoryPoolClient, ServiceError
+from .message_ids import derive_message_id, qualify_user_id
+from .prefetch_cache import PrefetchCache
+from .turn_author import TurnAuthor, read_turn_author
+
+logger = logging.getLogger(__name__)
+
+PROVIDER_NAME = "memory-pool"
+SOURCE = "hermes"
+# Ids of this session's recent messages are still in Hermes's context: recalling them would only repeat it.
+RECENT_IDS_KEPT = 40
+GROUP_CHAT_TYPES = ("group", "channel", "thread")
+
+
+def _spawn_thread(target, *, name, daemon=True, args=(), kwargs=None) -> threading.Thread:
+    """The host's `spawn_context_thread` (keeps Hermes's profile contextvars) or a plain daemon thread."""
+    host_spawn = getattr(_host, "spawn_context_thread", None)
+    if callable(host_spawn):
+        return host_spawn(target, name=name, daemon=daemon, args=args, kwargs=kwargs)
+    return threading.Thread(target=target, name=name, daemon=daemon, args=args, kwargs=kwargs or {})
+
+
+class MemoryPoolProvider(MemoryProvider):
+    """Recall before each turn from POST /retrieve; save each finished turn to POST /save in the background."""
+
+    def __init__(self) -> None:
+        self._config = _config.load_config()
+        self._client = MemoryPoolClient(self._config.url, self._config.api_key)
+        self._sender: Optional[BackgroundSender] = None
+        self._cache = PrefetchCache()
+        self._session_id = ""
+        self._platform = "cli"
+        self._writes_enabled = False
+        self._init_user: TurnAuthor = TurnAuthor()
+        self._chat_id = ""
+        self._chat_type = ""
+        self._turn_number: Optional[int] = None
+        self._turn_author: Optional[TurnAuthor] = None
+        self._own_turns: Dict[str, int] = {}
+        self._last_pair: Dict[str, tuple] = {}
+        self._recent_ids: Deque[str] = collections.deque(maxlen=RECENT_IDS_KEPT)
+
+    @property
+    def name(self) -> str:
+        return PROVIDER_NAME
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def is_available(self) -> bool:
+        """Configured when a bot key and a URL are known; no network call (Hermes asks at start-up)."""
+        return bool(self._config.bot and self._config.url)
+
+    def initialize(self, session_id: str = "", **kwargs: Any) -> None:
+        self._config = _config.load_config(kwargs.get("hermes_home"))
+        self._client = MemoryPoolClient(self._config.url, self._config.api_key)
+        self._session_id = session_id or ""
+        self._platform = str(kwargs.get("platform") or "cli")
+        # Cron prompts, subagents and memory flushes are not the user's conversation.
+        self._writes_enabled = (kwargs.get("agent_context") or "primary") == "primary"
+        self._init_user = TurnAuthor(str(kwargs.get("user_id") or ""), str(kwargs.get("user_name") or ""), False)
+        self._chat_id = str(kwargs.get("chat_id") or "")
+        self._chat_type = str(kwargs.get("chat_type") or "")
+        if self._sender is None:
+            self._sender = BackgroundSender(self._client, spawn=_spawn_thread, timeout=self._config.save_timeout)
+
+    def get_tool_schemas(self) -> List[Dict[str, Any]]:
+        return [dict(schema) for schema in _tools.TOOL_SCHEMAS]
+
+    def system_prompt_block(self) -> str:
+        return (
+            "Long-term memory (memory-pool) is shared across platforms. Relevant past chats are recalled "
+            f"automatically; use {_tools.SEARCH_TOOL} to look further back."
+        )
+
+    def get_config_schema(self) -> List[Dict[str, Any]]:
+        return _config.get_config_schema()
+
+    def save_config(self, values: Dict[str, Any], hermes_home: str) -> None:
+        _config.save_config(values, hermes_home)
+
+    def shutdown(self) -> None:
+        if self._sender is not None:
+            self._sender.close(timeout=2.0)
+
+    # -- per turn ----------------------------------------------------------------------------
+
+    def on_turn_start(self, turn_number: int = 0, message: str = "", **kwargs: Any) -> None:
+        self._turn_number = int(turn_number) if isinstance(turn_number, int) else None
+        author = read_turn_author(
+            {"id": kwargs.get("author_id"), "name": kwargs.get("author_name"), "is_bot": kwargs.get("author_is_bot")}
+        )
+        self._turn_author = author if author.id or author.name else None
+
+    def prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> str:
+        """The `[Past chat memories]` block for this query, or "" (never raises, never waits past the timeout)."""
+        try:
+            if not self.is_available() or not str(query or "").strip():
+                return ""
+            timeout = self._config.prefetch_timeout
+            cached = self._cache.take(session_id or self._session_id, query, timeout)
+            if cached is not None:
+                return cached
+            return self._retrieve_formatted(query, timeout)
+        except Exception as error:  # a recall failure must never break the turn
+            logger.debug("memory-pool: prefetch failed: %s", error)
+            return ""
+
+    def queue_prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> None:
+        """Starts the recall for `query` now, so the next `prefetch` of it answers from the cache."""
+        if not self.is_available() or not str(query or "").strip():
+            return
+        timeout = self._config.prefetch_timeout
+        self._cache.warm(
+            session_id or self._session_id, query, lambda: self._retrieve_formatted(query, timeout), _spawn_thread
+        )
+
+    def sync_turn(
+        self,
+        user_content: Any,
+        assistant_content: Any,
+        *,
+        session_id: str = "",
+        messages: Optional[List[Dict[str, Any]]] = None,
+        turn_author: Optional[Dict[str, Any]] = None,
+        **kwargs: Any,
+    ) -> None:
+        """Queues the turn's user and agent messages for /save and returns at once."""
+        try:
+            body = self._build_save(user_content, assistant_content, session_id or self._session_id, turn_author)
+        except Exception as error:
+            logger.debug("memory-pool: could not build the save for a turn: %s", error)
+            return
+        if body is not None and self._sender is not None:
+            self._sender.submit(body)
+
+    def handle_tool_call(self, tool_name: str, args: Dict[str, Any], **kwargs: Any) -> str:
+        args = args if isinstance(args, dict) else {}
+        timeout = max(self._config.prefetch_timeout, self._config.save_timeout)
+        if not self.is_available():
+            return json.dumps(ServiceError("memory-pool is not configured (set MEMORY_POOL_BOT)", code="not_configured").to_dict())
+        if tool_name == _tools.SEARCH_TOOL:
+            return _tools.run_search(self._client, self._config.bot, args, timeout)
+        if tool_name == _tools.FORGET_TOOL:
+            return _tools.run_forget(self._client, self._config.bot, args, timeout)
+        return json.dumps({"error": {"code": "unknown_tool", "message": f"memory-pool has no tool {tool_name}"}})
+
+    def on_session_end(self, messages: Optional[List[Dict[str, Any]]] = None, **kwargs: Any) -> None:
+        if self._sender is not None:
+            self._sender.flush(timeout=2.0)
+
+    def on_session_switch(self, new_session_id: str = "", *, reset: bool = False, **kwargs: Any) -> None:
+        self._session_id = new_session_id or self._session_id
+        if reset:
+            self._recent_ids.clear()
+
+    def on_pre_compress(self, messages: Optional[List[Dict[str, Any]]] = None, **kwargs: Any) -> str:
+        # Every turn is already saved by sync_turn; compression loses nothing memory-pool needs.
+        return ""
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _retrieve_formatted(self, query: str, timeout: float) -> str:
+        body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000]}
+        if self._recent_ids:
+            body["exclude_message_ids"] = list(self._recent_ids)
+        try:
+            answer = self._client.post_within("/retrieve", body, deadline=timeout)
+        except ServiceError as error:
+            logger.debug("memory-pool: recall skipped: %s", error)
+            return ""
+        formatted = answer.get("formatted")
+        return formatted if isinstance(formatted, str) else ""
+
+    def _build_save(self, user_content: Any, assistant_content: Any, session_id: str, turn_author: Any):
+        if not self._writes_enabled or not self.is_available():
+            return None
+        author = read_turn_author(turn_author) if turn_author else self._turn_author
+        if author is not None and author.is_bot:
+            return None  # another bot's message in a group chat is not the user's memory
+        if author is None and self._chat_type not in GROUP_CHAT_TYPES:
+            # In group chats the initialize-time user is whoever opened the session: crediting them is worse than no id.
+            author = self._init_user
+        user_text, agent_text = _read_text(user_content), _read_text(assistant_content)
+        if not user_text and not agent_text:
+            return None
+        turn = self._resolve_turn_number(session_id, user_text, agent_text)
+        now_ms = int(time.time() * 1000)
+        messages: List[Dict[str, Any]] = []
+        if user_text:
+            message = self._message("user", user_text, derive_message_id(session_id, turn, "user", user_text), now_ms)
+            if author is not None and author.id:
+                message["user_id"] = qualify_user_id(self._platform, author.id)
+            if author is not None and author.name:
+                message["speaker_name"] = author.name[:200]
+            messages.append(message)
+        if agent_text:
+            agent_id = derive_message_id(session_id, turn, "assistant", agent_text)
+            messages.append(self._message("self", agent_text, agent_id, now_ms + 1))
+        self._recent_ids.extend(m["message_id"] for m in messages)
+        return {"bot": self._config.bot, "source": SOURCE, "messages": messages}
+
+    def _message(self, kind: str, text: str, message_id: str, ts: int) -> Dict[str, Any]:
+        message: Dict[str, Any] = {"speaker_kind": kind, "text": text, "message_id": message_id, "ts": ts}
+        if self._chat_id:
+            message["channel_id"] = self._chat_id[:200]
+        return message
+
+    def _resolve_turn_number(self, session_id: str, user_text: str, agent_text: str) -> int:
+        """The host's turn number; older hosts without `on_turn_start` get a per-session count.
+
+        The count does not advance when the same turn is synced again, so a retry keeps its ids.
+        """
+        if self._turn_number is not None:
+            return self._turn_number
+        pair = (user_text, agent_text)
+        if self._last_pair.get(session_id) != pair:
+            self._own_turns[session_id] = self._own_turns.get(session_id, 0) + 1
+            self._last_pair[session_id] = pair
+        return self._own_turns[session_id]
+
+
+def _read_text(content: Any) -> str:
+    """Message text from a string or an OpenAI-style list of content parts."""
+    if isinstance(content, str):
+        return content.strip()
+    if isinstance(content, list):
+        parts = [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str)).strip()
+    return "" if content is None else str(content).strip()

@@ -1,0 +1,204 @@
+"""Drives the plugin through Hermes's hook order against a real memory-pool service (MEMORY_POOL_TEST_URL)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+import uuid
+from unittest import mock
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import hermes_stand_in  # noqa: E402
+
+PLUGIN = hermes_stand_in.load_plugin()
+message_ids = sys.modules[PLUGIN.__name__ + ".message_ids"]
+
+SERVICE_URL = os.environ.get("MEMORY_POOL_TEST_URL", "")
+BOT = "mythos"
+
+
+def make_provider(url: str, **init_kwargs):
+    """register(ctx) like Hermes, then is_available, get_tool_schemas and initialize, with env pointing at `url`."""
+    home = tempfile.mkdtemp(prefix="hermes-home-")
+    env = {"MEMORY_POOL_URL": url, "MEMORY_POOL_BOT": BOT, "HERMES_HOME": home, "MEMORY_POOL_API_KEY": ""}
+    with mock.patch.dict(os.environ, env):
+        ctx = hermes_stand_in.FakeContext()
+        PLUGIN.register(ctx)
+        assert len(ctx.providers) == 1
+        provider = ctx.providers[0]
+        assert provider.is_available()
+        provider.get_tool_schemas()
+        kwargs = {"platform": "telegram", "hermes_home": home, "agent_context": "primary", "chat_id": "chat-1"}
+        kwargs.update(init_kwargs)
+        provider.initialize(kwargs.pop("session_id", f"session-{uuid.uuid4().hex[:8]}"), **kwargs)
+    return provider
+
+
+def post(path: str, body: dict) -> dict:
+    request = urllib.request.Request(
+        SERVICE_URL + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def wait_for_hit(query: str, message_id: str, timeout: float = 10.0) -> dict:
+    """Polls /retrieve until a hit holds `message_id` (the node side flushes the writer every 200 ms)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for hit in post("/retrieve", {"bot": BOT, "query_text": query, "limit": 10})["hits"]:
+            if message_id in hit["messageIds"]:
+                return hit
+        time.sleep(0.2)
+    raise AssertionError(f"no hit holding {message_id} after {timeout}s")
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class SlowHandler(http.server.BaseHTTPRequestHandler):
+    """Accepts the request and answers only once the test releases it, so a prefetch that waited would see "too late"."""
+
+    release = threading.Event()
+
+    def do_POST(self):
+        self.release.wait(10)
+        try:
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"hits": [], "formatted": "too late"}')
+        except OSError:
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@unittest.skipUnless(SERVICE_URL, "set MEMORY_POOL_TEST_URL to a running memory-pool (the node test does)")
+class AgainstRealService(unittest.TestCase):
+    def test_a_turn_is_saved_with_source_speakers_and_ids_old_signatures(self):
+        word = uuid.uuid4().hex[:10]
+        provider = make_provider(SERVICE_URL, session_id="old-sess", user_id="42", user_name="Ada", chat_type="dm")
+        provider.on_turn_start(1, f"tell me about {word}")
+        self.assertEqual(provider.prefetch(f"tell me about {word}", session_id="old-sess"), "")
+        user_text = f"My cat {word} loves sleeping on the warm windowsill every afternoon."
+        agent_text = f"That sounds cozy, {word} has found the best spot in the house."
+        provider.sync_turn(user_text, agent_text, session_id="old-sess")
+        provider.queue_prefetch(user_text, session_id="old-sess")
+        self.assertTrue(provider._sender.flush(5))
+        self.assertEqual(provider._sender.recent_responses[-1]["accepted"], 2)
+
+        user_id = message_ids.derive_message_id("old-sess", 1, "user", user_text)
+        agent_id = message_ids.derive_message_id("old-sess", 1, "assistant", agent_text)
+        hit = wait_for_hit(f"cat {word} windowsill", user_id)
+        self.assertEqual(hit.get("source"), "hermes")
+        self.assertIn("Ada", hit["speakers"])
+        self.assertEqual(hit.get("channelId"), "chat-1")
+        # Small test chunks may put the agent's reply in a chunk of its own.
+        agent_hit = wait_for_hit(f"cozy {word} best spot house", agent_id)
+        self.assertIn("Mythos", agent_hit["speakers"])
+        self.assertEqual(agent_hit.get("source"), "hermes")
+
+        # A second session (another agent, say the CLI) recalls it as the formatted block.
+        other = make_provider(SERVICE_URL, platform="cli", chat_id="")
+        recalled = other.prefetch(f"what does my cat {word} love", session_id="x")
+        self.assertIn("[Past chat memories]", recalled)
+        self.assertIn(word, recalled)
+        provider.on_session_end([])
+        provider.shutdown()
+        other.shutdown()
+
+    def test_a_retried_turn_is_reported_as_duplicates_newer_signatures(self):
+        word = uuid.uuid4().hex[:10]
+        provider = make_provider(SERVICE_URL, session_id="new-sess", chat_type="group", user_id="7")
+        provider.on_turn_start(3, "hi", author_id="99", author_name="Bea", author_is_bot=False, platform="telegram")
+        user_text = f"Remember that my favourite tea is {word} oolong from the mountains."
+        agent_text = f"Noted: {word} oolong is your favourite tea."
+        author = {"id": "99", "name": "Bea", "is_bot": False}
+        provider.sync_turn(user_text, agent_text, session_id="new-sess", messages=[], turn_author=author)
+        provider.sync_turn(user_text, agent_text, session_id="new-sess", messages=[], turn_author=author)
+        self.assertTrue(provider._sender.flush(5))
+        first, second = list(provider._sender.recent_responses)[-2:]
+        self.assertEqual((first["accepted"], first["duplicates"]), (2, 0))
+        self.assertEqual((second["accepted"], second["duplicates"]), (0, 2))
+        hit = wait_for_hit(f"favourite tea {word}", message_ids.derive_message_id("new-sess", 3, "user", user_text))
+        self.assertIn("Bea", hit["speakers"])
+        provider.shutdown()
+
+    def test_non_primary_contexts_and_bot_authors_write_nothing(self):
+        for context in ("subagent", "cron", "flush"):
+            provider = make_provider(SERVICE_URL, agent_context=context)
+            provider.on_turn_start(1, "x")
+            provider.sync_turn("a cron prompt that must not be remembered at all", "ok", session_id="c")
+            self.assertTrue(provider._sender.flush(2))
+            self.assertEqual(list(provider._sender.recent_responses), [], context)
+        provider = make_provider(SERVICE_URL)
+        provider.on_turn_start(1, "x", author_id="5", author_name="OtherBot", author_is_bot=True)
+        provider.sync_turn("a message written by another bot in the group", "reply", session_id="b")
+        self.assertTrue(provider._sender.flush(2))
+        self.assertEqual(list(provider._sender.recent_responses), [])
+
+    def test_search_tool_finds_saved_text_and_forget_answers_in_json(self):
+        word = uuid.uuid4().hex[:10]
+        provider = make_provider(SERVICE_URL, session_id="tool-sess", user_id="1", user_name="Cy")
+        provider.on_turn_start(1, "x")
+        user_text = f"My sister {word} is moving to Lisbon next spring for her new job."
+        provider.sync_turn(user_text, "How exciting for her!", session_id="tool-sess")
+        self.assertTrue(provider._sender.flush(5))
+        user_id = message_ids.derive_message_id("tool-sess", 1, "user", user_text)
+        wait_for_hit(f"sister {word} Lisbon", user_id)
+        found = json.loads(provider.handle_tool_call("memory_pool_search", {"query": f"sister {word} Lisbon"}))
+        self.assertTrue(any(word in hit["text"] for hit in found["hits"]))
+        forgot = json.loads(provider.handle_tool_call("memory_pool_forget", {"message_ids": [user_id]}))
+        # Either the service's own answer or an error object saying why nothing was removed; never a crash.
+        self.assertTrue("error" in forgot or "ok" in forgot or "forgotten" in forgot, forgot)
+        provider.shutdown()
+
+
+class WhenTheServiceMisbehaves(unittest.TestCase):
+    def test_prefetch_returns_empty_when_the_service_is_down(self):
+        provider = make_provider(f"http://127.0.0.1:{closed_port()}")
+        self.assertEqual(provider.prefetch("anything at all", session_id="s"), "")
+        provider.sync_turn("hello there", "hi", session_id="s")  # must return at once and not raise
+        provider.shutdown()
+
+    def test_prefetch_gives_up_on_a_slow_service(self):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with mock.patch.dict(os.environ, {"MEMORY_POOL_PREFETCH_TIMEOUT": "0.5"}):
+                provider = make_provider(f"http://127.0.0.1:{server.server_address[1]}")
+            self.assertEqual(provider._config.prefetch_timeout, 0.5)
+            self.assertEqual(provider.prefetch("anything at all", session_id="s"), "")
+            queued = provider.queue_prefetch("next question", session_id="s")
+            self.assertIsNone(queued)
+            # The warmed recall is still stuck on the slow service: the next prefetch gives up too.
+            self.assertEqual(provider.prefetch("next question", session_id="s"), "")
+        finally:
+            SlowHandler.release.set()
+            server.shutdown()
+            server.server_close()
+
+    def test_forget_reports_a_clear_error_when_the_service_is_down(self):
+        provider = make_provider(f"http://127.0.0.1:{closed_port()}")
+        answer = json.loads(provider.handle_tool_call("memory_pool_forget", {"message_ids": ["m1"]}))
+        self.assertEqual(answer["error"]["code"], "unreachable")
+        self.assertEqual(json.loads(provider.handle_tool_call("memory_pool_forget", {}))["error"]["code"],
+                         "invalid_argument")
+
+
+if __name__ == "__main__":
+    unittest.main()
