@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { startTestService, testBot, type TestService } from './test-support/start-test-service.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import {
+  startTestService,
+  TEST_DIMENSIONS,
+  testBot,
+  type TestService,
+} from './test-support/start-test-service.js';
 
 const DAY = Date.UTC(2026, 10, 30, 23, 59, 0);
 
@@ -78,6 +84,47 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       exclude_message_ids: ['1002'],
     });
     assert.deepEqual(excluded.json, { hits: [], formatted: '' });
+  });
+
+  test('points SillyTavern wrote (no source, random UUID) are recalled like any other', async () => {
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    const text =
+      '[2026-10-01]\nHelen: My favourite tea is smoky lapsang souchong\nMythos: Smoky, like a campfire.';
+    const [vector] = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed([text]);
+    // Exactly what st-qdrant-memory sends: PUT points without `wait`, no `source`.
+    const response = await fetch(`${service.storeUrl}/collections/mem_mythos/points`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        points: [
+          {
+            id: '3f2b8c1e-9d4a-4b6e-8f1a-2c3d4e5f6a7b',
+            vector: Array.from(vector!),
+            payload: {
+              text,
+              speakers: 'Helen, Mythos',
+              messageCount: 2,
+              timestamp: 1759276800000,
+              messageIds: 'Mythos_1759276800000_4,Mythos_1759276860000_5',
+              isChunk: true,
+            },
+          },
+        ],
+      }),
+    });
+    assert.equal(response.status, 200);
+    assert.equal((await client.count('mem_mythos')).count, 2);
+    const recalled = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: 'favourite tea lapsang souchong',
+    });
+    const hit = recalled.json.hits[0];
+    assert.equal(hit.id, '3f2b8c1e-9d4a-4b6e-8f1a-2c3d4e5f6a7b');
+    assert.equal(hit.source, undefined);
+    assert.match(
+      recalled.json.formatted,
+      /• Conversation \(Helen, Mythos\): "\[2026-10-01\] Helen: My favourite tea/,
+    );
   });
 
   test('re-sending a window is idempotent per message id', async () => {
