@@ -1,0 +1,180 @@
+/** @module The memory-pool MCP server: `recall` and `remember` tools and a per-bot resource, over any MemoryBackend. */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { retrieveRequestSchema } from '../../api/retrieve-request.js';
+import type { SaveMessage } from '../../api/save-request.js';
+import { MemoryPoolApiError } from '../../client/memory-pool-client-errors.js';
+import { describeBotStatus } from './describe-bot-status.js';
+import type { MemoryBackend } from './memory-backend.js';
+import { recallOutputShape } from './recall-output.js';
+import { deriveRememberMessageId } from './remember-message-id.js';
+
+export interface CreateMcpServerOptions {
+  readonly backend: MemoryBackend;
+  /** The bot tools use when the caller names none; without it every call must pass `bot`. */
+  readonly defaultBot?: string;
+  /** Reported to MCP clients in the handshake. Default "0.1.0". */
+  readonly version?: string;
+}
+
+/** Every memory saved through MCP is tagged with this source, so it can be told apart (and filtered) later. */
+export const MCP_SOURCE = 'mcp';
+
+const botField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('The memory-pool bot (companion) to use; defaults to the configured one');
+const spokenLine = {
+  text: z.string().min(1).describe('What was said or what to remember'),
+  speaker: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('"self" for you (the agent), or the name of the person who said it. Default "self"'),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Your own id for this message; the same text with another id is stored again'),
+};
+
+/** Builds the server; connect it to a transport (stdio, streamable HTTP, in-memory) with `server.connect`. */
+export function createMcpServer(options: CreateMcpServerOptions): McpServer {
+  const { backend } = options;
+  const server = new McpServer({ name: 'memory-pool', version: options.version ?? '0.1.0' });
+  const pickBot = (bot: string | undefined): string => {
+    const chosen = bot ?? options.defaultBot;
+    if (chosen === undefined) throw new Error('no bot given: pass `bot`, or start the MCP server with --bot');
+    return chosen;
+  };
+
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall memories',
+      description:
+        'Search long-term memory for past conversations related to a query. Returns a block ready to read.',
+      inputSchema: {
+        bot: botField,
+        query: retrieveRequestSchema.shape.query_text.describe('What to remember about, in plain words'),
+        limit: retrieveRequestSchema.shape.limit.describe(
+          'Most memories to return (1-50); the bot default when unset',
+        ),
+        score_threshold: retrieveRequestSchema.shape.score_threshold.describe('Minimum similarity (-1 to 1)'),
+        exclude_message_ids: retrieveRequestSchema.shape.exclude_message_ids.describe(
+          'Message ids already in your context, left out of the results',
+        ),
+      },
+      outputSchema: recallOutputShape,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      runTool(async () => {
+        const response = await backend.retrieve({
+          bot: pickBot(args.bot),
+          query_text: args.query,
+          ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.score_threshold === undefined ? {} : { score_threshold: args.score_threshold }),
+          ...(args.exclude_message_ids === undefined
+            ? {}
+            : { exclude_message_ids: args.exclude_message_ids }),
+        });
+        return {
+          content: [{ type: 'text', text: response.formatted || 'No memories found.' }],
+          structuredContent: { formatted: response.formatted, hits: [...response.hits] },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember',
+      description:
+        'Save something to long-term memory: one line (`text`), or a short exchange (`messages`, oldest first). ' +
+        'Saving the same line twice stores it once. It becomes searchable once the service has chunked it.',
+      inputSchema: {
+        bot: botField,
+        text: spokenLine.text.optional(),
+        speaker: spokenLine.speaker,
+        id: spokenLine.id,
+        messages: z
+          .array(z.object(spokenLine))
+          .max(100)
+          .optional()
+          .describe('Several lines, oldest first; saved before `text`'),
+      },
+      annotations: { idempotentHint: true },
+    },
+    (args) =>
+      runTool(async () => {
+        const lines = [...(args.messages ?? [])];
+        if (args.text !== undefined) lines.push({ text: args.text, speaker: args.speaker, id: args.id });
+        if (lines.length === 0) throw new Error('nothing to remember: pass `text` or `messages`');
+        const messages = lines.map((line) => toSaveMessage(line.text, line.speaker, line.id));
+        const result = await backend.save({ bot: pickBot(args.bot), source: MCP_SOURCE, messages });
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `Saved ${result.accepted} new message(s); ${result.duplicates} were already known.`,
+            },
+          ],
+        };
+      }),
+  );
+
+  server.registerResource(
+    'bot',
+    new ResourceTemplate('memory-pool://bots/{bot}', {
+      list:
+        options.defaultBot === undefined
+          ? undefined
+          : () => ({
+              resources: [
+                {
+                  uri: `memory-pool://bots/${encodeURIComponent(options.defaultBot!)}`,
+                  name: options.defaultBot!,
+                },
+              ],
+            }),
+    }),
+    {
+      title: 'Bot memory status',
+      description: 'The bot and whether memory-pool is up and ready',
+      mimeType: 'application/json',
+    },
+    async (uri, variables) => {
+      const bot = decodeURIComponent(String(variables.bot));
+      const status = await describeBotStatus(backend, bot);
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(status, null, 2) }],
+      };
+    },
+  );
+  return server;
+}
+
+function toSaveMessage(text: string, speaker: string | undefined, id: string | undefined): SaveMessage {
+  const who = speaker?.trim() || 'self';
+  const message_id = deriveRememberMessageId(text, who, id);
+  return who === 'self'
+    ? { speaker_kind: 'self', text, message_id }
+    : { speaker_kind: 'user', speaker_name: who, text, message_id };
+}
+
+/** Failures become tool results with `isError`, so the model reads what went wrong instead of a protocol error. */
+async function runTool(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const text =
+      error instanceof MemoryPoolApiError
+        ? `memory-pool refused (${error.code}${error.field ? `, field ${error.field}` : ''}): ${error.message}`
+        : `memory-pool failed: ${(error as Error).message}`;
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
+}
