@@ -97,7 +97,7 @@ class MemoryPoolProvider(MemoryProvider):
 
     def shutdown(self) -> None:
         if self._sender is not None:
-            self._sender.close(timeout=2.0)
+            self._sender.close(timeout=1.0)
 
     # -- per turn ----------------------------------------------------------------------------
 

@@ -85,14 +85,15 @@ def spawn_context_thread(target, *, name, daemon=True, args=(), kwargs=None) -> 
     )
 
 
-def install_stand_in(with_spawn: bool = True) -> None:
-    """Puts `agent` and `agent.memory_provider` into sys.modules (older hosts lack `spawn_context_thread`)."""
+def install_stand_in() -> None:
+    """Puts `agent` and `agent.memory_provider` into sys.modules once, before any plugin import."""
+    if "agent.memory_provider" in sys.modules:
+        return
     agent = types.ModuleType("agent")
     agent.__path__ = []
     module = types.ModuleType("agent.memory_provider")
     module.MemoryProvider = MemoryProvider
-    if with_spawn:
-        module.spawn_context_thread = spawn_context_thread
+    module.spawn_context_thread = spawn_context_thread
     agent.memory_provider = module
     sys.modules["agent"] = agent
     sys.modules["agent.memory_provider"] = module
@@ -101,6 +102,8 @@ def install_stand_in(with_spawn: bool = True) -> None:
 def load_plugin(module_name: str = "_hermes_user_memory.memory-pool__source_test"):
     """Imports the plugin folder the way Hermes does: a package spec on its `__init__.py`."""
     install_stand_in()
+    if module_name in sys.modules:
+        return sys.modules[module_name]  # one import per process, like Hermes's loader
     parent = module_name.rsplit(".", 1)[0]
     if parent not in sys.modules:
         namespace = types.ModuleType(parent)

@@ -133,6 +133,7 @@ class AgainstRealService(unittest.TestCase):
         first, second = list(provider._sender.recent_responses)[-2:]
         self.assertEqual((first["accepted"], first["duplicates"]), (2, 0))
         self.assertEqual((second["accepted"], second["duplicates"]), (0, 2))
+        self.assertIn("memory-pool-sender", hermes_stand_in.spawned_threads)  # the host's helper, not a bare thread
         hit = wait_for_hit(f"favourite tea {word}", message_ids.derive_message_id("new-sess", 3, "user", user_text))
         self.assertIn("Bea", hit["speakers"])
         provider.shutdown()
