@@ -56,6 +56,8 @@ class MemoryPoolProvider(MemoryProvider):
         self._own_turns: Dict[str, int] = {}
         self._last_pair: Dict[str, tuple] = {}
         self._recent_ids: Deque[str] = collections.deque(maxlen=RECENT_IDS_KEPT)
+        # sync_turn and prefetch may run on different threads; a deque cannot be copied while it grows.
+        self._ids_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -168,7 +170,8 @@ class MemoryPoolProvider(MemoryProvider):
     def on_session_switch(self, new_session_id: str = "", *, reset: bool = False, **kwargs: Any) -> None:
         self._session_id = new_session_id or self._session_id
         if reset:
-            self._recent_ids.clear()
+            with self._ids_lock:
+                self._recent_ids.clear()
 
     def on_pre_compress(self, messages: Optional[List[Dict[str, Any]]] = None, **kwargs: Any) -> str:
         # Every turn is already saved by sync_turn; compression loses nothing memory-pool needs.
@@ -178,8 +181,10 @@ class MemoryPoolProvider(MemoryProvider):
 
     def _retrieve_formatted(self, query: str, timeout: float) -> str:
         body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000]}
-        if self._recent_ids:
-            body["exclude_message_ids"] = list(self._recent_ids)
+        with self._ids_lock:
+            recent = list(self._recent_ids)
+        if recent:
+            body["exclude_message_ids"] = recent
         try:
             answer = self._client.post_within("/retrieve", body, deadline=timeout)
         except ServiceError as error:
@@ -213,7 +218,8 @@ class MemoryPoolProvider(MemoryProvider):
         if agent_text:
             agent_id = derive_message_id(session_id, turn, "assistant", agent_text)
             messages.append(self._message("self", agent_text, agent_id, now_ms + 1))
-        self._recent_ids.extend(m["message_id"] for m in messages)
+        with self._ids_lock:
+            self._recent_ids.extend(m["message_id"] for m in messages)
         return {"bot": self._config.bot, "source": SOURCE, "messages": messages}
 
     def _message(self, kind: str, text: str, message_id: str, ts: int) -> Dict[str, Any]:

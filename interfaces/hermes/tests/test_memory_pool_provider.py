@@ -116,6 +116,11 @@ class AgainstRealService(unittest.TestCase):
         recalled = other.prefetch(f"what does my cat {word} love", session_id="x")
         self.assertIn("[Past chat memories]", recalled)
         self.assertIn(word, recalled)
+        # queue_prefetch warms the next turn's recall; prefetch of that query answers with it.
+        other.queue_prefetch(f"the windowsill where {word} sleeps", session_id="x")
+        self.assertIn(word, other.prefetch(f"the windowsill where {word} sleeps", session_id="x"))
+        # The session that wrote the turn still has it in context, so its own recall leaves it out.
+        self.assertNotIn(user_text, provider.prefetch(f"cat {word} windowsill", session_id="old-sess"))
         provider.on_session_end([])
         provider.shutdown()
         other.shutdown()
