@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ValidationError } from '../errors/memory-pool-error.js';
+import { registerMcpRoutes } from '../interfaces/mcp/register-mcp-routes.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from './auth/api-key-auth.js';
 import { createErrorHandler } from './error-handler.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
@@ -54,6 +55,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerHealthRoutes(app, deps);
   registerSaveRoute(app, deps);
   registerRetrieveRoute(app, deps);
+  registerMcpRoutes(app, deps);
 
   app.notFound((c) =>
     c.json(
