@@ -92,7 +92,8 @@ class AgainstRealService(unittest.TestCase):
         word = uuid.uuid4().hex[:10]
         provider = make_provider(SERVICE_URL, session_id="old-sess", user_id="42", user_name="Ada", chat_type="dm")
         provider.on_turn_start(1, f"tell me about {word}")
-        self.assertEqual(provider.prefetch(f"tell me about {word}", session_id="old-sess"), "")
+        # Nothing about this fresh word exists yet (other tests' memories may still be recalled).
+        self.assertNotIn(word, provider.prefetch(f"tell me about {word}", session_id="old-sess"))
         user_text = f"My cat {word} loves sleeping on the warm windowsill every afternoon."
         agent_text = f"That sounds cozy, {word} has found the best spot in the house."
         provider.sync_turn(user_text, agent_text, session_id="old-sess")
