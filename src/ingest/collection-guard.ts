@@ -23,7 +23,7 @@ export function createCollectionGuard(store: PointStore, journal: MessageJournal
     if (recorded && recorded.model !== model) {
       throw incompatible(
         `collection ${collection} was written by memory-pool with the embedding model ${recorded.model}, but the configured model is ${model}. ` +
-          'Vectors of different models cannot be compared: configure the original model, choose another collection, or re-embed it with `memory-pool reembed`.',
+          'Vectors of different models cannot be compared: configure the original model again, or point the bot at a new collection (bots.<bot>.collection).',
       );
     }
     const shape = await store.describeCollection(collection);
