@@ -1,5 +1,6 @@
 /** @module The CLI's public surface: every command, registered in one place. */
 import { Command } from 'commander';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 
@@ -10,5 +11,6 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerServeCommand(program);
   registerQdrantCommand(program);
+  registerMcpCommand(program);
   return program;
 }
