@@ -60,6 +60,17 @@ describe('/mcp over streamable HTTP', () => {
     }
   });
 
+  test('GET and DELETE answer 405: the stateless server has no stream to open and no session to end', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${service.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      assert.equal(response.status, 405);
+      assert.equal(response.headers.get('allow'), 'POST');
+    }
+  });
+
   test('without a key the connection is refused with 401', async () => {
     await assert.rejects(connect(service.url), /401|unauthorized/i);
   });

@@ -9,13 +9,28 @@ import { createMcpServer } from './create-mcp-server.js';
 /** Never dialled: requests go to `app.request`, which only reads the path. */
 const IN_PROCESS_URL = 'http://memory-pool.in-process';
 
-/** Registers `/mcp` (POST for calls; GET and DELETE answer 405 in stateless mode). Auth runs first like any route. */
+/** Registers `/mcp`: POST carries calls; GET and DELETE answer 405. Auth runs first like any route. */
 export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   const bots = Object.keys(deps.config.bots);
   // With one bot configured, tools need not name it.
   const defaultBot = bots.length === 1 ? bots[0] : undefined;
 
-  app.all('/mcp', async (c) => {
+  // Stateless mode has no server-initiated stream to GET and no session to DELETE; the spec's answer is 405.
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json(
+      {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: POST MCP messages to /mcp' },
+        id: null,
+      },
+      405,
+      {
+        allow: 'POST',
+      },
+    ),
+  );
+
+  app.post('/mcp', async (c) => {
     // The tools call /save and /retrieve in-process with the caller's own key, so validation, scopes and
     // metrics are exactly those of the HTTP API. No retries: a failure here is not a network blip.
     const presented = readPresentedKey(c.req.raw.headers);
