@@ -185,6 +185,49 @@ describe('MemoryPoolClient transport', () => {
     }
   });
 
+  test('ready() resolves with ready: false on a 503 and does not retry it', async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ ready: false, checks: { store: { ok: false, error: 'connection refused' } } }),
+      );
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retryDelayMs: 1 });
+      assert.deepEqual(await client.ready(), {
+        ready: false,
+        checks: { store: { ok: false, error: 'connection refused' } },
+      });
+      assert.equal(calls, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a 429 with Retry-After is retried and the wait is reported on the error', async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ error: { code: 'embedding_rate_limited', message: 'slow down' } }));
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retries: 1 });
+      await assert.rejects(client.retrieve({ bot: 'b', query_text: 'q' }), {
+        status: 429,
+        code: 'embedding_rate_limited',
+        retryAfterMs: 0,
+      });
+      assert.equal(calls, 2);
+    } finally {
+      server.close();
+    }
+  });
+
   test('a refused connection is a MemoryPoolNetworkError after its retries', async () => {
     const server = createServer();
     const url = await listen(server);

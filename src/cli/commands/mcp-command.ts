@@ -5,6 +5,7 @@ interface McpOptions {
   url: string;
   apiKey?: string;
   bot?: string;
+  timeoutMs: string;
 }
 
 /** Empty environment strings count as unset (conventions: `FOO= memory-pool mcp` must not mean an empty key). */
@@ -56,5 +57,7 @@ export function registerMcpCommand(program: Command): void {
       'bot the tools use when a call names none (env MEMORY_POOL_BOT)',
       readEnv('MEMORY_POOL_BOT'),
     )
+    // Longer than the client's 3 s default: an agent can wait for a slow embedding provider, a chat bot cannot.
+    .option('--timeout-ms <ms>', 'per-request time limit for calls to the service', '15000')
     .action((options: McpOptions) => runMcp(options));
 }
