@@ -19,8 +19,13 @@ export const saveMessageSchema = z.object({
   speaker_name: z.string().max(200).optional(),
   channel_id: optionalId,
   guild_id: optionalId,
-  /** Set by interfaces that know a message was edited. */
+  /**
+   * Set by interfaces that know a message was edited. Optional: any known id sent with new text is an edit
+   * (its chunk is rebuilt in place); the same text again is a no-op.
+   */
   edited: z.boolean().optional(),
+  /** A direct message. Discord messages with a channel and no guild count as DMs without it. */
+  is_dm: z.boolean().optional(),
 });
 
 export const saveRequestSchema = z.object({
@@ -32,9 +37,15 @@ export const saveRequestSchema = z.object({
 export type SaveMessage = z.infer<typeof saveMessageSchema>;
 export type SaveRequest = z.infer<typeof saveRequestSchema>;
 
-/** `POST /save` answer: how many messages were new and how many were already known (re-sent windows). */
+/** `POST /save` answer: what happened to each message of the window, counted. */
 export interface SaveResponse {
   readonly ok: true;
+  /** New messages, journaled and soon chunked. */
   readonly accepted: number;
+  /** Already known with the same text (re-sent windows). */
   readonly duplicates: number;
+  /** Already known with new text: replaced, and their chunks rebuilt in place. */
+  readonly edited: number;
+  /** Forgotten earlier (POST /forget): ignored, never brought back. */
+  readonly forgotten: number;
 }

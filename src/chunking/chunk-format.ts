@@ -53,5 +53,6 @@ export function formatChunk(messages: readonly MemoryMessage[], config: SpeakerC
   const guildId = ordered.find((message) => message.guildId !== undefined)?.guildId;
   if (channelId !== undefined) payload.channelId = channelId;
   if (guildId !== undefined) payload.guildId = guildId;
+  if (ordered.some((message) => message.isDm === true)) payload.isDm = true;
   return payload;
 }

@@ -18,6 +18,8 @@ export interface MemoryMessage {
   readonly speakerName?: string;
   readonly channelId?: string;
   readonly guildId?: string;
+  /** A direct message: privacy scopes keep DM memories out of other places. */
+  readonly isDm?: boolean;
 }
 
 /** The part of a bot's config that decides how its messages are named. */
@@ -45,4 +47,6 @@ export interface ChunkPayload {
   source?: string;
   channelId?: string;
   guildId?: string;
+  /** memory-pool only: set (true) on chunks of a direct-message conversation. */
+  isDm?: true;
 }

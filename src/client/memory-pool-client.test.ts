@@ -45,11 +45,15 @@ describe('MemoryPoolClient against the service', () => {
       ok: true,
       accepted: 3,
       duplicates: 0,
+      edited: 0,
+      forgotten: 0,
     });
     assert.deepEqual(await client.save({ bot: 'mythos', messages: window }), {
       ok: true,
       accepted: 0,
       duplicates: 3,
+      edited: 0,
+      forgotten: 0,
     });
     await service.writer.runOnce({ flush: true });
     const recalled = await client.retrieve({

@@ -35,6 +35,8 @@ const MAX_IDLE_SLEEP_MS = 5_000;
 export class ChunkWriter {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Passes run one after another, so a forget's pass never interleaves with a write of the old text. */
+  private chain: Promise<unknown> = Promise.resolve();
   private rerun = false;
   private stopped = true;
   private readonly now: () => number;
@@ -64,9 +66,23 @@ export class ChunkWriter {
     await this.running;
   }
 
-  /** One pass: plan ready chunks, then write every due chunk. `flush` also writes non-idle remainders. */
-  async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
-    const nextFlush = this.planReadyChunks(options.flush ?? false);
+  /**
+   * One pass, after any pass in progress: plan ready chunks, delete points a forget asked to delete, then
+   * write every due chunk. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
+   */
+  runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
+    const pass = this.chain.then(() => this.pass(options.flush ?? false));
+    this.chain = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async pass(flush: boolean): Promise<number | undefined> {
+    const nextFlush = this.planReadyChunks(flush);
+    for (;;) {
+      const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
+      if (deletions.length === 0) break;
+      await this.deleteChunks(deletions);
+    }
     for (;;) {
       const due = this.deps.journal.dueChunks(this.now(), WRITE_BATCH);
       if (due.length === 0) break;
@@ -178,7 +194,7 @@ export class ChunkWriter {
         );
         const storedAt = this.now();
         for (const p of group) {
-          journal.markChunkStored(p.chunk.chunkId, storedAt);
+          journal.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
           metrics.chunksStored.inc({ bot: p.chunk.bot });
         }
       } catch (error) {
@@ -186,6 +202,21 @@ export class ChunkWriter {
           group.map((p) => p.chunk),
           error,
         );
+      }
+    }
+  }
+
+  /** Removes points a forget asked to remove; their chunks are then rewritten without the forgotten messages. */
+  private async deleteChunks(chunks: readonly PlannedChunk[]): Promise<void> {
+    const byCollection = new Map<string, PlannedChunk[]>();
+    for (const chunk of chunks)
+      byCollection.set(chunk.collection, [...(byCollection.get(chunk.collection) ?? []), chunk]);
+    for (const [collection, group] of byCollection) {
+      try {
+        await this.deps.store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
+        for (const chunk of group) this.deps.journal.markChunkDeleted(chunk.chunkId, chunk.revision);
+      } catch (error) {
+        this.fail(group, error);
       }
     }
   }

@@ -48,6 +48,9 @@ export function toMemoryMessages(request: SaveRequest, context: SaveContext): Me
       );
     }
     const userId = m.discord_user_id ?? m.user_id;
+    // Discord DMs are the channels without a guild; other interfaces say so with is_dm.
+    const isDm =
+      m.is_dm ?? (context.source === 'discord' && m.channel_id !== undefined && m.guild_id === undefined);
     return {
       bot: context.bot.name,
       source: context.source,
@@ -59,11 +62,12 @@ export function toMemoryMessages(request: SaveRequest, context: SaveContext): Me
       ...(m.speaker_name?.trim() ? { speakerName: m.speaker_name.trim() } : {}),
       ...(m.channel_id === undefined ? {} : { channelId: m.channel_id }),
       ...(m.guild_id === undefined ? {} : { guildId: m.guild_id }),
+      ...(isDm ? { isDm: true } : {}),
     };
   });
 }
 
-/** Validates and journals a window; a duplicate id in the same request counts once. */
+/** Validates and journals a window; an id sent twice in one request counts once, the last copy winning. */
 export function saveMessages(
   journal: MessageJournal,
   request: SaveRequest,
@@ -75,7 +79,7 @@ export function saveMessages(
   const result = journal.recordMessages([...unique.values()], context.arrivedAt);
   return {
     ok: true,
-    accepted: result.accepted,
+    ...result,
     duplicates: result.duplicates + (messages.length - unique.size),
   };
 }

@@ -6,7 +6,11 @@ const SCHEMA_VERSION = 1;
 /**
  * messages: every accepted message, keyed by (bot, message_id) so re-sent windows are no-ops.
  * chunks: a chunk is planned (its messages fixed) before it is embedded, so a crash between the two
- * resumes with the same point id instead of re-cutting the conversation.
+ * resumes with the same point id instead of re-cutting the conversation. `revision` counts edits and
+ * forgets, so a write that raced with one is not taken as current; `needs_delete` asks the writer to
+ * remove the stored point first (forget), before it writes the chunk again or drops it.
+ * forgotten_messages: tombstones, so a re-sent window or an import never brings a forgotten message back.
+ * forget_audit: who forgot what, with the counts (readable by admin keys).
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -21,6 +25,7 @@ const STATEMENTS = [
      speaker_name TEXT,
      channel_id TEXT,
      guild_id TEXT,
+     is_dm INTEGER NOT NULL DEFAULT 0,
      arrived_at INTEGER NOT NULL,
      chunk_id TEXT,
      PRIMARY KEY (bot, message_id)
@@ -32,13 +37,30 @@ const STATEMENTS = [
      bot TEXT NOT NULL,
      collection TEXT NOT NULL,
      state TEXT NOT NULL CHECK (state IN ('planned', 'stored')),
+     revision INTEGER NOT NULL DEFAULT 0,
+     needs_delete INTEGER NOT NULL DEFAULT 0,
      attempts INTEGER NOT NULL DEFAULT 0,
      next_attempt_at INTEGER NOT NULL DEFAULT 0,
      last_error TEXT,
      planned_at INTEGER NOT NULL,
      stored_at INTEGER
    )`,
-  "CREATE INDEX IF NOT EXISTS chunks_due ON chunks (next_attempt_at) WHERE state = 'planned'",
+  "CREATE INDEX IF NOT EXISTS chunks_due ON chunks (next_attempt_at) WHERE state = 'planned' OR needs_delete = 1",
+  'CREATE INDEX IF NOT EXISTS messages_by_user ON messages (bot, user_id) WHERE user_id IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS forgotten_messages (
+     bot TEXT NOT NULL,
+     message_id TEXT NOT NULL,
+     forgotten_at INTEGER NOT NULL,
+     PRIMARY KEY (bot, message_id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS forget_audit (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     bot TEXT NOT NULL,
+     selector TEXT NOT NULL,
+     result TEXT NOT NULL
+   )`,
   `CREATE TABLE IF NOT EXISTS collection_models (
      collection TEXT PRIMARY KEY,
      model TEXT NOT NULL,

@@ -22,17 +22,25 @@ export interface PendingConversation {
   readonly lastArrivalMs: number;
 }
 
-/** A chunk whose messages are fixed but which is not stored yet. */
+/** A chunk whose messages are fixed but whose store write (or delete, after a forget) is not done yet. */
 export interface PlannedChunk {
   readonly chunkId: string;
   readonly bot: string;
   readonly collection: string;
   readonly attempts: number;
+  /** Changes with every edit or forget touching the chunk: a write of an older revision is not current. */
+  readonly revision: number;
 }
 
 export interface RecordResult {
+  /** New messages. */
   readonly accepted: number;
+  /** Known ids with the same text (re-sent windows): nothing changes. */
   readonly duplicates: number;
+  /** Known ids with new text: the message is replaced and its chunk rebuilt in place. */
+  readonly edited: number;
+  /** Ids forgotten earlier: ignored, so a forget is never undone by a re-send. */
+  readonly forgotten: number;
 }
 
 interface MessageRow {
@@ -46,6 +54,7 @@ interface MessageRow {
   speaker_name: string | null;
   channel_id: string | null;
   guild_id: string | null;
+  is_dm: number;
   arrived_at: number;
   chunk_id: string | null;
 }
@@ -67,6 +76,7 @@ function toMessage(row: MessageRow): JournalMessage {
     ...(row.speaker_name === null ? {} : { speakerName: row.speaker_name }),
     ...(row.channel_id === null ? {} : { channelId: row.channel_id }),
     ...(row.guild_id === null ? {} : { guildId: row.guild_id }),
+    ...(row.is_dm === 1 ? { isDm: true } : {}),
     arrivedAt: row.arrived_at,
     chunkId: row.chunk_id ?? undefined,
   };
@@ -87,16 +97,26 @@ export function openMessageJournal(dataDir: string): MessageJournal {
 /** Typed access to the journal tables; every method is one transaction. */
 export class MessageJournal {
   private readonly insertMessage;
+  private readonly selectMessage;
+  private readonly isForgotten;
+  private readonly updateText;
+  private readonly replanChunk;
   private readonly selectPending;
   private readonly selectChunkMessages;
 
-  constructor(private readonly db: Database) {
+  constructor(readonly db: Database) {
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
-         speaker_name, channel_id, guild_id, arrived_at)
+         speaker_name, channel_id, guild_id, is_dm, arrived_at)
        VALUES (@bot, @messageId, @source, @conversation, @speakerKind, @text, @ts, @userId,
-         @speakerName, @channelId, @guildId, @arrivedAt)
-       ON CONFLICT (bot, message_id) DO NOTHING`,
+         @speakerName, @channelId, @guildId, @isDm, @arrivedAt)`,
+    );
+    this.selectMessage = db.prepare('SELECT text, chunk_id FROM messages WHERE bot = ? AND message_id = ?');
+    this.isForgotten = db.prepare('SELECT 1 FROM forgotten_messages WHERE bot = ? AND message_id = ?');
+    this.updateText = db.prepare('UPDATE messages SET text = ? WHERE bot = ? AND message_id = ?');
+    this.replanChunk = db.prepare(
+      `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
+       WHERE chunk_id = ?`,
     );
     this.selectPending = db.prepare(
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
@@ -107,12 +127,36 @@ export class MessageJournal {
     );
   }
 
-  /** Stores new messages; ids already known for the bot count as duplicates and change nothing. */
+  /**
+   * Stores new messages. A known id with the same text is a duplicate (clients re-send windows); with new
+   * text it is an edit: the text is replaced and the chunk holding it is planned again, to be rebuilt and
+   * overwritten under the same point id. Forgotten ids are ignored.
+   */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
     return this.db.transaction(() => {
       let accepted = 0;
+      let duplicates = 0;
+      let edited = 0;
+      let forgotten = 0;
       for (const m of messages) {
-        const info = this.insertMessage.run({
+        if (this.isForgotten.get(m.bot, m.messageId)) {
+          forgotten += 1;
+          continue;
+        }
+        const existing = this.selectMessage.get(m.bot, m.messageId) as
+          | { text: string; chunk_id: string | null }
+          | undefined;
+        if (existing !== undefined) {
+          if (existing.text === m.text) {
+            duplicates += 1;
+            continue;
+          }
+          this.updateText.run(m.text, m.bot, m.messageId);
+          if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
+          edited += 1;
+          continue;
+        }
+        this.insertMessage.run({
           bot: m.bot,
           messageId: m.messageId,
           source: m.source,
@@ -124,11 +168,12 @@ export class MessageJournal {
           speakerName: m.speakerName ?? null,
           channelId: m.channelId ?? null,
           guildId: m.guildId ?? null,
+          isDm: m.isDm === true ? 1 : 0,
           arrivedAt,
         });
-        accepted += info.changes;
+        accepted += 1;
       }
-      return { accepted, duplicates: messages.length - accepted };
+      return { accepted, duplicates, edited, forgotten };
     })();
   }
 
@@ -149,7 +194,10 @@ export class MessageJournal {
   }
 
   /** Fixes a chunk's messages: from now on they belong to `chunkId`, whatever happens to the write. */
-  planChunk(chunk: { chunkId: string; bot: string; collection: string; messageIds: readonly string[] }, now: number): void {
+  planChunk(
+    chunk: { chunkId: string; bot: string; collection: string; messageIds: readonly string[] },
+    now: number,
+  ): void {
     const insert = this.db.prepare(
       `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
        VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
@@ -161,22 +209,43 @@ export class MessageJournal {
     })();
   }
 
-  /** Planned chunks whose next attempt is due, oldest first. */
+  /** Planned chunks whose next write is due, oldest first (chunks waiting for a delete come first). */
   dueChunks(now: number, limit: number): PlannedChunk[] {
-    const rows = this.db
-      .prepare(
-        `SELECT chunk_id, bot, collection, attempts FROM chunks
-         WHERE state = 'planned' AND next_attempt_at <= ? ORDER BY planned_at LIMIT ?`,
-      )
-      .all(now, limit) as { chunk_id: string; bot: string; collection: string; attempts: number }[];
-    return rows.map((r) => ({ chunkId: r.chunk_id, bot: r.bot, collection: r.collection, attempts: r.attempts }));
+    return this.selectDue("state = 'planned' AND needs_delete = 0", now, limit);
   }
 
-  /** When the earliest planned chunk is due, or undefined when none is waiting. */
+  /** Chunks whose stored point must be deleted first (after a forget), due now. */
+  dueDeletions(now: number, limit: number): PlannedChunk[] {
+    return this.selectDue('needs_delete = 1', now, limit);
+  }
+
+  private selectDue(condition: string, now: number, limit: number): PlannedChunk[] {
+    const rows = this.db
+      .prepare(
+        `SELECT chunk_id, bot, collection, attempts, revision FROM chunks
+         WHERE ${condition} AND next_attempt_at <= ? ORDER BY planned_at LIMIT ?`,
+      )
+      .all(now, limit) as {
+      chunk_id: string;
+      bot: string;
+      collection: string;
+      attempts: number;
+      revision: number;
+    }[];
+    return rows.map((r) => ({
+      chunkId: r.chunk_id,
+      bot: r.bot,
+      collection: r.collection,
+      attempts: r.attempts,
+      revision: r.revision,
+    }));
+  }
+
+  /** When the earliest waiting chunk is due, or undefined when none is waiting. */
   nextChunkDueAt(): number | undefined {
-    const row = this.db.prepare("SELECT MIN(next_attempt_at) AS due FROM chunks WHERE state = 'planned'").get() as {
-      due: number | null;
-    };
+    const row = this.db
+      .prepare("SELECT MIN(next_attempt_at) AS due FROM chunks WHERE state = 'planned' OR needs_delete = 1")
+      .get() as { due: number | null };
     return row.due ?? undefined;
   }
 
@@ -186,35 +255,70 @@ export class MessageJournal {
 
   /** Makes every planned chunk due now (at start-up, when the config may have been fixed). */
   resetRetryDelays(): void {
-    this.db.prepare("UPDATE chunks SET next_attempt_at = 0 WHERE state = 'planned'").run();
+    this.db
+      .prepare("UPDATE chunks SET next_attempt_at = 0 WHERE state = 'planned' OR needs_delete = 1")
+      .run();
   }
 
-  markChunkStored(chunkId: string, now: number): void {
+  /** Marks a write done, unless an edit or forget changed the chunk meanwhile (then it is written again). */
+  markChunkStored(chunkId: string, revision: number, now: number): void {
     this.db
-      .prepare("UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL WHERE chunk_id = ?")
-      .run(now, chunkId);
+      .prepare(
+        `UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL, attempts = 0
+         WHERE chunk_id = ? AND revision = ? AND needs_delete = 0`,
+      )
+      .run(now, chunkId, revision);
+  }
+
+  /** After the point was deleted: a chunk with messages left is written again; an empty one is dropped. */
+  markChunkDeleted(chunkId: string, revision: number): void {
+    this.db.transaction(() => {
+      const left = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?').get(chunkId) as {
+        n: number;
+      };
+      if (left.n === 0) {
+        this.db.prepare('DELETE FROM chunks WHERE chunk_id = ? AND revision = ?').run(chunkId, revision);
+      } else {
+        this.db
+          .prepare(
+            `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0
+             WHERE chunk_id = ? AND revision = ?`,
+          )
+          .run(chunkId, revision);
+      }
+    })();
   }
 
   markChunkFailed(chunkId: string, error: string, nextAttemptAt: number): void {
     this.db
-      .prepare('UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ?')
+      .prepare(
+        'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ?',
+      )
       .run(error, nextAttemptAt, chunkId);
   }
 
   /** Counts for /metrics and stats. */
   queueDepth(): { pendingMessages: number; plannedChunks: number; storedChunks: number } {
-    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as { n: number };
+    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as {
+      n: number;
+    };
     const chunks = this.db
-      .prepare("SELECT SUM(state = 'planned') AS planned, SUM(state = 'stored') AS stored FROM chunks")
+      .prepare(
+        "SELECT SUM(state = 'planned' OR needs_delete = 1) AS planned, SUM(state = 'stored' AND needs_delete = 0) AS stored FROM chunks",
+      )
       .get() as { planned: number | null; stored: number | null };
-    return { pendingMessages: pending.n, plannedChunks: chunks.planned ?? 0, storedChunks: chunks.stored ?? 0 };
+    return {
+      pendingMessages: pending.n,
+      plannedChunks: chunks.planned ?? 0,
+      storedChunks: chunks.stored ?? 0,
+    };
   }
 
   /** The embedding model recorded for a collection the first time memory-pool wrote to it. */
   collectionModel(collection: string): { model: string; dimensions: number } | undefined {
-    return this.db.prepare('SELECT model, dimensions FROM collection_models WHERE collection = ?').get(collection) as
-      | { model: string; dimensions: number }
-      | undefined;
+    return this.db
+      .prepare('SELECT model, dimensions FROM collection_models WHERE collection = ?')
+      .get(collection) as { model: string; dimensions: number } | undefined;
   }
 
   recordCollectionModel(collection: string, model: string, dimensions: number, now: number): void {

@@ -77,7 +77,7 @@ test('a message acknowledged by /save survives kill -9 before it was chunked, an
       { speaker_kind: 'self', text: 'Noted: blue flowerpot, spare key.', message_id: 'k2' },
     ],
   });
-  assert.deepEqual(saved.json, { ok: true, accepted: 2, duplicates: 0 });
+  assert.deepEqual(saved.json, { ok: true, accepted: 2, duplicates: 0, edited: 0, forgotten: 0 });
   // Killed before the 300 ms idle flush: the messages exist only in the journal.
   await killHard(child);
 

@@ -45,7 +45,7 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       ],
     });
     assert.equal(saved.status, 200);
-    assert.deepEqual(saved.json, { ok: true, accepted: 2, duplicates: 0 });
+    assert.deepEqual(saved.json, { ok: true, accepted: 2, duplicates: 0, edited: 0, forgotten: 0 });
 
     const before = await service.post('/retrieve', { bot: 'mythos', query_text: 'grey cat named Pixel' });
     assert.deepEqual(before.json, { hits: [], formatted: '' }, 'messages not yet chunked are never returned');
@@ -132,8 +132,20 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       bot: 'mythos',
       messages: [{ speaker_kind: 'user', text: 'hello again', message_id: 'r-1', ts: DAY }],
     };
-    assert.deepEqual((await service.post('/save', window)).json, { ok: true, accepted: 1, duplicates: 0 });
-    assert.deepEqual((await service.post('/save', window)).json, { ok: true, accepted: 0, duplicates: 1 });
+    assert.deepEqual((await service.post('/save', window)).json, {
+      ok: true,
+      accepted: 1,
+      duplicates: 0,
+      edited: 0,
+      forgotten: 0,
+    });
+    assert.deepEqual((await service.post('/save', window)).json, {
+      ok: true,
+      accepted: 0,
+      duplicates: 1,
+      edited: 0,
+      forgotten: 0,
+    });
   });
 
   test('bad input is a 400 naming the field', async () => {

@@ -65,6 +65,11 @@ export interface PointStore {
     collection: string,
     options: ScrollOptions,
   ): Promise<{ points: StoredRecord[]; nextOffset: StoredPointId | undefined }>;
+  /** 0 when the collection does not exist. */
   countPoints(collection: string, filter?: StoreFilter): Promise<number>;
-  deletePoints(collection: string, selector: { ids: readonly StoredPointId[] } | { filter: StoreFilter }): Promise<void>;
+  /** Waits until deleted; a missing collection or missing ids are not errors. */
+  deletePoints(
+    collection: string,
+    selector: { ids: readonly StoredPointId[] } | { filter: StoreFilter },
+  ): Promise<void>;
 }

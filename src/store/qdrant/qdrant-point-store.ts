@@ -36,6 +36,15 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
       throw toStoreError(what, options.url, error);
     }
   };
+  /** For deletes and counts, a collection that was never created simply holds nothing. */
+  const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return fallback;
+      throw error;
+    }
+  };
   return {
     probe: () => call('list collections', async () => void (await client.getCollections())),
 
@@ -100,17 +109,19 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
 
     countPoints: (collection, filter?: StoreFilter) =>
       call(`count ${collection}`, async () => {
-        const result = await client.count(collection, { exact: true, ...(filter ? { filter } : {}) });
+        const result = await orWhenMissing({ count: 0 }, () =>
+          client.count(collection, { exact: true, ...(filter ? { filter } : {}) }),
+        );
         return result.count;
       }),
 
     deletePoints: (collection, selector) =>
       call(`delete from ${collection}`, async () => {
-        if ('ids' in selector) {
-          await client.delete(collection, { wait: true, points: [...(selector.ids as StoredPointId[])] });
-        } else {
-          await client.delete(collection, { wait: true, filter: selector.filter });
-        }
+        const points =
+          'ids' in selector
+            ? { points: [...(selector.ids as StoredPointId[])] }
+            : { filter: selector.filter };
+        await orWhenMissing(undefined, () => client.delete(collection, { wait: true, ...points }));
       }),
   };
 }
@@ -127,4 +138,3 @@ function describeShape(info: CollectionInfo): CollectionShape {
   const named = vectors && typeof vectors === 'object' ? Object.keys(vectors) : [];
   return { vectorSize: undefined, distance: undefined, namedVectors: named, pointsCount };
 }
-
