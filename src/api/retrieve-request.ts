@@ -8,6 +8,15 @@ export const retrieveRequestSchema = z.object({
   exclude_message_ids: z.array(z.string()).max(1000).optional(),
   limit: z.number().int().min(1).max(50).optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
+  /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */
+  guild_id: z.string().min(1).max(200).optional(),
+  channel_id: z.string().min(1).max(200).optional(),
+  /** Inferred when absent: a channel_id without a guild_id is a DM. */
+  is_dm: z.boolean().optional(),
+  /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
+  scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
+  /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */
+  sources: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
 });
 
 export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;

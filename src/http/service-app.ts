@@ -5,6 +5,7 @@ import { ValidationError } from '../errors/memory-pool-error.js';
 import { registerMcpRoutes } from '../interfaces/mcp/register-mcp-routes.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from './auth/api-key-auth.js';
 import { createErrorHandler } from './error-handler.js';
+import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
@@ -55,6 +56,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerHealthRoutes(app, deps);
   registerSaveRoute(app, deps);
   registerRetrieveRoute(app, deps);
+  registerForgetRoutes(app, deps);
   registerMcpRoutes(app, deps);
 
   app.notFound((c) =>

@@ -1,4 +1,5 @@
 /** @module What the service's HTTP layer needs from the rest of the service. */
+import type { ForgetRequest, ForgetResponse } from '../api/forget-request.js';
 import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
@@ -20,6 +21,7 @@ export interface ServiceDeps {
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
   retrieve(bot: BotConfig, request: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse>;
+  forget(bot: BotConfig, request: ForgetRequest, principal: Principal): Promise<ForgetResponse>;
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
 }
 

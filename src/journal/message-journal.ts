@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage, SpeakerKind } from '../chunking/memory-message.js';
+import { ForgetJournal } from './forget-journal.js';
 import { applyJournalSchema } from './journal-schema.js';
 
 /** A message as the journal holds it. */
@@ -104,7 +105,11 @@ export class MessageJournal {
   private readonly selectPending;
   private readonly selectChunkMessages;
 
-  constructor(readonly db: Database) {
+  /** Forget operations over the same database. */
+  readonly forgetting: ForgetJournal;
+
+  constructor(private readonly db: Database) {
+    this.forgetting = new ForgetJournal(db);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
@@ -239,6 +244,14 @@ export class MessageJournal {
       attempts: r.attempts,
       revision: r.revision,
     }));
+  }
+
+  /** Whether a forget's point deletions for `bot` are still waiting (the store could not be reached). */
+  hasDueDeletions(bot: string): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM chunks WHERE bot = ? AND needs_delete = 1 LIMIT 1').get(bot) !==
+      undefined
+    );
   }
 
   /** When the earliest waiting chunk is due, or undefined when none is waiting. */

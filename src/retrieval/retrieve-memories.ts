@@ -8,6 +8,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import type { CollectionGuard } from '../ingest/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
 import { formatRecall } from './format-recall.js';
+import { buildScopeFilter, narrowestScope } from './recall-scope.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { selectHits } from './select-hits.js';
 
@@ -33,10 +34,20 @@ export async function retrieveMemories(
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
+  const filter = buildScopeFilter(
+    narrowestScope(bot.retrieve.scope, request.scope),
+    {
+      ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
+      ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
+      ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
+    },
+    request.sources,
+  );
   const points = await deps.store.searchPoints(bot.collection, {
     vector: Array.from(vector),
     limit: limit * 2,
     scoreThreshold,
+    ...(filter ? { filter } : {}),
   });
   const hits = selectHits(points.map(toRecallHit), {
     limit,

@@ -13,6 +13,7 @@ import { createCollectionGuard } from '../ingest/collection-guard.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { forgetMemories } from '../forgetting/forget-memories.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../store/embedded/http/server.js';
 import type { PointStore } from '../store/point-store.js';
@@ -89,6 +90,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       wakeWriter: () => writer.wake(),
       retrieve: (bot, request, signal) =>
         retrieveMemories({ store: pointStore, embedder: queryEmbedder, guard }, bot, request, signal),
+      forget: (bot, request, principal) =>
+        forgetMemories(
+          { journal, store: pointStore, runWriterPass: () => writer.runOnce() },
+          bot,
+          request,
+          principal,
+        ),
       checkReadiness: async () => ({
         store: await check(() => pointStore.probe()),
         embedder: await check(() => embedder.probe()),

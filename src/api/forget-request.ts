@@ -1,0 +1,46 @@
+/** @module The wire contract of `POST /forget`, shared by the server and the TypeScript client. */
+import { z } from 'zod';
+
+const id = z.string().min(1).max(200);
+
+/**
+ * Exactly one selector: `message_ids`, `source`, `discord_user_id` / `user_id`, `channel_id` or `guild_id`.
+ * Points SillyTavern wrote have no source; only `source: null` with `include_unsourced: true` (admin) reaches them.
+ */
+export const forgetRequestSchema = z.object({
+  bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
+  message_ids: z.array(id).min(1, 'must list at least one id').max(1000).optional(),
+  source: z.string().min(1).max(100).nullable().optional(),
+  include_unsourced: z.boolean().optional(),
+  discord_user_id: id.optional(),
+  user_id: id.optional(),
+  channel_id: id.optional(),
+  guild_id: id.optional(),
+});
+
+export type ForgetRequest = z.infer<typeof forgetRequestSchema>;
+
+/** What a forget removed; a repeated forget answers zeros. */
+export interface ForgetResponse {
+  readonly ok: true;
+  /** Stored points that held only forgotten messages, or matched a bulk selector: deleted. */
+  readonly points_deleted: number;
+  /** Stored points rewritten (same id) without the forgotten messages. */
+  readonly points_rewritten: number;
+  /** Forgotten messages that had not been written to the store yet. */
+  readonly pending_dropped: number;
+  /** Messages removed from the journal; their ids are remembered so a re-send never brings them back. */
+  readonly messages_forgotten: number;
+}
+
+/** One entry of `GET /admin/forget-log`. */
+export interface ForgetLogEntry {
+  readonly id: number;
+  /** Unix ms. */
+  readonly at: number;
+  /** The API key's name, or `open` when the service runs without keys. */
+  readonly actor: string;
+  readonly bot: string;
+  readonly selector: Record<string, unknown>;
+  readonly result: Omit<ForgetResponse, 'ok'>;
+}

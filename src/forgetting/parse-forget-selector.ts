@@ -1,0 +1,53 @@
+/** @module Turns a `POST /forget` body into exactly one selector, or a 400 that says which fields clash. */
+import type { ForgetRequest } from '../api/forget-request.js';
+import { ValidationError } from '../errors/memory-pool-error.js';
+import type { ForgetSelector } from '../journal/forget-journal.js';
+
+/** A journal selector, or the explicit request for SillyTavern's unsourced points. */
+export type ParsedForget =
+  | { readonly kind: 'journal'; readonly selector: ForgetSelector }
+  | { readonly kind: 'unsourced' };
+
+const SELECTOR_FIELDS = [
+  'message_ids',
+  'source',
+  'discord_user_id',
+  'user_id',
+  'channel_id',
+  'guild_id',
+] as const;
+
+export function parseForgetSelector(request: ForgetRequest): ParsedForget {
+  const named = SELECTOR_FIELDS.filter((field) => request[field] !== undefined);
+  if (named.length !== 1) {
+    throw new ValidationError(
+      named[1] ?? '(body)',
+      named.length === 0
+        ? `name what to forget with exactly one of: ${SELECTOR_FIELDS.join(', ')}`
+        : `name exactly one selector per forget, got ${named.join(' and ')}; send one request per selector`,
+    );
+  }
+  if (request.include_unsourced !== undefined && request.source !== null) {
+    throw new ValidationError(
+      'include_unsourced',
+      'include_unsourced: only valid with "source": null (the points SillyTavern wrote, which have no source)',
+    );
+  }
+  if (request.source === null) {
+    if (request.include_unsourced !== true) {
+      throw new ValidationError(
+        'source',
+        'source: null names the points without a source (written by SillyTavern); confirm with "include_unsourced": true',
+      );
+    }
+    return { kind: 'unsourced' };
+  }
+  if (request.message_ids)
+    return { kind: 'journal', selector: { kind: 'message_ids', messageIds: request.message_ids } };
+  if (request.source) return { kind: 'journal', selector: { kind: 'source', source: request.source } };
+  const userId = request.discord_user_id ?? request.user_id;
+  if (userId) return { kind: 'journal', selector: { kind: 'user', userId } };
+  if (request.channel_id)
+    return { kind: 'journal', selector: { kind: 'channel', channelId: request.channel_id } };
+  return { kind: 'journal', selector: { kind: 'guild', guildId: request.guild_id! } };
+}
