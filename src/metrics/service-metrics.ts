@@ -19,7 +19,10 @@ export interface ServiceMetrics {
 }
 
 /** Creates the metrics; `readQueueDepth` is called at scrape time, so the gauge is always current. */
-export function createServiceMetrics(readQueueDepth: () => QueueDepth, options: { processMetrics?: boolean } = {}) {
+export function createServiceMetrics(
+  readQueueDepth: () => QueueDepth,
+  options: { processMetrics?: boolean } = {},
+) {
   const registry = new Registry();
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'memory_pool_' });
   const metrics: ServiceMetrics = {

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { RecallScope } from '../config/config-types.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import {
+  startTestService,
+  TEST_DIMENSIONS,
+  testBot,
+  type TestService,
+} from '../server/test-support/start-test-service.js';
+
+const SCOPES: RecallScope[] = ['global', 'guild', 'channel', 'dm-private'];
+const bots = SCOPES.map((scope) =>
+  testBot(`bot-${scope}`, { collection: 'mem_scopes', retrieve: { limit: 10, scoreThreshold: -1, scope } }),
+);
+
+describe('recall privacy scopes over points from two guilds, a DM and SillyTavern', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ bots });
+    const say = (text: string, id: string, where: Record<string, string>) =>
+      service.post('/save', {
+        bot: 'bot-global',
+        source: 'discord',
+        messages: [{ speaker_kind: 'user', text, message_id: id, speaker_name: 'Helen', ...where }],
+      });
+    await say('the lighthouse in guild A', 'a', { channel_id: 'a1', guild_id: 'ga' });
+    await say('the lighthouse in guild B', 'b', { channel_id: 'b1', guild_id: 'gb' });
+    await say('the lighthouse secret in a DM', 'dm', { channel_id: 'dm1' });
+    await service.writer.runOnce({ flush: true });
+    const text = '[2026-10-01]\nHelen: the lighthouse from SillyTavern';
+    const [vector] = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed([text]);
+    await new QdrantClient({ url: service.storeUrl!, checkCompatibility: false }).upsert('mem_scopes', {
+      wait: true,
+      points: [
+        {
+          id: 1,
+          vector: Array.from(vector!),
+          payload: {
+            text,
+            speakers: 'Helen',
+            messageCount: 1,
+            timestamp: 1,
+            messageIds: 'st_1',
+            isChunk: true,
+          },
+        },
+      ],
+    });
+  });
+  after(() => service.close());
+
+  /** Which memories a recall returns, by label: a, b, dm, st. */
+  async function recall(scope: RecallScope, where: Record<string, unknown> = {}): Promise<string[]> {
+    const response = await service.post('/retrieve', {
+      bot: `bot-${scope}`,
+      query_text: 'the lighthouse',
+      ...where,
+    });
+    assert.equal(response.status, 200, JSON.stringify(response.json));
+    return (response.json.hits as { messageIds: string }[])
+      .map((h) => (h.messageIds === 'st_1' ? 'st' : h.messageIds))
+      .sort();
+  }
+
+  test('global: one history everywhere', async () => {
+    assert.deepEqual(await recall('global', { guild_id: 'ga', channel_id: 'a1' }), ['a', 'b', 'dm', 'st']);
+  });
+
+  test('guild: that guild plus neutral points; a DM sees itself plus neutral', async () => {
+    assert.deepEqual(await recall('guild', { guild_id: 'ga', channel_id: 'a1' }), ['a', 'st']);
+    assert.deepEqual(await recall('guild', { guild_id: 'gb' }), ['b', 'st']);
+    assert.deepEqual(await recall('guild', { channel_id: 'dm1' }), ['dm', 'st']);
+    assert.deepEqual(await recall('guild'), ['st']);
+  });
+
+  test('channel: that channel plus neutral points', async () => {
+    assert.deepEqual(await recall('channel', { guild_id: 'ga', channel_id: 'a1' }), ['a', 'st']);
+    assert.deepEqual(await recall('channel', { guild_id: 'ga', channel_id: 'elsewhere' }), ['st']);
+  });
+
+  test('dm-private: DM memories only in that DM, everything else global', async () => {
+    assert.deepEqual(await recall('dm-private', { guild_id: 'ga', channel_id: 'a1' }), ['a', 'b', 'st']);
+    assert.deepEqual(await recall('dm-private', { channel_id: 'dm1' }), ['a', 'b', 'dm', 'st']);
+    assert.deepEqual(await recall('dm-private', { channel_id: 'dm-other' }), ['a', 'b', 'st']);
+  });
+
+  test('a request can narrow the scope, never widen it', async () => {
+    assert.deepEqual(await recall('global', { guild_id: 'ga', scope: 'guild' }), ['a', 'st']);
+    assert.deepEqual(await recall('guild', { guild_id: 'ga', scope: 'global' }), ['a', 'st']);
+    assert.deepEqual(await recall('global', { sources: ['discord'] }), ['a', 'b', 'dm']);
+    assert.deepEqual(await recall('guild', { guild_id: 'ga', sources: ['discord'] }), ['a']);
+  });
+});
