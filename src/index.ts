@@ -1,11 +1,19 @@
 /** @module memory-pool's public API: every exported name is listed here, and index.test.ts pins the list. */
 export type { ErrorResponse } from './api/error-response.js';
+export { forgetRequestSchema } from './api/forget-request.js';
+export type { ForgetLogEntry, ForgetRequest, ForgetResponse } from './api/forget-request.js';
 export { retrieveRequestSchema } from './api/retrieve-request.js';
 export type { RetrieveHit, RetrieveRequest, RetrieveResponse } from './api/retrieve-request.js';
 export { saveMessageSchema, saveRequestSchema } from './api/save-request.js';
 export type { SaveMessage, SaveRequest, SaveResponse } from './api/save-request.js';
 export { MemoryPoolClient } from './client/memory-pool-client.js';
-export type { HealthResponse, MemoryPoolClientOptions, ReadyResponse } from './client/memory-pool-client.js';
+export type {
+  ForgetLogQuery,
+  ForgetLogResponse,
+  HealthResponse,
+  MemoryPoolClientOptions,
+  ReadyResponse,
+} from './client/memory-pool-client.js';
 export {
   MemoryPoolApiError,
   MemoryPoolNetworkError,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import type { RetrieveRequest } from '../api/retrieve-request.js';
 import { type TestService, startTestService } from '../server/test-support/start-test-service.js';
 import {
   MemoryPoolApiError,
@@ -66,6 +67,35 @@ describe('MemoryPoolClient against the service', () => {
     assert.match(recalled.formatted, /Past chat memories/);
   });
 
+  test('the privacy and source fields of retrieve reach the service', async () => {
+    await client.save({
+      bot: 'mythos',
+      source: 'discord',
+      messages: [
+        {
+          speaker_kind: 'user',
+          speaker_name: 'Ana',
+          message_id: 'g1',
+          guild_id: 'guild-a',
+          channel_id: 'chan-a',
+          text: 'In our guild the lighthouse keeper Mara paints gulls on driftwood every winter evening.',
+        },
+      ],
+    });
+    await service.writer.runOnce({ flush: true });
+    const query = { bot: 'mythos', query_text: 'lighthouse keeper Mara paints gulls', limit: 10 };
+    const ids = async (extra: Partial<RetrieveRequest>) =>
+      (await client.retrieve({ ...query, ...extra })).hits.map((hit) => hit.messageIds);
+    assert.ok((await ids({ guild_id: 'guild-a', scope: 'guild' })).includes('g1'));
+    assert.ok(!(await ids({ guild_id: 'guild-b', scope: 'guild' })).includes('g1'), 'another guild');
+    assert.ok((await ids({ sources: ['discord'] })).includes('g1'));
+    assert.deepEqual(await ids({ sources: ['hermes'] }), []);
+    await assert.rejects(client.retrieve({ ...query, sources: [] }), {
+      code: 'validation_failed',
+      field: 'sources',
+    });
+  });
+
   test('a 400 becomes MemoryPoolApiError naming the field', async () => {
     const error = await client.retrieve({ bot: 'mythos', query_text: '' }).then(
       () => assert.fail('expected a rejection'),
@@ -118,6 +148,92 @@ describe('MemoryPoolClient with API keys', () => {
       status: 401,
       code: 'unauthorized',
     });
+  });
+});
+
+const FORGET_KEYS = {
+  bot: 'bot-key-0123456789abcdefghij',
+  forgetter: 'forget-key-0123456789abcdefg',
+  admin: 'admin-key-0123456789abcdefgh',
+};
+
+describe('MemoryPoolClient forget and the forget log', () => {
+  let service: TestService;
+  const as = (key: keyof typeof FORGET_KEYS) =>
+    new MemoryPoolClient({ baseUrl: service.url, apiKey: FORGET_KEYS[key], retryDelayMs: 1 });
+  before(async () => {
+    service = await startTestService({
+      config: {
+        apiKeys: [
+          { name: 'bot', key: FORGET_KEYS.bot, scopes: ['save', 'retrieve'], bots: '*', sources: '*' },
+          {
+            name: 'forgetter',
+            key: FORGET_KEYS.forgetter,
+            scopes: ['save', 'retrieve', 'forget'],
+            bots: '*',
+            sources: '*',
+          },
+          { name: 'admin', key: FORGET_KEYS.admin, scopes: ['admin'], bots: '*', sources: '*' },
+        ],
+      },
+    });
+  });
+  after(() => service.close());
+
+  test('save -> flush -> forget one message: recall no longer has it, and a repeat answers zeros', async () => {
+    const client = as('forgetter');
+    await client.save({ bot: 'mythos', source: 'discord', messages: window });
+    await service.writer.runOnce({ flush: true });
+    const query = { bot: 'mythos', query_text: 'Pixel the cat and cardboard boxes', limit: 10 };
+    const before = await client.retrieve(query);
+    assert.ok(before.hits.some((hit) => hit.messageIds.split(',').includes('c1')));
+
+    const forgotten = await client.forget({ bot: 'mythos', message_ids: ['c1'] });
+    assert.equal(forgotten.ok, true);
+    assert.equal(forgotten.messages_forgotten, 1);
+    assert.equal(forgotten.points_deleted + forgotten.points_rewritten, 1);
+    const after = await client.retrieve(query);
+    assert.ok(after.hits.every((hit) => !hit.messageIds.split(',').includes('c1')));
+    assert.ok(after.hits.every((hit) => !hit.text.includes('sleeps in them all day')));
+    assert.doesNotMatch(after.formatted, /sleeps in them all day/);
+
+    assert.deepEqual(await client.forget({ bot: 'mythos', message_ids: ['c1'] }), {
+      ok: true,
+      points_deleted: 0,
+      points_rewritten: 0,
+      pending_dropped: 0,
+      messages_forgotten: 0,
+    });
+    const resent = await client.save({ bot: 'mythos', source: 'discord', messages: window });
+    assert.equal(resent.forgotten, 1, 'a re-sent window does not bring the forgotten message back');
+  });
+
+  test('a key without the forget scope is refused with forbidden, and not retried', async () => {
+    const error = await as('bot')
+      .forget({ bot: 'mythos', message_ids: ['c2'] })
+      .then(
+        () => assert.fail('expected a rejection'),
+        (e: unknown) => e,
+      );
+    assert.ok(error instanceof MemoryPoolApiError);
+    assert.equal(error.code, 'forbidden');
+    assert.equal(error.status, 403);
+    assert.equal(error.retryable, false);
+  });
+
+  test('forgetLog with an admin key lists the forgets newest first, filtered and limited', async () => {
+    await as('forgetter').forget({ bot: 'mythos', message_ids: ['c3'] });
+    const { entries } = await as('admin').forgetLog({ bot: 'mythos' });
+    assert.ok(entries.length >= 2);
+    const newest = entries[0]!;
+    assert.equal(newest.bot, 'mythos');
+    assert.equal(newest.actor, 'forgetter');
+    assert.deepEqual(newest.selector, { message_ids: ['c3'] });
+    assert.equal(newest.result.messages_forgotten, 1);
+    assert.ok(entries[0]!.id > entries[1]!.id);
+    assert.equal((await as('admin').forgetLog({ limit: 1 })).entries.length, 1);
+    await assert.rejects(as('forgetter').forgetLog(), { status: 403, code: 'forbidden' });
+    await assert.rejects(as('admin').forgetLog({ limit: 0 }), { status: 400, code: 'validation_failed' });
   });
 });
 

@@ -1,4 +1,5 @@
 /** @module MemoryPoolClient: the typed TypeScript client for the memory service's HTTP API. */
+import type { ForgetLogEntry, ForgetRequest, ForgetResponse } from '../api/forget-request.js';
 import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
 import type { SaveRequest, SaveResponse } from '../api/save-request.js';
 import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';
@@ -27,6 +28,16 @@ export interface HealthResponse {
 export interface ReadyResponse {
   readonly ready: boolean;
   readonly checks: Readonly<Record<string, { readonly ok: boolean; readonly error?: string }>>;
+}
+
+/** `GET /admin/forget-log` filters: one bot's entries (all bots when unset), newest first, at most `limit` (1-1000, default 100). */
+export interface ForgetLogQuery {
+  readonly bot?: string;
+  readonly limit?: number;
+}
+
+export interface ForgetLogResponse {
+  readonly entries: readonly ForgetLogEntry[];
 }
 
 // Looked up per call, so a fetch patched after construction (tests, instrumentation) is used.
@@ -68,6 +79,27 @@ export class MemoryPoolClient {
       method: 'POST',
       path: '/retrieve',
       body: request,
+      idempotent: true,
+    });
+  }
+
+  /**
+   * Forgets messages by id, or everything one selector matches (needs the key's `forget` scope). A repeated
+   * forget answers zeros, so it is as safe to retry as a save.
+   */
+  forget(request: ForgetRequest): Promise<ForgetResponse> {
+    return sendRequest(this.#settings, { method: 'POST', path: '/forget', body: request, idempotent: true });
+  }
+
+  /** The audit log of forgets (needs the key's `admin` scope). */
+  forgetLog(query: ForgetLogQuery = {}): Promise<ForgetLogResponse> {
+    const params = new URLSearchParams();
+    if (query.bot !== undefined) params.set('bot', query.bot);
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    const search = params.size === 0 ? '' : `?${params}`;
+    return sendRequest(this.#settings, {
+      method: 'GET',
+      path: `/admin/forget-log${search}`,
       idempotent: true,
     });
   }
