@@ -12,5 +12,6 @@ def derive_message_id(session_id: str, turn_number: int, role: str, text: str) -
 
 
 def qualify_user_id(platform: str, user_id: str) -> str:
-    """`telegram:42`: the same number on two platforms is two different people."""
-    return f"{platform or 'hermes'}:{user_id}"
+    """`telegram:42`: the same number on two platforms is two different people (an id already qualified stays as is)."""
+    prefix = f"{platform or 'hermes'}:"
+    return user_id if user_id.startswith(prefix) else prefix + user_id

@@ -27,6 +27,8 @@ SOURCE = "hermes"
 # Ids of this session's recent messages are still in Hermes's context: recalling them would only repeat it.
 RECENT_IDS_KEPT = 40
 GROUP_CHAT_TYPES = ("group", "channel", "thread")
+# Hermes says "dm"; "private" is Telegram's own word for the same thing, in case a build passes it through.
+DM_CHAT_TYPES = ("dm", "private")
 
 
 def _spawn_thread(target, *, name, daemon=True, args=(), kwargs=None) -> threading.Thread:
@@ -158,9 +160,11 @@ class MemoryPoolProvider(MemoryProvider):
         if not self.is_available():
             return json.dumps(ServiceError("memory-pool is not configured (set MEMORY_POOL_BOT)", code="not_configured").to_dict())
         if tool_name == _tools.SEARCH_TOOL:
-            return _tools.run_search(self._client, self._config.bot, args, timeout)
+            return _tools.run_search(self._client, self._config.bot, args, timeout, self._recall_context())
         if tool_name == _tools.FORGET_TOOL:
-            return _tools.run_forget(self._client, self._config.bot, args, timeout)
+            author = self._resolve_author(None)
+            user_id = qualify_user_id(self._platform, author.id) if author is not None and author.id else None
+            return _tools.run_forget(self._client, self._config.bot, args, timeout, user_id)
         return json.dumps({"error": {"code": "unknown_tool", "message": f"memory-pool has no tool {tool_name}"}})
 
     def on_session_end(self, messages: Optional[List[Dict[str, Any]]] = None, **kwargs: Any) -> None:
@@ -180,7 +184,7 @@ class MemoryPoolProvider(MemoryProvider):
     # -- internals ---------------------------------------------------------------------------
 
     def _retrieve_formatted(self, query: str, timeout: float) -> str:
-        body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000]}
+        body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000], **self._recall_context()}
         with self._ids_lock:
             recent = list(self._recent_ids)
         if recent:
@@ -196,12 +200,9 @@ class MemoryPoolProvider(MemoryProvider):
     def _build_save(self, user_content: Any, assistant_content: Any, session_id: str, turn_author: Any):
         if not self._writes_enabled or not self.is_available():
             return None
-        author = read_turn_author(turn_author) if turn_author else self._turn_author
+        author = self._resolve_author(turn_author)
         if author is not None and author.is_bot:
             return None  # another bot's message in a group chat is not the user's memory
-        if author is None and self._chat_type not in GROUP_CHAT_TYPES:
-            # In group chats the initialize-time user is whoever opened the session: crediting them is worse than no id.
-            author = self._init_user
         user_text, agent_text = _read_text(user_content), _read_text(assistant_content)
         if not user_text and not agent_text:
             return None
@@ -222,11 +223,32 @@ class MemoryPoolProvider(MemoryProvider):
             self._recent_ids.extend(m["message_id"] for m in messages)
         return {"bot": self._config.bot, "source": SOURCE, "messages": messages}
 
-    def _message(self, kind: str, text: str, message_id: str, ts: int) -> Dict[str, Any]:
-        message: Dict[str, Any] = {"speaker_kind": kind, "text": text, "message_id": message_id, "ts": ts}
+    def _resolve_author(self, turn_author: Any) -> Optional[TurnAuthor]:
+        """Who wrote the current turn: sync_turn's `turn_author`, else on_turn_start's, else (outside groups) initialize's.
+
+        In group chats the initialize-time user is whoever opened the session: crediting them is worse than no id.
+        """
+        given = read_turn_author(turn_author)
+        if given.id or given.name or given.is_bot:
+            return given
+        if self._turn_author is not None:
+            return self._turn_author
+        if self._chat_type in GROUP_CHAT_TYPES:
+            return None
+        return self._init_user
+
+    def _recall_context(self) -> Dict[str, Any]:
+        """Where this chat is, for /retrieve and /save: the bot's privacy scope (`retrieve.scope`) reads it."""
+        context: Dict[str, Any] = {}
         if self._chat_id:
-            message["channel_id"] = self._chat_id[:200]
-        return message
+            context["channel_id"] = self._chat_id[:200]
+        if self._chat_type:
+            context["is_dm"] = self._chat_type in DM_CHAT_TYPES
+        return context
+
+    def _message(self, kind: str, text: str, message_id: str, ts: int) -> Dict[str, Any]:
+        # Both the user's message and the agent's reply are marked, so a DM never leaks through either.
+        return {"speaker_kind": kind, "text": text, "message_id": message_id, "ts": ts, **self._recall_context()}
 
     def _resolve_turn_number(self, session_id: str, user_text: str, agent_text: str) -> int:
         """The host's turn number; older hosts without `on_turn_start` get a per-session count.

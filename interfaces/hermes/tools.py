@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .http_client import MemoryPoolClient, ServiceError
 
@@ -30,28 +30,36 @@ TOOL_SCHEMAS: List[Dict[str, Any]] = [
     {
         "name": FORGET_TOOL,
         "description": (
-            "Remove messages from long-term memory by their message ids (as returned by "
-            f"{SEARCH_TOOL} in messageIds). Use only when the user asks to forget something."
+            "Remove messages from long-term memory for good: either by their message ids (as returned by "
+            f"{SEARCH_TOOL} in messageIds), or with scope \"me\" everything the current user said (and the "
+            "agent's replies in their direct chats). Use only when the user asks to forget something."
         ),
         "parameters": {
             "type": "object",
             "properties": {
                 "message_ids": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                "scope": {
+                    "type": "string",
+                    "enum": ["me"],
+                    "description": "\"me\": forget all of the current user's memories instead of listed ids",
+                },
             },
-            "required": ["message_ids"],
         },
     },
 ]
 
 
-def run_search(client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout: float) -> str:
-    """POST /retrieve and return the hits as a JSON string (an error object when it fails)."""
+def run_search(
+    client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout: float, context: Dict[str, Any]
+) -> str:
+    """POST /retrieve from the chat's `context` (channel_id, is_dm) and return the hits as a JSON string."""
     query = str(args.get("query") or "").strip()
     if not query:
         return _error("invalid_argument", "query must be a non-empty string")
     limit = _read_limit(args.get("limit"))
     try:
-        answer = client.post("/retrieve", {"bot": bot, "query_text": query, "limit": limit}, timeout=timeout)
+        body = {"bot": bot, "query_text": query, "limit": limit, **context}
+        answer = client.post("/retrieve", body, timeout=timeout)
     except ServiceError as error:
         return json.dumps(error.to_dict())
     hits = [
@@ -69,17 +77,29 @@ def run_search(client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout
     return json.dumps({"count": len(hits), "hits": hits})
 
 
-def run_forget(client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout: float) -> str:
-    """POST /forget and return the service's JSON, or an error object naming why it did not happen."""
+def run_forget(
+    client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout: float, current_user_id: Optional[str]
+) -> str:
+    """POST /forget by message ids, or by `current_user_id` for scope "me"; the service's JSON or an error object."""
+    scope = args.get("scope")
     raw = args.get("message_ids")
     ids = [str(i) for i in raw if str(i).strip()] if isinstance(raw, list) else []
-    if not ids:
-        return _error("invalid_argument", "message_ids must be a non-empty list of strings")
+    if scope is not None and scope != "me":
+        return _error("invalid_argument", 'scope must be "me" (or leave it out and list message_ids)')
+    if scope == "me" and ids:
+        return _error("invalid_argument", 'give either message_ids or scope "me", not both')
+    if scope == "me":
+        if not current_user_id:
+            # Guessing the user (e.g. from whoever opened a group session) could erase someone else's memories.
+            return _error("unknown_user", "the current turn's author is not known, so nothing was forgotten")
+        selector: Dict[str, Any] = {"user_id": current_user_id}
+    elif ids:
+        selector = {"message_ids": ids[:1000]}
+    else:
+        return _error("invalid_argument", 'message_ids must be a non-empty list of strings, or scope "me"')
     try:
-        return json.dumps(client.post("/forget", {"bot": bot, "message_ids": ids}, timeout=timeout))
+        return json.dumps(client.post("/forget", {"bot": bot, **selector}, timeout=timeout))
     except ServiceError as error:
-        if error.status in (404, 405):
-            return _error("forget_unsupported", "this memory-pool service has no POST /forget; nothing was removed")
         return json.dumps(error.to_dict())
 
 
