@@ -2,25 +2,18 @@
  * @module One recalled memory as POST /retrieve returns it, read tolerantly from a Qdrant point that any
  * writer may have made: memory-pool, st-qdrant-memory, its old single-message versions, or something else.
  */
+import type { RetrieveHit } from '../api/retrieve-request.js';
 
-/** One hit; fields mirror the payload (format.md), so `speakers` and `messageIds` stay comma-joined strings. */
-export interface RecallHit {
-  readonly id: string | number;
-  readonly score: number;
-  readonly text: string;
-  readonly speakers: string;
-  /** Unix ms of the oldest message; 0 when the point has none. */
-  readonly timestamp: number;
-  readonly messageIds: string;
-  readonly messageCount: number;
+/**
+ * One hit: the wire shape of POST /retrieve (fields mirror the payload, format.md, so `speakers` and
+ * `messageIds` stay comma-joined strings), plus what only formatting needs.
+ */
+export interface RecallHit extends RetrieveHit {
   /**
    * Set only on old single-message points (st-qdrant-memory before chunking: no `isChunk`, a `speaker` of
    * "user" or "character"). Like st, anything that is not "user" counts as the character.
    */
   readonly legacySpeaker?: 'user' | 'character';
-  readonly source?: string;
-  readonly channelId?: string;
-  readonly guildId?: string;
 }
 
 /** The slice of a Qdrant scored point this reads; Qdrant may send a null payload. */

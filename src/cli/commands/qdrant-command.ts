@@ -1,6 +1,7 @@
 /** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone, for SillyTavern or any Qdrant client. */
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../../logging/logger.js';
+import { closeOnSignal } from '../close-on-signal.js';
 import { isLoopbackHost } from '../../config/check-config.js';
 
 interface QdrantCommandOptions {
@@ -63,18 +64,7 @@ async function runQdrant(options: QdrantCommandOptions): Promise<void> {
     { url: server.url, dataDir: options.data, auth: apiKey !== undefined || readOnlyApiKey !== undefined },
     `embedded Qdrant-compatible store listening on ${server.url}`,
   );
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'stopping the embedded store');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'embedded store did not close cleanly');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignal(logger, 'the embedded store', () => server.close());
 }
 
 /** Registers `memory-pool qdrant --data DIR --port P [--host H] [--api-key K] [--read-only-api-key K]`. */

@@ -4,6 +4,7 @@ import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { createLogger } from '../../logging/logger.js';
+import { closeOnSignal } from '../close-on-signal.js';
 
 interface ServeOptions {
   config?: string;
@@ -42,18 +43,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'stopping memory-pool');
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'memory-pool did not stop cleanly');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignal(logger, 'memory-pool', () => service.close());
 }
 
 /** Registers `memory-pool serve [--config FILE]`. */

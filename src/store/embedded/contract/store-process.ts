@@ -1,6 +1,6 @@
 /** @module Runs the embedded store as the CLI does, in a child process that a test can SIGKILL and restart. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { findFreePort } from '../../../server/test-support/free-port.js';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -13,19 +13,6 @@ export interface StoreProcess {
   kill(): Promise<void>;
   /** Sends SIGTERM and resolves once the process is gone. */
   stop(): Promise<void>;
-}
-
-/** Asks the OS for a free port; the CLI is then told to use it. */
-async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `node --import tsx src/cli/main.ts qdrant --data DIR --port P` and waits until /healthz answers. */

@@ -1,25 +1,13 @@
 /** @module Small shape checks for request JSON, worded like serde's messages so 400s read as Qdrant's do. */
+import { describeInvalidType } from '../serde-wording.js';
 
 /** A JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** How serde names a value in `invalid type: …` messages. */
-export function describeJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'boolean') return `boolean \`${value}\``;
-  if (typeof value === 'number') {
-    return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
-  }
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
-  return Array.isArray(value) ? 'a sequence' : 'a map';
-}
-
 /** serde's `invalid type: X, expected Y`. */
-export function invalidType(value: unknown, expected: string): string {
-  return `invalid type: ${describeJson(value)}, expected ${expected}`;
-}
+export const invalidType = describeInvalidType;
 
 /** A JSON integer that fits `usize`, or undefined. */
 export function asUsize(value: unknown): number | undefined {

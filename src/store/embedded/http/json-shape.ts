@@ -4,23 +4,13 @@
  */
 import { parseJsonPointId, type PointId } from '../engine/point-id.js';
 import { formatError, type QdrantError } from '../qdrant-error.js';
+import { describeInvalidType } from '../serde-wording.js';
 
 export type JsonObject = Record<string, unknown>;
 
-/** serde's `Unexpected` wording for a JSON value. */
-export function describeJsonValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'boolean') return `boolean \`${value}\``;
-  if (typeof value === 'number') {
-    return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
-  }
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
-  return Array.isArray(value) ? 'sequence' : 'map';
-}
-
 /** 400 `invalid type: <value>, expected <expected>`. */
 export function invalidType(value: unknown, expected: string): QdrantError {
-  return formatError(`invalid type: ${describeJsonValue(value)}, expected ${expected}`);
+  return formatError(describeInvalidType(value, expected));
 }
 
 /** 400 ``missing field `name` ``. */
