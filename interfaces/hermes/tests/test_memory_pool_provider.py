@@ -26,10 +26,10 @@ SERVICE_URL = os.environ.get("MEMORY_POOL_TEST_URL", "")
 BOT = "mythos"
 
 
-def make_provider(url: str, **init_kwargs):
+def make_provider(url: str, bot: str = BOT, **init_kwargs):
     """register(ctx) like Hermes, then is_available, get_tool_schemas and initialize, with env pointing at `url`."""
     home = tempfile.mkdtemp(prefix="hermes-home-")
-    env = {"MEMORY_POOL_URL": url, "MEMORY_POOL_BOT": BOT, "HERMES_HOME": home, "MEMORY_POOL_API_KEY": ""}
+    env = {"MEMORY_POOL_URL": url, "MEMORY_POOL_BOT": bot, "HERMES_HOME": home, "MEMORY_POOL_API_KEY": ""}
     with mock.patch.dict(os.environ, env):
         ctx = hermes_stand_in.FakeContext()
         PLUGIN.register(ctx)
@@ -51,11 +51,12 @@ def post(path: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
-def wait_for_hit(query: str, message_id: str, timeout: float = 10.0) -> dict:
+def wait_for_hit(query: str, message_id: str, timeout: float = 10.0, **request) -> dict:
     """Polls /retrieve until a hit holds `message_id` (the node side flushes the writer every 200 ms)."""
     end = time.monotonic() + timeout
+    body = {"bot": BOT, "query_text": query, "limit": 10, **request}
     while time.monotonic() < end:
-        for hit in post("/retrieve", {"bot": BOT, "query_text": query, "limit": 10})["hits"]:
+        for hit in post("/retrieve", body)["hits"]:
             if message_id in hit["messageIds"]:
                 return hit
         time.sleep(0.2)
@@ -157,21 +158,86 @@ class AgainstRealService(unittest.TestCase):
         self.assertTrue(provider._sender.flush(2))
         self.assertEqual(list(provider._sender.recent_responses), [])
 
-    def test_search_tool_finds_saved_text_and_forget_answers_in_json(self):
+    def test_forget_tool_removes_a_turn_for_good(self):
         word = uuid.uuid4().hex[:10]
-        provider = make_provider(SERVICE_URL, session_id="tool-sess", user_id="1", user_name="Cy")
+        provider = make_provider(SERVICE_URL, session_id="tool-sess", user_id="1", user_name="Cy", chat_type="dm")
         provider.on_turn_start(1, "x")
         user_text = f"My sister {word} is moving to Lisbon next spring for her new job."
-        provider.sync_turn(user_text, "How exciting for her!", session_id="tool-sess")
+        agent_text = f"How exciting for {word}, Lisbon is lovely in spring!"
+        provider.sync_turn(user_text, agent_text, session_id="tool-sess")
         self.assertTrue(provider._sender.flush(5))
-        user_id = message_ids.derive_message_id("tool-sess", 1, "user", user_text)
-        wait_for_hit(f"sister {word} Lisbon", user_id)
+        ids = [message_ids.derive_message_id("tool-sess", 1, role, text)
+               for role, text in (("user", user_text), ("assistant", agent_text))]
+        wait_for_hit(f"sister {word} Lisbon", ids[0], channel_id="chat-1", is_dm=True)
         found = json.loads(provider.handle_tool_call("memory_pool_search", {"query": f"sister {word} Lisbon"}))
-        self.assertTrue(any(word in hit["text"] for hit in found["hits"]))
-        forgot = json.loads(provider.handle_tool_call("memory_pool_forget", {"message_ids": [user_id]}))
-        # Either the service's own answer or an error object saying why nothing was removed; never a crash.
-        self.assertTrue("error" in forgot or "ok" in forgot or "forgotten" in forgot, forgot)
+        self.assertTrue(any(word in hit["text"] for hit in found["hits"]), found)
+
+        forgot = json.loads(provider.handle_tool_call("memory_pool_forget", {"message_ids": ids}))
+        self.assertEqual((forgot["ok"], forgot["messages_forgotten"]), (True, 2), forgot)
+        found = json.loads(provider.handle_tool_call("memory_pool_search", {"query": f"sister {word} Lisbon"}))
+        self.assertFalse(any(word in hit["text"] for hit in found["hits"]), found)
+        other = make_provider(SERVICE_URL, chat_type="dm")
+        self.assertNotIn(word, other.prefetch(f"my sister {word} moving to Lisbon", session_id="o"))
+        # Hermes retrying the turn cannot bring it back: the service remembers the ids were forgotten.
+        provider.sync_turn(user_text, agent_text, session_id="tool-sess")
+        self.assertTrue(provider._sender.flush(5))
+        retried = provider._sender.recent_responses[-1]
+        self.assertEqual((retried["accepted"], retried["forgotten"]), (0, 2), retried)
         provider.shutdown()
+        other.shutdown()
+
+    def test_forget_me_removes_only_the_current_authors_messages(self):
+        word = uuid.uuid4().hex[:10]
+        gil, hal = uuid.uuid4().hex[:8], uuid.uuid4().hex[:8]
+        provider = make_provider(SERVICE_URL, session_id="me-sess", chat_type="group", user_id=hal)
+        said = {}
+        for turn, (author, name, text) in enumerate(
+            [(gil, "Gil", f"Gil here: my dog {word} is afraid of thunderstorms and hides."),
+             (hal, "Hal", f"Hal here: my parrot {word} sings opera every single morning.")], start=1):
+            provider.on_turn_start(turn, text, author_id=author, author_name=name, author_is_bot=False)
+            provider.sync_turn(text, "", session_id="me-sess")
+            said[name] = message_ids.derive_message_id("me-sess", turn, "user", text)
+        self.assertTrue(provider._sender.flush(5))
+        wait_for_hit(f"dog {word} thunderstorms", said["Gil"])
+        wait_for_hit(f"parrot {word} opera", said["Hal"])
+
+        provider.on_turn_start(3, "please forget everything about me", author_id=gil, author_name="Gil")
+        forgot = json.loads(provider.handle_tool_call("memory_pool_forget", {"scope": "me"}))
+        self.assertEqual((forgot["ok"], forgot["messages_forgotten"]), (True, 1), forgot)
+        hits = post("/retrieve", {"bot": BOT, "query_text": f"{word} dog parrot", "limit": 10})["hits"]
+        kept = " ".join(hit["messageIds"] for hit in hits)
+        self.assertNotIn(said["Gil"], kept)
+        self.assertIn(said["Hal"], kept)  # the session's opener in this group is Hal; only Gil asked
+        provider.shutdown()
+
+    def test_a_dm_stays_in_its_dm_under_a_dm_private_bot(self):
+        word = uuid.uuid4().hex[:10]
+        dm = make_provider(SERVICE_URL, bot="private", session_id="dm-sess", chat_type="dm",
+                           chat_id=f"dm-{word}", user_id="42", user_name="Ada")
+        group = make_provider(SERVICE_URL, bot="private", session_id="grp-sess", chat_type="group",
+                              chat_id=f"grp-{word}")
+        for provider, session, text in (
+            (dm, "dm-sess", f"Between us: my secret recipe {word} uses cardamom and orange peel."),
+            (group, "grp-sess", f"For everyone: the public recipe {word} uses flour and butter."),
+        ):
+            provider.on_turn_start(1, text, author_id="42", author_name="Ada")
+            provider.sync_turn(text, "", session_id=session)
+            self.assertTrue(provider._sender.flush(5))
+        secret = message_ids.derive_message_id("dm-sess", 1, "user", f"Between us: my secret recipe {word} uses cardamom and orange peel.")
+        wait_for_hit(f"secret recipe {word} cardamom", secret, bot="private", channel_id=f"dm-{word}", is_dm=True)
+
+        # From another DM, recall and search see the group's memory but not the first DM's.
+        elsewhere = make_provider(SERVICE_URL, bot="private", session_id="dm2", chat_type="dm", chat_id=f"dm2-{word}")
+        recalled = elsewhere.prefetch(f"recipe {word} cardamom orange flour butter", session_id="dm2")
+        self.assertIn("public recipe", recalled)
+        self.assertNotIn("cardamom", recalled)
+        found = json.loads(elsewhere.handle_tool_call("memory_pool_search", {"query": f"secret recipe {word} cardamom"}))
+        self.assertFalse(any("cardamom" in hit["text"] for hit in found["hits"]), found)
+        # The DM itself still finds it.
+        found = json.loads(dm.handle_tool_call("memory_pool_search", {"query": f"secret recipe {word} cardamom"}))
+        self.assertTrue(any("cardamom" in hit["text"] for hit in found["hits"]), found)
+        for provider in (dm, group, elsewhere):
+            provider.shutdown()
 
 
 class WhenTheServiceMisbehaves(unittest.TestCase):

@@ -29,7 +29,14 @@ function runCommand(
 
 test('the Hermes memory-pool plugin passes its Python suite against the real service', async () => {
   const service = await startTestService({
-    bots: [testBot('mythos', { chunk: { minChars: 50, maxChars: 400, idleMs: 200 } })],
+    bots: [
+      testBot('mythos', { chunk: { minChars: 50, maxChars: 400, idleMs: 200 } }),
+      // The Python suite checks that Hermes DMs stay in their own DM under this bot's privacy scope.
+      testBot('private', {
+        chunk: { minChars: 50, maxChars: 400, idleMs: 200 },
+        retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'dm-private' },
+      }),
+    ],
   });
   // Chunks reach the store only when the writer flushes; the Python side polls /retrieve meanwhile.
   const flusher = setInterval(() => {
