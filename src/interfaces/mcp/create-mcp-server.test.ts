@@ -38,7 +38,7 @@ describe('createMcpServer against a real service', () => {
 
   test('lists the tools', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['recall', 'remember']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['forget', 'recall', 'remember']);
   });
 
   test('recall on an empty memory says so', async () => {
@@ -73,6 +73,70 @@ describe('createMcpServer against a real service', () => {
     assert.ok(hits.length > 0);
     assert.equal(hits[0]!.source, 'mcp');
     assert.match(hits[0]!.speakers, /Ana/);
+  });
+
+  test('recall narrows by source and passes the place it is asked from', async () => {
+    const query = { query: 'cello practice scales teacher' };
+    const ofSources = async (args: Record<string, unknown>) => {
+      const result = await client.callTool({ name: 'recall', arguments: { ...query, ...args } });
+      assert.notEqual(result.isError, true, textOf(result));
+      return (result.structuredContent as { hits: RetrieveHit[] }).hits.map((hit) => hit.source);
+    };
+    const fromMcp = await ofSources({ sources: ['mcp'], guild_id: 'g1', channel_id: 'c1' });
+    assert.ok(fromMcp.length > 0);
+    assert.ok(fromMcp.every((source) => source === 'mcp'));
+    assert.deepEqual(await ofSources({ sources: ['discord'] }), []);
+  });
+
+  test('forget by the message ids of a recall hit: recall no longer finds it; forgetting again is harmless', async () => {
+    const text = 'Ana keeps her spare house key under the blue flowerpot by the back door of the cottage.';
+    await client.callTool({ name: 'remember', arguments: { speaker: 'Ana', text } });
+    await service.writer.runOnce({ flush: true });
+    const recall = async () => {
+      const result = await client.callTool({
+        name: 'recall',
+        arguments: { query: 'spare house key blue flowerpot', limit: 10 },
+      });
+      return (result.structuredContent as { hits: RetrieveHit[] }).hits;
+    };
+    const hit = (await recall()).find((h) => h.text.includes('flowerpot'));
+    assert.ok(hit, 'remembered first');
+    const ids = hit.messageIds.split(',');
+    const forgotten = await client.callTool({ name: 'forget', arguments: { message_ids: ids } });
+    assert.notEqual(forgotten.isError, true, textOf(forgotten));
+    assert.match(textOf(forgotten), new RegExp(`Forgot ${ids.length} message`));
+    const counts = forgotten.structuredContent as Record<string, number>;
+    assert.equal(counts.messages_forgotten, ids.length);
+    assert.equal(counts.points_deleted, 1);
+    assert.ok((await recall()).every((h) => !h.text.includes('flowerpot')));
+
+    const again = await client.callTool({ name: 'forget', arguments: { message_ids: ids } });
+    assert.match(textOf(again), /Nothing to forget/);
+    assert.deepEqual(again.structuredContent, {
+      points_deleted: 0,
+      points_rewritten: 0,
+      pending_dropped: 0,
+      messages_forgotten: 0,
+    });
+  });
+
+  test('forget by source removes what came through that interface', async () => {
+    const result = await client.callTool({ name: 'forget', arguments: { source: 'mcp' } });
+    assert.notEqual(result.isError, true, textOf(result));
+    assert.ok((result.structuredContent as Record<string, number>).points_deleted > 0);
+    const recalled = await client.callTool({
+      name: 'recall',
+      arguments: { query: 'cello practice scales teacher' },
+    });
+    assert.deepEqual(recalled.structuredContent, { formatted: '', hits: [] });
+  });
+
+  test('forget needs exactly one of message_ids and source', async () => {
+    for (const args of [{}, { message_ids: ['x'], source: 'mcp' }]) {
+      const result = await client.callTool({ name: 'forget', arguments: args });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /either `message_ids` or `source`/);
+    }
   });
 
   test('an unknown bot is an error result naming the code, not a protocol failure', async () => {

@@ -1,14 +1,14 @@
-/** @module The memory-pool MCP server: `recall` and `remember` tools and a per-bot resource, over any MemoryBackend. */
+/** @module The memory-pool MCP server: `recall`, `remember` and `forget` tools and a per-bot resource, over any MemoryBackend. */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { retrieveRequestSchema } from '../../api/retrieve-request.js';
 import type { SaveMessage } from '../../api/save-request.js';
-import { MemoryPoolApiError } from '../../client/memory-pool-client-errors.js';
 import { describeBotStatus } from './describe-bot-status.js';
+import { registerForgetTool } from './forget-tool.js';
 import type { MemoryBackend } from './memory-backend.js';
 import { recallOutputShape } from './recall-output.js';
 import { deriveRememberMessageId } from './remember-message-id.js';
+import { runTool } from './run-tool.js';
 
 export interface CreateMcpServerOptions {
   readonly backend: MemoryBackend;
@@ -67,6 +67,15 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
         exclude_message_ids: retrieveRequestSchema.shape.exclude_message_ids.describe(
           'Message ids already in your context, left out of the results',
         ),
+        guild_id: retrieveRequestSchema.shape.guild_id.describe(
+          "The Discord server (guild) you are talking in, for the bot's privacy scope",
+        ),
+        channel_id: retrieveRequestSchema.shape.channel_id.describe(
+          "The channel you are talking in, for the bot's privacy scope",
+        ),
+        sources: retrieveRequestSchema.shape.sources.describe(
+          'Only memories saved through these interfaces, e.g. ["discord", "mcp"]',
+        ),
       },
       outputSchema: recallOutputShape,
       annotations: { readOnlyHint: true },
@@ -81,6 +90,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           ...(args.exclude_message_ids === undefined
             ? {}
             : { exclude_message_ids: args.exclude_message_ids }),
+          ...(args.guild_id === undefined ? {} : { guild_id: args.guild_id }),
+          ...(args.channel_id === undefined ? {} : { channel_id: args.channel_id }),
+          ...(args.sources === undefined ? {} : { sources: args.sources }),
         });
         return {
           content: [{ type: 'text', text: response.formatted || 'No memories found.' }],
@@ -127,6 +139,8 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
       }),
   );
 
+  registerForgetTool(server, backend, pickBot, botField);
+
   server.registerResource(
     'bot',
     new ResourceTemplate('memory-pool://bots/{bot}', {
@@ -164,17 +178,4 @@ function toSaveMessage(text: string, speaker: string | undefined, id: string | u
   return who === 'self'
     ? { speaker_kind: 'self', text, message_id }
     : { speaker_kind: 'user', speaker_name: who, text, message_id };
-}
-
-/** Failures become tool results with `isError`, so the model reads what went wrong instead of a protocol error. */
-async function runTool(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    const text =
-      error instanceof MemoryPoolApiError
-        ? `memory-pool refused (${error.code}${error.field ? `, field ${error.field}` : ''}): ${error.message}`
-        : `memory-pool failed: ${(error as Error).message}`;
-    return { isError: true, content: [{ type: 'text', text }] };
-  }
 }

@@ -29,6 +29,13 @@ describe('/mcp over streamable HTTP', () => {
       config: {
         apiKeys: [
           { name: 'agent', key: KEY, scopes: ['save', 'retrieve'], bots: '*', sources: '*' },
+          {
+            name: 'curator',
+            key: `${KEY}-f`,
+            scopes: ['save', 'retrieve', 'forget'],
+            bots: '*',
+            sources: '*',
+          },
           { name: 'reader', key: `${KEY}-r`, scopes: ['retrieve'], bots: '*', sources: '*' },
         ],
       },
@@ -57,6 +64,41 @@ describe('/mcp over streamable HTTP', () => {
       assert.equal(hits[0]?.source, 'mcp');
     } finally {
       await client.close();
+    }
+  });
+
+  test('forget needs the forget scope: refused as forbidden without it, done with it', async () => {
+    const agent = await connect(service.url, { authorization: `Bearer ${KEY}` });
+    const curator = await connect(service.url, { authorization: `Bearer ${KEY}-f` });
+    try {
+      const text = 'Ben hides the biscuit tin behind the flour jars on the top shelf of the pantry.';
+      await agent.callTool({ name: 'remember', arguments: { speaker: 'Ben', text } });
+      await service.writer.runOnce({ flush: true });
+      const recall = async () =>
+        (
+          (
+            await curator.callTool({
+              name: 'recall',
+              arguments: { query: 'biscuit tin flour jars pantry', limit: 10 },
+            })
+          ).structuredContent as { hits: RetrieveHit[] }
+        ).hits.filter((hit) => hit.text.includes('biscuit tin'));
+      const [hit] = await recall();
+      assert.ok(hit, 'remembered first');
+      const ids = hit.messageIds.split(',');
+
+      const refused = await agent.callTool({ name: 'forget', arguments: { message_ids: ids } });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /forbidden/);
+      assert.equal((await recall()).length, 1, 'a refused forget removes nothing');
+
+      const done = await curator.callTool({ name: 'forget', arguments: { message_ids: ids } });
+      assert.notEqual(done.isError, true, textOf(done));
+      assert.equal((done.structuredContent as { messages_forgotten: number }).messages_forgotten, 1);
+      assert.deepEqual(await recall(), []);
+    } finally {
+      await agent.close();
+      await curator.close();
     }
   });
 
