@@ -90,7 +90,8 @@ class MemoryPoolProvider(MemoryProvider):
     def system_prompt_block(self) -> str:
         return (
             "Long-term memory (memory-pool) is shared across platforms. Relevant past chats are recalled "
-            f"automatically; use {_tools.SEARCH_TOOL} to look further back."
+            f"automatically; use {_tools.SEARCH_TOOL} to look further back, and {_tools.FORGET_TOOL} only when "
+            "the user asks you to forget something."
         )
 
     def get_config_schema(self) -> List[Dict[str, Any]]:
