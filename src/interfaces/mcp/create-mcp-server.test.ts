@@ -105,7 +105,7 @@ describe('createMcpServer against a real service', () => {
     const forgotten = await client.callTool({ name: 'forget', arguments: { message_ids: ids } });
     assert.notEqual(forgotten.isError, true, textOf(forgotten));
     assert.match(textOf(forgotten), new RegExp(`Forgot ${ids.length} message`));
-    const counts = forgotten.structuredContent as Record<string, number>;
+    const counts = forgotten.structuredContent as { messages_forgotten: number; points_deleted: number };
     assert.equal(counts.messages_forgotten, ids.length);
     assert.equal(counts.points_deleted, 1);
     assert.ok((await recall()).every((h) => !h.text.includes('flowerpot')));
@@ -123,7 +123,7 @@ describe('createMcpServer against a real service', () => {
   test('forget by source removes what came through that interface', async () => {
     const result = await client.callTool({ name: 'forget', arguments: { source: 'mcp' } });
     assert.notEqual(result.isError, true, textOf(result));
-    assert.ok((result.structuredContent as Record<string, number>).points_deleted > 0);
+    assert.ok((result.structuredContent as { points_deleted: number }).points_deleted > 0);
     const recalled = await client.callTool({
       name: 'recall',
       arguments: { query: 'cello practice scales teacher' },
