@@ -113,6 +113,38 @@ try {
   console.log(
     `ratio new/repeated p50: ${(percentile(fresh, 50) / percentile(cached, 50)).toFixed(1)}x; client budget 3500 ms`,
   );
+
+  // A backlog of long chunks being embedded (e.g. after an outage) must not starve recall on the same thread.
+  await service.writer.stop(); // let the backlog pile up, as while the store was down
+  const long = 'and then we talked for a long while about everything that happened that week. '.repeat(16);
+  for (let i = 0; i < 64; i++) {
+    await post(`${service.url}/save`, {
+      bot: 'mythos',
+      source: 'bench',
+      messages: [
+        {
+          speaker_kind: 'user',
+          text: `Backlog ${i}: ${long}`,
+          message_id: `b${i}`,
+          channel_id: `backlog${i}`,
+        },
+      ],
+    });
+  }
+  let done = false;
+  const backlog = service.writer.runOnce({ flush: true }).then(() => {
+    done = true;
+  });
+  const during: number[] = [];
+  for (let i = 0; !done && i < 200; i++) {
+    during.push(
+      await post(`${service.url}/retrieve`, { bot: 'mythos', query_text: `backlog question ${i}` }),
+    );
+  }
+  await backlog;
+  console.log(
+    `/retrieve while 64 long chunks are embedded: p50 ${fmt(percentile(during, 50))}, p99 ${fmt(percentile(during, 99))}, max ${fmt(Math.max(...during))} (${during.length} requests)`,
+  );
 } finally {
   await service.close();
   rmSync(dir, { recursive: true, force: true });

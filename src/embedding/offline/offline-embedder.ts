@@ -8,8 +8,13 @@ import type { EmbedOptions, Embedder } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
 
 const DIMENSIONS = 512;
-/** 32 is the batch the shared measurements used (a few ms a sentence); bigger batches mostly grow peak memory. */
-const DEFAULT_BATCH_SIZE = 32;
+/**
+ * The model computes on the main thread and blocks it for a whole batch: 32 chunk-sized texts (~1400 chars)
+ * took ~3 s here, past a client's 3.5 s budget for a concurrent /retrieve. One text at a time, with a turn
+ * of the event loop between texts, kept recall during a 64-chunk backlog at p50 ~0.35 s, max ~0.55 s
+ * (bench/service-latency.bench.ts), with the same total throughput. A worker thread would remove the rest.
+ */
+const DEFAULT_BATCH_SIZE = 1;
 
 /** The slice of @energetic-ai/embeddings' model that this embedder uses. */
 interface SentenceModel {
@@ -38,6 +43,7 @@ export class OfflineEmbedder implements Embedder {
     const model = await this.#loadModel();
     const vectors: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       options.signal?.throwIfAborted();
       const batch = texts.slice(start, start + this.#batchSize);
       let raw: number[][];
