@@ -18,10 +18,19 @@ async function runMcp(options: McpOptions): Promise<void> {
     import('../../interfaces/mcp/create-mcp-server.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
+  const timeoutMs = Number(options.timeoutMs);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    process.stderr.write(
+      `error: --timeout-ms: expected a positive whole number of milliseconds, got "${options.timeoutMs}"\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
   let backend: InstanceType<typeof MemoryPoolClient>;
   try {
     backend = new MemoryPoolClient({
       baseUrl: options.url,
+      timeoutMs,
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     });
   } catch (error) {
