@@ -1,5 +1,6 @@
 /** @module The wire contract of `POST /forget`, shared by the server and the TypeScript client. */
 import { z } from 'zod';
+import { messageIdSchema } from './save-request.js';
 
 const id = z.string().min(1).max(200);
 
@@ -9,7 +10,7 @@ const id = z.string().min(1).max(200);
  */
 export const forgetRequestSchema = z.object({
   bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
-  message_ids: z.array(id).min(1, 'must list at least one id').max(1000).optional(),
+  message_ids: z.array(messageIdSchema).min(1, 'must list at least one id').max(1000).optional(),
   source: z.string().min(1).max(100).nullable().optional(),
   include_unsourced: z.boolean().optional(),
   discord_user_id: id.optional(),

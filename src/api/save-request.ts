@@ -3,14 +3,18 @@ import { z } from 'zod';
 
 const optionalId = z.string().min(1).max(200).optional();
 
+/** A platform message id. Commas are refused: chunks store their ids comma-joined (format.md). */
+export const messageIdSchema = z
+  .string({ message: 'must be a string (send platform ids such as Discord snowflakes as strings)' })
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine((id) => !id.includes(','), 'must not contain a comma (chunks store message ids comma-joined)');
+
 /** One message of a client's recent window. Unknown fields are ignored so older and newer clients keep working. */
 export const saveMessageSchema = z.object({
   speaker_kind: z.enum(['user', 'self'], { message: 'must be "user" or "self"' }),
   text: z.string({ message: 'must be a string' }),
-  message_id: z
-    .string({ message: 'must be a string (send platform ids such as Discord snowflakes as strings)' })
-    .min(1, 'must not be empty')
-    .max(200, 'must be at most 200 characters'),
+  message_id: messageIdSchema,
   /** Unix ms (seconds are accepted and converted); the arrival time when missing. */
   ts: z.number({ message: 'must be a number (Unix milliseconds)' }).nonnegative().optional(),
   discord_user_id: optionalId,

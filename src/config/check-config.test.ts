@@ -108,3 +108,10 @@ describe('API keys', () => {
     );
   });
 });
+
+describe('collections', () => {
+  test('two bots may not share one collection', () => {
+    const [problem] = problemsFor('bots:\n  a: { selfSpeaker: Mythos }\n  b: { selfSpeaker: Mythos }\n');
+    assert.match(problem!, /bots\.b\.collection: "mem_mythos" is already the collection of bots\.a/);
+  });
+});

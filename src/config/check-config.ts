@@ -22,7 +22,27 @@ export function isLoopbackHost(host: string): boolean {
 
 /** Every cross-key problem in a schema-valid config. */
 export function checkConfig(config: ParsedConfig): ConfigProblem[] {
-  return [...checkExposure(config), ...checkApiKeys(config)];
+  return [...checkExposure(config), ...checkApiKeys(config), ...checkSharedCollections(config)];
+}
+
+/**
+ * One collection per bot: chunk point ids derive from the collection and message ids, so two bots writing
+ * into one collection could overwrite each other's chunks. (Sharing with SillyTavern is by design, and fine.)
+ */
+function checkSharedCollections(config: ParsedConfig): ConfigProblem[] {
+  const owner = new Map<string, string>();
+  const problems: ConfigProblem[] = [];
+  for (const [name, bot] of Object.entries(config.bots)) {
+    const first = owner.get(bot.collection);
+    if (first === undefined) owner.set(bot.collection, name);
+    else {
+      problems.push({
+        path: `bots.${name}.collection`,
+        message: `"${bot.collection}" is already the collection of bots.${first}. Give each bot its own collection (two bots with the same selfSpeaker need an explicit collection)`,
+      });
+    }
+  }
+  return problems;
 }
 
 function checkExposure(config: ParsedConfig): ConfigProblem[] {

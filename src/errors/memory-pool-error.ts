@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'store_unavailable',
   'store_failed',
   'collection_incompatible',
+  'collection_missing',
+  'recall_timeout',
   'internal',
 ] as const;
 
@@ -99,7 +101,7 @@ export class ProviderError extends MemoryPoolError {
 export class StoreError extends MemoryPoolError {
   override readonly name = 'StoreError';
   constructor(
-    code: 'store_unavailable' | 'store_failed' | 'collection_incompatible',
+    code: 'store_unavailable' | 'store_failed' | 'collection_incompatible' | 'collection_missing',
     message: string,
     options: { retryable: boolean; cause?: unknown },
   ) {

@@ -1,8 +1,8 @@
 /**
  * @module `POST /forget`'s work. The journal forgets first (tombstones, pending messages dropped, chunks
- * marked), then one chunk-writer pass deletes the points and rewrites chunks that keep other messages, then
- * a filter delete in the store catches points of a bulk selector the journal does not know (written by an
- * earlier journal or another memory-pool). Every forget is audited.
+ * marked); then, alone on the chunk writer, the marked points are deleted, chunks that keep other messages
+ * are rewritten, and a filter delete catches points of a bulk selector the journal does not know (an
+ * earlier journal, another memory-pool). Every forget is audited.
  */
 import type { ForgetRequest, ForgetResponse } from '../api/forget-request.js';
 import type { BotConfig } from '../config/config-types.js';
@@ -10,14 +10,17 @@ import { AuthError, StoreError } from '../errors/memory-pool-error.js';
 import type { Principal } from '../http/auth/api-key-auth.js';
 import type { ForgetSelector } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
+import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
-import { type ParsedForget, parseForgetSelector } from './parse-forget-selector.js';
+import { parseForgetSelector } from './parse-forget-selector.js';
 
 export interface ForgetDeps {
   readonly journal: MessageJournal;
   readonly store: PointStore;
-  /** Runs one chunk-writer pass after any in progress (so no write of the old text can land after it). */
-  runWriterPass(): Promise<unknown>;
+  /** Runs the forget alone on the chunk writer: no write of old text, and no new write, can interleave. */
+  runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T>;
+  /** Asks the chunk writer to rewrite the chunks that kept other messages. */
+  wakeWriter(): void;
 }
 
 /** The payload filter of a bulk selector, for points the journal does not know; none for ids and users. */
@@ -53,50 +56,78 @@ export async function forgetMemories(
   request: ForgetRequest,
   principal: Principal,
 ): Promise<ForgetResponse> {
-  const parsed: ParsedForget = parseForgetSelector(request);
+  const parsed = parseForgetSelector(request);
   const key = principal.kind === 'key' ? principal.key : undefined;
   const sources = key && key.sources !== '*' ? key.sources : undefined;
   const actor = key?.name ?? 'open';
-  let result: Omit<ForgetResponse, 'ok'>;
-  let storePending = false;
-
-  if (parsed.kind === 'unsourced') {
-    if (key && !key.scopes.includes('admin')) {
-      throw new AuthError(
-        'forbidden',
-        `the API key "${key.name}" needs the admin scope to forget points without a source`,
-      );
-    }
-    const deleted = await deleteByFilter(deps.store, bot.collection, {
-      must: [{ is_empty: { key: 'source' } }],
-    });
-    result = { points_deleted: deleted, points_rewritten: 0, pending_dropped: 0, messages_forgotten: 0 };
-  } else {
-    const { selector } = parsed;
-    if (selector.kind === 'source' && sources && !sources.includes(selector.source)) {
-      throw new AuthError(
-        'forbidden',
-        `the API key "${actor}" may not act for the source "${selector.source}"`,
-      );
-    }
-    const forgetting = deps.journal.forgetting;
-    const ids = forgetting.selectMessageIds(bot.name, selector, sources);
-    const journal = forgetting.forgetMessages(bot.name, ids, Date.now());
-    await deps.runWriterPass();
-    storePending = deps.journal.hasDueDeletions(bot.name);
-    const filter = storeFilterFor(selector, sources);
-    const extra = filter && !storePending ? await deleteByFilter(deps.store, bot.collection, filter) : 0;
-    result = {
-      points_deleted: journal.pointsDeleted + extra,
-      points_rewritten: journal.pointsRewritten,
-      pending_dropped: journal.pendingDropped,
-      messages_forgotten: journal.messagesForgotten,
-    };
+  if (parsed.kind === 'unsourced' && key && !key.scopes.includes('admin')) {
+    throw new AuthError(
+      'forbidden',
+      `the API key "${actor}" needs the admin scope to forget points without a source`,
+    );
   }
-  const selector = Object.fromEntries(
+  if (
+    parsed.kind === 'journal' &&
+    parsed.selector.kind === 'source' &&
+    sources &&
+    !sources.includes(parsed.selector.source)
+  ) {
+    throw new AuthError(
+      'forbidden',
+      `the API key "${actor}" may not act for the source "${parsed.selector.source}"`,
+    );
+  }
+  const result = { points_deleted: 0, points_rewritten: 0, pending_dropped: 0, messages_forgotten: 0 };
+  let storePending = false;
+  const selectorFields = Object.fromEntries(
     Object.entries(request).filter(([field, value]) => field !== 'bot' && value !== undefined),
   );
-  deps.journal.forgetting.recordAudit({ at: Date.now(), actor, bot: bot.name, selector, result });
+  // The journal forgets at once, in one transaction: whatever is saved after this line is not forgotten.
+  const journal =
+    parsed.kind === 'journal'
+      ? deps.journal.forgetting.forgetMessages(
+          bot.name,
+          deps.journal.forgetting.selectMessageIds(bot.name, parsed.selector, sources),
+          Date.now(),
+          sources,
+        )
+      : undefined;
+  if (journal) {
+    result.points_deleted = journal.pointsDeleted;
+    result.points_rewritten = journal.pointsRewritten;
+    result.pending_dropped = journal.pendingDropped;
+    result.messages_forgotten = journal.messagesForgotten;
+  }
+  try {
+    // The store work runs alone on the chunk writer: after any write of the old text still in flight, and
+    // before any chunk of a message saved after the journal step can be written (so the filter delete below
+    // cannot reach it).
+    await deps.runExclusive(async (ops) => {
+      if (parsed.kind === 'unsourced') {
+        result.points_deleted = await deleteByFilter(deps.store, bot.collection, {
+          must: [{ is_empty: { key: 'source' } }],
+        });
+        return;
+      }
+      await ops.deleteDueChunks();
+      storePending = deps.journal.hasDueDeletions(bot.name);
+      if (storePending || !journal) return;
+      // Rewritten before the answer, so what the answer counts is what recall now sees.
+      await ops.writeChunks(journal.chunkIds);
+      const filter = storeFilterFor(parsed.selector, sources);
+      if (filter) result.points_deleted += await deleteByFilter(deps.store, bot.collection, filter);
+    });
+  } finally {
+    // Audited even when the store failed half-way: the journal part (tombstones) has happened.
+    deps.journal.forgetting.recordAudit({
+      at: Date.now(),
+      actor,
+      bot: bot.name,
+      selector: selectorFields,
+      result,
+    });
+    deps.wakeWriter();
+  }
   if (storePending) {
     throw new StoreError(
       'store_unavailable',

@@ -136,6 +136,23 @@ describe('chunk writer', () => {
     assert.equal(state.upserts, 1, 'a stored chunk is not written again');
   });
 
+  test('a chunk that cannot be built fails alone; the other chunks of the batch are stored', async () => {
+    const { store, points } = createFlakyStore();
+    const writer = createWriter(store);
+    // Past the largest date JavaScript can format: /save refuses this, but older journals may hold anything.
+    journal.recordMessages(
+      [{ ...message('bad', 'x'.repeat(70), clock), ts: 9e15, channelId: 'c-bad' }],
+      clock,
+    );
+    journal.recordMessages([{ ...message('good', 'y'.repeat(70), clock), channelId: 'c-good' }], clock);
+    await writer.runOnce();
+    assert.deepEqual(
+      [...points.values()].map((p) => p.payload.messageIds),
+      ['good'],
+    );
+    assert.equal(journal.queueDepth().plannedChunks, 1, 'the bad chunk waits, retried later');
+  });
+
   test('a collection of another dimension is refused, never written', async () => {
     const { store, points, state } = createFlakyStore();
     state.vectorSize = 3072;

@@ -6,6 +6,7 @@
 import { formatChunk } from '../chunking/chunk-format.js';
 import { planChunks } from '../chunking/chunk-planner.js';
 import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
+import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
@@ -27,6 +28,14 @@ export interface ChunkWriterDeps {
   readonly now?: () => number;
 }
 
+/** What a task run by `runExclusive` may do while no write can interleave. */
+export interface ExclusiveOps {
+  /** Deletes every point waiting for a delete (after a forget) that is due now. */
+  deleteDueChunks(): Promise<void>;
+  /** Writes these chunks now, if they wait for a write (a forget's rewrites). */
+  writeChunks(chunkIds: readonly string[]): Promise<void>;
+}
+
 /** Chunks embedded and upserted together (one embedder call, one upsert per collection). */
 const WRITE_BATCH = 32;
 /** Longest sleep between passes when nothing is scheduled sooner. */
@@ -34,9 +43,13 @@ const MAX_IDLE_SLEEP_MS = 5_000;
 
 export class ChunkWriter {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  /** Passes run one after another, so a forget's pass never interleaves with a write of the old text. */
+  /**
+   * Every unit of work (planning, one batch of deletes or writes, an exclusive task) runs on this chain,
+   * one after another: a forget never interleaves with a write of the old text, and it waits for at most
+   * one batch, not a whole backlog.
+   */
   private chain: Promise<unknown> = Promise.resolve();
+  private looping = false;
   private rerun = false;
   private stopped = true;
   private readonly now: () => number;
@@ -59,37 +72,64 @@ export class ChunkWriter {
     this.schedule(0);
   }
 
-  /** Stops the loop and waits for the pass in progress; pending work stays in the journal for next start. */
+  /** Stops the loop and waits for the work in progress; pending work stays in the journal for next start. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    await this.chain;
+  }
+
+  /** Runs `task` alone: after the unit of work in progress, before the next one. */
+  runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T> {
+    return this.enqueue(() =>
+      task({
+        deleteDueChunks: () => this.deleteDueChunks(),
+        writeChunks: async (chunkIds) => {
+          const chunks = this.deps.journal.plannedChunks(chunkIds);
+          if (chunks.length > 0) await this.writeChunks(chunks);
+        },
+      }),
+    );
   }
 
   /**
-   * One pass, after any pass in progress: plan ready chunks, delete points a forget asked to delete, then
-   * write every due chunk. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
+   * One pass: plan ready chunks, delete points a forget asked to delete, then write every due chunk, one
+   * batch at a time. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
    */
-  runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
-    const pass = this.chain.then(() => this.pass(options.flush ?? false));
-    this.chain = pass.catch(() => undefined);
-    return pass;
-  }
-
-  private async pass(flush: boolean): Promise<number | undefined> {
-    const nextFlush = this.planReadyChunks(flush);
-    for (;;) {
-      const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
-      if (deletions.length === 0) break;
-      await this.deleteChunks(deletions);
-    }
-    for (;;) {
-      const due = this.deps.journal.dueChunks(this.now(), WRITE_BATCH);
-      if (due.length === 0) break;
-      await this.writeChunks(due);
+  async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
+    const nextFlush = await this.enqueue(async () => this.planReadyChunks(options.flush ?? false));
+    while (await this.enqueue(() => this.runStep())) {
+      // Each step is one batch; other work (a forget) may run between steps.
     }
     const nextRetry = this.deps.journal.nextChunkDueAt();
     return [nextFlush, nextRetry].filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One batch of deletes, else one batch of writes; false when nothing was due. */
+  private async runStep(): Promise<boolean> {
+    const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
+    if (deletions.length > 0) {
+      await this.deleteChunks(deletions);
+      return true;
+    }
+    const due = this.deps.journal.dueChunks(this.now(), WRITE_BATCH);
+    if (due.length === 0) return false;
+    await this.writeChunks(due);
+    return true;
+  }
+
+  private async deleteDueChunks(): Promise<void> {
+    for (;;) {
+      const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
+      if (deletions.length === 0) return;
+      await this.deleteChunks(deletions);
+    }
   }
 
   private schedule(delayMs: number): void {
@@ -98,24 +138,23 @@ export class ChunkWriter {
   }
 
   private async loop(): Promise<void> {
-    if (this.running) {
+    if (this.looping) {
       this.rerun = true;
       return;
     }
+    this.looping = true;
     let nextAt: number | undefined;
-    this.running = this.runOnce()
-      .then((next) => {
-        nextAt = next;
-      })
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'chunk writer pass failed'));
-    await this.running;
-    this.running = undefined;
-    if (this.stopped) return;
-    if (this.rerun) {
-      this.rerun = false;
-      this.schedule(0);
-      return;
+    try {
+      do {
+        this.rerun = false;
+        nextAt = await this.runOnce();
+      } while (this.rerun && !this.stopped);
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'chunk writer pass failed');
+    } finally {
+      this.looping = false;
     }
+    if (this.stopped) return;
     const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.now();
     this.schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
   }
@@ -140,22 +179,30 @@ export class ChunkWriter {
         const chunkId = deriveChunkPointId(bot.collection, messageIds);
         journal.planChunk({ chunkId, bot: bot.name, collection: bot.collection, messageIds }, this.now());
       }
-      if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest))
+      if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {
         earliest = plan.flushAt;
+      }
     }
     return earliest;
   }
 
+  /** Builds one chunk's payload; a chunk that cannot be built fails alone, never the batch. */
+  private buildPayload(chunk: PlannedChunk): ChunkPayload | undefined {
+    const bot = this.deps.config.bots[chunk.bot];
+    try {
+      if (bot === undefined) throw new Error(`bot ${chunk.bot} is no longer configured`);
+      return formatChunk(this.deps.journal.chunkMessages(chunk.chunkId), bot);
+    } catch (error) {
+      this.fail([chunk], error, true);
+      return undefined;
+    }
+  }
+
   private async writeChunks(chunks: readonly PlannedChunk[]): Promise<void> {
-    const { journal, config, embedder, store, guard, metrics } = this.deps;
+    const { journal, embedder, store, guard, metrics } = this.deps;
     const points = chunks.flatMap((chunk) => {
-      const bot = config.bots[chunk.bot];
-      const messages = journal.chunkMessages(chunk.chunkId);
-      if (bot === undefined || messages.length === 0) {
-        this.fail([chunk], new Error(`bot ${chunk.bot} is not configured`), true);
-        return [];
-      }
-      return [{ chunk, payload: formatChunk(messages, bot) }];
+      const payload = this.buildPayload(chunk);
+      return payload === undefined ? [] : [{ chunk, payload }];
     });
     if (points.length === 0) return;
     let vectors: Float32Array[];
@@ -173,23 +220,19 @@ export class ChunkWriter {
     } finally {
       metrics.embedDuration.observe({ purpose: 'chunk' }, (performance.now() - started) / 1000);
     }
-    const byCollection = new Map<string, number[]>();
-    points.forEach((p, i) => {
-      const list = byCollection.get(p.chunk.collection) ?? [];
-      list.push(i);
-      byCollection.set(p.chunk.collection, list);
-    });
-    for (const [collection, indexes] of byCollection) {
-      const group = indexes.map((i) => points[i]!);
+    const byCollection = groupBy(
+      points.map((p, i) => ({ ...p, vector: vectors[i]! })),
+      (p) => p.chunk.collection,
+    );
+    for (const [collection, group] of byCollection) {
       try {
-        const dimensions = vectors[indexes[0]!]!.length;
-        await guard.ensureCollection(collection, embedder.model, dimensions);
+        await guard.ensureCollection(collection, embedder.model, group[0]!.vector.length);
         await store.upsertPoints(
           collection,
-          indexes.map((i) => ({
-            id: points[i]!.chunk.chunkId,
-            vector: Array.from(vectors[i]!),
-            payload: { ...points[i]!.payload },
+          group.map((p) => ({
+            id: p.chunk.chunkId,
+            vector: Array.from(p.vector),
+            payload: { ...p.payload },
           })),
         );
         const storedAt = this.now();
@@ -198,6 +241,8 @@ export class ChunkWriter {
           metrics.chunksStored.inc({ bot: p.chunk.bot });
         }
       } catch (error) {
+        // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt.
+        if (isMemoryPoolError(error) && error.code === 'collection_missing') guard.invalidate(collection);
         this.fail(
           group.map((p) => p.chunk),
           error,
@@ -208,10 +253,7 @@ export class ChunkWriter {
 
   /** Removes points a forget asked to remove; their chunks are then rewritten without the forgotten messages. */
   private async deleteChunks(chunks: readonly PlannedChunk[]): Promise<void> {
-    const byCollection = new Map<string, PlannedChunk[]>();
-    for (const chunk of chunks)
-      byCollection.set(chunk.collection, [...(byCollection.get(chunk.collection) ?? []), chunk]);
-    for (const [collection, group] of byCollection) {
+    for (const [collection, group] of groupBy(chunks, (c) => c.collection)) {
       try {
         await this.deps.store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
         for (const chunk of group) this.deps.journal.markChunkDeleted(chunk.chunkId, chunk.revision);
@@ -221,14 +263,17 @@ export class ChunkWriter {
     }
   }
 
-  /** Records a failed attempt and when to try again; nothing is dropped. */
+  /**
+   * Records a failed attempt and when to try again; nothing is dropped. A chunk changed meanwhile (edit,
+   * forget) keeps its new, immediate due time: the failure was about its old content.
+   */
   private fail(chunks: readonly PlannedChunk[], error: unknown, permanent = false): void {
     const code = isMemoryPoolError(error) ? error.code : 'internal';
     const retryable = !permanent && (!isMemoryPoolError(error) || error.retryable);
     const message = error instanceof Error ? error.message : String(error);
     for (const chunk of chunks) {
       const delay = computeRetryDelay(chunk.attempts, { retryable });
-      this.deps.journal.markChunkFailed(chunk.chunkId, message, this.now() + delay);
+      this.deps.journal.markChunkFailed(chunk.chunkId, chunk.revision, message, this.now() + delay);
       this.deps.metrics.chunkFailures.inc({ bot: chunk.bot, code });
     }
     this.deps.logger.warn(
@@ -236,4 +281,15 @@ export class ChunkWriter {
       'could not store chunks; will retry',
     );
   }
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }

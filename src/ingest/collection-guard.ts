@@ -11,6 +11,8 @@ export interface CollectionGuard {
   ensureCollection(collection: string, model: string, dimensions: number): Promise<void>;
   /** For reads: false when the collection does not exist yet; throws StoreError when it does not fit. */
   checkReadable(collection: string, model: string, dimensions: number): Promise<boolean>;
+  /** Forgets what was checked, after the store said the collection is gone. */
+  invalidate(collection: string): void;
 }
 
 /** Creates a guard that remembers collections it already checked (until the process restarts). */
@@ -49,6 +51,7 @@ export function createCollectionGuard(store: PointStore, journal: MessageJournal
     ensureCollection: async (collection, model, dimensions) =>
       void (await verify(collection, model, dimensions, true)),
     checkReadable: (collection, model, dimensions) => verify(collection, model, dimensions, false),
+    invalidate: (collection) => void checked.delete(collection),
   };
 }
 

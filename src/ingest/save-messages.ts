@@ -12,12 +12,23 @@ import type { MessageJournal } from '../journal/message-journal.js';
 const MIN_SECONDS = 1e9;
 const MIN_MILLIS = 1e12;
 
+/** A message may be dated a little ahead (clock skew), never far in the future. */
+const MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
+
 /** Unix ms from a client `ts`: seconds are converted (as st-qdrant-memory does), missing means the arrival time. */
 export function normalizeTimestamp(ts: number | undefined, arrivedAt: number, field: string): number {
   if (ts === undefined) return arrivedAt;
-  if (ts >= MIN_MILLIS) return Math.floor(ts);
-  if (ts >= MIN_SECONDS) return Math.floor(ts * 1000);
-  throw new ValidationError(field, `${field}: must be Unix milliseconds (or seconds), got ${ts}`);
+  const ms = ts >= MIN_MILLIS ? Math.floor(ts) : ts >= MIN_SECONDS ? Math.floor(ts * 1000) : undefined;
+  if (ms === undefined) {
+    throw new ValidationError(field, `${field}: must be Unix milliseconds (or seconds), got ${ts}`);
+  }
+  if (ms > arrivedAt + MAX_AHEAD_MS) {
+    throw new ValidationError(
+      field,
+      `${field}: ${ts} is more than a day in the future; send Unix milliseconds`,
+    );
+  }
+  return ms;
 }
 
 export interface SaveContext {

@@ -21,6 +21,8 @@ export interface JournalForgetResult {
   readonly pointsDeleted: number;
   /** Stored points that keep other messages: rewritten without the forgotten ones. */
   readonly pointsRewritten: number;
+  /** Every chunk that held a forgotten message (now waiting for its delete, then maybe a rewrite). */
+  readonly chunkIds: readonly string[];
 }
 
 export interface ForgetAuditEntry {
@@ -48,11 +50,8 @@ export class ForgetJournal {
       ).map((row) => row.message_id);
     switch (selector.kind) {
       case 'message_ids':
-        // Ids the journal never saw are still tombstoned (they may arrive later), but a scoped key only
-        // reaches the messages of its own sources.
-        return sources
-          ? query(`message_id IN (${selector.messageIds.map(() => '?').join(', ')})`, ...selector.messageIds)
-          : [...selector.messageIds];
+        // Every id, known or not: ids the journal never saw are tombstoned too (they may arrive later).
+        return [...selector.messageIds];
       case 'source':
         return query('source = ?', selector.source);
       case 'channel':
@@ -72,15 +71,23 @@ export class ForgetJournal {
   }
 
   /** Removes the messages, tombstones every id, and marks the chunks that held them for delete/rewrite. */
-  forgetMessages(bot: string, messageIds: readonly string[], now: number): JournalForgetResult {
+  forgetMessages(
+    bot: string,
+    messageIds: readonly string[],
+    now: number,
+    sources?: readonly string[],
+  ): JournalForgetResult {
     const find = this.db.prepare(
-      `SELECT m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+      `SELECT m.source, m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = ? AND m.message_id = ?`,
     );
     const remove = this.db.prepare('DELETE FROM messages WHERE bot = ? AND message_id = ?');
+    // A later unscoped forget widens a scoped tombstone to every source; a scoped one never narrows it.
     const tombstone = this.db.prepare(
-      'INSERT INTO forgotten_messages (bot, message_id, forgotten_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      `INSERT INTO forgotten_messages (bot, message_id, forgotten_at, sources) VALUES (?, ?, ?, ?)
+       ON CONFLICT (bot, message_id) DO UPDATE SET sources = NULL WHERE excluded.sources IS NULL`,
     );
+    const tombstoneSources = sources ? JSON.stringify(sources) : null;
     const remaining = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
@@ -91,8 +98,11 @@ export class ForgetJournal {
       const storedChunks = new Set<string>();
       const touchedChunks = new Set<string>();
       for (const id of new Set(messageIds)) {
-        tombstone.run(bot, id, now);
-        const row = find.get(bot, id) as { chunk_id: string | null; stored_at: number | null } | undefined;
+        const row = find.get(bot, id) as
+          | { source: string; chunk_id: string | null; stored_at: number | null }
+          | undefined;
+        if (row !== undefined && sources && !sources.includes(row.source)) continue;
+        tombstone.run(bot, id, now, tombstoneSources);
         if (row === undefined) continue;
         remove.run(bot, id);
         messagesForgotten += 1;
@@ -111,8 +121,33 @@ export class ForgetJournal {
         if (left === 0) pointsDeleted += 1;
         else pointsRewritten += 1;
       }
-      return { messagesForgotten, pendingDropped, pointsDeleted, pointsRewritten };
+      return {
+        messagesForgotten,
+        pendingDropped,
+        pointsDeleted,
+        pointsRewritten,
+        chunkIds: [...touchedChunks],
+      };
     })();
+  }
+
+  /** The subset of `messageIds` that were forgotten for `bot`. */
+  forgottenAmong(bot: string, messageIds: readonly string[]): Set<string> {
+    const found = new Set<string>();
+    const ids = [...new Set(messageIds)].filter((id) => id !== '');
+    // In slices: SQLite limits the number of bound parameters per statement.
+    for (let start = 0; start < ids.length; start += 500) {
+      const slice = ids.slice(start, start + 500);
+      const rows = this.db
+        .prepare(
+          // A tombstone whose message is still journaled belongs to another source (a scoped forget).
+          `SELECT f.message_id FROM forgotten_messages f WHERE f.bot = ? AND f.message_id IN (${slice.map(() => '?').join(', ')})
+           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.bot = f.bot AND m.message_id = f.message_id)`,
+        )
+        .all(bot, ...slice) as { message_id: string }[];
+      for (const row of rows) found.add(row.message_id);
+    }
+    return found;
   }
 
   recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): void {

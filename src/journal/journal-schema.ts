@@ -51,6 +51,8 @@ const STATEMENTS = [
      bot TEXT NOT NULL,
      message_id TEXT NOT NULL,
      forgotten_at INTEGER NOT NULL,
+     -- JSON list of the sources the tombstone holds for (a source-scoped key), NULL for all.
+     sources TEXT,
      PRIMARY KEY (bot, message_id)
    ) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS forget_audit (

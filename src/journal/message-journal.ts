@@ -117,7 +117,7 @@ export class MessageJournal {
          @speakerName, @channelId, @guildId, @isDm, @arrivedAt)`,
     );
     this.selectMessage = db.prepare('SELECT text, chunk_id FROM messages WHERE bot = ? AND message_id = ?');
-    this.isForgotten = db.prepare('SELECT 1 FROM forgotten_messages WHERE bot = ? AND message_id = ?');
+    this.isForgotten = db.prepare('SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?');
     this.updateText = db.prepare('UPDATE messages SET text = ? WHERE bot = ? AND message_id = ?');
     this.replanChunk = db.prepare(
       `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
@@ -144,7 +144,11 @@ export class MessageJournal {
       let edited = 0;
       let forgotten = 0;
       for (const m of messages) {
-        if (this.isForgotten.get(m.bot, m.messageId)) {
+        const tombstone = this.isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
+        if (
+          tombstone &&
+          (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
+        ) {
           forgotten += 1;
           continue;
         }
@@ -214,9 +218,33 @@ export class MessageJournal {
     })();
   }
 
-  /** Planned chunks whose next write is due, oldest first (chunks waiting for a delete come first). */
+  /** Planned chunks whose next write is due, oldest first (not those waiting for a delete: dueDeletions). */
   dueChunks(now: number, limit: number): PlannedChunk[] {
     return this.selectDue("state = 'planned' AND needs_delete = 0", now, limit);
+  }
+
+  /** Those of `chunkIds` that wait for a write (not for a delete). */
+  plannedChunks(chunkIds: readonly string[]): PlannedChunk[] {
+    return chunkIds.flatMap((id) => {
+      const row = this.db
+        .prepare(
+          "SELECT chunk_id, bot, collection, attempts, revision FROM chunks WHERE chunk_id = ? AND state = 'planned' AND needs_delete = 0",
+        )
+        .get(id) as
+        | { chunk_id: string; bot: string; collection: string; attempts: number; revision: number }
+        | undefined;
+      return row
+        ? [
+            {
+              chunkId: row.chunk_id,
+              bot: row.bot,
+              collection: row.collection,
+              attempts: row.attempts,
+              revision: row.revision,
+            },
+          ]
+        : [];
+    });
   }
 
   /** Chunks whose stored point must be deleted first (after a forget), due now. */
@@ -294,7 +322,7 @@ export class MessageJournal {
       } else {
         this.db
           .prepare(
-            `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0
+            `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0, stored_at = NULL
              WHERE chunk_id = ? AND revision = ?`,
           )
           .run(chunkId, revision);
@@ -302,12 +330,13 @@ export class MessageJournal {
     })();
   }
 
-  markChunkFailed(chunkId: string, error: string, nextAttemptAt: number): void {
+  /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */
+  markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): void {
     this.db
       .prepare(
-        'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ?',
+        'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ? AND revision = ?',
       )
-      .run(error, nextAttemptAt, chunkId);
+      .run(error, nextAttemptAt, chunkId, revision);
   }
 
   /** Counts for /metrics and stats. */

@@ -11,8 +11,9 @@ import {
 } from '../server/test-support/start-test-service.js';
 
 const SCOPES: RecallScope[] = ['global', 'guild', 'channel', 'dm-private'];
+// One bot per scope, each with its own collection holding the same memories.
 const bots = SCOPES.map((scope) =>
-  testBot(`bot-${scope}`, { collection: 'mem_scopes', retrieve: { limit: 10, scoreThreshold: -1, scope } }),
+  testBot(`bot-${scope}`, { collection: `mem_${scope}`, retrieve: { limit: 10, scoreThreshold: -1, scope } }),
 );
 
 describe('recall privacy scopes over points from two guilds, a DM and SillyTavern', () => {
@@ -20,34 +21,41 @@ describe('recall privacy scopes over points from two guilds, a DM and SillyTaver
   before(async () => {
     service = await startTestService({ bots });
     const say = (text: string, id: string, where: Record<string, string>) =>
-      service.post('/save', {
-        bot: 'bot-global',
-        source: 'discord',
-        messages: [{ speaker_kind: 'user', text, message_id: id, speaker_name: 'Helen', ...where }],
-      });
+      Promise.all(
+        SCOPES.map((scope) =>
+          service.post('/save', {
+            bot: `bot-${scope}`,
+            source: 'discord',
+            messages: [{ speaker_kind: 'user', text, message_id: id, speaker_name: 'Helen', ...where }],
+          }),
+        ),
+      );
     await say('the lighthouse in guild A', 'a', { channel_id: 'a1', guild_id: 'ga' });
     await say('the lighthouse in guild B', 'b', { channel_id: 'b1', guild_id: 'gb' });
     await say('the lighthouse secret in a DM', 'dm', { channel_id: 'dm1' });
     await service.writer.runOnce({ flush: true });
     const text = '[2026-10-01]\nHelen: the lighthouse from SillyTavern';
     const [vector] = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed([text]);
-    await new QdrantClient({ url: service.storeUrl!, checkCompatibility: false }).upsert('mem_scopes', {
-      wait: true,
-      points: [
-        {
-          id: 1,
-          vector: Array.from(vector!),
-          payload: {
-            text,
-            speakers: 'Helen',
-            messageCount: 1,
-            timestamp: 1,
-            messageIds: 'st_1',
-            isChunk: true,
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    for (const scope of SCOPES) {
+      await client.upsert(`mem_${scope}`, {
+        wait: true,
+        points: [
+          {
+            id: 1,
+            vector: Array.from(vector!),
+            payload: {
+              text,
+              speakers: 'Helen',
+              messageCount: 1,
+              timestamp: 1,
+              messageIds: 'st_1',
+              isChunk: true,
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    }
   });
   after(() => service.close());
 
@@ -91,5 +99,10 @@ describe('recall privacy scopes over points from two guilds, a DM and SillyTaver
     assert.deepEqual(await recall('guild', { guild_id: 'ga', scope: 'global' }), ['a', 'st']);
     assert.deepEqual(await recall('global', { sources: ['discord'] }), ['a', 'b', 'dm']);
     assert.deepEqual(await recall('guild', { guild_id: 'ga', sources: ['discord'] }), ['a']);
+    // `channel` is no wider than `guild` on any axis: both filters apply.
+    assert.deepEqual(await recall('guild', { guild_id: 'gb', channel_id: 'b1', scope: 'channel' }), [
+      'b',
+      'st',
+    ]);
   });
 });

@@ -14,25 +14,30 @@ export interface RecallContext {
   readonly isDm?: boolean;
 }
 
-/** Scopes from widest to narrowest: a request may move right of its bot's scope, never left. */
-const ORDER: readonly RecallScope[] = ['global', 'dm-private', 'guild', 'channel'];
-
-/** The narrower of the bot's scope and the one a request asks for. */
-export function narrowestScope(botScope: RecallScope, requested: RecallScope | undefined): RecallScope {
-  if (requested === undefined) return botScope;
-  return ORDER.indexOf(requested) > ORDER.indexOf(botScope) ? requested : botScope;
-}
-
 const isDmPoint = { key: 'isDm', match: { value: true } };
 const equals = (key: string, value: string) => ({ key, match: { value } });
 const notDm = { must_not: [isDmPoint] };
 
-/** Builds the filter for `scope` seen from `context`, narrowed to `sources` when given; undefined = no filter. */
-export function buildScopeFilter(
-  scope: RecallScope,
+/**
+ * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources. Each part
+ * only removes points, so a request can narrow the bot's scope but never widen it.
+ */
+export function buildRecallFilter(
+  botScope: RecallScope,
   context: RecallContext,
-  sources?: readonly string[],
+  narrowing: { readonly scope?: RecallScope; readonly sources?: readonly string[] } = {},
 ): StoreFilter | undefined {
+  const parts = [buildScopeFilter(botScope, context)];
+  if (narrowing.scope !== undefined) parts.push(buildScopeFilter(narrowing.scope, context));
+  if (narrowing.sources !== undefined)
+    parts.push({ must: [{ key: 'source', match: { any: [...narrowing.sources] } }] });
+  const must = parts.filter((part): part is StoreFilter => part !== undefined);
+  if (must.length === 0) return undefined;
+  return must.length === 1 ? must[0] : { must };
+}
+
+/** The filter for `scope` seen from `context`; undefined = no filter. */
+export function buildScopeFilter(scope: RecallScope, context: RecallContext): StoreFilter | undefined {
   const isDm = context.isDm ?? (context.channelId !== undefined && context.guildId === undefined);
   const thisDm =
     context.channelId === undefined
@@ -65,7 +70,6 @@ export function buildScopeFilter(
       break;
     }
   }
-  if (sources !== undefined) must.push({ key: 'source', match: { any: [...sources] } });
   if (must.length === 0 && mustNot.length === 0) return undefined;
   return { ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) };
 }

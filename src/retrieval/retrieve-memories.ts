@@ -1,15 +1,17 @@
 /**
  * @module `POST /retrieve`'s work, with st-qdrant-memory's semantics: search `limit * 2` above the score
- * threshold, leave out hits holding excluded message ids and near-duplicates, keep `limit`, format the block.
+ * threshold (within the bot's privacy scope), leave out hits holding excluded or forgotten message ids and
+ * near-duplicates, keep `limit`, format the block. Bounded by a deadline: clients give up after 3.5 s.
  */
 import type { RetrieveHit, RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
 import type { CollectionGuard } from '../ingest/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
 import { formatRecall } from './format-recall.js';
-import { buildScopeFilter, narrowestScope } from './recall-scope.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
+import { buildRecallFilter } from './recall-scope.js';
 import { selectHits } from './select-hits.js';
 
 export interface RetrieveDeps {
@@ -17,9 +19,14 @@ export interface RetrieveDeps {
   /** Should be cached: clients ask the same query again (retries, concurrent interfaces). */
   readonly embedder: Embedder;
   readonly guard: CollectionGuard;
+  /** Which of these message ids were forgotten: a hit holding one is never returned, even mid-forget. */
+  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => ReadonlySet<string>;
+  /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
+  readonly deadlineMs?: number;
 }
 
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
+const DEFAULT_DEADLINE_MS = 3_000;
 
 /** Recalls the best chunks of `bot`'s collection for the request's query. */
 export async function retrieveMemories(
@@ -28,31 +35,77 @@ export async function retrieveMemories(
   request: RetrieveRequest,
   signal?: AbortSignal,
 ): Promise<RetrieveResponse> {
+  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const timeoutError = () =>
+    new MemoryPoolError(
+      'recall_timeout',
+      `recall did not finish within ${deadlineMs} ms; retry, and check GET /ready`,
+      {
+        status: 503,
+        retryable: true,
+      },
+    );
+  // The store client cannot be aborted, so the deadline also races the whole recall.
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeoutError()), deadlineMs);
+  });
+  try {
+    return await Promise.race([recall(deps, bot, request, combined), timedOut]);
+  } catch (error) {
+    // The embedder saw the deadline's abort first: report the deadline, not the abort.
+    if (deadline.aborted && !isMemoryPoolError(error)) throw timeoutError();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function recall(
+  deps: RetrieveDeps,
+  bot: BotConfig,
+  request: RetrieveRequest,
+  signal: AbortSignal,
+): Promise<RetrieveResponse> {
   const limit = request.limit ?? bot.retrieve.limit;
-  const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
-  const [vector] = await deps.embedder.embed([request.query_text], signal ? { signal } : {});
+  const [vector] = await deps.embedder.embed([request.query_text], { signal });
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
-  const filter = buildScopeFilter(
-    narrowestScope(bot.retrieve.scope, request.scope),
+  const filter = buildRecallFilter(
+    bot.retrieve.scope,
     {
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
       ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
       ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
     },
-    request.sources,
+    {
+      ...(request.scope ? { scope: request.scope } : {}),
+      ...(request.sources ? { sources: request.sources } : {}),
+    },
   );
-  const points = await deps.store.searchPoints(bot.collection, {
-    vector: Array.from(vector),
-    limit: limit * 2,
-    scoreThreshold,
-    ...(filter ? { filter } : {}),
-  });
-  const hits = selectHits(points.map(toRecallHit), {
-    limit,
-    ...(request.exclude_message_ids ? { excludeMessageIds: request.exclude_message_ids } : {}),
-  });
+  let points: Awaited<ReturnType<PointStore['searchPoints']>>;
+  try {
+    points = await deps.store.searchPoints(bot.collection, {
+      vector: Array.from(vector),
+      limit: limit * 2,
+      scoreThreshold: request.score_threshold ?? bot.retrieve.scoreThreshold,
+      ...(filter ? { filter } : {}),
+    });
+  } catch (error) {
+    if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
+    deps.guard.invalidate(bot.collection); // deleted by another client: nothing to recall until rewritten
+    return EMPTY;
+  }
+  const candidates = points.map(toRecallHit);
+  const forgotten = deps.forgottenIds(
+    bot.name,
+    candidates.flatMap((hit) => hit.messageIds.split(',').map((id) => id.trim())),
+  );
+  const excluded = [...(request.exclude_message_ids ?? []), ...forgotten];
+  const hits = selectHits(candidates, { limit, excludeMessageIds: excluded });
   return { hits: hits.map(toRetrieveHit), formatted: formatRecall(hits) };
 }
 

@@ -164,6 +164,18 @@ describe('memory service: /save then /retrieve through the embedded store', () =
         'messages[0].message_id',
       ],
       [{ bot: 'mythos', messages: 'hi' }, 'messages'],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'user', text: 'x', message_id: 'a,b' }] },
+        'messages[0].message_id',
+      ],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'user', text: 'x', message_id: '1', ts: 9e15 }] },
+        'messages[0].ts',
+      ],
+      [
+        { bot: 'mythos', messages: [{ speaker_kind: 'user', text: 'x', message_id: '1', ts: 5 }] },
+        'messages[0].ts',
+      ],
       [{ bot: 'mythos', query_text: 5 }, 'messages'],
     ];
     for (const [body, field] of cases) {
@@ -180,6 +192,21 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     const tooMany = await service.post('/save', { bot: 'mythos', messages: many });
     assert.equal(tooMany.status, 400);
     assert.equal(tooMany.json.error.field, 'messages');
+  });
+
+  test('a collection deleted behind our back (e.g. from SillyTavern) answers empty, then is recreated on write', async () => {
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    await client.deleteCollection('mem_mythos');
+    const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'grey cat named Pixel' });
+    assert.deepEqual([recalled.status, recalled.json.hits], [200, []]);
+    await service.post('/save', {
+      bot: 'mythos',
+      messages: [{ speaker_kind: 'user', text: 'the parrot is called Kiwi', message_id: 'after-delete' }],
+    });
+    await service.writer.runOnce({ flush: true });
+    assert.equal((await client.collectionExists('mem_mythos')).exists, true);
+    const again = await service.post('/retrieve', { bot: 'mythos', query_text: 'parrot called Kiwi' });
+    assert.match(again.json.formatted, /the parrot is called Kiwi/);
   });
 
   test('an unknown bot is a 404 listing the configured bots', async () => {

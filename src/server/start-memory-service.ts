@@ -28,6 +28,8 @@ export interface MemoryServiceOptions {
   readonly logger: Logger;
   /** Replace the store client (tests). */
   readonly store?: PointStore;
+  /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
+  readonly recallDeadlineMs?: number;
 }
 
 export interface MemoryService {
@@ -47,7 +49,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   const { config, logger, embedder } = options;
   const closers: (() => Promise<void> | void)[] = [];
   const closeAll = async () => {
-    for (const close of closers.reverse()) await close();
+    for (const close of [...closers].reverse()) await close();
+    closers.length = 0;
   };
   try {
     let storeUrl: string | undefined;
@@ -89,10 +92,26 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       logger,
       wakeWriter: () => writer.wake(),
       retrieve: (bot, request, signal) =>
-        retrieveMemories({ store: pointStore, embedder: queryEmbedder, guard }, bot, request, signal),
+        retrieveMemories(
+          {
+            store: pointStore,
+            embedder: queryEmbedder,
+            guard,
+            forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
+            ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
+          },
+          bot,
+          request,
+          signal,
+        ),
       forget: (bot, request, principal) =>
         forgetMemories(
-          { journal, store: pointStore, runWriterPass: () => writer.runOnce() },
+          {
+            journal,
+            store: pointStore,
+            runExclusive: (task) => writer.runExclusive(task),
+            wakeWriter: () => writer.wake(),
+          },
           bot,
           request,
           principal,

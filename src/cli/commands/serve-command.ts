@@ -27,13 +27,21 @@ async function runServe(options: ServeOptions): Promise<void> {
     import('../../server/start-memory-service.js'),
   ]);
   const embedder = createEmbedder(config.embedding, { logger });
+  // Recall has a 3 s deadline, so queries get one quick retry at most; chunk writes keep the full policy.
+  const queryEmbedder =
+    config.embedding.provider === 'openai-compatible'
+      ? createEmbedder(
+          { ...config.embedding, maxRetries: 1, timeoutMs: Math.min(config.embedding.timeoutMs, 2_500) },
+          { logger },
+        )
+      : embedder;
   logger.info({ config: describeConfig(config) }, 'starting memory-pool');
   let service: Awaited<ReturnType<typeof startMemoryService>>;
   try {
     service = await startMemoryService({
       config,
       embedder,
-      queryEmbedder: new CachedEmbedder(embedder),
+      queryEmbedder: new CachedEmbedder(queryEmbedder),
       logger,
     });
   } catch (error) {

@@ -22,7 +22,7 @@ export function registerSaveRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     });
     deps.metrics.messagesSaved.inc({ bot: bot.name, result: 'accepted' }, result.accepted);
     deps.metrics.messagesSaved.inc({ bot: bot.name, result: 'duplicate' }, result.duplicates);
-    if (result.accepted > 0) deps.wakeWriter();
+    if (result.accepted > 0 || result.edited > 0) deps.wakeWriter();
     return c.json(result);
   });
 }

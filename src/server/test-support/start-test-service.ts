@@ -39,6 +39,7 @@ export interface TestServiceOptions {
   readonly embedder?: Embedder;
   /** Reuse a data folder (restart tests). */
   readonly dir?: string;
+  readonly recallDeadlineMs?: number;
 }
 
 /** Starts the service; `close()` also deletes the data folder. */
@@ -59,6 +60,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     embedder: options.embedder ?? new HashingEmbedder({ dimensions: TEST_DIMENSIONS }),
     logger: createLogger({ level: 'silent' }),
+    ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
   return {
     ...service,

@@ -22,6 +22,13 @@ export function toStoreError(what: string, url: string, error: unknown): StoreEr
     );
   }
   const detail = shape.data?.status?.error ?? shape.message ?? `HTTP ${status}`;
+  if (status === 404) {
+    // Only collection routes are called, so a 404 means the collection is gone (deleted by another client).
+    return new StoreError('collection_missing', `Qdrant could not ${what}: ${detail}.`, {
+      retryable: true,
+      cause: error,
+    });
+  }
   if (status === 401 || status === 403) {
     return new StoreError(
       'store_failed',
