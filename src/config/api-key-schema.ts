@@ -30,7 +30,7 @@ export const apiKeySchema = section({
   keyEnv: text('Set the name of the environment variable that holds the key.').optional(),
   /** Required: bots this key may touch, or '*' for all. */
   bots: namesOrAll('bot', 'mythos'),
-  /** Default '*': sources this key may write as and filter on. */
+  /** Default '*': sources this key may save as and forget (recall is not limited by source: one shared memory). */
   sources: namesOrAll('source', 'discord, hermes').default('*'),
   /** Default [save, retrieve]: what the key may do; `forget` deletes memories, `admin` manages the service. */
   scopes: z
