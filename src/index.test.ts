@@ -25,6 +25,7 @@ test('the exported type names are exactly these', () => {
     m[1]!.split(',').map((name) => name.trim()),
   );
   assert.deepEqual(typeNames.filter(Boolean).sort(), [
+    'BotStatsResponse',
     'CreateMcpServerOptions',
     'ErrorCode',
     'ErrorResponse',

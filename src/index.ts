@@ -6,6 +6,7 @@ export { retrieveRequestSchema } from './api/retrieve-request.js';
 export type { RetrieveHit, RetrieveRequest, RetrieveResponse } from './api/retrieve-request.js';
 export { saveMessageSchema, saveRequestSchema } from './api/save-request.js';
 export type { SaveMessage, SaveRequest, SaveResponse } from './api/save-request.js';
+export type { BotStatsResponse } from './api/stats-response.js';
 export { MemoryPoolClient } from './client/memory-pool-client.js';
 export type {
   ForgetLogQuery,

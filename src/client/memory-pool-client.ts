@@ -2,6 +2,7 @@
 import type { ForgetLogEntry, ForgetRequest, ForgetResponse } from '../api/forget-request.js';
 import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
 import type { SaveRequest, SaveResponse } from '../api/save-request.js';
+import type { BotStatsResponse } from '../api/stats-response.js';
 import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';
 
 export interface MemoryPoolClientOptions {
@@ -100,6 +101,15 @@ export class MemoryPoolClient {
     return sendRequest(this.#settings, {
       method: 'GET',
       path: `/admin/forget-log${search}`,
+      idempotent: true,
+    });
+  }
+
+  /** What one bot's memory holds: points (SillyTavern's apart), journaled messages by source, the queue. */
+  stats(bot: string): Promise<BotStatsResponse> {
+    return sendRequest(this.#settings, {
+      method: 'GET',
+      path: `/bots/${encodeURIComponent(bot)}/stats`,
       idempotent: true,
     });
   }

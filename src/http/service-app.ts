@@ -9,6 +9,7 @@ import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
+import { registerStatsRoute } from './routes/stats-route.js';
 import type { ServiceDeps, ServiceEnv } from './service-deps.js';
 
 /** Paths anyone may call: liveness, readiness and metrics carry no memories. */
@@ -57,6 +58,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerSaveRoute(app, deps);
   registerRetrieveRoute(app, deps);
   registerForgetRoutes(app, deps);
+  registerStatsRoute(app, deps);
   registerMcpRoutes(app, deps);
 
   app.notFound((c) =>

@@ -4,6 +4,7 @@ import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
+import type { PointStore } from '../store/point-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Principal } from './auth/api-key-auth.js';
 
@@ -18,6 +19,8 @@ export interface ServiceDeps {
   readonly journal: MessageJournal;
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
+  /** The vector store, for counts (stats); memory reads and writes go through retrieve, forget and the writer. */
+  readonly store: PointStore;
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
   retrieve(bot: BotConfig, request: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse>;

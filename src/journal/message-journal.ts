@@ -356,6 +356,43 @@ export class MessageJournal {
     };
   }
 
+  /** One bot's counts for GET /bots/{bot}/stats. */
+  botCounts(bot: string): {
+    bySource: Record<string, number>;
+    pending: number;
+    forgotten: number;
+    planned: number;
+    stored: number;
+  } {
+    const sources = this.db
+      .prepare('SELECT source, COUNT(*) AS n FROM messages WHERE bot = ? GROUP BY source ORDER BY source')
+      .all(bot) as { source: string; n: number }[];
+    const pending = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+         WHERE m.bot = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
+      )
+      .get(bot) as { n: number };
+    const forgotten = this.db
+      .prepare('SELECT COUNT(*) AS n FROM forgotten_messages WHERE bot = ?')
+      .get(bot) as {
+      n: number;
+    };
+    const chunks = this.db
+      .prepare(
+        `SELECT COALESCE(SUM(state = 'planned' OR needs_delete = 1), 0) AS planned,
+                COALESCE(SUM(state = 'stored' AND needs_delete = 0), 0) AS stored FROM chunks WHERE bot = ?`,
+      )
+      .get(bot) as { planned: number; stored: number };
+    return {
+      bySource: Object.fromEntries(sources.map((r) => [r.source, r.n])),
+      pending: pending.n,
+      forgotten: forgotten.n,
+      planned: chunks.planned,
+      stored: chunks.stored,
+    };
+  }
+
   /** The embedding model recorded for a collection the first time memory-pool wrote to it. */
   collectionModel(collection: string): { model: string; dimensions: number } | undefined {
     return this.db

@@ -194,6 +194,21 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     assert.equal(tooMany.json.error.field, 'messages');
   });
 
+  test("GET /bots/{bot}/stats counts points (SillyTavern's apart), journaled messages by source and the queue", async () => {
+    const response = await fetch(`${service.url}/bots/mythos/stats`);
+    assert.equal(response.status, 200);
+    const stats = (await response.json()) as Record<string, unknown>;
+    assert.deepEqual(stats, {
+      bot: 'mythos',
+      collection: 'mem_mythos',
+      model: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).model,
+      points: { total: 2, unsourced: 1 },
+      messages: { bySource: { api: 1, discord: 2 }, pending: 1, forgotten: 0 },
+      chunks: { planned: 0, stored: 1 },
+    });
+    assert.equal((await fetch(`${service.url}/bots/nobody/stats`)).status, 404);
+  });
+
   test('a collection deleted behind our back (e.g. from SillyTavern) answers empty, then is recreated on write', async () => {
     const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
     await client.deleteCollection('mem_mythos');

@@ -90,6 +90,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       journal,
       metrics,
       logger,
+      store: pointStore,
       wakeWriter: () => writer.wake(),
       retrieve: (bot, request, signal) =>
         retrieveMemories(

@@ -151,7 +151,7 @@ describe('createMcpServer against a real service', () => {
     assert.match(textOf(result), /pass `text` or `messages`/);
   });
 
-  test('the bot resource is listed and reports health and readiness', async () => {
+  test('the bot resource is listed and reports health, readiness and the memory stats', async () => {
     const { resources } = await client.listResources();
     assert.deepEqual(
       resources.map((r) => r.uri),
@@ -159,10 +159,15 @@ describe('createMcpServer against a real service', () => {
     );
     const read = await client.readResource({ uri: 'memory-pool://bots/mythos' });
     const content = read.contents[0] as { text: string };
+    const status = JSON.parse(content.text);
     assert.deepEqual(
-      { ...JSON.parse(content.text), checks: undefined },
-      { bot: 'mythos', healthy: true, ready: true, checks: undefined },
+      { ...status, checks: undefined, stats: undefined },
+      { bot: 'mythos', healthy: true, ready: true, checks: undefined, stats: undefined },
     );
+    assert.equal(status.stats.bot, 'mythos');
+    assert.equal(status.stats.collection, 'mem_mythos');
+    assert.equal(typeof status.stats.points.total, 'number');
+    assert.equal(typeof status.stats.messages.pending, 'number');
   });
 });
 

@@ -157,8 +157,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
             }),
     }),
     {
-      title: 'Bot memory status',
-      description: 'The bot and whether memory-pool is up and ready',
+      title: 'Bot memory stats',
+      description:
+        "The bot's memory: points, messages by source, queue depth, and whether memory-pool is ready",
       mimeType: 'application/json',
     },
     async (uri, variables) => {

@@ -1,4 +1,5 @@
-/** @module The per-bot MCP resource's content. The service has no stats endpoint yet, so this is name plus health/ready. */
+/** @module The per-bot MCP resource's content: the bot's memory stats plus whether the service is ready. */
+import type { BotStatsResponse } from '../../api/stats-response.js';
 import type { MemoryBackend } from './memory-backend.js';
 
 export interface BotStatus {
@@ -6,6 +7,8 @@ export interface BotStatus {
   readonly healthy: boolean;
   readonly ready: boolean;
   readonly checks?: Readonly<Record<string, { readonly ok: boolean; readonly error?: string }>>;
+  /** Points, messages by source and queue depth; absent when the service could not say. */
+  readonly stats?: BotStatsResponse;
   readonly error?: string;
 }
 
@@ -13,8 +16,8 @@ export interface BotStatus {
 export async function describeBotStatus(backend: MemoryBackend, bot: string): Promise<BotStatus> {
   try {
     await backend.health();
-    const ready = await backend.ready();
-    return { bot, healthy: true, ready: ready.ready, checks: ready.checks };
+    const [ready, stats] = await Promise.all([backend.ready(), backend.stats(bot)]);
+    return { bot, healthy: true, ready: ready.ready, checks: ready.checks, stats };
   } catch (error) {
     return { bot, healthy: false, ready: false, error: (error as Error).message };
   }

@@ -2,4 +2,7 @@
 import type { MemoryPoolClient } from '../../client/memory-pool-client.js';
 
 /** MemoryPoolClient satisfies this; the service's own /mcp route passes one that calls the app in-process. */
-export type MemoryBackend = Pick<MemoryPoolClient, 'save' | 'retrieve' | 'forget' | 'health' | 'ready'>;
+export type MemoryBackend = Pick<
+  MemoryPoolClient,
+  'save' | 'retrieve' | 'forget' | 'stats' | 'health' | 'ready'
+>;
