@@ -206,19 +206,14 @@ export class ChunkWriter {
     });
     if (points.length === 0) return;
     let vectors: Float32Array[];
-    const started = performance.now();
     try {
       vectors = await embedder.embed(points.map((p) => p.payload.text));
-      metrics.embedCalls.inc({ purpose: 'chunk', outcome: 'ok' });
     } catch (error) {
-      metrics.embedCalls.inc({ purpose: 'chunk', outcome: 'error' });
       this.fail(
         points.map((p) => p.chunk),
         error,
       );
       return;
-    } finally {
-      metrics.embedDuration.observe({ purpose: 'chunk' }, (performance.now() - started) / 1000);
     }
     const byCollection = groupBy(
       points.map((p, i) => ({ ...p, vector: vectors[i]! })),

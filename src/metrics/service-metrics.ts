@@ -60,7 +60,7 @@ export function createServiceMetrics(
     }),
     embedCalls: new Counter({
       name: 'memory_pool_embed_calls_total',
-      help: 'Calls to the embedder, by purpose (chunk, query) and outcome (ok, error, cached).',
+      help: 'Calls to the embedder, by purpose (chunk, query) and outcome (ok, error); cached query embeddings count as ok.',
       labelNames: ['purpose', 'outcome'],
       registers: [registry],
     }),

@@ -80,6 +80,8 @@ describe('service API keys', () => {
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     assert.match(metrics, /memory_pool_http_requests_total\{route="\/save",method="POST",status="401"\}/);
     assert.doesNotMatch(metrics, new RegExp(discordKey.key));
+    assert.match(metrics, /memory_pool_embed_calls_total\{purpose="query",outcome="ok"\} [1-9]/);
+    assert.match(metrics, /memory_pool_queue_depth\{kind="pending_messages"\} \d+/);
   });
 
   test('an oversized body is a 413 with the error envelope', async () => {

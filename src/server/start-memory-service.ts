@@ -12,6 +12,7 @@ import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createCollectionGuard } from '../ingest/collection-guard.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
+import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { forgetMemories } from '../forgetting/forget-memories.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
@@ -79,12 +80,20 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => journal.close());
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
-    const writer = new ChunkWriter({ config, journal, store, embedder, guard, metrics, logger });
+    const writer = new ChunkWriter({
+      config,
+      journal,
+      store,
+      embedder: meterEmbedder(embedder, metrics, 'chunk'),
+      guard,
+      metrics,
+      logger,
+    });
     writer.start();
     closers.push(() => writer.stop());
 
     const pointStore = store;
-    const queryEmbedder = options.queryEmbedder ?? embedder;
+    const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const app = createServiceApp({
       config,
       journal,

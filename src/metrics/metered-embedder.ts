@@ -1,0 +1,33 @@
+/** @module An Embedder decorator that counts calls and times them in the service metrics. */
+import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/** Wraps `inner`; every call is counted by outcome (ok, error) under `purpose`, and timed. */
+export function meterEmbedder(
+  inner: Embedder,
+  metrics: ServiceMetrics,
+  purpose: 'chunk' | 'query',
+): Embedder {
+  return {
+    get model() {
+      return inner.model;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    probe: () => inner.probe(),
+    async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
+      const started = performance.now();
+      try {
+        const vectors = await inner.embed(texts, options);
+        metrics.embedCalls.inc({ purpose, outcome: 'ok' });
+        return vectors;
+      } catch (error) {
+        metrics.embedCalls.inc({ purpose, outcome: 'error' });
+        throw error;
+      } finally {
+        metrics.embedDuration.observe({ purpose }, (performance.now() - started) / 1000);
+      }
+    },
+  };
+}
