@@ -110,7 +110,7 @@ export async function forgetMemories(
         return;
       }
       await ops.deleteDueChunks();
-      storePending = deps.journal.hasDueDeletions(bot.name);
+      storePending = deps.journal.chunks.hasDueDeletions(bot.name);
       if (storePending || !journal) return;
       // Rewritten before the answer, so what the answer counts is what recall now sees.
       await ops.writeChunks(journal.chunkIds);

@@ -62,7 +62,7 @@ export class ChunkWriter {
   start(): void {
     this.stopped = false;
     // Delays chosen before a restart may be hours long for errors the operator has since fixed.
-    this.deps.journal.resetRetryDelays();
+    this.deps.journal.chunks.resetRetryDelays();
     this.wake();
   }
 
@@ -85,7 +85,7 @@ export class ChunkWriter {
       task({
         deleteDueChunks: () => this.deleteDueChunks(),
         writeChunks: async (chunkIds) => {
-          const chunks = this.deps.journal.plannedChunks(chunkIds);
+          const chunks = this.deps.journal.chunks.plannedChunks(chunkIds);
           if (chunks.length > 0) await this.writeChunks(chunks);
         },
       }),
@@ -101,7 +101,7 @@ export class ChunkWriter {
     while (await this.enqueue(() => this.runStep())) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
-    const nextRetry = this.deps.journal.nextChunkDueAt();
+    const nextRetry = this.deps.journal.chunks.nextChunkDueAt();
     return [nextFlush, nextRetry].filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
   }
 
@@ -113,12 +113,12 @@ export class ChunkWriter {
 
   /** One batch of deletes, else one batch of writes; false when nothing was due. */
   private async runStep(): Promise<boolean> {
-    const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
+    const deletions = this.deps.journal.chunks.dueDeletions(this.now(), WRITE_BATCH);
     if (deletions.length > 0) {
       await this.deleteChunks(deletions);
       return true;
     }
-    const due = this.deps.journal.dueChunks(this.now(), WRITE_BATCH);
+    const due = this.deps.journal.chunks.dueChunks(this.now(), WRITE_BATCH);
     if (due.length === 0) return false;
     await this.writeChunks(due);
     return true;
@@ -126,7 +126,7 @@ export class ChunkWriter {
 
   private async deleteDueChunks(): Promise<void> {
     for (;;) {
-      const deletions = this.deps.journal.dueDeletions(this.now(), WRITE_BATCH);
+      const deletions = this.deps.journal.chunks.dueDeletions(this.now(), WRITE_BATCH);
       if (deletions.length === 0) return;
       await this.deleteChunks(deletions);
     }
@@ -177,7 +177,10 @@ export class ChunkWriter {
       for (const messages of plan.ready) {
         const messageIds = messages.map((m) => m.messageId);
         const chunkId = deriveChunkPointId(bot.collection, messageIds);
-        journal.planChunk({ chunkId, bot: bot.name, collection: bot.collection, messageIds }, this.now());
+        journal.chunks.planChunk(
+          { chunkId, bot: bot.name, collection: bot.collection, messageIds },
+          this.now(),
+        );
       }
       if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {
         earliest = plan.flushAt;
@@ -191,7 +194,7 @@ export class ChunkWriter {
     const bot = this.deps.config.bots[chunk.bot];
     try {
       if (bot === undefined) throw new Error(`bot ${chunk.bot} is no longer configured`);
-      return formatChunk(this.deps.journal.chunkMessages(chunk.chunkId), bot);
+      return formatChunk(this.deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
     } catch (error) {
       this.fail([chunk], error, true);
       return undefined;
@@ -232,7 +235,7 @@ export class ChunkWriter {
         );
         const storedAt = this.now();
         for (const p of group) {
-          journal.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
+          journal.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
           metrics.chunksStored.inc({ bot: p.chunk.bot });
         }
       } catch (error) {
@@ -251,7 +254,7 @@ export class ChunkWriter {
     for (const [collection, group] of groupBy(chunks, (c) => c.collection)) {
       try {
         await this.deps.store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
-        for (const chunk of group) this.deps.journal.markChunkDeleted(chunk.chunkId, chunk.revision);
+        for (const chunk of group) this.deps.journal.chunks.markChunkDeleted(chunk.chunkId, chunk.revision);
       } catch (error) {
         this.fail(group, error);
       }
@@ -268,7 +271,7 @@ export class ChunkWriter {
     const message = error instanceof Error ? error.message : String(error);
     for (const chunk of chunks) {
       const delay = computeRetryDelay(chunk.attempts, { retryable });
-      this.deps.journal.markChunkFailed(chunk.chunkId, chunk.revision, message, this.now() + delay);
+      this.deps.journal.chunks.markChunkFailed(chunk.chunkId, chunk.revision, message, this.now() + delay);
       this.deps.metrics.chunkFailures.inc({ bot: chunk.bot, code });
     }
     this.deps.logger.warn(

@@ -6,31 +6,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import type { MemoryMessage, SpeakerKind } from '../chunking/memory-message.js';
+import type { MemoryMessage } from '../chunking/memory-message.js';
+import { ChunkQueue } from './chunk-queue.js';
 import { ForgetJournal } from './forget-journal.js';
 import { applyJournalSchema } from './journal-schema.js';
+import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 
-/** A message as the journal holds it. */
-export interface JournalMessage extends MemoryMessage {
-  readonly arrivedAt: number;
-  readonly chunkId: string | undefined;
-}
+export type { PlannedChunk } from './chunk-queue.js';
+export { conversationKey, type JournalMessage } from './message-rows.js';
 
 /** One conversation (bot + source + channel) that has messages not yet cut into a chunk. */
 export interface PendingConversation {
   readonly bot: string;
   readonly conversation: string;
   readonly lastArrivalMs: number;
-}
-
-/** A chunk whose messages are fixed but whose store write (or delete, after a forget) is not done yet. */
-export interface PlannedChunk {
-  readonly chunkId: string;
-  readonly bot: string;
-  readonly collection: string;
-  readonly attempts: number;
-  /** Changes with every edit or forget touching the chunk: a write of an older revision is not current. */
-  readonly revision: number;
 }
 
 export interface RecordResult {
@@ -42,45 +31,6 @@ export interface RecordResult {
   readonly edited: number;
   /** Ids forgotten earlier: ignored, so a forget is never undone by a re-send. */
   readonly forgotten: number;
-}
-
-interface MessageRow {
-  bot: string;
-  message_id: string;
-  source: string;
-  speaker_kind: string;
-  text: string;
-  ts: number;
-  user_id: string | null;
-  speaker_name: string | null;
-  channel_id: string | null;
-  guild_id: string | null;
-  is_dm: number;
-  arrived_at: number;
-  chunk_id: string | null;
-}
-
-/** The key that groups messages into one conversation: chunks never mix sources or channels. */
-export function conversationKey(message: Pick<MemoryMessage, 'source' | 'channelId'>): string {
-  return `${message.source}\u0000${message.channelId ?? ''}`;
-}
-
-function toMessage(row: MessageRow): JournalMessage {
-  return {
-    bot: row.bot,
-    messageId: row.message_id,
-    source: row.source,
-    speakerKind: row.speaker_kind as SpeakerKind,
-    text: row.text,
-    ts: row.ts,
-    ...(row.user_id === null ? {} : { userId: row.user_id }),
-    ...(row.speaker_name === null ? {} : { speakerName: row.speaker_name }),
-    ...(row.channel_id === null ? {} : { channelId: row.channel_id }),
-    ...(row.guild_id === null ? {} : { guildId: row.guild_id }),
-    ...(row.is_dm === 1 ? { isDm: true } : {}),
-    arrivedAt: row.arrived_at,
-    chunkId: row.chunk_id ?? undefined,
-  };
 }
 
 /** Opens (or creates) the journal in `dataDir`. */
@@ -103,12 +53,14 @@ export class MessageJournal {
   private readonly updateText;
   private readonly replanChunk;
   private readonly selectPending;
-  private readonly selectChunkMessages;
 
+  /** The chunks planned from messages and their store writes and deletes, over the same database. */
+  readonly chunks: ChunkQueue;
   /** Forget operations over the same database. */
   readonly forgetting: ForgetJournal;
 
   constructor(private readonly db: Database) {
+    this.chunks = new ChunkQueue(db);
     this.forgetting = new ForgetJournal(db);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
@@ -126,9 +78,6 @@ export class MessageJournal {
     this.selectPending = db.prepare(
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
-    );
-    this.selectChunkMessages = db.prepare(
-      'SELECT * FROM messages WHERE chunk_id = ? ORDER BY ts, arrived_at, message_id',
     );
   }
 
@@ -200,143 +149,6 @@ export class MessageJournal {
   /** A conversation's pending messages, oldest first. */
   pendingMessages(bot: string, conversation: string): JournalMessage[] {
     return (this.selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
-  }
-
-  /** Fixes a chunk's messages: from now on they belong to `chunkId`, whatever happens to the write. */
-  planChunk(
-    chunk: { chunkId: string; bot: string; collection: string; messageIds: readonly string[] },
-    now: number,
-  ): void {
-    const insert = this.db.prepare(
-      `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
-       VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
-    );
-    const assign = this.db.prepare('UPDATE messages SET chunk_id = ? WHERE bot = ? AND message_id = ?');
-    this.db.transaction(() => {
-      insert.run(chunk.chunkId, chunk.bot, chunk.collection, now);
-      for (const id of chunk.messageIds) assign.run(chunk.chunkId, chunk.bot, id);
-    })();
-  }
-
-  /** Planned chunks whose next write is due, oldest first (not those waiting for a delete: dueDeletions). */
-  dueChunks(now: number, limit: number): PlannedChunk[] {
-    return this.selectDue("state = 'planned' AND needs_delete = 0", now, limit);
-  }
-
-  /** Those of `chunkIds` that wait for a write (not for a delete). */
-  plannedChunks(chunkIds: readonly string[]): PlannedChunk[] {
-    return chunkIds.flatMap((id) => {
-      const row = this.db
-        .prepare(
-          "SELECT chunk_id, bot, collection, attempts, revision FROM chunks WHERE chunk_id = ? AND state = 'planned' AND needs_delete = 0",
-        )
-        .get(id) as
-        | { chunk_id: string; bot: string; collection: string; attempts: number; revision: number }
-        | undefined;
-      return row
-        ? [
-            {
-              chunkId: row.chunk_id,
-              bot: row.bot,
-              collection: row.collection,
-              attempts: row.attempts,
-              revision: row.revision,
-            },
-          ]
-        : [];
-    });
-  }
-
-  /** Chunks whose stored point must be deleted first (after a forget), due now. */
-  dueDeletions(now: number, limit: number): PlannedChunk[] {
-    return this.selectDue('needs_delete = 1', now, limit);
-  }
-
-  private selectDue(condition: string, now: number, limit: number): PlannedChunk[] {
-    const rows = this.db
-      .prepare(
-        `SELECT chunk_id, bot, collection, attempts, revision FROM chunks
-         WHERE ${condition} AND next_attempt_at <= ? ORDER BY planned_at LIMIT ?`,
-      )
-      .all(now, limit) as {
-      chunk_id: string;
-      bot: string;
-      collection: string;
-      attempts: number;
-      revision: number;
-    }[];
-    return rows.map((r) => ({
-      chunkId: r.chunk_id,
-      bot: r.bot,
-      collection: r.collection,
-      attempts: r.attempts,
-      revision: r.revision,
-    }));
-  }
-
-  /** Whether a forget's point deletions for `bot` are still waiting (the store could not be reached). */
-  hasDueDeletions(bot: string): boolean {
-    return (
-      this.db.prepare('SELECT 1 FROM chunks WHERE bot = ? AND needs_delete = 1 LIMIT 1').get(bot) !==
-      undefined
-    );
-  }
-
-  /** When the earliest waiting chunk is due, or undefined when none is waiting. */
-  nextChunkDueAt(): number | undefined {
-    const row = this.db
-      .prepare("SELECT MIN(next_attempt_at) AS due FROM chunks WHERE state = 'planned' OR needs_delete = 1")
-      .get() as { due: number | null };
-    return row.due ?? undefined;
-  }
-
-  chunkMessages(chunkId: string): JournalMessage[] {
-    return (this.selectChunkMessages.all(chunkId) as MessageRow[]).map(toMessage);
-  }
-
-  /** Makes every planned chunk due now (at start-up, when the config may have been fixed). */
-  resetRetryDelays(): void {
-    this.db
-      .prepare("UPDATE chunks SET next_attempt_at = 0 WHERE state = 'planned' OR needs_delete = 1")
-      .run();
-  }
-
-  /** Marks a write done, unless an edit or forget changed the chunk meanwhile (then it is written again). */
-  markChunkStored(chunkId: string, revision: number, now: number): void {
-    this.db
-      .prepare(
-        `UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL, attempts = 0
-         WHERE chunk_id = ? AND revision = ? AND needs_delete = 0`,
-      )
-      .run(now, chunkId, revision);
-  }
-
-  /** After the point was deleted: a chunk with messages left is written again; an empty one is dropped. */
-  markChunkDeleted(chunkId: string, revision: number): void {
-    this.db.transaction(() => {
-      const left = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?').get(chunkId) as {
-        n: number;
-      };
-      if (left.n === 0) {
-        this.db.prepare('DELETE FROM chunks WHERE chunk_id = ? AND revision = ?').run(chunkId, revision);
-      } else {
-        this.db
-          .prepare(
-            `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0, stored_at = NULL
-             WHERE chunk_id = ? AND revision = ?`,
-          )
-          .run(chunkId, revision);
-      }
-    })();
-  }
-
-  /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */
-  markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): void {
-    this.db
-      .prepare(
-        'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ? AND revision = ?',
-      )
-      .run(error, nextAttemptAt, chunkId, revision);
   }
 
   /** Counts for /metrics and stats. */
