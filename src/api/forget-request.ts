@@ -34,6 +34,17 @@ export interface ForgetResponse {
   readonly messages_forgotten: number;
 }
 
+/** `GET /admin/forget-log` filters: one bot's entries (all bots when unset), newest first, at most `limit` (1-1000, default 100). */
+export interface ForgetLogQuery {
+  readonly bot?: string;
+  readonly limit?: number;
+}
+
+/** `GET /admin/forget-log`. */
+export interface ForgetLogResponse {
+  readonly entries: readonly ForgetLogEntry[];
+}
+
 /** One entry of `GET /admin/forget-log`. */
 export interface ForgetLogEntry {
   readonly id: number;

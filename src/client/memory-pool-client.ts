@@ -1,8 +1,16 @@
 /** @module MemoryPoolClient: the typed TypeScript client for the memory service's HTTP API. */
-import type { ForgetLogEntry, ForgetRequest, ForgetResponse } from '../api/forget-request.js';
+import type {
+  ForgetLogQuery,
+  ForgetLogResponse,
+  ForgetRequest,
+  ForgetResponse,
+} from '../api/forget-request.js';
 import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
 import type { SaveRequest, SaveResponse } from '../api/save-request.js';
+import type { HealthResponse, ReadyResponse } from '../api/service-status.js';
 import type { BotStatsResponse } from '../api/stats-response.js';
+
+export type { HealthResponse, ReadyResponse };
 import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';
 
 export interface MemoryPoolClientOptions {
@@ -20,26 +28,7 @@ export interface MemoryPoolClientOptions {
   readonly fetch?: FetchLike;
 }
 
-/** `GET /health`: the process is up. */
-export interface HealthResponse {
-  readonly status: 'ok';
-}
-
-/** `GET /ready`: whether the store and embedder are reachable, one check each. */
-export interface ReadyResponse {
-  readonly ready: boolean;
-  readonly checks: Readonly<Record<string, { readonly ok: boolean; readonly error?: string }>>;
-}
-
-/** `GET /admin/forget-log` filters: one bot's entries (all bots when unset), newest first, at most `limit` (1-1000, default 100). */
-export interface ForgetLogQuery {
-  readonly bot?: string;
-  readonly limit?: number;
-}
-
-export interface ForgetLogResponse {
-  readonly entries: readonly ForgetLogEntry[];
-}
+export type { ForgetLogQuery, ForgetLogResponse };
 
 // Looked up per call, so a fetch patched after construction (tests, instrumentation) is used.
 const callGlobalFetch: FetchLike = (url, init) => fetch(url, init);
@@ -56,6 +45,14 @@ export class MemoryPoolClient {
         `MemoryPoolClient: baseUrl "${options.baseUrl}" is not an http(s) URL; pass e.g. http://127.0.0.1:3102`,
       );
     }
+    const check = (name: string, value: number | undefined, min: number) => {
+      if (value !== undefined && !(Number.isFinite(value) && value >= min)) {
+        throw new TypeError(`MemoryPoolClient: ${name} must be a number >= ${min}, got ${value}`);
+      }
+    };
+    check('timeoutMs', options.timeoutMs, 1);
+    check('retries', options.retries, 0);
+    check('retryDelayMs', options.retryDelayMs, 0);
     this.#settings = Object.freeze({
       baseUrl: baseUrl.href.replace(/\/+$/, ''),
       headers: Object.freeze({
@@ -85,11 +82,11 @@ export class MemoryPoolClient {
   }
 
   /**
-   * Forgets messages by id, or everything one selector matches (needs the key's `forget` scope). A repeated
-   * forget answers zeros, so it is as safe to retry as a save.
+   * Forgets messages by id, or everything one selector matches (needs the key's `forget` scope). Not retried:
+   * a 503 means the forget is recorded and finishing in the background, and a retry would only answer zeros.
    */
   forget(request: ForgetRequest): Promise<ForgetResponse> {
-    return sendRequest(this.#settings, { method: 'POST', path: '/forget', body: request, idempotent: true });
+    return sendRequest(this.#settings, { method: 'POST', path: '/forget', body: request, idempotent: false });
   }
 
   /** The audit log of forgets (needs the key's `admin` scope). */

@@ -5,6 +5,7 @@ import { ValidationError } from '../errors/memory-pool-error.js';
 import { registerMcpRoutes } from '../interfaces/mcp/register-mcp-routes.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from './auth/api-key-auth.js';
 import { createErrorHandler } from './error-handler.js';
+import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
@@ -47,6 +48,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
       },
     }),
   );
+  if (deps.config.apiKeys.length === 0) app.use(guardLoopbackHosts());
   app.use(async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path)) {
       c.set('principal', authenticate(deps.config.apiKeys, matchKey, readPresentedKey(c.req.raw.headers)));

@@ -8,11 +8,9 @@ import type { PointStore } from '../store/point-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Principal } from './auth/api-key-auth.js';
 
-/** One dependency's state in GET /ready. */
-export interface ReadinessCheck {
-  readonly ok: boolean;
-  readonly error?: string;
-}
+import type { ReadinessCheck } from '../api/service-status.js';
+
+export type { ReadinessCheck };
 
 export interface ServiceDeps {
   readonly config: MemoryPoolConfig;

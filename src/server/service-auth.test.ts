@@ -90,3 +90,42 @@ describe('service API keys', () => {
     assert.equal(response.json.error.code, 'body_too_large');
   });
 });
+
+describe('without API keys (loopback only)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.close());
+
+  test('a foreign Host (DNS rebinding) or a web Origin is refused; loopback names pass', async () => {
+    const body = JSON.stringify({ bot: 'mythos', query_text: 'hello' });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${service.url}/retrieve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+    // fetch will not let us set Host; a raw request over node:http does.
+    const { request } = await import('node:http');
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL('/retrieve', service.url);
+        const req = request(
+          url,
+          { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    assert.equal(await status({ host: 'evil.example:3102' }), 403);
+    assert.equal(await status({ host: `localhost:${new URL(service.url).port}` }), 200);
+    assert.equal((await post({ origin: 'http://evil.example' })).status, 403);
+    assert.equal((await post({ origin: 'http://127.0.0.1:8000' })).status, 200);
+    assert.equal((await post({})).status, 200);
+  });
+});

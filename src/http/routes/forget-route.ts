@@ -1,6 +1,10 @@
 /** @module `POST /forget` (forget scope) and `GET /admin/forget-log` (admin scope). */
 import type { Hono } from 'hono';
-import { type ForgetLogEntry, forgetRequestSchema } from '../../api/forget-request.js';
+import {
+  type ForgetLogEntry,
+  type ForgetLogResponse,
+  forgetRequestSchema,
+} from '../../api/forget-request.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { authorize } from '../auth/api-key-auth.js';
 import { readJsonBody } from '../read-json-body.js';
@@ -27,6 +31,7 @@ export function registerForgetRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
       throw new ValidationError('limit', `limit: expected an integer from 1 to 1000, got "${limitText}"`);
     }
     const entries = deps.journal.forgetting.listAudit({ ...(bot ? { bot: bot.name } : {}), limit });
-    return c.json({ entries: entries as unknown as ForgetLogEntry[] });
+    const body: ForgetLogResponse = { entries: entries as unknown as ForgetLogEntry[] };
+    return c.json(body);
   });
 }

@@ -1,14 +1,16 @@
 /** @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable), `GET /metrics`. */
 import type { Hono } from 'hono';
+import type { HealthResponse, ReadyResponse } from '../../api/service-status.js';
 import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
 
 export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  app.get('/health', (c) => c.json<HealthResponse>({ status: 'ok' }));
 
   app.get('/ready', async (c) => {
     const checks = await deps.checkReadiness();
     const ready = Object.values(checks).every((check) => check.ok);
-    return c.json({ ready, checks }, ready ? 200 : 503);
+    const body: ReadyResponse = { ready, checks };
+    return c.json(body, ready ? 200 : 503);
   });
 
   app.get('/metrics', async (c) => {

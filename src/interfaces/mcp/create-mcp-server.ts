@@ -14,6 +14,8 @@ export interface CreateMcpServerOptions {
   readonly backend: MemoryBackend;
   /** The bot tools use when the caller names none; without it every call must pass `bot`. */
   readonly defaultBot?: string;
+  /** Every bot the service has, each listed as a resource; defaults to `defaultBot` alone. */
+  readonly bots?: readonly string[];
   /** Reported to MCP clients in the handshake. Default "0.1.0". */
   readonly version?: string;
 }
@@ -47,7 +49,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   const server = new McpServer({ name: 'memory-pool', version: options.version ?? '0.1.0' });
   const pickBot = (bot: string | undefined): string => {
     const chosen = bot ?? options.defaultBot;
-    if (chosen === undefined) throw new Error('no bot given: pass `bot`, or start the MCP server with --bot');
+    if (chosen === undefined) {
+      throw new Error('no bot given: pass `bot` (or configure a default bot: `memory-pool mcp --bot B`)');
+    }
     return chosen;
   };
 
@@ -73,6 +77,12 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
         channel_id: retrieveRequestSchema.shape.channel_id.describe(
           "The channel you are talking in, for the bot's privacy scope",
         ),
+        is_dm: retrieveRequestSchema.shape.is_dm.describe(
+          'Whether you are talking in a direct message (inferred from a channel without a guild)',
+        ),
+        scope: retrieveRequestSchema.shape.scope.describe(
+          "Narrow the bot's privacy scope for this recall: dm-private, guild or channel (never wider)",
+        ),
         sources: retrieveRequestSchema.shape.sources.describe(
           'Only memories saved through these interfaces, e.g. ["discord", "mcp"]',
         ),
@@ -93,6 +103,8 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           ...(args.guild_id === undefined ? {} : { guild_id: args.guild_id }),
           ...(args.channel_id === undefined ? {} : { channel_id: args.channel_id }),
           ...(args.sources === undefined ? {} : { sources: args.sources }),
+          ...(args.is_dm === undefined ? {} : { is_dm: args.is_dm }),
+          ...(args.scope === undefined ? {} : { scope: args.scope }),
         });
         return {
           content: [{ type: 'text', text: response.formatted || 'No memories found.' }],
@@ -141,20 +153,20 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
 
   registerForgetTool(server, backend, pickBot, botField);
 
+  const listedBots = options.bots ?? (options.defaultBot === undefined ? [] : [options.defaultBot]);
   server.registerResource(
     'bot',
     new ResourceTemplate('memory-pool://bots/{bot}', {
       list:
-        options.defaultBot === undefined
+        listedBots.length === 0
           ? undefined
           : () => ({
-              resources: [
-                {
-                  uri: `memory-pool://bots/${encodeURIComponent(options.defaultBot!)}`,
-                  name: options.defaultBot!,
-                },
-              ],
+              resources: listedBots.map((bot) => ({
+                uri: `memory-pool://bots/${encodeURIComponent(bot)}`,
+                name: bot,
+              })),
             }),
+      complete: { bot: (value) => listedBots.filter((bot) => bot.startsWith(value)) },
     }),
     {
       title: 'Bot memory stats',

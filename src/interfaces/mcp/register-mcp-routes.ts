@@ -42,7 +42,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
       timeoutMs: 60_000,
       fetch: async (url, init) => app.request(url, init),
     });
-    const server = createMcpServer({ backend, ...(defaultBot === undefined ? {} : { defaultBot }) });
+    const server = createMcpServer({ backend, bots, ...(defaultBot === undefined ? {} : { defaultBot }) });
     // Stateless: a fresh transport per request (the SDK forbids reusing one), and JSON answers instead of SSE.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
