@@ -14,7 +14,10 @@ logger = logging.getLogger(__name__)
 
 SpawnThread = Callable[..., threading.Thread]
 
-DEFAULT_RETRY_DELAYS = (0.5, 1.0, 2.0)
+# Capped exponential backoff, about two minutes in all: a service restart or a short outage loses nothing.
+DEFAULT_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0)
+# Turns waiting while the service is down; past this the oldest is dropped (with a warning) so memory stays bounded.
+DEFAULT_MAX_PENDING = 500
 
 
 class BackgroundSender:
@@ -27,11 +30,13 @@ class BackgroundSender:
         spawn: SpawnThread,
         timeout: float,
         retry_delays: tuple = DEFAULT_RETRY_DELAYS,
+        max_pending: int = DEFAULT_MAX_PENDING,
     ):
         self._client = client
         self._spawn = spawn
         self._timeout = timeout
         self._retry_delays = retry_delays
+        self._max_pending = max(1, max_pending)
         self._pending: Deque[Dict[str, Any]] = collections.deque()
         self._busy = 0
         self._cond = threading.Condition()
@@ -41,10 +46,15 @@ class BackgroundSender:
         self.recent_responses: Deque[Dict[str, Any]] = collections.deque(maxlen=20)
 
     def submit(self, body: Dict[str, Any]) -> None:
-        """Queues one /save body and returns at once."""
+        """Queues one /save body and returns at once; a full queue drops its oldest save to make room."""
         with self._cond:
             if self._stopping:
                 return
+            if len(self._pending) >= self._max_pending:
+                self._pending.popleft()
+                self._busy -= 1
+                logger.warning("memory-pool: %d saves are waiting for the service; dropped the oldest", self._max_pending)
+                self.recent_responses.append(ServiceError("dropped: too many saves waiting", code="queue_full").to_dict())
             self._pending.append(body)
             self._busy += 1
             self._cond.notify_all()
@@ -88,6 +98,8 @@ class BackgroundSender:
                 body = self._pending.popleft()
             try:
                 self._send_with_retries(body)
+            except Exception:  # a bug or an odd failure loses this save, never the thread that sends the rest
+                logger.exception("memory-pool: a save failed unexpectedly and was dropped")
             finally:
                 with self._cond:
                     self._busy -= 1

@@ -13,6 +13,8 @@ CONFIG_FILE_NAME = "memory-pool.json"
 DEFAULT_URL = "http://127.0.0.1:3102"
 DEFAULT_PREFETCH_TIMEOUT = 2.0
 DEFAULT_SAVE_TIMEOUT = 5.0
+# Newer Hermes builds give up on prefetch after 8 s; a longer wait would only hold older builds' turns.
+PREFETCH_TIMEOUT_RANGE = (0.1, 8.0)
 
 # Environment variables win over the saved file so containers can configure without `hermes memory setup`.
 ENV_VARS = {
@@ -108,7 +110,7 @@ def load_config(hermes_home: Optional[str] = None, env: Optional[Mapping[str, st
         url=str(merged.get("url") or DEFAULT_URL).rstrip("/"),
         api_key=str(merged.get("api_key") or ""),
         bot=str(merged.get("bot") or ""),
-        prefetch_timeout=_read_seconds(merged.get("prefetch_timeout"), DEFAULT_PREFETCH_TIMEOUT),
+        prefetch_timeout=_clamp(_read_seconds(merged.get("prefetch_timeout"), DEFAULT_PREFETCH_TIMEOUT), PREFETCH_TIMEOUT_RANGE),
         save_timeout=_read_seconds(merged.get("save_timeout"), DEFAULT_SAVE_TIMEOUT),
     )
 
@@ -119,3 +121,8 @@ def _read_seconds(value: Any, default: float) -> float:
     except (TypeError, ValueError):
         return default
     return seconds if seconds > 0 else default
+
+
+def _clamp(value: float, bounds: tuple) -> float:
+    low, high = bounds
+    return min(high, max(low, value))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import threading
@@ -43,8 +44,14 @@ class MemoryPoolClient:
                 return _decode(response.read())
         except urllib.error.HTTPError as error:
             raise _service_error_from(error) from error
+        except ServiceError:
+            raise
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as error:
             raise ServiceError(f"memory-pool at {self.url} unreachable: {error}") from error
+        except (http.client.HTTPException, ValueError) as error:
+            # IncompleteRead, BadStatusLine, RemoteDisconnected...: a connection cut mid-answer is not an
+            # OSError, but trying again may well succeed (ValueError: e.g. a malformed header or URL).
+            raise ServiceError(f"memory-pool at {self.url} broke off its answer: {error!r}", code="bad_response") from error
 
     def post_within(self, path: str, body: Dict[str, Any], deadline: float) -> Dict[str, Any]:
         """Like `post`, but gives up after `deadline` seconds in total.

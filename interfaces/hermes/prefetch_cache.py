@@ -1,9 +1,9 @@
-"""Per-session recall started by `queue_prefetch` and picked up by the next `prefetch` of the same query."""
+"""The current turn's recall, started by `on_turn_start` and picked up by the `prefetch` that follows it."""
 
 from __future__ import annotations
 
 import threading
-from typing import Callable, Dict, Optional
+from typing import Callable, Optional
 
 
 class _Entry:
@@ -14,17 +14,17 @@ class _Entry:
 
 
 class PrefetchCache:
-    """One pending or finished recall per session; each is used at most once."""
+    """One pending or finished recall (the provider serves one agent, so one turn at a time); used at most once."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: Dict[str, _Entry] = {}
+        self._entry: Optional[_Entry] = None
 
-    def warm(self, session_id: str, query: str, fetch: Callable[[], str], spawn: Callable[..., threading.Thread]) -> None:
-        """Runs `fetch` on a background thread and keeps its answer for `session_id` and `query`."""
-        entry = _Entry(query)
+    def warm(self, query: str, fetch: Callable[[], str], spawn: Callable[..., threading.Thread]) -> None:
+        """Runs `fetch` on a background thread and keeps its answer for `query`, replacing any older one."""
+        entry = _Entry(_normalise(query))
         with self._lock:
-            self._entries[session_id] = entry
+            self._entry = entry
 
         def run() -> None:
             try:
@@ -36,13 +36,17 @@ class PrefetchCache:
 
         spawn(run, name="memory-pool-prefetch", daemon=True).start()
 
-    def take(self, session_id: str, query: str, timeout: float) -> Optional[str]:
-        """The warmed answer for this query (waiting up to `timeout` if it is still running), else None."""
+    def take(self, query: str, timeout: float) -> Optional[str]:
+        """The recall started for this query (waiting up to `timeout` if it still runs; "" if too late), else None."""
         with self._lock:
-            entry = self._entries.get(session_id)
-            if entry is None or entry.query != query:
+            entry = self._entry
+            if entry is None or entry.query != _normalise(query):
                 return None
-            del self._entries[session_id]
+            self._entry = None
         if not entry.done.wait(timeout):
             return ""
         return entry.value
+
+
+def _normalise(query: str) -> str:
+    return str(query or "").strip()

@@ -53,6 +53,7 @@ class MemoryPoolProvider(MemoryProvider):
         self._init_user: TurnAuthor = TurnAuthor()
         self._chat_id = ""
         self._chat_type = ""
+        self._guild_id = ""
         self._turn_number: Optional[int] = None
         self._turn_author: Optional[TurnAuthor] = None
         self._own_turns: Dict[str, int] = {}
@@ -76,11 +77,14 @@ class MemoryPoolProvider(MemoryProvider):
         self._client = MemoryPoolClient(self._config.url, self._config.api_key)
         self._session_id = session_id or ""
         self._platform = str(kwargs.get("platform") or "cli")
-        # Cron prompts, subagents and memory flushes are not the user's conversation.
-        self._writes_enabled = (kwargs.get("agent_context") or "primary") == "primary"
+        # Cron prompts, subagents and memory flushes are not the user's conversation. Older hosts pass no
+        # agent_context at all, but their cron runs still say so through the platform.
+        default_context = "cron" if self._platform == "cron" else "primary"
+        self._writes_enabled = (kwargs.get("agent_context") or default_context) == "primary"
         self._init_user = TurnAuthor(str(kwargs.get("user_id") or ""), str(kwargs.get("user_name") or ""), False)
         self._chat_id = str(kwargs.get("chat_id") or "")
         self._chat_type = str(kwargs.get("chat_type") or "")
+        self._guild_id = _read_guild_id(self._platform, self._chat_id, self._chat_type, kwargs.get("guild_id"))
         if self._sender is None:
             self._sender = BackgroundSender(self._client, spawn=_spawn_thread, timeout=self._config.save_timeout)
 
@@ -112,6 +116,13 @@ class MemoryPoolProvider(MemoryProvider):
             {"id": kwargs.get("author_id"), "name": kwargs.get("author_name"), "is_bot": kwargs.get("author_is_bot")}
         )
         self._turn_author = author if author.id or author.name else None
+        # Hermes calls prefetch with this same message right after: start its recall now, so the two overlap.
+        try:
+            if self.is_available() and isinstance(message, str) and message.strip():
+                timeout = self._config.prefetch_timeout
+                self._cache.warm(message, lambda: self._retrieve_formatted(message, timeout), _spawn_thread)
+        except Exception as error:  # a recall failure must never break the turn
+            logger.debug("memory-pool: could not start the recall: %s", error)
 
     def prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> str:
         """The `[Past chat memories]` block for this query, or "" (never raises, never waits past the timeout)."""
@@ -119,7 +130,8 @@ class MemoryPoolProvider(MemoryProvider):
             if not self.is_available() or not str(query or "").strip():
                 return ""
             timeout = self._config.prefetch_timeout
-            cached = self._cache.take(session_id or self._session_id, query, timeout)
+            # The recall on_turn_start began for this message; it was started with the same deadline.
+            cached = self._cache.take(query, timeout)
             if cached is not None:
                 return cached
             return self._retrieve_formatted(query, timeout)
@@ -128,13 +140,12 @@ class MemoryPoolProvider(MemoryProvider):
             return ""
 
     def queue_prefetch(self, query: str, *, session_id: str = "", **kwargs: Any) -> None:
-        """Starts the recall for `query` now, so the next `prefetch` of it answers from the cache."""
-        if not self.is_available() or not str(query or "").strip():
-            return
-        timeout = self._config.prefetch_timeout
-        self._cache.warm(
-            session_id or self._session_id, query, lambda: self._retrieve_formatted(query, timeout), _spawn_thread
-        )
+        """Does nothing on purpose: Hermes passes the turn just finished, never the next message.
+
+        A recall for that text would not match the next turn's `prefetch`; `on_turn_start` starts the recall
+        for the message that is actually coming, so each turn makes one /retrieve.
+        """
+        return None
 
     def sync_turn(
         self,
@@ -148,7 +159,10 @@ class MemoryPoolProvider(MemoryProvider):
     ) -> None:
         """Queues the turn's user and agent messages for /save and returns at once."""
         try:
-            body = self._build_save(user_content, assistant_content, session_id or self._session_id, turn_author)
+            count = len(messages) if isinstance(messages, list) and messages else None
+            body = self._build_save(
+                user_content, assistant_content, session_id or self._session_id, turn_author, message_count=count
+            )
         except Exception as error:
             logger.debug("memory-pool: could not build the save for a turn: %s", error)
             return
@@ -156,6 +170,14 @@ class MemoryPoolProvider(MemoryProvider):
             self._sender.submit(body)
 
     def handle_tool_call(self, tool_name: str, args: Dict[str, Any], **kwargs: Any) -> str:
+        """The tool's answer as a JSON string; failures become `{"error": ...}`, never an exception."""
+        try:
+            return self._run_tool(tool_name, args)
+        except Exception as error:
+            logger.warning("memory-pool: tool %s failed: %s", tool_name, error)
+            return json.dumps({"error": {"code": "internal", "message": f"memory-pool tool failed: {error}"}})
+
+    def _run_tool(self, tool_name: str, args: Any) -> str:
         args = args if isinstance(args, dict) else {}
         timeout = max(self._config.prefetch_timeout, self._config.save_timeout)
         if not self.is_available():
@@ -198,7 +220,9 @@ class MemoryPoolProvider(MemoryProvider):
         formatted = answer.get("formatted")
         return formatted if isinstance(formatted, str) else ""
 
-    def _build_save(self, user_content: Any, assistant_content: Any, session_id: str, turn_author: Any):
+    def _build_save(
+        self, user_content: Any, assistant_content: Any, session_id: str, turn_author: Any, message_count=None
+    ):
         if not self._writes_enabled or not self.is_available():
             return None
         author = self._resolve_author(turn_author)
@@ -211,14 +235,14 @@ class MemoryPoolProvider(MemoryProvider):
         now_ms = int(time.time() * 1000)
         messages: List[Dict[str, Any]] = []
         if user_text:
-            message = self._message("user", user_text, derive_message_id(session_id, turn, "user", user_text), now_ms)
+            message = self._message("user", user_text, derive_message_id(session_id, turn, "user", user_text, message_count), now_ms)
             if author is not None and author.id:
                 message["user_id"] = qualify_user_id(self._platform, author.id)
             if author is not None and author.name:
                 message["speaker_name"] = author.name[:200]
             messages.append(message)
         if agent_text:
-            agent_id = derive_message_id(session_id, turn, "assistant", agent_text)
+            agent_id = derive_message_id(session_id, turn, "assistant", agent_text, message_count)
             messages.append(self._message("self", agent_text, agent_id, now_ms + 1))
         with self._ids_lock:
             self._recent_ids.extend(m["message_id"] for m in messages)
@@ -245,6 +269,8 @@ class MemoryPoolProvider(MemoryProvider):
             context["channel_id"] = self._chat_id[:200]
         if self._chat_type:
             context["is_dm"] = self._chat_type in DM_CHAT_TYPES
+        if self._guild_id:
+            context["guild_id"] = self._guild_id
         return context
 
     def _message(self, kind: str, text: str, message_id: str, ts: int) -> Dict[str, Any]:
@@ -263,6 +289,20 @@ class MemoryPoolProvider(MemoryProvider):
             self._own_turns[session_id] = self._own_turns.get(session_id, 0) + 1
             self._last_pair[session_id] = pair
         return self._own_turns[session_id]
+
+
+def _read_guild_id(platform: str, chat_id: str, chat_type: str, given: Any) -> str:
+    """The `guild_id` memory-pool's `guild` scope keeps memories in: only group, channel and thread chats have one.
+
+    Hermes passes no server id today, so the group chat itself stands in as `<platform>:<chat_id>`; a host
+    that does pass `guild_id` gets the real one. Without any, the service would count the chat as neutral
+    and recall it in every other group.
+    """
+    if chat_type not in GROUP_CHAT_TYPES:
+        return ""
+    if given is not None and str(given).strip():
+        return str(given).strip()[:200]
+    return f"{platform}:{chat_id}"[:200] if chat_id else ""
 
 
 def _read_text(content: Any) -> str:

@@ -52,14 +52,14 @@ TOOL_SCHEMAS: List[Dict[str, Any]] = [
 def run_search(
     client: MemoryPoolClient, bot: str, args: Dict[str, Any], timeout: float, context: Dict[str, Any]
 ) -> str:
-    """POST /retrieve from the chat's `context` (channel_id, is_dm) and return the hits as a JSON string."""
+    """POST /retrieve (within `timeout` seconds in total) from the chat's `context` (channel_id, is_dm) and return the hits as a JSON string."""
     query = str(args.get("query") or "").strip()
     if not query:
         return _error("invalid_argument", "query must be a non-empty string")
     limit = _read_limit(args.get("limit"))
     try:
         body = {"bot": bot, "query_text": query, "limit": limit, **context}
-        answer = client.post("/retrieve", body, timeout=timeout)
+        answer = client.post_within("/retrieve", body, deadline=timeout)
     except ServiceError as error:
         return json.dumps(error.to_dict())
     hits = [
@@ -98,7 +98,7 @@ def run_forget(
     else:
         return _error("invalid_argument", 'message_ids must be a non-empty list of strings, or scope "me"')
     try:
-        return json.dumps(client.post("/forget", {"bot": bot, **selector}, timeout=timeout))
+        return json.dumps(client.post_within("/forget", {"bot": bot, **selector}, deadline=timeout))
     except ServiceError as error:
         return json.dumps(error.to_dict())
 

@@ -76,7 +76,15 @@ class DirectMessages(unittest.TestCase):
         provider = make_provider(chat_type="thread")
         body = provider._build_save("public", "reply", "sess", None)
         self.assertEqual([m["is_dm"] for m in body["messages"]], [False, False])
-        self.assertEqual(provider._recall_context(), {"channel_id": "chat-9", "is_dm": False})
+        # Without a server id from Hermes the chat itself is the guild, so `guild` scope keeps it in there.
+        expected = {"channel_id": "chat-9", "is_dm": False, "guild_id": "telegram:chat-9"}
+        self.assertEqual(provider._recall_context(), expected)
+        self.assertEqual([m["guild_id"] for m in body["messages"]], ["telegram:chat-9"] * 2)
+
+    def test_a_guild_id_from_the_host_wins_and_dms_have_none(self):
+        provider = make_provider(platform="discord", chat_type="channel", guild_id="8123")
+        self.assertEqual(provider._recall_context()["guild_id"], "8123")
+        self.assertNotIn("guild_id", make_provider(chat_type="dm", guild_id="8123")._recall_context())
 
     def test_an_unknown_chat_type_is_left_to_the_service(self):
         provider = make_provider(platform="cli", chat_id="")

@@ -58,9 +58,40 @@ class MessageIds(unittest.TestCase):
         self.assertEqual(len(others), 4)
         self.assertEqual(message_ids.qualify_user_id("telegram", "42"), "telegram:42")
 
+    def test_the_message_count_tells_apart_turns_after_a_turn_count_restart(self):
+        env = {"MEMORY_POOL_URL": "http://127.0.0.1:9", "MEMORY_POOL_BOT": "mythos", "HERMES_HOME": tempfile.mkdtemp()}
+        with mock.patch.dict(os.environ, env):
+            provider = PLUGIN.MemoryPoolProvider()
+            provider.initialize("s", platform="cli", agent_context="primary")
+        sent = []
+        provider._sender.submit = sent.append
+        history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+        for messages in (history, history + history, history + history, None, []):
+            provider.on_turn_start(1, "hi")  # the host restarted its count: every turn says 1
+            provider.sync_turn("hi", "hello", session_id="s", messages=messages)
+        ids = [body["messages"][0]["message_id"] for body in sent]
+        self.assertNotEqual(ids[0], ids[1])
+        self.assertEqual(ids[1], ids[2])  # a retried sync of the same turn keeps its id
+        old = message_ids.derive_message_id("s", 1, "user", "hi")
+        self.assertEqual((ids[3], ids[4]), (old, old))  # no messages given: the ids older versions made
+
+    def test_the_prefetch_timeout_is_clamped_to_what_hermes_allows(self):
+        for given, expected in (("30", 8.0), ("0.01", 0.1), ("3", 3.0)):
+            loaded = config.load_config(tempfile.mkdtemp(), env={"MEMORY_POOL_PREFETCH_TIMEOUT": given})
+            self.assertEqual(loaded.prefetch_timeout, expected, given)
+
 
 class OlderHosts(unittest.TestCase):
     """Hosts without on_turn_start or spawn_context_thread still get idempotent, non-blocking saves."""
+
+    def test_cron_runs_without_an_agent_context_write_nothing(self):
+        env = {"MEMORY_POOL_URL": "http://127.0.0.1:9", "MEMORY_POOL_BOT": "mythos", "HERMES_HOME": tempfile.mkdtemp()}
+        with mock.patch.dict(os.environ, env):
+            provider = PLUGIN.MemoryPoolProvider()
+            provider.initialize("cron-sess", platform="cron")
+            self.assertIsNone(provider._build_save("a scheduled prompt", "done", "cron-sess", None))
+            provider.initialize("cli-sess", platform="cli")
+            self.assertIsNotNone(provider._build_save("a real chat", "reply", "cli-sess", None))
 
     def test_retried_sync_turn_without_turn_numbers_keeps_its_ids(self):
         with socket.socket() as sock:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import socket
 import sys
 import tempfile
-import threading
 import time
 import unittest
 import urllib.request
@@ -69,24 +67,6 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
-class SlowHandler(http.server.BaseHTTPRequestHandler):
-    """Accepts the request and answers only once the test releases it, so a prefetch that waited would see "too late"."""
-
-    release = threading.Event()
-
-    def do_POST(self):
-        self.release.wait(10)
-        try:
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b'{"hits": [], "formatted": "too late"}')
-        except OSError:
-            pass
-
-    def log_message(self, *args):
-        pass
-
-
 @unittest.skipUnless(SERVICE_URL, "set MEMORY_POOL_TEST_URL to a running memory-pool (the node test does)")
 class AgainstRealService(unittest.TestCase):
     def test_a_turn_is_saved_with_source_speakers_and_ids_old_signatures(self):
@@ -118,8 +98,8 @@ class AgainstRealService(unittest.TestCase):
         recalled = other.prefetch(f"what does my cat {word} love", session_id="x")
         self.assertIn("[Past chat memories]", recalled)
         self.assertIn(word, recalled)
-        # queue_prefetch warms the next turn's recall; prefetch of that query answers with it.
-        other.queue_prefetch(f"the windowsill where {word} sleeps", session_id="x")
+        # on_turn_start starts the recall of the message prefetch is then asked for.
+        other.on_turn_start(1, f"the windowsill where {word} sleeps")
         self.assertIn(word, other.prefetch(f"the windowsill where {word} sleeps", session_id="x"))
         # The session that wrote the turn still has it in context, so its own recall leaves it out.
         self.assertNotIn(user_text, provider.prefetch(f"cat {word} windowsill", session_id="old-sess"))
@@ -246,24 +226,6 @@ class WhenTheServiceMisbehaves(unittest.TestCase):
         self.assertEqual(provider.prefetch("anything at all", session_id="s"), "")
         provider.sync_turn("hello there", "hi", session_id="s")  # must return at once and not raise
         provider.shutdown()
-
-    def test_prefetch_gives_up_on_a_slow_service(self):
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            with mock.patch.dict(os.environ, {"MEMORY_POOL_PREFETCH_TIMEOUT": "0.5"}):
-                provider = make_provider(f"http://127.0.0.1:{server.server_address[1]}")
-            self.assertEqual(provider._config.prefetch_timeout, 0.5)
-            self.assertEqual(provider.prefetch("anything at all", session_id="s"), "")
-            queued = provider.queue_prefetch("next question", session_id="s")
-            self.assertIsNone(queued)
-            # The warmed recall is still stuck on the slow service: the next prefetch gives up too.
-            self.assertEqual(provider.prefetch("next question", session_id="s"), "")
-        finally:
-            SlowHandler.release.set()
-            server.shutdown()
-            server.server_close()
 
     def test_forget_reports_a_clear_error_when_the_service_is_down(self):
         provider = make_provider(f"http://127.0.0.1:{closed_port()}")
