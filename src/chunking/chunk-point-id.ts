@@ -5,13 +5,18 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The point id of a chunk: SHA-256 of `collection + "\n" + messageIds.join(",")` shaped as a version-5-style
- * UUID (lowercase, hyphenated), which Qdrant accepts as a point id. Pass the ids in chunk order, i.e.
- * `payload.messageIds.split(',')` (splitting and re-joining on "," gives back the same string).
+ * The point id of a chunk: SHA-256 of `collection + "\n" + source + "\n" + messageIds.join(",")` shaped as a
+ * version-5-style UUID (lowercase, hyphenated), which Qdrant accepts as a point id. The source is part of it
+ * because message ids are only unique per interface (synthetic ids like `self-12-1` recur). Pass the ids in
+ * chunk order, i.e. `payload.messageIds.split(',')`.
  */
-export function deriveChunkPointId(collection: string, messageIds: readonly string[]): string {
+export function deriveChunkPointId(
+  collection: string,
+  source: string,
+  messageIds: readonly string[],
+): string {
   const digest = createHash('sha256')
-    .update(`${collection}\n${messageIds.join(',')}`, 'utf8')
+    .update(`${collection}\n${source}\n${messageIds.join(',')}`, 'utf8')
     .digest();
   const bytes = digest.subarray(0, 16);
   // RFC 9562 layout: version 5 in the high nibble of byte 6, variant 0b10 in the top bits of byte 8.

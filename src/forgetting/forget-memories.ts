@@ -87,7 +87,7 @@ export async function forgetMemories(
     parsed.kind === 'journal'
       ? deps.journal.forgetting.forgetMessages(
           bot.name,
-          deps.journal.forgetting.selectMessageIds(bot.name, parsed.selector, sources),
+          deps.journal.forgetting.selectTargets(bot.name, parsed.selector, sources),
           Date.now(),
           sources,
         )
@@ -109,8 +109,9 @@ export async function forgetMemories(
         });
         return;
       }
+      deps.journal.chunks.makeDeletionsDue(bot.name);
       await ops.deleteDueChunks();
-      storePending = deps.journal.chunks.hasDueDeletions(bot.name);
+      storePending = deps.journal.chunks.hasPendingDeletions(bot.name);
       if (storePending || !journal) return;
       // Rewritten before the answer, so what the answer counts is what recall now sees.
       await ops.writeChunks(journal.chunkIds);
@@ -131,8 +132,9 @@ export async function forgetMemories(
   if (storePending) {
     throw new StoreError(
       'store_unavailable',
-      'the forget is recorded (nothing forgotten will come back), but the store could not delete the points yet; ' +
-        'it keeps retrying in the background. Repeat the request later to confirm.',
+      'the forget is recorded: nothing forgotten comes back, and the points memory-pool wrote for those messages are ' +
+        'deleted in the background once the store answers. Repeat the request then to finish it (a bulk selector also ' +
+        'deletes matching points the journal does not know, which only a repeat does).',
       { retryable: true },
     );
   }

@@ -265,6 +265,31 @@ describe('edits and forgetting', () => {
     assert.equal((await pointsOf('c-three')).length, 1);
   });
 
+  test('the same message id from two interfaces is two messages; a scoped key forgets only its own', async () => {
+    const a = await save([self('self-1-1', 'discord says the lantern is blue', { channel_id: 'same-id' })]);
+    const b = await save([self('self-1-1', 'hermes says the kettle is red', { channel_id: 'same-id' })], {
+      source: 'hermes',
+    });
+    assert.deepEqual([a.accepted, b.accepted, b.edited], [1, 1, 0], 'not an edit of the other interface');
+    await flush();
+    const texts = async () =>
+      (await pointsOf('same-id'))
+        .map((p) => `${p.payload!.source}: ${String(p.payload!.text).split('\n')[1]}`)
+        .sort();
+    assert.deepEqual(await texts(), [
+      'discord: Mythos: discord says the lantern is blue',
+      'hermes: Mythos: hermes says the kettle is red',
+    ]);
+    const forgot = await forget({ message_ids: ['self-1-1'] }, 'discord');
+    assert.equal(forgot.json.messages_forgotten, 1);
+    assert.deepEqual(await texts(), ['hermes: Mythos: hermes says the kettle is red']);
+    const resent = await save(
+      [self('self-1-1', 'hermes says the kettle is red', { channel_id: 'same-id' })],
+      { source: 'hermes' },
+    );
+    assert.equal(resent.duplicates, 1, "the discord key's tombstone does not block hermes");
+  });
+
   test('exactly one selector is required', async () => {
     const none = await forget({});
     assert.equal(none.status, 400);

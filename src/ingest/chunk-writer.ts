@@ -38,6 +38,8 @@ export interface ExclusiveOps {
 
 /** Chunks embedded and upserted together (one embedder call, one upsert per collection). */
 const WRITE_BATCH = 32;
+/** How long a forget waits for the rewrite of what its chunks keep; past it, the background writer finishes. */
+const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 /** Longest sleep between passes when nothing is scheduled sooner. */
 const MAX_IDLE_SLEEP_MS = 5_000;
 
@@ -49,9 +51,13 @@ export class ChunkWriter {
    * one batch, not a whole backlog.
    */
   private chain: Promise<unknown> = Promise.resolve();
-  private looping = false;
+  private looping: Promise<void> | undefined;
   private rerun = false;
   private stopped = true;
+  /** Bumped by stop(), so a pass in progress ends after its current step. */
+  private generation = 0;
+  /** Aborts the background write in progress, so a forget need not wait for a slow embedder. */
+  private backgroundWrite: AbortController | undefined;
   private readonly now: () => number;
 
   constructor(private readonly deps: ChunkWriterDeps) {
@@ -75,18 +81,28 @@ export class ChunkWriter {
   /** Stops the loop and waits for the work in progress; pending work stays in the journal for next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.generation += 1;
     clearTimeout(this.timer);
+    this.backgroundWrite?.abort();
+    await this.looping;
     await this.chain;
   }
 
-  /** Runs `task` alone: after the unit of work in progress, before the next one. */
+  /**
+   * Runs `task` alone: after the unit of work in progress, before the next one. A background write in
+   * progress is aborted (its chunks stay due and are written again right after).
+   */
   runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T> {
+    this.backgroundWrite?.abort();
     return this.enqueue(() =>
       task({
         deleteDueChunks: () => this.deleteDueChunks(),
         writeChunks: async (chunkIds) => {
           const chunks = this.deps.journal.chunks.plannedChunks(chunkIds);
-          if (chunks.length > 0) await this.writeChunks(chunks);
+          const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
+          for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
+            await this.writeChunks(chunks.slice(start, start + WRITE_BATCH), signal);
+          }
         },
       }),
     );
@@ -97,8 +113,9 @@ export class ChunkWriter {
    * batch at a time. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
    */
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
+    const generation = this.generation;
     const nextFlush = await this.enqueue(async () => this.planReadyChunks(options.flush ?? false));
-    while (await this.enqueue(() => this.runStep())) {
+    while (generation === this.generation && (await this.enqueue(() => this.runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
     const nextRetry = this.deps.journal.chunks.nextChunkDueAt();
@@ -120,7 +137,14 @@ export class ChunkWriter {
     }
     const due = this.deps.journal.chunks.dueChunks(this.now(), WRITE_BATCH);
     if (due.length === 0) return false;
-    await this.writeChunks(due);
+    const controller = new AbortController();
+    this.backgroundWrite = controller;
+    try {
+      await this.writeChunks(due, controller.signal);
+    } finally {
+      this.backgroundWrite = undefined;
+    }
+    // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;
   }
 
@@ -142,7 +166,12 @@ export class ChunkWriter {
       this.rerun = true;
       return;
     }
-    this.looping = true;
+    this.looping = this.runPasses();
+    await this.looping;
+    this.looping = undefined;
+  }
+
+  private async runPasses(): Promise<void> {
     let nextAt: number | undefined;
     try {
       do {
@@ -151,8 +180,6 @@ export class ChunkWriter {
       } while (this.rerun && !this.stopped);
     } catch (error) {
       this.deps.logger.error({ err: error }, 'chunk writer pass failed');
-    } finally {
-      this.looping = false;
     }
     if (this.stopped) return;
     const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.now();
@@ -176,9 +203,10 @@ export class ChunkWriter {
       });
       for (const messages of plan.ready) {
         const messageIds = messages.map((m) => m.messageId);
-        const chunkId = deriveChunkPointId(bot.collection, messageIds);
+        const source = messages[0]!.source; // one conversation: one source
+        const chunkId = deriveChunkPointId(bot.collection, source, messageIds);
         journal.chunks.planChunk(
-          { chunkId, bot: bot.name, collection: bot.collection, messageIds },
+          { chunkId, bot: bot.name, collection: bot.collection, source, messageIds },
           this.now(),
         );
       }
@@ -201,7 +229,7 @@ export class ChunkWriter {
     }
   }
 
-  private async writeChunks(chunks: readonly PlannedChunk[]): Promise<void> {
+  private async writeChunks(chunks: readonly PlannedChunk[], signal?: AbortSignal): Promise<void> {
     const { journal, embedder, store, guard, metrics } = this.deps;
     const points = chunks.flatMap((chunk) => {
       const payload = this.buildPayload(chunk);
@@ -210,8 +238,17 @@ export class ChunkWriter {
     if (points.length === 0) return;
     let vectors: Float32Array[];
     try {
-      vectors = await embedder.embed(points.map((p) => p.payload.text));
+      vectors = await embedder.embed(
+        points.map((p) => p.payload.text),
+        signal ? { signal } : {},
+      );
     } catch (error) {
+      if (signal?.aborted) return; // gave way to a forget, a stop or a deadline: still due, not a failure
+      if (points.length > 1 && isMemoryPoolError(error) && !error.retryable) {
+        // The provider refused the input (too long, bad characters): find the chunk, let the others through.
+        for (const p of points) await this.writeChunks([p.chunk], signal);
+        return;
+      }
       this.fail(
         points.map((p) => p.chunk),
         error,

@@ -12,6 +12,9 @@ import type { MessageJournal } from '../journal/message-journal.js';
 const MIN_SECONDS = 1e9;
 const MIN_MILLIS = 1e12;
 
+/** `String.prototype.toWellFormed` (Node 20), typed here because TypeScript's ES2023 lib lacks it. */
+const toWellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();
+
 /** A message may be dated a little ahead (clock skew), never far in the future. */
 const MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
 
@@ -50,7 +53,9 @@ export function toMemoryMessages(request: SaveRequest, context: SaveContext): Me
   }
   return request.messages.map((m, i): MemoryMessage => {
     const field = `messages[${i}]`;
-    const text = m.text.trim();
+    // A lone surrogate (an emoji cut in half) would come back from SQLite as U+FFFD and make every re-send
+    // of the window look like an edit; store what SQLite can keep.
+    const text = toWellFormed(m.text).trim();
     if (text === '') throw new ValidationError(`${field}.text`, `${field}.text: must not be empty`);
     if (text.length > limits.maxTextChars) {
       throw new ValidationError(

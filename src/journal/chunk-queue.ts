@@ -28,17 +28,25 @@ export class ChunkQueue {
 
   /** Fixes a chunk's messages: from now on they belong to `chunkId`, whatever happens to the write. */
   planChunk(
-    chunk: { chunkId: string; bot: string; collection: string; messageIds: readonly string[] },
+    chunk: {
+      chunkId: string;
+      bot: string;
+      collection: string;
+      source: string;
+      messageIds: readonly string[];
+    },
     now: number,
   ): void {
     const insert = this.db.prepare(
       `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
        VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
     );
-    const assign = this.db.prepare('UPDATE messages SET chunk_id = ? WHERE bot = ? AND message_id = ?');
+    const assign = this.db.prepare(
+      'UPDATE messages SET chunk_id = ? WHERE bot = ? AND source = ? AND message_id = ?',
+    );
     this.db.transaction(() => {
       insert.run(chunk.chunkId, chunk.bot, chunk.collection, now);
-      for (const id of chunk.messageIds) assign.run(chunk.chunkId, chunk.bot, id);
+      for (const id of chunk.messageIds) assign.run(chunk.chunkId, chunk.bot, chunk.source, id);
     })();
   }
 
@@ -98,8 +106,13 @@ export class ChunkQueue {
     }));
   }
 
+  /** Makes every delete still waiting for `bot` due now (a new forget tries them all, whatever their backoff). */
+  makeDeletionsDue(bot: string): void {
+    this.db.prepare('UPDATE chunks SET next_attempt_at = 0 WHERE bot = ? AND needs_delete = 1').run(bot);
+  }
+
   /** Whether a forget's point deletions for `bot` are still waiting (the store could not be reached). */
-  hasDueDeletions(bot: string): boolean {
+  hasPendingDeletions(bot: string): boolean {
     return (
       this.db.prepare('SELECT 1 FROM chunks WHERE bot = ? AND needs_delete = 1 LIMIT 1').get(bot) !==
       undefined

@@ -12,6 +12,12 @@ export type ForgetSelector =
   | { readonly kind: 'channel'; readonly channelId: string }
   | { readonly kind: 'guild'; readonly guildId: string };
 
+/** One message to forget: an id in one source, or (no source) that id in every source the caller may reach. */
+export interface ForgetTarget {
+  readonly id: string;
+  readonly source?: string;
+}
+
 export interface JournalForgetResult {
   /** Messages removed from the journal (and tombstoned). */
   readonly messagesForgotten: number;
@@ -38,20 +44,23 @@ export interface ForgetAuditEntry {
 export class ForgetJournal {
   constructor(private readonly db: Database) {}
 
-  /** Ids of the bot's messages the selector names, limited to `sources` when given (a source-scoped key). */
-  selectMessageIds(bot: string, selector: ForgetSelector, sources?: readonly string[]): string[] {
+  /**
+   * The messages the selector names, as forget targets: `{ id }` for `message_ids` (every source the key may
+   * reach, and tombstoned even if never seen), `{ source, id }` rows for the others. Limited to `sources`
+   * when given (a source-scoped key).
+   */
+  selectTargets(bot: string, selector: ForgetSelector, sources?: readonly string[]): ForgetTarget[] {
     const sourceClause = sources ? ` AND source IN (${sources.map(() => '?').join(', ')})` : '';
     const sourceArgs = sources ?? [];
-    const query = (where: string, ...args: unknown[]) =>
+    const query = (where: string, ...args: unknown[]): ForgetTarget[] =>
       (
         this.db
-          .prepare(`SELECT message_id FROM messages WHERE bot = ? AND ${where}${sourceClause}`)
-          .all(bot, ...args, ...sourceArgs) as { message_id: string }[]
-      ).map((row) => row.message_id);
+          .prepare(`SELECT source, message_id FROM messages WHERE bot = ? AND ${where}${sourceClause}`)
+          .all(bot, ...args, ...sourceArgs) as { source: string; message_id: string }[]
+      ).map((row) => ({ source: row.source, id: row.message_id }));
     switch (selector.kind) {
       case 'message_ids':
-        // Every id, known or not: ids the journal never saw are tombstoned too (they may arrive later).
-        return [...selector.messageIds];
+        return selector.messageIds.map((id) => ({ id }));
       case 'source':
         return query('source = ?', selector.source);
       case 'channel':
@@ -70,10 +79,14 @@ export class ForgetJournal {
     }
   }
 
-  /** Removes the messages, tombstones every id, and marks the chunks that held them for delete/rewrite. */
+  /**
+   * Removes the targeted messages, tombstones them, and marks the chunks that held them for delete/rewrite.
+   * A target without a source reaches that id in every source `sources` allows (all when unset); its
+   * tombstone holds for those sources, so the id never comes back through them.
+   */
   forgetMessages(
     bot: string,
-    messageIds: readonly string[],
+    targets: readonly ForgetTarget[],
     now: number,
     sources?: readonly string[],
   ): JournalForgetResult {
@@ -81,13 +94,26 @@ export class ForgetJournal {
       `SELECT m.source, m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = ? AND m.message_id = ?`,
     );
-    const remove = this.db.prepare('DELETE FROM messages WHERE bot = ? AND message_id = ?');
-    // A later unscoped forget widens a scoped tombstone to every source; a scoped one never narrows it.
-    const tombstone = this.db.prepare(
-      `INSERT INTO forgotten_messages (bot, message_id, forgotten_at, sources) VALUES (?, ?, ?, ?)
-       ON CONFLICT (bot, message_id) DO UPDATE SET sources = NULL WHERE excluded.sources IS NULL`,
+    const remove = this.db.prepare('DELETE FROM messages WHERE bot = ? AND source = ? AND message_id = ?');
+    const readTombstone = this.db.prepare(
+      'SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?',
     );
-    const tombstoneSources = sources ? JSON.stringify(sources) : null;
+    const writeTombstone = this.db.prepare(
+      `INSERT INTO forgotten_messages (bot, message_id, forgotten_at, sources) VALUES (?, ?, ?, ?)
+       ON CONFLICT (bot, message_id) DO UPDATE SET sources = excluded.sources`,
+    );
+    /** Widens the tombstone of `id` by `more` sources (undefined: every source). It never narrows. */
+    const tombstone = (id: string, more: readonly string[] | undefined) => {
+      const existing = readTombstone.get(bot, id) as { sources: string | null } | undefined;
+      if (existing !== undefined && existing.sources === null) return;
+      const merged =
+        more === undefined
+          ? null
+          : JSON.stringify([
+              ...new Set([...(existing ? (JSON.parse(existing.sources!) as string[]) : []), ...more]),
+            ]);
+      writeTombstone.run(bot, id, now, merged);
+    };
     const remaining = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
@@ -97,19 +123,24 @@ export class ForgetJournal {
       let pendingDropped = 0;
       const storedChunks = new Set<string>();
       const touchedChunks = new Set<string>();
-      for (const id of new Set(messageIds)) {
-        const row = find.get(bot, id) as
-          | { source: string; chunk_id: string | null; stored_at: number | null }
-          | undefined;
-        if (row !== undefined && sources && !sources.includes(row.source)) continue;
-        tombstone.run(bot, id, now, tombstoneSources);
-        if (row === undefined) continue;
-        remove.run(bot, id);
-        messagesForgotten += 1;
-        if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
-        if (row.chunk_id !== null) {
-          touchedChunks.add(row.chunk_id);
-          if (row.stored_at !== null) storedChunks.add(row.chunk_id);
+      for (const target of targets) {
+        const allowed = target.source !== undefined ? [target.source] : sources;
+        if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
+        tombstone(target.id, allowed);
+        const rows = find.all(bot, target.id) as {
+          source: string;
+          chunk_id: string | null;
+          stored_at: number | null;
+        }[];
+        for (const row of rows) {
+          if (allowed !== undefined && !allowed.includes(row.source)) continue;
+          remove.run(bot, row.source, target.id);
+          messagesForgotten += 1;
+          if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
+          if (row.chunk_id !== null) {
+            touchedChunks.add(row.chunk_id);
+            if (row.stored_at !== null) storedChunks.add(row.chunk_id);
+          }
         }
       }
       let pointsDeleted = 0;

@@ -4,7 +4,8 @@ import type { Database } from 'better-sqlite3';
 const SCHEMA_VERSION = 1;
 
 /**
- * messages: every accepted message, keyed by (bot, message_id) so re-sent windows are no-ops.
+ * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are
+ * unique per interface only: two interfaces may both send `self-12-1`).
  * chunks: a chunk is planned (its messages fixed) before it is embedded, so a crash between the two
  * resumes with the same point id instead of re-cutting the conversation. `revision` counts edits and
  * forgets, so a write that raced with one is not taken as current; `needs_delete` asks the writer to
@@ -28,7 +29,7 @@ const STATEMENTS = [
      is_dm INTEGER NOT NULL DEFAULT 0,
      arrived_at INTEGER NOT NULL,
      chunk_id TEXT,
-     PRIMARY KEY (bot, message_id)
+     PRIMARY KEY (bot, source, message_id)
    ) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS messages_pending ON messages (bot, conversation, ts) WHERE chunk_id IS NULL',
   'CREATE INDEX IF NOT EXISTS messages_by_chunk ON messages (chunk_id) WHERE chunk_id IS NOT NULL',

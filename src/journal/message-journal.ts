@@ -68,9 +68,13 @@ export class MessageJournal {
        VALUES (@bot, @messageId, @source, @conversation, @speakerKind, @text, @ts, @userId,
          @speakerName, @channelId, @guildId, @isDm, @arrivedAt)`,
     );
-    this.selectMessage = db.prepare('SELECT text, chunk_id FROM messages WHERE bot = ? AND message_id = ?');
+    this.selectMessage = db.prepare(
+      'SELECT text, chunk_id FROM messages WHERE bot = ? AND source = ? AND message_id = ?',
+    );
     this.isForgotten = db.prepare('SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?');
-    this.updateText = db.prepare('UPDATE messages SET text = ? WHERE bot = ? AND message_id = ?');
+    this.updateText = db.prepare(
+      'UPDATE messages SET text = ? WHERE bot = ? AND source = ? AND message_id = ?',
+    );
     this.replanChunk = db.prepare(
       `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
        WHERE chunk_id = ?`,
@@ -101,7 +105,7 @@ export class MessageJournal {
           forgotten += 1;
           continue;
         }
-        const existing = this.selectMessage.get(m.bot, m.messageId) as
+        const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
           | { text: string; chunk_id: string | null }
           | undefined;
         if (existing !== undefined) {
@@ -109,7 +113,7 @@ export class MessageJournal {
             duplicates += 1;
             continue;
           }
-          this.updateText.run(m.text, m.bot, m.messageId);
+          this.updateText.run(m.text, m.bot, m.source, m.messageId);
           if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
           edited += 1;
           continue;

@@ -148,6 +148,16 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     });
   });
 
+  test('a window with half an emoji is stored once, not re-edited on every re-send', async () => {
+    const window = {
+      bot: 'mythos',
+      messages: [{ speaker_kind: 'user', text: 'cut emoji \ud83d', message_id: 'surrogate-1' }],
+    };
+    assert.equal((await service.post('/save', window)).json.accepted, 1);
+    const again = await service.post('/save', window);
+    assert.deepEqual([again.json.duplicates, again.json.edited], [1, 0]);
+  });
+
   test('bad input is a 400 naming the field', async () => {
     const cases: [unknown, string][] = [
       ['{not json', '(body)'],
@@ -203,7 +213,7 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       collection: 'mem_mythos',
       model: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).model,
       points: { total: 2, unsourced: 1 },
-      messages: { bySource: { api: 1, discord: 2 }, pending: 1, forgotten: 0 },
+      messages: { bySource: { api: 2, discord: 2 }, pending: 2, forgotten: 0 },
       chunks: { planned: 0, stored: 1 },
     });
     assert.equal((await fetch(`${service.url}/bots/nobody/stats`)).status, 404);

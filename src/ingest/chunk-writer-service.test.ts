@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { ProviderError } from '../errors/memory-pool-error.js';
+import { startTestService, TEST_DIMENSIONS, testBot } from '../server/test-support/start-test-service.js';
+
+/** The hashing embedder with knobs: slowness, refused inputs, and a log of calls and aborts. */
+class ScriptedEmbedder implements Embedder {
+  readonly inner = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
+  readonly model = this.inner.model;
+  readonly dimensions = TEST_DIMENSIONS;
+  delayMs = 0;
+  refuse: (text: string) => boolean = () => false;
+  readonly calls: number[] = [];
+  aborts = 0;
+  async probe(): Promise<void> {}
+  async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
+    this.calls.push(texts.length);
+    if (this.delayMs > 0) {
+      try {
+        await sleep(this.delayMs, undefined, options?.signal ? { signal: options.signal } : {});
+      } catch (error) {
+        this.aborts += 1;
+        throw error;
+      }
+    }
+    if (texts.some(this.refuse)) {
+      throw new ProviderError('embedding_failed', 'the provider refused the input (HTTP 413)', {
+        retryable: false,
+      });
+    }
+    return this.inner.embed(texts);
+  }
+}
+
+const DAY = 1.7e12;
+const user = (id: string, text: string, channel: string) => ({
+  speaker_kind: 'user',
+  text,
+  message_id: id,
+  channel_id: channel,
+  ts: DAY,
+});
+
+describe('chunk writer in the running service', () => {
+  test('a chunk the provider refuses does not hold back the rest of its batch', async () => {
+    const embedder = new ScriptedEmbedder();
+    embedder.refuse = (text) => text.includes('TOO LONG');
+    const service = await startTestService({ embedder });
+    try {
+      await service.post('/save', {
+        bot: 'mythos',
+        messages: [
+          user('bad', 'TOO LONG for this model', 'c1'),
+          user('good', 'My sister Anna lives in Lisbon', 'c2'),
+        ],
+      });
+      await service.writer.runOnce({ flush: true });
+      const { points } = await new QdrantClient({ url: service.storeUrl!, checkCompatibility: false }).scroll(
+        'mem_mythos',
+        { with_payload: true },
+      );
+      assert.deepEqual(
+        points.map((p) => p.payload!.messageIds),
+        ['good'],
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a forget aborts a slow background write instead of waiting for it, and the write is redone after', async () => {
+    const embedder = new ScriptedEmbedder();
+    const service = await startTestService({ embedder });
+    try {
+      await service.post('/save', {
+        bot: 'mythos',
+        messages: [user('k1', 'keep this one about kites', 'keep')],
+      });
+      embedder.delayMs = 10_000;
+      const inFlight = service.writer.runOnce({ flush: true });
+      await sleep(50);
+      embedder.delayMs = 0;
+      const forgot = await service.post('/forget', { bot: 'mythos', message_ids: ['unrelated'] });
+      assert.equal(forgot.status, 200);
+      assert.equal(embedder.aborts, 1, 'the slow write was aborted for the forget');
+      await inFlight;
+      const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'kites' });
+      assert.match(recalled.json.formatted, /keep this one about kites/, 'and written again afterwards');
+    } finally {
+      await service.close();
+    }
+  });
+
+  test("a person's forget-me rewrites their chunks in batches, not one huge embed call", async () => {
+    const embedder = new ScriptedEmbedder();
+    const service = await startTestService({
+      embedder,
+      bots: [testBot('mythos', { chunk: { minChars: 10_000, maxChars: 20_000, idleMs: 60_000 } })],
+    });
+    try {
+      const messages = Array.from({ length: 80 }, (_, i) => [
+        { ...user(`u${i}`, `Helen talks in room ${i}`, `room${i}`), discord_user_id: 'helen' },
+        { ...user(`o${i}`, `Bob answers in room ${i}`, `room${i}`), discord_user_id: 'bob' },
+      ]).flat();
+      await service.post('/save', { bot: 'mythos', source: 'discord', messages });
+      await service.writer.runOnce({ flush: true });
+      embedder.calls.length = 0;
+      const forgot = await service.post('/forget', { bot: 'mythos', discord_user_id: 'helen' });
+      assert.equal(forgot.json.points_rewritten, 80);
+      assert.ok(Math.max(...embedder.calls) <= 32, `embed calls: ${embedder.calls.join(', ')}`);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('stop() ends the background loop: no embed call runs after it returned', async () => {
+    const embedder = new ScriptedEmbedder();
+    const service = await startTestService({ embedder });
+    try {
+      const many = Array.from({ length: 40 }, (_, i) => user(`s${i}`, `message number ${i}`, `chan${i}`));
+      embedder.delayMs = 30;
+      await service.post('/save', { bot: 'mythos', messages: many });
+      const background = service.writer.runOnce({ flush: true });
+      await sleep(50);
+      await service.writer.stop();
+      const callsAtStop = embedder.calls.length;
+      await background;
+      await sleep(200);
+      assert.equal(embedder.calls.length, callsAtStop);
+    } finally {
+      await service.close();
+    }
+  });
+});
