@@ -49,7 +49,7 @@ describe('MemoryPoolClient against the service', () => {
       edited: 0,
       forgotten: 0,
     });
-    assert.deepEqual(await client.save({ bot: 'mythos', messages: window }), {
+    assert.deepEqual(await client.save({ bot: 'mythos', source: 'discord', messages: window }), {
       ok: true,
       accepted: 0,
       duplicates: 3,
