@@ -219,6 +219,30 @@ class AgainstRealService(unittest.TestCase):
         for provider in (dm, group, elsewhere):
             provider.shutdown()
 
+    def test_under_guild_scope_a_group_memory_stays_in_its_group(self):
+        word = uuid.uuid4().hex[:10]
+        group = make_provider(SERVICE_URL, bot="guarded", session_id="g1", chat_type="group", chat_id=f"grp-{word}")
+        group.on_turn_start(1, "x", author_id="3", author_name="Ivy", author_is_bot=False)
+        text = f"Ivy here: our band {word} rehearses in the old boathouse on Thursdays."
+        group.sync_turn(text, f"The {word} boathouse rehearsals sound fun.", session_id="g1")
+        self.assertTrue(group._sender.flush(5))
+        said = message_ids.derive_message_id("g1", 1, "user", text)
+        wait_for_hit(f"band {word} boathouse", said, bot="guarded", channel_id=f"grp-{word}",
+                     guild_id=f"telegram:grp-{word}")
+        query = f"band {word} rehearses boathouse Thursdays"
+        # Another session in the same group recalls it...
+        same = make_provider(SERVICE_URL, bot="guarded", session_id="g2", chat_type="group", chat_id=f"grp-{word}")
+        same.on_turn_start(1, query)
+        self.assertIn("boathouse", same.prefetch(query, session_id="g2"))
+        # ...another group does not, by recall or by search.
+        other = make_provider(SERVICE_URL, bot="guarded", session_id="g3", chat_type="group", chat_id=f"oth-{word}")
+        other.on_turn_start(1, query)
+        self.assertNotIn("boathouse", other.prefetch(query, session_id="g3"))
+        found = json.loads(other.handle_tool_call("memory_pool_search", {"query": query}))
+        self.assertFalse(any("boathouse" in hit["text"] for hit in found["hits"]), found)
+        for provider in (group, same, other):
+            provider.shutdown()
+
 
 class WhenTheServiceMisbehaves(unittest.TestCase):
     def test_prefetch_returns_empty_when_the_service_is_down(self):

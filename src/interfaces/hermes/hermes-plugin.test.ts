@@ -36,6 +36,11 @@ test('the Hermes memory-pool plugin passes its Python suite against the real ser
         chunk: { minChars: 50, maxChars: 400, idleMs: 200 },
         retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'dm-private' },
       }),
+      // ...and that a group chat's memories stay in that group under the `guild` scope.
+      testBot('guarded', {
+        chunk: { minChars: 50, maxChars: 400, idleMs: 200 },
+        retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'guild' },
+      }),
     ],
   });
   // Chunks reach the store only when the writer flushes; the Python side polls /retrieve meanwhile.
