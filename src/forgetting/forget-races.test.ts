@@ -2,25 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
-import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
 import { startTestService, TEST_DIMENSIONS } from '../server/test-support/start-test-service.js';
-
-/** The hashing embedder, made slow or failing on demand, so a forget can arrive mid-write. */
-class ControlledEmbedder implements Embedder {
-  readonly inner = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
-  readonly model = this.inner.model;
-  readonly dimensions = TEST_DIMENSIONS;
-  delayMs = 0;
-  failing = false;
-  async probe(): Promise<void> {}
-  async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-    if (this.delayMs > 0)
-      await sleep(this.delayMs, undefined, options?.signal ? { signal: options.signal } : {});
-    if (this.failing) throw new Error('embedder down');
-    return this.inner.embed(texts);
-  }
-}
 
 const DAY = 1.7e12;
 const message = (id: string, text: string, channel: string) => ({
@@ -33,7 +16,7 @@ const message = (id: string, text: string, channel: string) => ({
 });
 
 test('a message saved while a channel forget waits for an in-flight write is not forgotten', async () => {
-  const embedder = new ControlledEmbedder();
+  const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
   const service = await startTestService({ embedder });
   try {
     await service.post('/save', {
@@ -69,7 +52,7 @@ test('a message saved while a channel forget waits for an in-flight write is not
 });
 
 test('a write failing during a forget does not postpone the delete or leave the forgotten text recallable', async () => {
-  const embedder = new ControlledEmbedder();
+  const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
   const service = await startTestService({ embedder });
   try {
     const window = [message('m1', 'my secret password is swordfish', 'c'), message('m2', 'I like tea', 'c')];

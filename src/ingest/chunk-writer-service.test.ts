@@ -2,39 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
-import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { ProviderError } from '../errors/memory-pool-error.js';
+import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
 import { startTestService, TEST_DIMENSIONS, testBot } from '../server/test-support/start-test-service.js';
-
-/** The hashing embedder with knobs: slowness, refused inputs, and a log of calls and aborts. */
-class ScriptedEmbedder implements Embedder {
-  readonly inner = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
-  readonly model = this.inner.model;
-  readonly dimensions = TEST_DIMENSIONS;
-  delayMs = 0;
-  refuse: (text: string) => boolean = () => false;
-  readonly calls: number[] = [];
-  aborts = 0;
-  async probe(): Promise<void> {}
-  async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-    this.calls.push(texts.length);
-    if (this.delayMs > 0) {
-      try {
-        await sleep(this.delayMs, undefined, options?.signal ? { signal: options.signal } : {});
-      } catch (error) {
-        this.aborts += 1;
-        throw error;
-      }
-    }
-    if (texts.some(this.refuse)) {
-      throw new ProviderError('embedding_failed', 'the provider refused the input (HTTP 413)', {
-        retryable: false,
-      });
-    }
-    return this.inner.embed(texts);
-  }
-}
 
 const DAY = 1.7e12;
 const user = (id: string, text: string, channel: string) => ({
@@ -47,7 +16,7 @@ const user = (id: string, text: string, channel: string) => ({
 
 describe('chunk writer in the running service', () => {
   test('a chunk the provider refuses does not hold back the rest of its batch', async () => {
-    const embedder = new ScriptedEmbedder();
+    const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
     embedder.refuse = (text) => text.includes('TOO LONG');
     const service = await startTestService({ embedder });
     try {
@@ -73,7 +42,7 @@ describe('chunk writer in the running service', () => {
   });
 
   test('a forget aborts a slow background write instead of waiting for it, and the write is redone after', async () => {
-    const embedder = new ScriptedEmbedder();
+    const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
     const service = await startTestService({ embedder });
     try {
       await service.post('/save', {
@@ -96,7 +65,7 @@ describe('chunk writer in the running service', () => {
   });
 
   test("a person's forget-me rewrites their chunks in batches, not one huge embed call", async () => {
-    const embedder = new ScriptedEmbedder();
+    const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
     const service = await startTestService({
       embedder,
       bots: [testBot('mythos', { chunk: { minChars: 10_000, maxChars: 20_000, idleMs: 60_000 } })],
@@ -118,7 +87,7 @@ describe('chunk writer in the running service', () => {
   });
 
   test('stop() ends the background loop: no embed call runs after it returned', async () => {
-    const embedder = new ScriptedEmbedder();
+    const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
     const service = await startTestService({ embedder });
     try {
       const many = Array.from({ length: 40 }, (_, i) => user(`s${i}`, `message number ${i}`, `chan${i}`));
