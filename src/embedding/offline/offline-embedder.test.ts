@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { OfflineEmbedder } from './offline-embedder.js';
+import { OfflineModelClient } from './offline-model-client.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -28,3 +29,18 @@ test('OfflineEmbedder gives 512-d unit vectors that rank a paraphrase above an u
 });
 
 describeEmbedderContract('offline', async () => ({ embedder: new OfflineEmbedder() }));
+
+test('the offline model runs a recall query ahead of chunk jobs already queued', async () => {
+  const client = new OfflineModelClient();
+  const order: string[] = [];
+  const track = (name: string, run: Promise<Float32Array[]>) => run.then(() => order.push(name));
+  const jobs = [
+    track('chunk-1', client.embed(['first queued chunk text'], false)),
+    track('chunk-2', client.embed(['second queued chunk text'], false)),
+    track('chunk-3', client.embed(['third queued chunk text'], false)),
+    track('query', client.embed(['a recall query'], true)),
+  ];
+  await Promise.all(jobs);
+  // chunk-1 was already running; the query comes right after it, before the other queued chunks.
+  assert.deepEqual(order, ['chunk-1', 'query', 'chunk-2', 'chunk-3']);
+});
