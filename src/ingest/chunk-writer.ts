@@ -4,8 +4,6 @@
  * restart, or Qdrant or the embedder being down, only delays it.
  */
 import { formatChunk } from '../chunking/chunk-format.js';
-import { planChunks } from '../chunking/chunk-planner.js';
-import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
 import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
@@ -15,6 +13,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { PointStore } from '../store/point-store.js';
 import type { CollectionGuard } from './collection-guard.js';
+import { planReadyChunks } from './plan-ready-chunks.js';
 import { computeRetryDelay } from './retry-delay.js';
 
 export interface ChunkWriterDeps {
@@ -114,7 +113,9 @@ export class ChunkWriter {
    */
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
     const generation = this.generation;
-    const nextFlush = await this.enqueue(async () => this.planReadyChunks(options.flush ?? false));
+    const nextFlush = await this.enqueue(async () =>
+      planReadyChunks(this.deps.journal, this.deps.config, this.now(), options.flush ?? false),
+    );
     while (generation === this.generation && (await this.enqueue(() => this.runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
@@ -184,37 +185,6 @@ export class ChunkWriter {
     if (this.stopped) return;
     const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.now();
     this.schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
-  }
-
-  /** Plans chunks for every conversation with pending messages; returns when the earliest remainder goes idle. */
-  private planReadyChunks(flush: boolean): number | undefined {
-    const { journal, config } = this.deps;
-    let earliest: number | undefined;
-    for (const conversation of journal.pendingConversations()) {
-      const bot = config.bots[conversation.bot];
-      if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
-      const plan = planChunks({
-        pending: journal.pendingMessages(conversation.bot, conversation.conversation),
-        sizes: bot.chunk,
-        speakers: bot,
-        now: this.now(),
-        lastArrivalMs: conversation.lastArrivalMs,
-        flush,
-      });
-      for (const messages of plan.ready) {
-        const messageIds = messages.map((m) => m.messageId);
-        const source = messages[0]!.source; // one conversation: one source
-        const chunkId = deriveChunkPointId(bot.collection, source, messageIds);
-        journal.chunks.planChunk(
-          { chunkId, bot: bot.name, collection: bot.collection, source, messageIds },
-          this.now(),
-        );
-      }
-      if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {
-        earliest = plan.flushAt;
-      }
-    }
-    return earliest;
   }
 
   /** Builds one chunk's payload; a chunk that cannot be built fails alone, never the batch. */
