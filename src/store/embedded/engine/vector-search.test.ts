@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { seededRandom } from './engine-test-kit.js';
 import { prepareVector } from './f32.js';
@@ -86,5 +87,47 @@ describe('exact vector search', () => {
       hits.map((hit) => hit.item.id),
       [1, 2, 3, 4, 5],
     );
+  });
+
+  test('filtered search over a packed subset matches scoring every allowed point, ties included', () => {
+    // 512 dims so even the sparse filter has more than 2^18 values and leaves the small-scan path.
+    const dim = 512;
+    for (const distance of ['Cosine', 'Dot', 'Euclid'] as const) {
+      const slots = randomSlots(distance, 8000, dim, 11);
+      const random = seededRandom(3);
+      // Ties: a block of identical vectors, one of which is the last query below.
+      const twin = prepareVector(
+        Array.from({ length: dim }, () => random() * 2 - 1),
+        distance,
+      );
+      for (let i = 0; i < 40; i++) slots.add({ slot: -1, id: 20_000 - i }, twin);
+      const every = Int32Array.from({ length: slots.count }, (_, i) => i);
+      const filters = {
+        sparse: every.filter(() => random() < 0.075),
+        tenth: every.filter((slot) => slot % 10 === 7 || slot >= slots.count - 40),
+        most: every.filter((slot) => slot % 5 < 3),
+      };
+      const queries = [0, 1, 2].map(() =>
+        prepareVector(
+          Array.from({ length: dim }, () => random() * 2 - 1),
+          distance,
+        ),
+      );
+      for (const query of [...queries, twin]) {
+        for (const [name, allowed] of Object.entries(filters)) {
+          const k = name === 'most' ? 25 : 10;
+          const fast = searchNearest({ slots, distance, query, k, allowed, tieBreak: byId }).map(
+            (hit) => hit.item.id,
+          );
+          assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `${distance}, ${name}`);
+        }
+      }
+    }
+  });
+
+  test('gathered codes hold the chosen slots in the given order', () => {
+    const codes = Int8Array.from({ length: 12 }, (_, i) => i);
+    assert.deepEqual([...gatherCodes(codes, 3, Int32Array.from([3, 0, 2]))], [9, 10, 11, 0, 1, 2, 6, 7, 8]);
+    assert.deepEqual([...gatherCodes(codes, 3, Int32Array.from([1]))], [3, 4, 5]);
   });
 });

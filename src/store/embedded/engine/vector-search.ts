@@ -6,13 +6,16 @@
  * (the same as scoring every point), just faster.
  */
 import { MetricKind, exactSearch } from 'usearch';
+import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
 
 /** Below this many f32 values a JS loop beats the native call and its candidate check. */
 const SMALL_SCAN_VALUES = 1 << 18;
-/** With a filter, scan the matching slots in JS when they are at most this share of all slots. */
+/** With a filter matching at most this share of slots, search a packed copy of just their codes. */
+const GATHER_SHARE = 0.5;
+/** Euclid has no int8 pass: scan the matching slots in JS when they are at most this share of all slots. */
 const FILTERED_SCAN_SHARE = 0.2;
 /** f32 unit roundoff (2^-24), doubled to cover usearch's summation order. */
 const F32_ROUNDOFF = 1.2e-7;
@@ -35,20 +38,36 @@ export function searchNearest<Owner extends SlotOwner>(request: NearestRequest<O
   const candidates = allowed === undefined ? total : allowed.length;
   if (request.k <= 0 || candidates === 0) return [];
   // usearch has no L1 metric; Manhattan is always a JS scan.
-  const jsOnly =
-    distance === 'Manhattan' ||
-    candidates * slots.dim <= SMALL_SCAN_VALUES ||
-    (allowed !== undefined && candidates <= total * FILTERED_SCAN_SHARE);
-  if (!jsOnly) {
-    const mask = allowed === undefined ? undefined : maskOf(allowed, total);
+  if (distance === 'Manhattan' || candidates * slots.dim <= SMALL_SCAN_VALUES) return scanInJs(request);
+  if (allowed !== undefined && candidates <= total * GATHER_SHARE) {
+    // A thin filter: masking a scan of every point would mostly score points that cannot be returned.
     if (isSimilarity(distance)) {
-      const coarse = searchQuantized(request, mask, 256) ?? searchQuantized(request, mask, 4096);
-      if (coarse !== undefined) return coarse;
+      const subset: Subset = { codes: gatherCodes(slots.codes(), slots.dim, allowed), slotOf: allowed };
+      return (
+        searchQuantized(request, subset, 256) ?? searchQuantized(request, subset, 4096) ?? scanInJs(request)
+      );
     }
-    const fast = searchWithUsearch(request, mask);
-    if (fast !== undefined) return fast;
+    if (candidates <= total * FILTERED_SCAN_SHARE) return scanInJs(request);
   }
+  const mask = allowed === undefined ? undefined : maskOf(allowed, total);
+  if (isSimilarity(distance)) {
+    const whole: Subset = { codes: slots.codes(), mask };
+    const coarse = searchQuantized(request, whole, 256) ?? searchQuantized(request, whole, 4096);
+    if (coarse !== undefined) return coarse;
+  }
+  const fast = searchWithUsearch(request, mask);
+  if (fast !== undefined) return fast;
   return scanInJs(request);
+}
+
+/**
+ * The int8 codes one quantized pass searches: every slot (usearch key = slot, `mask` dropping filtered-out
+ * ones), or a packed subset whose row i is slot `slotOf[i]`.
+ */
+interface Subset {
+  readonly codes: Int8Array;
+  readonly mask?: Uint8Array;
+  readonly slotOf?: Int32Array;
 }
 
 function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>): Scored<Owner>[] {
@@ -110,11 +129,11 @@ function candidateCount<Owner extends SlotOwner>(request: NearestRequest<Owner>,
  */
 function searchQuantized<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
-  mask: Uint8Array | undefined,
+  subset: Subset,
   slack: number,
 ): Scored<Owner>[] | undefined {
   const { slots, query } = request;
-  const total = slots.count;
+  const total = subset.codes.length / slots.dim;
   let queryMax = 0;
   for (let i = 0; i < query.length; i++) queryMax = Math.max(queryMax, Math.abs(query[i] as number));
   if (queryMax === 0) return undefined;
@@ -125,9 +144,10 @@ function searchQuantized<Owner extends SlotOwner>(
     codes[i] = Math.round((query[i] as number) * queryScale);
     queryL1 += Math.abs(codes[i] as number);
   }
-  const wanted = candidateCount(request, slack);
-  const found = exactSearch(slots.codes(), codes, slots.dim, wanted, MetricKind.IP, 0);
-  const top = rescore(request, found.keys, mask);
+  const wanted =
+    subset.slotOf === undefined ? candidateCount(request, slack) : Math.min(request.k + slack, total);
+  const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
+  const top = rescore(request, found.keys, subset.mask, subset.slotOf);
   if (found.keys.length >= total) return top.items;
   const worst = top.worst();
   const boundary = found.distances[found.keys.length - 1];
@@ -138,18 +158,20 @@ function searchQuantized<Owner extends SlotOwner>(
   return worst > bestLeftOutCodeDot / scales + error + 1e-6 ? top.items : undefined;
 }
 
-/** Exact JS scores for usearch's candidates that pass the mask. */
+/** Exact JS scores for usearch's candidates that pass the mask; `slotOf` maps packed-subset keys to slots. */
 function rescore<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
   keys: BigUint64Array,
   mask: Uint8Array | undefined,
+  slotOf?: Int32Array,
 ): TopK<Owner> {
   const { slots, distance, query } = request;
   const score = scorerFor(distance);
   const data = slots.raw();
   const top = new TopK<Owner>(request.k, isSimilarity(distance), request.tieBreak);
   for (let i = 0; i < keys.length; i++) {
-    const slot = Number(keys[i]);
+    const key = Number(keys[i]);
+    const slot = slotOf === undefined ? key : (slotOf[key] as number);
     if (mask !== undefined && mask[slot] === 0) continue;
     top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
   }
