@@ -24,11 +24,12 @@ test('a message saved while a channel forget waits for an in-flight write is not
       source: 'discord',
       messages: [message('old', 'old talk about kites', 'c')],
     });
-    embedder.delayMs = 200;
+    embedder.delayMs = 10_000;
     const inFlight = service.writer.runOnce({ flush: true });
-    await sleep(20);
+    await embedder.until(() => embedder.calls.length === 1); // the old chunk's write is in flight
     const forget = service.post('/forget', { bot: 'mythos', channel_id: 'c' });
-    await sleep(20);
+    await embedder.until(() => embedder.aborts === 1); // the forget's journal step ran and it took the writer
+    embedder.delayMs = 0;
     const saved = await service.post('/save', {
       bot: 'mythos',
       source: 'discord',
@@ -37,7 +38,6 @@ test('a message saved while a channel forget waits for an in-flight write is not
     assert.equal(saved.json.accepted, 1);
     assert.equal((await forget).status, 200);
     await inFlight;
-    embedder.delayMs = 0;
     await service.writer.runOnce({ flush: true });
     const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
     const { points } = await client.scroll('mem_mythos', { limit: 10, with_payload: true });
@@ -62,7 +62,7 @@ test('a write failing during a forget does not postpone the delete or leave the 
     embedder.failing = true;
     embedder.delayMs = 200;
     const inFlight = service.writer.runOnce();
-    await sleep(50);
+    await embedder.until(() => embedder.calls.length >= 2); // the edited chunk's write is in flight
     const forget = await service.post('/forget', { bot: 'mythos', message_ids: ['m1'] });
     await inFlight;
     // The delete happened; the rewrite of what is left could not be embedded and is retried in the background.

@@ -51,7 +51,7 @@ describe('chunk writer in the running service', () => {
       });
       embedder.delayMs = 10_000;
       const inFlight = service.writer.runOnce({ flush: true });
-      await sleep(50);
+      await embedder.until(() => embedder.calls.length === 1);
       embedder.delayMs = 0;
       const forgot = await service.post('/forget', { bot: 'mythos', message_ids: ['unrelated'] });
       assert.equal(forgot.status, 200);

@@ -30,6 +30,14 @@ export class ScriptedEmbedder implements Embedder {
 
   async probe(): Promise<void> {}
 
+  /** Resolves once `condition` holds (polled every 5 ms, for at most 10 s): tests wait on events, not on time. */
+  async until(condition: () => boolean): Promise<void> {
+    for (let waited = 0; !condition(); waited += 5) {
+      if (waited > 10_000) throw new Error('ScriptedEmbedder.until: the condition never held');
+      await sleep(5);
+    }
+  }
+
   async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
     this.calls.push(texts.length);
     if (this.delayMs > 0) {
