@@ -13,6 +13,7 @@ import type { Filter } from '../src/store/embedded/filter/filter-ast.js';
 import { parseFilter } from '../src/store/embedded/filter/index.js';
 import type { CollectionEngine, ReadOptions } from '../src/store/embedded/engine/engine-api.js';
 import { prepareVector } from '../src/store/embedded/engine/f32.js';
+import { seededRandom } from '../src/store/embedded/engine/seeded-random.js';
 import { openStoreEngine } from '../src/store/embedded/engine/index.js';
 
 interface DataSet {
@@ -35,18 +36,6 @@ const BATCH = 256;
 const GROUPS = 10;
 const LIMIT = 10;
 const NO_PAYLOAD: ReadOptions = { withPayload: { kind: 'none' }, withVector: false };
-
-/** mulberry32: the same data on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomUnitVector(random: () => number, dim: number): Float32Array {
   return prepareVector(

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { formatHttpUrl } from '../http/format-http-url.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { ReadinessCheck } from '../http/service-deps.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
@@ -41,9 +42,6 @@ export interface MemoryService {
   readonly writer: ChunkWriter;
   close(): Promise<void>;
 }
-
-const urlOf = (host: string, port: number) =>
-  host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 
 /** Starts everything; resolves when the API port is bound. */
 export async function startMemoryService(options: MemoryServiceOptions): Promise<MemoryService> {
@@ -145,7 +143,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         }),
     );
-    const url = urlOf(config.listen.host, (server.address() as AddressInfo).port);
+    const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     return { url, storeUrl, writer, close: closeAll };
   } catch (error) {

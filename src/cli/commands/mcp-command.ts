@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import { formatHttpUrl } from '../../http/format-http-url.js';
 
 interface McpOptions {
   config?: string;
@@ -24,7 +25,7 @@ const fail = (message: string): void => {
 function serviceUrlOf(config: MemoryPoolConfig): string {
   const { host, port } = config.listen;
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return reachable.includes(':') ? `http://[${reachable}]:${port}` : `http://${reachable}:${port}`;
+  return formatHttpUrl(reachable, port);
 }
 
 async function runMcp(options: McpOptions): Promise<void> {

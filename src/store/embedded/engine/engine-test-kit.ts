@@ -8,6 +8,8 @@ import { parseFilter } from '../filter/index.js';
 import type { CollectionEngine, Distance, ReadOptions, StoreEngine } from './engine-api.js';
 import { openStoreEngine } from './store-engine.js';
 
+export { seededRandom } from './seeded-random.js';
+
 /** A data dir removed when the test file ends. */
 export function makeDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mp-engine-'));
@@ -42,16 +44,4 @@ export function read(withPayload = false, withVector = false): ReadOptions {
 /** Parses a Qdrant filter JSON value into the AST. */
 export function filter(json: unknown): Filter {
   return parseFilter(json) as Filter;
-}
-
-/** A seeded PRNG (mulberry32), so random data is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,6 +1,7 @@
 /** @module Serves the embedded store's Qdrant-compatible API over HTTP (@hono/node-server) on top of an engine in `dataDir`. */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { formatHttpUrl } from '../../../http/format-http-url.js';
 import type { Logger } from '../../../logging/logger.js';
 import { openStoreEngine } from '../engine/index.js';
 import { createQdrantApp } from './qdrant-app.js';
@@ -25,11 +26,6 @@ export interface QdrantServer {
   readonly port: number;
   /** Stops accepting requests, waits for open ones, then closes the engine. */
   close(): Promise<void>;
-}
-
-/** IPv6 literals need brackets in a URL. */
-function formatUrl(host: string, port: number): string {
-  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
 /** Opens the engine and starts listening; resolves once the port is bound. */
@@ -57,7 +53,7 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    url: formatUrl(host, port),
+    url: formatHttpUrl(host, port),
     port,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
