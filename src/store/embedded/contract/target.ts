@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { readEnv as readEnvFrom } from '../../../config/interpolate-env.js';
 import { startQdrantServer } from '../http/server.js';
 import { sendHttp, type HttpReply } from './send-http.js';
 
@@ -33,10 +34,7 @@ export interface ContractTarget {
 }
 
 /** Reads an env var, treating an empty string as unset. */
-function readEnv(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
+const readEnv = (name: string): string | undefined => readEnvFrom(process.env, name);
 
 /** Whether the suite runs against a real Qdrant (so embedded-only tests skip). */
 export function isRealQdrant(): boolean {
