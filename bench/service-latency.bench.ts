@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
-import { testBot } from '../src/server/test-support/start-test-service.js';
-import { startMemoryService } from '../src/server/start-memory-service.js';
+import { testBot } from '../src/service/test-support/start-test-service.js';
+import { startMemoryService } from '../src/service/start-memory-service.js';
 
 const pointsArg = process.argv.indexOf('--points');
 const CHUNKS = pointsArg > 0 ? Number(process.argv[pointsArg + 1]) : 2000;

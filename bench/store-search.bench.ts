@@ -9,12 +9,12 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Filter } from '../src/store/embedded/filter/filter-ast.js';
-import { parseFilter } from '../src/store/embedded/filter/index.js';
-import type { CollectionEngine, ReadOptions } from '../src/store/embedded/engine/engine-api.js';
-import { prepareVector } from '../src/store/embedded/engine/f32.js';
-import { seededRandom } from '../src/store/embedded/engine/seeded-random.js';
-import { openStoreEngine } from '../src/store/embedded/engine/index.js';
+import type { Filter } from '../src/qdrant-server/filter/filter-ast.js';
+import { parseFilter } from '../src/qdrant-server/filter/index.js';
+import type { CollectionEngine, ReadOptions } from '../src/qdrant-server/engine/engine-api.js';
+import { prepareVector } from '../src/qdrant-server/engine/f32.js';
+import { seededRandom } from '../src/qdrant-server/engine/seeded-random.js';
+import { openStoreEngine } from '../src/qdrant-server/engine/index.js';
 
 interface DataSet {
   readonly count: number;

@@ -1,12 +1,12 @@
 /** @module memory-pool's public API: every exported name is listed here, and index.test.ts pins the list. */
-export type { ErrorResponse } from './api/error-response.js';
-export { forgetRequestSchema } from './api/forget-request.js';
-export type { ForgetLogEntry, ForgetRequest, ForgetResponse } from './api/forget-request.js';
-export { retrieveRequestSchema } from './api/retrieve-request.js';
-export type { RetrieveHit, RetrieveRequest, RetrieveResponse } from './api/retrieve-request.js';
-export { saveMessageSchema, saveRequestSchema } from './api/save-request.js';
-export type { SaveMessage, SaveRequest, SaveResponse } from './api/save-request.js';
-export type { BotStatsResponse } from './api/stats-response.js';
+export type { ErrorResponse } from './wire/error-response.js';
+export { forgetRequestSchema } from './wire/forget-request.js';
+export type { ForgetLogEntry, ForgetRequest, ForgetResponse } from './wire/forget-request.js';
+export { retrieveRequestSchema } from './wire/retrieve-request.js';
+export type { RetrieveHit, RetrieveRequest, RetrieveResponse } from './wire/retrieve-request.js';
+export { saveMessageSchema, saveRequestSchema } from './wire/save-request.js';
+export type { SaveMessage, SaveRequest, SaveResponse } from './wire/save-request.js';
+export type { BotStatsResponse } from './wire/stats-response.js';
 export { MemoryPoolClient } from './client/memory-pool-client.js';
 export type {
   ForgetLogQuery,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { RetrieveRequest } from '../api/retrieve-request.js';
-import { type TestService, startTestService } from '../server/test-support/start-test-service.js';
+import type { RetrieveRequest } from '../wire/retrieve-request.js';
+import { type TestService, startTestService } from '../service/test-support/start-test-service.js';
 import {
   MemoryPoolApiError,
   MemoryPoolNetworkError,

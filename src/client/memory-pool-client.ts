@@ -4,11 +4,11 @@ import type {
   ForgetLogResponse,
   ForgetRequest,
   ForgetResponse,
-} from '../api/forget-request.js';
-import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
-import type { SaveRequest, SaveResponse } from '../api/save-request.js';
-import type { HealthResponse, ReadyResponse } from '../api/service-status.js';
-import type { BotStatsResponse } from '../api/stats-response.js';
+} from '../wire/forget-request.js';
+import type { RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
+import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
+import type { HealthResponse, ReadyResponse } from '../wire/service-status.js';
+import type { BotStatsResponse } from '../wire/stats-response.js';
 
 export type { HealthResponse, ReadyResponse };
 import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';

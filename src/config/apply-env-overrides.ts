@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { ConfigProblem } from './config-problems.js';
-import { readEnv } from './interpolate-env.js';
+import { readEnv } from '../runtime/read-env.js';
 
 type Raw = Record<string, unknown>;
 

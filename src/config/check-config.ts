@@ -2,23 +2,9 @@
  * @module Rules that span several keys, checked once the schema has passed: the service never listens
  * beyond loopback without API keys, and every API key is distinct and names bots that exist.
  */
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { ConfigProblem } from './config-problems.js';
 import type { ParsedConfig } from './config-schema.js';
-
-/** True for 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) !== 6) return false;
-  // The URL parser writes IPv6 in its one canonical form, so ::1 and 0:0:0:0:0:0:0:1 compare equal.
-  const canonical = new URL(`http://[${bare}]/`).hostname;
-  return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
-}
 
 /** Every cross-key problem in a schema-valid config. */
 export function checkConfig(config: ParsedConfig): ConfigProblem[] {

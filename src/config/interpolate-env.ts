@@ -4,14 +4,9 @@
  */
 import type { ConfigProblem } from './config-problems.js';
 import { formatPath } from './config-problems.js';
+import { readEnv } from '../runtime/read-env.js';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Reads an environment variable; empty (or blank) strings count as unset. */
-export function readEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
 
 export interface Interpolated {
   readonly value: unknown;

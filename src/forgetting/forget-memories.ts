@@ -4,10 +4,10 @@
  * are rewritten, and a filter delete catches points of a bulk selector the journal does not know (an
  * earlier journal, another memory-pool). Every forget is audited.
  */
-import type { ForgetRequest, ForgetResponse } from '../api/forget-request.js';
+import type { ForgetRequest, ForgetResponse } from '../wire/forget-request.js';
 import type { BotConfig } from '../config/config-types.js';
 import { AuthError, StoreError } from '../errors/memory-pool-error.js';
-import type { Principal } from '../http/auth/api-key-auth.js';
+import type { Principal } from '../auth/api-key-auth.js';
 import type { ForgetSelector } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';

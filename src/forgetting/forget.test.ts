@@ -8,7 +8,7 @@ import {
   TEST_DIMENSIONS,
   testBot,
   type TestService,
-} from '../server/test-support/start-test-service.js';
+} from '../service/test-support/start-test-service.js';
 
 const keys: ApiKeyConfig[] = [
   {

@@ -1,5 +1,5 @@
 /** @module Turns a `POST /forget` body into exactly one selector, or a 400 that says which fields clash. */
-import type { ForgetRequest } from '../api/forget-request.js';
+import type { ForgetRequest } from '../wire/forget-request.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { ForgetSelector } from '../journal/forget-journal.js';
 

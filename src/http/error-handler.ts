@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorResponse } from '../api/error-response.js';
+import type { ErrorResponse } from '../wire/error-response.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Logger } from '../logging/logger.js';
 

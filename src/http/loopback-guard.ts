@@ -4,7 +4,7 @@
  * only loopback host names and origins are served.
  */
 import type { MiddlewareHandler } from 'hono';
-import { isLoopbackHost } from '../config/check-config.js';
+import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import { AuthError } from '../errors/memory-pool-error.js';
 
 /** The host name of a `Host` header value (`[::1]:3102` → `::1`). */

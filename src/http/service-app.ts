@@ -2,8 +2,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ValidationError } from '../errors/memory-pool-error.js';
-import { registerMcpRoutes } from '../interfaces/mcp/register-mcp-routes.js';
-import { authenticate, createKeyMatcher, readPresentedKey } from './auth/api-key-auth.js';
+import { registerMcpRoutes } from './routes/mcp-route.js';
+import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
 import { createErrorHandler } from './error-handler.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';

@@ -1,14 +1,14 @@
 /** @module What the service's HTTP layer needs from the rest of the service. */
-import type { ForgetRequest, ForgetResponse } from '../api/forget-request.js';
-import type { RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
+import type { ForgetRequest, ForgetResponse } from '../wire/forget-request.js';
+import type { RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import type { PointStore } from '../store/point-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { Principal } from './auth/api-key-auth.js';
+import type { Principal } from '../auth/api-key-auth.js';
 
-import type { ReadinessCheck } from '../api/service-status.js';
+import type { ReadinessCheck } from '../wire/service-status.js';
 
 export type { ReadinessCheck };
 

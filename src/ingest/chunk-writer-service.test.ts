@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
-import { startTestService, TEST_DIMENSIONS, testBot } from '../server/test-support/start-test-service.js';
+import { startTestService, TEST_DIMENSIONS, testBot } from '../service/test-support/start-test-service.js';
 
 const DAY = 1.7e12;
 const user = (id: string, text: string, channel: string) => ({

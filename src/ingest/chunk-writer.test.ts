@@ -8,10 +8,10 @@ import { StoreError } from '../errors/memory-pool-error.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import { createLogger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
-import { testBot } from '../server/test-support/start-test-service.js';
+import { testBot } from '../service/test-support/start-test-service.js';
 import type { PointStore, StorePoint } from '../store/point-store.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { createCollectionGuard } from './collection-guard.js';
+import { createCollectionGuard } from '../store/collection-guard.js';
 
 /** A store that keeps points in memory and can be switched off, like a Qdrant that went down. */
 function createFlakyStore() {

@@ -12,7 +12,7 @@ import type { MessageJournal, PlannedChunk } from '../journal/message-journal.js
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { PointStore } from '../store/point-store.js';
-import type { CollectionGuard } from './collection-guard.js';
+import type { CollectionGuard } from '../store/collection-guard.js';
 import { planReadyChunks } from './plan-ready-chunks.js';
 import { computeRetryDelay } from './retry-delay.js';
 

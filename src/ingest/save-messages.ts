@@ -2,7 +2,7 @@
  * @module `POST /save`'s work: normalise a client's window into messages, reject bad ones by field, and commit
  * the new ones to the journal. Chunking and embedding happen later, in the chunk writer, after the answer.
  */
-import type { SaveRequest, SaveResponse } from '../api/save-request.js';
+import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { ValidationError } from '../errors/memory-pool-error.js';

@@ -2,7 +2,7 @@
  * @module One recalled memory as POST /retrieve returns it, read tolerantly from a Qdrant point that any
  * writer may have made: memory-pool, st-qdrant-memory, its old single-message versions, or something else.
  */
-import type { RetrieveHit } from '../api/retrieve-request.js';
+import type { RetrieveHit } from '../wire/retrieve-request.js';
 
 /**
  * One hit: the wire shape of POST /retrieve (fields mirror the payload, format.md, so `speakers` and

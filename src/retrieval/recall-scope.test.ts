@@ -8,7 +8,7 @@ import {
   TEST_DIMENSIONS,
   testBot,
   type TestService,
-} from '../server/test-support/start-test-service.js';
+} from '../service/test-support/start-test-service.js';
 
 const SCOPES: RecallScope[] = ['global', 'guild', 'channel', 'dm-private'];
 // One bot per scope, each with its own collection holding the same memories.

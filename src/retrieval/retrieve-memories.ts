@@ -3,11 +3,11 @@
  * threshold (within the bot's privacy scope), leave out hits holding excluded or forgotten message ids and
  * near-duplicates, keep `limit`, format the block. Bounded by a deadline: clients give up after 3.5 s.
  */
-import type { RetrieveHit, RetrieveRequest, RetrieveResponse } from '../api/retrieve-request.js';
+import type { RetrieveHit, RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
-import type { CollectionGuard } from '../ingest/collection-guard.js';
+import type { CollectionGuard } from '../store/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
 import { formatRecall } from './format-recall.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
-import { formatHttpUrl } from '../../http/format-http-url.js';
+import { formatHttpUrl } from '../../runtime/format-http-url.js';
 
 interface McpOptions {
   config?: string;

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../../logging/logger.js';
 import { closeOnSignal } from '../close-on-signal.js';
-import { isLoopbackHost } from '../../config/check-config.js';
+import { isLoopbackHost } from '../../runtime/is-loopback-host.js';
 
 interface QdrantCommandOptions {
   data: string;
@@ -44,7 +44,7 @@ async function runQdrant(options: QdrantCommandOptions): Promise<void> {
   }
   const logger = createLogger({ name: 'memory-pool-qdrant' });
   // Loaded here so that other commands (and --help) do not open SQLite or usearch.
-  const { startQdrantServer } = await import('../../store/embedded/http/server.js');
+  const { startQdrantServer } = await import('../../qdrant-server/http/server.js');
   let server: Awaited<ReturnType<typeof startQdrantServer>>;
   try {
     server = await startQdrantServer({

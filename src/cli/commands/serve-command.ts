@@ -24,7 +24,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   const [{ createEmbedder }, { CachedEmbedder }, { startMemoryService }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../embedding/cached-embedder.js'),
-    import('../../server/start-memory-service.js'),
+    import('../../service/start-memory-service.js'),
   ]);
   const embedder = createEmbedder(config.embedding, { logger });
   // Recall has a 3 s deadline, so queries get one quick retry at most; chunk writes keep the full policy.

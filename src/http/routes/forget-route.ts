@@ -4,9 +4,9 @@ import {
   type ForgetLogEntry,
   type ForgetLogResponse,
   forgetRequestSchema,
-} from '../../api/forget-request.js';
+} from '../../wire/forget-request.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
-import { authorize } from '../auth/api-key-auth.js';
+import { authorize } from '../../auth/api-key-auth.js';
 import { readJsonBody } from '../read-json-body.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';

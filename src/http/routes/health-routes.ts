@@ -1,6 +1,6 @@
 /** @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable), `GET /metrics`. */
 import type { Hono } from 'hono';
-import type { HealthResponse, ReadyResponse } from '../../api/service-status.js';
+import type { HealthResponse, ReadyResponse } from '../../wire/service-status.js';
 import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
 
 export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {

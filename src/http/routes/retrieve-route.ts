@@ -1,7 +1,7 @@
 /** @module `POST /retrieve`: the best stored chunks for a query, plus the ready-to-inject block. */
 import type { Hono } from 'hono';
-import { retrieveRequestSchema } from '../../api/retrieve-request.js';
-import { authorize } from '../auth/api-key-auth.js';
+import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
+import { authorize } from '../../auth/api-key-auth.js';
 import { readJsonBody } from '../read-json-body.js';
 import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
 import { requireBot } from './require-bot.js';

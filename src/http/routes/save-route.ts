@@ -1,8 +1,8 @@
 /** @module `POST /save`: journal a client's window and answer at once; chunking happens in the background. */
 import type { Hono } from 'hono';
-import { saveRequestSchema } from '../../api/save-request.js';
+import { saveRequestSchema } from '../../wire/save-request.js';
 import { saveMessages } from '../../ingest/save-messages.js';
-import { authorize, principalSource } from '../auth/api-key-auth.js';
+import { authorize, principalSource } from '../../auth/api-key-auth.js';
 import { readJsonBody } from '../read-json-body.js';
 import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
 import { requireBot } from './require-bot.js';

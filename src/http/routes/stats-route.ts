@@ -1,7 +1,7 @@
 /** @module `GET /bots/{bot}/stats`: what a bot's memory holds (retrieve scope: it reads no memory text). */
 import type { Hono } from 'hono';
-import type { BotStatsResponse } from '../../api/stats-response.js';
-import { authorize } from '../auth/api-key-auth.js';
+import type { BotStatsResponse } from '../../wire/stats-response.js';
+import { authorize } from '../../auth/api-key-auth.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
 

@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RetrieveHit } from '../../api/retrieve-request.js';
+import type { RetrieveHit } from '../../wire/retrieve-request.js';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
-import { type TestService, startTestService } from '../../server/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../../service/test-support/start-test-service.js';
 import { createMcpServer } from './create-mcp-server.js';
 import type { MemoryBackend } from './memory-backend.js';
 

@@ -1,8 +1,8 @@
 /** @module The memory-pool MCP server: `recall`, `remember` and `forget` tools and a per-bot resource, over any MemoryBackend. */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { retrieveRequestSchema } from '../../api/retrieve-request.js';
-import type { SaveMessage } from '../../api/save-request.js';
+import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
+import type { SaveMessage } from '../../wire/save-request.js';
 import { describeBotStatus } from './describe-bot-status.js';
 import { registerForgetTool } from './forget-tool.js';
 import type { MemoryBackend } from './memory-backend.js';

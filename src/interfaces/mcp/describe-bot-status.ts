@@ -1,5 +1,5 @@
 /** @module The per-bot MCP resource's content: the bot's memory stats plus whether the service is ready. */
-import type { BotStatsResponse } from '../../api/stats-response.js';
+import type { BotStatsResponse } from '../../wire/stats-response.js';
 import type { MemoryBackend } from './memory-backend.js';
 
 export interface BotStatus {

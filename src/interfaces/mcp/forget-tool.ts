@@ -1,7 +1,7 @@
 /** @module The MCP `forget` tool: removes memories by message id or by source, through `POST /forget`. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { type ForgetResponse, forgetRequestSchema } from '../../api/forget-request.js';
+import { type ForgetResponse, forgetRequestSchema } from '../../wire/forget-request.js';
 import type { MemoryBackend } from './memory-backend.js';
 import { runTool } from './run-tool.js';
 

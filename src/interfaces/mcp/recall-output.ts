@@ -1,6 +1,6 @@
 /** @module The `recall` tool's structured output: the `/retrieve` answer, as a schema MCP clients can validate. */
 import { z } from 'zod';
-import type { RetrieveHit } from '../../api/retrieve-request.js';
+import type { RetrieveHit } from '../../wire/retrieve-request.js';
 
 /** Typed against RetrieveHit, so a change to the wire type fails to compile here instead of drifting. */
 const hitSchema: z.ZodType<RetrieveHit> = z.object({

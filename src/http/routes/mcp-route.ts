@@ -1,0 +1,58 @@
+/** @module `/mcp` inside the service: MCP over streamable HTTP (stateless), its tools served by the app's own routes. */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Hono } from 'hono';
+import { MemoryPoolClient } from '../../client/memory-pool-client.js';
+import { readPresentedKey } from '../../auth/api-key-auth.js';
+import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
+import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
+
+/** Never dialled: requests go to `app.request`, which only reads the path. */
+const IN_PROCESS_URL = 'http://memory-pool.in-process';
+
+/** Registers `/mcp`: POST carries calls; GET and DELETE answer 405. Auth runs first like any route. */
+export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
+  const bots = Object.keys(deps.config.bots);
+  // With one bot configured, tools need not name it.
+  const defaultBot = bots.length === 1 ? bots[0] : undefined;
+
+  // Stateless mode has no server-initiated stream to GET and no session to DELETE; the spec's answer is 405.
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json(
+      {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: POST MCP messages to /mcp' },
+        id: null,
+      },
+      405,
+      {
+        allow: 'POST',
+      },
+    ),
+  );
+
+  app.post('/mcp', async (c) => {
+    // The tools call /save and /retrieve in-process with the caller's own key, so validation, scopes and
+    // metrics are exactly those of the HTTP API. No retries: a failure here is not a network blip.
+    const presented = readPresentedKey(c.req.raw.headers);
+    const backend = new MemoryPoolClient({
+      baseUrl: IN_PROCESS_URL,
+      ...(presented === undefined ? {} : { apiKey: presented }),
+      retries: 0,
+      // Embedding a query with a slow provider can take a while; the MCP client has its own timeout.
+      timeoutMs: 60_000,
+      fetch: async (url, init) => app.request(url, init),
+    });
+    const server = createMcpServer({ backend, bots, ...(defaultBot === undefined ? {} : { defaultBot }) });
+    // Stateless: a fresh transport per request (the SDK forbids reusing one), and JSON answers instead of SSE.
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+}

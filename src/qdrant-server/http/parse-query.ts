@@ -1,0 +1,144 @@
+/**
+ * @module `POST /points/query` body, QueryRequestInternal (qdrant-subset.md §3): nearest by vector or point id,
+ * RRF/DBSF fusion over prefetches, or no query (id order). Other query kinds are reported as unsupported.
+ */
+import type { PrefetchRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import { parseJsonPointId } from '../engine/point-id.js';
+import { badRequest, formatError, unsupported } from '../qdrant-error.js';
+import {
+  invalidType,
+  isJsonObject,
+  type JsonObject,
+  missingField,
+  readDenseVector,
+  readObject,
+  readOptionalNumber,
+  readOptionalString,
+  readOptionalUnsigned,
+} from './body-shape.js';
+import { readLimit } from './parse-limit.js';
+import { parseReadOptions, readFilter } from './parse-read-options.js';
+
+/** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs`). */
+const DEFAULT_RRF_K = 2;
+const UNSUPPORTED_QUERIES = [
+  'order_by',
+  'recommend',
+  'discover',
+  'context',
+  'formula',
+  'sample',
+  'relevance_feedback',
+];
+
+function parseVectorOrId(value: unknown): QueryInput {
+  if (Array.isArray(value)) {
+    if (value.some(Array.isArray)) throw unsupported('Multivector queries');
+    return { kind: 'nearest', vector: readDenseVector(value) };
+  }
+  if (typeof value === 'number' || typeof value === 'string')
+    return { kind: 'point', id: parseJsonPointId(value) };
+  if (isJsonObject(value) && 'indices' in value) throw unsupported('Sparse vectors');
+  throw formatError('data did not match any variant of untagged enum VectorInput');
+}
+
+function parseFusion(value: unknown): QueryInput {
+  if (value === 'rrf') return { kind: 'rrf', k: DEFAULT_RRF_K };
+  if (value === 'dbsf') return { kind: 'dbsf' };
+  throw formatError(`unknown variant \`${String(value)}\`, expected \`rrf\` or \`dbsf\``);
+}
+
+function parseQueryInput(value: unknown): QueryInput | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isJsonObject(value) || 'indices' in value) return parseVectorOrId(value);
+  if ('nearest' in value) {
+    if (value.mmr !== undefined && value.mmr !== null) throw unsupported('MMR (nearest.mmr)');
+    return parseVectorOrId(value.nearest);
+  }
+  if ('fusion' in value) return parseFusion(value.fusion);
+  if ('rrf' in value) {
+    const rrf = readObject(value.rrf, 'struct Rrf');
+    return { kind: 'rrf', k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K };
+  }
+  const kind = UNSUPPORTED_QUERIES.find((key) => key in value);
+  if (kind !== undefined) throw unsupported(`The \`${kind}\` query`);
+  throw formatError('data did not match any variant of untagged enum QueryInterface');
+}
+
+function checkCommonKeys(body: JsonObject): void {
+  const using = readOptionalString(body, 'using');
+  if (using !== undefined && using !== '') throw unsupported('Named vectors (`using`)');
+  if (body.lookup_from !== undefined && body.lookup_from !== null) throw unsupported('lookup_from');
+}
+
+function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
+  const value = body.prefetch;
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((item, i) => parsePrefetch(item, `${path}.prefetch[${i}]`));
+}
+
+function parsePrefetch(json: unknown, path: string): PrefetchRequest {
+  const body = readObject(json, 'struct Prefetch');
+  checkCommonKeys(body);
+  const query = parseQueryInput(body.query);
+  const prefetch = readPrefetchList(body, path);
+  const filter = readFilter(body);
+  const scoreThreshold = readOptionalNumber(body, 'score_threshold');
+  const limit = readLimit(body, 'limit', 10, path);
+  return {
+    prefetch,
+    limit,
+    ...(query === undefined ? {} : { query }),
+    ...(filter === undefined ? {} : { filter }),
+    ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+  };
+}
+
+/** Qdrant's semantic checks, run after the shape and the validator have passed. */
+function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolean): void {
+  if (request.query === undefined && request.prefetch.length > 0) {
+    throw badRequest(
+      "A query is needed to merge the prefetches. Can't have prefetches without defining a query.",
+    );
+  }
+  if (isRoot && request.query === undefined && request.scoreThreshold !== undefined) {
+    throw badRequest(
+      "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
+    );
+  }
+  for (const inner of request.prefetch) checkQueryLogic(inner, false);
+}
+
+/** Parses one query request; `path` prefixes validator field errors (`internal`, `searches[0].internal`). */
+export function parseQueryRequest(json: unknown, path = 'internal'): QueryRequest {
+  const body = readObject(json, 'struct QueryRequest');
+  checkCommonKeys(body);
+  const query = parseQueryInput(body.query);
+  const prefetch = readPrefetchList(body, path);
+  const filter = readFilter(body);
+  const scoreThreshold = readOptionalNumber(body, 'score_threshold');
+  const offset = readOptionalUnsigned(body, 'offset') ?? 0;
+  const options = parseReadOptions(body, { payload: false, vector: false });
+  const limit = readLimit(body, 'limit', 10, path);
+  const request: QueryRequest = {
+    prefetch,
+    limit,
+    offset,
+    ...options,
+    ...(query === undefined ? {} : { query }),
+    ...(filter === undefined ? {} : { filter }),
+    ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+  };
+  checkQueryLogic(request, true);
+  return request;
+}
+
+/** `POST /points/query/batch`: `{searches: [...]}`; every request is checked before any runs. */
+export function parseQueryBatch(json: unknown): QueryRequest[] {
+  const body = readObject(json, 'struct QueryRequestBatch');
+  if (!Array.isArray(body.searches)) {
+    throw body.searches === undefined ? missingField('searches') : invalidType(body.searches, 'a sequence');
+  }
+  return body.searches.map((search, i) => parseQueryRequest(search, `searches[${i}].internal`));
+}

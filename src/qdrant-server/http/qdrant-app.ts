@@ -1,0 +1,50 @@
+/**
+ * @module The embedded store's Qdrant-compatible REST API as a Hono app (qdrant-subset.md): middleware in Qdrant's
+ * order (CORS, path normalisation, auth), the service routes, then one route group per file.
+ */
+import { Hono } from 'hono';
+import type { StoreLogger } from '../store-logger.js';
+import type { StoreEngine } from '../engine/engine-api.js';
+import { authMiddleware } from './auth.js';
+import { registerCollectionRoutes } from './collection-routes.js';
+import { corsMiddleware } from './cors.js';
+import { respondError } from './envelope.js';
+import { registerIndexRoutes } from './index-routes.js';
+import { normalisePath } from './normalise-path.js';
+import { registerPayloadRoutes } from './payload-routes.js';
+import { registerPointReadRoutes } from './point-read-routes.js';
+import { registerPointWriteRoutes } from './point-write-routes.js';
+import type { QdrantEnv } from './qdrant-env.js';
+import { registerServiceRoutes } from './service-routes.js';
+
+export interface QdrantAppOptions {
+  readonly engine: StoreEngine;
+  /** Full-access key; when this or `readOnlyApiKey` is set, every route but the probes needs a key. */
+  readonly apiKey?: string | undefined;
+  /** A key that may only read. */
+  readonly readOnlyApiKey?: string | undefined;
+  /** Where unexpected (500) errors are logged. */
+  readonly logger?: StoreLogger | undefined;
+}
+
+/** Builds the app; serve it with @hono/node-server or call `app.request()` in tests. */
+export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
+  const app = new Hono<QdrantEnv>({ getPath: normalisePath });
+  app.use(corsMiddleware());
+  app.use(async (c, next) => {
+    c.set('startedAt', performance.now());
+    c.set('engine', options.engine);
+    await next();
+  });
+  app.use(authMiddleware(options));
+  registerServiceRoutes(app);
+  registerCollectionRoutes(app);
+  registerIndexRoutes(app);
+  registerPointWriteRoutes(app);
+  registerPointReadRoutes(app);
+  registerPayloadRoutes(app);
+  // actix answers an unknown route with an empty 404.
+  app.notFound((c) => c.body(null, 404));
+  app.onError((error, c) => respondError(c, error, options.logger));
+  return app;
+}

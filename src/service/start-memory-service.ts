@@ -1,0 +1,162 @@
+/**
+ * @module The composition root of `memory-pool serve`: the embedded store (when configured), the store
+ * client, journal, chunk writer and HTTP app, started in order and stopped in reverse.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { formatHttpUrl } from '../runtime/format-http-url.js';
+import { createServiceApp } from '../http/service-app.js';
+import type { ReadinessCheck } from '../http/service-deps.js';
+import { ChunkWriter } from '../ingest/chunk-writer.js';
+import { createCollectionGuard } from '../store/collection-guard.js';
+import { openMessageJournal } from '../journal/message-journal.js';
+import type { Logger } from '../logging/logger.js';
+import { meterEmbedder } from '../metrics/metered-embedder.js';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { forgetMemories } from '../forgetting/forget-memories.js';
+import { retrieveMemories } from '../retrieval/retrieve-memories.js';
+import { startQdrantServer } from '../qdrant-server/http/server.js';
+import type { PointStore } from '../store/point-store.js';
+import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+
+export interface MemoryServiceOptions {
+  readonly config: MemoryPoolConfig;
+  /** Embeds chunks (batched). */
+  readonly embedder: Embedder;
+  /** Embeds queries; defaults to `embedder` (pass a cached one). */
+  readonly queryEmbedder?: Embedder;
+  readonly logger: Logger;
+  /** Replace the store client (tests). */
+  readonly store?: PointStore;
+  /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
+  readonly recallDeadlineMs?: number;
+}
+
+export interface MemoryService {
+  /** Where the HTTP API listens, e.g. http://127.0.0.1:3102. */
+  readonly url: string;
+  /** The Qdrant REST URL the service writes to (the embedded store's, when embedded). */
+  readonly storeUrl: string | undefined;
+  readonly writer: ChunkWriter;
+  close(): Promise<void>;
+}
+
+/** Starts everything; resolves when the API port is bound. */
+export async function startMemoryService(options: MemoryServiceOptions): Promise<MemoryService> {
+  const { config, logger, embedder } = options;
+  const closers: (() => Promise<void> | void)[] = [];
+  const closeAll = async () => {
+    for (const close of [...closers].reverse()) await close();
+    closers.length = 0;
+  };
+  try {
+    let storeUrl: string | undefined;
+    let store = options.store;
+    if (store === undefined) {
+      if (config.store.kind === 'embedded') {
+        const embedded = await startQdrantServer({
+          dataDir: config.store.path,
+          host: config.store.host,
+          port: config.store.port,
+          apiKey: config.store.apiKey,
+          logger,
+        });
+        closers.push(() => embedded.close());
+        storeUrl = embedded.url;
+        logger.info({ url: embedded.url }, 'embedded Qdrant-compatible store listening');
+      } else {
+        storeUrl = config.store.url;
+      }
+      store = createQdrantPointStore({
+        url: storeUrl,
+        ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+      });
+    }
+    const journal = openMessageJournal(config.dataDir);
+    closers.push(() => journal.close());
+    const metrics = createServiceMetrics(() => journal.queueDepth());
+    const guard = createCollectionGuard(store, journal);
+    const writer = new ChunkWriter({
+      config,
+      journal,
+      store,
+      embedder: meterEmbedder(embedder, metrics, 'chunk'),
+      guard,
+      metrics,
+      logger,
+    });
+    writer.start();
+    closers.push(() => writer.stop());
+
+    const pointStore = store;
+    const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
+    const app = createServiceApp({
+      config,
+      journal,
+      metrics,
+      logger,
+      store: pointStore,
+      wakeWriter: () => writer.wake(),
+      retrieve: (bot, request, signal) =>
+        retrieveMemories(
+          {
+            store: pointStore,
+            embedder: queryEmbedder,
+            guard,
+            forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
+            ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
+          },
+          bot,
+          request,
+          signal,
+        ),
+      forget: (bot, request, principal) =>
+        forgetMemories(
+          {
+            journal,
+            store: pointStore,
+            runExclusive: (task) => writer.runExclusive(task),
+            wakeWriter: () => writer.wake(),
+          },
+          bot,
+          request,
+          principal,
+        ),
+      checkReadiness: async () => ({
+        store: await check(() => pointStore.probe()),
+        embedder: await check(() => embedder.probe()),
+      }),
+    });
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const started = serve(
+        { fetch: app.fetch, hostname: config.listen.host, port: config.listen.port },
+        () => resolve(started),
+      );
+      started.once('error', reject);
+    });
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        }),
+    );
+    const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
+    logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
+    return { url, storeUrl, writer, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function check(probe: () => Promise<void>): Promise<ReadinessCheck> {
+  try {
+    await probe();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

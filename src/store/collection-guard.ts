@@ -1,0 +1,60 @@
+/**
+ * @module Makes sure a collection fits the embedder before anything is written to it: created on first write
+ * with the embedder's dimension and Cosine distance, never recreated, never written with a wrong vector.
+ */
+import { StoreError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { PointStore } from './point-store.js';
+
+export interface CollectionGuard {
+  /** Resolves when `collection` exists and fits vectors of `dimensions` from `model`; throws StoreError otherwise. */
+  ensureCollection(collection: string, model: string, dimensions: number): Promise<void>;
+  /** For reads: false when the collection does not exist yet; throws StoreError when it does not fit. */
+  checkReadable(collection: string, model: string, dimensions: number): Promise<boolean>;
+  /** Forgets what was checked, after the store said the collection is gone. */
+  invalidate(collection: string): void;
+}
+
+/** Creates a guard that remembers collections it already checked (until the process restarts). */
+export function createCollectionGuard(store: PointStore, journal: MessageJournal): CollectionGuard {
+  const checked = new Map<string, string>();
+  const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
+    const signature = `${model}@${dimensions}`;
+    if (checked.get(collection) === signature) return true;
+    const recorded = journal.collectionModel(collection);
+    if (recorded && recorded.model !== model) {
+      throw incompatible(
+        `collection ${collection} was written by memory-pool with the embedding model ${recorded.model}, but the configured model is ${model}. ` +
+          'Vectors of different models cannot be compared: configure the original model again, or point the bot at a new collection (bots.<bot>.collection).',
+      );
+    }
+    const shape = await store.describeCollection(collection);
+    if (shape === undefined) {
+      if (!create) return false;
+      await store.createCollection(collection, dimensions);
+    } else if (shape.vectorSize === undefined) {
+      throw incompatible(
+        `collection ${collection} uses named vectors (${shape.namedVectors.join(', ') || 'none'}), but memory-pool and st-qdrant-memory write one unnamed vector. ` +
+          'Point the bot at another collection (bots.<bot>.collection).',
+      );
+    } else if (shape.vectorSize !== dimensions) {
+      throw incompatible(
+        `collection ${collection} holds ${shape.vectorSize}-dimensional vectors, but the embedder ${model} makes ${dimensions}-dimensional ones. ` +
+          `Use the model that created the collection (with SillyTavern: the same model as st-qdrant-memory), set embedding.dimensions to ${shape.vectorSize} if the model supports it, or choose another collection.`,
+      );
+    }
+    journal.recordCollectionModel(collection, model, dimensions, Date.now());
+    checked.set(collection, signature);
+    return true;
+  };
+  return {
+    ensureCollection: async (collection, model, dimensions) =>
+      void (await verify(collection, model, dimensions, true)),
+    checkReadable: (collection, model, dimensions) => verify(collection, model, dimensions, false),
+    invalidate: (collection) => void checked.delete(collection),
+  };
+}
+
+function incompatible(message: string): StoreError {
+  return new StoreError('collection_incompatible', message, { retryable: false });
+}
