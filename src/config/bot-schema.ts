@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { BotConfig } from './config-types.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
-import { defaultCollectionName, isUsableCollectionName } from '../store/st-collection-name.js';
+import { defaultCollectionName, isUsableCollectionName } from './st-collection-name.js';
 
 /** Bot names appear in URLs and request bodies, so they stay plain. */
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;

@@ -1,7 +1,15 @@
-/** @module Structured JSON logs (pino) with secrets redacted wherever they might appear. */
-import { pino, type Logger } from 'pino';
+/**
+ * @module Structured logs (pino) with secrets redacted wherever they might appear: readable lines on a
+ * terminal, one JSON object a line otherwise (for log collectors).
+ */
+import { pino, type DestinationStream, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger };
+
+/** `pretty` for people at a terminal, `json` for machines. */
+export type LogFormat = 'pretty' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
 
 /** Paths pino blanks out, so an API key never reaches a log line even if an object carrying it is logged. */
 const REDACTED_PATHS = [
@@ -18,12 +26,38 @@ const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
+export interface CreateLoggerOptions {
+  readonly name?: string;
+  readonly level?: string;
+  /** Default: `pretty` when stdout is a terminal, else `json`. */
+  readonly format?: LogFormat;
+  /** Where lines go (default stdout); tests pass a stream. */
+  readonly destination?: NodeJS.WritableStream;
+}
+
+/** The format to use when none was asked for: people read terminals, collectors read pipes and files. */
+export function defaultLogFormat(stream: { isTTY?: boolean } = process.stdout): LogFormat {
+  return stream.isTTY ? 'pretty' : 'json';
+}
+
 /** Creates the process logger; level from LOG_LEVEL (default info), silent under the test runner unless asked. */
-export function createLogger(options: { name?: string; level?: string } = {}): Logger {
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? (process.env.NODE_TEST_CONTEXT ? 'silent' : 'info');
-  return pino({
+  const settings = {
     name: options.name ?? 'memory-pool',
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
+  const format = options.format ?? defaultLogFormat();
+  const destination = options.destination ?? process.stdout;
+  if (format === 'json') return pino(settings, destination as DestinationStream);
+  // Formatted in-process and written synchronously, so the last lines before a crash are not lost in a worker.
+  const pretty = pinoPretty({
+    destination,
+    sync: true,
+    colorize: (destination as { isTTY?: boolean }).isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
   });
+  return pino(settings, pretty);
 }

@@ -1,6 +1,7 @@
 /** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone, for SillyTavern or any Qdrant client. */
 import { type Command, InvalidArgumentError } from 'commander';
-import { createLogger } from '../../logging/logger.js';
+import { createLogger, type LogFormat } from '../../logging/logger.js';
+import { logFormatOption } from '../log-format-option.js';
 import { closeOnSignal } from '../close-on-signal.js';
 import { isLoopbackHost } from '../../runtime/is-loopback-host.js';
 
@@ -10,6 +11,7 @@ interface QdrantCommandOptions {
   port: number;
   apiKey?: string;
   readOnlyApiKey?: string;
+  logFormat?: LogFormat;
 }
 
 function parsePort(text: string): number {
@@ -42,7 +44,10 @@ async function runQdrant(options: QdrantCommandOptions): Promise<void> {
         'or listen on loopback only with --host 127.0.0.1.',
     );
   }
-  const logger = createLogger({ name: 'memory-pool-qdrant' });
+  const logger = createLogger({
+    name: 'memory-pool-qdrant',
+    ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
+  });
   // Loaded here so that other commands (and --help) do not open SQLite or usearch.
   const { startQdrantServer } = await import('../../qdrant-server/http/server.js');
   let server: Awaited<ReturnType<typeof startQdrantServer>>;
@@ -77,5 +82,6 @@ export function registerQdrantCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6333)
     .option('--api-key <key>', 'key clients send as `api-key` (env MEMORY_POOL_QDRANT_API_KEY)')
     .option('--read-only-api-key <key>', 'key that may only read (env MEMORY_POOL_QDRANT_READ_ONLY_API_KEY)')
+    .addOption(logFormatOption())
     .action((options: QdrantCommandOptions) => runQdrant(options));
 }

@@ -3,15 +3,17 @@ import type { Command } from 'commander';
 import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
-import { createLogger } from '../../logging/logger.js';
+import { createLogger, type LogFormat } from '../../logging/logger.js';
 import { closeOnSignal } from '../close-on-signal.js';
+import { logFormatOption } from '../log-format-option.js';
 
 interface ServeOptions {
   config?: string;
+  logFormat?: LogFormat;
 }
 
 async function runServe(options: ServeOptions): Promise<void> {
-  const logger = createLogger();
+  const logger = createLogger(options.logFormat === undefined ? {} : { format: options.logFormat });
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(options.config === undefined ? {} : { configPath: options.config });
@@ -54,7 +56,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   closeOnSignal(logger, 'memory-pool', () => service.close());
 }
 
-/** Registers `memory-pool serve [--config FILE]`. */
+/** Registers `memory-pool serve [--config FILE] [--log-format pretty|json]`. */
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -65,5 +67,6 @@ export function registerServeCommand(program: Command): void {
       '-c, --config <file>',
       'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
     )
+    .addOption(logFormatOption())
     .action((options: ServeOptions) => runServe(options));
 }

@@ -1,0 +1,63 @@
+/**
+ * Import boundaries, written down once (docs/architecture.md draws them). `npm run boundaries` fails on any
+ * import that points up a layer, crosses into the embedded store, or closes a cycle.
+ *
+ * Layers, lowest first: a folder may import its own layer and the layers below, never above.
+ */
+const LAYERS = [
+  ['runtime', 'errors', 'logging'], // what every part stands on: the process, the one error model, logs
+  ['wire', 'chunking', 'config'], // the wire contract, the shared format, the frozen config
+  ['store', 'embedding', 'journal', 'metrics', 'auth', 'client'], // ports, adapters, the durable journal
+  ['ingest', 'retrieval', 'forgetting'], // what the service does
+  ['http', 'interfaces'], // how the outside reaches it
+  ['service', 'cli'], // the composition root and the command line
+];
+
+const folderPattern = (folders) => `^src/(${folders.join('|')})/`;
+const upLayerRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${index}-points-down`,
+  comment: `${layer.join(', ')} may not import a higher layer (${LAYERS.slice(index + 1).flat().join(', ')})`,
+  severity: 'error',
+  from: { path: folderPattern(layer), pathNot: '\\.test\\.ts$|/test-support/' },
+  to: { path: folderPattern(LAYERS.slice(index + 1).flat()) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...upLayerRules,
+    {
+      name: 'qdrant-server-stands-alone',
+      comment: 'the embedded Qdrant-compatible store imports only itself and src/runtime, tests included',
+      severity: 'error',
+      from: { path: '^src/qdrant-server/' },
+      to: { path: '^src/', pathNot: '^src/(qdrant-server|runtime)/' },
+    },
+    {
+      name: 'service-reaches-qdrant-server-only-to-start-it',
+      comment: 'the service talks to the embedded store over its REST URL; only the composition root starts it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(qdrant-server|service|cli)/' },
+      to: { path: '^src/qdrant-server/' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'tests-stay-out-of-the-product',
+      comment: 'test files and test-support are imported only by tests and benchmarks',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.test\\.ts$|/test-support/|\\.fixture\\.ts$' },
+      to: { path: '\\.test\\.ts$|/test-support/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

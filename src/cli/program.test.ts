@@ -1,0 +1,22 @@
+/** @module Pins the CLI's commands and their options, so a new or renamed flag shows up in review. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildProgram } from './program.js';
+
+test('memory-pool has exactly these commands and options', () => {
+  const commands = Object.fromEntries(
+    buildProgram().commands.map((command) => [command.name(), command.options.map((option) => option.flags)]),
+  );
+  assert.deepEqual(commands, {
+    serve: ['-c, --config <file>', '--log-format <format>'],
+    qdrant: [
+      '--data <dir>',
+      '--host <host>',
+      '--port <port>',
+      '--api-key <key>',
+      '--read-only-api-key <key>',
+      '--log-format <format>',
+    ],
+    mcp: ['-c, --config <file>', '--url <url>', '--api-key <key>', '--bot <name>', '--timeout-ms <ms>'],
+  });
+});

@@ -1,0 +1,31 @@
+/** @module Pins the service's public route list, so adding or removing a route shows up in review. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import { testBot } from '../service/test-support/start-test-service.js';
+import { createServiceApp } from './service-app.js';
+import type { ServiceDeps } from './service-deps.js';
+
+test('the service answers exactly these routes', () => {
+  const config = {
+    apiKeys: [],
+    limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
+    bots: { mythos: testBot('mythos') },
+  } as Partial<MemoryPoolConfig> as MemoryPoolConfig;
+  // Registering routes reads only the config; no request is served here.
+  const app = createServiceApp({ config } as Partial<ServiceDeps> as ServiceDeps);
+  const routes = new Set(app.routes.filter((r) => r.path !== '/*').map((r) => `${r.method} ${r.path}`));
+  assert.deepEqual([...routes].sort(), [
+    'DELETE /mcp',
+    'GET /admin/forget-log',
+    'GET /bots/:bot/stats',
+    'GET /health',
+    'GET /mcp',
+    'GET /metrics',
+    'GET /ready',
+    'POST /forget',
+    'POST /mcp',
+    'POST /retrieve',
+    'POST /save',
+  ]);
+});
