@@ -26,6 +26,7 @@ test('the exported type names are exactly these', () => {
   );
   assert.deepEqual(typeNames.filter(Boolean).sort(), [
     'BotStatsResponse',
+    'CallOptions',
     'CreateMcpServerOptions',
     'ErrorCode',
     'ErrorResponse',

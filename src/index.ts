@@ -9,6 +9,7 @@ export type { SaveMessage, SaveRequest, SaveResponse } from './wire/save-request
 export type { BotStatsResponse } from './wire/stats-response.js';
 export { MemoryPoolClient } from './client/memory-pool-client.js';
 export type {
+  CallOptions,
   ForgetLogQuery,
   ForgetLogResponse,
   HealthResponse,

@@ -348,6 +348,30 @@ describe('MemoryPoolClient transport', () => {
     }
   });
 
+  test("the caller's signal ends a retry wait at once, with the caller's reason", async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      // The service asks for a long wait: without the signal the call would sit here for the capped 5 s.
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
+      res.end(JSON.stringify({ error: { code: 'store_unavailable', message: 'down' } }));
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retries: 2 });
+      const controller = new AbortController();
+      const pending = client.retrieve({ bot: 'b', query_text: 'q' }, { signal: controller.signal });
+      while (calls === 0) await new Promise((resolve) => setImmediate(resolve));
+      const aborted = Date.now();
+      controller.abort(new Error('user went away'));
+      await assert.rejects(pending, /user went away/);
+      assert.ok(Date.now() - aborted < 2_000, 'the wait ended with the abort');
+      assert.equal(calls, 1);
+    } finally {
+      server.close();
+    }
+  });
+
   test('a refused connection is a MemoryPoolNetworkError after its retries', async () => {
     const server = createServer();
     const url = await listen(server);

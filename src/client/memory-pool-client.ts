@@ -30,6 +30,11 @@ export interface MemoryPoolClientOptions {
 
 export type { ForgetLogQuery, ForgetLogResponse };
 
+/** Per call: `signal` cancels the request, and any wait before a retry, at once. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
 // Looked up per call, so a fetch patched after construction (tests, instrumentation) is used.
 const callGlobalFetch: FetchLike = (url, init) => fetch(url, init);
 
@@ -67,17 +72,24 @@ export class MemoryPoolClient {
   }
 
   /** Saves a window of recent messages. Idempotent per message id, so re-sending a window is safe and retried. */
-  save(request: SaveRequest): Promise<SaveResponse> {
-    return sendRequest(this.#settings, { method: 'POST', path: '/save', body: request, idempotent: true });
+  save(request: SaveRequest, options: CallOptions = {}): Promise<SaveResponse> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: '/save',
+      body: request,
+      idempotent: true,
+      signal: options.signal,
+    });
   }
 
   /** Recalls the stored chunks nearest to `query_text`, with the ready-to-inject `formatted` block. */
-  retrieve(request: RetrieveRequest): Promise<RetrieveResponse> {
+  retrieve(request: RetrieveRequest, options: CallOptions = {}): Promise<RetrieveResponse> {
     return sendRequest(this.#settings, {
       method: 'POST',
       path: '/retrieve',
       body: request,
       idempotent: true,
+      signal: options.signal,
     });
   }
 
@@ -85,12 +97,18 @@ export class MemoryPoolClient {
    * Forgets messages by id, or everything one selector matches (needs the key's `forget` scope). Not retried:
    * a 503 means the forget is recorded and finishing in the background, and a retry would only answer zeros.
    */
-  forget(request: ForgetRequest): Promise<ForgetResponse> {
-    return sendRequest(this.#settings, { method: 'POST', path: '/forget', body: request, idempotent: false });
+  forget(request: ForgetRequest, options: CallOptions = {}): Promise<ForgetResponse> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: '/forget',
+      body: request,
+      idempotent: false,
+      signal: options.signal,
+    });
   }
 
   /** The audit log of forgets (needs the key's `admin` scope). */
-  forgetLog(query: ForgetLogQuery = {}): Promise<ForgetLogResponse> {
+  forgetLog(query: ForgetLogQuery = {}, options: CallOptions = {}): Promise<ForgetLogResponse> {
     const params = new URLSearchParams();
     if (query.bot !== undefined) params.set('bot', query.bot);
     if (query.limit !== undefined) params.set('limit', String(query.limit));
@@ -99,29 +117,37 @@ export class MemoryPoolClient {
       method: 'GET',
       path: `/admin/forget-log${search}`,
       idempotent: true,
+      signal: options.signal,
     });
   }
 
   /** What one bot's memory holds: points (SillyTavern's apart), journaled messages by source, the queue. */
-  stats(bot: string): Promise<BotStatsResponse> {
+  stats(bot: string, options: CallOptions = {}): Promise<BotStatsResponse> {
     return sendRequest(this.#settings, {
       method: 'GET',
       path: `/bots/${encodeURIComponent(bot)}/stats`,
       idempotent: true,
+      signal: options.signal,
     });
   }
 
-  health(): Promise<HealthResponse> {
-    return sendRequest(this.#settings, { method: 'GET', path: '/health', idempotent: true });
+  health(options: CallOptions = {}): Promise<HealthResponse> {
+    return sendRequest(this.#settings, {
+      method: 'GET',
+      path: '/health',
+      idempotent: true,
+      signal: options.signal,
+    });
   }
 
   /** Resolves with `ready: false` (not an error) when a dependency is down; not retried, since that is the answer. */
-  ready(): Promise<ReadyResponse> {
+  ready(options: CallOptions = {}): Promise<ReadyResponse> {
     return sendRequest(this.#settings, {
       method: 'GET',
       path: '/ready',
       idempotent: false,
       acceptStatuses: [503],
+      signal: options.signal,
     });
   }
 }

@@ -1,4 +1,5 @@
 /** @module One HTTP call to the service: a timeout per attempt, retries with backoff, and typed errors. */
+import { computeBackoffMs, parseRetryAfterMs, sleep } from '../runtime/retry.js';
 import {
   MemoryPoolApiError,
   MemoryPoolNetworkError,
@@ -25,6 +26,8 @@ export interface RequestSpec {
   readonly idempotent: boolean;
   /** Statuses that are answers rather than errors (GET /ready answers 503 with its checks). */
   readonly acceptStatuses?: readonly number[];
+  /** The caller's own cancellation: ends the request and any wait between attempts at once. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Longest wait a `Retry-After` header may impose, so a misbehaving proxy cannot park a bot for minutes. */
@@ -42,13 +45,14 @@ export async function sendRequest<T>(settings: TransportSettings, spec: RequestS
       const retryable =
         error instanceof MemoryPoolNetworkError || (error instanceof MemoryPoolApiError && error.retryable);
       if (!retryable || attempt >= attempts) throw error;
-      await sleep(retryDelay(settings.retryDelayMs, attempt, error));
+      await sleep(retryDelay(settings.retryDelayMs, attempt, error), spec.signal);
     }
   }
 }
 
 async function sendOnce<T>(settings: TransportSettings, spec: RequestSpec, url: string): Promise<T> {
-  const signal = AbortSignal.timeout(settings.timeoutMs);
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  const signal = spec.signal === undefined ? timeout : AbortSignal.any([timeout, spec.signal]);
   let response: Response;
   let text: string;
   try {
@@ -63,7 +67,8 @@ async function sendOnce<T>(settings: TransportSettings, spec: RequestSpec, url: 
     });
     text = await response.text();
   } catch (error) {
-    if (signal.aborted) throw new MemoryPoolTimeoutError(url, settings.timeoutMs);
+    if (spec.signal?.aborted) throw spec.signal.reason;
+    if (timeout.aborted) throw new MemoryPoolTimeoutError(url, settings.timeoutMs);
     throw new MemoryPoolNetworkError(url, error);
   }
   const json = parseJson(text);
@@ -99,17 +104,15 @@ function toApiError(response: Response, json: unknown, url: string): MemoryPoolA
 }
 
 function readRetryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : undefined;
+  const told = parseRetryAfterMs(header);
+  return told === undefined ? undefined : Math.min(told, MAX_RETRY_AFTER_MS);
 }
 
 /** Exponential backoff with jitter, or the server's `Retry-After` when it sent one. */
 function retryDelay(baseMs: number, attempt: number, error: unknown): number {
   const told = error instanceof MemoryPoolApiError ? error.retryAfterMs : undefined;
   if (told !== undefined) return told;
-  const exponential = baseMs * 2 ** (attempt - 1);
-  return exponential / 2 + Math.random() * (exponential / 2);
+  return computeBackoffMs(attempt - 1, { baseMs, maxMs: Number.POSITIVE_INFINITY });
 }
 
 function parseJson(text: string): unknown {
@@ -120,5 +123,3 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -49,13 +49,16 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   const format = options.format ?? defaultLogFormat();
-  const destination = options.destination ?? process.stdout;
-  if (format === 'json') return pino(settings, destination as DestinationStream);
+  // Without a stream both write to fd 1 through sonic-boom, which survives a reader that went away (EPIPE).
+  const destination = options.destination;
+  if (format === 'json') {
+    return destination === undefined ? pino(settings) : pino(settings, destination as DestinationStream);
+  }
   // Formatted in-process and written synchronously, so the last lines before a crash are not lost in a worker.
   const pretty = pinoPretty({
-    destination,
+    destination: destination ?? 1,
     sync: true,
-    colorize: (destination as { isTTY?: boolean }).isTTY === true,
+    colorize: ((destination ?? process.stdout) as { isTTY?: boolean }).isTTY === true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname',
   });

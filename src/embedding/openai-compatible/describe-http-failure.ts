@@ -3,7 +3,7 @@
  * the user should change (key, model name, base URL), quoting the provider's own message.
  */
 import { ProviderError } from '../../errors/memory-pool-error.js';
-import { parseRetryAfterMs } from './retry-policy.js';
+import { parseRetryAfterMs } from '../../runtime/retry.js';
 
 /** What the message needs to know about the call that failed. */
 export interface FailedCallContext {

@@ -1,8 +1,9 @@
 /**
- * @module When and how long to wait before retrying a provider call: exponential backoff with jitter, the
- * provider's own Retry-After when it sends one, and a cap past which waiting is the caller's decision.
+ * @module How an embedding provider's calls are retried: the config's retry budget on top of the shared
+ * retry toolkit (src/runtime/retry.ts), retrying only what a ProviderError says is retryable.
  */
 import { ProviderError } from '../../errors/memory-pool-error.js';
+import { runWithRetries as runRetrying } from '../../runtime/retry.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (config `embedding.maxRetries`). */
@@ -22,66 +23,27 @@ export const DEFAULT_RETRY_POLICY: Omit<RetryPolicy, 'maxRetries'> = {
 };
 
 /**
- * Delay before retry number `retry` (0-based): "equal jitter", half fixed and half random, so many clients
- * hitting the same limit spread out without any of them retrying immediately.
- */
-export function computeBackoffMs(
-  retry: number,
-  policy: RetryPolicy,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-/** Parses Retry-After (RFC 9110 §10.2.3: delay-seconds or an HTTP date) into milliseconds; undefined if absent/bad. */
-export function parseRetryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
-  if (header === null) return undefined;
-  const trimmed = header.trim();
-  if (trimmed === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
-/**
  * Runs `attempt` until it succeeds, throws a non-retryable error, or retries run out. Waits the provider's
  * `retryAfterMs` when given, else backoff; stops at once when `signal` aborts.
  */
-export async function runWithRetries<T>(
+export function runWithRetries<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   hooks: {
-    signal?: AbortSignal;
+    signal?: AbortSignal | undefined;
     onRetry?: (error: ProviderError, retry: number, delayMs: number) => void;
   } = {},
 ): Promise<T> {
-  for (let retry = 0; ; retry++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof ProviderError) || !error.retryable || retry >= policy.maxRetries) throw error;
-      const retryAfter = error.retryAfterMs;
-      if (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs) throw error;
-      const delayMs = retryAfter ?? computeBackoffMs(retry, policy);
-      hooks.onRetry?.(error, retry + 1, delayMs);
-      await sleep(delayMs, hooks.signal);
-    }
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return runRetrying(attempt, {
+    maxRetries: policy.maxRetries,
+    baseMs: policy.baseDelayMs,
+    maxMs: policy.maxDelayMs,
+    maxRetryAfterMs: policy.maxRetryAfterMs,
+    classify: (error) =>
+      error instanceof ProviderError && error.retryable
+        ? { retry: true, retryAfterMs: error.retryAfterMs }
+        : { retry: false },
+    signal: hooks.signal,
+    onRetry: (error, retry, delayMs) => hooks.onRetry?.(error as ProviderError, retry, delayMs),
   });
 }
