@@ -4,6 +4,7 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
+import { readEnv as readEnvFrom } from '../../runtime/read-env.js';
 
 interface McpOptions {
   config?: string;
@@ -14,7 +15,7 @@ interface McpOptions {
 }
 
 /** Empty environment strings count as unset (conventions: `FOO= memory-pool mcp` must not mean an empty key). */
-const readEnv = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+const readEnv = (name: string): string | undefined => readEnvFrom(process.env, name);
 
 const fail = (message: string): void => {
   process.stderr.write(`error: ${message}\n`);

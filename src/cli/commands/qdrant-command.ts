@@ -4,6 +4,7 @@ import { createLogger, type LogFormat } from '../../logging/logger.js';
 import { logFormatOption } from '../log-format-option.js';
 import { closeOnSignal } from '../close-on-signal.js';
 import { isLoopbackHost } from '../../runtime/is-loopback-host.js';
+import { readEnv } from '../../runtime/read-env.js';
 
 interface QdrantCommandOptions {
   data: string;
@@ -24,8 +25,8 @@ function parsePort(text: string): number {
 
 /** Empty strings count as unset, so `KEY= memory-pool qdrant` does not switch auth on with an empty key. */
 function readSetting(flag: string | undefined, envName: string): string | undefined {
-  const value = flag ?? process.env[envName];
-  return value === undefined || value === '' ? undefined : value;
+  if (flag !== undefined) return flag === '' ? undefined : flag;
+  return readEnv(process.env, envName);
 }
 
 /** Reports a start-up problem without the usage text: the options parsed fine, the setup is what needs fixing. */
