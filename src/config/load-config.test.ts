@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       model: 'text-embedding-3-large',
       apiKey: 'sk-file',
       dimensions: 3072,
+      maxInputTokens: 8191,
       batchSize: 64,
       timeoutMs: 15_000,
       maxRetries: 5,
