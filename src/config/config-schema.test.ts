@@ -135,7 +135,7 @@ describe('config validation', () => {
     const problems = problemsFor(`${BOT}    chunk: { maxChar: 1400 }\nlisten: { address: 0.0.0.0 }`);
     assert.ok(
       problems.includes(
-        'bots.m.chunk.maxChar: unknown key. Did you mean "maxChars"? Allowed keys here: minChars, maxChars, idleMs.',
+        'bots.m.chunk.maxChar: unknown key. Did you mean "maxChars"? Allowed keys here: minChars, maxChars, idleMs, maxGapMs.',
       ),
     );
     assert.ok(
@@ -186,7 +186,8 @@ describe('config defaults', () => {
       const embedding = load(yaml).embedding;
       return embedding.provider === 'openai-compatible' ? embedding.maxInputTokens : undefined;
     };
-    const ollama = 'provider: openai-compatible, baseUrl: "http://127.0.0.1:11434/v1", model: nomic-embed-text';
+    const ollama =
+      'provider: openai-compatible, baseUrl: "http://127.0.0.1:11434/v1", model: nomic-embed-text';
     assert.equal(windowOf(`embedding: { ${ollama} }`), 512);
     assert.equal(windowOf(`embedding: { ${ollama}, maxInputTokens: 2048 }`), 2048);
     assert.equal(
@@ -232,7 +233,7 @@ describe('config defaults', () => {
     const bot = load('bots: { doc: { selfSpeaker: "Dr. Smith" } }').bots.doc!;
     assert.equal(bot.collection, 'mem_dr_smith');
     assert.equal(bot.defaultSource, 'api');
-    assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000 });
+    assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 });
   });
 
   test('an API key gets sources * and scopes save, retrieve by default', () => {
