@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'config_invalid',
   'validation_failed',
   'body_too_large',
+  'unsupported_media_type',
   'unknown_bot',
   'not_found',
   'unauthorized',

@@ -6,6 +6,13 @@ import type { ErrorResponse } from '../api/error-response.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Logger } from '../logging/logger.js';
 
+/**
+ * A 413 is sent before the oversized body is read; the server then discards what it can for a moment and drops
+ * the connection, so the answer must say `Connection: close` or a keep-alive client's next request on that
+ * socket fails with ECONNRESET.
+ */
+const CLOSE_AFTER_413 = { connection: 'close' } as const;
+
 /** Builds Hono's onError handler. Unknown errors are logged and answered as 500 without internals. */
 export function createErrorHandler(logger: Logger) {
   return (error: Error, c: Context): Response => {
@@ -14,7 +21,11 @@ export function createErrorHandler(logger: Logger) {
       const body: ErrorResponse = {
         error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
       };
-      return c.json(body, error.status as ContentfulStatusCode);
+      return c.json(
+        body,
+        error.status as ContentfulStatusCode,
+        error.status === 413 ? CLOSE_AFTER_413 : undefined,
+      );
     }
     if (error instanceof HTTPException && error.status === 413) {
       const body: ErrorResponse = {
@@ -23,7 +34,7 @@ export function createErrorHandler(logger: Logger) {
           message: 'the request body is too large; send fewer messages per call',
         },
       };
-      return c.json(body, 413);
+      return c.json(body, 413, CLOSE_AFTER_413);
     }
     logger.error({ err: error }, 'unexpected error');
     const body: ErrorResponse = {

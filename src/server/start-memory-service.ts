@@ -35,6 +35,8 @@ export interface MemoryServiceOptions {
 }
 
 export interface MemoryService {
+  /** The HTTP app itself, for in-process requests (`app.request('/save', …)`) that skip the socket. */
+  readonly app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
   /** Where the HTTP API listens, e.g. http://127.0.0.1:3102. */
   readonly url: string;
   /** The Qdrant REST URL the service writes to (the embedded store's, when embedded). */
@@ -145,7 +147,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     );
     const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    return { url, storeUrl, writer, close: closeAll };
+    return { app, url, storeUrl, writer, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;
