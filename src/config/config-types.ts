@@ -83,5 +83,7 @@ export interface MemoryPoolConfig {
     readonly maxMessagesPerSave: number;
     readonly maxTextChars: number;
   };
+  /** `GET /ready`: how long each check may take, and how long the embedder's answer is reused. */
+  readonly readiness: { readonly timeoutMs: number; readonly embedderCacheMs: number };
   readonly bots: Readonly<Record<string, BotConfig>>;
 }

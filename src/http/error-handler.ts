@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorResponse } from '../api/error-response.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import { toJournalError } from '../journal/journal-health.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -15,7 +16,9 @@ const CLOSE_AFTER_413 = { connection: 'close' } as const;
 
 /** Builds Hono's onError handler. Unknown errors are logged and answered as 500 without internals. */
 export function createErrorHandler(logger: Logger) {
-  return (error: Error, c: Context): Response => {
+  return (thrown: Error, c: Context): Response => {
+    // The journal's writes are guarded where they happen; a read that hits a full or broken disk lands here.
+    const error = toJournalError(thrown) ?? thrown;
     if (isMemoryPoolError(error)) {
       if (error.status >= 500) logger.warn({ code: error.code, err: error.message }, 'request failed');
       const body: ErrorResponse = {

@@ -3,6 +3,7 @@
  * and mark the chunks that held them for the chunk writer (delete the point, then rewrite what is left).
  */
 import type { Database } from 'better-sqlite3';
+import { JournalHealth } from './journal-health.js';
 
 /** What a forget names; exactly one of these per request. */
 export type ForgetSelector =
@@ -42,7 +43,10 @@ export interface ForgetAuditEntry {
 
 /** Forget operations over the journal's tables; each public method is one transaction. */
 export class ForgetJournal {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly health: JournalHealth = new JournalHealth(),
+  ) {}
 
   /**
    * The messages the selector names, as forget targets: `{ id }` for `message_ids` (every source the key may
@@ -118,48 +122,50 @@ export class ForgetJournal {
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
     );
-    return this.db.transaction(() => {
-      let messagesForgotten = 0;
-      let pendingDropped = 0;
-      const storedChunks = new Set<string>();
-      const touchedChunks = new Set<string>();
-      for (const target of targets) {
-        const allowed = target.source !== undefined ? [target.source] : sources;
-        if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
-        tombstone(target.id, allowed);
-        const rows = find.all(bot, target.id) as {
-          source: string;
-          chunk_id: string | null;
-          stored_at: number | null;
-        }[];
-        for (const row of rows) {
-          if (allowed !== undefined && !allowed.includes(row.source)) continue;
-          remove.run(bot, row.source, target.id);
-          messagesForgotten += 1;
-          if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
-          if (row.chunk_id !== null) {
-            touchedChunks.add(row.chunk_id);
-            if (row.stored_at !== null) storedChunks.add(row.chunk_id);
+    return this.health.write(
+      this.db.transaction(() => {
+        let messagesForgotten = 0;
+        let pendingDropped = 0;
+        const storedChunks = new Set<string>();
+        const touchedChunks = new Set<string>();
+        for (const target of targets) {
+          const allowed = target.source !== undefined ? [target.source] : sources;
+          if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
+          tombstone(target.id, allowed);
+          const rows = find.all(bot, target.id) as {
+            source: string;
+            chunk_id: string | null;
+            stored_at: number | null;
+          }[];
+          for (const row of rows) {
+            if (allowed !== undefined && !allowed.includes(row.source)) continue;
+            remove.run(bot, row.source, target.id);
+            messagesForgotten += 1;
+            if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
+            if (row.chunk_id !== null) {
+              touchedChunks.add(row.chunk_id);
+              if (row.stored_at !== null) storedChunks.add(row.chunk_id);
+            }
           }
         }
-      }
-      let pointsDeleted = 0;
-      let pointsRewritten = 0;
-      for (const chunkId of touchedChunks) {
-        markForDelete.run(chunkId);
-        if (!storedChunks.has(chunkId)) continue;
-        const left = (remaining.get(chunkId) as { n: number }).n;
-        if (left === 0) pointsDeleted += 1;
-        else pointsRewritten += 1;
-      }
-      return {
-        messagesForgotten,
-        pendingDropped,
-        pointsDeleted,
-        pointsRewritten,
-        chunkIds: [...touchedChunks],
-      };
-    })();
+        let pointsDeleted = 0;
+        let pointsRewritten = 0;
+        for (const chunkId of touchedChunks) {
+          markForDelete.run(chunkId);
+          if (!storedChunks.has(chunkId)) continue;
+          const left = (remaining.get(chunkId) as { n: number }).n;
+          if (left === 0) pointsDeleted += 1;
+          else pointsRewritten += 1;
+        }
+        return {
+          messagesForgotten,
+          pendingDropped,
+          pointsDeleted,
+          pointsRewritten,
+          chunkIds: [...touchedChunks],
+        };
+      }),
+    );
   }
 
   /** The subset of `messageIds` that were forgotten for `bot`. */
@@ -182,9 +188,11 @@ export class ForgetJournal {
   }
 
   recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): void {
-    this.db
-      .prepare('INSERT INTO forget_audit (at, actor, bot, selector, result) VALUES (?, ?, ?, ?, ?)')
-      .run(entry.at, entry.actor, entry.bot, JSON.stringify(entry.selector), JSON.stringify(entry.result));
+    this.health.write(() =>
+      this.db
+        .prepare('INSERT INTO forget_audit (at, actor, bot, selector, result) VALUES (?, ?, ?, ?, ?)')
+        .run(entry.at, entry.actor, entry.bot, JSON.stringify(entry.selector), JSON.stringify(entry.result)),
+    );
   }
 
   /** Newest first. */

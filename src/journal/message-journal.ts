@@ -9,6 +9,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { ForgetJournal } from './forget-journal.js';
+import { JournalHealth } from './journal-health.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 
@@ -53,6 +54,10 @@ export class MessageJournal {
   private readonly updateText;
   private readonly replanChunk;
   private readonly selectPending;
+  private readonly probeWrite;
+
+  /** Whether the last guarded write (saves, forgets) failed because the journal cannot be written. */
+  readonly health = new JournalHealth();
 
   /** The chunks planned from messages and their store writes and deletes, over the same database. */
   readonly chunks: ChunkQueue;
@@ -61,7 +66,7 @@ export class MessageJournal {
 
   constructor(private readonly db: Database) {
     this.chunks = new ChunkQueue(db);
-    this.forgetting = new ForgetJournal(db);
+    this.forgetting = new ForgetJournal(db, this.health);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
@@ -83,6 +88,22 @@ export class MessageJournal {
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
     );
+    // Sixteen pages' worth: a write that needs fresh space, as a save would, then gives it back.
+    const insertProbe = db.prepare('INSERT INTO journal_probe (filler) VALUES (zeroblob(65536))');
+    const clearProbe = db.prepare('DELETE FROM journal_probe');
+    this.probeWrite = db.transaction(() => {
+      insertProbe.run();
+      clearProbe.run();
+    });
+  }
+
+  /**
+   * For /ready: throws JournalError while the journal cannot be written. Costs nothing while writes succeed;
+   * after a failure each call tries one small write, so readiness comes back once there is room again.
+   */
+  checkWritable(): void {
+    if (this.health.failure === undefined) return;
+    this.health.write(() => this.probeWrite());
   }
 
   /**
@@ -91,52 +112,56 @@ export class MessageJournal {
    * overwritten under the same point id. Forgotten ids are ignored.
    */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
-    return this.db.transaction(() => {
-      let accepted = 0;
-      let duplicates = 0;
-      let edited = 0;
-      let forgotten = 0;
-      for (const m of messages) {
-        const tombstone = this.isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
-        if (
-          tombstone &&
-          (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
-        ) {
-          forgotten += 1;
-          continue;
-        }
-        const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
-          | { text: string; chunk_id: string | null }
-          | undefined;
-        if (existing !== undefined) {
-          if (existing.text === m.text) {
-            duplicates += 1;
+    return this.health.write(
+      this.db.transaction(() => {
+        let accepted = 0;
+        let duplicates = 0;
+        let edited = 0;
+        let forgotten = 0;
+        for (const m of messages) {
+          const tombstone = this.isForgotten.get(m.bot, m.messageId) as
+            | { sources: string | null }
+            | undefined;
+          if (
+            tombstone &&
+            (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
+          ) {
+            forgotten += 1;
             continue;
           }
-          this.updateText.run(m.text, m.bot, m.source, m.messageId);
-          if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
-          edited += 1;
-          continue;
+          const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
+            | { text: string; chunk_id: string | null }
+            | undefined;
+          if (existing !== undefined) {
+            if (existing.text === m.text) {
+              duplicates += 1;
+              continue;
+            }
+            this.updateText.run(m.text, m.bot, m.source, m.messageId);
+            if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
+            edited += 1;
+            continue;
+          }
+          this.insertMessage.run({
+            bot: m.bot,
+            messageId: m.messageId,
+            source: m.source,
+            conversation: conversationKey(m),
+            speakerKind: m.speakerKind,
+            text: m.text,
+            ts: m.ts,
+            userId: m.userId ?? null,
+            speakerName: m.speakerName ?? null,
+            channelId: m.channelId ?? null,
+            guildId: m.guildId ?? null,
+            isDm: m.isDm === true ? 1 : 0,
+            arrivedAt,
+          });
+          accepted += 1;
         }
-        this.insertMessage.run({
-          bot: m.bot,
-          messageId: m.messageId,
-          source: m.source,
-          conversation: conversationKey(m),
-          speakerKind: m.speakerKind,
-          text: m.text,
-          ts: m.ts,
-          userId: m.userId ?? null,
-          speakerName: m.speakerName ?? null,
-          channelId: m.channelId ?? null,
-          guildId: m.guildId ?? null,
-          isDm: m.isDm === true ? 1 : 0,
-          arrivedAt,
-        });
-        accepted += 1;
-      }
-      return { accepted, duplicates, edited, forgotten };
-    })();
+        return { accepted, duplicates, edited, forgotten };
+      }),
+    );
   }
 
   /** Conversations with messages still waiting for a chunk. */

@@ -8,10 +8,9 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { formatHttpUrl } from '../http/format-http-url.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { ReadinessCheck } from '../http/service-deps.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createCollectionGuard } from '../ingest/collection-guard.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
@@ -20,6 +19,7 @@ import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../store/embedded/http/server.js';
 import type { PointStore } from '../store/point-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -30,6 +30,8 @@ export interface MemoryServiceOptions {
   readonly logger: Logger;
   /** Replace the store client (tests). */
   readonly store?: PointStore;
+  /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
+  readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
 }
@@ -76,7 +78,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
       });
     }
-    const journal = openMessageJournal(config.dataDir);
+    const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
@@ -93,6 +95,11 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => writer.stop());
 
     const pointStore = store;
+    const { readiness } = config;
+    const checkEmbedder = cacheProbe(() => embedder.probe(), {
+      ttlMs: readiness.embedderCacheMs,
+      timeoutMs: readiness.timeoutMs,
+    });
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const app = createServiceApp({
       config,
@@ -126,10 +133,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           principal,
         ),
-      checkReadiness: async () => ({
-        store: await check(() => pointStore.probe()),
-        embedder: await check(() => embedder.probe()),
-      }),
+      checkReadiness: async () => {
+        const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
+          runProbe(() => pointStore.probe(), readiness.timeoutMs),
+          checkEmbedder(),
+          runProbe(() => journal.checkWritable(), readiness.timeoutMs),
+        ]);
+        return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
+      },
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
@@ -151,14 +162,5 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   } catch (error) {
     await closeAll();
     throw error;
-  }
-}
-
-async function check(probe: () => Promise<void>): Promise<ReadinessCheck> {
-  try {
-    await probe();
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
