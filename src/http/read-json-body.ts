@@ -39,12 +39,27 @@ export function requireShallowJson(text: string): void {
 }
 
 /**
+ * The body as text. A client that hangs up mid-upload makes the read fail; that is the client's doing, so it
+ * is a 400 (which nobody may read), not a 500 logged as a bug and counted as a server error.
+ */
+export async function readBodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    throw new ValidationError(
+      '(body)',
+      `the request body could not be read to its end (${(error as Error).message}); the connection closed during the upload, send the whole body again`,
+    );
+  }
+}
+
+/**
  * Parses the body as JSON and validates it against `schema`; throws 415 for a body not declared JSON, and a
  * ValidationError for bad JSON, too deep JSON or the first field that does not fit.
  */
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   requireJsonContentType(c.req.header('content-type'));
-  const raw = await c.req.text();
+  const raw = await readBodyText(c);
   requireShallowJson(raw);
   let json: unknown;
   try {

@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { readPresentedKey } from '../../http/auth/api-key-auth.js';
 import { isJsonMediaType } from '../../http/json-media-type.js';
-import { MAX_JSON_DEPTH } from '../../http/read-json-body.js';
+import { MAX_JSON_DEPTH, readBodyText } from '../../http/read-json-body.js';
 import { measureJsonDepth } from '../../http/measure-json-depth.js';
 import type { ServiceDeps, ServiceEnv } from '../../http/service-deps.js';
 import { createMcpServer } from './create-mcp-server.js';
@@ -58,7 +58,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     // parsing when it nests too deep. A non-JSON content type is left to the SDK, which answers 415.
     let parsedBody: unknown;
     if (isJsonMediaType(c.req.header('content-type'))) {
-      const text = await c.req.text();
+      const text = await readBodyText(c);
       if (measureJsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
         return c.json(jsonRpcError(`Parse error: JSON nested more than ${MAX_JSON_DEPTH} levels deep`), 400);
       }
