@@ -122,50 +122,49 @@ export class ForgetJournal {
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
     );
-    return this.health.write(
-      this.db.transaction(() => {
-        let messagesForgotten = 0;
-        let pendingDropped = 0;
-        const storedChunks = new Set<string>();
-        const touchedChunks = new Set<string>();
-        for (const target of targets) {
-          const allowed = target.source !== undefined ? [target.source] : sources;
-          if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
-          tombstone(target.id, allowed);
-          const rows = find.all(bot, target.id) as {
-            source: string;
-            chunk_id: string | null;
-            stored_at: number | null;
-          }[];
-          for (const row of rows) {
-            if (allowed !== undefined && !allowed.includes(row.source)) continue;
-            remove.run(bot, row.source, target.id);
-            messagesForgotten += 1;
-            if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
-            if (row.chunk_id !== null) {
-              touchedChunks.add(row.chunk_id);
-              if (row.stored_at !== null) storedChunks.add(row.chunk_id);
-            }
+    const forget = this.db.transaction(() => {
+      let messagesForgotten = 0;
+      let pendingDropped = 0;
+      const storedChunks = new Set<string>();
+      const touchedChunks = new Set<string>();
+      for (const target of targets) {
+        const allowed = target.source !== undefined ? [target.source] : sources;
+        if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
+        tombstone(target.id, allowed);
+        const rows = find.all(bot, target.id) as {
+          source: string;
+          chunk_id: string | null;
+          stored_at: number | null;
+        }[];
+        for (const row of rows) {
+          if (allowed !== undefined && !allowed.includes(row.source)) continue;
+          remove.run(bot, row.source, target.id);
+          messagesForgotten += 1;
+          if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
+          if (row.chunk_id !== null) {
+            touchedChunks.add(row.chunk_id);
+            if (row.stored_at !== null) storedChunks.add(row.chunk_id);
           }
         }
-        let pointsDeleted = 0;
-        let pointsRewritten = 0;
-        for (const chunkId of touchedChunks) {
-          markForDelete.run(chunkId);
-          if (!storedChunks.has(chunkId)) continue;
-          const left = (remaining.get(chunkId) as { n: number }).n;
-          if (left === 0) pointsDeleted += 1;
-          else pointsRewritten += 1;
-        }
-        return {
-          messagesForgotten,
-          pendingDropped,
-          pointsDeleted,
-          pointsRewritten,
-          chunkIds: [...touchedChunks],
-        };
-      }),
-    );
+      }
+      let pointsDeleted = 0;
+      let pointsRewritten = 0;
+      for (const chunkId of touchedChunks) {
+        markForDelete.run(chunkId);
+        if (!storedChunks.has(chunkId)) continue;
+        const left = (remaining.get(chunkId) as { n: number }).n;
+        if (left === 0) pointsDeleted += 1;
+        else pointsRewritten += 1;
+      }
+      return {
+        messagesForgotten,
+        pendingDropped,
+        pointsDeleted,
+        pointsRewritten,
+        chunkIds: [...touchedChunks],
+      };
+    });
+    return this.health.write(forget);
   }
 
   /** The subset of `messageIds` that were forgotten for `bot`. */

@@ -112,56 +112,53 @@ export class MessageJournal {
    * overwritten under the same point id. Forgotten ids are ignored.
    */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
-    return this.health.write(
-      this.db.transaction(() => {
-        let accepted = 0;
-        let duplicates = 0;
-        let edited = 0;
-        let forgotten = 0;
-        for (const m of messages) {
-          const tombstone = this.isForgotten.get(m.bot, m.messageId) as
-            | { sources: string | null }
-            | undefined;
-          if (
-            tombstone &&
-            (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
-          ) {
-            forgotten += 1;
-            continue;
-          }
-          const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
-            | { text: string; chunk_id: string | null }
-            | undefined;
-          if (existing !== undefined) {
-            if (existing.text === m.text) {
-              duplicates += 1;
-              continue;
-            }
-            this.updateText.run(m.text, m.bot, m.source, m.messageId);
-            if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
-            edited += 1;
-            continue;
-          }
-          this.insertMessage.run({
-            bot: m.bot,
-            messageId: m.messageId,
-            source: m.source,
-            conversation: conversationKey(m),
-            speakerKind: m.speakerKind,
-            text: m.text,
-            ts: m.ts,
-            userId: m.userId ?? null,
-            speakerName: m.speakerName ?? null,
-            channelId: m.channelId ?? null,
-            guildId: m.guildId ?? null,
-            isDm: m.isDm === true ? 1 : 0,
-            arrivedAt,
-          });
-          accepted += 1;
+    const record = this.db.transaction(() => {
+      let accepted = 0;
+      let duplicates = 0;
+      let edited = 0;
+      let forgotten = 0;
+      for (const m of messages) {
+        const tombstone = this.isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
+        if (
+          tombstone &&
+          (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
+        ) {
+          forgotten += 1;
+          continue;
         }
-        return { accepted, duplicates, edited, forgotten };
-      }),
-    );
+        const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
+          | { text: string; chunk_id: string | null }
+          | undefined;
+        if (existing !== undefined) {
+          if (existing.text === m.text) {
+            duplicates += 1;
+            continue;
+          }
+          this.updateText.run(m.text, m.bot, m.source, m.messageId);
+          if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
+          edited += 1;
+          continue;
+        }
+        this.insertMessage.run({
+          bot: m.bot,
+          messageId: m.messageId,
+          source: m.source,
+          conversation: conversationKey(m),
+          speakerKind: m.speakerKind,
+          text: m.text,
+          ts: m.ts,
+          userId: m.userId ?? null,
+          speakerName: m.speakerName ?? null,
+          channelId: m.channelId ?? null,
+          guildId: m.guildId ?? null,
+          isDm: m.isDm === true ? 1 : 0,
+          arrivedAt,
+        });
+        accepted += 1;
+      }
+      return { accepted, duplicates, edited, forgotten };
+    });
+    return this.health.write(record);
   }
 
   /** Conversations with messages still waiting for a chunk. */
