@@ -53,6 +53,7 @@ const service = await startMemoryService({
     dataDir: join(dir, 'service'),
     apiKeys: [],
     limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
+    readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
     bots: { mythos: testBot('mythos', { chunk: { minChars: 100, maxChars: 300, idleMs: 60_000 } }) },
   },
   embedder,

@@ -13,7 +13,7 @@ import type { Filter } from '../src/qdrant-server/filter/filter-ast.js';
 import { parseFilter } from '../src/qdrant-server/filter/index.js';
 import type { CollectionEngine, ReadOptions } from '../src/qdrant-server/engine/engine-api.js';
 import { prepareVector } from '../src/qdrant-server/engine/f32.js';
-import { seededRandom } from '../src/qdrant-server/engine/seeded-random.js';
+import { seededRandom } from '../src/runtime/seeded-random.js';
 import { openStoreEngine } from '../src/qdrant-server/engine/index.js';
 
 interface DataSet {

@@ -22,12 +22,15 @@ export function createKeyMatcher(keys: readonly ApiKeyConfig[]) {
   };
 }
 
+/** `Bearer <key>`; the scheme is case-insensitive (RFC 9110 §11.1), so `bearer` and `BEARER` work too. */
+const BEARER = /^bearer\s+(.*)$/is;
+
 /** Reads the key from `Authorization: Bearer <key>` or `x-api-key`. */
 export function readPresentedKey(headers: {
   get(name: string): string | null | undefined;
 }): string | undefined {
-  const authorization = headers.get('authorization');
-  if (authorization?.startsWith('Bearer ')) return authorization.slice(7).trim() || undefined;
+  const bearer = BEARER.exec(headers.get('authorization') ?? '');
+  if (bearer) return bearer[1]!.trim() || undefined;
   return headers.get('x-api-key')?.trim() || undefined;
 }
 

@@ -68,6 +68,16 @@ const limitsSchema = section({
   maxTextChars: integer(1, 10_000_000, 'Set a character count, e.g. 16000.').default(16_000),
 });
 
+/** How `GET /ready` asks the store and the embedder: bounded, so a hung dependency answers fast as not ready. */
+const readinessSchema = section({
+  /** Default 2000: each check (store, embedder) waits at most this long before reporting the dependency as not ready. */
+  timeoutMs: integer(100, 60_000, 'Set milliseconds, e.g. 2000.').default(2000),
+  /** Default 5000: the embedder's last answer is reused this long, so a load balancer polling /ready costs no embedding calls; 0 asks every time. */
+  embedderCacheMs: integer(0, 3_600_000, 'Set milliseconds, e.g. 5000, or 0 to probe on every call.').default(
+    5000,
+  ),
+});
+
 /** The bot used when the file has no `bots:` (and when there is no file). */
 export const DEFAULT_BOTS = { default: { selfSpeaker: 'Assistant' } } as const;
 
@@ -83,6 +93,7 @@ export const configSchema = section({
     .array(apiKeySchema, { error: 'expected a list of keys. Write each as "- name: ..." under apiKeys:' })
     .default([]),
   limits: limitsSchema.prefault({}),
+  readiness: readinessSchema.prefault({}),
   /** Default: one bot `default` speaking as Assistant. */
   bots: botsSchema.prefault(DEFAULT_BOTS),
 });

@@ -65,7 +65,7 @@ export interface ApiKeyConfig {
   readonly key: string;
   /** Bots this key may touch; `'*'` for all. */
   readonly bots: readonly string[] | '*';
-  /** Sources this key may write as / filter on; `'*'` for all. */
+  /** Sources this key may save and forget as; `'*'` for all. Recall is shared across sources, whatever this says. */
   readonly sources: readonly string[] | '*';
   readonly scopes: readonly Operation[];
   /** Source recorded for saves made with this key when the request names none. */
@@ -85,5 +85,7 @@ export interface MemoryPoolConfig {
     readonly maxMessagesPerSave: number;
     readonly maxTextChars: number;
   };
+  /** `GET /ready`: how long each check may take, and how long the embedder's answer is reused. */
+  readonly readiness: { readonly timeoutMs: number; readonly embedderCacheMs: number };
   readonly bots: Readonly<Record<string, BotConfig>>;
 }

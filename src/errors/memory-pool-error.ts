@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'config_invalid',
   'validation_failed',
   'body_too_large',
+  'unsupported_media_type',
   'unknown_bot',
   'not_found',
   'unauthorized',
@@ -20,6 +21,7 @@ export const ERROR_CODES = [
   'collection_incompatible',
   'collection_missing',
   'recall_timeout',
+  'journal_unavailable',
   'internal',
 ] as const;
 
@@ -110,6 +112,14 @@ export class StoreError extends MemoryPoolError {
       retryable: options.retryable,
       cause: options.cause,
     });
+  }
+}
+
+/** The service's own journal cannot be written (disk full, read-only, I/O error): 503, retry once fixed. */
+export class JournalError extends MemoryPoolError {
+  override readonly name = 'JournalError';
+  constructor(message: string, cause?: unknown) {
+    super('journal_unavailable', message, { status: 503, retryable: true, cause });
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * @module Without API keys the service trusts whoever reaches it on loopback. A web page can still reach
  * loopback through the browser (DNS rebinding: its own host name resolving to 127.0.0.1), so without keys
- * only loopback host names and origins are served.
+ * only loopback host names and origins are served. `Origin: null` (sandboxed iframes, `data:` and `file:`
+ * pages) is a browser page too, of unknown origin, so it is refused as well.
  */
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
@@ -13,7 +14,7 @@ function hostNameOf(hostHeader: string): string {
   return hostHeader.split(':')[0] ?? '';
 }
 
-/** 403 for a `Host` or `Origin` that is not loopback; requests without them (in-process calls) pass. */
+/** 403 for a `Host` or `Origin` that is not loopback (`null` included); requests without them (in-process calls) pass. */
 export function guardLoopbackHosts(): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host');
@@ -24,7 +25,13 @@ export function guardLoopbackHosts(): MiddlewareHandler {
       );
     }
     const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== 'null') {
+    if (origin === 'null') {
+      throw new AuthError(
+        'forbidden',
+        'requests from a page with the opaque origin "null" (a sandboxed iframe, a data: or file: page) are refused: without API keys a browser page must not reach your memories',
+      );
+    }
+    if (origin !== undefined) {
       let originHost: string;
       try {
         originHost = new URL(origin).hostname;

@@ -1,10 +1,9 @@
 /** @module The memory service's HTTP app: middleware in order, then every route (the public route list). */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { ValidationError } from '../errors/memory-pool-error.js';
 import { registerMcpRoutes } from './routes/mcp-route.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
 import { createErrorHandler } from './error-handler.js';
+import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
@@ -35,19 +34,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
     deps.metrics.httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
     deps.metrics.httpDuration.observe({ route }, (performance.now() - started) / 1000);
   });
-  app.use(
-    bodyLimit({
-      maxSize: deps.config.limits.maxBodyBytes,
-      onError: () => {
-        throw new ValidationError(
-          '(body)',
-          `the request body is larger than ${deps.config.limits.maxBodyBytes} bytes; send fewer or shorter messages per call`,
-          'body_too_large',
-          413,
-        );
-      },
-    }),
-  );
+  app.use(limitBody(deps.config.limits.maxBodyBytes));
   if (deps.config.apiKeys.length === 0) app.use(guardLoopbackHosts());
   app.use(async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path)) {

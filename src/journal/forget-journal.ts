@@ -3,6 +3,7 @@
  * and mark the chunks that held them for the chunk writer (delete the point, then rewrite what is left).
  */
 import type { Database } from 'better-sqlite3';
+import { JournalHealth } from './journal-health.js';
 
 /** What a forget names; exactly one of these per request. */
 export type ForgetSelector =
@@ -42,7 +43,10 @@ export interface ForgetAuditEntry {
 
 /** Forget operations over the journal's tables; each public method is one transaction. */
 export class ForgetJournal {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly health: JournalHealth = new JournalHealth(),
+  ) {}
 
   /**
    * The messages the selector names, as forget targets: `{ id }` for `message_ids` (every source the key may
@@ -118,7 +122,7 @@ export class ForgetJournal {
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
     );
-    return this.db.transaction(() => {
+    const forget = this.db.transaction(() => {
       let messagesForgotten = 0;
       let pendingDropped = 0;
       const storedChunks = new Set<string>();
@@ -159,7 +163,8 @@ export class ForgetJournal {
         pointsRewritten,
         chunkIds: [...touchedChunks],
       };
-    })();
+    });
+    return this.health.write(forget);
   }
 
   /** The subset of `messageIds` that were forgotten for `bot`. */
@@ -182,9 +187,11 @@ export class ForgetJournal {
   }
 
   recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): void {
-    this.db
-      .prepare('INSERT INTO forget_audit (at, actor, bot, selector, result) VALUES (?, ?, ?, ?, ?)')
-      .run(entry.at, entry.actor, entry.bot, JSON.stringify(entry.selector), JSON.stringify(entry.result));
+    this.health.write(() =>
+      this.db
+        .prepare('INSERT INTO forget_audit (at, actor, bot, selector, result) VALUES (?, ?, ?, ?, ?)')
+        .run(entry.at, entry.actor, entry.bot, JSON.stringify(entry.selector), JSON.stringify(entry.result)),
+    );
   }
 
   /** Newest first. */

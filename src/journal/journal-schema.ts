@@ -12,6 +12,8 @@ const SCHEMA_VERSION = 1;
  * remove the stored point first (forget), before it writes the chunk again or drops it.
  * forgotten_messages: tombstones, so a re-sent window or an import never brings a forgotten message back.
  * forget_audit: who forgot what, with the counts (readable by admin keys).
+ * journal_probe: scratch rows written and deleted by /ready to learn whether a journal that could not be
+ * written (disk full) can be again; always empty between probes.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -64,6 +66,7 @@ const STATEMENTS = [
      selector TEXT NOT NULL,
      result TEXT NOT NULL
    )`,
+  'CREATE TABLE IF NOT EXISTS journal_probe (id INTEGER PRIMARY KEY, filler BLOB NOT NULL)',
   `CREATE TABLE IF NOT EXISTS collection_models (
      collection TEXT PRIMARY KEY,
      model TEXT NOT NULL,

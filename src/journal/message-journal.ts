@@ -9,6 +9,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { ForgetJournal } from './forget-journal.js';
+import { JournalHealth } from './journal-health.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 
@@ -53,6 +54,10 @@ export class MessageJournal {
   private readonly updateText;
   private readonly replanChunk;
   private readonly selectPending;
+  private readonly probeWrite;
+
+  /** Whether the last guarded write (saves, forgets) failed because the journal cannot be written. */
+  readonly health = new JournalHealth();
 
   /** The chunks planned from messages and their store writes and deletes, over the same database. */
   readonly chunks: ChunkQueue;
@@ -61,7 +66,7 @@ export class MessageJournal {
 
   constructor(private readonly db: Database) {
     this.chunks = new ChunkQueue(db);
-    this.forgetting = new ForgetJournal(db);
+    this.forgetting = new ForgetJournal(db, this.health);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
@@ -83,6 +88,22 @@ export class MessageJournal {
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
     );
+    // Sixteen pages' worth: a write that needs fresh space, as a save would, then gives it back.
+    const insertProbe = db.prepare('INSERT INTO journal_probe (filler) VALUES (zeroblob(65536))');
+    const clearProbe = db.prepare('DELETE FROM journal_probe');
+    this.probeWrite = db.transaction(() => {
+      insertProbe.run();
+      clearProbe.run();
+    });
+  }
+
+  /**
+   * For /ready: throws JournalError while the journal cannot be written. Costs nothing while writes succeed;
+   * after a failure each call tries one small write, so readiness comes back once there is room again.
+   */
+  checkWritable(): void {
+    if (this.health.failure === undefined) return;
+    this.health.write(() => this.probeWrite());
   }
 
   /**
@@ -91,7 +112,7 @@ export class MessageJournal {
    * overwritten under the same point id. Forgotten ids are ignored.
    */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
-    return this.db.transaction(() => {
+    const record = this.db.transaction(() => {
       let accepted = 0;
       let duplicates = 0;
       let edited = 0;
@@ -136,7 +157,8 @@ export class MessageJournal {
         accepted += 1;
       }
       return { accepted, duplicates, edited, forgotten };
-    })();
+    });
+    return this.health.write(record);
   }
 
   /** Conversations with messages still waiting for a chunk. */

@@ -72,6 +72,15 @@ describe('service API keys', () => {
     assert.equal(recall.status, 200);
   });
 
+  test("a source-scoped key's recall is not limited by its sources: it may filter by another source", async () => {
+    const recall = await service.post(
+      '/retrieve',
+      { bot: 'mythos', query_text: 'hi', sources: ['hermes'] },
+      { authorization: `Bearer ${discordKey.key}` },
+    );
+    assert.equal(recall.status, 200);
+  });
+
   test('health, readiness and metrics need no key', async () => {
     for (const path of ['/health', '/ready', '/metrics']) {
       const response = await fetch(`${service.url}${path}`);

@@ -8,10 +8,9 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { formatHttpUrl } from '../runtime/format-http-url.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { ReadinessCheck } from '../http/service-deps.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
@@ -20,6 +19,7 @@ import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import type { PointStore } from '../store/point-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -30,11 +30,15 @@ export interface MemoryServiceOptions {
   readonly logger: Logger;
   /** Replace the store client (tests). */
   readonly store?: PointStore;
+  /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
+  readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
 }
 
 export interface MemoryService {
+  /** The HTTP app itself, for in-process requests (`app.request('/save', …)`) that skip the socket. */
+  readonly app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
   /** Where the HTTP API listens, e.g. http://127.0.0.1:3102. */
   readonly url: string;
   /** The Qdrant REST URL the service writes to (the embedded store's, when embedded). */
@@ -74,7 +78,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
       });
     }
-    const journal = openMessageJournal(config.dataDir);
+    const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
@@ -91,6 +95,11 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => writer.stop());
 
     const pointStore = store;
+    const { readiness } = config;
+    const checkEmbedder = cacheProbe(() => embedder.probe(), {
+      ttlMs: readiness.embedderCacheMs,
+      timeoutMs: readiness.timeoutMs,
+    });
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const app = createServiceApp({
       config,
@@ -124,10 +133,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           principal,
         ),
-      checkReadiness: async () => ({
-        store: await check(() => pointStore.probe()),
-        embedder: await check(() => embedder.probe()),
-      }),
+      checkReadiness: async () => {
+        const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
+          runProbe(() => pointStore.probe(), readiness.timeoutMs),
+          checkEmbedder(),
+          runProbe(() => journal.checkWritable(), readiness.timeoutMs),
+        ]);
+        return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
+      },
     });
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
@@ -145,18 +158,9 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     );
     const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    return { url, storeUrl, writer, close: closeAll };
+    return { app, url, storeUrl, writer, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;
-  }
-}
-
-async function check(probe: () => Promise<void>): Promise<ReadinessCheck> {
-  try {
-    await probe();
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }

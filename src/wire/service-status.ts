@@ -11,7 +11,7 @@ export interface ReadinessCheck {
   readonly error?: string;
 }
 
-/** `GET /ready`: whether the store and embedder are reachable, one check each (503 when one fails). */
+/** `GET /ready`: whether the store and embedder answer and the journal can be written, one check each (503 when one fails). */
 export interface ReadyResponse {
   readonly ready: boolean;
   readonly checks: Readonly<Record<string, ReadinessCheck>>;

@@ -180,6 +180,11 @@ describe('OpenAiCompatibleEmbedder', () => {
     const error = await rejection(createEmbedder({ timeoutMs: 30, maxRetries: 0 }).embed(['x']));
     assert.equal(error.retryable, true);
     assert.match(error.message, /within 30 ms \(embedding\.timeoutMs\)/);
+    // On a loaded machine the abandoned request can reach the server after the timeout; let it take its
+    // fault now, or it would take the next test's.
+    for (let waited = 0; server.requests.length === 0 && waited < 2_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   });
 
   test('rejects vectors whose length differs from embedding.dimensions, without retrying', async () => {

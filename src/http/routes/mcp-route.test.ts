@@ -113,6 +113,30 @@ describe('/mcp over streamable HTTP', () => {
     }
   });
 
+  test('a call nested 5,000 levels deep, or not JSON, is a JSON-RPC parse error (400)', async () => {
+    const post = (body: string) =>
+      fetch(`${service.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const tooDeep = await post(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":{"query":"x","extra":${deep}}}}`,
+    );
+    assert.equal(tooDeep.status, 400);
+    const answer = (await tooDeep.json()) as { error: { code: number; message: string } };
+    assert.equal(answer.error.code, -32700);
+    assert.match(answer.error.message, /more than 64 levels deep/);
+    const broken = await post('{"jsonrpc":"2.0",');
+    assert.equal(broken.status, 400);
+    assert.equal(((await broken.json()) as { error: { code: number } }).error.code, -32700);
+  });
+
   test('without a key the connection is refused with 401', async () => {
     await assert.rejects(connect(service.url), /401|unauthorized/i);
   });

@@ -3,11 +3,17 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Hono } from 'hono';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { readPresentedKey } from '../../auth/api-key-auth.js';
+import { isJsonMediaType } from '../json-media-type.js';
+import { MAX_JSON_DEPTH, readBodyText } from '../read-json-body.js';
+import { measureJsonDepth } from '../measure-json-depth.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
 
 /** Never dialled: requests go to `app.request`, which only reads the path. */
 const IN_PROCESS_URL = 'http://memory-pool.in-process';
+
+/** A JSON-RPC error answer with no id, as the SDK's transport writes its own (`-32700` is a parse error). */
+const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', error: { code: -32700, message }, id: null });
 
 /** Registers `/mcp`: POST carries calls; GET and DELETE answer 405. Auth runs first like any route. */
 export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
@@ -48,9 +54,23 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
+    // The body is parsed here rather than by the SDK so that, like every JSON route, it is refused before
+    // parsing when it nests too deep. A non-JSON content type is left to the SDK, which answers 415.
+    let parsedBody: unknown;
+    if (isJsonMediaType(c.req.header('content-type'))) {
+      const text = await readBodyText(c);
+      if (measureJsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+        return c.json(jsonRpcError(`Parse error: JSON nested more than ${MAX_JSON_DEPTH} levels deep`), 400);
+      }
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        return c.json(jsonRpcError('Parse error: Invalid JSON'), 400);
+      }
+    }
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
     } finally {
       await server.close();
     }

@@ -8,7 +8,7 @@ import { parseFilter } from '../filter/index.js';
 import type { CollectionEngine, Distance, ReadOptions, StoreEngine } from './engine-api.js';
 import { openStoreEngine } from './store-engine.js';
 
-export { seededRandom } from './seeded-random.js';
+export { seededRandom } from '../../runtime/seeded-random.js';
 
 /** A data dir removed when the test file ends. */
 export function makeDataDir(): string {

@@ -6,6 +6,7 @@ import type { ChunkSizes } from '../../chunking/memory-message.js';
 import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { Embedder } from '../../embedding/embedder.js';
+import type { MessageJournal } from '../../journal/message-journal.js';
 import { createLogger } from '../../logging/logger.js';
 import { type MemoryService, startMemoryService } from '../start-memory-service.js';
 
@@ -48,6 +49,8 @@ export interface TestServiceOptions {
   /** Reuse a data folder (restart tests). */
   readonly dir?: string;
   readonly recallDeadlineMs?: number;
+  /** Replace the journal (e.g. one whose writes fail); the service closes it. */
+  readonly journal?: MessageJournal;
 }
 
 /** Starts the service; `close()` also deletes the data folder. */
@@ -61,6 +64,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dataDir: join(dir, 'service'),
     apiKeys: [],
     limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
+    readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
     bots: Object.fromEntries(bots.map((b) => [b.name, b])),
     ...options.config,
   };
@@ -69,6 +73,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     embedder: options.embedder ?? new HashingEmbedder({ dimensions: TEST_DIMENSIONS }),
     logger: createLogger({ level: 'silent' }),
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
   });
   return {
     ...service,
