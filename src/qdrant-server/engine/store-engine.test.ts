@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { isQdrantError } from '../qdrant-error.js';
-import { createTestCollection, makeDataDir, openTestStore, read } from './engine-test-kit.js';
+import { createTestCollection, makeDataDir, openTestStore, plainJson, read } from './engine-test-kit.js';
 import { openStoreEngine } from './store-engine.js';
 
 const FIXTURE = fileURLToPath(new URL('./engine-child.fixture.ts', import.meta.url));
@@ -62,7 +62,12 @@ describe('store engine', () => {
       assert.deepEqual(second.listCollections(), ['docs']);
       const reopened = second.collection('docs');
       const [point] = reopened.retrieve([1], read(true, true));
-      assert.deepEqual(point?.payload, { tag: 'x' });
+      assert.deepEqual(plainJson(point?.payload), { tag: 'x' });
+      assert.equal(
+        Object.getPrototypeOf(point?.payload),
+        null,
+        'payloads read back from SQLite have no prototype',
+      );
       assert.ok(Math.abs((point?.vector?.[0] ?? 0) - 0.16169041) < 1e-6);
       assert.equal(reopened.count(), 2);
       assert.deepEqual((reopened.info().payload_schema as Record<string, unknown>).tag, {
@@ -86,7 +91,7 @@ describe('store engine', () => {
     const store = openStoreEngine({ dataDir });
     try {
       const records = store.collection('crash').retrieve([1, 2], read(true));
-      assert.deepEqual(records, [
+      assert.deepEqual(plainJson(records), [
         { id: 1, payload: { n: 1 } },
         { id: 2, payload: { n: 2 } },
       ]);
