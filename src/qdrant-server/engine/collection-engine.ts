@@ -127,11 +127,7 @@ export class EmbeddedCollection implements CollectionEngine {
     const query = this.reader.prepareQuery(request.vector);
     const test = this.reader.predicate(request.filter);
     const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
-    return hits.slice(request.offset).map((hit) => ({
-      ...this.reader.record(hit.item, request),
-      score: hit.score,
-      version: hit.item.version,
-    }));
+    return hits.slice(request.offset).map((hit) => this.reader.scoredRecord(hit, request));
   }
 
   query(request: QueryRequest): ScoredPointRecord[] {
