@@ -126,6 +126,8 @@ export class EmbeddedCollection implements CollectionEngine {
   search(request: SearchRequest): ScoredPointRecord[] {
     const query = this.reader.prepareQuery(request.vector);
     const test = this.reader.predicate(request.filter);
+    // An offset past every point skips them all: no need to rank the collection to say so.
+    if (request.offset >= this.table.size) return [];
     const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
     return hits.slice(request.offset).map((hit) => this.reader.scoredRecord(hit, request));
   }
