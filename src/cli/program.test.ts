@@ -15,6 +15,7 @@ test('memory-pool has exactly these commands and options', () => {
       '--port <port>',
       '--api-key <key>',
       '--read-only-api-key <key>',
+      '--cors-origin <origin>',
       '--log-format <format>',
     ],
     mcp: ['-c, --config <file>', '--url <url>', '--api-key <key>', '--bot <name>', '--timeout-ms <ms>'],

@@ -72,6 +72,27 @@ export function httpUrl(fix: string) {
     .transform((value) => value.replace(/\/+$/, ''));
 }
 
+/** A browser origin, `http(s)://host[:port]` without a path; kept as the URL parser writes it. */
+export function webOrigin(fix: string) {
+  const error = expected('a web origin such as http://localhost:8000 (scheme, host and port only)', fix);
+  return text(fix)
+    .refine(
+      (value) => {
+        if (!URL.canParse(value)) return false;
+        const url = new URL(value);
+        return (
+          /^https?:$/.test(url.protocol) &&
+          url.pathname === '/' &&
+          url.search === '' &&
+          url.hash === '' &&
+          url.username === ''
+        );
+      },
+      { error },
+    )
+    .transform((value) => new URL(value).origin);
+}
+
 const ALLOWED_KEYS = 'Allowed keys here: ';
 
 /** A mapping with a fixed set of keys: an unknown key is a typo to report, never to ignore. */

@@ -35,6 +35,11 @@ describe('config validation', () => {
       /^listen\.port: expected an integer from 1 to 65535, got "abc"\. Set a free TCP port/,
     ],
     [
+      'a CORS origin with a path',
+      'store: { embedded: { corsOrigins: [http://st.home.arpa:8000/chat] } }',
+      /^store\.embedded\.corsOrigins\[0\]: expected a web origin such as http:\/\/localhost:8000 \(scheme, host and port only\), got "http:\/\/st\.home\.arpa:8000\/chat"\. Write each origin as scheme:\/\/host:port/,
+    ],
+    [
       'a port out of range',
       'store: { embedded: { port: 70000 } }',
       /^store\.embedded\.port: expected an integer from 1 to 65535, got 70000\. Set/,
@@ -246,4 +251,15 @@ describe('config defaults', () => {
       scopes: ['save', 'retrieve'],
     });
   });
+});
+
+test('store.embedded.corsOrigins are kept as origins, the way browsers send them', () => {
+  const config = load(
+    'store: { embedded: { corsOrigins: ["HTTP://St.Home.Arpa:8000/", "https://x.example:443"] } }',
+  );
+  assert.equal(config.store.kind, 'embedded');
+  assert.deepEqual(config.store.kind === 'embedded' && config.store.corsOrigins, [
+    'http://st.home.arpa:8000',
+    'https://x.example',
+  ]);
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { StoreConfig } from './config-types.js';
 import { apiKeySchema } from './api-key-schema.js';
 import { botsSchema } from './bot-schema.js';
-import { httpUrl, integer, section, secret, text } from './config-fields.js';
+import { httpUrl, integer, section, secret, text, webOrigin } from './config-fields.js';
 import { embeddingSchema } from './embedding-schema.js';
 
 const PORT_FIX = 'Set a free TCP port.';
@@ -30,6 +30,16 @@ const embeddedStoreSchema = section({
   port: integer(1, 65_535, `${PORT_FIX} The default is 6333.`).default(6333),
   /** Optional (env QDRANT_API_KEY): the `api-key` header its REST API requires. */
   apiKey: secret(1, 'Set the api-key clients of the embedded store must send.').optional(),
+  /**
+   * Default []: without apiKey only loopback web origins (http://localhost:8000, any port) may call its API from
+   * a browser, and only loopback Host names are served. List other origins here, e.g. http://st.home.arpa:8000.
+   * With apiKey every origin may, as in Qdrant.
+   */
+  corsOrigins: z
+    .array(webOrigin('Write each origin as scheme://host:port, e.g. http://192.168.1.5:8000.'), {
+      error: 'expected a list of origins. Write each as "- http://host:port" under corsOrigins:',
+    })
+    .default([]),
 });
 
 /** A real Qdrant server (env QDRANT_URL switches to it). */

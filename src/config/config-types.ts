@@ -36,6 +36,8 @@ export type StoreConfig =
       readonly host: string;
       readonly port: number;
       readonly apiKey?: string;
+      /** Web origins besides loopback ones that may call the store from a browser when it has no apiKey. */
+      readonly corsOrigins?: readonly string[];
     }
   | { readonly kind: 'qdrant'; readonly url: string; readonly apiKey?: string };
 

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       path: join(cwd, 'data/qdrant'),
       host: '127.0.0.1',
       port: 6333,
+      corsOrigins: [],
     });
     assert.deepEqual(config.embedding, { provider: 'offline' });
     assert.equal(config.dataDir, join(cwd, 'data/service'));
@@ -78,6 +79,7 @@ describe('loadConfig', () => {
       path: join(cwd, 'data/qdrant'),
       host: '127.0.0.1',
       port: 6333,
+      corsOrigins: [],
     });
     assert.deepEqual(config.embedding, {
       provider: 'openai-compatible',

@@ -65,6 +65,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           host: config.store.host,
           port: config.store.port,
           apiKey: config.store.apiKey,
+          corsOrigins: config.store.corsOrigins,
           logger,
         });
         closers.push(() => embedded.close());

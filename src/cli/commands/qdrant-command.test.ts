@@ -35,7 +35,18 @@ describe('memory-pool qdrant', () => {
   test('serves GET /collections on a free port and stops on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'qdrant', '--data', dataDir, '--port', '0'],
+      [
+        '--import',
+        'tsx',
+        MAIN,
+        'qdrant',
+        '--data',
+        dataDir,
+        '--port',
+        '0',
+        '--cors-origin',
+        'http://st.home.arpa:8000',
+      ],
       {
         env,
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -49,6 +60,15 @@ describe('memory-pool qdrant', () => {
       const body = (await response.json()) as { result: unknown; status: string };
       assert.deepEqual(body.result, { collections: [] });
       assert.equal(body.status, 'ok');
+      // Without a key: the --cors-origin page and loopback pages may call it, other web pages may not.
+      for (const [origin, status] of [
+        ['http://st.home.arpa:8000', 200],
+        ['http://localhost:8000', 200],
+        ['http://st.home.arpa:8001', 403],
+      ] as const) {
+        const reply = await fetch(`${url}/collections`, { headers: { origin } });
+        assert.equal(reply.status, status, origin);
+      }
     } finally {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
@@ -66,5 +86,15 @@ describe('memory-pool qdrant', () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, /refusing to listen on 0\.0\.0\.0 without an API key/);
     assert.match(result.stderr, /--api-key/);
+  });
+
+  test('refuses a --cors-origin that is not an origin', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'qdrant', '--data', dataDir, '--cors-origin', 'st.home.arpa'],
+      { env, encoding: 'utf8' },
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /--cors-origin.*expected a web origin such as http:\/\/192\.168\.1\.5:8000/);
   });
 });

@@ -12,6 +12,7 @@ interface QdrantCommandOptions {
   port: number;
   apiKey?: string;
   readOnlyApiKey?: string;
+  corsOrigin: string[];
   logFormat?: LogFormat;
 }
 
@@ -21,6 +22,17 @@ function parsePort(text: string): number {
     throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port).');
   }
   return port;
+}
+
+/** Collects each `--cors-origin`, refusing anything that is not `scheme://host[:port]`. */
+function collectOrigin(text: string, previous: string[]): string[] {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search !== '') {
+    throw new InvalidArgumentError(
+      'expected a web origin such as http://192.168.1.5:8000 (scheme, host, port).',
+    );
+  }
+  return [...previous, url.origin];
 }
 
 /** Empty strings count as unset, so `KEY= memory-pool qdrant` does not switch auth on with an empty key. */
@@ -59,6 +71,7 @@ async function runQdrant(options: QdrantCommandOptions): Promise<void> {
       port: options.port,
       apiKey,
       readOnlyApiKey,
+      corsOrigins: options.corsOrigin,
       logger,
     });
   } catch (error) {
@@ -73,7 +86,7 @@ async function runQdrant(options: QdrantCommandOptions): Promise<void> {
   closeOnSignal(logger, 'the embedded store', () => server.close());
 }
 
-/** Registers `memory-pool qdrant --data DIR --port P [--host H] [--api-key K] [--read-only-api-key K]`. */
+/** Registers `memory-pool qdrant --data DIR --port P [--host H] [--api-key K] [--read-only-api-key K] [--cors-origin O]...`. */
 export function registerQdrantCommand(program: Command): void {
   program
     .command('qdrant')
@@ -83,6 +96,12 @@ export function registerQdrantCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 6333)
     .option('--api-key <key>', 'key clients send as `api-key` (env MEMORY_POOL_QDRANT_API_KEY)')
     .option('--read-only-api-key <key>', 'key that may only read (env MEMORY_POOL_QDRANT_READ_ONLY_API_KEY)')
+    .option(
+      '--cors-origin <origin>',
+      'without an API key, a web origin besides localhost ones that may call the store from a browser (repeatable)',
+      collectOrigin,
+      [],
+    )
     .addOption(logFormatOption())
     .action((options: QdrantCommandOptions) => runQdrant(options));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTestCollection, filter, openTestStore, read } from './engine-test-kit.js';
+import { createTestCollection, filter, openTestStore, plainJson, read } from './engine-test-kit.js';
 
 function close(actual: readonly number[] | undefined, expected: readonly number[], tolerance = 1e-6): void {
   assert.ok(actual !== undefined, 'vector missing');
@@ -33,7 +33,9 @@ describe('collection writes', () => {
       { id: 1, vector: [3, 3], payload: { c: 3 } },
     ]);
     assert.equal(second.operationId, 1);
-    assert.deepEqual(c.retrieve([1], read(true, true)), [{ id: 1, payload: { c: 3 }, vector: [3, 3] }]);
+    assert.deepEqual(plainJson(c.retrieve([1], read(true, true))), [
+      { id: 1, payload: { c: 3 }, vector: [3, 3] },
+    ]);
     assert.equal(c.count(), 1);
   });
 
@@ -88,16 +90,16 @@ describe('collection writes', () => {
     ]);
     const set = c.setPayload({ ids: [1, 999] }, { a: { y: 1 }, b: null, c: 'new' });
     assert.deepEqual(set.missingIds, [999]);
-    assert.deepEqual(c.retrieve([1], read(true))[0]?.payload, { a: { y: 1 }, c: 'new' });
+    assert.deepEqual(plainJson(c.retrieve([1], read(true))[0]?.payload), { a: { y: 1 }, c: 'new' });
     c.setPayload({ ids: [1] }, { z: 1 }, 'a');
-    assert.deepEqual(c.retrieve([1], read(true))[0]?.payload, { a: { y: 1, z: 1 }, c: 'new' });
+    assert.deepEqual(plainJson(c.retrieve([1], read(true))[0]?.payload), { a: { y: 1, z: 1 }, c: 'new' });
     c.overwritePayload({ filter: filter({ must: [{ key: 'b', match: { value: 2 } }] }) }, { only: true });
-    assert.deepEqual(c.retrieve([2], read(true))[0]?.payload, { only: true });
+    assert.deepEqual(plainJson(c.retrieve([2], read(true))[0]?.payload), { only: true });
     c.deletePayloadKeys({ ids: [1] }, ['a.y', 'c']);
-    assert.deepEqual(c.retrieve([1], read(true))[0]?.payload, { a: { z: 1 } });
+    assert.deepEqual(plainJson(c.retrieve([1], read(true))[0]?.payload), { a: { z: 1 } });
     const cleared = c.clearPayload({ ids: [2, 3] });
     assert.deepEqual(cleared.missingIds, [3]);
-    assert.deepEqual(c.retrieve([2], read(true))[0]?.payload, {});
+    assert.deepEqual(plainJson(c.retrieve([2], read(true))[0]?.payload), {});
     // Payload writes are operations: the point's version follows them.
     const [hit] = c.search({ ...read(), vector: [0, 1], limit: 1, offset: 0 });
     assert.equal(hit?.version, cleared.operationId);
@@ -116,7 +118,7 @@ describe('collection writes', () => {
     c.createIndex('n', { type: 'integer' });
     c.createIndex('f', { type: 'float' });
     c.createIndex('t', { type: 'text', params: { type: 'text', tokenizer: 'word' } });
-    assert.deepEqual(c.info().payload_schema, {
+    assert.deepEqual(plainJson(c.info().payload_schema), {
       tag: { data_type: 'keyword', points: 2 },
       n: { data_type: 'integer', points: 1 },
       f: { data_type: 'float', points: 0 },

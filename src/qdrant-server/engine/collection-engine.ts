@@ -4,7 +4,7 @@
  */
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload } from '../filter/filter-api.js';
-import { deletePayloadPaths, mergePayload } from '../filter/index.js';
+import { copyJson, deletePayloadPaths, emptyJsonObject, mergePayload } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
 import type {
   CollectionEngine,
@@ -69,7 +69,13 @@ export class EmbeddedCollection implements CollectionEngine {
       const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
       vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     }
-    this.table.put(pointIdFromKey(row.key), vector, JSON.parse(row.payload) as Payload, row.version);
+    // Re-made without prototypes, like every payload the engine holds (see copyJson).
+    this.table.put(
+      pointIdFromKey(row.key),
+      vector,
+      copyJson(JSON.parse(row.payload) as Payload),
+      row.version,
+    );
   }
 
   info(): Record<string, unknown> {
@@ -93,7 +99,7 @@ export class EmbeddedCollection implements CollectionEngine {
         vector = prepareVector(point.vector, params.distance);
       }
       // Last duplicate wins, as in Qdrant's HashMap of points.
-      latest.set(pointIdKey(point.id), { id: point.id, vector, payload: point.payload });
+      latest.set(pointIdKey(point.id), { id: point.id, vector, payload: copyJson(point.payload) });
     }
     const op = this.commit((version) => {
       for (const [key, point] of latest) {
@@ -120,12 +126,10 @@ export class EmbeddedCollection implements CollectionEngine {
   search(request: SearchRequest): ScoredPointRecord[] {
     const query = this.reader.prepareQuery(request.vector);
     const test = this.reader.predicate(request.filter);
+    // An offset past every point skips them all: no need to rank the collection to say so.
+    if (request.offset >= this.table.size) return [];
     const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
-    return hits.slice(request.offset).map((hit) => ({
-      ...this.reader.record(hit.item, request),
-      score: hit.score,
-      version: hit.item.version,
-    }));
+    return hits.slice(request.offset).map((hit) => this.reader.scoredRecord(hit, request));
   }
 
   query(request: QueryRequest): ScoredPointRecord[] {
@@ -159,7 +163,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome {
-    return this.rewritePayloads(selector, () => structuredClone(payload));
+    return this.rewritePayloads(selector, () => copyJson(payload));
   }
 
   deletePayloadKeys(selector: PointSelector, keys: readonly string[]): UpdateOutcome {
@@ -167,7 +171,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   clearPayload(selector: PointSelector): UpdateOutcome {
-    return this.rewritePayloads(selector, () => ({}));
+    return this.rewritePayloads(selector, emptyJsonObject);
   }
 
   createIndex(field: string, schema: PayloadFieldSchema): UpdateOutcome {

@@ -1,5 +1,5 @@
 /** @module `GET /collections/{name}`: the CollectionInfo JSON (qdrant-subset.md §1) and payload_schema counts. */
-import { parseDateTime, valuesAtPath } from '../filter/index.js';
+import { parseDateTime, setOwn, valuesAtPath } from '../filter/index.js';
 import type { CollectionSpec, PayloadFieldSchema } from './engine-api.js';
 import { parseUuid } from './point-id.js';
 import type { PointTable } from './point-table.js';
@@ -48,7 +48,8 @@ export function describeCollection(
     const entry: Record<string, unknown> = { data_type: schema.type };
     if (schema.params !== undefined) entry.params = schema.params;
     entry.points = countIndexedPoints(table, field, schema.type);
-    payloadSchema[field] = entry;
+    // Field names are client text (`__proto__` included): define, never assign.
+    setOwn(payloadSchema, field, entry);
   }
   return {
     status: 'green',

@@ -8,6 +8,7 @@ import type {
   PayloadFieldSchema,
   PointRecord,
   ReadOptions,
+  ScoredPointRecord,
   VectorParams,
 } from './engine-api.js';
 import { prepareVector } from './f32.js';
@@ -91,6 +92,22 @@ export class CollectionReader {
       if (entry.slot >= 0) top.offer(entry, score(slots.raw(), entry.slot * slots.dim, query));
     }
     return takeWhilePassing(top.items, distance, threshold);
+  }
+
+  /**
+   * A scored point as returned. Built in place: object spread of a fresh record per hit cost ~6 µs each, most
+   * of a `limit: 1e9` search over 100k points.
+   */
+  scoredRecord(
+    hit: Hit,
+    options: ReadOptions,
+    score = hit.score,
+    version = hit.item.version,
+  ): ScoredPointRecord {
+    const record = this.record(hit.item, options) as ScoredPointRecord;
+    record.score = score;
+    record.version = version;
+    return record;
   }
 
   /** The stored vector of a point, as a standalone array, or undefined when it has none. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CollectionEngine, Distance, StoreEngine } from './engine-api.js';
-import { createTestCollection, filter, openTestStore, read } from './engine-test-kit.js';
+import { createTestCollection, filter, openTestStore, plainJson, read } from './engine-test-kit.js';
 
 /** Points 1..5 on a line: [i, 0], with a parity tag. */
 function line(store: StoreEngine, distance: Distance): CollectionEngine {
@@ -118,13 +118,10 @@ describe('search', () => {
       filter: filter({ must: [{ key: 'odd', match: { value: false } }] }),
       withPayload: { kind: 'all' },
     });
-    assert.deepEqual(
-      hits.map((h) => [h.id, h.payload, h.version]),
-      [
-        [4, { odd: false }, 0],
-        [2, { odd: false }, 0],
-      ],
-    );
+    assert.deepEqual(plainJson(hits.map((h) => [h.id, h.payload, h.version])), [
+      [4, { odd: false }, 0],
+      [2, { odd: false }, 0],
+    ]);
   });
 
   test('checks the query dimension', () => {

@@ -45,3 +45,8 @@ export function read(withPayload = false, withVector = false): ReadOptions {
 export function filter(json: unknown): Filter {
   return parseFilter(json) as Filter;
 }
+
+/** Stored payloads have no prototype; deepEqual compares prototypes, so tests compare their JSON instead. */
+export function plainJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

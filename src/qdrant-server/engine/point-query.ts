@@ -25,7 +25,7 @@ export function runQuery(reader: CollectionReader, request: QueryRequest): Score
     // Without a query Qdrant scrolls: id order, score 1.0, version 0.
     return listById(reader, request.filter, request.offset + request.limit)
       .slice(request.offset)
-      .map((hit) => ({ ...reader.record(hit.item, request), score: 1, version: 0 }));
+      .map((hit) => reader.scoredRecord(hit, request, 1, 0));
   }
   const stage: PrefetchRequest = {
     query: request.query,
@@ -36,7 +36,7 @@ export function runQuery(reader: CollectionReader, request: QueryRequest): Score
   };
   return runStage(reader, stage, undefined)
     .slice(request.offset)
-    .map((hit) => ({ ...reader.record(hit.item, request), score: hit.score, version: hit.item.version }));
+    .map((hit) => reader.scoredRecord(hit, request));
 }
 
 /** One query level. `inherited` is the filter of every enclosing level, ANDed into this one. */

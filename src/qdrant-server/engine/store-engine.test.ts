@@ -3,7 +3,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { isQdrantError } from '../qdrant-error.js';
-import { createTestCollection, makeDataDir, openTestStore, read } from './engine-test-kit.js';
+import {
+  createTestCollection,
+  filter,
+  makeDataDir,
+  openTestStore,
+  plainJson,
+  read,
+} from './engine-test-kit.js';
 import { openStoreEngine } from './store-engine.js';
 
 const FIXTURE = fileURLToPath(new URL('./engine-child.fixture.ts', import.meta.url));
@@ -44,6 +51,26 @@ describe('store engine', () => {
     });
   });
 
+  test('prototype-named payload keys survive a reopen as plain data, in payloads without a prototype', () => {
+    const dataDir = makeDataDir();
+    const text = '{"__proto__":{"x":1},"constructor":{"prototype":2},"nested":{"__proto__":[3]}}';
+    const first = openStoreEngine({ dataDir });
+    createTestCollection(first, 'p', 2, 'Dot').upsert([{ id: 1, vector: [1, 0], payload: JSON.parse(text) }]);
+    first.close();
+    const second = openStoreEngine({ dataDir });
+    try {
+      const c = second.collection('p');
+      const payload = c.retrieve([1], read(true))[0]?.payload;
+      assert.equal(JSON.stringify(payload), text);
+      assert.equal(Object.getPrototypeOf(payload), null);
+      assert.equal(Object.getPrototypeOf(payload?.nested), null);
+      assert.equal(c.count(filter({ must: [{ key: '__proto__.x', match: { value: 1 } }] })), 1);
+      assert.equal(c.count(filter({ must: [{ key: 'nested.__proto__[]', match: { value: 3 } }] })), 1);
+    } finally {
+      second.close();
+    }
+  });
+
   test('keeps collections, points, indexes and operation ids across close and reopen', () => {
     const dataDir = makeDataDir();
     const first = openStoreEngine({ dataDir });
@@ -62,7 +89,12 @@ describe('store engine', () => {
       assert.deepEqual(second.listCollections(), ['docs']);
       const reopened = second.collection('docs');
       const [point] = reopened.retrieve([1], read(true, true));
-      assert.deepEqual(point?.payload, { tag: 'x' });
+      assert.deepEqual(plainJson(point?.payload), { tag: 'x' });
+      assert.equal(
+        Object.getPrototypeOf(point?.payload),
+        null,
+        'payloads read back from SQLite have no prototype',
+      );
       assert.ok(Math.abs((point?.vector?.[0] ?? 0) - 0.16169041) < 1e-6);
       assert.equal(reopened.count(), 2);
       assert.deepEqual((reopened.info().payload_schema as Record<string, unknown>).tag, {
@@ -86,7 +118,7 @@ describe('store engine', () => {
     const store = openStoreEngine({ dataDir });
     try {
       const records = store.collection('crash').retrieve([1, 2], read(true));
-      assert.deepEqual(records, [
+      assert.deepEqual(plainJson(records), [
         { id: 1, payload: { n: 1 } },
         { id: 2, payload: { n: 2 } },
       ]);

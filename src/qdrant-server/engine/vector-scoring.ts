@@ -75,11 +75,13 @@ export interface Scored<T> {
 }
 
 /**
- * Keeps the best `capacity` candidates, best first. Equal scores are ordered by `tieBreak`
- * (the engine passes id ascending) so results are deterministic.
+ * Keeps the best `capacity` candidates; `items` lists them best first. Equal scores are ordered by `tieBreak`
+ * (the engine passes id ascending) so results are deterministic. A binary heap with the worst kept candidate
+ * at its root: offering n candidates costs O(n log k) with k the number actually kept, and nothing is
+ * allocated by `capacity`, so a client's `limit: 1e9` costs what the collection's size costs.
  */
 export class TopK<T> {
-  readonly items: Scored<T>[] = [];
+  private readonly heap: Scored<T>[] = [];
 
   constructor(
     private readonly capacity: number,
@@ -88,21 +90,59 @@ export class TopK<T> {
   ) {}
 
   get full(): boolean {
-    return this.items.length >= this.capacity;
+    return this.heap.length >= this.capacity;
+  }
+
+  /** The kept candidates, best first. */
+  get items(): Scored<T>[] {
+    return [...this.heap].sort((a, b) => (this.beats(a.item, a.score, b) ? -1 : 1));
   }
 
   /** The current worst kept score (undefined while not full). */
   worst(): number | undefined {
-    return this.full ? this.items[this.items.length - 1]?.score : undefined;
+    return this.full ? this.heap[0]?.score : undefined;
   }
 
   offer(item: T, score: number): void {
     if (this.capacity <= 0) return;
-    if (this.full && !this.beats(item, score, this.items[this.items.length - 1] as Scored<T>)) return;
-    let at = this.items.length;
-    while (at > 0 && this.beats(item, score, this.items[at - 1] as Scored<T>)) at--;
-    this.items.splice(at, 0, { item, score });
-    if (this.items.length > this.capacity) this.items.pop();
+    const heap = this.heap;
+    if (heap.length < this.capacity) {
+      heap.push({ item, score });
+      this.siftUp(heap.length - 1);
+    } else if (this.beats(item, score, heap[0] as Scored<T>)) {
+      heap[0] = { item, score };
+      this.siftDown(0);
+    }
+  }
+
+  /** Whether `a` should sit above `b` in the heap: it is the worse of the two. */
+  private isWorse(a: Scored<T>, b: Scored<T>): boolean {
+    return this.beats(b.item, b.score, a);
+  }
+
+  private siftUp(at: number): void {
+    const heap = this.heap;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.isWorse(heap[at] as Scored<T>, heap[parent] as Scored<T>)) return;
+      [heap[at], heap[parent]] = [heap[parent] as Scored<T>, heap[at] as Scored<T>];
+      at = parent;
+    }
+  }
+
+  private siftDown(at: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let worst = at;
+      if (left < heap.length && this.isWorse(heap[left] as Scored<T>, heap[worst] as Scored<T>)) worst = left;
+      if (right < heap.length && this.isWorse(heap[right] as Scored<T>, heap[worst] as Scored<T>))
+        worst = right;
+      if (worst === at) return;
+      [heap[at], heap[worst]] = [heap[worst] as Scored<T>, heap[at] as Scored<T>];
+      at = worst;
+    }
   }
 
   private beats(item: T, score: number, other: Scored<T>): boolean {

@@ -37,6 +37,8 @@ export function searchNearest<Owner extends SlotOwner>(request: NearestRequest<O
   const total = slots.count;
   const candidates = allowed === undefined ? total : allowed.length;
   if (request.k <= 0 || candidates === 0) return [];
+  // Every candidate is returned (say `limit: 1e9`): score them all once and sort, with no selection at all.
+  if (request.k >= candidates) return rankAll(request);
   // usearch has no L1 metric; Manhattan is always a JS scan.
   if (distance === 'Manhattan' || candidates * slots.dim <= SMALL_SCAN_VALUES) return scanInJs(request);
   if (allowed !== undefined && candidates <= total * GATHER_SHARE) {
@@ -68,6 +70,30 @@ interface Subset {
   readonly codes: Int8Array;
   readonly mask?: Uint8Array;
   readonly slotOf?: Int32Array;
+}
+
+/** Every candidate, exactly scored and sorted best first (ties by `tieBreak`), with typed arrays for the scores. */
+function rankAll<Owner extends SlotOwner>(request: NearestRequest<Owner>): Scored<Owner>[] {
+  const { slots, query, allowed, tieBreak } = request;
+  const score = scorerFor(request.distance);
+  const data = slots.raw();
+  const dim = slots.dim;
+  const n = allowed === undefined ? slots.count : allowed.length;
+  const scores = new Float64Array(n);
+  const slotOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const slot = allowed === undefined ? i : (allowed[i] as number);
+    slotOf[i] = slot;
+    scores[i] = score(data, slot * dim, query);
+  }
+  const sign = isSimilarity(request.distance) ? -1 : 1;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      sign * ((scores[a] as number) - (scores[b] as number)) ||
+      tieBreak(slots.owner(slotOf[a] as number), slots.owner(slotOf[b] as number)),
+  );
+  return order.map((i) => ({ item: slots.owner(slotOf[i] as number), score: scores[i] as number }));
 }
 
 function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>): Scored<Owner>[] {

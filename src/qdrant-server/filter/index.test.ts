@@ -7,12 +7,15 @@ test('the filter module exports exactly its public functions', () => {
   assert.deepEqual(Object.keys(filter).sort(), [
     'assertJsonPath',
     'compileFilter',
+    'copyJson',
     'deletePayloadPaths',
+    'emptyJsonObject',
     'mergePayload',
     'parseDateTime',
     'parseFilter',
     'parsePayloadSelector',
     'selectPayload',
+    'setOwn',
     'valuesAtPath',
   ]);
 });

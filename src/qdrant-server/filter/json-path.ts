@@ -49,8 +49,20 @@ function readKey(text: string, at: number): [string, number] | undefined {
   return readQuoted(text, at);
 }
 
-/** Parses a path; undefined when it is not valid. */
+/**
+ * Steps a path may have after its first key. No stored payload nests deeper than a request body may (127), so a
+ * longer path can match nothing; refusing it keeps the recursive edits (set, delete at a path) far from the
+ * stack limit and stored payloads shallow enough to read back.
+ */
+export const MAX_PATH_STEPS = 127;
+
+/** Parses a path; undefined when it is not valid or longer than MAX_PATH_STEPS. */
 export function tryParseJsonPath(text: string): JsonPath | undefined {
+  const path = parseSteps(text);
+  return path !== undefined && path.rest.length <= MAX_PATH_STEPS ? path : undefined;
+}
+
+function parseSteps(text: string): JsonPath | undefined {
   const head = readKey(text, 0);
   if (!head) return undefined;
   const [first] = head;
@@ -81,8 +93,13 @@ export function tryParseJsonPath(text: string): JsonPath | undefined {
 
 /** Parses a path or throws Qdrant's 400 `Invalid json path: '…'`. */
 export function parseJsonPath(text: string): JsonPath {
-  const path = tryParseJsonPath(text);
+  const path = parseSteps(text);
   if (!path) throw formatError(`Invalid json path: '${text}'`);
+  if (path.rest.length > MAX_PATH_STEPS) {
+    throw formatError(
+      `Invalid json path: it has ${path.rest.length + 1} steps, the embedded store allows at most ${MAX_PATH_STEPS + 1}`,
+    );
+  }
   return path;
 }
 

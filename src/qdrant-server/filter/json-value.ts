@@ -21,3 +21,22 @@ export function asUsize(value: unknown): number | undefined {
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
+
+/**
+ * A deep copy of JSON data in which every object has a null prototype. Stored payloads are always such copies,
+ * so a key such as `__proto__` or `constructor` is only ever data: no lookup can fall through to
+ * Object.prototype and no edit can reach it. (Without a prototype there is no `__proto__` setter either, so
+ * plain assignment creates an own key.) Depth is bounded when the request body is parsed.
+ */
+export function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
+/** A new, empty payload object without a prototype. */
+export function emptyJsonObject(): Record<string, unknown> {
+  return Object.create(null);
+}

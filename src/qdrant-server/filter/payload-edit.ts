@@ -4,17 +4,20 @@
  */
 import type { Payload } from './filter-api.js';
 import { type PathItem, parseJsonPath, readOwn } from './json-path.js';
-import { setOwn } from './json-value.js';
+import { copyJson, emptyJsonObject, setOwn } from './json-value.js';
 
 function isObject(value: unknown): value is Payload {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// Every object built here comes from copyJson or emptyJsonObject: payloads never have a prototype, so no
+// path step (`__proto__`, `constructor`) can read or edit Object.prototype.
+
 /** Top-level merge where a null value removes the key instead of storing null. */
 function mergeInto(dest: Payload, values: Payload): void {
   for (const [key, value] of Object.entries(values)) {
     if (value === null) delete dest[key];
-    else setOwn(dest, key, structuredClone(value));
+    else setOwn(dest, key, copyJson(value));
   }
 }
 
@@ -23,12 +26,12 @@ function mergeInto(dest: Payload, values: Payload): void {
 function setAt(dest: unknown, rest: readonly PathItem[], i: number, values: Payload): unknown {
   const item = rest[i];
   if (item === undefined) {
-    const target = isObject(dest) ? dest : {};
+    const target = isObject(dest) ? dest : emptyJsonObject();
     mergeInto(target, values);
     return target;
   }
   if (item.kind === 'key') {
-    const target = isObject(dest) ? dest : {};
+    const target = isObject(dest) ? dest : emptyJsonObject();
     setOwn(target, item.key, setAt(readOwn(target, item.key, item.inherited) ?? null, rest, i + 1, values));
     return target;
   }
@@ -44,12 +47,12 @@ function setAt(dest: unknown, rest: readonly PathItem[], i: number, values: Payl
 /** `set payload`: shallow merge where null removes a key; with `key`, merges into the object at that JSON path. Returns a new object. */
 export function mergePayload(payload: Payload, values: Payload, key?: string): Payload {
   if (key === undefined) {
-    const out = { ...payload };
+    const out = Object.assign(emptyJsonObject(), payload);
     mergeInto(out, values);
     return out;
   }
   const path = parseJsonPath(key);
-  const out = structuredClone(payload);
+  const out = copyJson(payload);
   setOwn(out, path.first, setAt(readOwn(out, path.first, path.firstInherited) ?? null, path.rest, 0, values));
   return out;
 }
@@ -78,10 +81,10 @@ function removeAt(node: unknown, rest: readonly PathItem[], i: number): void {
 /** `delete payload keys`: removes each JSON path. Returns a new object. */
 export function deletePayloadPaths(payload: Payload, paths: readonly string[]): Payload {
   const parsed = paths.map(parseJsonPath);
-  const out = structuredClone(payload);
+  const out = copyJson(payload);
   for (const path of parsed) {
     if (path.rest.length === 0) delete out[path.first];
-    else removeAt(out[path.first], path.rest, 0);
+    else removeAt(readOwn(out, path.first, path.firstInherited), path.rest, 0);
   }
   return out;
 }

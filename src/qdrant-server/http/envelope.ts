@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { StoreLogger } from '../store-logger.js';
 import { isQdrantError } from '../qdrant-error.js';
+import { hasLongArray, sliceJson, streamPieces } from './json-slices.js';
 import type { QdrantEnv } from './qdrant-env.js';
 
 function elapsedSeconds(c: Context<QdrantEnv>): number {
@@ -10,9 +11,18 @@ function elapsedSeconds(c: Context<QdrantEnv>): number {
   return startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000;
 }
 
-/** Answers 200 with `result` in the success envelope. */
+/**
+ * Answers 200 with `result` in the success envelope. A result with a long array (a search with a huge `limit`)
+ * is streamed in slices so serialising it never blocks the process for long; `time` then comes last, as always.
+ */
 export function respondResult(c: Context<QdrantEnv>, result: unknown): Response {
-  return c.json({ result, status: 'ok', time: elapsedSeconds(c) });
+  if (!hasLongArray(result)) return c.json({ result, status: 'ok', time: elapsedSeconds(c) });
+  function* pieces(): Generator<string> {
+    yield '{"result":';
+    yield* sliceJson(result);
+    yield `,"status":"ok","time":${elapsedSeconds(c)}}`;
+  }
+  return c.body(streamPieces(pieces()), 200, { 'content-type': 'application/json' });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * @module The embedded store's Qdrant-compatible REST API as a Hono app (qdrant-subset.md): middleware in Qdrant's
- * order (CORS, path normalisation, auth), the service routes, then one route group per file.
+ * order (origin guard when keyless, CORS, path normalisation, auth), the service routes, then one route group per file.
  */
 import { Hono } from 'hono';
 import type { StoreLogger } from '../store-logger.js';
@@ -11,6 +11,7 @@ import { corsMiddleware } from './cors.js';
 import { respondError } from './envelope.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { normalisePath } from './normalise-path.js';
+import { guardOrigins } from './origin-guard.js';
 import { registerPayloadRoutes } from './payload-routes.js';
 import { registerPointReadRoutes } from './point-read-routes.js';
 import { registerPointWriteRoutes } from './point-write-routes.js';
@@ -23,6 +24,11 @@ export interface QdrantAppOptions {
   readonly apiKey?: string | undefined;
   /** A key that may only read. */
   readonly readOnlyApiKey?: string | undefined;
+  /**
+   * Without a key, web origins besides loopback ones (`http://localhost:8000`) that may call the store from a
+   * browser. With a key every origin may, as in Qdrant: the key is what protects the data then.
+   */
+  readonly corsOrigins?: readonly string[] | undefined;
   /** Where unexpected (500) errors are logged. */
   readonly logger?: StoreLogger | undefined;
 }
@@ -30,6 +36,8 @@ export interface QdrantAppOptions {
 /** Builds the app; serve it with @hono/node-server or call `app.request()` in tests. */
 export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   const app = new Hono<QdrantEnv>({ getPath: normalisePath });
+  const keyless = !options.apiKey && !options.readOnlyApiKey;
+  if (keyless) app.use(guardOrigins(options.corsOrigins ?? []));
   app.use(corsMiddleware());
   app.use(async (c, next) => {
     c.set('startedAt', performance.now());

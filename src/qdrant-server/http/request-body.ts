@@ -1,6 +1,7 @@
-/** @module Reads a request's JSON body the way actix's JSON extractor does: content type, 32 MB limit, parse (qdrant-subset.md §0.2). */
+/** @module Reads a request's JSON body the way actix's JSON extractor does: content type, 32 MB limit, nesting limit, parse (qdrant-subset.md §0.2). */
 import type { Context } from 'hono';
 import { formatError, QdrantError } from '../qdrant-error.js';
+import { findTooDeep } from './json-depth.js';
 import type { QdrantEnv } from './qdrant-env.js';
 
 /** `service.max_request_size_mb` default: 32 MB. */
@@ -62,6 +63,9 @@ export async function readJsonBody(c: Context<QdrantEnv>): Promise<unknown> {
     throw new QdrantError(400, 'Content type error', true);
   }
   const text = await readLimitedText(c.req.raw);
+  const tooDeep = findTooDeep(text);
+  // serde_json's own words and position (the opening bracket), as Qdrant answers.
+  if (tooDeep >= 0) throw formatError(`recursion limit exceeded at ${locate(text, tooDeep)}`);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -17,6 +17,8 @@ export interface QdrantServerOptions {
   readonly apiKey?: string | undefined;
   /** Key that may only read. */
   readonly readOnlyApiKey?: string | undefined;
+  /** Without a key, extra web origins allowed besides loopback ones (see QdrantAppOptions). */
+  readonly corsOrigins?: readonly string[] | undefined;
   readonly logger?: StoreLogger | undefined;
 }
 
@@ -32,14 +34,16 @@ export interface QdrantServer {
 export async function startQdrantServer(options: QdrantServerOptions): Promise<QdrantServer> {
   const host = options.host ?? '127.0.0.1';
   const engine = openStoreEngine({ dataDir: options.dataDir });
-  const app = createQdrantApp({
-    engine,
-    apiKey: options.apiKey,
-    readOnlyApiKey: options.readOnlyApiKey,
-    logger: options.logger,
-  });
   let server: ReturnType<typeof serve>;
   try {
+    // Inside the try: an invalid corsOrigins entry throws here, and the engine must then be closed.
+    const app = createQdrantApp({
+      engine,
+      apiKey: options.apiKey,
+      readOnlyApiKey: options.readOnlyApiKey,
+      corsOrigins: options.corsOrigins,
+      logger: options.logger,
+    });
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 6333 }, () =>
         resolve(started),

@@ -19,8 +19,10 @@ export interface TestApp {
   close(): void;
 }
 
-/** Opens an app; `keys` switch auth on. Call `close()` in `after`. */
-export function openTestApp(keys: { apiKey?: string; readOnlyApiKey?: string } = {}): TestApp {
+/** Opens an app; `keys` switch auth on, `corsOrigins` are passed through. Call `close()` in `after`. */
+export function openTestApp(
+  keys: { apiKey?: string; readOnlyApiKey?: string; corsOrigins?: readonly string[] } = {},
+): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), 'mp-qdrant-http-'));
   const engine = openStoreEngine({ dataDir });
   const app = createQdrantApp({ engine, ...keys });

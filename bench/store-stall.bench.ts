@@ -1,0 +1,120 @@
+/**
+ * @module How long one embedded-store request can freeze its process: the worst event-loop stall (perf_hooks
+ * monitorEventLoopDelay) while huge-limit reads run over HTTP against 100k points, alone and three at once,
+ * with a 5 ms ticker standing in for the service's other requests.
+ * Run: `node --import tsx bench/store-stall.bench.ts [--points N] [--dim D]` (default 100000 x 384).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { serve } from '@hono/node-server';
+import { openStoreEngine } from '../src/qdrant-server/engine/index.js';
+import { seededRandom } from '../src/runtime/seeded-random.js';
+import { createQdrantApp } from '../src/qdrant-server/http/qdrant-app.js';
+
+function readFlag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? fallback : Number(process.argv[at + 1]);
+}
+
+const POINTS = readFlag('--points', 100_000);
+const DIM = readFlag('--dim', 384);
+const HUGE = 1_000_000_000;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'mp-stall-bench-'));
+const engine = openStoreEngine({ dataDir });
+engine.createCollection('b', { vectors: { size: DIM, distance: 'Cosine', extras: {} }, settings: {} });
+const collection = engine.collection('b');
+const random = seededRandom(7);
+const started = performance.now();
+for (let first = 0; first < POINTS; first += 5_000) {
+  const batch = [];
+  for (let id = first; id < Math.min(POINTS, first + 5_000); id++) {
+    const vector = Array.from({ length: DIM }, () => random() * 2 - 1);
+    batch.push({
+      id,
+      vector,
+      payload: { text: `memory number ${id} of the bench`, group: `g${id % 10}`, n: id },
+    });
+  }
+  collection.upsert(batch);
+}
+console.log(`loaded ${POINTS} x ${DIM} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const app = createQdrantApp({ engine });
+const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+});
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const query = Array.from({ length: DIM }, () => random() * 2 - 1);
+
+const SCENARIOS: [string, string, unknown][] = [
+  ['search limit 10', '/collections/b/points/search', { vector: query, limit: 10, with_payload: true }],
+  ['search limit 1e9', '/collections/b/points/search', { vector: query, limit: HUGE, with_payload: true }],
+  ['search limit 1e9, no payload', '/collections/b/points/search', { vector: query, limit: HUGE }],
+  ['search offset 1e9', '/collections/b/points/search', { vector: query, limit: 10, offset: HUGE }],
+  ['query limit 1e9', '/collections/b/points/query', { query, limit: HUGE, with_payload: true }],
+  [
+    'query filter limit 1e9',
+    '/collections/b/points/query',
+    {
+      query,
+      limit: HUGE,
+      filter: { must: [{ key: 'group', match: { value: 'g1' } }] },
+      with_payload: true,
+    },
+  ],
+  ['scroll limit 1e9', '/collections/b/points/scroll', { limit: HUGE, with_payload: true }],
+  ['scroll order_by limit 1e9', '/collections/b/points/scroll', { limit: HUGE, order_by: 'n' }],
+  ['count exact', '/collections/b/points/count', { exact: true }],
+];
+await fetch(`${url}/collections/b/index?wait=true`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ field_name: 'n', field_schema: 'integer' }),
+});
+
+async function measure(path: string, body: unknown, copies: number) {
+  // Two gauges: perf_hooks' histogram, and the largest gap between ticks of a 2 ms timer.
+  const histogram = monitorEventLoopDelay({ resolution: 2 });
+  let last = performance.now();
+  let worstGap = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    worstGap = Math.max(worstGap, now - last);
+    last = now;
+  }, 2);
+  histogram.enable();
+  const t0 = performance.now();
+  const replies = await Promise.all(
+    Array.from({ length: copies }, async () => {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+    }),
+  );
+  const wall = performance.now() - t0;
+  worstGap = Math.max(worstGap, performance.now() - last);
+  histogram.disable();
+  clearInterval(ticker);
+  return { wall, stall: Math.max(histogram.max / 1e6, worstGap), ...replies[0]! };
+}
+
+console.log(`scenario | copies | status | response MB | wall ms | worst event-loop stall ms`);
+for (const [name, path, body] of SCENARIOS) {
+  for (const copies of [1, 3]) {
+    await measure(path, body, 1); // warm-up
+    const m = await measure(path, body, copies);
+    console.log(
+      `${name} | ${copies} | ${m.status} | ${(m.bytes / 1e6).toFixed(1)} | ${m.wall.toFixed(0)} | ${m.stall.toFixed(0)}`,
+    );
+  }
+}
+server.close();
+engine.close();
+rmSync(dataDir, { recursive: true, force: true });

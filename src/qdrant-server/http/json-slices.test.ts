@@ -1,0 +1,51 @@
+/** @module Tests that sliced serialisation gives exactly JSON.stringify's text and hands the event loop back between slices. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hasLongArray, SLICE_ITEMS, sliceJson, streamPieces } from './json-slices.js';
+
+const points = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: i,
+    score: i / 3,
+    payload: { t: `p${i}`, u: undefined, v: [1, 2] },
+  }));
+
+test('sliced text equals JSON.stringify for results of every shape', () => {
+  for (const value of [
+    points(3),
+    points(SLICE_ITEMS * 3 + 5),
+    { points: points(1000), next_page_offset: null, skipped: undefined },
+    [points(700), points(2), []],
+    [{ points: points(600) }, { points: [] }],
+    { count: 3 },
+    [],
+    Array.from({ length: 2000 }, (_, i) => i),
+  ]) {
+    assert.equal([...sliceJson(value)].join(''), JSON.stringify(value));
+  }
+});
+
+test('only lists of points count as long: a long vector alone does not', () => {
+  assert.equal(hasLongArray([{ id: 1, vector: Array.from({ length: 1536 }, () => 0.5) }]), false);
+  assert.equal(hasLongArray({ points: points(SLICE_ITEMS + 1) }), true);
+  assert.equal(hasLongArray(points(SLICE_ITEMS)), false);
+});
+
+test('the stream yields to timers between slices', async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  const reader = streamPieces(sliceJson(points(SLICE_ITEMS * 40))).getReader();
+  let chunks = 0;
+  let text = '';
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks++;
+    text += decoder.decode(value);
+  }
+  clearInterval(timer);
+  assert.equal(text, JSON.stringify(points(SLICE_ITEMS * 40)));
+  assert.ok(chunks >= 40, `${chunks} chunks`);
+  assert.ok(ticks > 0, 'a timer ran while the answer was being serialised');
+});

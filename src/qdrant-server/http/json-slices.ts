@@ -1,0 +1,85 @@
+/**
+ * @module Serialises a large result in slices. One JSON.stringify of 100k points with payloads blocks the process
+ * (the service included) for hundreds of milliseconds; cutting long arrays into slices of SLICE_ITEMS elements,
+ * each stringified between event-loop turns, keeps every block short. Small results are one stringify, as before.
+ */
+
+/** Elements stringified per turn: a few hundred points with payloads is well under a millisecond or two. */
+export const SLICE_ITEMS = 256;
+
+/** A list of points (or of lists of points): arrays of numbers, such as vectors, are not worth slicing. */
+function isLongList(value: unknown[]): boolean {
+  return value.length > SLICE_ITEMS && typeof value[0] === 'object' && value[0] !== null;
+}
+
+/** Whether `value` holds a long list of points within the top three levels (batches, `{points: [...]}`). */
+export function hasLongArray(value: unknown, depth = 0): boolean {
+  if (depth > 2 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    if (isLongList(value)) return true;
+    return value.length <= SLICE_ITEMS * 4 && value.some((item) => hasLongArray(item, depth + 1));
+  }
+  return Object.values(value).some((item) => hasLongArray(item, depth + 1));
+}
+
+/**
+ * The JSON text of `value` as a sequence of pieces, the same text JSON.stringify would give. Only containers
+ * that lead to a long list of points are walked; everything else is one stringify per slice or value.
+ * Properties whose value is undefined are left out, as JSON.stringify does.
+ */
+export function* sliceJson(value: unknown, depth = 0): Generator<string> {
+  if (Array.isArray(value) && depth <= 2 && hasLongArray(value, depth)) {
+    yield '[';
+    for (let start = 0; start < value.length; start += SLICE_ITEMS) {
+      const end = Math.min(value.length, start + SLICE_ITEMS);
+      if (depth < 2 && value.slice(start, end).some((item) => hasLongArray(item, depth + 1))) {
+        for (let i = start; i < end; i++) {
+          if (i > 0) yield ',';
+          yield* sliceJson(value[i], depth + 1);
+        }
+      } else {
+        const parts = value.slice(start, end).map((item) => JSON.stringify(item) ?? 'null');
+        yield (start > 0 ? ',' : '') + parts.join(',');
+      }
+    }
+    yield ']';
+    return;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && hasLongArray(value, depth)) {
+    yield '{';
+    let first = true;
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      yield* sliceJson(item, depth + 1);
+    }
+    yield '}';
+    return;
+  }
+  yield JSON.stringify(value) ?? 'null';
+}
+
+/** A byte stream of `pieces` that hands the event loop back between pulls (each pull is one piece). */
+export function streamPieces(pieces: Iterator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      // Let timers, I/O and other requests run before the next piece.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      let text = '';
+      // Join small pieces (brackets, keys) with the next slice so each chunk carries real work.
+      for (;;) {
+        const next = pieces.next();
+        if (next.done) {
+          if (text !== '') controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        text += next.value;
+        if (text.length > 1024) break;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+}
