@@ -84,6 +84,8 @@ export interface PointRecord {
 export interface ScoredPointRecord extends PointRecord {
   score: number;
   version: number;
+  /** The `order_by` key's value, for an order_by query. */
+  order_value?: number;
 }
 
 export interface SearchRequest extends ReadOptions {
@@ -100,8 +102,10 @@ export interface SearchRequest extends ReadOptions {
 export type QueryInput =
   | { readonly kind: 'nearest'; readonly vector: VectorInput }
   | { readonly kind: 'point'; readonly id: PointId }
-  | { readonly kind: 'rrf'; readonly k: number }
-  | { readonly kind: 'dbsf' };
+  | { readonly kind: 'rrf'; readonly k: number; readonly weights?: readonly number[] }
+  | { readonly kind: 'dbsf' }
+  | { readonly kind: 'order_by'; readonly orderBy: OrderBy }
+  | { readonly kind: 'sample' };
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
@@ -121,6 +125,20 @@ export interface QueryRequest extends ReadOptions {
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+}
+
+/** `POST /points/query/groups`: a query whose hits are grouped by a payload key. */
+export interface QueryGroupsRequest extends Omit<QueryRequest, 'offset'> {
+  /** The payload key (a JSON path) whose string or integer values name the groups. */
+  readonly groupBy: string;
+  /** Hits per group. */
+  readonly groupSize: number;
+}
+
+/** One group of hits: its key value and its best hits, best first. */
+export interface PointGroupRecord {
+  id: string | number;
+  hits: ScoredPointRecord[];
 }
 
 export interface OrderBy {
@@ -167,6 +185,8 @@ export interface CollectionEngine {
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];
   search(request: SearchRequest): ScoredPointRecord[];
   query(request: QueryRequest): ScoredPointRecord[];
+  /** Groups ordered by their best hit; each group's hits best first. */
+  queryGroups(request: QueryGroupsRequest): PointGroupRecord[];
   scroll(request: ScrollRequest): ScrollPage;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
