@@ -199,16 +199,35 @@ export interface CollectionEngine {
   deleteIndex(field: string): UpdateOutcome;
 }
 
+/** One action of `POST /collections/aliases`. */
+export type AliasAction =
+  | { readonly kind: 'create'; readonly alias: string; readonly collection: string }
+  | { readonly kind: 'delete'; readonly alias: string }
+  | { readonly kind: 'rename'; readonly from: string; readonly to: string };
+
+/** An alias and the collection it names. */
+export interface AliasDescription {
+  readonly alias_name: string;
+  readonly collection_name: string;
+}
+
 export interface StoreEngine {
-  /** Names sorted in byte order. */
+  /** Names sorted in byte order (aliases are not listed). */
   listCollections(): string[];
+  /** true for a collection or an alias of one. */
   exists(name: string): boolean;
-  /** Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
+  /** A collection by name or alias. Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
   collection(name: string): CollectionEngine;
-  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``. */
+  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``, or 400 when an alias has that name. */
   createCollection(name: string, spec: CollectionSpec): void;
-  /** true if it existed. */
+  /** true if it existed (by its own name, not an alias); its aliases go with it. */
   deleteCollection(name: string): boolean;
+  /** Applies every action or, when one fails, none (throws that action's Qdrant error). */
+  updateAliases(actions: readonly AliasAction[]): void;
+  /** Every alias, by collection then alias name. */
+  listAliases(): AliasDescription[];
+  /** The aliases naming `collection` (its own name, not an alias); none for an unknown name. */
+  collectionAliases(collection: string): AliasDescription[];
   close(): void;
 }
 
