@@ -17,41 +17,81 @@ export interface VectorParams {
   readonly extras: Readonly<Record<string, unknown>>;
 }
 
+/** A sparse vector's config (`sparse_vectors.NAME`); `idf` rescales query weights by document frequency. */
+export interface SparseVectorParams {
+  readonly modifier?: 'none' | 'idf';
+  /** `index` params, kept only to echo them in collection info (the embedded index has no knobs). */
+  readonly index?: Readonly<Record<string, unknown>>;
+}
+
 /** `PUT /collections/{name}` after parsing. */
 export interface CollectionSpec {
-  /** null when the body had no `vectors`: the collection then has no dense vector. */
+  /** The single unnamed vector (`vectors: {size, distance}`), or null when there is none. */
   readonly vectors: VectorParams | null;
+  /**
+   * Named dense vectors (`vectors: {NAME: {size, distance}}`). Absent in data dirs written before named
+   * vectors existed; a collection has either the unnamed vector or named ones, never both.
+   */
+  readonly namedVectors?: Readonly<Record<string, VectorParams>>;
+  /** Sparse vectors by name (`sparse_vectors`); absent in older data dirs. */
+  readonly sparseVectors?: Readonly<Record<string, SparseVectorParams>>;
   /** Other top-level keys (hnsw_config, optimizers_config, on_disk_payload, …), kept and echoed. */
   readonly settings: Readonly<Record<string, unknown>>;
 }
 
+/** A sparse vector as sent: parallel lists of dimension indices (u32) and weights. */
+export interface SparseVectorInput {
+  readonly indices: readonly number[];
+  readonly values: readonly number[];
+}
+
+/** A dense (array) or sparse vector. */
+export type VectorInput = readonly number[] | SparseVectorInput;
+
+/** A point's vectors by name, as in Qdrant's `vector: {NAME: ...}`; `""` is the unnamed dense vector. */
+export type NamedVectorsInput = Readonly<Record<string, VectorInput>>;
+
 export interface PointInput {
   readonly id: PointId;
-  /** null: the point has no vector. */
-  readonly vector: readonly number[] | null;
+  /** A plain array is the unnamed vector; an object names its vectors (`{}` or null: no vector). */
+  readonly vector: readonly number[] | NamedVectorsInput | null;
   readonly payload: Payload;
 }
 
 export interface ReadOptions {
   readonly withPayload: PayloadSelector;
-  readonly withVector: boolean;
+  /** true / false, or the names of the vectors to return. */
+  readonly withVector: boolean | readonly string[];
+}
+
+/** A stored sparse vector as returned: indices ascending, f32 values. */
+export interface SparseVectorOutput {
+  indices: number[];
+  values: number[];
 }
 
 /** A point as returned: `payload` / `vector` are absent when not requested. */
 export interface PointRecord {
   id: PointId;
   payload?: Payload;
-  /** f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip. */
-  vector?: number[];
+  /**
+   * f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip.
+   * A plain array when the only vector returned is the unnamed one, else a map by name (as Qdrant does).
+   */
+  vector?: number[] | Record<string, number[] | SparseVectorOutput>;
 }
 
 export interface ScoredPointRecord extends PointRecord {
   score: number;
   version: number;
+  /** The `order_by` key's value, for an order_by query. */
+  order_value?: number;
 }
 
 export interface SearchRequest extends ReadOptions {
-  readonly vector: readonly number[];
+  readonly vector: VectorInput;
+  /** The vector name searched; `""` (the unnamed vector) when absent. */
+  readonly using?: string;
   readonly filter?: Filter;
   readonly limit: number;
   readonly offset: number;
@@ -60,13 +100,17 @@ export interface SearchRequest extends ReadOptions {
 
 /** The `query` of a query request or prefetch. */
 export type QueryInput =
-  | { readonly kind: 'nearest'; readonly vector: readonly number[] }
+  | { readonly kind: 'nearest'; readonly vector: VectorInput }
   | { readonly kind: 'point'; readonly id: PointId }
-  | { readonly kind: 'rrf'; readonly k: number }
-  | { readonly kind: 'dbsf' };
+  | { readonly kind: 'rrf'; readonly k: number; readonly weights?: readonly number[] }
+  | { readonly kind: 'dbsf' }
+  | { readonly kind: 'order_by'; readonly orderBy: OrderBy }
+  | { readonly kind: 'sample' };
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
+  /** The vector name this level's query searches; `""` when absent. */
+  readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;
   readonly limit: number;
@@ -75,11 +119,26 @@ export interface PrefetchRequest {
 
 export interface QueryRequest extends ReadOptions {
   readonly query?: QueryInput;
+  readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+}
+
+/** `POST /points/query/groups`: a query whose hits are grouped by a payload key. */
+export interface QueryGroupsRequest extends Omit<QueryRequest, 'offset'> {
+  /** The payload key (a JSON path) whose string or integer values name the groups. */
+  readonly groupBy: string;
+  /** Hits per group. */
+  readonly groupSize: number;
+}
+
+/** One group of hits: its key value and its best hits, best first. */
+export interface PointGroupRecord {
+  id: string | number;
+  hits: ScoredPointRecord[];
 }
 
 export interface OrderBy {
@@ -120,12 +179,14 @@ export interface CollectionEngine {
   readonly name: string;
   /** `GET /collections/{name}` result, ready to serialise. */
   info(): Record<string, unknown>;
-  /** The vector params, or null for a collection without a dense vector. */
+  /** The unnamed vector's params, or null for a collection without one. */
   vectorParams(): VectorParams | null;
   upsert(points: readonly PointInput[]): UpdateOutcome;
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];
   search(request: SearchRequest): ScoredPointRecord[];
   query(request: QueryRequest): ScoredPointRecord[];
+  /** Groups ordered by their best hit; each group's hits best first. */
+  queryGroups(request: QueryGroupsRequest): PointGroupRecord[];
   scroll(request: ScrollRequest): ScrollPage;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
@@ -138,16 +199,35 @@ export interface CollectionEngine {
   deleteIndex(field: string): UpdateOutcome;
 }
 
+/** One action of `POST /collections/aliases`. */
+export type AliasAction =
+  | { readonly kind: 'create'; readonly alias: string; readonly collection: string }
+  | { readonly kind: 'delete'; readonly alias: string }
+  | { readonly kind: 'rename'; readonly from: string; readonly to: string };
+
+/** An alias and the collection it names. */
+export interface AliasDescription {
+  readonly alias_name: string;
+  readonly collection_name: string;
+}
+
 export interface StoreEngine {
-  /** Names sorted in byte order. */
+  /** Names sorted in byte order (aliases are not listed). */
   listCollections(): string[];
+  /** true for a collection or an alias of one. */
   exists(name: string): boolean;
-  /** Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
+  /** A collection by name or alias. Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
   collection(name: string): CollectionEngine;
-  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``. */
+  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``, or 400 when an alias has that name. */
   createCollection(name: string, spec: CollectionSpec): void;
-  /** true if it existed. */
+  /** true if it existed (by its own name, not an alias); its aliases go with it. */
   deleteCollection(name: string): boolean;
+  /** Applies every action or, when one fails, none (throws that action's Qdrant error). */
+  updateAliases(actions: readonly AliasAction[]): void;
+  /** Every alias, by collection then alias name. */
+  listAliases(): AliasDescription[];
+  /** The aliases naming `collection` (its own name, not an alias); none for an unknown name. */
+  collectionAliases(collection: string): AliasDescription[];
   close(): void;
 }
 

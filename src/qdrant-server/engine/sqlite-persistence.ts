@@ -1,6 +1,6 @@
 /**
- * @module The embedded store's durable state: one SQLite file (better-sqlite3, WAL) holding collections and
- * points. Every write runs in one transaction that commits before the engine answers.
+ * @module The embedded store's durable state: one SQLite file (better-sqlite3, WAL) holding collections,
+ * points and aliases. Every write runs in one transaction that commits before the engine answers.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,10 @@ export interface StoredCollection {
 /** A point row as stored. */
 export interface StoredPoint {
   readonly key: string;
+  /** The unnamed dense vector's f32 bytes. */
   readonly vector: Buffer | null;
+  /** Named dense and sparse vectors (vector-codec.ts); null in rows written before they existed. */
+  readonly vectors: Buffer | null;
   readonly payload: string;
   readonly version: number;
 }
@@ -38,9 +41,14 @@ CREATE TABLE IF NOT EXISTS points (
   id_key TEXT NOT NULL,
   vector BLOB,
   payload TEXT NOT NULL,
+  vectors BLOB,
   version INTEGER NOT NULL,
   PRIMARY KEY (collection, id_key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS aliases (
+  alias TEXT PRIMARY KEY,
+  collection TEXT NOT NULL
+);
 `;
 
 /** Opens (creating if needed) the store file, holding an exclusive lock until close. */
@@ -58,6 +66,7 @@ export function openDatabase(dataDir: string): Database.Database {
     // killed process (kill -9) but not a power loss or OS crash; FULL would add an fsync per write.
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
+    addMissingColumns(db);
     // Take the write lock now rather than at the first client write.
     db.exec('BEGIN IMMEDIATE; COMMIT;');
   } catch (error) {
@@ -71,6 +80,13 @@ export function openDatabase(dataDir: string): Database.Database {
     throw error;
   }
   return db;
+}
+
+/** Brings a data dir written by an older version up to the current schema; old rows read as before. */
+function addMissingColumns(db: Database.Database): void {
+  const columns = (db.pragma('table_info(points)') as { name: string }[]).map((column) => column.name);
+  // Named and sparse vectors came later; NULL there means "only the unnamed vector, if any".
+  if (!columns.includes('vectors')) db.exec('ALTER TABLE points ADD COLUMN vectors BLOB');
 }
 
 function isBusy(error: unknown): boolean {
@@ -88,7 +104,7 @@ export class SqlitePersistence {
     const db = this.db;
     this.statements = {
       collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
-      points: db.prepare('SELECT id_key, vector, payload, version FROM points WHERE collection = ?'),
+      points: db.prepare('SELECT id_key, vector, vectors, payload, version FROM points WHERE collection = ?'),
       insertCollection: db.prepare(
         'INSERT INTO collections (name, spec, indexes, operations) VALUES (?, ?, ?, 0)',
       ),
@@ -97,12 +113,15 @@ export class SqlitePersistence {
       setOperations: db.prepare('UPDATE collections SET operations = ? WHERE name = ?'),
       setIndexes: db.prepare('UPDATE collections SET indexes = ? WHERE name = ?'),
       putPoint: db.prepare(
-        'INSERT OR REPLACE INTO points (collection, id_key, vector, payload, version) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO points (collection, id_key, vector, vectors, payload, version) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       setPayload: db.prepare(
         'UPDATE points SET payload = ?, version = ? WHERE collection = ? AND id_key = ?',
       ),
       deletePoint: db.prepare('DELETE FROM points WHERE collection = ? AND id_key = ?'),
+      aliases: db.prepare('SELECT alias, collection FROM aliases'),
+      clearAliases: db.prepare('DELETE FROM aliases'),
+      insertAlias: db.prepare('INSERT INTO aliases (alias, collection) VALUES (?, ?)'),
     };
   }
 
@@ -132,10 +151,17 @@ export class SqlitePersistence {
     for (const row of this.statements.points.iterate(collection) as Iterable<{
       id_key: string;
       vector: Buffer | null;
+      vectors: Buffer | null;
       payload: string;
       version: number;
     }>) {
-      yield { key: row.id_key, vector: row.vector, payload: row.payload, version: row.version };
+      yield {
+        key: row.id_key,
+        vector: row.vector,
+        vectors: row.vectors,
+        payload: row.payload,
+        version: row.version,
+      };
     }
   }
 
@@ -156,8 +182,15 @@ export class SqlitePersistence {
     this.statements.setIndexes.run(JSON.stringify(indexes), name);
   }
 
-  putPoint(collection: string, key: string, vector: Buffer | null, payload: unknown, version: number): void {
-    this.statements.putPoint.run(collection, key, vector, JSON.stringify(payload), version);
+  putPoint(
+    collection: string,
+    key: string,
+    vector: Buffer | null,
+    vectors: Buffer | null,
+    payload: unknown,
+    version: number,
+  ): void {
+    this.statements.putPoint.run(collection, key, vector, vectors, JSON.stringify(payload), version);
   }
 
   setPayload(collection: string, key: string, payload: unknown, version: number): void {
@@ -166,6 +199,18 @@ export class SqlitePersistence {
 
   deletePoint(collection: string, key: string): void {
     this.statements.deletePoint.run(collection, key);
+  }
+
+  /** Every alias → collection pair. */
+  loadAliases(): Map<string, string> {
+    const rows = this.statements.aliases.all() as { alias: string; collection: string }[];
+    return new Map(rows.map((row) => [row.alias, row.collection]));
+  }
+
+  /** Replaces the whole alias table (call inside `transaction`). */
+  saveAliases(aliases: ReadonlyMap<string, string>): void {
+    this.statements.clearAliases.run();
+    for (const [alias, collection] of aliases) this.statements.insertAlias.run(alias, collection);
   }
 
   close(): void {

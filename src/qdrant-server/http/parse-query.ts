@@ -2,9 +2,10 @@
  * @module `POST /points/query` body, QueryRequestInternal (qdrant-subset.md §3): nearest by vector or point id,
  * RRF/DBSF fusion over prefetches, or no query (id order). Other query kinds are reported as unsupported.
  */
-import type { PrefetchRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import type { PrefetchRequest, QueryGroupsRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import { assertJsonPath } from '../filter/index.js';
 import { parseJsonPointId } from '../engine/point-id.js';
-import { badRequest, formatError, unsupported } from '../qdrant-error.js';
+import { badRequest, formatError, unsupported, validationError } from '../qdrant-error.js';
 import {
   invalidType,
   isJsonObject,
@@ -18,27 +19,21 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
+import { parseOrderBy } from './parse-scroll.js';
+import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
-/** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs`). */
+/** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs::DEFAULT_RRF_K`). */
 const DEFAULT_RRF_K = 2;
-const UNSUPPORTED_QUERIES = [
-  'order_by',
-  'recommend',
-  'discover',
-  'context',
-  'formula',
-  'sample',
-  'relevance_feedback',
-];
+const UNSUPPORTED_QUERIES = ['recommend', 'discover', 'context', 'formula', 'relevance_feedback'];
 
-function parseVectorOrId(value: unknown): QueryInput {
+function parseVectorOrId(value: unknown, path: string): QueryInput {
+  if (isSparseShape(value)) return { kind: 'nearest', vector: readSparseVector(value, path) };
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivector queries');
     return { kind: 'nearest', vector: readDenseVector(value) };
   }
   if (typeof value === 'number' || typeof value === 'string')
     return { kind: 'point', id: parseJsonPointId(value) };
-  if (isJsonObject(value) && 'indices' in value) throw unsupported('Sparse vectors');
   throw formatError('data did not match any variant of untagged enum VectorInput');
 }
 
@@ -48,27 +43,48 @@ function parseFusion(value: unknown): QueryInput {
   throw formatError(`unknown variant \`${String(value)}\`, expected \`rrf\` or \`dbsf\``);
 }
 
-function parseQueryInput(value: unknown): QueryInput | undefined {
+function parseQueryInput(value: unknown, path: string): QueryInput | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isJsonObject(value) || 'indices' in value) return parseVectorOrId(value);
+  if (!isJsonObject(value) || isSparseShape(value)) return parseVectorOrId(value, `${path}.query`);
   if ('nearest' in value) {
     if (value.mmr !== undefined && value.mmr !== null) throw unsupported('MMR (nearest.mmr)');
-    return parseVectorOrId(value.nearest);
+    return parseVectorOrId(value.nearest, `${path}.query.nearest`);
   }
   if ('fusion' in value) return parseFusion(value.fusion);
   if ('rrf' in value) {
     const rrf = readObject(value.rrf, 'struct Rrf');
-    return { kind: 'rrf', k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K };
+    const weights = rrf.weights;
+    if (weights !== undefined && weights !== null) {
+      if (!Array.isArray(weights)) throw invalidType(weights, 'a sequence');
+      for (const weight of weights) if (typeof weight !== 'number') throw invalidType(weight, 'f32');
+    }
+    return {
+      kind: 'rrf',
+      k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K,
+      ...(Array.isArray(weights) ? { weights: weights as number[] } : {}),
+    };
+  }
+  if ('order_by' in value) {
+    const orderBy = parseOrderBy(value.order_by);
+    if (orderBy === undefined) throw invalidType(value.order_by, 'a string or struct OrderBy');
+    return { kind: 'order_by', orderBy };
+  }
+  if ('sample' in value) {
+    if (value.sample !== 'random') {
+      throw formatError(`unknown variant \`${String(value.sample)}\`, expected \`random\``);
+    }
+    return { kind: 'sample' };
   }
   const kind = UNSUPPORTED_QUERIES.find((key) => key in value);
   if (kind !== undefined) throw unsupported(`The \`${kind}\` query`);
   throw formatError('data did not match any variant of untagged enum QueryInterface');
 }
 
-function checkCommonKeys(body: JsonObject): void {
+/** `using` (the vector name; `""` when absent) and the keys the embedded store does not implement. */
+function readUsing(body: JsonObject): { using?: string } {
   const using = readOptionalString(body, 'using');
-  if (using !== undefined && using !== '') throw unsupported('Named vectors (`using`)');
   if (body.lookup_from !== undefined && body.lookup_from !== null) throw unsupported('lookup_from');
+  return using === undefined ? {} : { using };
 }
 
 function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
@@ -80,8 +96,8 @@ function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
 
 function parsePrefetch(json: unknown, path: string): PrefetchRequest {
   const body = readObject(json, 'struct Prefetch');
-  checkCommonKeys(body);
-  const query = parseQueryInput(body.query);
+  const using = readUsing(body);
+  const query = parseQueryInput(body.query, path);
   const prefetch = readPrefetchList(body, path);
   const filter = readFilter(body);
   const scoreThreshold = readOptionalNumber(body, 'score_threshold');
@@ -89,6 +105,7 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
   return {
     prefetch,
     limit,
+    ...using,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
@@ -107,14 +124,17 @@ function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolea
       "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
     );
   }
+  if (request.query?.kind === 'order_by' && request.scoreThreshold !== undefined) {
+    throw badRequest("Can't use score_threshold with an order_by query.");
+  }
   for (const inner of request.prefetch) checkQueryLogic(inner, false);
 }
 
 /** Parses one query request; `path` prefixes validator field errors (`internal`, `searches[0].internal`). */
 export function parseQueryRequest(json: unknown, path = 'internal'): QueryRequest {
   const body = readObject(json, 'struct QueryRequest');
-  checkCommonKeys(body);
-  const query = parseQueryInput(body.query);
+  const using = readUsing(body);
+  const query = parseQueryInput(body.query, path);
   const prefetch = readPrefetchList(body, path);
   const filter = readFilter(body);
   const scoreThreshold = readOptionalNumber(body, 'score_threshold');
@@ -125,6 +145,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     prefetch,
     limit,
     offset,
+    ...using,
     ...options,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
@@ -132,6 +153,27 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
   };
   checkQueryLogic(request, true);
   return request;
+}
+
+/**
+ * `POST /points/query/groups`: a query request plus `group_by` (a payload key), `group_size` (default 3) and
+ * `limit`, the number of groups (default 10); there is no `offset`.
+ */
+export function parseQueryGroupsRequest(json: unknown): QueryGroupsRequest {
+  const path = 'group_request';
+  const body = readObject(json, 'struct QueryGroupsRequest');
+  if (body.group_by === undefined) throw missingField('group_by');
+  if (typeof body.group_by !== 'string') throw invalidType(body.group_by, 'a string');
+  assertJsonPath(body.group_by);
+  if (body.with_lookup !== undefined && body.with_lookup !== null) throw unsupported('with_lookup');
+  const groupSize = readOptionalUnsigned(body, 'group_size') ?? 3;
+  if (groupSize < 1) {
+    throw validationError([
+      { path: `${path}.group_size`, message: `value ${groupSize} invalid, must be 1 or larger` },
+    ]);
+  }
+  const { offset: _offset, ...request } = parseQueryRequest({ ...body, offset: undefined }, path);
+  return { ...request, groupBy: body.group_by, groupSize };
 }
 
 /** `POST /points/query/batch`: `{searches: [...]}`; every request is checked before any runs. */
