@@ -2,7 +2,7 @@
  * @module Load benchmark of the whole service as its own process (embedded store, offline embedder):
  * 32 and then 128 concurrent clients, each turn 70 % /retrieve of a new query and 30 % /save of its
  * conversation's re-sent 20-message window, for 30 s each; then the writer drains and every point is audited.
- * Run: npm run bench:load [-- --seconds 30 --clients 32,128 --workers N]
+ * Run: node --import tsx bench/load.bench.ts [--seconds 30 --clients 32,128 --workers N]
  * Exits non-zero when an acknowledged message is lost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

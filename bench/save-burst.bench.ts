@@ -5,7 +5,7 @@
  * Prints /save p50/p99 during the burst, per round and the median over rounds. `--embedder hashing` makes
  * the writer keep pace with the burst, so all of its bookkeeping commits land during it (the worst case for
  * them); `--workers` pins the offline pool.
- * Run: npm run bench:save-burst [-- --messages 2000 --rounds 3 --embedder offline|hashing --workers N]
+ * Run: node --import tsx bench/save-burst.bench.ts [--messages 2000 --rounds 3 --embedder offline|hashing --workers N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -57,17 +57,26 @@ export async function runIngest(options: IngestOptions): Promise<IngestProgress>
   const maxTurns = options.messages * 50;
   let turns = 0;
   const client = async () => {
-    while (progress.produced < options.messages && turns++ < maxTurns) {
-      const conversation = conversations[Math.floor(random() * conversations.length)]!;
-      const count = Math.min(1 + Math.floor(random() * 3), options.messages - progress.produced);
+    // After a failed save the client sends the same window again (as a retrying client would) before
+    // moving on, so most produced messages end up acknowledged even with the service down half the time.
+    let retry: Conversation | undefined;
+    while ((retry !== undefined || progress.produced < options.messages) && turns++ < maxTurns) {
+      const conversation = retry ?? conversations[Math.floor(random() * conversations.length)]!;
+      const count =
+        retry !== undefined
+          ? 0
+          : Math.min(1 + Math.floor(random() * 3), options.messages - progress.produced);
       progress.produced += count;
       const body = conversation.nextWindow(count);
       const result = await timedPost(`${options.serviceUrl}/save`, body, 5_000);
       progress.saves += 1;
-      if (result.status === 200) options.acknowledged.add(body);
-      else {
+      if (result.status === 200) {
+        options.acknowledged.add(body);
+        retry = undefined;
+      } else {
         progress.failedSaves += 1;
-        await new Promise((resolve) => setTimeout(resolve, 50)); // the service is down: do not spin
+        retry = conversation;
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the service is down: do not spin
       }
       if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
     }

@@ -55,8 +55,8 @@ export async function runStoreOutage(options: StoreOutageOptions): Promise<Audit
     const downAt = Date.now();
     // The second half is spread over the outage, so /save is exercised the whole time the store is down.
     const turns = (options.messages - half) / 2 / 4; // ~2 messages a turn, 4 clients
-    const pauseMs = Math.max(0, (options.outageSeconds * 1000 * 0.9) / turns);
-    const rest = await runIngest({
+    const pauseMs = Math.max(0, (options.outageSeconds * 1000 * 0.8) / turns);
+    const during = runIngest({
       serviceUrl: service.url,
       messages: options.messages - half,
       seed: options.seed + 7,
@@ -64,13 +64,15 @@ export async function runStoreOutage(options: StoreOutageOptions): Promise<Audit
       pauseMs,
       label: 'during',
     });
+    // Back after the outage whether or not the ingest has finished: the rest of it meets a live store.
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, downAt + options.outageSeconds * 1000 - Date.now())),
     );
     store = await startStore();
     const upAt = Date.now();
+    const rest = await during;
     console.log(
-      `store down ${((upAt - downAt) / 1000).toFixed(1)} s; ${rest.saves} saves while down (${rest.failedSaves} failed)`,
+      `store down ${((upAt - downAt) / 1000).toFixed(1)} s; ${rest.saves} saves from its kill to the end of the ingest (${rest.failedSaves} failed)`,
     );
     const drainMs = await waitForDrain(service.url, Object.keys(FAULT_BOTS), 600_000);
     console.log(`store outage: drained ${(drainMs / 1000).toFixed(1)} s after the store came back`);

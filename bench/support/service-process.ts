@@ -3,7 +3,7 @@
  * generator and the service do not share an event loop, and the service can be killed with SIGKILL.
  */
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { findFreePort } from '../../src/server/test-support/free-port.js';
@@ -35,6 +35,7 @@ export interface ServiceProcess {
 
 /** Writes the config and returns a handle; call `start()`. */
 export async function createServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
+  mkdirSync(options.dir, { recursive: true });
   const port = await findFreePort();
   const storePort = await findFreePort();
   const configFile = join(options.dir, 'memory-pool.yaml');
