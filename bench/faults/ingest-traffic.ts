@@ -4,7 +4,7 @@
  * A failed /save (service down, 5xx) is not acknowledged; its messages go again in the next windows.
  */
 import { seededRandom } from '../../src/store/embedded/engine/seeded-random.js';
-import { Acknowledged, Conversation } from '../support/conversation-windows.js';
+import { type Acknowledged, Conversation } from '../support/conversation-windows.js';
 import { timedPost } from '../support/service-client.js';
 
 export const FAULT_BOTS = { mythos: 'mem_mythos', iris: 'mem_iris' } as const;
