@@ -40,7 +40,8 @@ test('the offline pool runs a recall query on the first worker to free, ahead of
   jobs.push(track('query', client.embed(['a recall query'], true)));
   await Promise.all(jobs);
   // chunk-1 and chunk-2 were already running, one per worker; the query takes the first worker to free, so
-  // it ends among the first three, while in arrival order it would be the last job of all.
-  assert.ok(order.indexOf('query') <= 2, `finished in the order ${order.join(', ')}`);
+  // it ends third (fourth at worst, when that worker stalls), while in arrival order it could only start
+  // after chunk-5 or chunk-6 and end sixth or seventh.
+  assert.ok(order.indexOf('query') <= 3, `finished in the order ${order.join(', ')}`);
   assert.deepEqual(new Set(order).size, 7);
 });

@@ -22,9 +22,9 @@ const DEFAULT_BATCH_SIZE = 1;
 
 /**
  * Model workers for this machine: one per core, at most 4 (each holds its own ~175 MB copy of the model).
- * The event loop needs little CPU next to the model, so on 2 cores a second worker is nearly free
- * capacity: under 32 clients (bench/load.bench.ts) 2 workers served about 1.45x the requests/s of 1, with
- * /retrieve p50 down by a third; a third worker on 2 cores only oversubscribed them.
+ * The event loop needs little CPU next to the model, so on 2 cores a second worker is mostly spare
+ * capacity: under 32 clients (bench/load.bench.ts, load average ~3) 2 workers served 1.45x the requests/s
+ * of 1 with /retrieve p50 down by a third. When other work already takes the cores, 1 and 2 measured alike.
  */
 export function defaultOfflineWorkers(): number {
   return Math.min(MAX_DEFAULT_WORKERS, Math.max(1, availableParallelism()));
