@@ -67,7 +67,17 @@ describe('config validation', () => {
     [
       'a client option under offline',
       'embedding: { provider: offline, batchSize: 8 }',
-      /^embedding\.batchSize: provider offline takes no other keys\. Remove batchSize/,
+      /^embedding\.batchSize: provider offline takes only workers\. Remove batchSize/,
+    ],
+    [
+      'offline workers under another provider',
+      'embedding: { provider: hashing, workers: 2 }',
+      /^embedding\.workers: provider hashing takes only dimensions\. Remove workers/,
+    ],
+    [
+      'zero offline workers',
+      'embedding: { provider: offline, workers: 0 }',
+      /^embedding\.workers: .*Set how many offline model workers to run/,
     ],
     [
       'openai without a key',
@@ -232,6 +242,14 @@ describe('config defaults', () => {
       dimensions: 256,
     });
     assert.equal(load('store:\n  embedded:\n').store.kind, 'embedded');
+  });
+
+  test('offline takes a worker count; without one the embedder sizes its pool to the machine', () => {
+    assert.deepEqual(load('embedding: { provider: offline, workers: 2 }').embedding, {
+      provider: 'offline',
+      workers: 2,
+    });
+    assert.deepEqual(load('embedding: { provider: offline }').embedding, { provider: 'offline' });
   });
 
   test("a bot gets st-qdrant-memory's collection name and the documented defaults", () => {

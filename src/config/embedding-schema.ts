@@ -30,7 +30,7 @@ const KEYS_BY_PROVIDER: Record<Provider, readonly string[]> = {
   'openai-compatible': CLIENT_KEYS,
   openai: CLIENT_KEYS,
   openrouter: CLIENT_KEYS,
-  offline: [],
+  offline: ['workers'],
   hashing: ['dimensions'],
 };
 
@@ -64,10 +64,13 @@ export const embeddingSchema = section({
   timeoutMs: integer(100, 600_000, 'Set a timeout in milliseconds, e.g. 15000.').optional(),
   /** Default 5: retries of a failed or rate-limited request, with backoff. */
   maxRetries: integer(0, 20, 'Set how many times to retry, e.g. 5.').optional(),
+  /** offline: model worker threads; default sized to the machine's cores. */
+  workers: integer(1, 64, 'Set how many offline model workers to run, e.g. 2.').optional(),
 })
   .superRefine((section, ctx) => {
     const allowed = KEYS_BY_PROVIDER[section.provider];
-    for (const key of KEYS_BY_PROVIDER['openai-compatible'] as readonly (keyof typeof section)[]) {
+    const providerKeys = new Set(Object.values(KEYS_BY_PROVIDER).flat()) as Set<keyof typeof section>;
+    for (const key of providerKeys) {
       if (section[key] !== undefined && !allowed.includes(key)) {
         const keys = allowed.length === 0 ? 'no other keys' : `only ${allowed.join(', ')}`;
         ctx.addIssue({
@@ -96,7 +99,11 @@ export const embeddingSchema = section({
     if (section.provider === 'openrouter') needs('apiKey', `${KEY_HINT} environment variable`);
   })
   .transform((section): EmbeddingConfig => {
-    if (section.provider === 'offline') return { provider: 'offline' };
+    if (section.provider === 'offline') {
+      return section.workers === undefined
+        ? { provider: 'offline' }
+        : { provider: 'offline', workers: section.workers };
+    }
     if (section.provider === 'hashing') return { provider: 'hashing', dimensions: section.dimensions ?? 256 };
     const preset = PRESETS[section.provider];
     const usesPresetModel = section.model === undefined || section.model === preset?.model;

@@ -34,7 +34,10 @@ function createModelEmbedder(config: EmbeddingConfig, deps: EmbedderDeps): Embed
     case 'openai-compatible':
       return new OpenAiCompatibleEmbedder(config, { logger, fetch: deps.fetch, apiKeyHint: deps.apiKeyHint });
     case 'offline':
-      return new OfflineEmbedder({ logger });
+      return new OfflineEmbedder({
+        logger,
+        ...(config.workers === undefined ? {} : { workers: config.workers }),
+      });
     case 'hashing':
       return new HashingEmbedder({ dimensions: config.dimensions });
   }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { StoreError } from '../errors/memory-pool-error.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
@@ -161,5 +162,29 @@ describe('chunk writer', () => {
     await writer.runOnce();
     assert.equal(points.size, 0);
     assert.equal(journal.queueDepth().plannedChunks, 1, 'kept for when the config is fixed');
+  });
+
+  test('a pass commits its bookkeeping once per step, not once per chunk (each commit is an fsync)', async () => {
+    const { store, points } = createFlakyStore();
+    const writer = createWriter(store);
+    const chunks = 40;
+    for (let i = 0; i < chunks; i++) {
+      journal.recordMessages([{ ...message(`m${i}`, 'z'.repeat(70), clock), channelId: `c${i}` }], clock);
+    }
+    // A second connection reads the write-ahead log: every commit appends at least one frame to it.
+    const reader = new BetterSqlite3(join(dir, 'journal.sqlite'));
+    try {
+      reader.pragma('wal_checkpoint(TRUNCATE)');
+      await writer.runOnce();
+      const [{ log }] = reader.pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
+      assert.equal(points.size, chunks);
+      assert.equal(journal.queueDepth().plannedChunks, 0);
+      assert.ok(
+        log < chunks,
+        `${log} log frames for ${chunks} chunks planned and stored: a commit per chunk`,
+      );
+    } finally {
+      reader.close();
+    }
   });
 });

@@ -4,18 +4,42 @@ import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 
+/** What one planning unit did. */
+export interface PlanningResult {
+  /** When the earliest remainder goes idle (undefined when nothing stays pending); complete only if !more. */
+  readonly flushAt: number | undefined;
+  /** True when the unit stopped at `maxChunks` with conversations left: call again. */
+  readonly more: boolean;
+}
+
 /**
- * Plans chunks for every conversation with pending messages, fixing each chunk's messages in the journal;
- * returns when the earliest remainder goes idle (undefined when nothing stays pending).
+ * Plans chunks for conversations with pending messages, fixing each chunk's messages in the journal, as one
+ * transaction (one fsync'd commit, not one per chunk). It stops after the conversation that reaches
+ * `maxChunks`, so a backlog (a burst while the writer was embedding) is planned in several short units the
+ * caller can interleave with /save, instead of one long block of the event loop.
  */
 export function planReadyChunks(
   journal: MessageJournal,
   config: MemoryPoolConfig,
   now: number,
   flush: boolean,
-): number | undefined {
+  maxChunks = Number.POSITIVE_INFINITY,
+): PlanningResult {
+  return journal.transaction(() => planConversations(journal, config, now, flush, maxChunks));
+}
+
+function planConversations(
+  journal: MessageJournal,
+  config: MemoryPoolConfig,
+  now: number,
+  flush: boolean,
+  maxChunks: number,
+): PlanningResult {
   let earliest: number | undefined;
+  let planned = 0;
   for (const conversation of journal.pendingConversations()) {
+    // A conversation is planned whole or not at all in a unit, so units cut exactly as one pass would.
+    if (planned >= maxChunks) return { flushAt: earliest, more: true };
     const bot = config.bots[conversation.bot];
     if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
     const plan = planChunks({
@@ -34,10 +58,11 @@ export function planReadyChunks(
         { chunkId, bot: bot.name, collection: bot.collection, source, messageIds },
         now,
       );
+      planned += 1;
     }
     if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {
       earliest = plan.flushAt;
     }
   }
-  return earliest;
+  return { flushAt: earliest, more: false };
 }

