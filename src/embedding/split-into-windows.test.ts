@@ -82,6 +82,11 @@ describe('splitIntoWindows', () => {
     assert.equal(windows.join(''), text);
   });
 
+  test('a text that fits but for a long blank tail is sent without the tail', () => {
+    const windows = splitIntoWindows(`hello there\n${' \t'.repeat(200)}`, charWindow(12));
+    assert.deepEqual(windows, ['hello there']);
+  });
+
   test('an embedder that reads any length gets the text as it is', () => {
     const text = chatLines(100, 20);
     assert.deepEqual(splitIntoWindows(text, { maxTokens: Number.POSITIVE_INFINITY, countTokens: () => 1 }), [

@@ -31,8 +31,9 @@ export function splitIntoWindows(text: string, window: InputWindow): string[] {
   if (window.maxTokens === Number.POSITIVE_INFINITY) return [text];
   const maxChars = Math.max(64, window.maxTokens * MAX_CHARS_PER_TOKEN);
   const pieces = fitPieces(text, 0, text.length, 0, window, maxChars);
-  // One piece is the whole text (less surrounding blanks): it fits as it is.
-  if (pieces.length <= 1) return [text];
+  // One piece is the whole text less its surrounding blanks, which need not fit: send the piece.
+  if (pieces.length === 0) return [text];
+  if (pieces.length === 1) return [text.slice(pieces[0]!.start, pieces[0]!.end)];
   return packPieces(text, pieces, window, maxChars);
 }
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
+import { ProviderError } from '../errors/memory-pool-error.js';
 import { HashingEmbedder } from './hashing/hashing-embedder.js';
 import { poolMean } from './pool-mean.js';
 import { WindowedEmbedder } from './windowed-embedder.js';
@@ -84,6 +85,28 @@ describe('WindowedEmbedder', () => {
     await new WindowedEmbedder(query.model).embed([LONG_CHUNK]);
     assert.ok(query.calls.length > 1);
     assert.ok(query.calls.every((call) => call.length === 1));
+  });
+
+  test('a text its tokenizer cannot count fails alone, as a non-retryable provider error', async () => {
+    const { model } = createTruncatingModel();
+    const refusing: Embedder = {
+      ...model,
+      inputWindow: {
+        maxTokens: MAX_WORDS,
+        countTokens: (text) => {
+          if (text.includes('<|bad|>')) throw new Error('unknown special token');
+          return countWords(text);
+        },
+      },
+    };
+    const windowed = new WindowedEmbedder(refusing);
+    await assert.rejects(windowed.embed(['fine', 'a <|bad|> text']), (error: unknown) => {
+      assert.ok(error instanceof ProviderError);
+      assert.equal(error.retryable, false);
+      assert.match(error.message, /could not count the tokens/);
+      return true;
+    });
+    assert.equal((await windowed.embed(['fine'])).length, 1);
   });
 
   test('keeps the model’s identity and reads any length itself', () => {

@@ -5,6 +5,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
+import { ProviderError } from '../errors/memory-pool-error.js';
 import { poolMean } from './pool-mean.js';
 import { splitIntoWindows } from './split-into-windows.js';
 
@@ -35,15 +36,29 @@ export class WindowedEmbedder implements Embedder {
     return this.#inner.inputWindow;
   }
 
+  /** A text the tokenizer cannot count can never be embedded: it fails alone instead of its whole batch. */
+  #split(text: string): string[] {
+    try {
+      return splitIntoWindows(text, this.#inner.inputWindow);
+    } catch (error) {
+      throw new ProviderError(
+        'embedding_failed',
+        `could not count the tokens of a ${text.length}-character text for ${this.model}: ${(error as Error).message}`,
+        { retryable: false, cause: error },
+      );
+    }
+  }
+
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const windowsPerText: string[][] = [];
     for (const text of texts) {
-      windowsPerText.push(splitIntoWindows(text, this.#inner.inputWindow));
+      windowsPerText.push(this.#split(text));
       // Counting tokens is synchronous CPU work (~ms per chunk for USE-lite): let /save and /retrieve in.
       if (texts.length > 1) await yieldToEventLoop();
     }
     const flat = windowsPerText.flat();
-    if (flat.length === texts.length) return this.#inner.embed(texts, options);
+    // Each text fits as one window (perhaps less its blank tail): embed those as they are.
+    if (flat.length === texts.length) return this.#inner.embed(flat, options);
     // One text (a recall query) stays a series of one-text calls, which the offline model runs ahead of
     // queued chunk batches; several texts go out as one batch, as the caller meant.
     const vectors =

@@ -21,6 +21,10 @@ describe('parseRetryAfterMs', () => {
     assert.equal(parseRetryAfterMs(null), undefined);
     assert.equal(parseRetryAfterMs(''), undefined);
     assert.equal(parseRetryAfterMs('soon'), undefined);
+    // Date.parse would read these as years.
+    assert.equal(parseRetryAfterMs('-1'), undefined);
+    assert.equal(parseRetryAfterMs('2030'), 2_030_000);
+    assert.equal(parseRetryAfterMs('-30'), undefined);
   });
 });
 

@@ -30,6 +30,8 @@ export function parseRetryAfterMs(header: string | null, now: number = Date.now(
   const trimmed = header.trim();
   if (trimmed === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // An HTTP date names a day and a month; without letters it is a bad delay (`-1`), not a year to parse.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
