@@ -8,14 +8,14 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RetrieveHit } from '../src/api/retrieve-request.js';
+import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { MemoryPoolClient } from '../src/client/memory-pool-client.js';
 import { configSchema } from '../src/config/config-schema.js';
 import type { MemoryPoolConfig } from '../src/config/config-types.js';
 import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
 import { createEmbedder } from '../src/embedding/create-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
-import { startMemoryService } from '../src/server/start-memory-service.js';
+import { startMemoryService } from '../src/service/start-memory-service.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { type LocomoConversation, loadLocomo } from './recall/locomo-dataset.js';
 
