@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { defaultCollectionName, isUsableCollectionName, sanitizeCollectionName } from './st-collection-name.js';
+import {
+  defaultCollectionName,
+  isUsableCollectionName,
+  sanitizeCollectionName,
+} from './st-collection-name.js';
 
 describe('sanitizeCollectionName', () => {
   test('matches st-qdrant-memory on the names its docs and users hit', () => {

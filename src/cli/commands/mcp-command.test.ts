@@ -10,7 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RetrieveHit } from '../../wire/retrieve-request.js';
-import { type TestService, startTestService, testBot } from '../../service/test-support/start-test-service.js';
+import {
+  type TestService,
+  startTestService,
+  testBot,
+} from '../../service/test-support/start-test-service.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'src/cli/main.ts', 'mcp'];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectClientError, expectError, expectOk } from './envelope.js';
 import { createCollection } from './seed.js';
-import { type ContractTarget, isRealQdrant, openTarget } from './target.js';
+import { type ContractTarget, openTarget } from './target.js';
 
 describe('collections', () => {
   let target: ContractTarget;
@@ -145,13 +145,7 @@ describe('collections', () => {
     assert.deepEqual(info.config.params.vectors, { size: 8, distance: 'Dot' });
   });
 
-  // The embedded store answers named-vector configs with its explicit "not supported" 400 (a known deviation).
-  const namedTodo = isRealQdrant()
-    ? false
-    : 'embedded store rejects named vectors; contract kept for real Qdrant';
-  test('named vectors are reported by name, as st reads `.vectors.default.size` (§1)', {
-    todo: namedTodo,
-  }, async () => {
+  test('named vectors are reported by name, as st reads `.vectors.default.size` (§1)', async () => {
     const name = target.uniqueCollection('coll_named');
     const vectors = { default: { size: 6, distance: 'Cosine' } };
     assert.equal(expectOk(await target.http('PUT', `/collections/${name}`, { vectors })), true);

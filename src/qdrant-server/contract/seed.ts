@@ -5,7 +5,8 @@ import type { ContractTarget } from './target.js';
 /** A point as written in a `{"points": [...]}` upsert body. */
 export interface SeedPoint {
   readonly id: number | string;
-  readonly vector?: readonly number[];
+  /** A plain array (the unnamed vector) or named dense / sparse vectors. */
+  readonly vector?: readonly number[] | Readonly<Record<string, unknown>>;
   readonly payload?: Record<string, unknown>;
 }
 

@@ -16,7 +16,7 @@ describe('collection writes', () => {
     const cosine = createTestCollection(store, 'cos', 4, 'Cosine');
     cosine.upsert([{ id: 1, vector: [2, 6, 7, 8], payload: {} }]);
     close(
-      cosine.retrieve([1], read(false, true))[0]?.vector,
+      cosine.retrieve([1], read(false, true))[0]?.vector as number[],
       [0.16169041, 0.48507124, 0.5659165, 0.64676166],
     );
     const dot = createTestCollection(store, 'dot', 2, 'Dot');

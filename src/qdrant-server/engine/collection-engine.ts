@@ -5,7 +5,6 @@
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload } from '../filter/filter-api.js';
 import { deletePayloadPaths, mergePayload } from '../filter/index.js';
-import { badInput } from '../qdrant-error.js';
 import type {
   CollectionEngine,
   CollectionSpec,
@@ -24,12 +23,14 @@ import type {
 } from './engine-api.js';
 import { describeCollection } from './collection-info.js';
 import { CollectionReader } from './collection-reader.js';
-import { encodeVector, prepareVector } from './f32.js';
+import { encodeVector } from './f32.js';
 import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
 import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
-import { type PointEntry, PointTable } from './point-table.js';
+import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
+import { VectorConfig } from './vector-config.js';
+import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
 
 /** The persisted state a collection starts from. */
 export interface CollectionState {
@@ -43,6 +44,7 @@ export interface CollectionState {
 export class EmbeddedCollection implements CollectionEngine {
   readonly name: string;
   private readonly spec: CollectionSpec;
+  private readonly vectors: VectorConfig;
   private readonly indexes: Map<string, PayloadFieldSchema>;
   private readonly table: PointTable;
   private readonly reader: CollectionReader;
@@ -57,23 +59,27 @@ export class EmbeddedCollection implements CollectionEngine {
     this.spec = state.spec;
     this.operations = state.operations;
     this.indexes = new Map(Object.entries(state.indexes));
-    this.table = new PointTable(state.spec.vectors?.size ?? null);
-    this.reader = new CollectionReader(this.spec, this.table, this.indexes);
+    this.vectors = new VectorConfig(state.spec);
+    const dims = new Map([...this.vectors.dense].map(([name, params]) => [name, params.size]));
+    this.table = new PointTable(dims, this.vectors.sparse.keys());
+    this.reader = new CollectionReader(this.vectors, this.table, this.indexes);
   }
 
   /** Adds a stored point while opening the store (no write back). */
   loadPoint(row: StoredPoint): void {
-    let vector: Float32Array | null = null;
+    const named = row.vectors === null ? undefined : decodeNamedVectors(row.vectors);
+    const dense = named?.dense ?? new Map<string, Float32Array>();
     if (row.vector !== null) {
       // SQLite buffers need not be 4-byte aligned; copy when they are not.
       const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
-      vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      dense.set('', new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
     }
-    this.table.put(pointIdFromKey(row.key), vector, JSON.parse(row.payload) as Payload, row.version);
+    const vectors: PointVectors = { dense, sparse: named?.sparse ?? new Map() };
+    this.table.put(pointIdFromKey(row.key), vectors, JSON.parse(row.payload) as Payload, row.version);
   }
 
   info(): Record<string, unknown> {
-    return describeCollection(this.spec, this.indexes, this.table);
+    return describeCollection(this.spec, this.vectors, this.indexes, this.table);
   }
 
   vectorParams(): VectorParams | null {
@@ -81,27 +87,20 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   upsert(points: readonly PointInput[]): UpdateOutcome {
-    const params = this.spec.vectors;
-    const latest = new Map<string, { id: PointId; vector: Float32Array | null; payload: Payload }>();
+    const latest = new Map<string, { id: PointId; vectors: PointVectors; payload: Payload }>();
     for (const point of points) {
-      let vector: Float32Array | null = null;
-      if (point.vector !== null) {
-        if (params === null) throw badInput('Not existing vector name error: ');
-        if (point.vector.length !== params.size) {
-          throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${point.vector.length}`);
-        }
-        vector = prepareVector(point.vector, params.distance);
-      }
+      const vectors = this.vectors.preparePoint(point.vector);
       // Last duplicate wins, as in Qdrant's HashMap of points.
-      latest.set(pointIdKey(point.id), { id: point.id, vector, payload: point.payload });
+      latest.set(pointIdKey(point.id), { id: point.id, vectors, payload: point.payload });
     }
     const op = this.commit((version) => {
       for (const [key, point] of latest) {
-        const blob = point.vector === null ? null : encodeVector(point.vector);
-        this.db.putPoint(this.name, key, blob, point.payload, version);
+        const unnamed = point.vectors.dense.get('');
+        const blob = unnamed === undefined ? null : encodeVector(unnamed);
+        this.db.putPoint(this.name, key, blob, encodeNamedVectors(point.vectors), point.payload, version);
       }
     });
-    for (const point of latest.values()) this.table.put(point.id, point.vector, point.payload, op);
+    for (const point of latest.values()) this.table.put(point.id, point.vectors, point.payload, op);
     return { operationId: op, missingIds: [] };
   }
 
@@ -118,7 +117,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   search(request: SearchRequest): ScoredPointRecord[] {
-    const query = this.reader.prepareQuery(request.vector);
+    const query = this.reader.prepareQuery(request.using ?? '', request.vector);
     const test = this.reader.predicate(request.filter);
     const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
     return hits.slice(request.offset).map((hit) => ({

@@ -1,8 +1,9 @@
 /** @module `GET /collections/{name}`: the CollectionInfo JSON (qdrant-subset.md §1) and payload_schema counts. */
 import { parseDateTime, valuesAtPath } from '../filter/index.js';
-import type { CollectionSpec, PayloadFieldSchema } from './engine-api.js';
+import type { CollectionSpec, PayloadFieldSchema, VectorParams } from './engine-api.js';
 import { parseUuid } from './point-id.js';
 import type { PointTable } from './point-table.js';
+import type { VectorConfig } from './vector-config.js';
 
 const HNSW_DEFAULTS = { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0 };
 const OPTIMIZER_DEFAULTS = {
@@ -27,14 +28,21 @@ function objectOr(value: unknown): Record<string, unknown> {
 /** Builds the info object; the client's own settings override Qdrant's defaults where it sent them. */
 export function describeCollection(
   spec: CollectionSpec,
+  vectorConfig: VectorConfig,
   indexes: ReadonlyMap<string, PayloadFieldSchema>,
   table: PointTable,
 ): Record<string, unknown> {
   const settings = spec.settings;
-  const vectors =
-    spec.vectors === null
-      ? {}
-      : { size: spec.vectors.size, distance: spec.vectors.distance, ...spec.vectors.extras };
+  const describe = (params: VectorParams) => ({
+    size: params.size,
+    distance: params.distance,
+    ...params.extras,
+  });
+  // The single form prints its params; the named form a map by name (st reads `.vectors.default.size`).
+  const vectors: Record<string, unknown> =
+    spec.vectors !== null
+      ? describe(spec.vectors)
+      : Object.fromEntries([...vectorConfig.dense].map(([name, params]) => [name, describe(params)]));
   const params: Record<string, unknown> = {
     vectors,
     shard_number: settings.shard_number ?? 1,
@@ -42,7 +50,8 @@ export function describeCollection(
     write_consistency_factor: settings.write_consistency_factor ?? 1,
     on_disk_payload: settings.on_disk_payload ?? true,
   };
-  if (settings.sparse_vectors !== undefined) params.sparse_vectors = settings.sparse_vectors;
+  // Qdrant leaves `sparse_vectors` out when the collection has none (skip_serializing_if).
+  if (vectorConfig.sparse.size > 0) params.sparse_vectors = Object.fromEntries(vectorConfig.sparse);
   const payloadSchema: Record<string, unknown> = {};
   for (const [field, schema] of indexes) {
     const entry: Record<string, unknown> = { data_type: schema.type };

@@ -4,26 +4,41 @@ import type { IndexLookup, PointPredicate, TextIndexParams } from '../filter/fil
 import { compileFilter, selectPayload } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
 import type {
-  CollectionSpec,
   PayloadFieldSchema,
   PointRecord,
   ReadOptions,
+  SparseVectorOutput,
+  VectorInput,
   VectorParams,
 } from './engine-api.js';
-import { prepareVector } from './f32.js';
-import { type PointEntry, type PointTable, compareEntries } from './point-table.js';
+import {
+  type DenseSlot,
+  type PointEntry,
+  type PointTable,
+  type SparseVectorData,
+  compareEntries,
+} from './point-table.js';
+import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
+import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
 import { searchNearest } from './vector-search.js';
 
 /** A scored point, best first in any list of them. */
 export type Hit = Scored<PointEntry>;
 
+/** A query vector ready to score against one vector name: dense prepared like stored ones, sparse sorted and weighted. */
+export type PreparedQuery =
+  | { readonly kind: 'dense'; readonly name: string; readonly vector: Float32Array }
+  | { readonly kind: 'sparse'; readonly name: string; readonly vector: SparseVectorData };
+
+const byPoint = (a: DenseSlot, b: DenseSlot) => compareEntries(a.point, b.point);
+
 /** Reads one collection's in-memory state. */
 export class CollectionReader {
   readonly indexLookup: IndexLookup;
 
   constructor(
-    readonly spec: CollectionSpec,
+    readonly vectors: VectorConfig,
     readonly table: PointTable,
     readonly indexes: ReadonlyMap<string, PayloadFieldSchema>,
   ) {
@@ -42,72 +57,135 @@ export class CollectionReader {
     return test === undefined ? all : all.filter(test);
   }
 
-  /** The collection's vector params; throws Qdrant's error for a collection without a dense vector. */
-  vectorParams(): VectorParams {
-    if (this.spec.vectors === null) throw badInput('Not existing vector name error: ');
-    return this.spec.vectors;
+  /** Checks a query vector against the vector `name` and prepares it the way stored vectors were prepared. */
+  prepareQuery(name: string, vector: VectorInput): PreparedQuery {
+    if (isSparseInput(vector)) return this.prepareSparseQuery(name, prepareSparse(vector));
+    return { kind: 'dense', name, vector: this.vectors.prepareDenseQuery(name, vector) };
   }
 
-  /** Checks the dimension and prepares a query vector the way stored vectors were prepared. */
-  prepareQuery(vector: readonly number[]): Float32Array {
-    const params = this.vectorParams();
-    if (vector.length !== params.size) {
-      throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${vector.length}`);
+  /** A point's stored vector `name` as a query (query by id); undefined when the point has none. */
+  storedQuery(entry: PointEntry, name: string): PreparedQuery | undefined {
+    if (this.vectors.sparse.has(name)) {
+      const doc = entry.sparse.get(name);
+      return doc === undefined ? undefined : this.prepareSparseQuery(name, doc);
     }
-    return prepareVector(vector, params.distance);
+    this.vectors.denseParams(name);
+    const vector = this.storedDense(entry, name);
+    return vector === undefined ? undefined : { kind: 'dense', name, vector };
   }
 
   /**
-   * The `limit` nearest points that have a vector and pass `test`, exact, ties by id ascending,
+   * The `limit` nearest points that have the queried vector and pass `test`, exact, ties by id ascending,
    * cut by the strict score_threshold.
    */
   nearest(
-    query: Float32Array,
+    query: PreparedQuery,
     limit: number,
     test: ((entry: PointEntry) => boolean) | undefined,
     threshold?: number,
   ): Hit[] {
-    const slots = this.table.slots;
-    if (slots === null) return [];
-    const distance = this.vectorParams().distance;
+    if (query.kind === 'sparse') {
+      const index = this.table.sparse.get(query.name);
+      return index === undefined ? [] : searchSparse(index, query.vector, limit, test, threshold);
+    }
+    const slots = this.table.dense.get(query.name);
+    if (slots === undefined) return [];
+    const distance = this.distanceOf(query.name);
     let allowed: Int32Array | undefined;
     if (test !== undefined) {
       const picked: number[] = [];
-      for (let slot = 0; slot < slots.count; slot++) if (test(slots.owner(slot))) picked.push(slot);
+      for (let slot = 0; slot < slots.count; slot++) if (test(slots.owner(slot).point)) picked.push(slot);
       allowed = Int32Array.from(picked);
     }
-    const hits = searchNearest({ slots, distance, query, k: limit, allowed, tieBreak: compareEntries });
+    const found = searchNearest({
+      slots,
+      distance,
+      query: query.vector,
+      k: limit,
+      allowed,
+      tieBreak: byPoint,
+    });
+    const hits = found.map((hit) => ({ item: hit.item.point, score: hit.score }));
     return takeWhilePassing(hits, distance, threshold);
   }
 
-  /** Exactly scores the given points (those with a vector), best first, cut by the strict threshold. */
-  rescore(query: Float32Array, entries: readonly PointEntry[], limit: number, threshold?: number): Hit[] {
-    const slots = this.table.slots;
-    if (slots === null) return [];
-    const distance = this.vectorParams().distance;
+  /** Exactly scores the given points (those with the queried vector), best first, cut by the strict threshold. */
+  rescore(query: PreparedQuery, entries: readonly PointEntry[], limit: number, threshold?: number): Hit[] {
+    if (query.kind === 'sparse') {
+      const top = new TopK<PointEntry>(limit, true, compareEntries);
+      for (const entry of entries) {
+        const doc = entry.sparse.get(query.name);
+        const score = doc === undefined ? undefined : scoreSparse(query.vector, doc);
+        if (score !== undefined && (threshold === undefined || score > threshold)) top.offer(entry, score);
+      }
+      return top.items;
+    }
+    const slots = this.table.dense.get(query.name);
+    if (slots === undefined) return [];
+    const distance = this.distanceOf(query.name);
     const score = scorerFor(distance);
     const top = new TopK<PointEntry>(limit, isSimilarity(distance), compareEntries);
     for (const entry of entries) {
-      if (entry.slot >= 0) top.offer(entry, score(slots.raw(), entry.slot * slots.dim, query));
+      const owner = entry.dense.get(query.name);
+      if (owner !== undefined) top.offer(entry, score(slots.raw(), owner.slot * slots.dim, query.vector));
     }
     return takeWhilePassing(top.items, distance, threshold);
   }
 
-  /** The stored vector of a point, as a standalone array, or undefined when it has none. */
-  storedVector(entry: PointEntry): Float32Array | undefined {
-    return entry.slot >= 0 && this.table.slots !== null ? this.table.slots.copy(entry.slot) : undefined;
+  /** Whether larger scores are better for queries on this vector (sparse vectors score like Dot). */
+  higherIsBetter(name: string): boolean {
+    return this.vectors.sparse.has(name) || isSimilarity(this.distanceOf(name));
   }
 
-  /** A point as returned to clients, with payload and vector only when asked for. */
+  /** A point as returned to clients, with payload and vectors only when asked for. */
   record(entry: PointEntry, options: ReadOptions): PointRecord {
     const record: PointRecord = { id: entry.id };
     const payload = selectPayload(entry.payload, options.withPayload);
     if (payload !== undefined) record.payload = payload;
-    if (options.withVector) {
-      const vector = this.storedVector(entry);
-      if (vector !== undefined) record.vector = Array.from(vector);
+    if (options.withVector !== false) {
+      const vector = this.recordVectors(entry, options.withVector === true ? undefined : options.withVector);
+      if (vector !== undefined) record.vector = vector;
     }
     return record;
+  }
+
+  /** The point's vectors (all, or the named ones): a bare array when that is only the unnamed vector. */
+  private recordVectors(entry: PointEntry, names: readonly string[] | undefined): PointRecord['vector'] {
+    const out: Record<string, number[] | SparseVectorOutput> = {};
+    let count = 0;
+    for (const name of entry.dense.keys()) {
+      if (names !== undefined && !names.includes(name)) continue;
+      const vector = this.storedDense(entry, name);
+      if (vector === undefined) continue;
+      out[name] = Array.from(vector);
+      count++;
+    }
+    for (const [name, doc] of entry.sparse) {
+      if (names !== undefined && !names.includes(name)) continue;
+      out[name] = { indices: Array.from(doc.indices), values: Array.from(doc.values) };
+      count++;
+    }
+    if (count === 0) return undefined;
+    const only = out[''];
+    return count === 1 && Array.isArray(only) ? only : out;
+  }
+
+  /** A copy of a stored dense vector (views are unsafe to hand to usearch and to callers). */
+  private storedDense(entry: PointEntry, name: string): Float32Array | undefined {
+    const owner = entry.dense.get(name);
+    const slots = this.table.dense.get(name);
+    return owner === undefined || slots === undefined ? undefined : slots.copy(owner.slot);
+  }
+
+  private prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {
+    const params = this.vectors.sparseParams(name);
+    const index = this.table.sparse.get(name);
+    if (index === undefined) throw badInput(`Not existing vector name error: ${name}`);
+    return { kind: 'sparse', name, vector: weightQuery(vector, params, index) };
+  }
+
+  private distanceOf(name: string): VectorParams['distance'] {
+    return this.vectors.denseParams(name).distance;
   }
 
   private textIndex(key: string): TextIndexParams | undefined {

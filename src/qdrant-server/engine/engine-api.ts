@@ -17,32 +17,68 @@ export interface VectorParams {
   readonly extras: Readonly<Record<string, unknown>>;
 }
 
+/** A sparse vector's config (`sparse_vectors.NAME`); `idf` rescales query weights by document frequency. */
+export interface SparseVectorParams {
+  readonly modifier?: 'none' | 'idf';
+  /** `index` params, kept only to echo them in collection info (the embedded index has no knobs). */
+  readonly index?: Readonly<Record<string, unknown>>;
+}
+
 /** `PUT /collections/{name}` after parsing. */
 export interface CollectionSpec {
-  /** null when the body had no `vectors`: the collection then has no dense vector. */
+  /** The single unnamed vector (`vectors: {size, distance}`), or null when there is none. */
   readonly vectors: VectorParams | null;
+  /**
+   * Named dense vectors (`vectors: {NAME: {size, distance}}`). Absent in data dirs written before named
+   * vectors existed; a collection has either the unnamed vector or named ones, never both.
+   */
+  readonly namedVectors?: Readonly<Record<string, VectorParams>>;
+  /** Sparse vectors by name (`sparse_vectors`); absent in older data dirs. */
+  readonly sparseVectors?: Readonly<Record<string, SparseVectorParams>>;
   /** Other top-level keys (hnsw_config, optimizers_config, on_disk_payload, …), kept and echoed. */
   readonly settings: Readonly<Record<string, unknown>>;
 }
 
+/** A sparse vector as sent: parallel lists of dimension indices (u32) and weights. */
+export interface SparseVectorInput {
+  readonly indices: readonly number[];
+  readonly values: readonly number[];
+}
+
+/** A dense (array) or sparse vector. */
+export type VectorInput = readonly number[] | SparseVectorInput;
+
+/** A point's vectors by name, as in Qdrant's `vector: {NAME: ...}`; `""` is the unnamed dense vector. */
+export type NamedVectorsInput = Readonly<Record<string, VectorInput>>;
+
 export interface PointInput {
   readonly id: PointId;
-  /** null: the point has no vector. */
-  readonly vector: readonly number[] | null;
+  /** A plain array is the unnamed vector; an object names its vectors (`{}` or null: no vector). */
+  readonly vector: readonly number[] | NamedVectorsInput | null;
   readonly payload: Payload;
 }
 
 export interface ReadOptions {
   readonly withPayload: PayloadSelector;
-  readonly withVector: boolean;
+  /** true / false, or the names of the vectors to return. */
+  readonly withVector: boolean | readonly string[];
+}
+
+/** A stored sparse vector as returned: indices ascending, f32 values. */
+export interface SparseVectorOutput {
+  indices: number[];
+  values: number[];
 }
 
 /** A point as returned: `payload` / `vector` are absent when not requested. */
 export interface PointRecord {
   id: PointId;
   payload?: Payload;
-  /** f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip. */
-  vector?: number[];
+  /**
+   * f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip.
+   * A plain array when the only vector returned is the unnamed one, else a map by name (as Qdrant does).
+   */
+  vector?: number[] | Record<string, number[] | SparseVectorOutput>;
 }
 
 export interface ScoredPointRecord extends PointRecord {
@@ -51,7 +87,9 @@ export interface ScoredPointRecord extends PointRecord {
 }
 
 export interface SearchRequest extends ReadOptions {
-  readonly vector: readonly number[];
+  readonly vector: VectorInput;
+  /** The vector name searched; `""` (the unnamed vector) when absent. */
+  readonly using?: string;
   readonly filter?: Filter;
   readonly limit: number;
   readonly offset: number;
@@ -60,13 +98,15 @@ export interface SearchRequest extends ReadOptions {
 
 /** The `query` of a query request or prefetch. */
 export type QueryInput =
-  | { readonly kind: 'nearest'; readonly vector: readonly number[] }
+  | { readonly kind: 'nearest'; readonly vector: VectorInput }
   | { readonly kind: 'point'; readonly id: PointId }
   | { readonly kind: 'rrf'; readonly k: number }
   | { readonly kind: 'dbsf' };
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
+  /** The vector name this level's query searches; `""` when absent. */
+  readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;
   readonly limit: number;
@@ -75,6 +115,7 @@ export interface PrefetchRequest {
 
 export interface QueryRequest extends ReadOptions {
   readonly query?: QueryInput;
+  readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;
   readonly limit: number;
@@ -120,7 +161,7 @@ export interface CollectionEngine {
   readonly name: string;
   /** `GET /collections/{name}` result, ready to serialise. */
   info(): Record<string, unknown>;
-  /** The vector params, or null for a collection without a dense vector. */
+  /** The unnamed vector's params, or null for a collection without one. */
   vectorParams(): VectorParams | null;
   upsert(points: readonly PointInput[]): UpdateOutcome;
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];

@@ -5,7 +5,7 @@
 import type { Filter } from '../filter/filter-ast.js';
 import { badRequest, notFound, unsupported } from '../qdrant-error.js';
 import type { PrefetchRequest, QueryInput, QueryRequest, ScoredPointRecord } from './engine-api.js';
-import type { CollectionReader, Hit } from './collection-reader.js';
+import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.js';
 import { type PointEntry, compareEntries } from './point-table.js';
 import { TopK } from './vector-scoring.js';
 
@@ -29,6 +29,7 @@ export function runQuery(reader: CollectionReader, request: QueryRequest): Score
   }
   const stage: PrefetchRequest = {
     query: request.query,
+    ...(request.using === undefined ? {} : { using: request.using }),
     prefetch: request.prefetch,
     filter: request.filter,
     limit: request.offset + request.limit,
@@ -47,7 +48,7 @@ function runStage(reader: CollectionReader, stage: PrefetchRequest, inherited: F
   if (stage.prefetch.length === 0) {
     if (query === undefined) return listById(reader, filter, stage.limit);
     if (query.kind === 'rrf') return [];
-    const { vector, exclude } = resolveVector(reader, query);
+    const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
     const test = reader.predicate(filter);
     const accept =
       exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
@@ -60,7 +61,7 @@ function runStage(reader: CollectionReader, stage: PrefetchRequest, inherited: F
   }
   const sources = stage.prefetch.map((inner) => runStage(reader, inner, filter));
   if (query.kind === 'rrf') return fuseByRank(sources, query.k, stage.limit, stage.scoreThreshold);
-  const { vector, exclude } = resolveVector(reader, query);
+  const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
   const union = new Map<string, PointEntry>();
   for (const hits of sources)
     for (const hit of hits) if (hit.item !== exclude) union.set(hit.item.key, hit.item);
@@ -71,12 +72,14 @@ function runStage(reader: CollectionReader, stage: PrefetchRequest, inherited: F
 function resolveVector(
   reader: CollectionReader,
   query: Extract<QueryInput, { kind: 'nearest' | 'point' }>,
-): { vector: Float32Array; exclude?: PointEntry } {
-  if (query.kind === 'nearest') return { vector: reader.prepareQuery(query.vector) };
-  reader.vectorParams();
+  using: string,
+): { vector: PreparedQuery; exclude?: PointEntry } {
+  if (query.kind === 'nearest') return { vector: reader.prepareQuery(using, query.vector) };
   const entry = reader.table.get(query.id);
-  const vector = entry === undefined ? undefined : reader.storedVector(entry);
-  if (entry === undefined || vector === undefined) throw notFound('Vector with name "" for point not found');
+  const vector = entry === undefined ? undefined : reader.storedQuery(entry, using);
+  if (entry === undefined || vector === undefined) {
+    throw notFound(`Vector with name "${using}" for point not found`);
+  }
   return { vector, exclude: entry };
 }
 

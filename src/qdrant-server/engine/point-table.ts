@@ -1,18 +1,52 @@
-/** @module A collection's points in memory: id → point, vectors in slots, and a cached id-sorted order for scroll. */
+/**
+ * @module A collection's points in memory: id → point, each dense vector name's vectors in its own slots,
+ * each sparse vector name in its own inverted index, and a cached id-sorted order for scroll.
+ */
 import type { Payload } from '../filter/filter-api.js';
 import { type PointId, comparePointIds, pointIdKey } from './point-id.js';
+import { type SparseDoc, SparseIndex } from './sparse-index.js';
 import { VectorSlots } from './vector-slots.js';
 
-/** One point. It is also the `FilterablePoint` handed to compiled filters, so filtering allocates nothing. */
-export interface PointEntry {
-  readonly id: PointId;
-  readonly key: string;
-  payload: Payload;
-  /** Operation number of the point's last write. */
-  version: number;
-  /** Index into the vector slots, or -1 when the point has no vector. */
+/** Where one of a point's dense vectors sits; VectorSlots writes `slot` back when a swap-remove moves it. */
+export interface DenseSlot {
   slot: number;
-  readonly hasVector: boolean;
+  readonly point: PointEntry;
+}
+
+/** A sparse vector before it is stored: indices ascending, values f32. */
+export interface SparseVectorData {
+  readonly indices: Uint32Array;
+  readonly values: Float32Array;
+}
+
+/** A point's prepared vectors by name. */
+export interface PointVectors {
+  readonly dense: ReadonlyMap<string, Float32Array>;
+  readonly sparse: ReadonlyMap<string, SparseVectorData>;
+}
+
+/** Shared by every point without sparse vectors, so the common dense-only point allocates no second map. */
+const NO_SPARSE: ReadonlyMap<string, SparseDoc> = new Map();
+
+/** One point. It is also the `FilterablePoint` handed to compiled filters, so filtering allocates nothing. */
+export class PointEntry {
+  /** Dense vectors by name (`""` is the unnamed one). */
+  readonly dense = new Map<string, DenseSlot>();
+  /** Sparse vectors by name. */
+  sparse: ReadonlyMap<string, SparseDoc> = NO_SPARSE;
+
+  constructor(
+    readonly id: PointId,
+    readonly key: string,
+    public payload: Payload,
+    /** Operation number of the point's last write. */
+    public version: number,
+  ) {}
+
+  /** Whether the point has a vector of that name, for `has_vector`. */
+  hasVector(name: string): boolean {
+    return this.dense.has(name) || this.sparse.has(name);
+  }
 }
 
 /** Orders points by id the way Qdrant does. */
@@ -24,11 +58,14 @@ export function compareEntries(a: PointEntry, b: PointEntry): number {
 export class PointTable {
   private readonly byKey = new Map<string, PointEntry>();
   private sorted: PointEntry[] | null = null;
-  /** null for a collection without a dense vector. */
-  readonly slots: VectorSlots<PointEntry> | null;
+  /** Each dense vector name's slots. */
+  readonly dense: ReadonlyMap<string, VectorSlots<DenseSlot>>;
+  /** Each sparse vector name's index. */
+  readonly sparse: ReadonlyMap<string, SparseIndex>;
 
-  constructor(dim: number | null) {
-    this.slots = dim === null ? null : new VectorSlots<PointEntry>(dim);
+  constructor(denseDims: ReadonlyMap<string, number>, sparseNames: Iterable<string>) {
+    this.dense = new Map([...denseDims].map(([name, dim]) => [name, new VectorSlots<DenseSlot>(dim)]));
+    this.sparse = new Map([...sparseNames].map((name) => [name, new SparseIndex()]));
   }
 
   get size(): number {
@@ -47,23 +84,41 @@ export class PointTable {
     return this.byKey.values();
   }
 
-  /** Inserts or replaces a whole point (Qdrant's upsert semantics). */
-  put(id: PointId, vector: Float32Array | null, payload: Payload, version: number): PointEntry {
+  /** Inserts or replaces a whole point (Qdrant's upsert semantics); vector names must exist in the table. */
+  put(id: PointId, vectors: PointVectors, payload: Payload, version: number): PointEntry {
     const key = pointIdKey(id);
     const old = this.byKey.get(key);
-    const entry: PointEntry = { id, key, payload, version, slot: -1, hasVector: vector !== null };
-    if (old === undefined) this.sorted = null;
-    if (vector !== null && this.slots === null)
-      throw new Error('point table: vector for a collection without vectors');
-    if (old !== undefined && old.slot >= 0) {
-      const slots = this.slots as VectorSlots<PointEntry>;
-      if (vector !== null) slots.replace(old.slot, entry, vector);
-      else slots.remove(old.slot);
-    } else if (vector !== null) {
-      (this.slots as VectorSlots<PointEntry>).add(entry, vector);
+    const entry = new PointEntry(id, key, payload, version);
+    for (const [name, vector] of vectors.dense) {
+      const slots = this.dense.get(name);
+      if (slots === undefined) throw new Error(`point table: no dense vector named "${name}"`);
+      const previous = old?.dense.get(name);
+      const owner: DenseSlot = { slot: -1, point: entry };
+      // Reusing the old slot keeps the block dense without a swap.
+      if (previous !== undefined) slots.replace(previous.slot, owner, vector);
+      else slots.add(owner, vector);
+      entry.dense.set(name, owner);
+    }
+    if (old !== undefined) {
+      for (const [name, previous] of old.dense) {
+        if (!vectors.dense.has(name)) this.dense.get(name)?.remove(previous.slot);
+      }
+      this.removeSparse(old);
+    }
+    if (vectors.sparse.size > 0) {
+      const docs = new Map<string, SparseDoc>();
+      for (const [name, vector] of vectors.sparse) {
+        const index = this.sparse.get(name);
+        if (index === undefined) throw new Error(`point table: no sparse vector named "${name}"`);
+        const doc: SparseDoc = { indices: vector.indices, values: vector.values, point: entry };
+        index.add(doc);
+        docs.set(name, doc);
+      }
+      entry.sparse = docs;
     }
     this.byKey.set(key, entry);
-    if (old !== undefined && this.sorted !== null) {
+    if (old === undefined) this.sorted = null;
+    else if (this.sorted !== null) {
       // Same id, same position: swap the object in place rather than re-sorting.
       const at = this.indexOf(old);
       if (at >= 0) this.sorted[at] = entry;
@@ -72,7 +127,8 @@ export class PointTable {
   }
 
   delete(entry: PointEntry): void {
-    if (entry.slot >= 0) this.slots?.remove(entry.slot);
+    for (const [name, owner] of entry.dense) this.dense.get(name)?.remove(owner.slot);
+    this.removeSparse(entry);
     this.byKey.delete(entry.key);
     this.sorted = null;
   }
@@ -94,6 +150,10 @@ export class PointTable {
       else hi = mid;
     }
     return lo;
+  }
+
+  private removeSparse(entry: PointEntry): void {
+    for (const [name, doc] of entry.sparse) this.sparse.get(name)?.remove(doc);
   }
 
   private indexOf(entry: PointEntry): number {

@@ -21,7 +21,10 @@ export interface StoredCollection {
 /** A point row as stored. */
 export interface StoredPoint {
   readonly key: string;
+  /** The unnamed dense vector's f32 bytes. */
   readonly vector: Buffer | null;
+  /** Named dense and sparse vectors (vector-codec.ts); null in rows written before they existed. */
+  readonly vectors: Buffer | null;
   readonly payload: string;
   readonly version: number;
 }
@@ -38,6 +41,7 @@ CREATE TABLE IF NOT EXISTS points (
   id_key TEXT NOT NULL,
   vector BLOB,
   payload TEXT NOT NULL,
+  vectors BLOB,
   version INTEGER NOT NULL,
   PRIMARY KEY (collection, id_key)
 ) WITHOUT ROWID;
@@ -58,6 +62,7 @@ export function openDatabase(dataDir: string): Database.Database {
     // killed process (kill -9) but not a power loss or OS crash; FULL would add an fsync per write.
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
+    addMissingColumns(db);
     // Take the write lock now rather than at the first client write.
     db.exec('BEGIN IMMEDIATE; COMMIT;');
   } catch (error) {
@@ -71,6 +76,13 @@ export function openDatabase(dataDir: string): Database.Database {
     throw error;
   }
   return db;
+}
+
+/** Brings a data dir written by an older version up to the current schema; old rows read as before. */
+function addMissingColumns(db: Database.Database): void {
+  const columns = (db.pragma('table_info(points)') as { name: string }[]).map((column) => column.name);
+  // Named and sparse vectors came later; NULL there means "only the unnamed vector, if any".
+  if (!columns.includes('vectors')) db.exec('ALTER TABLE points ADD COLUMN vectors BLOB');
 }
 
 function isBusy(error: unknown): boolean {
@@ -88,7 +100,7 @@ export class SqlitePersistence {
     const db = this.db;
     this.statements = {
       collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
-      points: db.prepare('SELECT id_key, vector, payload, version FROM points WHERE collection = ?'),
+      points: db.prepare('SELECT id_key, vector, vectors, payload, version FROM points WHERE collection = ?'),
       insertCollection: db.prepare(
         'INSERT INTO collections (name, spec, indexes, operations) VALUES (?, ?, ?, 0)',
       ),
@@ -97,7 +109,7 @@ export class SqlitePersistence {
       setOperations: db.prepare('UPDATE collections SET operations = ? WHERE name = ?'),
       setIndexes: db.prepare('UPDATE collections SET indexes = ? WHERE name = ?'),
       putPoint: db.prepare(
-        'INSERT OR REPLACE INTO points (collection, id_key, vector, payload, version) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO points (collection, id_key, vector, vectors, payload, version) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       setPayload: db.prepare(
         'UPDATE points SET payload = ?, version = ? WHERE collection = ? AND id_key = ?',
@@ -132,10 +144,17 @@ export class SqlitePersistence {
     for (const row of this.statements.points.iterate(collection) as Iterable<{
       id_key: string;
       vector: Buffer | null;
+      vectors: Buffer | null;
       payload: string;
       version: number;
     }>) {
-      yield { key: row.id_key, vector: row.vector, payload: row.payload, version: row.version };
+      yield {
+        key: row.id_key,
+        vector: row.vector,
+        vectors: row.vectors,
+        payload: row.payload,
+        version: row.version,
+      };
     }
   }
 
@@ -156,8 +175,15 @@ export class SqlitePersistence {
     this.statements.setIndexes.run(JSON.stringify(indexes), name);
   }
 
-  putPoint(collection: string, key: string, vector: Buffer | null, payload: unknown, version: number): void {
-    this.statements.putPoint.run(collection, key, vector, JSON.stringify(payload), version);
+  putPoint(
+    collection: string,
+    key: string,
+    vector: Buffer | null,
+    vectors: Buffer | null,
+    payload: unknown,
+    version: number,
+  ): void {
+    this.statements.putPoint.run(collection, key, vector, vectors, JSON.stringify(payload), version);
   }
 
   setPayload(collection: string, key: string, payload: unknown, version: number): void {

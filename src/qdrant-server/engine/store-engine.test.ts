@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { isQdrantError } from '../qdrant-error.js';
 import { createTestCollection, makeDataDir, openTestStore, read } from './engine-test-kit.js';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE } from './sqlite-persistence.js';
 import { openStoreEngine } from './store-engine.js';
 
 const FIXTURE = fileURLToPath(new URL('./engine-child.fixture.ts', import.meta.url));
@@ -24,6 +27,13 @@ function runChild(mode: string, dataDir: string): Promise<{ line: string; child:
     child.on('exit', (code) => resolve({ line: out.trim() || `exit ${code}`, child }));
   });
 }
+
+/** The schema of data dirs written before named and sparse vectors existed (no `vectors` column). */
+const OLD_SCHEMA = `
+CREATE TABLE collections (name TEXT PRIMARY KEY, spec TEXT NOT NULL, indexes TEXT NOT NULL, operations INTEGER NOT NULL);
+CREATE TABLE points (collection TEXT NOT NULL, id_key TEXT NOT NULL, vector BLOB, payload TEXT NOT NULL,
+  version INTEGER NOT NULL, PRIMARY KEY (collection, id_key)) WITHOUT ROWID;
+`;
 
 describe('store engine', () => {
   test('lists, creates and deletes collections with Qdrant errors', () => {
@@ -63,7 +73,7 @@ describe('store engine', () => {
       const reopened = second.collection('docs');
       const [point] = reopened.retrieve([1], read(true, true));
       assert.deepEqual(point?.payload, { tag: 'x' });
-      assert.ok(Math.abs((point?.vector?.[0] ?? 0) - 0.16169041) < 1e-6);
+      assert.ok(Math.abs(((point?.vector as number[] | undefined)?.[0] ?? 0) - 0.16169041) < 1e-6);
       assert.equal(reopened.count(), 2);
       assert.deepEqual((reopened.info().payload_schema as Record<string, unknown>).tag, {
         data_type: 'keyword',
@@ -108,6 +118,97 @@ describe('store engine', () => {
       assert.fail('expected an error');
     } catch (error) {
       assert.ok(isQdrantError(error));
+    }
+  });
+
+  test('keeps named dense and sparse vectors on the same point across close and reopen', () => {
+    const dataDir = makeDataDir();
+    const first = openStoreEngine({ dataDir });
+    first.createCollection('h', {
+      vectors: null,
+      namedVectors: { dense: { size: 2, distance: 'Cosine', extras: {} } },
+      sparseVectors: { lexical: { modifier: 'idf' } },
+      settings: {},
+    });
+    first.collection('h').upsert([
+      { id: 1, vector: { dense: [3, 4], lexical: { indices: [9, 2], values: [0.25, 1.5] } }, payload: {} },
+      { id: 2, vector: { lexical: { indices: [2], values: [1] } }, payload: {} },
+    ]);
+    const before = first.collection('h').info();
+    first.close();
+
+    const second = openStoreEngine({ dataDir });
+    try {
+      const h = second.collection('h');
+      assert.deepEqual(h.info(), before);
+      const [point] = h.retrieve([1], read(false, true));
+      assert.deepEqual(point?.vector, {
+        dense: [Math.fround(0.6), Math.fround(0.8)],
+        lexical: { indices: [2, 9], values: [1.5, 0.25] },
+      });
+      const hits = h.query({
+        ...read(),
+        query: { kind: 'nearest', vector: { indices: [2], values: [1] } },
+        using: 'lexical',
+        prefetch: [],
+        limit: 10,
+        offset: 0,
+      });
+      // Both points have dimension 2 after the reopen: N = 2, df = 2, so the index was rebuilt.
+      assert.deepEqual(
+        hits.map((hit) => hit.id),
+        [1, 2],
+      );
+      assert.ok(Math.abs((hits[0]?.score ?? 0) - 1.5 * Math.log(0.5 / 2.5 + 1)) < 1e-6);
+    } finally {
+      second.close();
+    }
+  });
+
+  test('opens a data dir written before named vectors existed, and keeps it working', () => {
+    const dataDir = makeDataDir();
+    const old = new Database(join(dataDir, DATABASE_FILE));
+    old.exec(OLD_SCHEMA);
+    old
+      .prepare('INSERT INTO collections VALUES (?, ?, ?, ?)')
+      .run(
+        'legacy',
+        JSON.stringify({ vectors: { size: 2, distance: 'Dot', extras: {} }, settings: {} }),
+        '{}',
+        1,
+      );
+    old
+      .prepare('INSERT INTO points VALUES (?, ?, ?, ?, ?)')
+      .run('legacy', 'n:1', Buffer.from(Float32Array.from([1, 2]).buffer), '{"a":1}', 0);
+    old.close();
+
+    const store = openStoreEngine({ dataDir });
+    try {
+      const legacy = store.collection('legacy');
+      assert.deepEqual(legacy.retrieve([1], read(true, true)), [
+        { id: 1, payload: { a: 1 }, vector: [1, 2] },
+      ]);
+      assert.equal(legacy.upsert([{ id: 2, vector: [3, 0], payload: {} }]).operationId, 1);
+      const hits = legacy.search({ ...read(), vector: [1, 0], limit: 2, offset: 0 });
+      assert.deepEqual(
+        hits.map((hit) => [hit.id, hit.score]),
+        [
+          [2, 3],
+          [1, 1],
+        ],
+      );
+      assert.deepEqual((legacy.info().config as { params: { vectors: unknown } }).params.vectors, {
+        size: 2,
+        distance: 'Dot',
+      });
+    } finally {
+      store.close();
+    }
+    const reopened = openStoreEngine({ dataDir });
+    try {
+      assert.equal(reopened.collection('legacy').count(), 2);
+    } finally {
+      reopened.close();
     }
   });
 });

@@ -14,7 +14,11 @@ type Row = [id: PointId, payload: Record<string, unknown>, hasVector?: boolean];
 const noIndexes: IndexLookup = { textIndex: () => undefined };
 
 function points(rows: readonly Row[]): FilterablePoint[] {
-  return rows.map(([id, payload, hasVector = true]) => ({ id, payload, hasVector }));
+  return rows.map(([id, payload, hasVector = true]) => ({
+    id,
+    payload,
+    hasVector: (name) => hasVector && name === '',
+  }));
 }
 
 /** The ids of `rows` that `filter` selects. */
@@ -338,7 +342,7 @@ describe('ids, vectors and nested', () => {
     assert.deepEqual(select({ must: { has_id: [2, '550E8400E29B41D4A716446655440000'] } }, rows), [2, uuid]);
     assert.deepEqual(select({ must: { has_id: [] } }, rows), []);
   });
-  test('has_vector sees only the unnamed vector', () => {
+  test('has_vector asks the point for that vector name', () => {
     assert.deepEqual(select({ must: { has_vector: '' } }, rows), [1, uuid, 4]);
     assert.deepEqual(select({ must: { has_vector: 'image' } }, rows), []);
   });

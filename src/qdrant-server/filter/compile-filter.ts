@@ -12,7 +12,6 @@ import { NOT_FOUND, PASSED, formatJsonPath, parseJsonPath, toArrayPath, walkValu
 type Check = (payload: Payload, point: FilterablePoint | undefined) => boolean;
 
 const ALWAYS: Check = () => true;
-const NEVER: Check = () => false;
 const isNonEmpty = (v: unknown) => v !== null && !(Array.isArray(v) && v.length === 0);
 const isNullValue = (v: unknown) => v === null;
 
@@ -59,9 +58,8 @@ function compileCondition(condition: Condition, scope: Scope): Check {
       return (_payload, point) => point !== undefined && ids.has(point.id);
     }
     case 'has_vector': {
-      // The embedded store keeps one unnamed vector, so only "" can be present.
-      if (condition.name !== '') return NEVER;
-      return (_payload, point) => point?.hasVector === true;
+      const name = condition.name;
+      return (_payload, point) => point?.hasVector(name) === true;
     }
     case 'nested': {
       const path = toArrayPath(parseJsonPath(condition.key));

@@ -11,8 +11,8 @@ export type Payload = Record<string, unknown>;
 export interface FilterablePoint {
   readonly id: PointId;
   readonly payload: Payload;
-  /** Whether the point has the collection's (unnamed) vector, for `has_vector`. */
-  readonly hasVector: boolean;
+  /** Whether the point has a vector of that name (`""` is the unnamed one), for `has_vector`. */
+  hasVector(name: string): boolean;
 }
 
 /** Full-text index parameters as stored (defaults filled in). */

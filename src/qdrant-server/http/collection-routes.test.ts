@@ -60,15 +60,27 @@ describe('collection routes', () => {
     assert.equal((await app.send('GET', '/collections/bad/exists')).json.result.exists, false);
   });
 
-  test('named and sparse vectors are refused by name, not ignored', async () => {
-    const named = await create('named', { vectors: { text: { size: 4, distance: 'Cosine' } } });
-    assert.equal(named.status, 400);
-    assert.match(named.json.status.error, /^Bad request: Named vectors is not supported/);
-    const sparse = await create('sparse', {
-      vectors: { size: 4, distance: 'Dot' },
-      sparse_vectors: { s: {} },
+  test('named and sparse vector configs are kept and reported by name', async () => {
+    const named = await create('named', {
+      vectors: { text: { size: 4, distance: 'Cosine' } },
+      sparse_vectors: { words: { modifier: 'idf' } },
     });
-    assert.match(sparse.json.status.error, /Sparse vectors is not supported/);
+    assert.equal(named.status, 200);
+    const info = (await app.send('GET', '/collections/named')).json.result;
+    assert.deepEqual(info.config.params.vectors, { text: { size: 4, distance: 'Cosine' } });
+    assert.deepEqual(info.config.params.sparse_vectors, { words: { modifier: 'idf' } });
+    const clash = await create('clash', {
+      vectors: { a: { size: 2, distance: 'Dot' } },
+      sparse_vectors: { a: {} },
+    });
+    assert.equal(clash.status, 400);
+    assert.equal(
+      clash.json.status.error,
+      "Wrong input: Dense and sparse vector names must be unique - duplicate found with 'a'",
+    );
+    const badModifier = await create('bad_modifier', { sparse_vectors: { s: { modifier: 'bm25' } } });
+    assert.equal(badModifier.status, 400);
+    assert.match(badModifier.json.status.error, /^Format error in JSON body: unknown variant `bm25`/);
   });
 
   test('collection names are validated as path parameters', async () => {

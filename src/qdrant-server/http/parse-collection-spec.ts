@@ -1,9 +1,9 @@
 /**
  * @module `PUT /collections/{name}` body (qdrant-subset.md §1). `vectors` is Qdrant's untagged enum VectorsConfig:
- * one `{size, distance}` or a map of named ones; the embedded store supports the single unnamed vector only.
+ * one `{size, distance}` or a map of named ones; `sparse_vectors` is a map of SparseVectorParams (qdrant-hybrid.md §1).
  */
-import type { CollectionSpec, Distance, VectorParams } from '../engine/engine-api.js';
-import { formatError, unsupported, validationError } from '../qdrant-error.js';
+import type { CollectionSpec, Distance, SparseVectorParams, VectorParams } from '../engine/engine-api.js';
+import { badInput, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { isJsonObject, type JsonObject, readObject } from './body-shape.js';
 
 /** Case-sensitive, as Qdrant's Distance enum. */
@@ -22,34 +22,80 @@ function isVectorParams(value: unknown): value is JsonObject & { size: number; d
   );
 }
 
-function parseVectors(value: unknown): VectorParams | null {
-  if (value === undefined || value === null) return null;
-  if (!isVectorParams(value)) {
-    const isNamedMap = isJsonObject(value) && Object.values(value).every(isVectorParams);
-    if (!isNamedMap) throw formatError('data did not match any variant of untagged enum VectorsConfig');
-    // An empty map names no vectors: the collection has no dense vector, as when `vectors` is left out.
-    if (Object.keys(value).length === 0) return null;
-    throw unsupported('Named vectors');
-  }
+/** One `{size, distance, ...}`; `path` is the validator's field path (`vectors`, `vectors.NAME`). */
+function readVectorParams(
+  value: JsonObject & { size: number; distance: Distance },
+  path: string,
+): VectorParams {
   const { size, distance, ...extras } = value;
   if (extras.multivector_config !== undefined && extras.multivector_config !== null) {
     throw unsupported('Multivectors (multivector_config)');
   }
   if (size > MAX_VECTOR_SIZE) {
     throw validationError([
-      { path: 'vectors.size', message: `value ${size} invalid, must be from 1 to 65536` },
+      { path: `${path}.size`, message: `value ${size} invalid, must be from 1 to 65536` },
     ]);
   }
   return { size, distance, extras };
+}
+
+/** `vectors`: the single unnamed form, or a map of names (an empty map names no vector). */
+function parseVectors(value: unknown): Pick<CollectionSpec, 'vectors' | 'namedVectors'> {
+  if (value === undefined || value === null) return { vectors: null };
+  if (isVectorParams(value)) return { vectors: readVectorParams(value, 'vectors') };
+  const isNamedMap = isJsonObject(value) && Object.values(value).every(isVectorParams);
+  if (!isNamedMap) throw formatError('data did not match any variant of untagged enum VectorsConfig');
+  const named: Record<string, VectorParams> = {};
+  for (const [name, params] of Object.entries(value)) {
+    named[name] = readVectorParams(
+      params as JsonObject & { size: number; distance: Distance },
+      `vectors.${name}`,
+    );
+  }
+  return { vectors: null, namedVectors: named };
+}
+
+/** `sparse_vectors.NAME`: `{modifier?: "none" | "idf", index?: {...}}`; other keys are ignored, as serde does. */
+function parseSparseParams(value: unknown): SparseVectorParams {
+  const body = isJsonObject(value) ? value : undefined;
+  if (body === undefined)
+    throw formatError(`invalid type: ${JSON.stringify(value)}, expected struct SparseVectorParams`);
+  const modifier = body.modifier;
+  const params: { modifier?: 'none' | 'idf'; index?: Record<string, unknown> } = {};
+  if (modifier !== undefined && modifier !== null) {
+    if (modifier !== 'none' && modifier !== 'idf') {
+      throw formatError(`unknown variant \`${String(modifier)}\`, expected \`none\` or \`idf\``);
+    }
+    params.modifier = modifier;
+  }
+  if (body.index !== undefined && body.index !== null) {
+    if (!isJsonObject(body.index)) throw formatError('invalid type: expected struct SparseIndexParams');
+    params.index = body.index;
+  }
+  return params;
+}
+
+function parseSparseVectors(value: unknown, dense: readonly string[]): Record<string, SparseVectorParams> {
+  if (value === undefined || value === null) return {};
+  if (!isJsonObject(value)) throw formatError('invalid type: expected a map of sparse vector params');
+  const sparse: Record<string, SparseVectorParams> = {};
+  for (const [name, params] of Object.entries(value)) sparse[name] = parseSparseParams(params);
+  // Checked after parsing, in Qdrant's order (`collection_meta_ops.rs::CreateCollectionOperation::new`).
+  if ('' in sparse) throw badInput('Sparse vector name cannot be empty');
+  const duplicate = dense.find((name) => name in sparse);
+  if (duplicate !== undefined) {
+    throw badInput(`Dense and sparse vector names must be unique - duplicate found with '${duplicate}'`);
+  }
+  return sparse;
 }
 
 /** Parses the create body; other keys (hnsw_config, on_disk_payload, …) are kept for the engine to echo. */
 export function parseCollectionSpec(json: unknown): CollectionSpec {
   const body = readObject(json, 'struct CreateCollection');
   const { vectors, sparse_vectors, ...settings } = body;
-  const parsed = parseVectors(vectors);
-  if (isJsonObject(sparse_vectors) && Object.keys(sparse_vectors).length > 0)
-    throw unsupported('Sparse vectors');
+  const dense = parseVectors(vectors);
+  const denseNames = dense.vectors === null ? Object.keys(dense.namedVectors ?? {}) : [''];
+  const sparseVectors = parseSparseVectors(sparse_vectors, denseNames);
   if (body.init_from !== undefined && body.init_from !== null) throw unsupported('init_from');
-  return { vectors: parsed, settings };
+  return { ...dense, sparseVectors, settings };
 }

@@ -18,6 +18,7 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
+import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
 /** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs`). */
 const DEFAULT_RRF_K = 2;
@@ -31,14 +32,14 @@ const UNSUPPORTED_QUERIES = [
   'relevance_feedback',
 ];
 
-function parseVectorOrId(value: unknown): QueryInput {
+function parseVectorOrId(value: unknown, path: string): QueryInput {
+  if (isSparseShape(value)) return { kind: 'nearest', vector: readSparseVector(value, path) };
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivector queries');
     return { kind: 'nearest', vector: readDenseVector(value) };
   }
   if (typeof value === 'number' || typeof value === 'string')
     return { kind: 'point', id: parseJsonPointId(value) };
-  if (isJsonObject(value) && 'indices' in value) throw unsupported('Sparse vectors');
   throw formatError('data did not match any variant of untagged enum VectorInput');
 }
 
@@ -48,12 +49,12 @@ function parseFusion(value: unknown): QueryInput {
   throw formatError(`unknown variant \`${String(value)}\`, expected \`rrf\` or \`dbsf\``);
 }
 
-function parseQueryInput(value: unknown): QueryInput | undefined {
+function parseQueryInput(value: unknown, path: string): QueryInput | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isJsonObject(value) || 'indices' in value) return parseVectorOrId(value);
+  if (!isJsonObject(value) || isSparseShape(value)) return parseVectorOrId(value, `${path}.query`);
   if ('nearest' in value) {
     if (value.mmr !== undefined && value.mmr !== null) throw unsupported('MMR (nearest.mmr)');
-    return parseVectorOrId(value.nearest);
+    return parseVectorOrId(value.nearest, `${path}.query.nearest`);
   }
   if ('fusion' in value) return parseFusion(value.fusion);
   if ('rrf' in value) {
@@ -65,10 +66,11 @@ function parseQueryInput(value: unknown): QueryInput | undefined {
   throw formatError('data did not match any variant of untagged enum QueryInterface');
 }
 
-function checkCommonKeys(body: JsonObject): void {
+/** `using` (the vector name; `""` when absent) and the keys the embedded store does not implement. */
+function readUsing(body: JsonObject): { using?: string } {
   const using = readOptionalString(body, 'using');
-  if (using !== undefined && using !== '') throw unsupported('Named vectors (`using`)');
   if (body.lookup_from !== undefined && body.lookup_from !== null) throw unsupported('lookup_from');
+  return using === undefined ? {} : { using };
 }
 
 function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
@@ -80,8 +82,8 @@ function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
 
 function parsePrefetch(json: unknown, path: string): PrefetchRequest {
   const body = readObject(json, 'struct Prefetch');
-  checkCommonKeys(body);
-  const query = parseQueryInput(body.query);
+  const using = readUsing(body);
+  const query = parseQueryInput(body.query, path);
   const prefetch = readPrefetchList(body, path);
   const filter = readFilter(body);
   const scoreThreshold = readOptionalNumber(body, 'score_threshold');
@@ -89,6 +91,7 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
   return {
     prefetch,
     limit,
+    ...using,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
@@ -113,8 +116,8 @@ function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolea
 /** Parses one query request; `path` prefixes validator field errors (`internal`, `searches[0].internal`). */
 export function parseQueryRequest(json: unknown, path = 'internal'): QueryRequest {
   const body = readObject(json, 'struct QueryRequest');
-  checkCommonKeys(body);
-  const query = parseQueryInput(body.query);
+  const using = readUsing(body);
+  const query = parseQueryInput(body.query, path);
   const prefetch = readPrefetchList(body, path);
   const filter = readFilter(body);
   const scoreThreshold = readOptionalNumber(body, 'score_threshold');
@@ -125,6 +128,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     prefetch,
     limit,
     offset,
+    ...using,
     ...options,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),

@@ -15,11 +15,11 @@ function readPayloadSelector(value: unknown, defaultAll: boolean): PayloadSelect
   return parsePayloadSelector(value, defaultAll);
 }
 
-/** `with_vector`: a bool, or a list of vector names of which only the unnamed `""` exists here. */
-function readWithVector(value: unknown, defaultOn: boolean): boolean {
+/** `with_vector`: a bool, or a list of vector names (names the collection lacks return nothing). */
+function readWithVector(value: unknown, defaultOn: boolean): boolean | string[] {
   if (value === undefined || value === null) return defaultOn;
   if (typeof value === 'boolean') return value;
-  if (Array.isArray(value) && value.every((name) => typeof name === 'string')) return value.includes('');
+  if (Array.isArray(value) && value.every((name) => typeof name === 'string')) return value;
   throw invalidType(value, 'a boolean or a list of vector names');
 }
 

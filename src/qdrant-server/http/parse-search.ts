@@ -1,6 +1,5 @@
 /** @module `POST /points/search` body, SearchRequestInternal (qdrant-subset.md §3); `limit` (alias `top`) is required. */
-import type { SearchRequest } from '../engine/engine-api.js';
-import { unsupported } from '../qdrant-error.js';
+import type { SearchRequest, VectorInput } from '../engine/engine-api.js';
 import {
   invalidType,
   isJsonObject,
@@ -13,22 +12,25 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
+import { readSparseVector } from './read-sparse-vector.js';
 
-/** A plain array, or `{name, vector}` where only the unnamed vector `""` exists in the embedded store. */
-function readSearchVector(value: unknown): number[] {
+/** NamedVectorStruct: a plain array (the unnamed vector), or `{name, vector}` with a dense or sparse vector. */
+function readSearchVector(value: unknown, path: string): { vector: VectorInput; using: string } {
   if (value === undefined) throw missingField('vector');
   if (isJsonObject(value)) {
-    if (isJsonObject(value.vector)) throw unsupported('Sparse vectors');
-    if (value.name !== '' && value.name !== undefined) throw unsupported('Named vectors');
-    return readDenseVector(value.vector);
+    if (typeof value.name !== 'string') throw missingField('name');
+    const vector = isJsonObject(value.vector)
+      ? readSparseVector(value.vector, `${path}.vector.vector`)
+      : readDenseVector(value.vector);
+    return { vector, using: value.name };
   }
-  return readDenseVector(value);
+  return { vector: readDenseVector(value), using: '' };
 }
 
 /** Parses one search; `path` is the validator's prefix for field errors (`search_request`, `searches[0].search_request`). */
 export function parseSearchRequest(json: unknown, path = 'search_request'): SearchRequest {
   const body: JsonObject = readObject(json, 'struct SearchRequest');
-  const vector = readSearchVector(body.vector);
+  const { vector, using } = readSearchVector(body.vector, path);
   const limitKey = body.limit === undefined ? 'top' : 'limit';
   if (body[limitKey] === undefined) throw missingField('limit');
   const offset = readOptionalUnsigned(body, 'offset') ?? 0;
@@ -38,6 +40,7 @@ export function parseSearchRequest(json: unknown, path = 'search_request'): Sear
   const limit = readLimit(body, limitKey, 0, path);
   return {
     vector,
+    using,
     limit,
     offset,
     ...options,

@@ -1,15 +1,36 @@
 /**
  * @module `PUT /collections/{name}/points` body: the `points` or `batch` form of PointInsertOperations
- * (qdrant-subset.md §2). Dimensions are the engine's to check; shapes and empty vectors are checked here.
+ * (qdrant-subset.md §2, qdrant-hybrid.md §1). Dimensions and names are the engine's to check; shapes, empty
+ * vectors and sparse vectors' validation rules are checked here.
  */
-import type { PointInput } from '../engine/engine-api.js';
+import type { NamedVectorsInput, PointInput, VectorInput } from '../engine/engine-api.js';
 import type { Payload } from '../filter/index.js';
 import { parseJsonPointId } from '../engine/point-id.js';
 import { type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, missingField, readDenseVector, readObject } from './body-shape.js';
 
-/** A point's vector: a dense array, or `{}` for "no vector"; named, sparse and multi vectors are not supported. */
-function parseVectorStruct(value: unknown): number[] | null {
+const NOT_A_VECTOR_STRUCT = 'data did not match any variant of untagged enum VectorStruct';
+const MAX_U32 = 0xffff_ffff;
+
+/** One named vector: a dense array or a sparse `{indices, values}` (indices u32, values f32). */
+function parseNamedVector(value: unknown): VectorInput {
+  if (Array.isArray(value)) {
+    if (value.some(Array.isArray)) throw unsupported('Multivectors');
+    return readDenseVector(value);
+  }
+  if (!isJsonObject(value) || !Array.isArray(value.indices) || !Array.isArray(value.values)) {
+    if (isJsonObject(value) && ('text' in value || 'image' in value)) throw unsupported('Inference objects');
+    throw formatError(NOT_A_VECTOR_STRUCT);
+  }
+  const { indices, values } = value;
+  const isU32 = (i: unknown) => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i <= MAX_U32;
+  if (!indices.every(isU32) || !values.every((v) => typeof v === 'number'))
+    throw formatError(NOT_A_VECTOR_STRUCT);
+  return { indices: indices as number[], values: values as number[] };
+}
+
+/** A point's vector: a dense array, a map of named dense or sparse vectors, or `{}` for "no vector". */
+function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
   if (value === undefined) throw missingField('vector');
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivectors');
@@ -17,9 +38,34 @@ function parseVectorStruct(value: unknown): number[] | null {
   }
   if (isJsonObject(value)) {
     if (Object.keys(value).length === 0) return null;
-    throw unsupported('Named vectors');
+    const named: Record<string, VectorInput> = {};
+    for (const [name, vector] of Object.entries(value)) named[name] = parseNamedVector(vector);
+    return named;
   }
-  throw formatError('data did not match any variant of untagged enum VectorStruct');
+  throw formatError(NOT_A_VECTOR_STRUCT);
+}
+
+/**
+ * Qdrant's validator rules for sparse vectors (`lib/sparse/src/common/sparse_vector.rs::validate_sparse_vector_impl`);
+ * the map key shows as `?` in the field path, as Qdrant prints it.
+ */
+function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
+  if (vector === null || Array.isArray(vector)) return [];
+  const violations: FieldViolation[] = [];
+  for (const value of Object.values(vector as NamedVectorsInput)) {
+    if (Array.isArray(value)) continue;
+    const sparse = value as { indices: readonly number[]; values: readonly number[] };
+    if (sparse.indices.length !== sparse.values.length) {
+      violations.push({
+        path: `${path}.?.values`,
+        message: 'Validation error: must be the same length as indices [{}]',
+      });
+    }
+    if (new Set(sparse.indices).size !== sparse.indices.length) {
+      violations.push({ path: `${path}.?.indices`, message: 'Validation error: must be unique [{}]' });
+    }
+  }
+  return violations;
 }
 
 function parsePayload(value: unknown): Payload {
@@ -42,7 +88,7 @@ function parseBatch(value: unknown): PointInput[] {
     throw batch.ids === undefined ? missingField('ids') : invalidType(batch.ids, 'a sequence');
   const vectors = batch.vectors;
   if (vectors === undefined) throw missingField('vectors');
-  if (isJsonObject(vectors)) throw unsupported('Named vectors');
+  if (isJsonObject(vectors)) return parseNamedBatch(batch.ids, vectors, batch.payloads ?? null);
   if (!Array.isArray(vectors)) throw invalidType(vectors, 'a sequence');
   const payloads = batch.payloads ?? null;
   if (payloads !== null && !Array.isArray(payloads)) throw invalidType(payloads, 'a sequence');
@@ -52,6 +98,29 @@ function parseBatch(value: unknown): PointInput[] {
   return batch.ids.map((rawId, i) => ({
     id: parseJsonPointId(rawId),
     vector: parseVectorStruct(vectors[i]),
+    payload: parsePayload(payloads?.[i]),
+  }));
+}
+
+/** `batch.vectors: {NAME: [vector per id]}`: point i gets the i-th vector of every name. */
+function parseNamedBatch(ids: unknown[], vectors: Record<string, unknown>, payloads: unknown): PointInput[] {
+  if (payloads !== null && !Array.isArray(payloads)) throw invalidType(payloads, 'a sequence');
+  const perPoint = ids.map(() => ({}) as Record<string, VectorInput>);
+  for (const [name, list] of Object.entries(vectors)) {
+    if (!Array.isArray(list)) throw invalidType(list, 'a sequence');
+    if (list.length !== ids.length) {
+      throw validationError([{ path: 'batch', message: 'number of ids and vectors must be equal' }]);
+    }
+    list.forEach((vector, i) => {
+      (perPoint[i] as Record<string, VectorInput>)[name] = parseNamedVector(vector);
+    });
+  }
+  if (payloads !== null && payloads.length !== ids.length) {
+    throw validationError([{ path: 'batch', message: 'number of ids and vectors must be equal' }]);
+  }
+  return ids.map((rawId, i) => ({
+    id: parseJsonPointId(rawId),
+    vector: Object.keys(perPoint[i] as object).length === 0 ? null : (perPoint[i] as NamedVectorsInput),
     payload: parsePayload(payloads?.[i]),
   }));
 }
@@ -81,10 +150,11 @@ export function parseUpsert(json: unknown): PointInput[] {
   checkOptions(body);
   const violations: FieldViolation[] = [];
   points.forEach((point, i) => {
-    if (point.vector?.length === 0) {
-      const path = form === 'points' ? `points[${i}].vector` : `${form}[${i}]`;
+    const path = form === 'points' ? `points[${i}].vector` : `${form}[${i}]`;
+    if (Array.isArray(point.vector) && point.vector.length === 0) {
       violations.push({ path, message: 'dense vector must not be empty' });
     }
+    violations.push(...sparseViolations(point.vector, form === 'points' ? path : 'batch.vectors'));
   });
   if (violations.length > 0) throw validationError(violations);
   return points;

@@ -2,11 +2,23 @@
 import type { PointRecord, ScoredPointRecord, ScrollPage } from '../engine/engine-api.js';
 import { toShortestF32, toShortestF32Vector } from './f32-number.js';
 
+/** A record's `vector`: a bare array for the unnamed vector, else `{name: [..] | {indices, values}}`. */
+function formatVectors(vector: NonNullable<PointRecord['vector']>): unknown {
+  if (Array.isArray(vector)) return toShortestF32Vector(vector);
+  const json: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(vector)) {
+    json[name] = Array.isArray(value)
+      ? toShortestF32Vector(value)
+      : { indices: value.indices, values: toShortestF32Vector(value.values) };
+  }
+  return json;
+}
+
 /** `{id, payload?, vector?, order_value?}`; absent parts stay absent (not null). */
 export function formatRecord(record: PointRecord & { order_value?: number }): Record<string, unknown> {
   const json: Record<string, unknown> = { id: record.id };
   if (record.payload !== undefined) json.payload = record.payload;
-  if (record.vector !== undefined) json.vector = toShortestF32Vector(record.vector);
+  if (record.vector !== undefined) json.vector = formatVectors(record.vector);
   if (record.order_value !== undefined) json.order_value = record.order_value;
   return json;
 }
@@ -19,7 +31,7 @@ export function formatScoredPoint(point: ScoredPointRecord): Record<string, unkn
     score: toShortestF32(point.score),
   };
   if (point.payload !== undefined) json.payload = point.payload;
-  if (point.vector !== undefined) json.vector = toShortestF32Vector(point.vector);
+  if (point.vector !== undefined) json.vector = formatVectors(point.vector);
   return json;
 }
 

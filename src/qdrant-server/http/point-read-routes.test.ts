@@ -106,7 +106,7 @@ describe('point read routes', () => {
     const threshold = await post('/query', { score_threshold: 0.5 });
     assert.match(threshold.json.status.error, /^Bad request: A query is needed to use the score_threshold/);
     const named = await post('/query', { query: [1, 0, 0], using: 'text' });
-    assert.match(named.json.status.error, /not supported by memory-pool's embedded store/);
+    assert.equal(named.json.status.error, 'Wrong input: Not existing vector name error: text');
   });
 
   test('query without a query lists points in id order with score 1', async () => {

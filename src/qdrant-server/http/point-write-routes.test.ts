@@ -70,9 +70,30 @@ describe('point write routes', () => {
     assert.match(reply.json.status.error, /value "5" is not a valid point ID/);
   });
 
-  test('named vectors and multivectors are refused by name', async () => {
+  test('unknown vector names are 400; sparse vectors are validated as Qdrant does; multivectors are refused', async () => {
     const named = await upsert({ points: [{ id: 9, vector: { text: [1, 0, 0] } }] });
-    assert.match(named.json.status.error, /^Bad request: Named vectors is not supported/);
+    assert.equal(named.json.status.error, 'Wrong input: Not existing vector name error: text');
+    const uneven = await upsert({ points: [{ id: 9, vector: { s: { indices: [1, 2], values: [1] } } }] });
+    assert.equal(uneven.status, 422);
+    assert.equal(
+      uneven.json.status.error,
+      'Validation error in JSON body: [points[0].vector.?.values: Validation error: must be the same length as indices [{}]]',
+    );
+    const repeated = await upsert({
+      points: [{ id: 9, vector: { s: { indices: [3, 3], values: [1, 2] } } }],
+    });
+    assert.equal(repeated.status, 422);
+    assert.match(
+      repeated.json.status.error,
+      /points\[0\]\.vector\.\?\.indices: Validation error: must be unique/,
+    );
+    for (const index of [-1, 4294967296, 1.5]) {
+      const outOfRange = await upsert({
+        points: [{ id: 9, vector: { s: { indices: [index], values: [1] } } }],
+      });
+      assert.equal(outOfRange.status, 400, `index ${index}`);
+      assert.match(outOfRange.json.status.error, /^Format error in JSON body: /);
+    }
     const multi = await upsert({ points: [{ id: 9, vector: [[1, 0, 0]] }] });
     assert.match(multi.json.status.error, /^Bad request: Multivectors is not supported/);
   });

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { CollectionEngine, QueryRequest } from './engine-api.js';
+import { openTestStore, read } from './engine-test-kit.js';
+import { inverseDocumentFrequency, scoreSparse } from './sparse-search.js';
+
+const sparse = (indices: number[], values: number[]) => ({
+  indices: Uint32Array.from(indices),
+  values: Float32Array.from(values),
+});
+
+/** A collection with one idf sparse vector `words` and one plain `raw`. */
+function wordsCollection(): CollectionEngine {
+  const { store } = openTestStore();
+  store.createCollection('w', {
+    vectors: null,
+    sparseVectors: { words: { modifier: 'idf' }, raw: {} },
+    settings: {},
+  });
+  return store.collection('w');
+}
+
+function query(c: CollectionEngine, request: Partial<QueryRequest>) {
+  return c.query({ ...read(), prefetch: [], limit: 10, offset: 0, ...request });
+}
+
+const scoresById = (hits: { id: unknown; score: number }[]) =>
+  Object.fromEntries(hits.map((h) => [h.id, h.score]));
+
+describe('sparse search', () => {
+  test('idf is ln((N - df + 0.5) / (df + 0.5) + 1), an f32', () => {
+    const close = (actual: number, expected: number) => {
+      assert.equal(actual, Math.fround(actual), 'an f32 value');
+      assert.ok(Math.abs(actual - expected) < 1e-6, `${actual} is not ${expected}`);
+    };
+    close(inverseDocumentFrequency(3, 1), Math.log(2.5 / 1.5 + 1));
+    close(inverseDocumentFrequency(3, 3), Math.log(0.5 / 3.5 + 1));
+    // A term in no document still gets a finite, large weight.
+    close(inverseDocumentFrequency(10, 0), Math.log(10.5 / 0.5 + 1));
+  });
+
+  test('the score is the f32 dot product over shared indices, none shared gives no score', () => {
+    assert.equal(
+      scoreSparse(sparse([1, 4, 9], [0.5, 2, 3]), sparse([4, 9, 12], [1, 0.1, 7])),
+      Math.fround(2 + Math.fround(3 * Math.fround(0.1))),
+    );
+    assert.equal(scoreSparse(sparse([1], [1]), sparse([2], [1])), undefined);
+    assert.equal(scoreSparse(sparse([1], [0]), sparse([1], [5])), 0);
+  });
+
+  test('document frequencies follow upserts, replacements and deletes', () => {
+    const c = wordsCollection();
+    const doc = (indices: number[]) => ({ words: { indices, values: indices.map(() => 1) } });
+    c.upsert([
+      { id: 1, vector: doc([1, 2]), payload: {} },
+      { id: 2, vector: doc([2]), payload: {} },
+      { id: 3, vector: doc([3]), payload: {} },
+    ]);
+    const ask = () =>
+      scoresById(
+        query(c, { query: { kind: 'nearest', vector: { indices: [2], values: [1] } }, using: 'words' }),
+      );
+    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(3, 2), 2: inverseDocumentFrequency(3, 2) });
+    // Point 2 loses dimension 2: N stays 3, df(2) drops to 1.
+    c.upsert([{ id: 2, vector: doc([3]), payload: {} }]);
+    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(3, 1) });
+    // Deleting point 3 makes N = 2; a point without the vector does not count.
+    c.deletePoints({ ids: [3] });
+    c.upsert([{ id: 4, vector: null, payload: {} }]);
+    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(2, 1) });
+    c.deletePoints({ ids: [1] });
+    assert.deepEqual(ask(), {});
+  });
+
+  test('without a modifier the raw weights are used; query indices may come in any order', () => {
+    const c = wordsCollection();
+    c.upsert([{ id: 1, vector: { raw: { indices: [7, 3], values: [2, 0.5] } }, payload: {} }]);
+    const hits = query(c, {
+      query: { kind: 'nearest', vector: { indices: [7, 3], values: [1, 4] } },
+      using: 'raw',
+    });
+    assert.deepEqual(scoresById(hits), { 1: 4 });
+    const [stored] = c.retrieve([1], read(false, true));
+    assert.deepEqual(stored?.vector, { raw: { indices: [3, 7], values: [0.5, 2] } });
+  });
+
+  test('a dense query on a sparse name and a sparse query on a dense name are refused', () => {
+    const { store } = openTestStore();
+    store.createCollection('m', {
+      vectors: null,
+      namedVectors: { dense: { size: 2, distance: 'Dot', extras: {} } },
+      sparseVectors: { words: {} },
+      settings: {},
+    });
+    const c = store.collection('m');
+    const wrong = { status: 400, message: 'Wrong input: Wrong usage of sparse vectors' };
+    assert.throws(() => query(c, { query: { kind: 'nearest', vector: [1, 0] }, using: 'words' }), wrong);
+    assert.throws(
+      () => query(c, { query: { kind: 'nearest', vector: { indices: [1], values: [1] } }, using: 'dense' }),
+      wrong,
+    );
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * @module A collection's vector names: the unnamed or named dense vectors and the sparse ones, with Qdrant's
+ * checks and preparation of a point's vectors and of query vectors (qdrant-hybrid.md §1, §2).
+ */
+import { badInput } from '../qdrant-error.js';
+import type {
+  CollectionSpec,
+  NamedVectorsInput,
+  PointInput,
+  SparseVectorInput,
+  SparseVectorParams,
+  VectorInput,
+  VectorParams,
+} from './engine-api.js';
+import { prepareVector } from './f32.js';
+import type { PointVectors, SparseVectorData } from './point-table.js';
+
+const NO_VECTORS: PointVectors = { dense: new Map(), sparse: new Map() };
+
+/** Whether a vector input is sparse (`{indices, values}`) rather than a dense array. */
+export function isSparseInput(vector: VectorInput): vector is SparseVectorInput {
+  return !Array.isArray(vector);
+}
+
+/** The vector names of one collection. */
+export class VectorConfig {
+  /** Dense vectors by name; the unnamed one is `""`. */
+  readonly dense: ReadonlyMap<string, VectorParams>;
+  readonly sparse: ReadonlyMap<string, SparseVectorParams>;
+  /** true when the dense vectors were configured as a map of names (info then reports that map). */
+  readonly named: boolean;
+
+  constructor(spec: CollectionSpec) {
+    const named = spec.namedVectors ?? {};
+    this.named = spec.vectors === null && Object.keys(named).length > 0;
+    this.dense = new Map(spec.vectors === null ? Object.entries(named) : [['', spec.vectors]]);
+    this.sparse = new Map(Object.entries(spec.sparseVectors ?? {}));
+  }
+
+  /** The dense params of `name`; 400 `Not existing vector name error: NAME` otherwise. */
+  denseParams(name: string): VectorParams {
+    const params = this.dense.get(name);
+    if (params !== undefined) return params;
+    if (this.sparse.has(name)) throw wrongSparse();
+    throw notExisting(name);
+  }
+
+  /** The sparse params of `name`, with the same errors. */
+  sparseParams(name: string): SparseVectorParams {
+    const params = this.sparse.get(name);
+    if (params !== undefined) return params;
+    if (this.dense.has(name)) throw wrongSparse();
+    throw notExisting(name);
+  }
+
+  /** Checks and prepares a point's vectors: f32, Cosine-normalised, sparse indices sorted. */
+  preparePoint(vector: PointInput['vector']): PointVectors {
+    if (vector === null) return NO_VECTORS;
+    if (Array.isArray(vector)) {
+      const params = this.dense.get('');
+      if (params === undefined) throw notExisting('');
+      checkDimension(params, vector as readonly number[]);
+      return {
+        dense: new Map([['', prepareVector(vector as readonly number[], params.distance)]]),
+        sparse: new Map(),
+      };
+    }
+    const dense = new Map<string, Float32Array>();
+    const sparse = new Map<string, SparseVectorData>();
+    for (const [name, value] of Object.entries(vector as NamedVectorsInput)) {
+      if (isSparseInput(value)) {
+        this.sparseParams(name);
+        sparse.set(name, prepareSparse(value));
+      } else {
+        const params = this.denseParams(name);
+        checkDimension(params, value, name);
+        dense.set(name, prepareVector(value, params.distance));
+      }
+    }
+    return { dense, sparse };
+  }
+
+  /** Checks and prepares a dense query vector for `name` the way stored vectors were prepared. */
+  prepareDenseQuery(name: string, vector: readonly number[]): Float32Array {
+    const params = this.denseParams(name);
+    checkDimension(params, vector);
+    return prepareVector(vector, params.distance);
+  }
+}
+
+/** Sorts by index (Qdrant stores and scores sparse vectors sorted) and rounds the weights to f32. */
+export function prepareSparse(vector: SparseVectorInput): SparseVectorData {
+  if (vector.indices.length !== vector.values.length) {
+    throw badInput('Sparse vector indices and values must be the same length');
+  }
+  const order = vector.indices
+    .map((_, i) => i)
+    .sort((a, b) => (vector.indices[a] as number) - (vector.indices[b] as number));
+  const indices = new Uint32Array(order.length);
+  const values = new Float32Array(order.length);
+  order.forEach((from, to) => {
+    indices[to] = vector.indices[from] as number;
+    values[to] = vector.values[from] as number;
+  });
+  for (let i = 1; i < indices.length; i++) {
+    if (indices[i] === indices[i - 1]) throw badInput('Sparse vector indices must be unique');
+  }
+  return { indices, values };
+}
+
+/** Dimension check; named vectors add ` for vector 'NAME'` at upsert (`src/common/validate_vectors.rs`). */
+function checkDimension(params: VectorParams, vector: readonly number[], name?: string): void {
+  if (vector.length === params.size) return;
+  const suffix = name === undefined ? '' : ` for vector '${name}'`;
+  throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${vector.length}${suffix}`);
+}
+
+function notExisting(name: string) {
+  return badInput(`Not existing vector name error: ${name}`);
+}
+
+/** A dense vector sent for a sparse name or the reverse (`OperationError::WrongSparse`). */
+function wrongSparse() {
+  return badInput('Wrong usage of sparse vectors');
+}
