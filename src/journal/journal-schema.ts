@@ -12,6 +12,7 @@ const SCHEMA_VERSION = 1;
  * remove the stored point first (forget), before it writes the chunk again or drops it.
  * forgotten_messages: tombstones, so a re-sent window or an import never brings a forgotten message back.
  * forget_audit: who forgot what, with the counts (readable by admin keys).
+ * parts_indexes: the collections whose parts index memory-pool started, and whether it is complete.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -69,6 +70,11 @@ const STATEMENTS = [
      model TEXT NOT NULL,
      dimensions INTEGER NOT NULL,
      recorded_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS parts_indexes (
+     collection TEXT PRIMARY KEY,
+     complete INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
    )`,
 ];
 

@@ -18,7 +18,10 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { forgetMemories } from '../forgetting/forget-memories.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import { createPartsGuard } from '../parts/parts-guard.js';
+import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 
 export interface MemoryServiceOptions {
@@ -29,7 +32,7 @@ export interface MemoryServiceOptions {
   readonly queryEmbedder?: Embedder;
   readonly logger: Logger;
   /** Replace the store client (tests). */
-  readonly store?: PointStore;
+  readonly store?: PointStore & HybridPointStore;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
 }
@@ -78,14 +81,18 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => journal.close());
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
+    const partsGuard = createPartsGuard(store, journal);
+    const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
+    const parts = new PartsIndex({ config, journal, store, embedder: chunkEmbedder, guard: partsGuard });
     const writer = new ChunkWriter({
       config,
       journal,
       store,
-      embedder: meterEmbedder(embedder, metrics, 'chunk'),
+      embedder: chunkEmbedder,
       guard,
       metrics,
       logger,
+      parts,
     });
     writer.start();
     closers.push(() => writer.stop());
@@ -105,6 +112,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             store: pointStore,
             embedder: queryEmbedder,
             guard,
+            partsGuard,
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
             ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
           },
@@ -117,6 +125,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           {
             journal,
             store: pointStore,
+            parts,
             runExclusive: (task) => writer.runExclusive(task),
             wakeWriter: () => writer.wake(),
           },
