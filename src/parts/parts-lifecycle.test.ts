@@ -169,6 +169,18 @@ describe('the parts index follows its chunks', () => {
     });
   }
 
+  test('forgetting every message of a chunk deletes its parts with its point', async () => {
+    const where = { channel_id: 'c-whole' };
+    await save([user('w1', 'a whole secret chunk', where), self('w2', 'kept quiet', where)]);
+    await flush();
+    const chunkId = (await partsHolding('w1'))[0]?.payload!.chunkId;
+    assert.ok(chunkId);
+    await forget({ message_ids: ['w1', 'w2'] });
+    await assertPartsMirrorChunks();
+    const left = (await scroll(PARTS)).filter((p) => p.payload!.chunkId === chunkId);
+    assert.equal(left.length, 0);
+  });
+
   test('explain says which parts and signals ranked each hit; without it the answer is as before', async () => {
     const body = { bot: 'mythos', query_text: 'Where does Anna live?' };
     const plain = await service.post('/retrieve', body, headers);
