@@ -5,7 +5,7 @@
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] (docs/recall.md)
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
@@ -220,7 +220,8 @@ try {
   console.log(`| characters returned (mean) | ${returned('chars')} |`);
   console.log(
     `\n/retrieve latency (limit ${RETRIEVE_LIMIT}, through HTTP, embedding included): ` +
-      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +
+      `(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
 } finally {
   await service.close();

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { formatChunk } from './chunk-format.js';
 import { type ChunkPlanInput, measureMessage, planChunks } from './chunk-planner.js';
 import type { MemoryMessage, SpeakerConfig } from './memory-message.js';
 
 const speakers: SpeakerConfig = { selfSpeaker: 'Mythos', speakerAliases: { '111': 'Ada' } };
-const sizes = { minChars: 1200, maxChars: 1500, idleMs: 30_000 };
+const sizes = { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 };
 const NOW = 1_700_000_000_000;
 
 let nextId = 0;
@@ -92,6 +93,46 @@ describe('planChunks', () => {
   test('flush writes the remainder at once', () => {
     const message = sized(100);
     assert.deepEqual(plan([message], { flush: true }).ready, [[message.messageId]]);
+  });
+
+  test('a history sent in one go is cut where its own timestamps pause longer than maxGapMs', () => {
+    const start = Date.UTC(2023, 4, 8, 13, 0);
+    const minute = 60_000;
+    const [a, b, c, d] = [
+      sized(100, start),
+      sized(100, start + 30 * minute), // exactly maxGapMs after a: same chunk
+      sized(100, start + 60 * minute + 1), // just over maxGapMs after b: a new chunk
+      sized(100, start + 61 * minute),
+    ];
+    // All sent just now (the import's arrival), nowhere near minChars: the pause alone closes the first chunk.
+    assert.deepEqual(plan([a!, b!, c!, d!]), {
+      ready: [[a!.messageId, b!.messageId]],
+      pending: [c!.messageId, d!.messageId],
+      flushAt: NOW + 30_000,
+    });
+  });
+
+  test('a chunk never spans two UTC days, so its date header is the day of every message in it', () => {
+    const beforeMidnight = sized(100, Date.UTC(2023, 4, 8, 23, 59));
+    const afterMidnight = sized(100, Date.UTC(2023, 4, 9, 0, 1)); // 2 minutes later, another day
+    const laterThatDay = sized(100, Date.UTC(2023, 4, 9, 0, 5));
+    const pending = [beforeMidnight, afterMidnight, laterThatDay];
+    const result = planChunks({ pending, sizes, speakers, now: NOW, lastArrivalMs: NOW, flush: true });
+    assert.deepEqual(
+      result.ready.map((chunk) => chunk.map((message) => message.messageId)),
+      [[beforeMidnight.messageId], [afterMidnight.messageId, laterThatDay.messageId]],
+    );
+    for (const chunk of result.ready) {
+      const header = formatChunk(chunk, speakers).text.slice(1, 11);
+      for (const message of chunk) assert.equal(new Date(message.ts).toISOString().slice(0, 10), header);
+    }
+  });
+
+  test('live chat with close timestamps still waits for idleness by arrival', () => {
+    const start = Date.UTC(2023, 4, 8, 13, 0);
+    const [a, b] = [sized(100, start), sized(100, start + 29 * 60_000)];
+    assert.deepEqual(plan([a!, b!]).ready, []);
+    assert.deepEqual(plan([a!, b!], { lastArrivalMs: NOW - 30_000 }).ready, [[a!.messageId, b!.messageId]]);
   });
 
   test('nothing pending plans nothing', () => {

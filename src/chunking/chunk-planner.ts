@@ -2,7 +2,7 @@
  * @module Decides where one conversation's pending messages split into chunks, with st-qdrant-memory's
  * size rules, and which messages keep waiting for more of the conversation.
  */
-import { resolveChunkLine, sortByTimestamp } from './chunk-format.js';
+import { formatChunkDate, resolveChunkLine, sortByTimestamp } from './chunk-format.js';
 import type { ChunkSizes, MemoryMessage, SpeakerConfig } from './memory-message.js';
 
 /** What the planner needs to know about ONE conversation (bot + source + channel). */
@@ -42,10 +42,19 @@ export function measureMessage(message: MemoryMessage, speakers: SpeakerConfig):
 }
 
 /**
+ * Whether `next` starts a new chunk after `previous` by time: the conversation paused longer than
+ * `maxGapMs` between them, or a new UTC day began (a chunk's `[YYYY-MM-DD]` header is its oldest message's
+ * day, so a chunk never spans two days and the header dates every message under it).
+ */
+function isTimeBreak(previous: MemoryMessage, next: MemoryMessage, sizes: ChunkSizes): boolean {
+  return next.ts - previous.ts > sizes.maxGapMs || formatChunkDate(previous.ts) !== formatChunkDate(next.ts);
+}
+
+/**
  * Splits pending messages into chunks: closes a chunk before a message that would take it past `maxChars`
- * (a message larger than that becomes a chunk of its own: messages are never split), and after a message
- * that brings it to `minChars`. The short remainder is written once the conversation has been idle for
- * `idleMs`, or when `flush` is set.
+ * (a message larger than that becomes a chunk of its own: messages are never split) or that comes after a
+ * time break (isTimeBreak), and after a message that brings it to `minChars`. The short remainder is
+ * written once the conversation has been idle for `idleMs` by arrival, or when `flush` is set.
  */
 export function planChunks(input: ChunkPlanInput): ChunkPlan {
   const { sizes } = input;
@@ -55,7 +64,8 @@ export function planChunks(input: ChunkPlanInput): ChunkPlan {
 
   for (const message of sortByTimestamp(input.pending)) {
     const size = measureMessage(message, input.speakers);
-    if (current.length > 0 && currentSize + size > sizes.maxChars) {
+    const previous = current.at(-1);
+    if (previous && (currentSize + size > sizes.maxChars || isTimeBreak(previous, message, sizes))) {
       ready.push(current);
       current = [];
       currentSize = 0;

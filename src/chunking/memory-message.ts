@@ -34,6 +34,11 @@ export interface ChunkSizes {
   readonly minChars: number;
   readonly maxChars: number;
   readonly idleMs: number;
+  /**
+   * A chunk also closes between two consecutive messages further apart than this by their own `ts` (and
+   * always where the UTC day changes), so an imported history is cut where the conversation paused.
+   */
+  readonly maxGapMs: number;
 }
 
 /** The payload of one point, field for field as format.md defines it. */

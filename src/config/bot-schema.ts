@@ -17,6 +17,13 @@ const chunkSchema = section({
   maxChars: integer(1, 1_000_000, 'Set it to the largest chunk to store, e.g. 1500.').default(1500),
   /** Default 30000: after this many ms without a message, a partial chunk is saved anyway. */
   idleMs: integer(0, 86_400_000, 'Set it in milliseconds, e.g. 30000 for 30 seconds.').default(30_000),
+  /**
+   * Default 1800000 (30 minutes): a chunk also closes between two messages further apart than this by their
+   * own timestamps, and always where the UTC day changes, so its date header is every message's day.
+   */
+  maxGapMs: integer(1, 31_536_000_000, 'Set it in milliseconds, e.g. 1800000 for 30 minutes.').default(
+    1_800_000,
+  ),
 }).superRefine((chunk, ctx) => {
   if (chunk.minChars > chunk.maxChars) {
     ctx.addIssue({

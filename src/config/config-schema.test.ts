@@ -135,7 +135,7 @@ describe('config validation', () => {
     const problems = problemsFor(`${BOT}    chunk: { maxChar: 1400 }\nlisten: { address: 0.0.0.0 }`);
     assert.ok(
       problems.includes(
-        'bots.m.chunk.maxChar: unknown key. Did you mean "maxChars"? Allowed keys here: minChars, maxChars, idleMs.',
+        'bots.m.chunk.maxChar: unknown key. Did you mean "maxChars"? Allowed keys here: minChars, maxChars, idleMs, maxGapMs.',
       ),
     );
     assert.ok(
@@ -170,6 +170,7 @@ describe('config defaults', () => {
       model: 'text-embedding-3-large',
       apiKey: 'sk-1',
       dimensions: 3072,
+      maxInputTokens: 8191,
       batchSize: 64,
       timeoutMs: 15_000,
       maxRetries: 5,
@@ -178,6 +179,31 @@ describe('config defaults', () => {
       'embedding: { provider: openai, apiKey: sk-1, model: text-embedding-3-small }',
     ).embedding;
     assert.equal('dimensions' in small, false);
+  });
+
+  test("the input window is OpenAI's 8191 tokens for its models, 512 for others unless set", () => {
+    const windowOf = (yaml: string) => {
+      const embedding = load(yaml).embedding;
+      return embedding.provider === 'openai-compatible' ? embedding.maxInputTokens : undefined;
+    };
+    const ollama =
+      'provider: openai-compatible, baseUrl: "http://127.0.0.1:11434/v1", model: nomic-embed-text';
+    assert.equal(windowOf(`embedding: { ${ollama} }`), 512);
+    assert.equal(windowOf(`embedding: { ${ollama}, maxInputTokens: 2048 }`), 2048);
+    assert.equal(
+      windowOf('embedding: { provider: openrouter, model: openai/text-embedding-3-small, apiKey: or-1 }'),
+      8191,
+    );
+    assert.ok(
+      problemsFor(`embedding: { ${ollama}, maxInputTokens: 3 }`).some((p) =>
+        p.startsWith('embedding.maxInputTokens:'),
+      ),
+    );
+    assert.ok(
+      problemsFor('embedding: { provider: offline, maxInputTokens: 512 }').some((p) =>
+        p.startsWith('embedding.maxInputTokens:'),
+      ),
+    );
   });
 
   test('the openrouter preset fills its URL and requires a model', () => {
@@ -207,7 +233,7 @@ describe('config defaults', () => {
     const bot = load('bots: { doc: { selfSpeaker: "Dr. Smith" } }').bots.doc!;
     assert.equal(bot.collection, 'mem_dr_smith');
     assert.equal(bot.defaultSource, 'api');
-    assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000 });
+    assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 });
   });
 
   test('an API key gets sources * and scopes save, retrieve by default', () => {

@@ -48,6 +48,8 @@ export type EmbeddingConfig =
       readonly apiKey?: string;
       /** Sent as `dimensions` (OpenAI text-embedding-3-*) and checked against every returned vector. */
       readonly dimensions?: number;
+      /** The model's input window in tokens: longer texts are embedded in windows and pooled. */
+      readonly maxInputTokens: number;
       readonly batchSize: number;
       readonly timeoutMs: number;
       readonly maxRetries: number;

@@ -14,11 +14,22 @@ const PRESETS: Partial<Record<Provider, { baseUrl: string; model?: string; dimen
   openrouter: { baseUrl: 'https://openrouter.ai/api/v1' },
 };
 
+const CLIENT_KEYS = [
+  'baseUrl',
+  'model',
+  'apiKey',
+  'dimensions',
+  'maxInputTokens',
+  'batchSize',
+  'timeoutMs',
+  'maxRetries',
+] as const;
+
 /** Keys each provider reads; any other key set in the file is reported rather than ignored. */
 const KEYS_BY_PROVIDER: Record<Provider, readonly string[]> = {
-  'openai-compatible': ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
-  openai: ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
-  openrouter: ['baseUrl', 'model', 'apiKey', 'dimensions', 'batchSize', 'timeoutMs', 'maxRetries'],
+  'openai-compatible': CLIENT_KEYS,
+  openai: CLIENT_KEYS,
+  openrouter: CLIENT_KEYS,
   offline: [],
   hashing: ['dimensions'],
 };
@@ -41,6 +52,12 @@ export const embeddingSchema = section({
   apiKey: secret(1, `${KEY_HINT} environment variable.`).optional(),
   /** Vector size, sent to the API and checked on every vector. openai: 3072 with its default model; hashing: 256. */
   dimensions: integer(1, 65_536, 'Set the vector size the model returns, e.g. 3072.').optional(),
+  /**
+   * The model's input window in tokens (counted with cl100k_base). Default 8191 for OpenAI's embedding
+   * models (text-embedding-3-small/-large, ada-002, also as openai/... on OpenRouter), 512 for any other
+   * model: set it to your model's window. Longer texts are embedded in windows that fit, then pooled.
+   */
+  maxInputTokens: integer(16, 1_000_000, "Set the model's input window in tokens, e.g. 512.").optional(),
   /** Default 64: texts per embeddings request. */
   batchSize: integer(1, 2048, 'Set how many texts to send per request, e.g. 64.').optional(),
   /** Default 15000: ms before a request is abandoned and retried. */
@@ -89,11 +106,18 @@ export const embeddingSchema = section({
       model: section.model ?? preset?.model ?? '',
       ...(section.apiKey === undefined ? {} : { apiKey: section.apiKey }),
       ...dimensionsOf(section.dimensions ?? (usesPresetModel ? preset?.dimensions : undefined)),
+      maxInputTokens: section.maxInputTokens ?? defaultMaxInputTokens(section.model ?? preset?.model ?? ''),
       batchSize: section.batchSize ?? CLIENT_DEFAULTS.batchSize,
       timeoutMs: section.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
       maxRetries: section.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
     };
   });
+
+/** OpenAI's embedding models read 8191 tokens; other models' windows vary, 512 being the common small one. */
+const OPENAI_EMBEDDING_MODEL = /^(openai\/)?text-embedding-(3-small|3-large|ada-002)$/;
+function defaultMaxInputTokens(model: string): number {
+  return OPENAI_EMBEDDING_MODEL.test(model) ? 8191 : 512;
+}
 
 function dimensionsOf(dimensions: number | undefined): { dimensions?: number } {
   return dimensions === undefined ? {} : { dimensions };

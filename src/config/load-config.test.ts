@@ -64,7 +64,7 @@ describe('loadConfig', () => {
         collection: 'mem_assistant',
         defaultSource: 'api',
         speakerAliases: {},
-        chunk: { minChars: 1200, maxChars: 1500, idleMs: 30_000 },
+        chunk: { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 },
         retrieve: { limit: 5, scoreThreshold: 0.3, scope: 'global' },
       },
     });
@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       model: 'text-embedding-3-large',
       apiKey: 'sk-file',
       dimensions: 3072,
+      maxInputTokens: 8191,
       batchSize: 64,
       timeoutMs: 15_000,
       maxRetries: 5,

@@ -15,6 +15,7 @@ function createRecordingEmbedder() {
   const embedder: Embedder = {
     model: hashing.model,
     dimensions: hashing.dimensions,
+    inputWindow: hashing.inputWindow,
     async embed(texts) {
       calls.push([...texts]);
       await gate;

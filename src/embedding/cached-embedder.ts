@@ -2,7 +2,7 @@
  * @module A decorator that remembers recent query embeddings, so a repeated /retrieve query skips the
  * provider (latency, cost, rate limits) and identical concurrent queries share one provider call.
  */
-import type { EmbedOptions, Embedder } from './embedder.js';
+import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
 
 export interface CachedEmbedderOptions {
   /** Most vectors kept; the least recently used goes first (default 1000, about 12 MB at 3072-d). */
@@ -37,6 +37,10 @@ export class CachedEmbedder implements Embedder {
 
   get dimensions(): number | undefined {
     return this.#inner.dimensions;
+  }
+
+  get inputWindow(): InputWindow {
+    return this.#inner.inputWindow;
   }
 
   get stats(): EmbeddingCacheStats {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CachedEmbedder } from './cached-embedder.js';
 import { createEmbedder } from './create-embedder.js';
+import { countCl100kTokens } from './openai-compatible/cl100k-token-counter.js';
 import { describeEmbedderContract } from './test-support/embedder-contract.js';
 import { startFakeOpenAiServer } from './test-support/fake-openai-server.js';
 
@@ -19,6 +20,7 @@ describe('createEmbedder', () => {
       batchSize: 16,
       timeoutMs: 1000,
       maxRetries: 0,
+      maxInputTokens: 512,
     });
     assert.deepEqual([remote.model, remote.dimensions], ['openai-compatible:nomic-embed-text', undefined]);
   });
@@ -33,6 +35,7 @@ describe('createEmbedder', () => {
         batchSize: 8,
         timeoutMs: 1000,
         maxRetries: 0,
+        maxInputTokens: 512,
       },
       {
         fetch: async (url) => {
@@ -45,6 +48,38 @@ describe('createEmbedder', () => {
     assert.deepEqual(urls, ['http://embed.test/v1/embeddings']);
     assert.deepEqual([...vector!], [Math.fround(0.6), Math.fround(0.8)]);
   });
+});
+
+test('an OpenAI-compatible endpoint is sent windows within embedding.maxInputTokens, never a cut text', async () => {
+  const server = await startFakeOpenAiServer({ dimensions: 8 });
+  try {
+    const embedder = createEmbedder({
+      provider: 'openai-compatible',
+      baseUrl: server.baseUrl,
+      model: server.models[0]!,
+      batchSize: 64,
+      timeoutMs: 5000,
+      maxRetries: 0,
+      maxInputTokens: 16,
+    });
+    const chunk = Array.from(
+      { length: 8 },
+      (_, i) => `Anna: this is message ${i} about Lisbon and piano`,
+    ).join('\n');
+    const [vector] = await embedder.embed([chunk, 'short']);
+    const sent = server.requests.flatMap((request) => request.input);
+    assert.ok(sent.length > 2, 'the long text went out in several windows');
+    for (const input of sent) assert.ok(countCl100kTokens(input) <= 16, `over the window: ${input}`);
+    assert.equal(sent.slice(0, -1).join('\n'), chunk);
+    assert.equal(vector!.length, 8);
+  } finally {
+    await server.close();
+  }
+});
+
+test('cl100k_base counts as OpenAI does', () => {
+  assert.equal(countCl100kTokens('hello world'), 2);
+  assert.equal(countCl100kTokens(''), 0);
 });
 
 describeEmbedderContract('hashing', async () => ({
@@ -60,6 +95,7 @@ describeEmbedderContract('openai-compatible (fake server)', async () => {
     batchSize: 2,
     timeoutMs: 5000,
     maxRetries: 0,
+    maxInputTokens: 512,
   });
   return { embedder, close: () => server.close() };
 });

@@ -9,6 +9,7 @@ import { HashingEmbedder } from './hashing/hashing-embedder.js';
 import { OfflineEmbedder } from './offline/offline-embedder.js';
 import { OpenAiCompatibleEmbedder } from './openai-compatible/openai-compatible-embedder.js';
 import type { FetchLike } from './openai-compatible/post-embeddings.js';
+import { WindowedEmbedder } from './windowed-embedder.js';
 
 export interface EmbedderDeps {
   readonly logger?: Logger;
@@ -18,8 +19,16 @@ export interface EmbedderDeps {
   readonly apiKeyHint?: string;
 }
 
-/** Returns the embedder `config` selects; throws ConfigError for settings it cannot use. */
+/**
+ * Returns the embedder `config` selects, reading whole texts however long (WindowedEmbedder); throws
+ * ConfigError for settings it cannot use.
+ */
 export function createEmbedder(config: EmbeddingConfig, deps: EmbedderDeps = {}): Embedder {
+  return new WindowedEmbedder(createModelEmbedder(config, deps));
+}
+
+/** The provider itself, which reads at most its input window of each text. */
+function createModelEmbedder(config: EmbeddingConfig, deps: EmbedderDeps): Embedder {
   const logger = deps.logger?.child({ component: 'embedding' });
   switch (config.provider) {
     case 'openai-compatible':

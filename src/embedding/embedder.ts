@@ -5,6 +5,17 @@ export interface EmbedOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * How much of one text an embedder reads. Models read a bounded number of tokens and drop (or refuse) the
+ * rest; WindowedEmbedder uses this to embed longer texts in windows that fit, so nothing is cut silently.
+ */
+export interface InputWindow {
+  /** The most tokens one input may hold; `Infinity` for an embedder that reads any length. */
+  readonly maxTokens: number;
+  /** The tokens `text` takes for this model: its own tokenizer, or an estimate that never counts low. */
+  countTokens(text: string): number;
+}
+
 /** Something that turns texts into fixed-length vectors. Vectors from different `model`s must never be compared. */
 export interface Embedder {
   /**
@@ -14,6 +25,8 @@ export interface Embedder {
   readonly model: string;
   /** Vector length: known up front when configured or fixed by the model, otherwise after the first call. */
   readonly dimensions: number | undefined;
+  /** The input window the model reads; text past it would not reach the vector. */
+  readonly inputWindow: InputWindow;
   /** One vector per text, in the order given; `[]` for no texts. Throws ProviderError. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Cheap reachability check for GET /ready; resolves when the provider can embed, else throws ProviderError. */

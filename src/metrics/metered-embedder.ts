@@ -15,6 +15,9 @@ export function meterEmbedder(
     get dimensions() {
       return inner.dimensions;
     },
+    get inputWindow() {
+      return inner.inputWindow;
+    },
     probe: () => inner.probe(),
     async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
       const started = performance.now();

@@ -9,7 +9,8 @@ import {
   type TestService,
 } from './test-support/start-test-service.js';
 
-const DAY = Date.UTC(2026, 10, 30, 23, 59, 0);
+// Midday, so the window's messages share one UTC day (a chunk closes where the day changes).
+const DAY = Date.UTC(2026, 10, 30, 12, 0, 0);
 
 describe('memory service: /save then /retrieve through the embedded store', () => {
   let service: TestService;
@@ -205,6 +206,9 @@ describe('memory service: /save then /retrieve through the embedded store', () =
   });
 
   test("GET /bots/{bot}/stats counts points (SillyTavern's apart), journaled messages by source and the queue", async () => {
+    // The two api messages are days apart by their timestamps ('hello again' at DAY, the emoji one now), so
+    // the older one is a chunk of its own at once and only the newer one waits for idleness.
+    await service.writer.runOnce();
     const response = await fetch(`${service.url}/bots/mythos/stats`);
     assert.equal(response.status, 200);
     const stats = (await response.json()) as Record<string, unknown>;
@@ -212,9 +216,9 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       bot: 'mythos',
       collection: 'mem_mythos',
       model: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).model,
-      points: { total: 2, unsourced: 1 },
-      messages: { bySource: { api: 2, discord: 2 }, pending: 2, forgotten: 0 },
-      chunks: { planned: 0, stored: 1 },
+      points: { total: 3, unsourced: 1 },
+      messages: { bySource: { api: 2, discord: 2 }, pending: 1, forgotten: 0 },
+      chunks: { planned: 0, stored: 2 },
     });
     assert.equal((await fetch(`${service.url}/bots/nobody/stats`)).status, 404);
   });

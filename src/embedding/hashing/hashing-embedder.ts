@@ -4,7 +4,7 @@
  * zero. Meant for tests and smoke runs, never for real recall.
  */
 import { ConfigError } from '../../errors/memory-pool-error.js';
-import type { Embedder } from '../embedder.js';
+import type { Embedder, InputWindow } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
 
 /** Character trigrams count for less than whole words, but let "cat" and "cats" overlap. */
@@ -23,6 +23,11 @@ export interface HashingEmbedderOptions {
 export class HashingEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
+  /** Hashing reads every word of any length of text. */
+  readonly inputWindow: InputWindow = {
+    maxTokens: Number.POSITIVE_INFINITY,
+    countTokens: (text) => text.match(WORD_PATTERN)?.length ?? 0,
+  };
   readonly #trigrams: boolean;
 
   constructor(options: HashingEmbedderOptions) {

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { OfflineEmbedder } from './offline-embedder.js';
+import { WindowedEmbedder } from '../windowed-embedder.js';
 import { OfflineModelClient } from './offline-model-client.js';
+import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -26,6 +28,24 @@ test('OfflineEmbedder gives 512-d unit vectors that rank a paraphrase above an u
   assert.ok(dot(query!, paraphrase!) > dot(query!, unrelated!) + 0.1);
   // Batch size 2 put the repeat in another batch: the vector must not depend on its batch-mates.
   assert.ok(dot(query!, queryAgain!) > 0.99999);
+});
+
+test('USE-lite reads 128 of its tokens: past them text reaches the vector only through WindowedEmbedder', async () => {
+  const embedder = new OfflineEmbedder();
+  assert.equal(embedder.inputWindow.maxTokens, 128);
+  // 'cat' is one token of USE-lite's vocabulary, so n cats are n tokens: the window's edge can be placed exactly.
+  const cats = (n: number) => Array(n).fill('cat').join(' ');
+  assert.equal(countUseLiteTokens(cats(127)), 127);
+  assert.equal(countUseLiteTokens(cats(128)), 128);
+  const tail = ' and then my dog ran off to the beach';
+  const one = async (text: string) => (await embedder.embed([text]))[0]!;
+  const [at127, at128, past] = [await one(cats(127)), await one(cats(128)), await one(cats(128) + tail)];
+  // The 128th token still counts; everything after it is ignored, bit for bit.
+  assert.ok(dot(await one(`${cats(127)} dog`), at128) < 0.9999);
+  assert.ok(dot(at127, at128) < 0.99999);
+  assert.deepEqual(past, at128);
+  const [windowed] = await new WindowedEmbedder(embedder).embed([cats(128) + tail]);
+  assert.ok(dot(windowed!, at128) < 0.99, 'the tail past the window moved the pooled vector');
 });
 
 describeEmbedderContract('offline', async () => ({ embedder: new OfflineEmbedder() }));

@@ -5,11 +5,18 @@
  */
 import { ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { EmbedOptions, Embedder } from '../embedder.js';
+import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
 import { OfflineModelClient } from './offline-model-client.js';
+import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 const DIMENSIONS = 512;
+/**
+ * USE-lite reads the first 128 tokens of its tokenizer's output and ignores the rest: the graph clips its
+ * input (`KonaTransformer/ClipToMaxLength`), and a probe shows the vector stops changing, bit for bit, once
+ * text is appended past 128 tokens (offline-embedder.test.ts pins it). 128 tokens are ~450 characters of chat.
+ */
+const WINDOW: InputWindow = { maxTokens: 128, countTokens: countUseLiteTokens };
 /**
  * Texts per worker job. The worker computes one job at a time and a recall query (a single text) jumps the
  * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (~0.13 s for a
@@ -27,6 +34,7 @@ export interface OfflineEmbedderOptions {
 export class OfflineEmbedder implements Embedder {
   readonly model = 'offline:use-lite-512';
   readonly dimensions = DIMENSIONS;
+  readonly inputWindow = WINDOW;
   readonly #batchSize: number;
   readonly #logger: Logger | undefined;
 

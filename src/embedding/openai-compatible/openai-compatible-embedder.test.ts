@@ -25,6 +25,7 @@ function createEmbedder(overrides: Partial<OpenAiCompatibleConfig> = {}, logger?
     batchSize: 64,
     timeoutMs: 5_000,
     maxRetries: 3,
+    maxInputTokens: 8191,
     ...overrides,
   };
   // Backoff of a few ms keeps retry tests fast; Retry-After values come from the fake server.

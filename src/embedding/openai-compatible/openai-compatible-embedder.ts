@@ -5,7 +5,8 @@
 import type { EmbeddingConfig } from '../../config/config-types.js';
 import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
-import type { EmbedOptions, Embedder } from '../embedder.js';
+import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
+import { countCl100kTokens } from './cl100k-token-counter.js';
 import { type EmbeddingsEndpoint, type FetchLike, postEmbeddings } from './post-embeddings.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, runWithRetries } from './retry-policy.js';
 
@@ -23,6 +24,8 @@ export interface OpenAiCompatibleEmbedderOptions {
 /** Embeds through an OpenAI-compatible HTTP API. */
 export class OpenAiCompatibleEmbedder implements Embedder {
   readonly model: string;
+  /** `embedding.maxInputTokens`, counted with cl100k_base (exact for OpenAI's models, an estimate for others). */
+  readonly inputWindow: InputWindow;
   readonly #endpoint: EmbeddingsEndpoint;
   readonly #batchSize: number;
   readonly #policy: RetryPolicy;
@@ -34,6 +37,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const baseUrl = normalizeBaseUrl(config.baseUrl);
     this.model = `openai-compatible:${config.model}`;
     this.#dimensions = config.dimensions;
+    this.inputWindow = { maxTokens: config.maxInputTokens, countTokens: countCl100kTokens };
     this.#batchSize = config.batchSize;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: config.maxRetries };
     this.#logger = options.logger;
@@ -134,6 +138,7 @@ function checkSettings(config: OpenAiCompatibleConfig): void {
     ['embedding.timeoutMs', config.timeoutMs, 1],
     ['embedding.maxRetries', config.maxRetries, 0],
     ['embedding.dimensions', config.dimensions ?? 1, 1],
+    ['embedding.maxInputTokens', config.maxInputTokens, 1],
   ];
   for (const [key, value, min] of integers) {
     if (!Number.isInteger(value) || (value as number) < min) {

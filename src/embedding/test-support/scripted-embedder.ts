@@ -11,6 +11,9 @@ export class ScriptedEmbedder implements Embedder {
   readonly #inner: HashingEmbedder;
   readonly model: string;
   readonly dimensions: number;
+  get inputWindow() {
+    return this.#inner.inputWindow;
+  }
   /** Each call waits this long first (abortable through the call's signal). */
   delayMs = 0;
   /** Each call fails as a provider outage (retryable). */

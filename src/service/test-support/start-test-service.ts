@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChunkSizes } from '../../chunking/memory-message.js';
 import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { Embedder } from '../../embedding/embedder.js';
@@ -10,17 +11,24 @@ import { type MemoryService, startMemoryService } from '../start-memory-service.
 
 export const TEST_DIMENSIONS = 64;
 
-/** A bot with small chunk sizes and a long idle time: tests flush explicitly with `writer.runOnce({ flush: true })`. */
-export function testBot(name: string, overrides: Partial<BotConfig> = {}): BotConfig {
+/** What a test may change of a bot; chunk sizes not given keep testBot's. */
+export type TestBotOverrides = Omit<Partial<BotConfig>, 'chunk'> & { readonly chunk?: Partial<ChunkSizes> };
+
+/**
+ * A bot with small chunk sizes and a long idle time: tests flush explicitly with `writer.runOnce({ flush: true })`.
+ * The time gap that closes a chunk is the product's default (30 minutes).
+ */
+export function testBot(name: string, overrides: TestBotOverrides = {}): BotConfig {
+  const { chunk, ...rest } = overrides;
   return {
     name,
     selfSpeaker: 'Mythos',
     collection: `mem_${name}`,
     defaultSource: 'api',
     speakerAliases: {},
-    chunk: { minChars: 120, maxChars: 200, idleMs: 60_000 },
     retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'global' },
-    ...overrides,
+    ...rest,
+    chunk: { minChars: 120, maxChars: 200, idleMs: 60_000, maxGapMs: 1_800_000, ...chunk },
   };
 }
 

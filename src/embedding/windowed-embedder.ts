@@ -1,0 +1,66 @@
+/**
+ * @module A decorator that makes an embedder read all of every text: a text longer than the model's input
+ * window is embedded in windows that fit, and their vectors are pooled (mean, then L2-normalised), so a
+ * chunk's vector covers the whole chunk instead of its first ~128 tokens (USE-lite) or a refused request.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
+import { poolMean } from './pool-mean.js';
+import { splitIntoWindows } from './split-into-windows.js';
+
+/** Wraps `inner`; same model and dimensions, so collections written before stay searchable. */
+export class WindowedEmbedder implements Embedder {
+  readonly #inner: Embedder;
+  /** Reads any length: a windowed embedder wrapped again passes texts straight through. */
+  readonly inputWindow: InputWindow;
+
+  constructor(inner: Embedder) {
+    this.#inner = inner;
+    this.inputWindow = {
+      maxTokens: Number.POSITIVE_INFINITY,
+      countTokens: (text) => inner.inputWindow.countTokens(text),
+    };
+  }
+
+  get model(): string {
+    return this.#inner.model;
+  }
+
+  get dimensions(): number | undefined {
+    return this.#inner.dimensions;
+  }
+
+  /** The window the wrapped model really reads (what this decorator splits to). */
+  get modelWindow(): InputWindow {
+    return this.#inner.inputWindow;
+  }
+
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const windowsPerText: string[][] = [];
+    for (const text of texts) {
+      windowsPerText.push(splitIntoWindows(text, this.#inner.inputWindow));
+      // Counting tokens is synchronous CPU work (~ms per chunk for USE-lite): let /save and /retrieve in.
+      if (texts.length > 1) await yieldToEventLoop();
+    }
+    const flat = windowsPerText.flat();
+    if (flat.length === texts.length) return this.#inner.embed(texts, options);
+    // One text (a recall query) stays a series of one-text calls, which the offline model runs ahead of
+    // queued chunk batches; several texts go out as one batch, as the caller meant.
+    const vectors =
+      texts.length === 1
+        ? (await Promise.all(flat.map((window) => this.#inner.embed([window], options)))).flat()
+        : await this.#inner.embed(flat, options);
+    const pooled: Float32Array[] = [];
+    let next = 0;
+    for (const windows of windowsPerText) {
+      const own = vectors.slice(next, next + windows.length);
+      next += windows.length;
+      pooled.push(own.length === 1 ? own[0]! : poolMean(own));
+    }
+    return pooled;
+  }
+
+  probe(): Promise<void> {
+    return this.#inner.probe();
+  }
+}
