@@ -133,10 +133,16 @@ async function ingest(conversation: LocomoConversation, tsById: Map<string, numb
 
 /** Waits until every accepted message is in a stored chunk (the remainder goes after the idle time). */
 async function drain(bot: string, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
+  // The deadline counts from the last progress: on a loaded machine writing (embedding) takes long, not forever.
+  let deadline = Date.now() + timeoutMs;
+  let pending = Number.POSITIVE_INFINITY;
   for (;;) {
     const stats = await client.stats(bot);
     if (stats.messages.pending === 0) return stats.chunks.stored;
+    if (stats.messages.pending < pending) {
+      pending = stats.messages.pending;
+      deadline = Date.now() + timeoutMs;
+    }
     if (Date.now() > deadline) throw new Error(`${bot}: ${stats.messages.pending} messages still pending`);
     await new Promise((done) => setTimeout(done, 250));
   }

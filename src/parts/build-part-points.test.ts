@@ -4,6 +4,7 @@ import { formatChunk } from '../chunking/chunk-format.js';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { buildPartPoints, derivePartPointId } from './build-part-points.js';
 
+const plan = { messagesPerPart: 2, maxTokens: 1000, countTokens: (text: string) => text.length };
 const speakers = { selfSpeaker: 'Mythos', speakerAliases: { '42': 'Helen' } };
 const message = (
   id: string,
@@ -29,7 +30,7 @@ test('parts show the lines exactly as the chunk does, and carry its place and a 
     message('m1', '  My sister lives in Lisbon.  ', 1000),
   ];
   const chunk = formatChunk(messages, speakers);
-  const parts = buildPartPoints('chunk-1', chunk, messages, speakers);
+  const parts = buildPartPoints('chunk-1', chunk, messages, speakers, plan);
   assert.equal(parts.length, 1);
   const [part] = parts;
   assert.equal(part!.payload.text, chunk.text.split('\n').slice(1).join('\n'));
@@ -46,7 +47,7 @@ test('parts show the lines exactly as the chunk does, and carry its place and a 
 
 test('a DM chunk marks its parts as DM parts, so dm-private scopes filter them too', () => {
   const messages = [message('d1', 'secret', 1000, { isDm: true, guildId: undefined })];
-  const [part] = buildPartPoints('chunk-dm', formatChunk(messages, speakers), messages, speakers);
+  const [part] = buildPartPoints('chunk-dm', formatChunk(messages, speakers), messages, speakers, plan);
   assert.equal(part!.payload.isDm, true);
   assert.equal(part!.payload.guildId, undefined);
 });

@@ -30,8 +30,8 @@ export interface PartPoint {
   readonly payload: PartPayload;
 }
 
-/** The defaults of the part plan: each message with its next neighbour, within the offline model's window. */
-export const DEFAULT_PART_PLAN: PartPlanOptions = { messagesPerPart: 2, maxChars: 420 };
+/** Messages per part: each message with its next neighbour (measured against 1 and 3, docs/recall.md). */
+export const MESSAGES_PER_PART = 2;
 
 /**
  * A part's point id: SHA-256 of `chunkId + "\n" + messageIds` as a UUID, so rewriting a chunk (an edit)
@@ -53,7 +53,7 @@ export function buildPartPoints(
   chunk: ChunkPayload,
   messages: readonly MemoryMessage[],
   speakers: SpeakerConfig,
-  plan: PartPlanOptions = DEFAULT_PART_PLAN,
+  plan: PartPlanOptions,
 ): PartPoint[] {
   const lines = sortByTimestamp(messages).map((message) => {
     const line = resolveChunkLine(message, speakers);

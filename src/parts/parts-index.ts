@@ -9,7 +9,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
-import { buildPartPoints, type PartPoint } from './build-part-points.js';
+import { buildPartPoints, MESSAGES_PER_PART, type PartPoint } from './build-part-points.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import type { PartsGuard } from './parts-guard.js';
 import { encodeDocumentTerms } from './sparse-vector.js';
@@ -48,10 +48,16 @@ export class PartsIndex {
     signal?: AbortSignal,
   ): Promise<boolean> {
     const { journal, embedder, store, guard, config } = this.deps;
+    const plan = {
+      messagesPerPart: MESSAGES_PER_PART,
+      maxTokens: embedder.inputWindow.maxTokens,
+      countTokens: (text: string) => embedder.inputWindow.countTokens(text),
+    };
     const points: PartPoint[] = chunks.flatMap((chunk) => {
       const bot = config.bots[chunk.bot];
       if (bot === undefined) return [];
-      return buildPartPoints(chunk.chunkId, chunk.payload, journal.chunks.chunkMessages(chunk.chunkId), bot);
+      const messages = journal.chunks.chunkMessages(chunk.chunkId);
+      return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);
     });
     if (points.length === 0) return true;
     let vectors: Float32Array[];

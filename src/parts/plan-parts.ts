@@ -23,13 +23,15 @@ export interface PlannedPart {
 export interface PartPlanOptions {
   /** Messages per window: each message with its next neighbour(s). */
   readonly messagesPerPart: number;
-  /** The embedder's window in characters: a window that would pass it keeps fewer messages (at least one). */
-  readonly maxChars: number;
+  /** The embedder's window (`inputWindow.maxTokens`): a window that would pass it keeps fewer messages. */
+  readonly maxTokens: number;
+  /** The tokens a text takes for the embedder (`inputWindow.countTokens`). */
+  readonly countTokens: (text: string) => number;
 }
 
 /**
  * Sliding windows of `messagesPerPart` messages, one step apart, over the chunk's lines in chunk order, each
- * shortened from its end to fit `maxChars`: every message is in at least one part, as the first of its own
+ * shortened from its end to fit `maxTokens` (but never below one message): every message is in at least one part, as the first of its own
  * window if nowhere else. A chunk shorter than a window is one part. Identical windows are kept once.
  */
 export function planParts(lines: readonly PartLine[], options: PartPlanOptions): PlannedPart[] {
@@ -42,10 +44,10 @@ export function planParts(lines: readonly PartLine[], options: PartPlanOptions):
     // Past the last full window, a start only matters for a message no window could hold (it was too long).
     if (start > lastStart && covered.has(start)) continue;
     let end = Math.min(lines.length, start + size);
-    let length = lengthOf(lines, start, end);
-    while (end - start > 1 && length > options.maxChars) {
+    let text = joinLines(lines, start, end);
+    while (end - start > 1 && options.countTokens(text) > options.maxTokens) {
       end -= 1;
-      length = lengthOf(lines, start, end);
+      text = joinLines(lines, start, end);
     }
     for (let i = start; i < end; i += 1) covered.add(i);
     const window = lines.slice(start, end);
@@ -54,15 +56,16 @@ export function planParts(lines: readonly PartLine[], options: PartPlanOptions):
     seen.add(key);
     parts.push({
       messageIds: window.map((l) => l.messageId),
-      text: window.map((l) => l.line).join('\n'),
+      text,
       timestamp: Math.min(...window.map((l) => l.ts)),
     });
   }
   return parts;
 }
 
-function lengthOf(lines: readonly PartLine[], start: number, end: number): number {
-  let length = end - start - 1; // the joining newlines
-  for (let i = start; i < end; i += 1) length += lines[i]!.line.length;
-  return length;
+function joinLines(lines: readonly PartLine[], start: number, end: number): string {
+  return lines
+    .slice(start, end)
+    .map((l) => l.line)
+    .join('\n');
 }
