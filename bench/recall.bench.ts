@@ -173,7 +173,7 @@ try {
   for (const conversation of conversations) await ingest(conversation, tsById);
   const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
   for (const conversation of conversations) {
-    chunks += await drain(botName(conversation), idleMs + 120_000);
+    chunks += await drain(botName(conversation), idleMs + 600_000);
     multiDay += await countMultiDayChunks(botName(conversation), tsById);
   }
   const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
