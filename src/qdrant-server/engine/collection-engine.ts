@@ -9,9 +9,11 @@ import type {
   CollectionEngine,
   CollectionSpec,
   PayloadFieldSchema,
+  PointGroupRecord,
   PointInput,
   PointRecord,
   PointSelector,
+  QueryGroupsRequest,
   QueryRequest,
   ReadOptions,
   ScoredPointRecord,
@@ -25,6 +27,7 @@ import { describeCollection } from './collection-info.js';
 import { CollectionReader } from './collection-reader.js';
 import { encodeVector } from './f32.js';
 import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
+import { runQueryGroups } from './point-groups.js';
 import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
@@ -129,6 +132,10 @@ export class EmbeddedCollection implements CollectionEngine {
 
   query(request: QueryRequest): ScoredPointRecord[] {
     return runQuery(this.reader, request);
+  }
+
+  queryGroups(request: QueryGroupsRequest): PointGroupRecord[] {
+    return runQueryGroups(this.reader, request);
   }
 
   scroll(request: ScrollRequest): ScrollPage {

@@ -84,6 +84,8 @@ export interface PointRecord {
 export interface ScoredPointRecord extends PointRecord {
   score: number;
   version: number;
+  /** The `order_by` key's value, for an order_by query. */
+  order_value?: number;
 }
 
 export interface SearchRequest extends ReadOptions {
@@ -100,8 +102,10 @@ export interface SearchRequest extends ReadOptions {
 export type QueryInput =
   | { readonly kind: 'nearest'; readonly vector: VectorInput }
   | { readonly kind: 'point'; readonly id: PointId }
-  | { readonly kind: 'rrf'; readonly k: number }
-  | { readonly kind: 'dbsf' };
+  | { readonly kind: 'rrf'; readonly k: number; readonly weights?: readonly number[] }
+  | { readonly kind: 'dbsf' }
+  | { readonly kind: 'order_by'; readonly orderBy: OrderBy }
+  | { readonly kind: 'sample' };
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
@@ -121,6 +125,20 @@ export interface QueryRequest extends ReadOptions {
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+}
+
+/** `POST /points/query/groups`: a query whose hits are grouped by a payload key. */
+export interface QueryGroupsRequest extends Omit<QueryRequest, 'offset'> {
+  /** The payload key (a JSON path) whose string or integer values name the groups. */
+  readonly groupBy: string;
+  /** Hits per group. */
+  readonly groupSize: number;
+}
+
+/** One group of hits: its key value and its best hits, best first. */
+export interface PointGroupRecord {
+  id: string | number;
+  hits: ScoredPointRecord[];
 }
 
 export interface OrderBy {
@@ -167,6 +185,8 @@ export interface CollectionEngine {
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];
   search(request: SearchRequest): ScoredPointRecord[];
   query(request: QueryRequest): ScoredPointRecord[];
+  /** Groups ordered by their best hit; each group's hits best first. */
+  queryGroups(request: QueryGroupsRequest): PointGroupRecord[];
   scroll(request: ScrollRequest): ScrollPage;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
@@ -179,16 +199,35 @@ export interface CollectionEngine {
   deleteIndex(field: string): UpdateOutcome;
 }
 
+/** One action of `POST /collections/aliases`. */
+export type AliasAction =
+  | { readonly kind: 'create'; readonly alias: string; readonly collection: string }
+  | { readonly kind: 'delete'; readonly alias: string }
+  | { readonly kind: 'rename'; readonly from: string; readonly to: string };
+
+/** An alias and the collection it names. */
+export interface AliasDescription {
+  readonly alias_name: string;
+  readonly collection_name: string;
+}
+
 export interface StoreEngine {
-  /** Names sorted in byte order. */
+  /** Names sorted in byte order (aliases are not listed). */
   listCollections(): string[];
+  /** true for a collection or an alias of one. */
   exists(name: string): boolean;
-  /** Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
+  /** A collection by name or alias. Throws 404 ``Not found: Collection `NAME` doesn't exist!``. */
   collection(name: string): CollectionEngine;
-  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``. */
+  /** Throws 409 ``Wrong input: Collection `NAME` already exists!``, or 400 when an alias has that name. */
   createCollection(name: string, spec: CollectionSpec): void;
-  /** true if it existed. */
+  /** true if it existed (by its own name, not an alias); its aliases go with it. */
   deleteCollection(name: string): boolean;
+  /** Applies every action or, when one fails, none (throws that action's Qdrant error). */
+  updateAliases(actions: readonly AliasAction[]): void;
+  /** Every alias, by collection then alias name. */
+  listAliases(): AliasDescription[];
+  /** The aliases naming `collection` (its own name, not an alias); none for an unknown name. */
+  collectionAliases(collection: string): AliasDescription[];
   close(): void;
 }
 

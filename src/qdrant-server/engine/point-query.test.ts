@@ -101,16 +101,112 @@ describe('query', () => {
     assert.deepEqual(ids(cut), [10, 1]);
   });
 
-  test('rejects a threshold or prefetch without a query, and DBSF', () => {
+  test('rejects a threshold or prefetch without a query, and a threshold on order_by', () => {
     const c = tenPoints();
     assert.throws(() => query(c, { scoreThreshold: 1 }), /A query is needed to use the score_threshold/);
     assert.throws(
       () => query(c, { prefetch: [{ prefetch: [], limit: 1 }] }),
       /A query is needed to merge the prefetches/,
     );
+    c.createIndex('n', { type: 'integer' });
     assert.throws(
-      () => query(c, { query: { kind: 'dbsf' }, prefetch: [{ prefetch: [], limit: 1 }] }),
-      /not supported by memory-pool's embedded store/,
+      () =>
+        query(c, { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'asc' } }, scoreThreshold: 1 }),
+      { status: 400, message: "Bad request: Can't use score_threshold with an order_by query." },
+    );
+  });
+
+  test('DBSF maps each list to mean ± 3 sample deviations and sums per point', () => {
+    const c = tenPoints();
+    // Scores by [1, 0] are the ids themselves; by [0, 1] they are 10 - id.
+    const hits = query(c, {
+      query: { kind: 'dbsf' },
+      prefetch: [
+        { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 3 },
+        { query: { kind: 'nearest', vector: [0, 1] }, prefetch: [], limit: 2 },
+      ],
+    });
+    // List one: 10, 9, 8 (mean 9, deviation 1, so [6, 12]); list two: 9 for id 1, 8 for id 2 (mean 8.5,
+    // deviation sqrt(0.5), so 8.5 ± 3·0.7071).
+    const span = 3 * Math.sqrt(0.5);
+    const expected: Record<number, number> = {
+      10: (10 - 6) / 6,
+      9: (9 - 6) / 6,
+      8: (8 - 6) / 6,
+      1: (9 - (8.5 - span)) / (2 * span),
+      2: (8 - (8.5 - span)) / (2 * span),
+    };
+    assert.deepEqual(ids(hits), [10, 1, 9, 2, 8]);
+    for (const hit of hits) assert.ok(Math.abs(hit.score - (expected[hit.id as number] as number)) < 1e-6);
+  });
+
+  test('order_by as a query orders by the indexed key with score 1, version 0 and the order value', () => {
+    const c = tenPoints();
+    c.upsert([{ id: 11, vector: [1, 1], payload: { n: 5 } }]);
+    c.upsert([{ id: 12, vector: [1, 1], payload: { n: -3 } }]);
+    c.createIndex('n', { type: 'integer' });
+    const hits = query(c, { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'desc' } } });
+    assert.deepEqual(
+      hits.map((h) => [h.id, h.score, h.version, h.order_value]),
+      [
+        [11, 1, 0, 5],
+        [12, 1, 0, -3],
+      ],
+    );
+    assert.throws(
+      () => query(c, { query: { kind: 'order_by', orderBy: { key: 'low', direction: 'asc' } } }),
+      {
+        status: 400,
+        message: /^Wrong input: No range index for `order_by` key: `low`/,
+      },
+    );
+  });
+
+  test('a random sample returns distinct points passing the filter, at most limit', () => {
+    const c = tenPoints();
+    const seen = new Set<unknown>();
+    for (let round = 0; round < 20; round++) {
+      const hits = query(c, {
+        query: { kind: 'sample' },
+        limit: 3,
+        filter: filter({ must: [{ key: 'low', match: { value: true } }] }),
+      });
+      assert.equal(new Set(ids(hits)).size, 3);
+      for (const hit of hits) {
+        assert.ok((hit.id as number) <= 5);
+        seen.add(hit.id);
+      }
+    }
+    // Twenty draws of 3 from 5 points reach all 5 except with probability below 1e-8.
+    assert.equal(seen.size, 5);
+  });
+
+  test('groups take the best groups by their best hit, each with its best group_size hits', () => {
+    const c = tenPoints();
+    c.upsert([
+      { id: 1, vector: [1, 9], payload: { g: 'odd' } },
+      { id: 2, vector: [2, 8], payload: { g: ['even', 2] } },
+      { id: 3, vector: [3, 7], payload: { g: 'odd' } },
+      { id: 4, vector: [4, 6], payload: { g: 'even' } },
+      { id: 5, vector: [5, 5], payload: { g: 'odd' } },
+      { id: 6, vector: [6, 4], payload: { g: [true, 'even'] } },
+      { id: 7, vector: [7, 3], payload: { g: 1.5 } },
+    ]);
+    const groups = c.queryGroups({
+      ...read(),
+      query: { kind: 'nearest', vector: [1, 0] },
+      prefetch: [],
+      limit: 2,
+      groupBy: 'g',
+      groupSize: 2,
+    });
+    // By x the order is 10..1; 6 (a bool in its values) and 7 (a float) join no group, nor do 8-10 (no key).
+    assert.deepEqual(
+      groups.map((group) => [group.id, group.hits.map((hit) => hit.id)]),
+      [
+        ['odd', [5, 3]],
+        ['even', [4, 2]],
+      ],
     );
   });
 });

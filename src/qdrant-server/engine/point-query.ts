@@ -1,70 +1,149 @@
 /**
- * @module `POST /points/query`: nearest and point-id queries, nested prefetches and RRF fusion
- * (qdrant-subset.md §3). Each stage returns hits best first; the root applies offset and limit.
+ * @module `POST /points/query`: nearest (dense or sparse, by vector or point id), order_by, random sample, nested
+ * prefetches and RRF/DBSF fusion (qdrant-subset.md §3, qdrant-hybrid.md §3). Each stage returns hits best first;
+ * the root applies offset and limit.
  */
 import type { Filter } from '../filter/filter-ast.js';
-import { badRequest, notFound, unsupported } from '../qdrant-error.js';
+import { badRequest, notFound } from '../qdrant-error.js';
 import type { PrefetchRequest, QueryInput, QueryRequest, ScoredPointRecord } from './engine-api.js';
 import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.js';
+import { checkRangeIndex, orderByField } from './point-scroll.js';
 import { type PointEntry, compareEntries } from './point-table.js';
-import { TopK } from './vector-scoring.js';
+import { fuseDistributions, fuseRanks } from './score-fusion.js';
+
+/**
+ * A hit of any stage. `scrolled` hits come from a scroll-like stage (no query, order_by, sample): Qdrant gives
+ * them score 1 and version 0 (`local_shard/scroll.rs::query_scroll_batch`).
+ */
+export interface QueryHit extends Hit {
+  readonly scrolled?: boolean;
+  readonly orderValue?: number;
+}
+
+const keyOf = (entry: PointEntry) => entry.key;
 
 /** Runs a query request and returns the scored records. */
 export function runQuery(reader: CollectionReader, request: QueryRequest): ScoredPointRecord[] {
-  if (request.query === undefined) {
-    if (request.prefetch.length > 0) {
-      throw badRequest(
-        "A query is needed to merge the prefetches. Can't have prefetches without defining a query.",
-      );
-    }
-    if (request.scoreThreshold !== undefined) {
-      throw badRequest(
-        "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
-      );
-    }
-    // Without a query Qdrant scrolls: id order, score 1.0, version 0.
-    return listById(reader, request.filter, request.offset + request.limit)
-      .slice(request.offset)
-      .map((hit) => ({ ...reader.record(hit.item, request), score: 1, version: 0 }));
+  return runRootStage(reader, request, request.offset + request.limit)
+    .slice(request.offset)
+    .map((hit) => toRecord(reader, hit, request));
+}
+
+/** The root level as a stage, with Qdrant's root-only checks; `limit` counts offset in. */
+export function runRootStage(
+  reader: CollectionReader,
+  request: Omit<QueryRequest, 'offset'>,
+  limit: number,
+): QueryHit[] {
+  if (request.query === undefined && request.scoreThreshold !== undefined) {
+    throw badRequest(
+      "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
+    );
   }
   const stage: PrefetchRequest = {
-    query: request.query,
-    ...(request.using === undefined ? {} : { using: request.using }),
     prefetch: request.prefetch,
-    filter: request.filter,
-    limit: request.offset + request.limit,
-    scoreThreshold: request.scoreThreshold,
+    limit,
+    ...(request.query === undefined ? {} : { query: request.query }),
+    ...(request.using === undefined ? {} : { using: request.using }),
+    ...(request.filter === undefined ? {} : { filter: request.filter }),
+    ...(request.scoreThreshold === undefined ? {} : { scoreThreshold: request.scoreThreshold }),
   };
-  return runStage(reader, stage, undefined)
-    .slice(request.offset)
-    .map((hit) => ({ ...reader.record(hit.item, request), score: hit.score, version: hit.item.version }));
+  return runStage(reader, stage, undefined);
+}
+
+/** A hit as returned to the client. */
+export function toRecord(
+  reader: CollectionReader,
+  hit: QueryHit,
+  options: Parameters<CollectionReader['record']>[1],
+): ScoredPointRecord {
+  const record: ScoredPointRecord = {
+    ...reader.record(hit.item, options),
+    score: hit.scrolled === true ? 1 : hit.score,
+    version: hit.scrolled === true ? 0 : hit.item.version,
+  };
+  if (hit.orderValue !== undefined) record.order_value = hit.orderValue;
+  return record;
 }
 
 /** One query level. `inherited` is the filter of every enclosing level, ANDed into this one. */
-function runStage(reader: CollectionReader, stage: PrefetchRequest, inherited: Filter | undefined): Hit[] {
+function runStage(
+  reader: CollectionReader,
+  stage: PrefetchRequest,
+  inherited: Filter | undefined,
+): QueryHit[] {
   const filter = combineFilters(inherited, stage.filter);
   const query = stage.query;
-  if (query?.kind === 'dbsf') throw unsupported('DBSF fusion (`{"fusion":"dbsf"}`)');
-  if (stage.prefetch.length === 0) {
-    if (query === undefined) return listById(reader, filter, stage.limit);
-    if (query.kind === 'rrf') return [];
-    const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
-    const test = reader.predicate(filter);
-    const accept =
-      exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
-    return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold);
+  if (query?.kind === 'order_by' && stage.scoreThreshold !== undefined) {
+    throw badRequest("Can't use score_threshold with an order_by query.");
   }
-  if (query === undefined) {
+  if (query === undefined && stage.prefetch.length > 0) {
     throw badRequest(
       "A query is needed to merge the prefetches. Can't have prefetches without defining a query.",
     );
   }
+  const test = reader.predicate(filter);
+  if (stage.prefetch.length === 0) {
+    if (query === undefined) return listById(reader, test, stage.limit);
+    return scoreAll(reader, stage, query, test);
+  }
   const sources = stage.prefetch.map((inner) => runStage(reader, inner, filter));
-  if (query.kind === 'rrf') return fuseByRank(sources, query.k, stage.limit, stage.scoreThreshold);
-  const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+  return merge(reader, stage, query as QueryInput, sources);
+}
+
+/** A stage without prefetches: its query over every point passing the filter. */
+function scoreAll(
+  reader: CollectionReader,
+  stage: PrefetchRequest,
+  query: QueryInput,
+  test: ((entry: PointEntry) => boolean) | undefined,
+): QueryHit[] {
+  switch (query.kind) {
+    // Fusion needs prefetches to fuse; without them there is nothing to rank.
+    case 'rrf':
+    case 'dbsf':
+      return [];
+    case 'order_by':
+      return byField(reader, query, test, stage.limit);
+    case 'sample':
+      return sample(
+        reader.matching(undefined).filter((entry) => test === undefined || test(entry)),
+        stage.limit,
+      );
+    default: {
+      const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+      const accept =
+        exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
+      return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold);
+    }
+  }
+}
+
+/** A stage with prefetches: fusion of their lists, or its own query over the union of their points. */
+function merge(
+  reader: CollectionReader,
+  stage: PrefetchRequest,
+  query: QueryInput,
+  sources: readonly QueryHit[][],
+): QueryHit[] {
+  if (query.kind === 'rrf' || query.kind === 'dbsf') {
+    const fused =
+      query.kind === 'rrf'
+        ? fuseRanks(sources, query.k, query.weights, keyOf, compareEntries)
+        : fuseDistributions(sources, keyOf, compareEntries);
+    // Fusion applies score_threshold inclusively (`collection/query.rs::intermediates_to_final_list`).
+    const threshold = stage.scoreThreshold;
+    const end = threshold === undefined ? -1 : fused.findIndex((hit) => !(hit.score >= threshold));
+    return (end < 0 ? fused : fused.slice(0, end)).slice(0, stage.limit);
+  }
   const union = new Map<string, PointEntry>();
-  for (const hits of sources)
-    for (const hit of hits) if (hit.item !== exclude) union.set(hit.item.key, hit.item);
+  for (const hits of sources) for (const hit of hits) union.set(hit.item.key, hit.item);
+  if (query.kind === 'order_by') {
+    return byField(reader, query, (entry) => union.get(entry.key) === entry, stage.limit);
+  }
+  if (query.kind === 'sample') return sample([...union.values()], stage.limit);
+  const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+  if (exclude !== undefined) union.delete(exclude.key);
   return reader.rescore(vector, [...union.values()], stage.limit, stage.scoreThreshold);
 }
 
@@ -83,38 +162,46 @@ function resolveVector(
   return { vector, exclude: entry };
 }
 
-/** Points in id order that pass the filter, as hits scored 1.0 (Qdrant's query without a query). */
-function listById(reader: CollectionReader, filter: Filter | undefined, limit: number): Hit[] {
-  const test = reader.predicate(filter);
-  const hits: Hit[] = [];
-  for (const entry of reader.table.ordered()) {
-    if (hits.length >= limit) break;
-    if (test === undefined || test(entry)) hits.push({ item: entry, score: 1 });
-  }
-  return hits;
+/** `order_by` as a query: the scroll ordering by a range-indexed key, each hit carrying its order value. */
+function byField(
+  reader: CollectionReader,
+  query: Extract<QueryInput, { kind: 'order_by' }>,
+  test: ((entry: PointEntry) => boolean) | undefined,
+  limit: number,
+): QueryHit[] {
+  checkRangeIndex(reader, query.orderBy);
+  return orderByField(reader, query.orderBy, test, limit).map(({ entry, value }) => ({
+    item: entry,
+    score: 1,
+    scrolled: true,
+    orderValue: value,
+  }));
 }
 
-/** Reciprocal rank fusion: Σ 1/(rank + k) with 0-based ranks; the threshold is inclusive here (`>=`). */
-function fuseByRank(
-  sources: readonly Hit[][],
-  k: number,
+/** `sample: "random"`: up to `limit` distinct points drawn uniformly (a partial Fisher–Yates shuffle). */
+function sample(candidates: PointEntry[], limit: number): QueryHit[] {
+  const count = Math.min(limit, candidates.length);
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(Math.random() * (candidates.length - i));
+    const picked = candidates[j] as PointEntry;
+    candidates[j] = candidates[i] as PointEntry;
+    candidates[i] = picked;
+  }
+  return candidates.slice(0, count).map((item) => ({ item, score: 1, scrolled: true }));
+}
+
+/** Points in id order that pass the filter (Qdrant's query without a query). */
+function listById(
+  reader: CollectionReader,
+  test: ((entry: PointEntry) => boolean) | undefined,
   limit: number,
-  threshold: number | undefined,
-): Hit[] {
-  const fused = new Map<string, { entry: PointEntry; score: number }>();
-  for (const hits of sources) {
-    hits.forEach((hit, rank) => {
-      const current = fused.get(hit.item.key) ?? { entry: hit.item, score: 0 };
-      current.score += 1 / (rank + k);
-      fused.set(hit.item.key, current);
-    });
+): QueryHit[] {
+  const hits: QueryHit[] = [];
+  for (const entry of reader.table.ordered()) {
+    if (hits.length >= limit) break;
+    if (test === undefined || test(entry)) hits.push({ item: entry, score: 1, scrolled: true });
   }
-  const top = new TopK<PointEntry>(limit, true, compareEntries);
-  for (const { entry, score } of fused.values()) {
-    const rounded = Math.fround(score);
-    if (threshold === undefined || rounded >= threshold) top.offer(entry, rounded);
-  }
-  return top.items;
+  return hits;
 }
 
 /** AND of two optional filters. */

@@ -24,33 +24,55 @@ export function scrollPoints(reader: CollectionReader, request: ScrollRequest): 
   return { points: page.map((entry) => reader.record(entry, request)), nextPageOffset: next };
 }
 
-interface OrderedValue {
+/** One point at one of its values of the `order_by` key. */
+export interface OrderedValue {
   readonly entry: PointEntry;
   readonly value: number;
 }
 
 function scrollOrdered(reader: CollectionReader, request: ScrollRequest, orderBy: OrderBy): ScrollPage {
+  checkRangeIndex(reader, orderBy);
+  if (request.offset !== undefined) {
+    throw badInput(
+      "Cannot use an `offset` when using `order_by`. The alternative for paging is to use `order_by.start_from` and a filter to exclude the IDs that you've already seen for the `order_by.start_from` value",
+    );
+  }
+  const points = orderByField(reader, orderBy, reader.predicate(request.filter), request.limit).map(
+    ({ entry, value }) => ({ ...reader.record(entry, request), order_value: value }),
+  );
+  return { points, nextPageOffset: null };
+}
+
+/** 400 unless `order_by.key` has a range-capable index (integer, float, datetime). */
+export function checkRangeIndex(reader: CollectionReader, orderBy: OrderBy): void {
   const schema = reader.indexes.get(orderBy.key);
   if (schema === undefined || !RANGE_TYPES.has(schema.type)) {
     throw badInput(
       `No range index for \`order_by\` key: \`${orderBy.key}\`. Please create one to use \`order_by\`. Check https://qdrant.tech/documentation/concepts/indexing/#payload-index to see which payload schemas support Range conditions`,
     );
   }
-  if (request.offset !== undefined) {
-    throw badInput(
-      "Cannot use an `offset` when using `order_by`. The alternative for paging is to use `order_by.start_from` and a filter to exclude the IDs that you've already seen for the `order_by.start_from` value",
-    );
-  }
-  const datetime = schema.type === 'datetime';
+}
+
+/**
+ * The first `limit` (point, value) pairs passing `test`, ordered by the indexed value then id in the chosen
+ * direction; shared by scroll and the query API's `order_by`. Call checkRangeIndex first.
+ */
+export function orderByField(
+  reader: CollectionReader,
+  orderBy: OrderBy,
+  test: ((entry: PointEntry) => boolean) | undefined,
+  limit: number,
+): OrderedValue[] {
+  const type = reader.indexes.get(orderBy.key)?.type ?? 'float';
+  const datetime = type === 'datetime';
   const start = toOrderValue(orderBy.startFrom);
   const ascending = orderBy.direction === 'asc';
-  const test = reader.predicate(request.filter);
   const values: OrderedValue[] = [];
   for (const entry of reader.table.values()) {
     if (test !== undefined && !test(entry)) continue;
     // A point with several values appears once per value, as in Qdrant.
     for (const raw of indexedValues(entry.payload, orderBy.key)) {
-      if (!isIndexable(schema.type, raw)) continue;
+      if (!isIndexable(type, raw)) continue;
       const value = datetime ? (parseDateTime(raw as string) as number) : (raw as number);
       if (start !== undefined && (ascending ? value < start : value > start)) continue;
       values.push({ entry, value });
@@ -58,11 +80,7 @@ function scrollOrdered(reader: CollectionReader, request: ScrollRequest, orderBy
   }
   const sign = ascending ? 1 : -1;
   values.sort((a, b) => sign * (a.value - b.value || compareEntries(a.entry, b.entry)));
-  const points = values.slice(0, request.limit).map(({ entry, value }) => ({
-    ...reader.record(entry, request),
-    order_value: value,
-  }));
-  return { points, nextPageOffset: null };
+  return values.slice(0, limit);
 }
 
 /** `start_from` as a comparable number: a datetime string becomes epoch microseconds, like datetime index values. */

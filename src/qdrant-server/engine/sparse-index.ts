@@ -1,6 +1,7 @@
 /**
- * @module One sparse vector's inverted index: dimension → the stored vectors that have it. Kept exact on every
- * upsert and delete, so the document counts the `idf` modifier reads are always the collection's current ones.
+ * @module One sparse vector's inverted index: dimension → the stored vectors that have it, with their weights.
+ * Kept exact on every upsert and delete, so the document counts the `idf` modifier reads are always the
+ * collection's current ones.
  */
 import type { PointEntry } from './point-table.js';
 
@@ -9,12 +10,58 @@ export interface SparseDoc {
   readonly indices: Uint32Array;
   readonly values: Float32Array;
   readonly point: PointEntry;
+  /** Scratch of one search (the engine is single-threaded): a partial score, see sparse-search.ts. */
+  partial: number;
+  /** Which search `partial` belongs to; -search when that search's filter left the point out. */
+  mark: number;
+}
+
+/**
+ * The stored vectors having one dimension, with their weight there, in parallel arrays so a search walks them
+ * without allocating; `at` finds a vector's position for a swap-remove.
+ */
+export class Posting {
+  readonly docs: SparseDoc[] = [];
+  readonly weights: number[] = [];
+  /** Bounds on every weight ever added; removals leave them loose, which keeps them valid bounds. */
+  maxWeight = Number.NEGATIVE_INFINITY;
+  minWeight = Number.POSITIVE_INFINITY;
+  private readonly at = new Map<SparseDoc, number>();
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  add(doc: SparseDoc, weight: number): void {
+    this.at.set(doc, this.docs.length);
+    this.docs.push(doc);
+    this.weights.push(weight);
+    if (weight > this.maxWeight) this.maxWeight = weight;
+    if (weight < this.minWeight) this.minWeight = weight;
+  }
+
+  remove(doc: SparseDoc): void {
+    const at = this.at.get(doc);
+    if (at === undefined) return;
+    const last = this.docs.length - 1;
+    if (at !== last) {
+      const moved = this.docs[last] as SparseDoc;
+      this.docs[at] = moved;
+      this.weights[at] = this.weights[last] as number;
+      this.at.set(moved, at);
+    }
+    this.docs.pop();
+    this.weights.pop();
+    this.at.delete(doc);
+  }
 }
 
 /** The stored vectors of one sparse vector name, by dimension. */
 export class SparseIndex {
-  private readonly postings = new Map<number, Set<SparseDoc>>();
+  private readonly postings = new Map<number, Posting>();
   private count = 0;
+  /** Numbers the searches, so a doc's scratch `score` is reset lazily instead of per search. */
+  private searches = 0;
 
   /** How many points hold this sparse vector (Qdrant's `vector_count`, the N of idf), empty ones included. */
   get documentCount(): number {
@@ -23,13 +70,14 @@ export class SparseIndex {
 
   add(doc: SparseDoc): void {
     this.count++;
-    for (const index of doc.indices) {
+    for (let i = 0; i < doc.indices.length; i++) {
+      const index = doc.indices[i] as number;
       let posting = this.postings.get(index);
       if (posting === undefined) {
-        posting = new Set();
+        posting = new Posting();
         this.postings.set(index, posting);
       }
-      posting.add(doc);
+      posting.add(doc, doc.values[i] as number);
     }
   }
 
@@ -38,7 +86,7 @@ export class SparseIndex {
     for (const index of doc.indices) {
       const posting = this.postings.get(index);
       if (posting === undefined) continue;
-      posting.delete(doc);
+      posting.remove(doc);
       if (posting.size === 0) this.postings.delete(index);
     }
   }
@@ -51,8 +99,19 @@ export class SparseIndex {
     return this.postings.get(index)?.size ?? 0;
   }
 
-  /** The stored vectors that have this dimension. */
-  posting(index: number): ReadonlySet<SparseDoc> | undefined {
+  /** The stored vectors that have this dimension, with their weight there. */
+  posting(index: number): Posting | undefined {
     return this.postings.get(index);
+  }
+
+  /** A fresh positive number for one search's scratch marks. */
+  nextSearch(): number {
+    if (this.searches >= 0x3fff_ffff) {
+      // After a billion searches, clear every mark rather than let an old number come back.
+      for (const posting of this.postings.values()) for (const doc of posting.docs) doc.mark = 0;
+      this.searches = 0;
+    }
+    this.searches++;
+    return this.searches;
   }
 }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CollectionEngine, QueryRequest } from './engine-api.js';
 import { openTestStore, read } from './engine-test-kit.js';
-import { inverseDocumentFrequency, scoreSparse } from './sparse-search.js';
+import { compareEntries, PointEntry } from './point-table.js';
+import { SparseIndex } from './sparse-index.js';
+import { inverseDocumentFrequency, scoreSparse, searchSparse } from './sparse-search.js';
+import { seededRandom } from './seeded-random.js';
 
 const sparse = (indices: number[], values: number[]) => ({
   indices: Uint32Array.from(indices),
@@ -99,5 +102,49 @@ describe('sparse search', () => {
       () => query(c, { query: { kind: 'nearest', vector: { indices: [1], values: [1] } }, using: 'dense' }),
       wrong,
     );
+  });
+
+  test('pruned search returns exactly what scoring every stored vector returns', () => {
+    const random = seededRandom(11);
+    // Skewed dimensions (a few in almost every vector, most rare), weights binary or counts, and a few
+    // negative weights to exercise the unpruned path.
+    const dimension = () => Math.floor(200 * random() ** 4);
+    for (const style of ['binary', 'counts', 'signed'] as const) {
+      const index = new SparseIndex();
+      const docs = Array.from({ length: 600 }, (_, id) => {
+        const indices = [...new Set(Array.from({ length: 3 + Math.floor(random() * 20) }, dimension))].sort(
+          (a, b) => a - b,
+        );
+        const values = indices.map(() =>
+          style === 'binary' ? 1 : style === 'counts' ? 1 + Math.floor(random() * 4) : random() * 2 - 1,
+        );
+        const doc = {
+          ...sparse(indices, values),
+          point: new PointEntry(id, `n:${id}`, {}, 0),
+          partial: 0,
+          mark: 0,
+        };
+        index.add(doc);
+        return doc;
+      });
+      for (let round = 0; round < 40; round++) {
+        const indices = [...new Set(Array.from({ length: 2 + Math.floor(random() * 6) }, dimension))].sort(
+          (a, b) => a - b,
+        );
+        const query = sparse(
+          indices,
+          indices.map(() => Math.fround(random() * 3)),
+        );
+        const test = round % 3 === 0 ? (p: PointEntry) => (p.id as number) % 2 === 0 : undefined;
+        const threshold = round % 4 === 1 ? 2 : undefined;
+        const expected = docs
+          .map((doc) => ({ item: doc.point, score: scoreSparse(query, doc) }))
+          .filter((hit) => hit.score !== undefined && (test === undefined || test(hit.item)))
+          .filter((hit) => threshold === undefined || (hit.score as number) > threshold)
+          .sort((a, b) => (b.score as number) - (a.score as number) || compareEntries(a.item, b.item))
+          .slice(0, 5);
+        assert.deepEqual(searchSparse(index, query, 5, test, threshold), expected, `${style} round ${round}`);
+      }
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { SparseVectorParams } from './engine-api.js';
 import { type PointEntry, type SparseVectorData, compareEntries } from './point-table.js';
-import type { SparseDoc, SparseIndex } from './sparse-index.js';
+import type { Posting, SparseDoc, SparseIndex } from './sparse-index.js';
 import { type Scored, TopK } from './vector-scoring.js';
 
 /**
@@ -61,6 +61,12 @@ export function scoreSparse(a: SparseVectorData, b: SparseVectorData): number | 
 /**
  * The `limit` best points sharing at least one dimension with the (already weighted) query, passing `test`,
  * ties by id, cut by the strict threshold (`score > t`: sparse vectors score like Dot).
+ *
+ * Exact, with MaxScore pruning when every contribution is non-negative (idf weights and term counts are):
+ * dimensions are walked by their largest possible contribution, adding partial scores; once the dimensions
+ * left could not lift a point up to the k-th partial score (a lower bound of the k-th final score), their
+ * posting lists, the long ones of common words, are never walked. The points that can still make it are then
+ * scored in full with `scoreSparse`, which sums in Qdrant's order, so scores are exactly the unpruned ones.
  */
 export function searchSparse(
   index: SparseIndex,
@@ -69,17 +75,70 @@ export function searchSparse(
   test: ((entry: PointEntry) => boolean) | undefined,
   threshold?: number,
 ): Scored<PointEntry>[] {
-  const candidates = new Set<SparseDoc>();
-  for (const dimension of query.indices) {
-    const posting = index.posting(dimension);
-    if (posting !== undefined) for (const doc of posting) candidates.add(doc);
+  const terms: { posting: Posting; weight: number; bound: number }[] = [];
+  let prunable = true;
+  for (let q = 0; q < query.indices.length; q++) {
+    const posting = index.posting(query.indices[q] as number);
+    if (posting === undefined || posting.size === 0) continue;
+    const weight = query.values[q] as number;
+    if (weight < 0 || posting.minWeight < 0) prunable = false;
+    terms.push({ posting, weight, bound: weight * posting.maxWeight });
+  }
+  terms.sort((a, b) => b.bound - a.bound);
+  // rest[i]: the most that dimensions i.. can add to one point, padded below for rounding.
+  const rest = new Float64Array(terms.length + 1);
+  for (let i = terms.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (terms[i]?.bound as number);
+  const search = index.nextSearch();
+  const touched: SparseDoc[] = [];
+  let walked = 0;
+  for (; walked < terms.length; walked++) {
+    if (prunable && touched.length >= limit) {
+      const kth = kthLargestPartial(touched, limit);
+      const left = rest[walked] as number;
+      if (left * (1 + 1e-5) < kth * (1 - 1e-5)) break;
+    }
+    const { posting, weight } = terms[walked] as (typeof terms)[number];
+    const { docs, weights } = posting;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i] as SparseDoc;
+      if (doc.mark !== search) {
+        if (doc.mark === -search) continue;
+        if (test !== undefined && !test(doc.point)) {
+          doc.mark = -search;
+          continue;
+        }
+        doc.mark = search;
+        doc.partial = 0;
+        touched.push(doc);
+      }
+      doc.partial += weight * (weights[i] as number);
+    }
   }
   const top = new TopK<PointEntry>(limit, true, compareEntries);
-  for (const doc of candidates) {
-    if (test !== undefined && !test(doc.point)) continue;
-    const score = scoreSparse(query, doc);
-    if (score === undefined || (threshold !== undefined && !(score > threshold))) continue;
+  const left = rest[walked] as number;
+  const floor = walked < terms.length ? kthLargestPartial(touched, limit) : Number.NEGATIVE_INFINITY;
+  for (const doc of touched) {
+    // A point whose partial plus everything left stays below the k-th partial cannot be in the top k.
+    if ((doc.partial + left) * (1 + 1e-5) < floor * (1 - 1e-5)) continue;
+    const score = scoreSparse(query, doc) as number;
+    if (threshold !== undefined && !(score > threshold)) continue;
     top.offer(doc.point, score);
   }
   return top.items;
+}
+
+/** The k-th largest partial score among the touched points (k <= their number). */
+function kthLargestPartial(touched: readonly SparseDoc[], k: number): number {
+  const best = new Float64Array(k).fill(Number.NEGATIVE_INFINITY);
+  for (const doc of touched) {
+    const partial = doc.partial;
+    if (partial <= (best[k - 1] as number)) continue;
+    let at = k - 1;
+    while (at > 0 && (best[at - 1] as number) < partial) {
+      best[at] = best[at - 1] as number;
+      at--;
+    }
+    best[at] = partial;
+  }
+  return best[k - 1] as number;
 }

@@ -1,6 +1,6 @@
 /**
- * @module The embedded store's durable state: one SQLite file (better-sqlite3, WAL) holding collections and
- * points. Every write runs in one transaction that commits before the engine answers.
+ * @module The embedded store's durable state: one SQLite file (better-sqlite3, WAL) holding collections,
+ * points and aliases. Every write runs in one transaction that commits before the engine answers.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS points (
   version INTEGER NOT NULL,
   PRIMARY KEY (collection, id_key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS aliases (
+  alias TEXT PRIMARY KEY,
+  collection TEXT NOT NULL
+);
 `;
 
 /** Opens (creating if needed) the store file, holding an exclusive lock until close. */
@@ -115,6 +119,9 @@ export class SqlitePersistence {
         'UPDATE points SET payload = ?, version = ? WHERE collection = ? AND id_key = ?',
       ),
       deletePoint: db.prepare('DELETE FROM points WHERE collection = ? AND id_key = ?'),
+      aliases: db.prepare('SELECT alias, collection FROM aliases'),
+      clearAliases: db.prepare('DELETE FROM aliases'),
+      insertAlias: db.prepare('INSERT INTO aliases (alias, collection) VALUES (?, ?)'),
     };
   }
 
@@ -192,6 +199,18 @@ export class SqlitePersistence {
 
   deletePoint(collection: string, key: string): void {
     this.statements.deletePoint.run(collection, key);
+  }
+
+  /** Every alias → collection pair. */
+  loadAliases(): Map<string, string> {
+    const rows = this.statements.aliases.all() as { alias: string; collection: string }[];
+    return new Map(rows.map((row) => [row.alias, row.collection]));
+  }
+
+  /** Replaces the whole alias table (call inside `transaction`). */
+  saveAliases(aliases: ReadonlyMap<string, string>): void {
+    this.statements.clearAliases.run();
+    for (const [alias, collection] of aliases) this.statements.insertAlias.run(alias, collection);
   }
 
   close(): void {

@@ -207,8 +207,48 @@ describe('store engine', () => {
     const reopened = openStoreEngine({ dataDir });
     try {
       assert.equal(reopened.collection('legacy').count(), 2);
+      assert.deepEqual(reopened.listAliases(), []);
     } finally {
       reopened.close();
+    }
+  });
+
+  test('an alias batch that fails part-way changes nothing; aliases survive a reopen', () => {
+    const dataDir = makeDataDir();
+    const first = openStoreEngine({ dataDir });
+    createTestCollection(first, 'a', 2, 'Dot');
+    createTestCollection(first, 'b', 2, 'Dot');
+    first.updateAliases([{ kind: 'create', alias: 'live', collection: 'a' }]);
+    assert.throws(
+      () =>
+        first.updateAliases([
+          { kind: 'delete', alias: 'live' },
+          { kind: 'create', alias: 'live', collection: 'b' },
+          { kind: 'rename', from: 'nope', to: 'x' },
+        ]),
+      { status: 404, message: 'Not found: Alias nope does not exists!' },
+    );
+    assert.deepEqual(first.listAliases(), [{ alias_name: 'live', collection_name: 'a' }]);
+    first.updateAliases([
+      { kind: 'delete', alias: 'live' },
+      { kind: 'create', alias: 'live', collection: 'b' },
+      { kind: 'create', alias: 'old', collection: 'a' },
+    ]);
+    first.close();
+
+    const second = openStoreEngine({ dataDir });
+    try {
+      assert.deepEqual(second.listAliases(), [
+        { alias_name: 'old', collection_name: 'a' },
+        { alias_name: 'live', collection_name: 'b' },
+      ]);
+      assert.equal(second.collection('live').name, 'b');
+      assert.deepEqual(second.collectionAliases('a'), [{ alias_name: 'old', collection_name: 'a' }]);
+      assert.equal(second.deleteCollection('old'), false, 'an alias is not deleted as a collection');
+      assert.equal(second.deleteCollection('a'), true);
+      assert.deepEqual(second.listAliases(), [{ alias_name: 'live', collection_name: 'b' }]);
+    } finally {
+      second.close();
     }
   });
 });

@@ -1,6 +1,9 @@
 /** @module The embedded store's engine: the set of collections, loaded from SQLite on open and kept in memory. */
-import { alreadyExists, notFound } from '../qdrant-error.js';
+import { alreadyExists, badInput, notFound } from '../qdrant-error.js';
+import { AliasTable } from './alias-table.js';
 import type {
+  AliasAction,
+  AliasDescription,
   CollectionEngine,
   CollectionSpec,
   PayloadFieldSchema,
@@ -17,9 +20,11 @@ function compareBytes(a: string, b: string): number {
 
 class EmbeddedStore implements StoreEngine {
   private readonly collections = new Map<string, EmbeddedCollection>();
+  private readonly aliases: AliasTable;
   private closed = false;
 
   constructor(private readonly db: SqlitePersistence) {
+    this.aliases = new AliasTable(db.loadAliases());
     for (const stored of db.loadCollections()) {
       const collection = new EmbeddedCollection(
         {
@@ -40,17 +45,21 @@ class EmbeddedStore implements StoreEngine {
   }
 
   exists(name: string): boolean {
-    return this.collections.has(name);
+    return this.collections.has(this.resolve(name));
   }
 
   collection(name: string): CollectionEngine {
-    const collection = this.collections.get(name);
-    if (collection === undefined) throw notFound(`Collection \`${name}\` doesn't exist!`);
+    const resolved = this.resolve(name);
+    const collection = this.collections.get(resolved);
+    if (collection === undefined) throw notFound(`Collection \`${resolved}\` doesn't exist!`);
     return collection;
   }
 
   createCollection(name: string, spec: CollectionSpec): void {
     if (this.collections.has(name)) throw alreadyExists(`Collection \`${name}\` already exists!`);
+    if (this.aliases.has(name)) {
+      throw badInput(`Can't create collection with name ${name}. Alias with the same name already exists`);
+    }
     this.db.transaction(() => this.db.insertCollection(name, spec, {}));
     this.collections.set(name, new EmbeddedCollection({ name, spec, indexes: {}, operations: 0 }, this.db));
   }
@@ -58,10 +67,34 @@ class EmbeddedStore implements StoreEngine {
   deleteCollection(name: string): boolean {
     const collection = this.collections.get(name);
     if (collection === undefined) return false;
-    this.db.transaction(() => this.db.deleteCollection(name));
+    const remaining = this.aliases.without(name);
+    this.db.transaction(() => {
+      this.db.deleteCollection(name);
+      this.db.saveAliases(remaining);
+    });
+    this.aliases.replace(remaining);
     this.collections.delete(name);
     collection.drop();
     return true;
+  }
+
+  updateAliases(actions: readonly AliasAction[]): void {
+    const next = this.aliases.plan(actions, (name) => this.collections.has(name));
+    this.db.transaction(() => this.db.saveAliases(next));
+    this.aliases.replace(next);
+  }
+
+  listAliases(): AliasDescription[] {
+    return this.aliases.list();
+  }
+
+  collectionAliases(collection: string): AliasDescription[] {
+    return this.aliases.of(collection);
+  }
+
+  /** An alias's collection name, else the name itself (Qdrant's `resolve_name`). */
+  private resolve(name: string): string {
+    return this.aliases.target(name) ?? name;
   }
 
   close(): void {

@@ -2,9 +2,10 @@
  * @module `POST /points/query` body, QueryRequestInternal (qdrant-subset.md §3): nearest by vector or point id,
  * RRF/DBSF fusion over prefetches, or no query (id order). Other query kinds are reported as unsupported.
  */
-import type { PrefetchRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import type { PrefetchRequest, QueryGroupsRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import { assertJsonPath } from '../filter/index.js';
 import { parseJsonPointId } from '../engine/point-id.js';
-import { badRequest, formatError, unsupported } from '../qdrant-error.js';
+import { badRequest, formatError, unsupported, validationError } from '../qdrant-error.js';
 import {
   invalidType,
   isJsonObject,
@@ -18,19 +19,12 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
+import { parseOrderBy } from './parse-scroll.js';
 import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
-/** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs`). */
+/** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs::DEFAULT_RRF_K`). */
 const DEFAULT_RRF_K = 2;
-const UNSUPPORTED_QUERIES = [
-  'order_by',
-  'recommend',
-  'discover',
-  'context',
-  'formula',
-  'sample',
-  'relevance_feedback',
-];
+const UNSUPPORTED_QUERIES = ['recommend', 'discover', 'context', 'formula', 'relevance_feedback'];
 
 function parseVectorOrId(value: unknown, path: string): QueryInput {
   if (isSparseShape(value)) return { kind: 'nearest', vector: readSparseVector(value, path) };
@@ -59,7 +53,27 @@ function parseQueryInput(value: unknown, path: string): QueryInput | undefined {
   if ('fusion' in value) return parseFusion(value.fusion);
   if ('rrf' in value) {
     const rrf = readObject(value.rrf, 'struct Rrf');
-    return { kind: 'rrf', k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K };
+    const weights = rrf.weights;
+    if (weights !== undefined && weights !== null) {
+      if (!Array.isArray(weights)) throw invalidType(weights, 'a sequence');
+      for (const weight of weights) if (typeof weight !== 'number') throw invalidType(weight, 'f32');
+    }
+    return {
+      kind: 'rrf',
+      k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K,
+      ...(Array.isArray(weights) ? { weights: weights as number[] } : {}),
+    };
+  }
+  if ('order_by' in value) {
+    const orderBy = parseOrderBy(value.order_by);
+    if (orderBy === undefined) throw invalidType(value.order_by, 'a string or struct OrderBy');
+    return { kind: 'order_by', orderBy };
+  }
+  if ('sample' in value) {
+    if (value.sample !== 'random') {
+      throw formatError(`unknown variant \`${String(value.sample)}\`, expected \`random\``);
+    }
+    return { kind: 'sample' };
   }
   const kind = UNSUPPORTED_QUERIES.find((key) => key in value);
   if (kind !== undefined) throw unsupported(`The \`${kind}\` query`);
@@ -110,6 +124,9 @@ function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolea
       "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
     );
   }
+  if (request.query?.kind === 'order_by' && request.scoreThreshold !== undefined) {
+    throw badRequest("Can't use score_threshold with an order_by query.");
+  }
   for (const inner of request.prefetch) checkQueryLogic(inner, false);
 }
 
@@ -136,6 +153,27 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
   };
   checkQueryLogic(request, true);
   return request;
+}
+
+/**
+ * `POST /points/query/groups`: a query request plus `group_by` (a payload key), `group_size` (default 3) and
+ * `limit`, the number of groups (default 10); there is no `offset`.
+ */
+export function parseQueryGroupsRequest(json: unknown): QueryGroupsRequest {
+  const path = 'group_request';
+  const body = readObject(json, 'struct QueryGroupsRequest');
+  if (body.group_by === undefined) throw missingField('group_by');
+  if (typeof body.group_by !== 'string') throw invalidType(body.group_by, 'a string');
+  assertJsonPath(body.group_by);
+  if (body.with_lookup !== undefined && body.with_lookup !== null) throw unsupported('with_lookup');
+  const groupSize = readOptionalUnsigned(body, 'group_size') ?? 3;
+  if (groupSize < 1) {
+    throw validationError([
+      { path: `${path}.group_size`, message: `value ${groupSize} invalid, must be 1 or larger` },
+    ]);
+  }
+  const { offset: _offset, ...request } = parseQueryRequest({ ...body, offset: undefined }, path);
+  return { ...request, groupBy: body.group_by, groupSize };
 }
 
 /** `POST /points/query/batch`: `{searches: [...]}`; every request is checked before any runs. */

@@ -7,7 +7,8 @@ import { invalidType, isJsonObject, missingField, readObject, readOptionalBool }
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
 
-function parseOrderBy(value: unknown): OrderBy | undefined {
+/** `order_by`: a key, or `{key, direction?, start_from?}`; shared with the query API's `{order_by}` query. */
+export function parseOrderBy(value: unknown): OrderBy | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') {
     assertJsonPath(value);

@@ -23,7 +23,7 @@ export function formatRecord(record: PointRecord & { order_value?: number }): Re
   return json;
 }
 
-/** `{id, version, score, payload?, vector?}`. */
+/** `{id, version, score, payload?, vector?, order_value?}`. */
 export function formatScoredPoint(point: ScoredPointRecord): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: point.id,
@@ -32,6 +32,7 @@ export function formatScoredPoint(point: ScoredPointRecord): Record<string, unkn
   };
   if (point.payload !== undefined) json.payload = point.payload;
   if (point.vector !== undefined) json.vector = formatVectors(point.vector);
+  if (point.order_value !== undefined) json.order_value = point.order_value;
   return json;
 }
 

@@ -6,7 +6,7 @@ import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
 import { missingField, readObject, readPointIds } from './body-shape.js';
 import { formatRecord, formatScoredPoint, formatScrollPage } from './point-json.js';
-import { parseQueryBatch, parseQueryRequest } from './parse-query.js';
+import { parseQueryBatch, parseQueryGroupsRequest, parseQueryRequest } from './parse-query.js';
 import { parseReadOptions } from './parse-read-options.js';
 import { parseCountRequest, parseScrollRequest } from './parse-scroll.js';
 import { parseSearchBatch, parseSearchRequest } from './parse-search.js';
@@ -74,6 +74,16 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
       c,
       requests.map((request) => ({ points: collection.query(request).map(formatScoredPoint) })),
     );
+  });
+
+  app.post('/collections/:name/points/query/groups', async (c) => {
+    const name = readCollectionName(c);
+    const request = parseQueryGroupsRequest(await readJsonBody(c));
+    parseReadParams(c);
+    const groups = c.get('engine').collection(name).queryGroups(request);
+    return respondResult(c, {
+      groups: groups.map((group) => ({ id: group.id, hits: group.hits.map(formatScoredPoint) })),
+    });
   });
 
   app.post('/collections/:name/points/scroll', async (c) => {

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { StoreLogger } from '../store-logger.js';
 import type { StoreEngine } from '../engine/engine-api.js';
+import { registerAliasRoutes } from './alias-routes.js';
 import { authMiddleware } from './auth.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { corsMiddleware } from './cors.js';
@@ -38,6 +39,8 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   });
   app.use(authMiddleware(options));
   registerServiceRoutes(app);
+  // Before the collection routes, so `/collections/aliases` is not read as a collection named "aliases".
+  registerAliasRoutes(app);
   registerCollectionRoutes(app);
   registerIndexRoutes(app);
   registerPointWriteRoutes(app);

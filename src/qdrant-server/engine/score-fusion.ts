@@ -1,0 +1,88 @@
+/**
+ * @module Fusion of ranked lists into one, computed in f32 as Qdrant does: Reciprocal Rank Fusion
+ * (`lib/segment/src/common/reciprocal_rank_fusion.rs`) and Distribution-Based Score Fusion
+ * (`lib/segment/src/common/score_fusion.rs`). Ties are broken by `tieBreak` (Qdrant leaves them unspecified).
+ */
+import type { Scored } from './vector-scoring.js';
+
+/** The key a point is deduplicated by across lists (the point id's key). */
+export type KeyOf<T> = (item: T) => string;
+
+/**
+ * One position's RRF score, `1 / ((position + 1) / weight + k - 1)`, 0-based positions; with weight 1 this is
+ * `1 / (position + k)`. A weight of 0 or less contributes nothing.
+ */
+export function rankScore(position: number, k: number, weight = 1): number {
+  if (weight <= 0) return 0;
+  const scaled = Math.fround(Math.fround(position + 1) / Math.fround(weight));
+  return Math.fround(1 / Math.fround(Math.fround(scaled + k) - 1));
+}
+
+/** RRF over every list: each point sums its rank scores; input scores are ignored. Best first. */
+export function fuseRanks<T>(
+  lists: readonly (readonly Scored<T>[])[],
+  k: number,
+  weights: readonly number[] | undefined,
+  keyOf: KeyOf<T>,
+  tieBreak: (a: T, b: T) => number,
+): Scored<T>[] {
+  const fused = new Map<string, { item: T; score: number }>();
+  lists.forEach((list, source) => {
+    const weight = weights?.[source] ?? 1;
+    list.forEach((hit, position) => {
+      const key = keyOf(hit.item);
+      const current = fused.get(key);
+      const score = rankScore(position, k, weight);
+      if (current === undefined) fused.set(key, { item: hit.item, score });
+      else current.score = Math.fround(current.score + score);
+    });
+  });
+  return sortBest([...fused.values()], tieBreak);
+}
+
+/**
+ * DBSF: each list's scores are mapped to [0, 1] with mean ± 3 sample standard deviations as the extremes
+ * (a list of one scores 0.5; equal extremes give 0.5), then summed per point. Best first.
+ */
+export function fuseDistributions<T>(
+  lists: readonly (readonly Scored<T>[])[],
+  keyOf: KeyOf<T>,
+  tieBreak: (a: T, b: T) => number,
+): Scored<T>[] {
+  const fused = new Map<string, { item: T; score: number }>();
+  for (const list of lists) {
+    const normalised = normaliseDistribution(list.map((hit) => hit.score));
+    list.forEach((hit, i) => {
+      const key = keyOf(hit.item);
+      const score = normalised[i] as number;
+      const current = fused.get(key);
+      if (current === undefined) fused.set(key, { item: hit.item, score });
+      else current.score = Math.fround(current.score + score);
+    });
+  }
+  return sortBest([...fused.values()], tieBreak);
+}
+
+/** Qdrant's `distr_norm`: Welford's one-pass mean and sample variance in f32, then min-max over mean ± 3σ. */
+export function normaliseDistribution(scores: readonly number[]): number[] {
+  if (scores.length < 2) return scores.map(() => 0.5);
+  let mean = 0;
+  let aggregate = 0;
+  scores.forEach((score, i) => {
+    const oldDelta = Math.fround(score - mean);
+    mean = Math.fround(mean + Math.fround(oldDelta / (i + 1)));
+    const delta = Math.fround(score - mean);
+    aggregate = Math.fround(aggregate + Math.fround(oldDelta * delta));
+  });
+  const variance = Math.fround(aggregate / Math.fround(scores.length - 1));
+  const deviation = Math.fround(Math.sqrt(variance));
+  const min = Math.fround(mean - Math.fround(3 * deviation));
+  const max = Math.fround(mean + Math.fround(3 * deviation));
+  if (min === max) return scores.map(() => 0.5);
+  const range = Math.fround(max - min);
+  return scores.map((score) => Math.fround(Math.fround(score - min) / range));
+}
+
+function sortBest<T>(items: { item: T; score: number }[], tieBreak: (a: T, b: T) => number): Scored<T>[] {
+  return items.sort((a, b) => b.score - a.score || tieBreak(a.item, b.item));
+}
