@@ -69,7 +69,7 @@ const chunkOverride = {
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-recall-'));
 // The schema applies the product's defaults (offline embedder, chunk sizes, retrieve settings); only the
 // places (free ports, a scratch folder) and, when asked, the chunk sizes differ.
-const parsed = configSchema.parse({
+const checked = configSchema.safeParse({
   bots: Object.fromEntries(
     conversations.map((c) => [
       botName(c),
@@ -81,8 +81,13 @@ const parsed = configSchema.parse({
     ]),
   ),
 });
+if (!checked.success) {
+  const problems = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  console.error(`recall benchmark: bad --min-chars/--max-chars:\n${problems.join('\n')}`);
+  process.exit(2);
+}
 const config: MemoryPoolConfig = {
-  ...parsed,
+  ...checked.data,
   listen: { host: '127.0.0.1', port: 0 },
   store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
   dataDir: join(dir, 'service'),

@@ -37,6 +37,14 @@ export function describeEmbedderContract(name: string, create: () => Promise<Con
       await subject.embedder.probe();
     });
 
+    test('declares the input window it reads and counts tokens in it', () => {
+      const { maxTokens, countTokens } = subject.embedder.inputWindow;
+      assert.ok(maxTokens > 0, 'a positive window (Infinity when any length is read)');
+      const short = countTokens(TEXTS[0]!);
+      assert.ok(short >= 1 && short <= TEXTS[0]!.length + 1, `a sentence counts as ${short} tokens`);
+      assert.ok(countTokens(TEXTS.join(' ')) > short, 'more text, more tokens');
+    });
+
     test('returns one finite unit-or-consistent vector per text, of the reported dimensions', async () => {
       const vectors = await subject.embedder.embed(TEXTS);
       assert.equal(vectors.length, TEXTS.length);
