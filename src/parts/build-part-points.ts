@@ -30,7 +30,7 @@ export interface PartPoint {
   readonly payload: PartPayload;
 }
 
-/** Messages per part: each message with its next neighbour (measured against 1 and 3, docs/recall.md). */
+/** Messages per part: each message with its next neighbour (measured against three, docs/recall.md). */
 export const MESSAGES_PER_PART = 2;
 
 /**
