@@ -138,10 +138,16 @@ async function ingest(conversation: LocomoConversation, tsById: Map<string, numb
 
 /** Waits until every accepted message is in a stored chunk (the remainder goes after the idle time). */
 async function drain(bot: string, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
+  // The deadline counts from the last progress: on a loaded machine writing (embedding) takes long, not forever.
+  let deadline = Date.now() + timeoutMs;
+  let pending = Number.POSITIVE_INFINITY;
   for (;;) {
     const stats = await client.stats(bot);
     if (stats.messages.pending === 0) return stats.chunks.stored;
+    if (stats.messages.pending < pending) {
+      pending = stats.messages.pending;
+      deadline = Date.now() + timeoutMs;
+    }
     if (Date.now() > deadline) throw new Error(`${bot}: ${stats.messages.pending} messages still pending`);
     await new Promise((done) => setTimeout(done, 250));
   }
@@ -172,7 +178,7 @@ try {
   for (const conversation of conversations) await ingest(conversation, tsById);
   const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
   for (const conversation of conversations) {
-    chunks += await drain(botName(conversation), idleMs + 120_000);
+    chunks += await drain(botName(conversation), idleMs + 600_000);
     multiDay += await countMultiDayChunks(botName(conversation), tsById);
   }
   const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);

@@ -11,12 +11,15 @@ import type { Principal } from '../auth/api-key-auth.js';
 import type { ForgetSelector } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';
+import type { PartsIndex } from '../parts/parts-index.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
 import { parseForgetSelector } from './parse-forget-selector.js';
 
 export interface ForgetDeps {
   readonly journal: MessageJournal;
   readonly store: PointStore;
+  /** The parts index: a filter delete removes the matching parts first. */
+  readonly parts?: PartsIndex;
   /** Runs the forget alone on the chunk writer: no write of old text, and no new write, can interleave. */
   runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T>;
   /** Asks the chunk writer to rewrite the chunks that kept other messages. */
@@ -43,7 +46,10 @@ function storeFilterFor(
   return { must };
 }
 
-async function deleteByFilter(store: PointStore, collection: string, filter: StoreFilter): Promise<number> {
+async function deleteByFilter(deps: ForgetDeps, collection: string, filter: StoreFilter): Promise<number> {
+  const { store } = deps;
+  // Parts first: a part never outlives the chunk whose message it holds.
+  await deps.parts?.deleteMatching(collection, filter);
   const count = await store.countPoints(collection, filter);
   if (count > 0) await store.deletePoints(collection, { filter });
   return count;
@@ -104,7 +110,7 @@ export async function forgetMemories(
     // cannot reach it).
     await deps.runExclusive(async (ops) => {
       if (parsed.kind === 'unsourced') {
-        result.points_deleted = await deleteByFilter(deps.store, bot.collection, {
+        result.points_deleted = await deleteByFilter(deps, bot.collection, {
           must: [{ is_empty: { key: 'source' } }],
         });
         return;
@@ -116,7 +122,7 @@ export async function forgetMemories(
       // Rewritten before the answer, so what the answer counts is what recall now sees.
       await ops.writeChunks(journal.chunkIds);
       const filter = storeFilterFor(parsed.selector, sources);
-      if (filter) result.points_deleted += await deleteByFilter(deps.store, bot.collection, filter);
+      if (filter) result.points_deleted += await deleteByFilter(deps, bot.collection, filter);
     });
   } finally {
     // Audited even when the store failed half-way: the journal part (tombstones) has happened.

@@ -13,6 +13,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { PointStore } from '../store/point-store.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
+import type { PartsIndex } from '../parts/parts-index.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { computeRetryDelay } from './retry-delay.js';
 
@@ -25,6 +26,8 @@ export interface ChunkWriterDeps {
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** The fine-grained parts index: written before each chunk point, deleted before it. */
+  readonly parts?: PartsIndex;
 }
 
 /** What a task run by `runExclusive` may do while no write can interleave. */
@@ -243,6 +246,12 @@ export class ChunkWriter {
     for (const [collection, group] of byCollection) {
       try {
         await guard.ensureCollection(collection, embedder.model, group[0]!.vector.length);
+        const partsWritten = await this.deps.parts?.writeParts(
+          collection,
+          group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
+          signal,
+        );
+        if (partsWritten === false) return; // aborted like the embedding above: still due, not a failure
         await store.upsertPoints(
           collection,
           group.map((p) => ({
@@ -272,6 +281,10 @@ export class ChunkWriter {
   private async deleteChunks(chunks: readonly PlannedChunk[]): Promise<void> {
     for (const [collection, group] of groupBy(chunks, (c) => c.collection)) {
       try {
+        await this.deps.parts?.deleteParts(
+          collection,
+          group.map((c) => c.chunkId),
+        );
         await this.deps.store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
         this.deps.journal.transaction(() => {
           for (const chunk of group) this.deps.journal.chunks.markChunkDeleted(chunk.chunkId, chunk.revision);

@@ -14,6 +14,7 @@ const SCHEMA_VERSION = 1;
  * forget_audit: who forgot what, with the counts (readable by admin keys).
  * journal_probe: scratch rows written and deleted by /ready to learn whether a journal that could not be
  * written (disk full) can be again; always empty between probes.
+ * parts_indexes: the collections whose parts index memory-pool started, and whether it is complete.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -72,6 +73,11 @@ const STATEMENTS = [
      model TEXT NOT NULL,
      dimensions INTEGER NOT NULL,
      recorded_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS parts_indexes (
+     collection TEXT PRIMARY KEY,
+     complete INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
    )`,
 ];
 

@@ -12,6 +12,7 @@ import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
+import { PartsIndexState } from './parts-index-state.js';
 
 export type { PlannedChunk } from './chunk-queue.js';
 export { conversationKey, type JournalMessage } from './message-rows.js';
@@ -63,10 +64,13 @@ export class MessageJournal {
   readonly chunks: ChunkQueue;
   /** Forget operations over the same database. */
   readonly forgetting: ForgetJournal;
+  /** Which collections' parts indexes are complete, over the same database. */
+  readonly partsIndexes: PartsIndexState;
 
   constructor(private readonly db: Database) {
     this.chunks = new ChunkQueue(db);
     this.forgetting = new ForgetJournal(db, this.health);
+    this.partsIndexes = new PartsIndexState(db);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)

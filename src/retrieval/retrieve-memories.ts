@@ -3,19 +3,30 @@
  * threshold (within the bot's privacy scope), leave out hits holding excluded or forgotten message ids and
  * near-duplicates, keep `limit`, format the block. Bounded by a deadline: clients give up after 3.5 s.
  */
-import type { RetrieveHit, RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
+import type {
+  RetrieveExplanation,
+  RetrieveHit,
+  RetrieveRequest,
+  RetrieveResponse,
+} from '../wire/retrieve-request.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
-import type { PointStore } from '../store/point-store.js';
+import type { PartsGuard } from '../parts/parts-guard.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
 import { formatRecall } from './format-recall.js';
+import type { FusedChunk } from './fuse-chunk-ranks.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { buildRecallFilter } from './recall-scope.js';
+import { searchHybrid } from './search-hybrid.js';
 import { selectHits } from './select-hits.js';
 
 export interface RetrieveDeps {
-  readonly store: PointStore;
+  readonly store: PointStore & HybridPointStore;
+  /** Decides whether a collection's parts index can be used (else recall is chunk-only, as before parts). */
+  readonly partsGuard?: PartsGuard;
   /** Should be cached: clients ask the same query again (retries, concurrent interfaces). */
   readonly embedder: Embedder;
   readonly guard: CollectionGuard;
@@ -86,17 +97,37 @@ async function recall(
       ...(request.sources ? { sources: request.sources } : {}),
     },
   );
-  let points: Awaited<ReturnType<PointStore['searchPoints']>>;
+  const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
+  let points: ScoredStorePoint[];
+  let fusions: ReadonlyMap<string | number, FusedChunk> | undefined;
   try {
-    points = await deps.store.searchPoints(bot.collection, {
-      vector: Array.from(vector),
-      limit: limit * 2,
-      scoreThreshold: request.score_threshold ?? bot.retrieve.scoreThreshold,
-      ...(filter ? { filter } : {}),
-    });
+    const hybrid =
+      deps.partsGuard !== undefined &&
+      (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length));
+    if (hybrid) {
+      const found = await searchHybrid(deps.store, {
+        collection: bot.collection,
+        vector: Array.from(vector),
+        queryText: request.query_text,
+        candidates: limit * 2,
+        scoreThreshold,
+        ...(filter ? { filter } : {}),
+      });
+      points = found.map((hit) => hit.point);
+      fusions = new Map(found.map((hit) => [hit.point.id, hit.fusion]));
+    } else {
+      points = await deps.store.searchPoints(bot.collection, {
+        vector: Array.from(vector),
+        limit: limit * 2,
+        scoreThreshold,
+        ...(filter ? { filter } : {}),
+      });
+    }
   } catch (error) {
     if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
-    deps.guard.invalidate(bot.collection); // deleted by another client: nothing to recall until rewritten
+    // Deleted by another client: nothing to recall until rewritten (the parts are checked again too).
+    deps.guard.invalidate(bot.collection);
+    deps.partsGuard?.invalidate(bot.collection);
     return EMPTY;
   }
   const candidates = points.map(toRecallHit);
@@ -106,11 +137,59 @@ async function recall(
   );
   const excluded = [...(request.exclude_message_ids ?? []), ...forgotten];
   const hits = selectHits(candidates, { limit, excludeMessageIds: excluded });
-  return { hits: hits.map(toRetrieveHit), formatted: formatRecall(hits) };
+  const wire = hits.map(toRetrieveHit);
+  return {
+    hits: request.explain
+      ? wire.map((hit) => ({
+          ...hit,
+          explain: explainHit(hit, fusions, points.findIndex((p) => p.id === hit.id) + 1),
+        }))
+      : wire,
+    formatted: formatRecall(hits),
+  };
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`. */
 function toRetrieveHit(hit: RecallHit): RetrieveHit {
   const { legacySpeaker: _legacy, ...wire } = hit;
   return wire;
+}
+
+/** What `explain: true` says about one hit: the signals and parts that ranked it (chunk-only: its cosine). */
+function explainHit(
+  hit: RetrieveHit,
+  fusions: ReadonlyMap<string | number, FusedChunk> | undefined,
+  searchRank: number,
+): RetrieveExplanation {
+  const fusion = fusions?.get(hit.id);
+  if (fusion === undefined) {
+    return {
+      mode: 'chunk-only',
+      fused: 0,
+      signals: { chunk_dense: { rank: searchRank, score: hit.score } },
+      parts: [],
+    };
+  }
+  const signal = (name: keyof FusedChunk['signals']) => {
+    const found = fusion.signals[name];
+    if (found === undefined) return {};
+    return {
+      [name]: {
+        rank: found.rank,
+        score: found.score,
+        ...(found.partId === undefined ? {} : { part_id: found.partId }),
+      },
+    };
+  };
+  return {
+    mode: 'hybrid',
+    fused: fusion.fused,
+    signals: { ...signal('chunk_dense'), ...signal('part_dense'), ...signal('part_lexical') },
+    parts: fusion.parts.map((part) => ({
+      id: part.id,
+      message_ids: part.messageIds,
+      ...(part.ranks.part_dense ? { part_dense: part.ranks.part_dense } : {}),
+      ...(part.ranks.part_lexical ? { part_lexical: part.ranks.part_lexical } : {}),
+    })),
+  };
 }

@@ -17,7 +17,10 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { forgetMemories } from '../forgetting/forget-memories.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import { createPartsGuard } from '../parts/parts-guard.js';
+import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
@@ -29,7 +32,7 @@ export interface MemoryServiceOptions {
   readonly queryEmbedder?: Embedder;
   readonly logger: Logger;
   /** Replace the store client (tests). */
-  readonly store?: PointStore;
+  readonly store?: PointStore & HybridPointStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
   readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
@@ -83,14 +86,18 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => journal.close());
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
+    const partsGuard = createPartsGuard(store, journal);
+    const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
+    const parts = new PartsIndex({ config, journal, store, embedder: chunkEmbedder, guard: partsGuard });
     const writer = new ChunkWriter({
       config,
       journal,
       store,
-      embedder: meterEmbedder(embedder, metrics, 'chunk'),
+      embedder: chunkEmbedder,
       guard,
       metrics,
       logger,
+      parts,
     });
     writer.start();
     closers.push(() => writer.stop());
@@ -115,6 +122,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             store: pointStore,
             embedder: queryEmbedder,
             guard,
+            partsGuard,
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
             ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
           },
@@ -127,6 +135,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           {
             journal,
             store: pointStore,
+            parts,
             runExclusive: (task) => writer.runExclusive(task),
             wakeWriter: () => writer.wake(),
           },

@@ -17,6 +17,10 @@ export interface CollectionShape {
   readonly distance: string | undefined;
   /** Names of named vectors, when the collection has them instead of one unnamed vector. */
   readonly namedVectors: readonly string[];
+  /** Size of each named dense vector (empty for one unnamed vector). */
+  readonly namedVectorSizes?: Readonly<Record<string, number>>;
+  /** Names of sparse vectors, with their modifier ("idf" or "none"). */
+  readonly sparseVectors?: Readonly<Record<string, string>>;
   readonly pointsCount: number;
 }
 

@@ -17,6 +17,8 @@ export const retrieveRequestSchema = z.object({
   scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
   /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */
   sources: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
+  /** Say, per hit, which parts and which signals ranked it (`hits[].explain`). */
+  explain: z.boolean({ message: 'must be true or false' }).optional(),
 });
 
 export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
@@ -33,6 +35,37 @@ export interface RetrieveHit {
   readonly source?: string;
   readonly channelId?: string;
   readonly guildId?: string;
+  /** Only with `explain: true`: why the hit ranked where it did. */
+  readonly explain?: RetrieveExplanation;
+}
+
+/** One signal's view of a hit: its rank among the chunks that signal found (1 = best), and the store's score. */
+export interface SignalExplanation {
+  readonly rank: number;
+  /** Cosine similarity for the dense signals, BM25 (with the store's idf) for the lexical one. */
+  readonly score: number;
+  /** For part signals: the part that ranked the chunk. */
+  readonly part_id?: string;
+}
+
+/** Why a hit ranked where it did. */
+export interface RetrieveExplanation {
+  /** `hybrid` (parts and chunks fused), or `chunk-only` (the collection's parts index is not complete). */
+  readonly mode: 'hybrid' | 'chunk-only';
+  /** The reciprocal-rank-fusion sum, Σ 1 / (60 + rank) over the signals that found the hit. */
+  readonly fused: number;
+  readonly signals: {
+    readonly chunk_dense?: SignalExplanation;
+    readonly part_dense?: SignalExplanation;
+    readonly part_lexical?: SignalExplanation;
+  };
+  /** The hit's parts that any signal found: their messages and their rank and score per signal. */
+  readonly parts: readonly {
+    readonly id: string;
+    readonly message_ids: string;
+    readonly part_dense?: { readonly rank: number; readonly score: number };
+    readonly part_lexical?: { readonly rank: number; readonly score: number };
+  }[];
 }
 
 export interface RetrieveResponse {

@@ -1,5 +1,12 @@
 /** @module PointStore over Qdrant's REST API, through the official client: a real Qdrant or the embedded store. */
 import { QdrantClient } from '@qdrant/js-client-rest';
+import {
+  DENSE_VECTOR,
+  type HybridPointStore,
+  type HybridStorePoint,
+  type QueryOptions,
+  SPARSE_VECTOR,
+} from '../hybrid-point-store.js';
 import type {
   CollectionShape,
   PointStore,
@@ -21,7 +28,7 @@ export interface QdrantPointStoreOptions {
 }
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */
-export function createQdrantPointStore(options: QdrantPointStoreOptions): PointStore {
+export function createQdrantPointStore(options: QdrantPointStoreOptions): PointStore & HybridPointStore {
   const client = new QdrantClient({
     url: options.url,
     apiKey: options.apiKey,
@@ -67,6 +74,66 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
           if ((error as { status?: number }).status === 409) return;
           throw error;
         }
+      }),
+
+    createHybridCollection: (name, denseSize) =>
+      call(`create collection ${name}`, async () => {
+        try {
+          await client.createCollection(name, {
+            vectors: { [DENSE_VECTOR]: { size: denseSize, distance: 'Cosine' } },
+            sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
+          });
+        } catch (error) {
+          if ((error as { status?: number }).status === 409) return;
+          throw error;
+        }
+      }),
+
+    upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
+      call(`upsert into ${collection}`, async () => {
+        await client.upsert(collection, {
+          wait: true,
+          points: points.map((p) => ({
+            id: p.id,
+            vector: {
+              [DENSE_VECTOR]: [...p.dense],
+              [SPARSE_VECTOR]: { indices: [...p.sparse.indices], values: [...p.sparse.values] },
+            },
+            payload: p.payload,
+          })),
+        });
+      }),
+
+    queryPoints: (collection, query: QueryOptions) =>
+      call(`query ${collection}`, async () => {
+        const vector = query.query;
+        const result = await client.query(collection, {
+          query: Array.isArray(vector)
+            ? [...(vector as readonly number[])]
+            : {
+                indices: [...(vector as { indices: readonly number[] }).indices],
+                values: [...(vector as { values: readonly number[] }).values],
+              },
+          using: query.using,
+          limit: query.limit,
+          with_payload: query.withPayload ? [...query.withPayload] : true,
+          ...(query.scoreThreshold === undefined ? {} : { score_threshold: query.scoreThreshold }),
+          ...(query.filter === undefined ? {} : { filter: query.filter }),
+        });
+        return result.points.map(
+          (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
+        );
+      }),
+
+    retrievePoints: (collection, ids) =>
+      call(`retrieve from ${collection}`, async () => {
+        if (ids.length === 0) return [];
+        const records = await client.retrieve(collection, {
+          ids: [...(ids as StoredPointId[])],
+          with_payload: true,
+          with_vector: false,
+        });
+        return records.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
       }),
 
     upsertPoints: (collection, points: readonly StorePoint[]) =>
@@ -131,10 +198,33 @@ type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
 function describeShape(info: CollectionInfo): CollectionShape {
   const vectors = info.config.params.vectors as unknown;
   const pointsCount = info.points_count ?? 0;
+  const sparse = (info.config.params.sparse_vectors ?? {}) as Record<string, { modifier?: string | null }>;
+  const sparseVectors = Object.fromEntries(
+    Object.entries(sparse).map(([name, params]) => [name, params?.modifier ?? 'none']),
+  );
   if (vectors && typeof vectors === 'object' && 'size' in vectors) {
     const single = vectors as { size: number; distance: string };
-    return { vectorSize: single.size, distance: single.distance, namedVectors: [], pointsCount };
+    return {
+      vectorSize: single.size,
+      distance: single.distance,
+      namedVectors: [],
+      namedVectorSizes: {},
+      sparseVectors,
+      pointsCount,
+    };
   }
-  const named = vectors && typeof vectors === 'object' ? Object.keys(vectors) : [];
-  return { vectorSize: undefined, distance: undefined, namedVectors: named, pointsCount };
+  const named = (vectors && typeof vectors === 'object' ? vectors : {}) as Record<string, { size?: number }>;
+  const namedVectorSizes = Object.fromEntries(
+    Object.entries(named).flatMap(([name, params]) =>
+      typeof params?.size === 'number' ? [[name, params.size]] : [],
+    ),
+  );
+  return {
+    vectorSize: undefined,
+    distance: undefined,
+    namedVectors: Object.keys(named),
+    namedVectorSizes,
+    sparseVectors,
+    pointsCount,
+  };
 }

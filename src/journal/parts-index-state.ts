@@ -1,0 +1,38 @@
+/**
+ * @module Which parts indexes are complete: every chunk memory-pool stored in the collection has its parts.
+ * Recall uses a collection's parts only then; until a reindex, an index started beside existing chunks is
+ * incomplete and recall stays chunk-only.
+ */
+import type { Database } from 'better-sqlite3';
+
+/** The parts_indexes table; every method is one statement. */
+export class PartsIndexState {
+  constructor(private readonly db: Database) {}
+
+  /** Records an index before its parts collection is created: complete when no chunk was there before it. */
+  recordStarted(collection: string, complete: boolean, now: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      )
+      .run(collection, complete ? 1 : 0, now);
+  }
+
+  /** After a reindex built the parts of every chunk that was there. */
+  markComplete(collection: string, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, 1, ?)
+         ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
+      )
+      .run(collection, now);
+  }
+
+  /** undefined when no parts index was started for `collection` (by this journal). */
+  isComplete(collection: string): boolean | undefined {
+    const row = this.db.prepare('SELECT complete FROM parts_indexes WHERE collection = ?').get(collection) as
+      | { complete: number }
+      | undefined;
+    return row === undefined ? undefined : row.complete === 1;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module The collection guard's checks for parts collections: created on first write with the embedder's
+ * dimension (and recorded as incomplete when chunks were stored before it), never recreated, never written
+ * or searched with another model's vectors or a layout that is not the parts layout.
+ */
+import { StoreError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
+import type { PointStore } from '../store/point-store.js';
+import { partsCollectionName } from './parts-collection-name.js';
+
+export interface PartsGuard {
+  /** Resolves when the parts collection of `collection` exists and fits; creates it on first write. */
+  ensureParts(collection: string, model: string, dimensions: number): Promise<void>;
+  /** For recall: true when the parts of `collection` exist, fit, and are complete. Throws when they do not fit. */
+  checkPartsUsable(collection: string, model: string, dimensions: number): Promise<boolean>;
+  /** Forgets what was checked, after the store said the collection is gone. */
+  invalidate(collection: string): void;
+}
+
+/** Chunks memory-pool stored carry a `source`; SillyTavern's never have parts written with them. */
+const MEMORY_POOL_CHUNKS = { must_not: [{ is_empty: { key: 'source' } }] };
+
+export function createPartsGuard(store: PointStore & HybridPointStore, journal: MessageJournal): PartsGuard {
+  const checked = new Map<string, string>();
+  const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
+    const parts = partsCollectionName(collection);
+    const signature = `${model}@${dimensions}`;
+    if (checked.get(parts) === signature) return true;
+    const recorded = journal.collectionModel(parts);
+    if (recorded && recorded.model !== model) {
+      throw incompatible(
+        `the parts index ${parts} was written with the embedding model ${recorded.model}, but the configured model is ${model}. ` +
+          'Configure the original model again, or delete the parts collection and run `memory-pool reindex`.',
+      );
+    }
+    const shape = await store.describeCollection(parts);
+    if (shape === undefined) {
+      if (!create) return false;
+      // Decided before the collection exists, so a crash in between leaves it incomplete, never wrongly complete.
+      const earlier = await store.countPoints(collection, MEMORY_POOL_CHUNKS);
+      journal.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
+      await store.createHybridCollection(parts, dimensions);
+    } else {
+      const dense = shape.namedVectorSizes?.[DENSE_VECTOR];
+      if (dense !== dimensions || shape.sparseVectors?.[SPARSE_VECTOR] !== 'idf') {
+        throw incompatible(
+          `the parts index ${parts} does not have the parts layout (a ${dimensions}-dimensional vector "${DENSE_VECTOR}" and a sparse vector "${SPARSE_VECTOR}" with modifier idf). ` +
+            'Delete it and run `memory-pool reindex`.',
+        );
+      }
+    }
+    journal.recordCollectionModel(parts, model, dimensions, Date.now());
+    checked.set(parts, signature);
+    return true;
+  };
+  return {
+    ensureParts: async (collection, model, dimensions) =>
+      void (await verify(collection, model, dimensions, true)),
+    checkPartsUsable: async (collection, model, dimensions) =>
+      (await verify(collection, model, dimensions, false)) &&
+      journal.partsIndexes.isComplete(collection) === true,
+    invalidate: (collection) => void checked.delete(partsCollectionName(collection)),
+  };
+}
+
+function incompatible(message: string): StoreError {
+  return new StoreError('collection_incompatible', message, { retryable: false });
+}

@@ -1,0 +1,102 @@
+/**
+ * @module The write side of the parts index, called by the chunk writer: a chunk's parts are written before
+ * the chunk point (so a stored chunk always has its parts) and deleted before it (so a forgotten message
+ * never outlives its chunk in a part). Parts of a rewritten chunk replace the old ones.
+ */
+import type { ChunkPayload } from '../chunking/memory-message.js';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore, StoreFilter } from '../store/point-store.js';
+import { buildPartPoints, MESSAGES_PER_PART, type PartPoint } from './build-part-points.js';
+import { partsCollectionName } from './parts-collection-name.js';
+import type { PartsGuard } from './parts-guard.js';
+import { encodeDocumentTerms } from './sparse-vector.js';
+import { tokenizeText } from './tokenize-text.js';
+
+export interface PartsIndexDeps {
+  readonly config: MemoryPoolConfig;
+  readonly journal: MessageJournal;
+  readonly store: PointStore & HybridPointStore;
+  readonly embedder: Embedder;
+  readonly guard: PartsGuard;
+}
+
+/** A chunk about to be stored: its point id, bot and payload (its messages are read from the journal). */
+export interface ChunkToIndex {
+  readonly chunkId: string;
+  readonly bot: string;
+  readonly payload: ChunkPayload;
+}
+
+/** The filter of every part of these chunks. */
+export function partsOfChunks(chunkIds: readonly string[]): StoreFilter {
+  return { must: [{ key: 'chunkId', match: { any: [...chunkIds] } }] };
+}
+
+export class PartsIndex {
+  constructor(private readonly deps: PartsIndexDeps) {}
+
+  /**
+   * Writes the parts of chunks of one collection, replacing what an earlier version of each chunk had.
+   * False when `signal` aborted the embedding (nothing was written: the chunks stay due); throws on failure.
+   */
+  async writeParts(
+    collection: string,
+    chunks: readonly ChunkToIndex[],
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const { journal, embedder, store, guard, config } = this.deps;
+    const plan = {
+      messagesPerPart: MESSAGES_PER_PART,
+      maxTokens: embedder.inputWindow.maxTokens,
+      countTokens: (text: string) => embedder.inputWindow.countTokens(text),
+    };
+    const points: PartPoint[] = chunks.flatMap((chunk) => {
+      const bot = config.bots[chunk.bot];
+      if (bot === undefined) return [];
+      const messages = journal.chunks.chunkMessages(chunk.chunkId);
+      return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);
+    });
+    if (points.length === 0) return true;
+    let vectors: Float32Array[];
+    try {
+      vectors = await embedder.embed(
+        points.map((p) => p.payload.text),
+        signal ? { signal } : {},
+      );
+    } catch (error) {
+      if (signal?.aborted) return false;
+      throw error;
+    }
+    await guard.ensureParts(collection, embedder.model, vectors[0]!.length);
+    const parts = partsCollectionName(collection);
+    await store.upsertHybridPoints(
+      parts,
+      points.map((p, i) => ({
+        id: p.id,
+        dense: Array.from(vectors[i]!),
+        sparse: encodeDocumentTerms(tokenizeText(p.payload.text)),
+        payload: { ...p.payload },
+      })),
+    );
+    // Parts an earlier version of these chunks had and this one does not (a forget changed the windows).
+    const stale = partsOfChunks(chunks.map((c) => c.chunkId));
+    await store.deletePoints(parts, {
+      filter: { ...stale, must_not: [{ has_id: points.map((p) => p.id) }] },
+    });
+    return true;
+  }
+
+  /** Deletes every part of these chunks (before their points are deleted). */
+  async deleteParts(collection: string, chunkIds: readonly string[]): Promise<void> {
+    if (chunkIds.length === 0) return;
+    await this.deps.store.deletePoints(partsCollectionName(collection), { filter: partsOfChunks(chunkIds) });
+  }
+
+  /** Deletes the parts a bulk forget's filter selects (parts carry the fields it filters on). */
+  async deleteMatching(collection: string, filter: StoreFilter): Promise<void> {
+    await this.deps.store.deletePoints(partsCollectionName(collection), { filter });
+  }
+}

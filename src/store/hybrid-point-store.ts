@@ -1,0 +1,49 @@
+/**
+ * @module The port to the store's hybrid side, for memory-pool's own parts index: named dense and sparse
+ * vectors and the Query API. Apart from PointStore, because the shared chunk collections never use it.
+ */
+import type { ScoredStorePoint, StoredPointId, StoredRecord, StoreFilter } from './point-store.js';
+
+/** A sparse vector as Qdrant takes it: parallel lists of dimension indices (u32) and values. */
+export interface SparseVector {
+  readonly indices: readonly number[];
+  readonly values: readonly number[];
+}
+
+/** The layout of memory-pool's own hybrid collections (the parts index): these vector names. */
+export const DENSE_VECTOR = 'dense';
+export const SPARSE_VECTOR = 'bm25';
+
+/** A point of a hybrid collection: a named dense vector and a sparse lexical vector. */
+export interface HybridStorePoint {
+  readonly id: StoredPointId;
+  readonly dense: readonly number[];
+  readonly sparse: SparseVector;
+  readonly payload: Record<string, unknown>;
+}
+
+/** One Query API search (`points/query`) of one named vector of a hybrid collection. */
+export interface QueryOptions {
+  readonly query: readonly number[] | SparseVector;
+  readonly using: string;
+  readonly limit: number;
+  readonly scoreThreshold?: number;
+  readonly filter?: StoreFilter;
+  /** Payload fields to return (default: all). */
+  readonly withPayload?: readonly string[];
+}
+
+/** The Query API and point reads by id, over memory-pool's own hybrid collections. */
+export interface HybridPointStore {
+  /**
+   * Creates a hybrid collection: a Cosine dense vector `dense` and a sparse vector `bm25` whose document
+   * frequencies the store keeps (`modifier: "idf"`). "Already exists" counts as success.
+   */
+  createHybridCollection(name: string, denseSize: number): Promise<void>;
+  /** Upserts into a hybrid collection and waits until the points are stored. */
+  upsertHybridPoints(collection: string, points: readonly HybridStorePoint[]): Promise<void>;
+  /** The Query API's nearest search over one named vector; scores are the store's (cosine, or BM25 with idf). */
+  queryPoints(collection: string, options: QueryOptions): Promise<ScoredStorePoint[]>;
+  /** Points by id with their payloads, in no particular order; missing ids are left out. */
+  retrievePoints(collection: string, ids: readonly StoredPointId[]): Promise<StoredRecord[]>;
+}
