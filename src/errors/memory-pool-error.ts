@@ -69,6 +69,18 @@ export class ValidationError extends MemoryPoolError {
   }
 }
 
+/** A body over `limits.maxBodyBytes`: 413, sent before the rest of the body is read. */
+export class BodyTooLargeError extends MemoryPoolError {
+  override readonly name = 'BodyTooLargeError';
+  constructor(maxBytes: number) {
+    super(
+      'body_too_large',
+      `the request body is larger than ${maxBytes} bytes; send fewer or shorter messages per call`,
+      { status: 413, field: '(body)' },
+    );
+  }
+}
+
 /** Something named in a request does not exist (a bot, a point). */
 export class NotFoundError extends MemoryPoolError {
   override readonly name = 'NotFoundError';

@@ -4,19 +4,14 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { isMemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
+import { BodyTooLargeError, isMemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 
 /** The body-limit middleware. Errors of later handlers never reach the catch: Hono renders them at their own layer. */
 export function limitBody(maxBytes: number): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new ValidationError(
-        '(body)',
-        `the request body is larger than ${maxBytes} bytes; send fewer or shorter messages per call`,
-        'body_too_large',
-        413,
-      );
+      throw new BodyTooLargeError(maxBytes);
     },
   });
   return async (c, next) => {

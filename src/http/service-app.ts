@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { registerMcpRoutes } from './routes/mcp-route.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
-import { createErrorHandler } from './error-handler.js';
+import { createErrorHandler, renderNotFound } from './error-handler.js';
 import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
@@ -50,17 +50,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerStatsRoute(app, deps);
   registerMcpRoutes(app, deps);
 
-  app.notFound((c) =>
-    c.json(
-      {
-        error: {
-          code: 'not_found',
-          message: `no route ${c.req.method} ${c.req.path}; see the README for the API`,
-        },
-      },
-      404,
-    ),
-  );
+  app.notFound(renderNotFound);
   app.onError(createErrorHandler(deps.logger));
   return app;
 }
