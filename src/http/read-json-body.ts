@@ -1,6 +1,7 @@
 /** @module Reads and validates a JSON request body once, at the edge, failing as a 400 that names the field. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { formatPath } from '../config/config-problems.js';
 import { MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 import { isJsonMediaType } from './json-media-type.js';
 import { measureJsonDepth } from './measure-json-depth.js';
@@ -8,14 +9,9 @@ import { measureJsonDepth } from './measure-json-depth.js';
 /** Deepest nesting a request body may have: the API's own bodies nest 4 levels; recursive code must never see 5,000. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Formats a zod issue path as `messages[2].text`. */
+/** Formats a zod issue path as `messages[2].text`, the same way config keys are named; `(body)` for the root. */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out || '(body)';
+  return formatPath(path) || '(body)';
 }
 
 /** Throws 415 unless the request says its body is JSON (see json-media-type.ts for why this matters). */
