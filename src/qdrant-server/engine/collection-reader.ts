@@ -1,7 +1,7 @@
 /** @module Read-side building blocks shared by search, query and scroll: filters, query vectors, exact nearest points, records. */
 import type { Filter } from '../filter/filter-ast.js';
 import type { IndexLookup, PointPredicate, TextIndexParams } from '../filter/filter-api.js';
-import { compileFilter, selectPayload } from '../filter/index.js';
+import { compileFilter, selectPayload, setOwn } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
 import type {
   PayloadFieldSchema,
@@ -174,12 +174,12 @@ export class CollectionReader {
       if (names !== undefined && !names.includes(name)) continue;
       const vector = this.storedDense(entry, name);
       if (vector === undefined) continue;
-      out[name] = Array.from(vector);
+      setOwn(out, name, Array.from(vector));
       count++;
     }
     for (const [name, doc] of entry.sparse) {
       if (names !== undefined && !names.includes(name)) continue;
-      out[name] = { indices: Array.from(doc.indices), values: Array.from(doc.values) };
+      setOwn(out, name, { indices: Array.from(doc.indices), values: Array.from(doc.values) });
       count++;
     }
     if (count === 0) return undefined;

@@ -3,6 +3,7 @@
  * one `{size, distance}` or a map of named ones; `sparse_vectors` is a map of SparseVectorParams (qdrant-hybrid.md §1).
  */
 import type { CollectionSpec, Distance, SparseVectorParams, VectorParams } from '../engine/engine-api.js';
+import { setOwn } from '../filter/index.js';
 import { badInput, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { isJsonObject, type JsonObject, readObject } from './body-shape.js';
 
@@ -47,9 +48,10 @@ function parseVectors(value: unknown): Pick<CollectionSpec, 'vectors' | 'namedVe
   if (!isNamedMap) throw formatError('data did not match any variant of untagged enum VectorsConfig');
   const named: Record<string, VectorParams> = {};
   for (const [name, params] of Object.entries(value)) {
-    named[name] = readVectorParams(
-      params as JsonObject & { size: number; distance: Distance },
-      `vectors.${name}`,
+    setOwn(
+      named,
+      name,
+      readVectorParams(params as JsonObject & { size: number; distance: Distance }, `vectors.${name}`),
     );
   }
   return { vectors: null, namedVectors: named };
@@ -79,10 +81,10 @@ function parseSparseVectors(value: unknown, dense: readonly string[]): Record<st
   if (value === undefined || value === null) return {};
   if (!isJsonObject(value)) throw formatError('invalid type: expected a map of sparse vector params');
   const sparse: Record<string, SparseVectorParams> = {};
-  for (const [name, params] of Object.entries(value)) sparse[name] = parseSparseParams(params);
+  for (const [name, params] of Object.entries(value)) setOwn(sparse, name, parseSparseParams(params));
   // Checked after parsing, in Qdrant's order (`collection_meta_ops.rs::CreateCollectionOperation::new`).
-  if ('' in sparse) throw badInput('Sparse vector name cannot be empty');
-  const duplicate = dense.find((name) => name in sparse);
+  if (Object.hasOwn(sparse, '')) throw badInput('Sparse vector name cannot be empty');
+  const duplicate = dense.find((name) => Object.hasOwn(sparse, name));
   if (duplicate !== undefined) {
     throw badInput(`Dense and sparse vector names must be unique - duplicate found with '${duplicate}'`);
   }

@@ -4,7 +4,7 @@
  * vectors and sparse vectors' validation rules are checked here.
  */
 import type { NamedVectorsInput, PointInput, VectorInput } from '../engine/engine-api.js';
-import type { Payload } from '../filter/index.js';
+import { type Payload, setOwn } from '../filter/index.js';
 import { parseJsonPointId } from '../engine/point-id.js';
 import { type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, missingField, readDenseVector, readObject } from './body-shape.js';
@@ -39,7 +39,7 @@ function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null 
   if (isJsonObject(value)) {
     if (Object.keys(value).length === 0) return null;
     const named: Record<string, VectorInput> = {};
-    for (const [name, vector] of Object.entries(value)) named[name] = parseNamedVector(vector);
+    for (const [name, vector] of Object.entries(value)) setOwn(named, name, parseNamedVector(vector));
     return named;
   }
   throw formatError(NOT_A_VECTOR_STRUCT);
@@ -112,7 +112,7 @@ function parseNamedBatch(ids: unknown[], vectors: Record<string, unknown>, paylo
       throw validationError([{ path: 'batch', message: 'number of ids and vectors must be equal' }]);
     }
     list.forEach((vector, i) => {
-      (perPoint[i] as Record<string, VectorInput>)[name] = parseNamedVector(vector);
+      setOwn(perPoint[i] as Record<string, VectorInput>, name, parseNamedVector(vector));
     });
   }
   if (payloads !== null && payloads.length !== ids.length) {

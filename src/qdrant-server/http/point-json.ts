@@ -1,5 +1,6 @@
 /** @module Points as Qdrant serialises them: `Record` and `ScoredPoint` key order, f32 vectors and scores in shortest form. */
 import type { PointRecord, ScoredPointRecord, ScrollPage } from '../engine/engine-api.js';
+import { setOwn } from '../filter/index.js';
 import { toShortestF32, toShortestF32Vector } from './f32-number.js';
 
 /** A record's `vector`: a bare array for the unnamed vector, else `{name: [..] | {indices, values}}`. */
@@ -7,9 +8,14 @@ function formatVectors(vector: NonNullable<PointRecord['vector']>): unknown {
   if (Array.isArray(vector)) return toShortestF32Vector(vector);
   const json: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(vector)) {
-    json[name] = Array.isArray(value)
-      ? toShortestF32Vector(value)
-      : { indices: value.indices, values: toShortestF32Vector(value.values) };
+    // Defined, not assigned: a vector named `__proto__` is a key like any other.
+    setOwn(
+      json,
+      name,
+      Array.isArray(value)
+        ? toShortestF32Vector(value)
+        : { indices: value.indices, values: toShortestF32Vector(value.values) },
+    );
   }
   return json;
 }

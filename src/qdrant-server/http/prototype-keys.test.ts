@@ -236,3 +236,55 @@ describe('prototype keys in payloads and paths', () => {
     assert.deepEqual((await send('GET', '/collections/p', undefined)).json.result.payload_schema, {});
   });
 });
+
+describe('prototype names as vector names', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await openTestApp();
+  });
+  after(() => app.close());
+
+  test('dense and sparse vectors named __proto__ or constructor are stored, searched and returned by name', async () => {
+    const create = await app.send(
+      'PUT',
+      '/collections/v',
+      JSON.parse(
+        '{"vectors":{"__proto__":{"size":2,"distance":"Dot"},"constructor":{"size":2,"distance":"Dot"}},' +
+          '"sparse_vectors":{"prototype":{},"toString":{}}}',
+      ),
+    );
+    assert.equal(create.status, 200, create.text);
+    const info = await app.send('GET', '/collections/v');
+    const params = info.json.result.config.params;
+    assert.deepEqual(Object.keys(params.vectors).sort(), ['__proto__', 'constructor']);
+    assert.deepEqual(Object.keys(params.sparse_vectors).sort(), ['prototype', 'toString']);
+
+    const upsert = await app.send(
+      'PUT',
+      '/collections/v/points?wait=true',
+      JSON.parse(
+        '{"points":[{"id":1,"vector":{"__proto__":[1,0],"constructor":[0,1],' +
+          '"toString":{"indices":[7],"values":[2]}}}]}',
+      ),
+    );
+    assert.equal(upsert.status, 200, upsert.text);
+    const point = await app.send('GET', '/collections/v/points/1');
+    assert.deepEqual(Object.keys(point.json.result.vector).sort(), ['__proto__', 'constructor', 'toString']);
+    assert.deepEqual(point.json.result.vector.__proto__, [1, 0]);
+    const hits = await app.send('POST', '/collections/v/points/query', {
+      query: [1, 0],
+      using: '__proto__',
+    });
+    assert.equal(hits.status, 200, hits.text);
+    assert.equal(hits.json.result.points[0].id, 1);
+    assertPristine();
+  });
+
+  test('a dense vector named like an inherited property is no duplicate of a sparse one', async () => {
+    const create = await app.send('PUT', '/collections/w', {
+      vectors: { constructor: { size: 2, distance: 'Dot' }, hasOwnProperty: { size: 2, distance: 'Dot' } },
+      sparse_vectors: {},
+    });
+    assert.equal(create.status, 200, create.text);
+  });
+});
