@@ -95,6 +95,24 @@ describe('hybrid query', () => {
     );
   });
 
+  test('rrf refuses k = 0 (validated as 1 or larger) and weights that are not one per prefetch (§3.2)', async () => {
+    const prefetch = [
+      { ...dense, limit: 3 },
+      { ...lexical, limit: 3 },
+    ];
+    const zeroK = await target.http('POST', `/collections/${name}/points/query`, {
+      prefetch,
+      query: { rrf: { k: 0 } },
+    });
+    assert.equal(zeroK.status, 422);
+    const weights = await target.http('POST', `/collections/${name}/points/query`, {
+      prefetch,
+      query: { rrf: { weights: [1] } },
+    });
+    assert.equal(weights.status, 400);
+    assert.match(JSON.stringify(weights.json), /Number of weights in RRF should match number of pre-fetches/);
+  });
+
   test('a point in both lists sums its ranks; root limit, offset and an inclusive threshold apply (§3.2)', async () => {
     const body = {
       prefetch: [

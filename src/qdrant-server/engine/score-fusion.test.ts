@@ -59,3 +59,18 @@ describe('score fusion', () => {
     );
   });
 });
+
+test('RRF weights must be one per prefetch, as Qdrant refuses otherwise', () => {
+  const list = [{ item: 'a', score: 1 }];
+  assert.throws(
+    () =>
+      fuseRanks(
+        [list, list],
+        2,
+        [1],
+        (item: string) => item,
+        () => 0,
+      ),
+    /Number of weights in RRF should match number of pre-fetches: got 1, expected 2/,
+  );
+});

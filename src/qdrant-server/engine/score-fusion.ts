@@ -3,6 +3,7 @@
  * (`lib/segment/src/common/reciprocal_rank_fusion.rs`) and Distribution-Based Score Fusion
  * (`lib/segment/src/common/score_fusion.rs`). Ties are broken by `tieBreak` (Qdrant leaves them unspecified).
  */
+import { badInput } from '../qdrant-error.js';
 import type { Scored } from './vector-scoring.js';
 
 /** The key a point is deduplicated by across lists (the point id's key). */
@@ -26,6 +27,12 @@ export function fuseRanks<T>(
   keyOf: KeyOf<T>,
   tieBreak: (a: T, b: T) => number,
 ): Scored<T>[] {
+  // `reciprocal_rank_fusion.rs::rrf_scoring`: weights, when given, are one per prefetch.
+  if (weights !== undefined && weights.length !== lists.length) {
+    throw badInput(
+      `Number of weights in RRF should match number of pre-fetches: got ${weights.length}, expected ${lists.length}`,
+    );
+  }
   const fused = new Map<string, { item: T; score: number }>();
   lists.forEach((list, source) => {
     const weight = weights?.[source] ?? 1;

@@ -17,6 +17,12 @@ test('sliced text equals JSON.stringify for results of every shape', () => {
     { points: points(1000), next_page_offset: null, skipped: undefined },
     [points(700), points(2), []],
     [{ points: points(600) }, { points: [] }],
+    {
+      groups: [
+        { id: 'a', hits: points(900) },
+        { id: 'b', hits: points(1) },
+      ],
+    },
     { count: 3 },
     [],
     Array.from({ length: 2000 }, (_, i) => i),
@@ -28,6 +34,8 @@ test('sliced text equals JSON.stringify for results of every shape', () => {
 test('only lists of points count as long: a long vector alone does not', () => {
   assert.equal(hasLongArray([{ id: 1, vector: Array.from({ length: 1536 }, () => 0.5) }]), false);
   assert.equal(hasLongArray({ points: points(SLICE_ITEMS + 1) }), true);
+  // /points/query/groups: the hits of a group are three levels down.
+  assert.equal(hasLongArray({ groups: [{ id: 'a', hits: points(SLICE_ITEMS + 1) }] }), true);
   assert.equal(hasLongArray(points(SLICE_ITEMS)), false);
 });
 

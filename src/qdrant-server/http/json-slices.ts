@@ -12,9 +12,15 @@ function isLongList(value: unknown[]): boolean {
   return value.length > SLICE_ITEMS && typeof value[0] === 'object' && value[0] !== null;
 }
 
-/** Whether `value` holds a long list of points within the top three levels (batches, `{points: [...]}`). */
+/**
+ * How deep a long list of points can sit in a result: `{groups: [{hits: [...]}]}` of /points/query/groups is
+ * the deepest (batches and `{points: [...]}` are shallower).
+ */
+const MAX_DEPTH = 3;
+
+/** Whether `value` holds a long list of points within the top levels (batches, `{points}`, `{groups}`). */
 export function hasLongArray(value: unknown, depth = 0): boolean {
-  if (depth > 2 || typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) {
     if (isLongList(value)) return true;
     return value.length <= SLICE_ITEMS * 4 && value.some((item) => hasLongArray(item, depth + 1));
@@ -28,11 +34,11 @@ export function hasLongArray(value: unknown, depth = 0): boolean {
  * Properties whose value is undefined are left out, as JSON.stringify does.
  */
 export function* sliceJson(value: unknown, depth = 0): Generator<string> {
-  if (Array.isArray(value) && depth <= 2 && hasLongArray(value, depth)) {
+  if (Array.isArray(value) && depth <= MAX_DEPTH && hasLongArray(value, depth)) {
     yield '[';
     for (let start = 0; start < value.length; start += SLICE_ITEMS) {
       const end = Math.min(value.length, start + SLICE_ITEMS);
-      if (depth < 2 && value.slice(start, end).some((item) => hasLongArray(item, depth + 1))) {
+      if (depth < MAX_DEPTH && value.slice(start, end).some((item) => hasLongArray(item, depth + 1))) {
         for (let i = start; i < end; i++) {
           if (i > 0) yield ',';
           yield* sliceJson(value[i], depth + 1);

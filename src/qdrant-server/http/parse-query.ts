@@ -58,9 +58,13 @@ function parseQueryInput(value: unknown, path: string): QueryInput | undefined {
       if (!Array.isArray(weights)) throw invalidType(weights, 'a sequence');
       for (const weight of weights) if (typeof weight !== 'number') throw invalidType(weight, 'f32');
     }
+    const k = readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K;
+    // `Rrf.k` is validated `range(min = 1)` (lib/api/src/rest/schema.rs): k = 0 would score the top rank 1/0.
+    if (k < 1)
+      throw validationError([{ path: 'query.rrf.k', message: `value ${k} invalid, must be 1 or larger` }]);
     return {
       kind: 'rrf',
-      k: readOptionalUnsigned(rrf, 'k') ?? DEFAULT_RRF_K,
+      k,
       ...(Array.isArray(weights) ? { weights: weights as number[] } : {}),
     };
   }
