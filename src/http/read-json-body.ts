@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { formatPath } from '../config/config-problems.js';
 import { MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 import { isJsonMediaType } from './json-media-type.js';
-import { measureJsonDepth } from './measure-json-depth.js';
+import { findTooDeep } from '../runtime/find-too-deep.js';
 
 /** Deepest nesting a request body may have: the API's own bodies nest 4 levels; recursive code must never see 5,000. */
 export const MAX_JSON_DEPTH = 64;
@@ -26,7 +26,7 @@ export function requireJsonContentType(contentType: string | undefined): void {
 
 /** Throws 400 when `text` nests deeper than MAX_JSON_DEPTH. */
 export function requireShallowJson(text: string): void {
-  if (measureJsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+  if (findTooDeep(text, MAX_JSON_DEPTH) >= 0) {
     throw new ValidationError(
       '(body)',
       `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; send the flat objects the API describes`,

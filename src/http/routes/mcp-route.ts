@@ -5,7 +5,7 @@ import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { readPresentedKey } from '../../auth/api-key-auth.js';
 import { isJsonMediaType } from '../json-media-type.js';
 import { MAX_JSON_DEPTH, readBodyText } from '../read-json-body.js';
-import { measureJsonDepth } from '../measure-json-depth.js';
+import { findTooDeep } from '../../runtime/find-too-deep.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
 
@@ -59,7 +59,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     let parsedBody: unknown;
     if (isJsonMediaType(c.req.header('content-type'))) {
       const text = await readBodyText(c);
-      if (measureJsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      if (findTooDeep(text, MAX_JSON_DEPTH) >= 0) {
         return c.json(jsonRpcError(`Parse error: JSON nested more than ${MAX_JSON_DEPTH} levels deep`), 400);
       }
       try {
