@@ -140,6 +140,23 @@ describe('query', () => {
     for (const hit of hits) assert.ok(Math.abs(hit.score - (expected[hit.id as number] as number)) < 1e-6);
   });
 
+  test("RRF over an order_by prefetch keeps each point's first hit: version 0 and its order value", () => {
+    const c = tenPoints();
+    c.upsert([{ id: 11, vector: [1, 1], payload: { n: 5 } }]);
+    c.createIndex('n', { type: 'integer' });
+    const hits = query(c, {
+      prefetch: [
+        { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'desc' } }, prefetch: [], limit: 1 },
+        { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 1 },
+      ],
+      query: { kind: 'rrf', k: 2 },
+    });
+    const fromOrderBy = hits.find((h) => h.id === 11);
+    assert.equal(fromOrderBy?.version, 0);
+    assert.equal(fromOrderBy?.order_value, 5);
+    assert.ok(Math.abs((fromOrderBy?.score ?? 0) - 0.5) < 1e-6, 'the fused score, not the scroll 1');
+  });
+
   test('order_by as a query orders by the indexed key with score 1, version 0 and the order value', () => {
     const c = tenPoints();
     c.upsert([{ id: 11, vector: [1, 1], payload: { n: 5 } }]);

@@ -61,7 +61,8 @@ export function toRecord(
   const record = reader.scoredRecord(
     hit,
     options,
-    hit.scrolled === true ? 1 : hit.score,
+    // A scroll-like stage scores 1; fusion over it keeps version 0 and replaces only the score.
+    hit.score,
     hit.scrolled === true ? 0 : hit.item.version,
   );
   if (hit.orderValue !== undefined) record.order_value = hit.orderValue;

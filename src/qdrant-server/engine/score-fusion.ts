@@ -20,54 +20,55 @@ export function rankScore(position: number, k: number, weight = 1): number {
 }
 
 /** RRF over every list: each point sums its rank scores; input scores are ignored. Best first. */
-export function fuseRanks<T>(
-  lists: readonly (readonly Scored<T>[])[],
+export function fuseRanks<T, H extends Scored<T> = Scored<T>>(
+  lists: readonly (readonly H[])[],
   k: number,
   weights: readonly number[] | undefined,
   keyOf: KeyOf<T>,
   tieBreak: (a: T, b: T) => number,
-): Scored<T>[] {
+): H[] {
   // `reciprocal_rank_fusion.rs::rrf_scoring`: weights, when given, are one per prefetch.
   if (weights !== undefined && weights.length !== lists.length) {
     throw badInput(
       `Number of weights in RRF should match number of pre-fetches: got ${weights.length}, expected ${lists.length}`,
     );
   }
-  const fused = new Map<string, { item: T; score: number }>();
+  const fused = new Map<string, { first: H; score: number }>();
   lists.forEach((list, source) => {
     const weight = weights?.[source] ?? 1;
     list.forEach((hit, position) => {
       const key = keyOf(hit.item);
       const current = fused.get(key);
       const score = rankScore(position, k, weight);
-      if (current === undefined) fused.set(key, { item: hit.item, score });
+      // Qdrant keeps the first ScoredPoint of a point (its version, its order_value) and replaces its score.
+      if (current === undefined) fused.set(key, { first: hit, score });
       else current.score = Math.fround(current.score + score);
     });
   });
-  return sortBest([...fused.values()], tieBreak);
+  return sortBest(fused, tieBreak);
 }
 
 /**
  * DBSF: each list's scores are mapped to [0, 1] with mean ± 3 sample standard deviations as the extremes
  * (a list of one scores 0.5; equal extremes give 0.5), then summed per point. Best first.
  */
-export function fuseDistributions<T>(
-  lists: readonly (readonly Scored<T>[])[],
+export function fuseDistributions<T, H extends Scored<T> = Scored<T>>(
+  lists: readonly (readonly H[])[],
   keyOf: KeyOf<T>,
   tieBreak: (a: T, b: T) => number,
-): Scored<T>[] {
-  const fused = new Map<string, { item: T; score: number }>();
+): H[] {
+  const fused = new Map<string, { first: H; score: number }>();
   for (const list of lists) {
     const normalised = normaliseDistribution(list.map((hit) => hit.score));
     list.forEach((hit, i) => {
       const key = keyOf(hit.item);
       const score = normalised[i] as number;
       const current = fused.get(key);
-      if (current === undefined) fused.set(key, { item: hit.item, score });
+      if (current === undefined) fused.set(key, { first: hit, score });
       else current.score = Math.fround(current.score + score);
     });
   }
-  return sortBest([...fused.values()], tieBreak);
+  return sortBest(fused, tieBreak);
 }
 
 /** Qdrant's `distr_norm`: Welford's one-pass mean and sample variance in f32, then min-max over mean ± 3σ. */
@@ -90,6 +91,12 @@ export function normaliseDistribution(scores: readonly number[]): number[] {
   return scores.map((score) => Math.fround(Math.fround(score - min) / range));
 }
 
-function sortBest<T>(items: { item: T; score: number }[], tieBreak: (a: T, b: T) => number): Scored<T>[] {
-  return items.sort((a, b) => b.score - a.score || tieBreak(a.item, b.item));
+/** The fused hits, best first: each point's first hit as it came (version, order_value) with the fused score. */
+function sortBest<T, H extends Scored<T>>(
+  fused: Map<string, { first: H; score: number }>,
+  tieBreak: (a: T, b: T) => number,
+): H[] {
+  return [...fused.values()]
+    .map(({ first, score }) => ({ ...first, score }))
+    .sort((a, b) => b.score - a.score || tieBreak(a.item, b.item));
 }
