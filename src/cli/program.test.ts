@@ -19,5 +19,6 @@ test('memory-pool has exactly these commands and options', () => {
       '--log-format <format>',
     ],
     mcp: ['-c, --config <file>', '--url <url>', '--api-key <key>', '--bot <name>', '--timeout-ms <ms>'],
+    reindex: ['--bot <name>', '-c, --config <file>', '--dry-run', '--json'],
   });
 });

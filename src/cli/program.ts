@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
+import { registerReindexCommand } from './commands/reindex-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 
 /** Builds the `memory-pool` program with all commands. */
@@ -12,5 +13,6 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerQdrantCommand(program);
   registerMcpCommand(program);
+  registerReindexCommand(program);
   return program;
 }

@@ -93,6 +93,42 @@ export class ChunkQueue {
     });
   }
 
+  /** The chunks of `bot` whose point is stored and current (not waiting for a rewrite or a forget's delete). */
+  storedChunks(bot: string): PlannedChunk[] {
+    return this.selectChunks("bot = ? AND state = 'stored' AND needs_delete = 0 ORDER BY planned_at", bot);
+  }
+
+  /** Those of `chunkIds` that are still stored and current, with their revision now. */
+  storedAmong(chunkIds: readonly string[]): PlannedChunk[] {
+    return chunkIds.flatMap((id) =>
+      this.selectChunks("chunk_id = ? AND state = 'stored' AND needs_delete = 0", id),
+    );
+  }
+
+  /** Whether the journal still has this chunk (stored, waiting for a write, or for a delete). */
+  hasChunk(chunkId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM chunks WHERE chunk_id = ?').get(chunkId) !== undefined;
+  }
+
+  private selectChunks(condition: string, value: string): PlannedChunk[] {
+    const rows = this.db
+      .prepare(`SELECT chunk_id, bot, collection, attempts, revision FROM chunks WHERE ${condition}`)
+      .all(value) as {
+      chunk_id: string;
+      bot: string;
+      collection: string;
+      attempts: number;
+      revision: number;
+    }[];
+    return rows.map((r) => ({
+      chunkId: r.chunk_id,
+      bot: r.bot,
+      collection: r.collection,
+      attempts: r.attempts,
+      revision: r.revision,
+    }));
+  }
+
   /** Chunks whose stored point must be deleted first (after a forget), due now. */
   dueDeletions(now: number, limit: number): PlannedChunk[] {
     return this.selectDue('needs_delete = 1', now, limit);

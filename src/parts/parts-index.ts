@@ -47,18 +47,8 @@ export class PartsIndex {
     chunks: readonly ChunkToIndex[],
     signal?: AbortSignal,
   ): Promise<boolean> {
-    const { journal, embedder, store, guard, config } = this.deps;
-    const plan = {
-      messagesPerPart: MESSAGES_PER_PART,
-      maxTokens: embedder.inputWindow.maxTokens,
-      countTokens: (text: string) => embedder.inputWindow.countTokens(text),
-    };
-    const points: PartPoint[] = chunks.flatMap((chunk) => {
-      const bot = config.bots[chunk.bot];
-      if (bot === undefined) return [];
-      const messages = journal.chunks.chunkMessages(chunk.chunkId);
-      return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);
-    });
+    const { embedder, store, guard } = this.deps;
+    const points = this.planPoints(chunks);
     if (points.length === 0) return true;
     let vectors: Float32Array[];
     try {
@@ -87,6 +77,22 @@ export class PartsIndex {
       filter: { ...stale, must_not: [{ has_id: points.map((p) => p.id) }] },
     });
     return true;
+  }
+
+  /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
+  planPoints(chunks: readonly ChunkToIndex[]): PartPoint[] {
+    const { journal, embedder, config } = this.deps;
+    const plan = {
+      messagesPerPart: MESSAGES_PER_PART,
+      maxTokens: embedder.inputWindow.maxTokens,
+      countTokens: (text: string) => embedder.inputWindow.countTokens(text),
+    };
+    return chunks.flatMap((chunk) => {
+      const bot = config.bots[chunk.bot];
+      if (bot === undefined) return [];
+      const messages = journal.chunks.chunkMessages(chunk.chunkId);
+      return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);
+    });
   }
 
   /** Deletes every part of these chunks (before their points are deleted). */

@@ -1,0 +1,183 @@
+/**
+ * @module `memory-pool reindex`'s work: builds the parts of every chunk memory-pool stored for a bot (from the
+ * journal, through the write path's PartsIndex), then marks the bot's parts index complete so recall turns hybrid.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { formatChunk } from '../chunking/chunk-format.js';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { PlannedChunk } from '../journal/chunk-queue.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore } from '../store/point-store.js';
+import { partsCollectionName } from './parts-collection-name.js';
+import { type ChunkToIndex, type PartsIndex, partsOfChunks } from './parts-index.js';
+
+export interface ReindexDeps {
+  readonly config: MemoryPoolConfig;
+  readonly journal: MessageJournal;
+  readonly store: PointStore & HybridPointStore;
+  readonly parts: PartsIndex;
+}
+
+export interface ReindexOptions {
+  /** Report what would be written, write nothing (not even the complete flag). */
+  readonly dryRun?: boolean;
+  /** Chunks per embedding call and upsert (default 32). */
+  readonly batchSize?: number;
+  /** Called after each batch with the chunks checked so far. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** How long a chunk that `serve` is rewriting meanwhile may take to settle (default 30 s). */
+  readonly settleMs?: number;
+}
+
+export interface ReindexSummary {
+  readonly bot: string;
+  readonly collection: string;
+  readonly dryRun: boolean;
+  /** Chunks memory-pool stored for the bot in its collection, per the journal. */
+  readonly chunks: number;
+  /** Chunks whose parts were already exactly what the write path builds (left untouched). */
+  readonly upToDate: number;
+  /** Chunks whose parts were (or, in a dry run, would be) written. */
+  readonly reindexed: number;
+  /** Part points upserted (or that would be). */
+  readonly partsWritten: number;
+  /** Chunks `serve` changed while they were reindexed and that did not settle: a rerun finishes them. */
+  readonly unsettled: number;
+  /** Whether the parts index is now marked complete (recall is hybrid). */
+  readonly complete: boolean;
+  /** SillyTavern's own points (no `source`): they have no journal rows and are not reindexed. */
+  readonly sillyTavernPoints: number;
+}
+
+const SILLYTAVERN_POINTS = { must: [{ is_empty: { key: 'source' } }] };
+
+/** Reindexes one bot's collection; throws on store or embedder failures (a rerun redoes what is not done). */
+export async function reindexParts(
+  deps: ReindexDeps,
+  botName: string,
+  options: ReindexOptions = {},
+): Promise<ReindexSummary> {
+  const { config, journal, store, parts } = deps;
+  const bot = config.bots[botName];
+  if (bot === undefined) throw new RangeError(`bot ${botName} is not configured`);
+  const collection = bot.collection;
+  const partsName = partsCollectionName(collection);
+  const dryRun = options.dryRun === true;
+  const batchSize = options.batchSize ?? 32;
+  const chunks = journal.chunks.storedChunks(botName).filter((c) => c.collection === collection);
+  let partsExist = (await store.describeCollection(partsName)) !== undefined;
+  let upToDate = 0;
+  let reindexed = 0;
+  let partsWritten = 0;
+  let unsettled = 0;
+
+  // What the write path would store for these chunks now, minus the chunks whose parts already are exactly that.
+  const planStale = async (batch: readonly PlannedChunk[]) => {
+    const toIndex: ChunkToIndex[] = batch.map((c) => ({
+      chunkId: c.chunkId,
+      bot: botName,
+      payload: formatChunk(journal.chunks.chunkMessages(c.chunkId), bot),
+    }));
+    const planned = parts.planPoints(toIndex);
+    if (!partsExist) return { stale: toIndex, planned };
+    const existing = new Map(
+      (
+        await store.retrievePoints(
+          partsName,
+          planned.map((p) => p.id),
+        )
+      ).map((r) => [String(r.id), r.payload]),
+    );
+    const extra =
+      (await store.countPoints(partsName, partsOfChunks(toIndex.map((c) => c.chunkId)))) - existing.size;
+    const fresh = new Set(toIndex.map((c) => c.chunkId));
+    for (const p of planned) {
+      if (!isDeepStrictEqual(existing.get(p.id), { ...p.payload })) fresh.delete(p.payload.chunkId);
+    }
+    // A part no planned id covers (a window that changed): rewrite the whole batch, writeParts drops it.
+    const stale = extra > 0 ? toIndex : toIndex.filter((c) => !fresh.has(c.chunkId));
+    return { stale, planned: planned.filter((p) => stale.some((c) => c.chunkId === p.payload.chunkId)) };
+  };
+
+  for (let start = 0; start < chunks.length; start += batchSize) {
+    const batch = chunks.slice(start, start + batchSize);
+    const { stale, planned } = await planStale(batch);
+    upToDate += batch.length - stale.length;
+    reindexed += stale.length;
+    partsWritten += planned.length;
+    if (!dryRun && stale.length > 0) {
+      await parts.writeParts(collection, stale);
+      partsExist = true;
+      unsettled += await settleChanged(deps, collection, batch, options.settleMs ?? 30_000);
+    }
+    options.onProgress?.(start + batch.length, chunks.length);
+  }
+  let complete = journal.partsIndexes.isComplete(collection) === true;
+  if (!dryRun && unsettled === 0 && (partsExist || chunks.length === 0)) {
+    journal.partsIndexes.markComplete(collection, Date.now());
+    complete = true;
+  }
+  const sillyTavernPoints = await store.countPoints(collection, SILLYTAVERN_POINTS);
+  return {
+    bot: botName,
+    collection,
+    dryRun,
+    chunks: chunks.length,
+    upToDate,
+    reindexed,
+    partsWritten,
+    unsettled,
+    complete,
+    sillyTavernPoints,
+  };
+}
+
+/**
+ * `serve` may edit or forget a chunk while its parts are being written: if the chunk's revision moved, the
+ * parts just upserted may be older than the write path's. Waits until such a chunk is stored again (then
+ * writes its parts from the journal once more) or gone (then deletes its parts); returns those still moving.
+ */
+async function settleChanged(
+  deps: ReindexDeps,
+  collection: string,
+  batch: readonly PlannedChunk[],
+  settleMs: number,
+): Promise<number> {
+  const { journal, parts, config } = deps;
+  const deadline = Date.now() + settleMs;
+  const watching = new Map(batch.map((c) => [c.chunkId, c.revision]));
+  while (watching.size > 0) {
+    const current = new Map(journal.chunks.storedAmong([...watching.keys()]).map((c) => [c.chunkId, c]));
+    const restored: PlannedChunk[] = [];
+    const gone: string[] = [];
+    for (const [id, revision] of watching) {
+      const chunk = current.get(id);
+      if (chunk?.revision === revision) watching.delete(id);
+      else if (chunk !== undefined) restored.push(chunk);
+      // Gone for good: its id comes from its message ids, and forgotten ids never come back.
+      else if (!journal.chunks.hasChunk(id)) gone.push(id);
+      // else serve still has to write it (its parts first) or delete it: wait.
+    }
+    if (gone.length > 0) {
+      await parts.deleteParts(collection, gone);
+      for (const id of gone) watching.delete(id);
+    }
+    if (restored.length > 0) {
+      await parts.writeParts(
+        collection,
+        restored.map((c) => ({
+          chunkId: c.chunkId,
+          bot: c.bot,
+          payload: formatChunk(journal.chunks.chunkMessages(c.chunkId), config.bots[c.bot]!),
+        })),
+      );
+      for (const c of restored) watching.set(c.chunkId, c.revision);
+      continue;
+    }
+    if (watching.size === 0) break;
+    if (Date.now() > deadline) return watching.size;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return 0;
+}
