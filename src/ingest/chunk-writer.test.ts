@@ -51,9 +51,7 @@ describe('chunk writer', () => {
   let dir: string;
   let journal: MessageJournal;
   let clock: number;
-  const config = {
-    bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) },
-  } as never;
+  const bots = { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'chunk-writer-'));
@@ -67,7 +65,7 @@ describe('chunk writer', () => {
 
   function createWriter(store: PointStore) {
     return new ChunkWriter({
-      config,
+      bots,
       journal,
       store,
       embedder: new HashingEmbedder({ dimensions: 16 }),

@@ -7,7 +7,7 @@ import { formatChunk } from '../chunking/chunk-format.js';
 import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import { ConfigError, isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { MessageJournal, PlannedChunk } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -18,7 +18,8 @@ import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { computeRetryDelay } from './retry-delay.js';
 
 export interface ChunkWriterDeps {
-  readonly config: MemoryPoolConfig;
+  /** The configured bots: the only part of the config the writer reads. */
+  readonly bots: MemoryPoolConfig['bots'];
   readonly journal: MessageJournal;
   readonly store: PointStore;
   readonly embedder: Embedder;
@@ -124,7 +125,7 @@ export class ChunkWriter {
     let planning: PlanningResult;
     do {
       planning = await this.enqueue(async () =>
-        planReadyChunks(this.deps.journal, this.deps.config, this.now(), options.flush ?? false, PLAN_BATCH),
+        planReadyChunks(this.deps.journal, this.deps.bots, this.now(), options.flush ?? false, PLAN_BATCH),
       );
       // The chain is promises only: without a macrotask between units, /save would still wait for them all.
       if (planning.more) await new Promise((resolve) => setImmediate(resolve));
@@ -203,9 +204,14 @@ export class ChunkWriter {
 
   /** Builds one chunk's payload; a chunk that cannot be built fails alone, never the batch. */
   private buildPayload(chunk: PlannedChunk): ChunkPayload | undefined {
-    const bot = this.deps.config.bots[chunk.bot];
+    const bot = this.deps.bots[chunk.bot];
     try {
-      if (bot === undefined) throw new Error(`bot ${chunk.bot} is no longer configured`);
+      if (bot === undefined) {
+        throw new ConfigError(
+          `bots.${chunk.bot}`,
+          'is no longer configured; add it back to write its pending chunks',
+        );
+      }
       return formatChunk(this.deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
     } catch (error) {
       this.fail([chunk], error, true);

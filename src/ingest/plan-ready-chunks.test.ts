@@ -9,9 +9,7 @@ import { type MessageJournal, openMessageJournal } from '../journal/message-jour
 import { testBot } from '../service/test-support/start-test-service.js';
 import { planReadyChunks } from './plan-ready-chunks.js';
 
-const config = {
-  bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) },
-} as never;
+const bots = { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) };
 const NOW = 1_764_547_200_000;
 
 /** Ten conversations of five 40-character messages: two ready chunks each, and a pending remainder. */
@@ -49,13 +47,13 @@ test('a backlog is planned in units of about maxChunks that together cut exactly
   try {
     fillJournal(whole);
     fillJournal(units);
-    const once = planReadyChunks(whole, config, NOW, false);
+    const once = planReadyChunks(whole, bots, NOW, false);
     assert.equal(once.more, false);
 
     const perUnit: number[] = [];
     for (let unit = 0; unit < 20; unit++) {
       const before = units.queueDepth().plannedChunks;
-      const result = planReadyChunks(units, config, NOW, false, 4);
+      const result = planReadyChunks(units, bots, NOW, false, 4);
       perUnit.push(units.queueDepth().plannedChunks - before);
       if (!result.more) {
         assert.equal(result.flushAt, once.flushAt, 'the last unit knows when the remainders go idle');

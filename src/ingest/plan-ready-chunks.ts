@@ -20,17 +20,17 @@ export interface PlanningResult {
  */
 export function planReadyChunks(
   journal: MessageJournal,
-  config: MemoryPoolConfig,
+  bots: MemoryPoolConfig['bots'],
   now: number,
   flush: boolean,
   maxChunks = Number.POSITIVE_INFINITY,
 ): PlanningResult {
-  return journal.transaction(() => planConversations(journal, config, now, flush, maxChunks));
+  return journal.transaction(() => planConversations(journal, bots, now, flush, maxChunks));
 }
 
 function planConversations(
   journal: MessageJournal,
-  config: MemoryPoolConfig,
+  bots: MemoryPoolConfig['bots'],
   now: number,
   flush: boolean,
   maxChunks: number,
@@ -40,7 +40,7 @@ function planConversations(
   for (const conversation of journal.pendingConversations()) {
     // A conversation is planned whole or not at all in a unit, so units cut exactly as one pass would.
     if (planned >= maxChunks) return { flushAt: earliest, more: true };
-    const bot = config.bots[conversation.bot];
+    const bot = bots[conversation.bot];
     if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
     const plan = planChunks({
       pending: journal.pendingMessages(conversation.bot, conversation.conversation),

@@ -16,7 +16,8 @@ import { encodeDocumentTerms } from './sparse-vector.js';
 import { tokenizeText } from './tokenize-text.js';
 
 export interface PartsIndexDeps {
-  readonly config: MemoryPoolConfig;
+  /** The configured bots: the only part of the config the parts index reads. */
+  readonly bots: MemoryPoolConfig['bots'];
   readonly journal: MessageJournal;
   readonly store: PointStore & HybridPointStore;
   readonly embedder: Embedder;
@@ -81,14 +82,14 @@ export class PartsIndex {
 
   /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
   planPoints(chunks: readonly ChunkToIndex[]): PartPoint[] {
-    const { journal, embedder, config } = this.deps;
+    const { journal, embedder, bots } = this.deps;
     const plan = {
       messagesPerPart: MESSAGES_PER_PART,
       maxTokens: embedder.inputWindow.maxTokens,
       countTokens: (text: string) => embedder.inputWindow.countTokens(text),
     };
     return chunks.flatMap((chunk) => {
-      const bot = config.bots[chunk.bot];
+      const bot = bots[chunk.bot];
       if (bot === undefined) return [];
       const messages = journal.chunks.chunkMessages(chunk.chunkId);
       return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);

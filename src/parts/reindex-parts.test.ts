@@ -199,7 +199,7 @@ test('a forget that lands while reindex writes a chunk leaves no part of the for
     });
     const embedder = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
     const guard = createPartsGuard(racing, journal);
-    const parts = new PartsIndex({ config: service.config, journal, store: racing, embedder, guard });
+    const parts = new PartsIndex({ bots: service.config.bots, journal, store: racing, embedder, guard });
     const summary = await reindexParts({ config: service.config, journal, store: racing, parts }, 'mythos');
     assert.ok(raced, 'the forget raced with the write');
     assert.equal(summary.unsettled, 0);

@@ -88,9 +88,15 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     const guard = createCollectionGuard(store, journal);
     const partsGuard = createPartsGuard(store, journal);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
-    const parts = new PartsIndex({ config, journal, store, embedder: chunkEmbedder, guard: partsGuard });
+    const parts = new PartsIndex({
+      bots: config.bots,
+      journal,
+      store,
+      embedder: chunkEmbedder,
+      guard: partsGuard,
+    });
     const writer = new ChunkWriter({
-      config,
+      bots: config.bots,
       journal,
       store,
       embedder: chunkEmbedder,

@@ -95,7 +95,7 @@ export async function runReindex(
   let summary: ReindexSummary;
   try {
     const index = new PartsIndex({
-      config,
+      bots: config.bots,
       journal,
       store: client,
       embedder,
