@@ -16,6 +16,26 @@ export interface PlannedChunk {
   readonly revision: number;
 }
 
+/** The columns a PlannedChunk is read from, and the row they give. */
+const CHUNK_COLUMNS = 'chunk_id, bot, collection, attempts, revision';
+interface ChunkRow {
+  chunk_id: string;
+  bot: string;
+  collection: string;
+  attempts: number;
+  revision: number;
+}
+
+function toPlannedChunk(row: ChunkRow): PlannedChunk {
+  return {
+    chunkId: row.chunk_id,
+    bot: row.bot,
+    collection: row.collection,
+    attempts: row.attempts,
+    revision: row.revision,
+  };
+}
+
 /**
  * Chunk rows of the journal; every method is one transaction. The statements a writer pass runs once per
  * chunk are prepared once: preparing them on every call cost more than the planning itself.
@@ -71,25 +91,12 @@ export class ChunkQueue {
 
   /** Those of `chunkIds` that wait for a write (not for a delete). */
   plannedChunks(chunkIds: readonly string[]): PlannedChunk[] {
+    const select = this.db.prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE chunk_id = ? AND state = 'planned' AND needs_delete = 0`,
+    );
     return chunkIds.flatMap((id) => {
-      const row = this.db
-        .prepare(
-          "SELECT chunk_id, bot, collection, attempts, revision FROM chunks WHERE chunk_id = ? AND state = 'planned' AND needs_delete = 0",
-        )
-        .get(id) as
-        | { chunk_id: string; bot: string; collection: string; attempts: number; revision: number }
-        | undefined;
-      return row
-        ? [
-            {
-              chunkId: row.chunk_id,
-              bot: row.bot,
-              collection: row.collection,
-              attempts: row.attempts,
-              revision: row.revision,
-            },
-          ]
-        : [];
+      const row = select.get(id) as ChunkRow | undefined;
+      return row ? [toPlannedChunk(row)] : [];
     });
   }
 
@@ -112,21 +119,9 @@ export class ChunkQueue {
 
   private selectChunks(condition: string, value: string): PlannedChunk[] {
     const rows = this.db
-      .prepare(`SELECT chunk_id, bot, collection, attempts, revision FROM chunks WHERE ${condition}`)
-      .all(value) as {
-      chunk_id: string;
-      bot: string;
-      collection: string;
-      attempts: number;
-      revision: number;
-    }[];
-    return rows.map((r) => ({
-      chunkId: r.chunk_id,
-      bot: r.bot,
-      collection: r.collection,
-      attempts: r.attempts,
-      revision: r.revision,
-    }));
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE ${condition}`)
+      .all(value) as ChunkRow[];
+    return rows.map(toPlannedChunk);
   }
 
   /** Chunks whose stored point must be deleted first (after a forget), due now. */
@@ -137,23 +132,11 @@ export class ChunkQueue {
   private selectDue(condition: string, now: number, limit: number): PlannedChunk[] {
     const rows = this.db
       .prepare(
-        `SELECT chunk_id, bot, collection, attempts, revision FROM chunks
+        `SELECT ${CHUNK_COLUMNS} FROM chunks
          WHERE ${condition} AND next_attempt_at <= ? ORDER BY planned_at LIMIT ?`,
       )
-      .all(now, limit) as {
-      chunk_id: string;
-      bot: string;
-      collection: string;
-      attempts: number;
-      revision: number;
-    }[];
-    return rows.map((r) => ({
-      chunkId: r.chunk_id,
-      bot: r.bot,
-      collection: r.collection,
-      attempts: r.attempts,
-      revision: r.revision,
-    }));
+      .all(now, limit) as ChunkRow[];
+    return rows.map(toPlannedChunk);
   }
 
   /** Makes every delete still waiting for `bot` due now (a new forget tries them all, whatever their backoff). */
