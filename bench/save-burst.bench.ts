@@ -20,6 +20,7 @@ import { startMemoryService } from '../src/service/start-memory-service.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { Conversation } from './support/conversation-windows.js';
 import { percentile, timedPost } from './support/service-client.js';
+import { benchConfig } from './support/bench-config.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,16 +43,7 @@ async function runBurst(round: number): Promise<{ p50: number; p99: number; max:
       ? new HashingEmbedder({ dimensions: 512 })
       : new OfflineEmbedder(args.workers === undefined ? {} : { workers: Number(args.workers) });
   const service = await startMemoryService({
-    config: {
-      listen: { host: '127.0.0.1', port: 0 },
-      store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
-      embedding: { provider: 'offline' },
-      dataDir: join(dir, 'service'),
-      apiKeys: [],
-      limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
-      readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
-      bots: { mythos: testBot('mythos', { chunk: { minChars: 100, maxChars: 300, idleMs: 60_000 } }) },
-    },
+    config: benchConfig(dir, testBot('mythos', { chunk: { minChars: 100, maxChars: 300, idleMs: 60_000 } })),
     embedder,
     queryEmbedder: new CachedEmbedder(embedder),
     logger: createLogger({ level: 'silent' }),

@@ -11,6 +11,7 @@ import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
 import { testBot } from '../src/service/test-support/start-test-service.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
+import { benchConfig } from './support/bench-config.js';
 
 const pointsArg = process.argv.indexOf('--points');
 const CHUNKS = pointsArg > 0 ? Number(process.argv[pointsArg + 1]) : 2000;
@@ -46,16 +47,7 @@ async function post(url: string, body: unknown): Promise<number> {
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-bench-'));
 const embedder = new OfflineEmbedder();
 const service = await startMemoryService({
-  config: {
-    listen: { host: '127.0.0.1', port: 0 },
-    store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
-    embedding: { provider: 'offline' },
-    dataDir: join(dir, 'service'),
-    apiKeys: [],
-    limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
-    readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
-    bots: { mythos: testBot('mythos', { chunk: { minChars: 100, maxChars: 300, idleMs: 60_000 } }) },
-  },
+  config: benchConfig(dir, testBot('mythos', { chunk: { minChars: 100, maxChars: 300, idleMs: 60_000 } })),
   embedder,
   queryEmbedder: new CachedEmbedder(embedder),
   logger: createLogger({ level: 'silent' }),
