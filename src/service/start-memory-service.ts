@@ -19,6 +19,8 @@ import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import type { TimelineStore } from '../store/timeline-store.js';
+import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -32,7 +34,7 @@ export interface MemoryServiceOptions {
   readonly queryEmbedder?: Embedder;
   readonly logger: Logger;
   /** Replace the store client (tests). */
-  readonly store?: PointStore & HybridPointStore;
+  readonly store?: PointStore & HybridPointStore & TimelineStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
   readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
@@ -149,6 +151,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           principal,
         ),
+      viewer: createViewerBackend({ store: pointStore, journal, embedder: chunkEmbedder, guard }),
       checkReadiness: async () => {
         const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
           runProbe(() => pointStore.probe(), readiness.timeoutMs),

@@ -18,6 +18,7 @@ import type {
   StoredPointId,
   StoredRecord,
 } from '../point-store.js';
+import type { TimelineStore } from '../timeline-store.js';
 import { toStoreError } from './store-error-mapping.js';
 
 export interface QdrantPointStoreOptions {
@@ -28,7 +29,9 @@ export interface QdrantPointStoreOptions {
 }
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */
-export function createQdrantPointStore(options: QdrantPointStoreOptions): PointStore & HybridPointStore {
+export function createQdrantPointStore(
+  options: QdrantPointStoreOptions,
+): PointStore & HybridPointStore & TimelineStore {
   const client = new QdrantClient({
     url: options.url,
     apiKey: options.apiKey,
@@ -172,6 +175,31 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
           points: page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} })),
           nextOffset: typeof next === 'string' || typeof next === 'number' ? next : undefined,
         };
+      }),
+
+    ensureIntegerIndex: (collection, key) =>
+      call(`index ${collection}.${key}`, async () => {
+        await orWhenMissing(undefined, () =>
+          client.createPayloadIndex(collection, { field_name: key, field_schema: 'integer', wait: true }),
+        );
+      }),
+
+    scrollOrdered: (collection, scroll) =>
+      call(`scroll ${collection}`, async () => {
+        const page = await orWhenMissing({ points: [] }, () =>
+          client.scroll(collection, {
+            limit: scroll.limit,
+            with_payload: true,
+            with_vector: false,
+            order_by: {
+              key: scroll.key,
+              direction: scroll.direction,
+              ...(scroll.startFrom === undefined ? {} : { start_from: scroll.startFrom }),
+            },
+            ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
+          }),
+        );
+        return page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
       }),
 
     countPoints: (collection, filter?: StoreFilter) =>
