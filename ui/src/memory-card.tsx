@@ -56,7 +56,7 @@ export function MemoryCard(props: {
   return (
     <article
       class="memory"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: WAI-ARIA's feed pattern makes each article focusable
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: each memory takes focus, so arrow keys, Enter and Delete act on it
       tabIndex={0}
       aria-label={label}
       data-point-id={String(point.id)}

@@ -142,7 +142,7 @@ export function Timeline(props: {
             : 'No memories yet. They appear here once a conversation is saved and its first chunk is written.'}
         </p>
       )}
-      <div role="feed" aria-busy={loading} aria-label="Memories, newest first">
+      <section class="memories" aria-busy={loading} aria-label="Memories, newest first">
         {groupByDay(points).map(([day, group]) => (
           <section class="day" key={day} aria-label={formatDay(group[0]!.timestamp)}>
             <h2>{formatDay(group[0]!.timestamp)}</h2>
@@ -161,7 +161,7 @@ export function Timeline(props: {
             ))}
           </section>
         ))}
-      </div>
+      </section>
       <div ref={sentinel} class="more">
         {cursor && (
           <button type="button" onClick={() => load(cursor)} disabled={loading}>
