@@ -2,11 +2,11 @@
  * @module What the memory viewer's browser tests share: the bundle built from the current sources, Debian's
  * Chromium, a service seeded with memories from several sources and SillyTavern, and axe-core in the page.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { type Browser, chromium, type Page } from 'playwright-core';
+export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
 import { TEST_DIMENSIONS, type TestService } from '../../../src/service/test-support/start-test-service.js';
 
@@ -20,11 +20,6 @@ export const skipBrowser = !existsSync(CHROMIUM) && !required ? `needs ${CHROMIU
 /** Screenshots land here (gitignored); docs/ keeps the one the README shows. */
 export const SCREENSHOT_DIR = `${repoRoot}test-output/screenshots`;
 
-/** Builds dist/ui from the current ui/ sources, as `npm run build` does. */
-export function buildViewer(): void {
-  const built = spawnSync(process.execPath, ['scripts/build-ui.mjs'], { cwd: repoRoot, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`the viewer did not build: ${built.stderr}`);
-}
 
 export async function launchBrowser(hostRules = ''): Promise<Browser> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
