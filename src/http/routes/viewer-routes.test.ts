@@ -17,10 +17,10 @@ describe('viewer routes', () => {
   let service: TestService;
   const get = async (path: string, key = KEY) => {
     const response = await service.app.request(path, { headers: { authorization: `Bearer ${key}` } });
-    // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
     return {
       status: response.status,
       headers: response.headers,
+      // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
       json: (await response.json().catch(() => null)) as any,
     };
   };
