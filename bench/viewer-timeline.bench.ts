@@ -106,7 +106,7 @@ try {
       const tab = await browser.newPage();
       const started = performance.now();
       await tab.goto(`${service.url}/ui`);
-      await tab.waitForFunction('document.querySelectorAll("article.memory").length === 50');
+      await tab.locator('article.memory').nth(49).waitFor();
       record(size, KINDS[3], performance.now() - started);
       await tab.close();
     }

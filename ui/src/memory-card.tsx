@@ -71,12 +71,12 @@ export function MemoryCard(props: {
       {(actions.onOpen || actions.onForget) && (
         <footer>
           {actions.onOpen && (
-            <button type="button" tabIndex={-1} onClick={actions.onOpen}>
+            <button type="button" class="small" tabIndex={-1} onClick={actions.onOpen}>
               Edit
             </button>
           )}
           {actions.onForget && (
-            <button type="button" tabIndex={-1} class="danger" onClick={actions.onForget}>
+            <button type="button" tabIndex={-1} class="danger small" onClick={actions.onForget}>
               Forget
             </button>
           )}
