@@ -62,6 +62,7 @@ export function AskPanel(props: { bot: string }) {
       ...(text('guild_id') ? { guild_id: text('guild_id') } : {}),
       ...(text('channel_id') ? { channel_id: text('channel_id') } : {}),
       ...(form.get('is_dm') ? { is_dm: true } : {}),
+      ...(text('sources') ? { sources: text('sources').split(',').map((source) => source.trim()) } : {}),
     };
     setAsking(true);
     setError(null);
@@ -92,6 +93,10 @@ export function AskPanel(props: { bot: string }) {
         <label class="field">
           Channel id
           <input name="channel_id" />
+        </label>
+        <label class="field">
+          Only sources
+          <input name="sources" placeholder="discord, hermes" />
         </label>
         <label class="field check">
           <input name="is_dm" type="checkbox" /> asked in a DM
