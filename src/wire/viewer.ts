@@ -1,5 +1,7 @@
 /** @module The wire contract of the memory viewer's read routes (`/whoami`, `/bots/{bot}/points...`), shared with the page. */
 
+import type { RetrieveHit } from './retrieve-request.js';
+
 /** An operation a key may run; `open` callers (no keys configured) may run all of them. */
 export type ViewerOperation = 'save' | 'retrieve' | 'forget' | 'admin';
 
@@ -15,19 +17,8 @@ export interface WhoamiResponse {
   readonly sources: readonly string[] | '*';
 }
 
-/** One stored point as the timeline shows it (the shared format's payload, SillyTavern's points included). */
-export interface TimelinePoint {
-  readonly id: string | number;
-  readonly text: string;
-  readonly speakers: string;
-  /** Unix ms of the oldest message. */
-  readonly timestamp: number;
-  readonly messageIds: string;
-  readonly messageCount: number;
-  /** Absent on points SillyTavern wrote. */
-  readonly source?: string;
-  readonly channelId?: string;
-  readonly guildId?: string;
+/** One stored point as the timeline shows it: a recall hit's fields without a score (SillyTavern's points included). */
+export interface TimelinePoint extends Omit<RetrieveHit, 'score' | 'explain'> {
   readonly isDm?: true;
 }
 

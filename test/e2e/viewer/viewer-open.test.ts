@@ -260,6 +260,10 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
       assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
       assert.deepEqual(await seriousViolations(phone), []);
       await phone.screenshot({ path: `${SCREENSHOT_DIR}/timeline-phone-dark.png` });
+      const background = () => phone.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(await background(), 'rgb(20, 20, 22)', "the system's dark scheme");
+      await phone.click('button:has-text("Light")');
+      assert.equal(await background(), 'rgb(247, 247, 245)', 'the toggle chooses light');
     } finally {
       await phone.close();
     }
