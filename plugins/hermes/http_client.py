@@ -8,7 +8,7 @@ import socket
 import threading
 import urllib.error
 import urllib.request
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 
 class ServiceError(Exception):
@@ -27,9 +27,11 @@ class ServiceError(Exception):
 class MemoryPoolClient:
     """Posts JSON to one service URL; every call names its own timeout."""
 
-    def __init__(self, url: str, api_key: str = ""):
+    def __init__(self, url: str, api_key: str = "", on_unauthorized: Optional[Callable[["ServiceError"], None]] = None):
         self.url = url.rstrip("/")
         self.api_key = api_key
+        # Told when the service answers 401 (a missing or wrong key), so `unavailable_reason()` can say so.
+        self.on_unauthorized = on_unauthorized
 
     def post(self, path: str, body: Dict[str, Any], timeout: float) -> Dict[str, Any]:
         """POSTs `body` and returns the decoded answer; raises ServiceError otherwise."""
@@ -43,7 +45,10 @@ class MemoryPoolClient:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return _decode(response.read())
         except urllib.error.HTTPError as error:
-            raise _service_error_from(error) from error
+            failure = _service_error_from(error)
+            if failure.status == 401 and self.on_unauthorized is not None:
+                self.on_unauthorized(failure)
+            raise failure from error
         except ServiceError:
             raise
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as error:
