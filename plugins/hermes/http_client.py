@@ -35,12 +35,19 @@ class MemoryPoolClient:
 
     def post(self, path: str, body: Dict[str, Any], timeout: float) -> Dict[str, Any]:
         """POSTs `body` and returns the decoded answer; raises ServiceError otherwise."""
-        headers = {"content-type": "application/json", "accept": "application/json"}
+        return self._request("POST", path, json.dumps(body).encode("utf-8"), timeout)
+
+    def get(self, path: str, timeout: float) -> Dict[str, Any]:
+        """GETs `path` (e.g. a bot's stats) and returns the decoded answer; raises ServiceError otherwise."""
+        return self._request("GET", path, None, timeout)
+
+    def _request(self, method: str, path: str, data: Optional[bytes], timeout: float) -> Dict[str, Any]:
+        headers = {"accept": "application/json"}
+        if data is not None:
+            headers["content-type"] = "application/json"
         if self.api_key:
             headers["authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
-        )
+        request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return _decode(response.read())

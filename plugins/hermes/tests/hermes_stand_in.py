@@ -230,12 +230,13 @@ def load_plugin(module_name: str = "_hermes_user_memory.memory-pool__source_test
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
-    current = sys.modules["agent.memory_provider"]
-    sys.modules["agent.memory_provider"] = HOSTS[host]
+    # `import agent.memory_provider as x` reads the package attribute, `from ... import` reads sys.modules: swap both.
+    agent, current = sys.modules["agent"], sys.modules["agent.memory_provider"]
+    sys.modules["agent.memory_provider"] = agent.memory_provider = HOSTS[host]
     try:
         spec.loader.exec_module(module)
     finally:
-        sys.modules["agent.memory_provider"] = current
+        sys.modules["agent.memory_provider"] = agent.memory_provider = current
     return module
 
 
