@@ -4,8 +4,8 @@ The dashboard keeps non-secret values in `$HERMES_HOME/memory-pool/config.json` 
 the file `config.py` reads, and the API key in `$HERMES_HOME/.env` as `MEMORY_POOL_API_KEY`.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: the dashboard runs this file without registering it as a module,
+# and dataclasses cannot resolve string annotations then.
 try:
     from plugins.memory.config_schema import (
         KIND_BOOL,
