@@ -5,11 +5,7 @@
 import { z } from 'zod';
 import type { BotConfig } from './config-types.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
-import {
-  COLLECTION_NAMINGS,
-  defaultCollectionName,
-  isUsableCollectionName,
-} from './st-collection-name.js';
+import { COLLECTION_NAMINGS, defaultCollectionName, isUsableCollectionName } from './st-collection-name.js';
 
 /** Bot names appear in URLs and request bodies, so they stay plain. */
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -128,5 +124,9 @@ const NAMING_KEEPS = {
 
 // The naming rule only picks the default collection; the rest of memory-pool sees the name it chose.
 function completeBot(name: string, { collectionNaming, ...bot }: BotFile): BotConfig {
-  return { name, ...bot, collection: bot.collection ?? defaultCollectionName(bot.selfSpeaker, collectionNaming) };
+  return {
+    name,
+    ...bot,
+    collection: bot.collection ?? defaultCollectionName(bot.selfSpeaker, collectionNaming),
+  };
 }

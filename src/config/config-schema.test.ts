@@ -110,7 +110,7 @@ describe('config validation', () => {
       /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_".*Set bots\.alisa\.collection/,
     ],
     [
-      'a selfSpeaker that sanitises to nothing under the chosen fork\'s rule',
+      "a selfSpeaker that sanitises to nothing under the chosen fork's rule",
       'bots: { alisa: { selfSpeaker: Алиса, collectionNaming: starrysky180111 } }',
       /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_" \(only Latin letters, digits, CJK ideographs and kana survive the starrysky180111 sanitising\)/,
     ],

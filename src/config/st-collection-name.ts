@@ -25,6 +25,7 @@ const SANITIZERS: Readonly<Record<CollectionNaming, (name: string, base: string)
   // Case and Unicode stay; runs of Qdrant's forbidden chars, U+0000, U+001F and whitespace become one `_`;
   // empty becomes `default`; cut (in UTF-16 units, as JavaScript counts) so `<base>_<name>` fits 255.
   'qqpf4zrrwp-blip': (name, base) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the fork's rule names U+0000 and U+001F.
     const kept = collapseUnderscores(name.replace(/[<>:"/\\|?*\u0000\u001F\s]+/g, '_')) || 'default';
     return kept.slice(0, Math.max(0, MAX_COLLECTION_NAME_LENGTH - base.length - 1));
   },
@@ -49,6 +50,7 @@ export function defaultCollectionName(selfSpeaker: string, naming: CollectionNam
 }
 
 // Qdrant refuses these in a new collection's name; whitespace is refused too (no fork's rule leaves any).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
 const FORBIDDEN_IN_NAME = /[<>:"/\\|?*\u0000-\u001F\s]/u;
 
 /**
@@ -58,5 +60,10 @@ const FORBIDDEN_IN_NAME = /[<>:"/\\|?*\u0000-\u001F\s]/u;
  */
 export function isUsableCollectionName(name: string): boolean {
   const length = [...name].length;
-  return length >= 1 && length <= MAX_COLLECTION_NAME_LENGTH && !FORBIDDEN_IN_NAME.test(name) && !name.endsWith('_');
+  return (
+    length >= 1 &&
+    length <= MAX_COLLECTION_NAME_LENGTH &&
+    !FORBIDDEN_IN_NAME.test(name) &&
+    !name.endsWith('_')
+  );
 }
