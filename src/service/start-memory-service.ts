@@ -22,6 +22,7 @@ import type { PointStore } from '../store/point-store.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
@@ -77,10 +78,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       } else {
         storeUrl = config.store.url;
       }
-      store = createQdrantPointStore({
-        url: storeUrl,
-        ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
-      });
+      // Shared collections are written in their own layout, including st-qdrant-memory's hybrid fork's.
+      store = withStCollectionLayouts(
+        createQdrantPointStore({
+          url: storeUrl,
+          ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+        }),
+      );
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
