@@ -231,7 +231,9 @@ export function createQdrantPointStore(
 type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
 
 /** A dense list or a sparse vector, as the REST API takes it (fresh arrays: the client may not keep readonly ones). */
-function toWireVector(vector: readonly number[] | SparseVector): number[] | { indices: number[]; values: number[] } {
+function toWireVector(
+  vector: readonly number[] | SparseVector,
+): number[] | { indices: number[]; values: number[] } {
   return isSparse(vector) ? { indices: [...vector.indices], values: [...vector.values] } : [...vector];
 }
 

@@ -74,5 +74,8 @@ export function encodeStBm25(text: string, options: StBm25Options = {}): SparseV
   }
   // First-seen order, as the fork sends it (Qdrant sorts indices itself).
   const indices = [...counts.keys()];
-  return { indices, values: indices.map((index) => (counts.get(index)! * (k1 + 1)) / (counts.get(index)! + k1)) };
+  return {
+    indices,
+    values: indices.map((index) => (counts.get(index)! * (k1 + 1)) / (counts.get(index)! + k1)),
+  };
 }

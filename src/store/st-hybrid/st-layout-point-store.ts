@@ -45,7 +45,9 @@ export function withStCollectionLayouts<S extends InnerStore>(inner: S): S {
           vectors: {
             [layout.dense]: p.vector,
             // The fork encodes the chunk's text field, the same text memory-pool embedded.
-            ...(layout.kind === 'hybrid' ? { [ST_SPARSE_VECTOR]: encodeStBm25(String(p.payload.text ?? '')) } : {}),
+            ...(layout.kind === 'hybrid'
+              ? { [ST_SPARSE_VECTOR]: encodeStBm25(String(p.payload.text ?? '')) }
+              : {}),
           },
           payload: p.payload,
         })),
@@ -58,7 +60,8 @@ export function withStCollectionLayouts<S extends InnerStore>(inner: S): S {
       if (layout.kind === 'unnamed') return inner.searchPoints(collection, search);
       const filter = search.filter === undefined ? {} : { filter: search.filter };
       const threshold = search.scoreThreshold === undefined ? {} : { scoreThreshold: search.scoreThreshold };
-      const sparse = layout.kind === 'hybrid' && search.queryText ? encodeStBm25(search.queryText) : undefined;
+      const sparse =
+        layout.kind === 'hybrid' && search.queryText ? encodeStBm25(search.queryText) : undefined;
       if (sparse === undefined || sparse.indices.length === 0) {
         // The fork's own fallback when a query has no token: the dense vector alone.
         return inner.queryPoints(collection, {
