@@ -48,81 +48,6 @@ def is_trivial_prompt(text: Optional[str]) -> bool:
     return not stripped or stripped.startswith("/") or bool(_TRIVIAL.match(stripped))
 
 
-class MemoryProvider(ABC):
-    """Today's base class: the same abstract methods, hooks and signatures as Hermes's."""
-
-    pre_compress_checkpoint_api_version = 1
-
-    @property
-    @abstractmethod
-    def name(self) -> str: ...
-
-    @abstractmethod
-    def is_available(self) -> bool: ...
-
-    @abstractmethod
-    def initialize(self, session_id: str, **kwargs) -> None: ...
-
-    def initialize_for_inspection(self, session_id: str, **kwargs) -> None:
-        self.initialize(session_id=session_id, **kwargs)
-
-    def unavailable_reason(self) -> str:
-        return ""
-
-    @abstractmethod
-    def get_tool_schemas(self) -> List[Dict[str, Any]]: ...
-
-    def system_prompt_block(self) -> str:
-        return ""
-
-    def prefetch(self, query: str, *, session_id: str = "") -> str:
-        return ""
-
-    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        return None
-
-    def recall_status(self) -> Optional[RecallStatus]:
-        return None
-
-    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
-                  messages: Optional[List[Dict[str, Any]]] = None) -> None:
-        return None
-
-    def handle_tool_call(self, tool_name: str, args: Dict[str, Any], **kwargs) -> str:
-        raise NotImplementedError(tool_name)
-
-    def shutdown(self) -> None:
-        return None
-
-    def on_turn_start(self, turn_number: int, message: str, **kwargs) -> None:
-        return None
-
-    def on_session_end(self, messages: List[Dict[str, Any]]) -> None:
-        return None
-
-    def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False,
-                          rewound: bool = False, **kwargs) -> None:
-        return None
-
-    def on_pre_compress(self, messages: List[Dict[str, Any]]) -> str:
-        return ""
-
-    def on_memory_write(self, action: str, target: str, content: str, metadata=None) -> None:
-        return None
-
-    def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs) -> None:
-        return None
-
-    def get_config_schema(self) -> List[Dict[str, Any]]:
-        return []
-
-    def save_config(self, values: Dict[str, Any], hermes_home: str) -> None:
-        return None
-
-    def backup_paths(self) -> List[str]:
-        return []
-
-
 class OldMemoryProvider(ABC):
     """The first provider hosts' base class: no session switch, checkpoint, recall status or inspection hooks."""
 
@@ -174,6 +99,47 @@ class OldMemoryProvider(ABC):
 
     def save_config(self, values: Dict[str, Any], hermes_home: str) -> None:
         return None
+
+
+class MemoryProvider(OldMemoryProvider):
+    """Today's base class: the old one's abstract methods, plus today's hooks and signatures as Hermes has them."""
+
+    pre_compress_checkpoint_api_version = 1
+
+    def initialize_for_inspection(self, session_id: str, **kwargs) -> None:
+        self.initialize(session_id=session_id, **kwargs)
+
+    def unavailable_reason(self) -> str:
+        return ""
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        return ""
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        return None
+
+    def recall_status(self) -> Optional[RecallStatus]:
+        return None
+
+    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
+                  messages: Optional[List[Dict[str, Any]]] = None) -> None:
+        return None
+
+    def on_turn_start(self, turn_number: int, message: str, **kwargs) -> None:
+        return None
+
+    def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False,
+                          rewound: bool = False, **kwargs) -> None:
+        return None
+
+    def on_memory_write(self, action: str, target: str, content: str, metadata=None) -> None:
+        return None
+
+    def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs) -> None:
+        return None
+
+    def backup_paths(self) -> List[str]:
+        return []
 
 
 def spawn_context_thread(target, *, name, daemon=True, args=(), kwargs=None) -> threading.Thread:

@@ -2,7 +2,7 @@
  * @module The store calls a hybrid shared collection needs beyond PointStore: points with several named
  * vectors, and the Query API's prefetch + fusion, both in the shapes st-qdrant-memory's hybrid fork sends.
  */
-import type { SparseVector } from '../hybrid-point-store.js';
+import type { QueryOptions, SparseVector } from '../hybrid-point-store.js';
 import type { ScoredStorePoint, StoredPointId, StoreFilter } from '../point-store.js';
 
 /** A point whose vectors are named: dense lists and sparse vectors side by side. */
@@ -12,13 +12,8 @@ export interface NamedVectorsPoint {
   readonly payload: Record<string, unknown>;
 }
 
-/** One prefetch of a fused query: nearest points of one named vector. */
-export interface FusionPrefetch {
-  readonly query: readonly number[] | SparseVector;
-  readonly using: string;
-  readonly limit: number;
-  readonly scoreThreshold?: number;
-}
+/** One prefetch of a fused query: nearest points of one named vector, as a single query names them. */
+export type FusionPrefetch = Pick<QueryOptions, 'query' | 'using' | 'limit' | 'scoreThreshold'>;
 
 /** `POST /points/query` with prefetches fused by reciprocal rank (`query: {fusion: "rrf"}`). */
 export interface FusedQuery {
