@@ -5,7 +5,12 @@
 import { z } from 'zod';
 import type { BotConfig } from './config-types.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
-import { COLLECTION_NAMINGS, defaultCollectionName, isUsableCollectionName } from './st-collection-name.js';
+import {
+  COLLECTION_NAMINGS,
+  defaultCollectionName,
+  isUsableCollectionName,
+  perChatCollectionName,
+} from './st-collection-name.js';
 
 /** Bot names appear in URLs and request bodies, so they stay plain. */
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -64,6 +69,12 @@ export const botSchema = section({
   collectionNaming: oneOf(COLLECTION_NAMINGS, 'Pick the rule your SillyTavern extension uses.').default(
     'upstream',
   ),
+  /**
+   * Default none. With Shadota's per-chat fork: the SillyTavern chat's id (its chat file's name). The default
+   * collection becomes that chat's, `mem_<selfSpeaker>_<chatId>`, and every point memory-pool writes carries
+   * `chatId`, which the fork's recall filters on.
+   */
+  stChatId: text('Set the SillyTavern chat id, e.g. "Seraphina - 2025-05-01@12h30m00s".').optional(),
   /** Default `api`: the source recorded when neither the request nor its API key names one. */
   defaultSource: text('Set the source to record, e.g. discord.').default('api'),
   /** Default {}: user id → the one name that person appears as (their SillyTavern persona name). */
@@ -93,6 +104,7 @@ export const botsSchema = z
         });
       } else if (
         bot.collection === undefined &&
+        bot.stChatId === undefined &&
         !isUsableCollectionName(defaultCollectionName(bot.selfSpeaker, bot.collectionNaming))
       ) {
         // Non-Latin names sanitise to nothing, and every such agent would share the one collection `mem_`.
@@ -124,9 +136,10 @@ const NAMING_KEEPS = {
 
 // The naming rule only picks the default collection; the rest of memory-pool sees the name it chose.
 function completeBot(name: string, { collectionNaming, ...bot }: BotFile): BotConfig {
-  return {
-    name,
-    ...bot,
-    collection: bot.collection ?? defaultCollectionName(bot.selfSpeaker, collectionNaming),
-  };
+  const collection =
+    bot.collection ??
+    (bot.stChatId === undefined
+      ? defaultCollectionName(bot.selfSpeaker, collectionNaming)
+      : perChatCollectionName(bot.selfSpeaker, bot.stChatId));
+  return { name, ...bot, collection };
 }

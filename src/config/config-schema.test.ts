@@ -280,8 +280,11 @@ describe('config defaults', () => {
       'bots:\n' +
         '  miku: { selfSpeaker: 初音ミク, collectionNaming: starrysky180111 }\n' +
         '  alisa: { selfSpeaker: Алиса Смит, collectionNaming: qqpf4zrrwp-blip }\n' +
-        '  olga: { selfSpeaker: Ольга, collection: mem_ольга }\n',
+        '  olga: { selfSpeaker: Ольга, collection: mem_ольга }\n' +
+        '  sera: { selfSpeaker: Seraphina, stChatId: "Seraphina - 2025-05-01@12h30m00s" }\n',
     );
+    assert.equal(bots.sera!.collection, 'mem_seraphina_seraphina_-_2025-05-01_12h30m00s');
+    assert.equal(bots.sera!.stChatId, 'Seraphina - 2025-05-01@12h30m00s');
     assert.equal(bots.miku!.collection, 'mem_初音ミク');
     assert.equal(bots.alisa!.collection, 'mem_Алиса_Смит');
     assert.equal(bots.olga!.collection, 'mem_ольга');

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import {
   defaultCollectionName,
   isUsableCollectionName,
+  perChatCollectionName,
   sanitizeCollectionName,
 } from './st-collection-name.js';
 
@@ -43,6 +44,16 @@ describe('defaultCollectionName', () => {
     assert.equal(defaultCollectionName('初音ミク', 'starrysky180111'), 'mem_初音ミク');
     assert.equal(defaultCollectionName('Алиса', 'qqpf4zrrwp-blip'), 'mem_Алиса');
     assert.equal([...defaultCollectionName('й'.repeat(400), 'qqpf4zrrwp-blip')].length, 255);
+  });
+});
+
+describe('perChatCollectionName', () => {
+  test("is Shadota's mem_<character>_<chat id>, both sanitised upstream's way, or mem_<character> without a chat", () => {
+    assert.equal(
+      perChatCollectionName('Seraphina', 'Seraphina - 2025-05-01@12h30m00s'),
+      'mem_seraphina_seraphina_-_2025-05-01_12h30m00s',
+    );
+    assert.equal(perChatCollectionName('Dr. Smith', '!!!'), 'mem_dr_smith');
   });
 });
 

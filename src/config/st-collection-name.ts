@@ -49,6 +49,16 @@ export function defaultCollectionName(selfSpeaker: string, naming: CollectionNam
   return `${DEFAULT_COLLECTION_BASE}_${sanitizeCollectionName(selfSpeaker, naming, DEFAULT_COLLECTION_BASE)}`;
 }
 
+/**
+ * Shadota's fork: one collection per chat, `mem_<character>_<chatId>`, both sanitised the upstream way
+ * ("Seraphina", "Seraphina - 2025-05-01@12h30m00s" → `mem_seraphina_seraphina_-_2025-05-01_12h30m00s`);
+ * `mem_<character>` when the chat id sanitises to nothing, as the fork does.
+ */
+export function perChatCollectionName(selfSpeaker: string, chatId: string): string {
+  const chat = sanitizeCollectionName(chatId);
+  return chat ? `${defaultCollectionName(selfSpeaker)}_${chat}` : defaultCollectionName(selfSpeaker);
+}
+
 // Qdrant refuses these in a new collection's name; whitespace is refused too (no fork's rule leaves any).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
 const FORBIDDEN_IN_NAME = /[<>:"/\\|?*\u0000-\u001F\s]/u;

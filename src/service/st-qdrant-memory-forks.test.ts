@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { defaultCollectionName } from '../config/st-collection-name.js';
+import { defaultCollectionName, perChatCollectionName } from '../config/st-collection-name.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import {
   startTestService,
@@ -82,7 +82,11 @@ describe("st-qdrant-memory's forks", () => {
       bots: [
         testBot('miku', { selfSpeaker: '初音ミク', collection: miku }),
         testBot('alisa', { selfSpeaker: 'Алиса Смит', collection: alisa }),
-        testBot('sera', { selfSpeaker: 'Seraphina', collection: sera }),
+        testBot('sera', {
+          selfSpeaker: 'Seraphina',
+          collection: perChatCollectionName('Seraphina', 'Seraphina - 2025-05-01@12h30m00s'),
+          stChatId: 'Seraphina - 2025-05-01@12h30m00s',
+        }),
       ],
     });
     // Both Unicode-keeping forks put encodeURIComponent(name) in the URL; a plain fetch, no `wait`.
@@ -291,5 +295,18 @@ describe("st-qdrant-memory's forks", () => {
     await saveAndFlush('sera', 's1', 'We found a map of the northern caves', 'The caves hold old secrets');
     const counted = await fork('POST', sera, '/points/count', { exact: true });
     assert.equal(counted.json.result.count, 2);
+    // The fork's own recall keeps only this chat's points (payload chatId): memory-pool's carry it.
+    const forkRecall = await fork('POST', sera, '/points/search', {
+      vector: await embed('map of the northern caves'),
+      limit: 5,
+      score_threshold: 0.3,
+      with_payload: true,
+      filter: { must: [{ key: 'chatId', match: { value: chatId } }] },
+    });
+    const found = forkRecall.json.result.find((p: { payload: { text: string } }) =>
+      p.payload.text.includes('northern caves'),
+    );
+    assert.equal(found?.payload.chatId, chatId);
+    assert.equal(found?.payload.source, 'api');
   });
 });

@@ -84,6 +84,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           url: storeUrl,
           ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
         }),
+        { payloadByCollection: perChatPayloads(config.bots) },
       );
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
@@ -183,4 +184,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     await closeAll();
     throw error;
   }
+}
+
+/** `chatId` for the collections of bots mapped to a chat of Shadota's per-chat fork (`bots.<name>.stChatId`). */
+function perChatPayloads(bots: MemoryPoolConfig['bots']): Map<string, Record<string, unknown>> {
+  return new Map(
+    Object.values(bots).flatMap((bot) =>
+      bot.stChatId === undefined ? [] : [[bot.collection, { chatId: bot.stChatId }] as const],
+    ),
+  );
 }

@@ -12,8 +12,16 @@ import type { StHybridStore } from './st-hybrid-store.js';
 
 type InnerStore = PointStore & HybridPointStore & StHybridStore;
 
+export interface StLayoutOptions {
+  /**
+   * Payload fields added to every point written to a collection: `chatId` for a collection of Shadota's
+   * per-chat fork, whose recall keeps only points of the chat it is in.
+   */
+  readonly payloadByCollection?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
 /** Wraps `inner`; every other call passes through unchanged. */
-export function withStCollectionLayouts<S extends InnerStore>(inner: S): S {
+export function withStCollectionLayouts<S extends InnerStore>(inner: S, options: StLayoutOptions = {}): S {
   const layouts = new Map<string, StCollectionLayout>();
   const layoutOf = async (collection: string): Promise<StCollectionLayout> => {
     const known = layouts.get(collection);
@@ -34,8 +42,14 @@ export function withStCollectionLayouts<S extends InnerStore>(inner: S): S {
     }
   };
 
-  const upsertPoints = (collection: string, points: readonly StorePoint[]) =>
+  const withExtraPayload = (collection: string, points: readonly StorePoint[]): readonly StorePoint[] => {
+    const extra = options.payloadByCollection?.get(collection);
+    return extra === undefined ? points : points.map((p) => ({ ...p, payload: { ...p.payload, ...extra } }));
+  };
+
+  const upsertPoints = (collection: string, given: readonly StorePoint[]) =>
     forgetOnFailure(collection, async () => {
+      const points = withExtraPayload(collection, given);
       const layout = await layoutOf(collection);
       if (layout.kind === 'unnamed') return inner.upsertPoints(collection, points);
       return inner.upsertNamedVectors(
