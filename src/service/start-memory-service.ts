@@ -24,6 +24,7 @@ import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
@@ -79,10 +80,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       } else {
         storeUrl = config.store.url;
       }
-      store = createQdrantPointStore({
-        url: storeUrl,
-        ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
-      });
+      // Shared collections are written in their own layout, including st-qdrant-memory's hybrid fork's.
+      store = withStCollectionLayouts(
+        createQdrantPointStore({
+          url: storeUrl,
+          ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+        }),
+        { payloadByCollection: perChatPayloads(config.bots) },
+      );
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
@@ -182,4 +187,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     await closeAll();
     throw error;
   }
+}
+
+/** `chatId` for the collections of bots mapped to a chat of Shadota's per-chat fork (`bots.<name>.stChatId`). */
+function perChatPayloads(bots: MemoryPoolConfig['bots']): Map<string, Record<string, unknown>> {
+  return new Map(
+    Object.values(bots).flatMap((bot) =>
+      bot.stChatId === undefined ? [] : [[bot.collection, { chatId: bot.stChatId }] as const],
+    ),
+  );
 }

@@ -6,6 +6,7 @@ import {
   type HybridStorePoint,
   type QueryOptions,
   SPARSE_VECTOR,
+  type SparseVector,
 } from '../hybrid-point-store.js';
 import type {
   CollectionShape,
@@ -18,6 +19,7 @@ import type {
   StoredPointId,
   StoredRecord,
 } from '../point-store.js';
+import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { TimelineStore } from '../timeline-store.js';
 import { toStoreError } from './store-error-mapping.js';
 
@@ -31,7 +33,7 @@ export interface QdrantPointStoreOptions {
 /** Creates a PointStore that talks to the Qdrant at `url`. */
 export function createQdrantPointStore(
   options: QdrantPointStoreOptions,
-): PointStore & HybridPointStore & TimelineStore {
+): PointStore & HybridPointStore & StHybridStore & TimelineStore {
   const client = new QdrantClient({
     url: options.url,
     apiKey: options.apiKey,
@@ -122,6 +124,37 @@ export function createQdrantPointStore(
           with_payload: query.withPayload ? [...query.withPayload] : true,
           ...(query.scoreThreshold === undefined ? {} : { score_threshold: query.scoreThreshold }),
           ...(query.filter === undefined ? {} : { filter: query.filter }),
+        });
+        return result.points.map(
+          (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
+        );
+      }),
+
+    upsertNamedVectors: (collection, points) =>
+      call(`upsert into ${collection}`, async () => {
+        await client.upsert(collection, {
+          wait: true,
+          points: points.map((p) => ({
+            id: p.id,
+            vector: Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)])),
+            payload: p.payload,
+          })),
+        });
+      }),
+
+    queryFused: (collection, fused) =>
+      call(`query ${collection}`, async () => {
+        const result = await client.query(collection, {
+          prefetch: fused.prefetch.map((stage) => ({
+            query: toWireVector(stage.query),
+            using: stage.using,
+            limit: stage.limit,
+            ...(stage.scoreThreshold === undefined ? {} : { score_threshold: stage.scoreThreshold }),
+          })),
+          query: { fusion: 'rrf' },
+          limit: fused.limit,
+          with_payload: true,
+          ...(fused.filter === undefined ? {} : { filter: fused.filter }),
         });
         return result.points.map(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
@@ -222,6 +255,17 @@ export function createQdrantPointStore(
 }
 
 type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
+
+/** A dense list or a sparse vector, as the REST API takes it (fresh arrays: the client may not keep readonly ones). */
+function toWireVector(
+  vector: readonly number[] | SparseVector,
+): number[] | { indices: number[]; values: number[] } {
+  return isSparse(vector) ? { indices: [...vector.indices], values: [...vector.values] } : [...vector];
+}
+
+function isSparse(vector: readonly number[] | SparseVector): vector is SparseVector {
+  return !Array.isArray(vector);
+}
 
 function describeShape(info: CollectionInfo): CollectionShape {
   const vectors = info.config.params.vectors as unknown;
