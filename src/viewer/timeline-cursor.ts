@@ -16,8 +16,12 @@ export function encodeCursor(cursor: TimelineCursor): string {
   return Buffer.from(JSON.stringify([cursor.timestamp, cursor.seen])).toString('base64url');
 }
 
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** A point id as Qdrant takes it: an unsigned safe integer or a UUID (anything else makes Qdrant fail). */
 const isId = (value: unknown): value is StoredPointId =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+  (typeof value === 'string' && UUID.test(value)) ||
+  (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
 
 export function decodeCursor(text: string): TimelineCursor {
   let parsed: unknown;

@@ -54,7 +54,8 @@ function readDay(params: URLSearchParams, name: string): number | undefined {
   const value = readText(params, name);
   if (value === undefined) return undefined;
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(ms))
+  // Date.parse rolls 2026-02-30 over to 2 March: only a day that reads back the same is real.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
     throw new ValidationError(name, `${name}: expected a day as YYYY-MM-DD, got "${value}"`);
   return ms;
 }

@@ -5,6 +5,16 @@ import type { PointMessage, TimelinePoint } from '../wire/viewer.js';
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** The largest Unix ms a JavaScript Date holds; beyond it the page's date formatting throws. */
+const MAX_DATE_MS = 8.64e15;
+
+/** A timestamp the page can show: a safe integer in 0..8.64e15, else 0 (shown as missing). */
+export function safeTimestamp(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_DATE_MS
+    ? value
+    : 0;
+}
+
 export function toTimelinePoint(record: StoredRecord): TimelinePoint {
   const p = record.payload;
   const optional = (key: string) => (typeof p[key] === 'string' && p[key] !== '' ? { [key]: p[key] } : {});
@@ -12,7 +22,7 @@ export function toTimelinePoint(record: StoredRecord): TimelinePoint {
     id: record.id,
     text: textOf(p.text),
     speakers: textOf(p.speakers),
-    timestamp: typeof p.timestamp === 'number' ? p.timestamp : 0,
+    timestamp: safeTimestamp(p.timestamp),
     messageIds: textOf(p.messageIds),
     messageCount: typeof p.messageCount === 'number' ? p.messageCount : 0,
     ...optional('source'),

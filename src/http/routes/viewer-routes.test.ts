@@ -117,6 +117,9 @@ describe('viewer routes', () => {
     for (const [query, field] of [
       ['limit=0', 'limit'],
       ['limit=201', 'limit'],
+      ['limit=1e2', 'limit'],
+      ['limit=%200x10', 'limit'],
+      ['from=2026-02-30', 'from'],
       ['dm=sometimes', 'dm'],
       ['from=yesterday', 'from'],
       ['from=2026-02-02&to=2026-02-01', 'to'],
@@ -170,6 +173,7 @@ describe('viewer routes', () => {
     assert.equal(refused.status, 400);
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /POST \/save/);
     assert.equal((await put(1, { text: '' })).status, 400);
+    assert.equal((await put(1, { text: '   ' })).status, 400);
   });
 
   test('the page needs no key, and comes with a policy that allows only its own script', async () => {

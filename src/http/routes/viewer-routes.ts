@@ -18,7 +18,12 @@ import { requireBot } from './require-bot.js';
 const OPERATIONS: readonly Operation[] = ['save', 'retrieve', 'forget', 'admin'];
 const MAX_PAGE = 200;
 
-const pointTextSchema = z.object({ text: z.string().min(1, 'must not be empty').max(16_000) });
+const pointTextSchema = z.object({
+  text: z
+    .string()
+    .max(16_000)
+    .refine((t) => t.trim() !== '', 'must not be empty or only whitespace'),
+});
 
 /** A point id from the path: an unsigned integer or a UUID, as Qdrant's ids are. */
 function readPointId(text: string): StoredPointId {
@@ -29,7 +34,7 @@ function readPointId(text: string): StoredPointId {
 
 function readLimit(text: string | undefined): number {
   if (text === undefined) return 50;
-  const limit = Number(text);
+  const limit = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
     throw new ValidationError('limit', `limit: expected an integer from 1 to ${MAX_PAGE}, got "${text}"`);
   }
