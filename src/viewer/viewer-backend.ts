@@ -59,7 +59,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
   };
 
   const readPoint = async (bot: BotConfig, id: StoredPointId) => {
-    const [record] = await store.retrievePoints(bot.collection, [id]);
+    // A bot whose collection does not exist yet has no points: a 404, not the store's collection_missing.
+    const exists = (await store.describeCollection(bot.collection)) !== undefined;
+    const [record] = exists ? await store.retrievePoints(bot.collection, [id]) : [];
     if (record === undefined) {
       throw new NotFoundError('not_found', `id: no point "${id}" in ${bot.collection}`, 'id');
     }
@@ -101,6 +103,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
     },
 
     async forgetSelection(bot, filter, sources) {
+      if ((await store.describeCollection(bot.collection)) === undefined) {
+        return { points: 0, messages: 0, message_ids: [], kept: 0 };
+      }
       const storeFilter = toStoreFilter(filter);
       let points = 0;
       let kept = 0;

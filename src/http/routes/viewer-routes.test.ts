@@ -6,6 +6,7 @@ import {
   type TestService,
   startTestService,
   TEST_DIMENSIONS,
+  testBot,
 } from '../../service/test-support/start-test-service.js';
 import type { TimelinePageResponse, WhoamiResponse } from '../../wire/viewer.js';
 import { buildViewer } from '../test-support/build-viewer.js';
@@ -28,6 +29,7 @@ describe('viewer routes', () => {
   before(async () => {
     buildViewer();
     service = await startTestService({
+      bots: [testBot('mythos'), testBot('empty')],
       config: {
         apiKeys: [
           { name: 'admin', key: KEY, scopes: ['admin'], bots: '*', sources: '*' },
@@ -136,12 +138,25 @@ describe('viewer routes', () => {
     assert.equal((await get('/bots/nobody/points')).status, 404);
   });
 
+  test('a bot whose collection does not exist yet has no point and an empty selection', async () => {
+    assert.equal((await get('/bots/empty/points/1')).status, 404);
+    assert.deepEqual((await get('/bots/empty/forget-selection')).json, {
+      points: 0,
+      messages: 0,
+      message_ids: [],
+      kept: 0,
+    });
+  });
+
   test('whoami says what the key may do; the timeline needs a key and the retrieve scope', async () => {
     const admin = (await get('/whoami')).json as WhoamiResponse;
     assert.deepEqual(admin, {
       key: 'admin',
       operations: ['save', 'retrieve', 'forget', 'admin'],
-      bots: [{ name: 'mythos', collection: COLLECTION, scope: 'global' }],
+      bots: [
+        { name: 'mythos', collection: COLLECTION, scope: 'global' },
+        { name: 'empty', collection: 'mem_empty', scope: 'global' },
+      ],
       sources: '*',
     });
     const reader = (await get('/whoami', `${KEY}-r`)).json as WhoamiResponse;
