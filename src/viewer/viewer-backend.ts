@@ -73,8 +73,16 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       await ensureIndex(bot.collection);
       const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
       const seen = cursor?.seen ?? [];
+      const scroll = (options: Parameters<typeof store.scrollOrdered>[1]) =>
+        store.scrollOrdered(bot.collection, options).catch(async (error: unknown) => {
+          // The collection was deleted and recreated (index gone): index again and retry once.
+          if (!String((error as Error)?.message).includes('No range index')) throw error;
+          indexed.delete(bot.collection);
+          await ensureIndex(bot.collection);
+          return store.scrollOrdered(bot.collection, options);
+        });
       const [records, total] = await Promise.all([
-        store.scrollOrdered(bot.collection, {
+        scroll({
           key: ORDER_KEY,
           direction: 'desc',
           // One more than asked tells whether another page exists.

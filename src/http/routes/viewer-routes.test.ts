@@ -138,6 +138,24 @@ describe('viewer routes', () => {
     assert.equal((await get('/bots/nobody/points')).status, 404);
   });
 
+  test('the timeline still reads after the collection is deleted and recreated', async () => {
+    assert.equal((await get('/bots/empty/points')).status, 200);
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    await client.createCollection('mem_empty', { vectors: { size: TEST_DIMENSIONS, distance: 'Cosine' } });
+    assert.equal((await get('/bots/empty/points')).status, 200);
+    await client.deleteCollection('mem_empty');
+    await client.createCollection('mem_empty', { vectors: { size: TEST_DIMENSIONS, distance: 'Cosine' } });
+    const vector = Array.from({ length: TEST_DIMENSIONS }, () => 0.1);
+    await client.upsert('mem_empty', {
+      wait: true,
+      points: [{ id: 1, vector, payload: { text: 'x', timestamp: 5 } }],
+    });
+    const answer = await get('/bots/empty/points');
+    assert.equal(answer.status, 200, JSON.stringify(answer.json));
+    assert.equal(answer.json.points.length, 1);
+    await client.deleteCollection('mem_empty');
+  });
+
   test('a bot whose collection does not exist yet has no point and an empty selection', async () => {
     assert.equal((await get('/bots/empty/points/1')).status, 404);
     assert.deepEqual((await get('/bots/empty/forget-selection')).json, {
