@@ -6,8 +6,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { authorize, type Principal } from '../../auth/api-key-auth.js';
-import type { Operation } from '../../config/config-types.js';
-import { ValidationError } from '../../errors/memory-pool-error.js';
+import type { BotConfig, Operation } from '../../config/config-types.js';
+import { AuthError, ValidationError } from '../../errors/memory-pool-error.js';
 import type { StoredPointId } from '../../store/point-store.js';
 import { parseTimelineFilter } from '../../viewer/timeline-filter.js';
 import type { WhoamiResponse } from '../../wire/viewer.js';
@@ -41,6 +41,20 @@ function readLimit(text: string | undefined): number {
   return limit;
 }
 
+/**
+ * Browsing shows every point's text, beyond what recall's privacy scope lets a key see: for a bot whose
+ * scope is not `global`, only an admin key (or an open, keyless service) may browse.
+ */
+function authorizeBrowse(principal: Principal, bot: BotConfig, operation: Operation): void {
+  authorize(principal, { operation, bot: bot.name });
+  if (bot.retrieve.scope === 'global' || principal.kind !== 'key') return;
+  if (principal.key.scopes.includes('admin')) return;
+  throw new AuthError(
+    'forbidden',
+    `bot "${bot.name}" recalls with scope "${bot.retrieve.scope}"; browsing its points needs an admin key`,
+  );
+}
+
 function describePrincipal(principal: Principal, deps: ServiceDeps): WhoamiResponse {
   const key = principal.kind === 'key' ? principal.key : undefined;
   const operations = key === undefined || key.scopes.includes('admin') ? OPERATIONS : key.scopes;
@@ -55,7 +69,7 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
 
   app.get('/bots/:bot/points', async (c) => {
     const bot = requireBot(deps.config, c.req.param('bot'));
-    authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
+    authorizeBrowse(c.get('principal'), bot, 'retrieve');
     const params = new URL(c.req.url).searchParams;
     const filter = parseTimelineFilter(params);
     const cursor = params.get('cursor') ?? undefined;
@@ -65,7 +79,7 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
 
   app.get('/bots/:bot/points/:id', async (c) => {
     const bot = requireBot(deps.config, c.req.param('bot'));
-    authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
+    authorizeBrowse(c.get('principal'), bot, 'retrieve');
     return c.json(await deps.viewer.pointDetail(bot, readPointId(c.req.param('id'))));
   });
 
@@ -80,7 +94,7 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   app.get('/bots/:bot/forget-selection', async (c) => {
     const bot = requireBot(deps.config, c.req.param('bot'));
     const principal = c.get('principal');
-    authorize(principal, { operation: 'forget', bot: bot.name });
+    authorizeBrowse(principal, bot, 'forget');
     const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
     const key = principal.kind === 'key' ? principal.key : undefined;
     const sources = key === undefined || key.sources === '*' ? undefined : key.sources;
