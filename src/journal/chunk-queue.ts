@@ -81,7 +81,7 @@ export class ChunkQueue {
     this.db.transaction(() => {
       this.insertChunk.run(chunk.chunkId, chunk.bot, chunk.collection, now);
       for (const id of chunk.messageIds) this.assignMessage.run(chunk.chunkId, chunk.bot, chunk.source, id);
-    })();
+    }).immediate();
   }
 
   /** Planned chunks whose next write is due, oldest first (not those waiting for a delete: dueDeletions). */
@@ -192,7 +192,7 @@ export class ChunkQueue {
           )
           .run(chunkId, revision);
       }
-    })();
+    }).immediate();
   }
 
   /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */

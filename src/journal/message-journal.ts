@@ -47,7 +47,12 @@ export function openMessageJournal(dataDir: string): MessageJournal {
   return new MessageJournal(db);
 }
 
-/** Typed access to the journal tables; every method is one transaction. */
+/**
+ * Typed access to the journal tables; every method is one transaction. Transactions that write begin
+ * IMMEDIATE: a second process (import, reindex) may write the same journal, and a deferred transaction that
+ * read before the other's commit could not write after it (SQLITE_BUSY_SNAPSHOT, no wait); an immediate one
+ * waits for the write lock (busy_timeout) and then reads what is current.
+ */
 export class MessageJournal {
   private readonly insertMessage;
   private readonly selectMessage;
@@ -107,7 +112,7 @@ export class MessageJournal {
    */
   checkWritable(): void {
     if (this.health.failure === undefined) return;
-    this.health.write(() => this.probeWrite());
+    this.health.write(() => this.probeWrite.immediate());
   }
 
   /**
@@ -162,7 +167,7 @@ export class MessageJournal {
       }
       return { accepted, duplicates, edited, forgotten };
     });
-    return this.health.write(record);
+    return this.health.write(() => record.immediate());
   }
 
   /**
@@ -171,7 +176,7 @@ export class MessageJournal {
    * synchronous, so no /save can commit in the middle of it and share (or wait for) its commit.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.db.transaction(work).immediate();
   }
 
   /** Conversations with messages still waiting for a chunk. */
