@@ -112,7 +112,8 @@ export async function importHistory(
     newest,
     notes: history.notes,
   };
-  if (options.dryRun) return { ...summary, chunksWritten: 0, pendingMessages: journal.botCounts(botName).pending };
+  if (options.dryRun)
+    return { ...summary, chunksWritten: 0, pendingMessages: journal.botCounts(botName).pending };
   const conversations = new Set(messages.map((m) => `${m.bot}\u0000${conversationKey(m)}`));
   const chunksWritten = await writeChunks(deps, conversations, options);
   return { ...summary, chunksWritten, pendingMessages: journal.botCounts(botName).pending };
@@ -133,7 +134,9 @@ function recordInBatches(
   const totals = { accepted: 0, duplicates: 0, edited: 0, forgotten: 0 };
   for (let start = 0; start < messages.length; start += JOURNAL_BATCH) {
     const batch = messages.slice(start, start + JOURNAL_BATCH);
-    const result = options.dryRun ? classifyOnly(journal, batch, arrivedAt) : journal.recordMessages(batch, arrivedAt);
+    const result = options.dryRun
+      ? classifyOnly(journal, batch, arrivedAt)
+      : journal.recordMessages(batch, arrivedAt);
     totals.accepted += result.accepted;
     totals.duplicates += result.duplicates;
     totals.edited += result.edited;
@@ -144,7 +147,11 @@ function recordInBatches(
 }
 
 /** A dry run asks the journal itself (the same rules, no copy of them) and rolls the transaction back. */
-function classifyOnly(journal: MessageJournal, batch: readonly MemoryMessage[], arrivedAt: number): RecordResult {
+function classifyOnly(
+  journal: MessageJournal,
+  batch: readonly MemoryMessage[],
+  arrivedAt: number,
+): RecordResult {
   let result: RecordResult | undefined;
   try {
     journal.transaction(() => {
@@ -182,7 +189,8 @@ async function writeChunks(deps: ImportDeps, conversations: ReadonlySet<string>,
   });
   // Delays chosen by an earlier run may be long for errors since fixed (as serve does on start).
   journal.chunks.resetRetryDelays();
-  const imported = (c: { bot: string; conversation: string }) => conversations.has(`${c.bot}\u0000${c.conversation}`);
+  const imported = (c: { bot: string; conversation: string }) =>
+    conversations.has(`${c.bot}\u0000${c.conversation}`);
   while (planReadyChunks(journal, config.bots, now(), imported, PLAN_BATCH).more) {
     await new Promise((resolve) => setImmediate(resolve));
   }

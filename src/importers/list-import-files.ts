@@ -26,7 +26,11 @@ export function listImportFiles(paths: readonly string[], extension: string): st
     }
     const found = walk(path, extension);
     if (found.length === 0) {
-      throw refuseInput(path, `no ${extension} file in this folder`, `Pass a ${extension} file or a folder holding some`);
+      throw refuseInput(
+        path,
+        `no ${extension} file in this folder`,
+        `Pass a ${extension} file or a folder holding some`,
+      );
     }
     for (const file of found) files.add(file);
   }

@@ -35,7 +35,8 @@ export function importChatGpt(paths: readonly string[], options: ChatGptImportOp
       }
       for (const node of currentBranch(mapping, conversation.current_node, origin)) {
         const imported = toImported(node, id, conversation, options, skipped);
-        if (imported !== undefined) messages.push({ origin: `${origin} message ${imported.message_id}`, message: imported });
+        if (imported !== undefined)
+          messages.push({ origin: `${origin} message ${imported.message_id}`, message: imported });
       }
     });
   }
@@ -43,7 +44,11 @@ export function importChatGpt(paths: readonly string[], options: ChatGptImportOp
 }
 
 /** The nodes from the root to `current`, oldest first. */
-function currentBranch(mapping: Record<string, unknown>, current: string, origin: string): Record<string, unknown>[] {
+function currentBranch(
+  mapping: Record<string, unknown>,
+  current: string,
+  origin: string,
+): Record<string, unknown>[] {
   const branch: Record<string, unknown>[] = [];
   const seen = new Set<string>();
   let id: unknown = current;

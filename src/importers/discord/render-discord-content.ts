@@ -40,5 +40,8 @@ export function describeAttachments(message: Record<string, unknown>): string[] 
       const name = asRecord(raw)?.[key];
       return typeof name === 'string' && name !== '' ? [`[${label}: ${name}]`] : [];
     });
-  return [...named(message.attachments, 'fileName', 'attachment'), ...named(message.stickers, 'name', 'sticker')];
+  return [
+    ...named(message.attachments, 'fileName', 'attachment'),
+    ...named(message.stickers, 'name', 'sticker'),
+  ];
 }

@@ -14,7 +14,8 @@ export const importLineSchema = saveMessageSchema.extend({
   ts: z.number({ message: 'is required: the Unix time in ms the message was sent' }).nonnegative(),
 });
 
-const LINE_FIX = 'Each line is one JSON object: {"speaker_kind":"user"|"self","text","message_id","ts",…} (README, Bring your history)';
+const LINE_FIX =
+  'Each line is one JSON object: {"speaker_kind":"user"|"self","text","message_id","ts",…} (README, Bring your history)';
 
 /** Reads every `.jsonl` file under `paths`. */
 export function importJsonl(paths: readonly string[], options: { readonly source: string }): ImportedHistory {

@@ -39,7 +39,10 @@ interface FoundChat {
  * several, only the chats of the bot's character (`--character`, else its selfSpeaker) are, and the others are
  * named in the notes. A group chat is imported when that character speaks in it.
  */
-export function importSillyTavern(paths: readonly string[], options: SillyTavernImportOptions): ImportedHistory {
+export function importSillyTavern(
+  paths: readonly string[],
+  options: SillyTavernImportOptions,
+): ImportedHistory {
   const found = listImportFiles(paths, '.jsonl').map((file): FoundChat => {
     const chat = readSillyTavernChat(file, readFileSync(file, 'utf8'));
     const folder = basename(dirname(file));
@@ -65,7 +68,11 @@ export function importSillyTavern(paths: readonly string[], options: SillyTavern
     }
     const name = group ? target : (options.character ?? character);
     if (name === undefined) {
-      throw refuseInput(chat.file, 'no character name in this chat', 'Pass --character <name as in SillyTavern>');
+      throw refuseInput(
+        chat.file,
+        'no character name in this chat',
+        'Pass --character <name as in SillyTavern>',
+      );
     }
     messages.push(
       ...mapChatMessages(
@@ -76,13 +83,15 @@ export function importSillyTavern(paths: readonly string[], options: SillyTavern
     );
   }
   for (const [character, files] of otherCharacters) {
-    notes.push(`skipped ${files} chat file(s) of ${character}: not ${target}; pass --character "${character}" to import them`);
+    notes.push(
+      `skipped ${files} chat file(s) of ${character}: not ${target}; pass --character "${character}" to import them`,
+    );
   }
   if (isTree && messages.length === 0 && otherCharacters.size > 0) {
     throw refuseInput(
       paths.join(', '),
       `no chats of ${target} here (found ${[...otherCharacters.keys()].join(', ')})`,
-      'Pass --character <one of them>, or set the bot\'s selfSpeaker to the character\'s name',
+      "Pass --character <one of them>, or set the bot's selfSpeaker to the character's name",
     );
   }
   return { source: options.source, messages, skipped: skipped.counts, notes };

@@ -72,7 +72,8 @@ export function characterNameOf(chat: SillyTavernChat): string | undefined {
   const named = chat.header?.character_name;
   if (typeof named === 'string' && named.trim() !== '' && named !== UNUSED) return named;
   for (const { value } of chat.lines) {
-    if ('mes' in value && !value.is_user && !value.is_system && typeof value.name === 'string') return value.name;
+    if ('mes' in value && !value.is_user && !value.is_system && typeof value.name === 'string')
+      return value.name;
   }
   return undefined;
 }
