@@ -31,7 +31,10 @@ describe('memory-pool import sillytavern', () => {
     assert.equal(first.summary?.accepted, 5);
     assert.equal(first.summary?.pendingMessages, 0);
     assert.equal(first.summary?.oldest, Date.UTC(2024, 4, 12, 10, 0));
-    assert.equal(Object.values(first.summary?.skipped ?? {}).reduce((a, b) => a + b, 0), 3);
+    assert.equal(
+      Object.values(first.summary?.skipped ?? {}).reduce((a, b) => a + b, 0),
+      3,
+    );
     const chunks = await bench.chunks();
     assert.deepEqual(chunks.flatMap((c) => c.messageIds).sort(), [...EXPECTED_IDS].sort());
     for (const chunk of chunks) {
@@ -77,7 +80,9 @@ describe('memory-pool import sillytavern', () => {
       assert.equal(run.summary?.accepted, 5 + 3);
       assert.ok(run.summary?.notes.some((n) => n.includes('Seraphina') && n.includes('--character')));
       assert.ok(run.summary?.notes.some((n) => n.includes('2024-06-03') && n.includes('does not speak')));
-      const group = (await other.chunks()).filter((c) => c.channelId === 'group chats/2024-06-02@19h00m00s000ms');
+      const group = (await other.chunks()).filter(
+        (c) => c.channelId === 'group chats/2024-06-02@19h00m00s000ms',
+      );
       const text = group.map((c) => c.text).join('\n');
       assert.match(text, /^Helen: Both of you/m);
       assert.match(text, /^Seraphina: I will bring lanterns/m);

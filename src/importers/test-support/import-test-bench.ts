@@ -56,7 +56,9 @@ export async function startImportTestBench(bot: Partial<BotConfig> = {}): Promis
     configFile,
     JSON.stringify({
       dataDir: service.config.dataDir,
-      store: { embedded: { path: join(service.dir, 'qdrant'), port: Number(new URL(service.storeUrl!).port) } },
+      store: {
+        embedded: { path: join(service.dir, 'qdrant'), port: Number(new URL(service.storeUrl!).port) },
+      },
       embedding: { provider: 'hashing', dimensions: TEST_DIMENSIONS },
       bots: {
         mythos: {
@@ -84,7 +86,12 @@ export async function startImportTestBench(bot: Partial<BotConfig> = {}): Promis
         },
         isTTY: false,
       };
-      const code = await runImport(kind, paths, { bot: 'mythos', config: configFile, json: true, ...options }, io);
+      const code = await runImport(
+        kind,
+        paths,
+        { bot: 'mythos', config: configFile, json: true, ...options },
+        io,
+      );
       return { code, out, err, summary: out && options.json !== false ? JSON.parse(out) : undefined };
     },
     async chunks() {
