@@ -58,7 +58,7 @@ export interface ImportSummary {
   readonly forgotten: number;
   /** Chunks written to the store by this run. */
   readonly chunksWritten: number;
-  /** The bot's messages still waiting for a stored chunk (0 when everything is stored). */
+  /** Imported messages still waiting for a stored chunk (0 when everything is stored; in a dry run, 0). */
   readonly pendingMessages: number;
   /** The oldest and newest message time imported (Unix ms), when any. */
   readonly oldest: number | undefined;
@@ -112,11 +112,14 @@ export async function importHistory(
     newest,
     notes: history.notes,
   };
-  if (options.dryRun)
-    return { ...summary, chunksWritten: 0, pendingMessages: journal.botCounts(botName).pending };
-  const conversations = new Set(messages.map((m) => `${m.bot}\u0000${conversationKey(m)}`));
-  const chunksWritten = await writeChunks(deps, conversations, options);
-  return { ...summary, chunksWritten, pendingMessages: journal.botCounts(botName).pending };
+  if (options.dryRun) return { ...summary, chunksWritten: 0, pendingMessages: 0 };
+  const conversations = new Set(messages.map((m) => conversationKey(m)));
+  const chunksWritten = await writeChunks(deps, botName, conversations, options);
+  let pendingMessages = 0;
+  for (const conversation of conversations) {
+    pendingMessages += journal.unstoredInConversation(botName, conversation);
+  }
+  return { ...summary, chunksWritten, pendingMessages };
 }
 
 /** An id read twice (a SillyTavern branch repeats its parent's messages) is one message: the first copy. */
@@ -165,7 +168,12 @@ function classifyOnly(
 }
 
 /** Plans the imported conversations to the end and writes every due chunk; resolves with how many it stored. */
-async function writeChunks(deps: ImportDeps, conversations: ReadonlySet<string>, options: ImportOptions) {
+async function writeChunks(
+  deps: ImportDeps,
+  botName: string,
+  conversations: ReadonlySet<string>,
+  options: ImportOptions,
+) {
   const { config, journal, store, embedder, logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
@@ -190,7 +198,7 @@ async function writeChunks(deps: ImportDeps, conversations: ReadonlySet<string>,
   // Delays chosen by an earlier run may be long for errors since fixed (as serve does on start).
   journal.chunks.resetRetryDelays();
   const imported = (c: { bot: string; conversation: string }) =>
-    conversations.has(`${c.bot}\u0000${c.conversation}`);
+    c.bot === botName && conversations.has(c.conversation);
   while (planReadyChunks(journal, config.bots, now(), imported, PLAN_BATCH).more) {
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -195,6 +195,17 @@ export class MessageJournal {
     return (this.selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
   }
 
+  /** How many of one conversation's messages are not in a stored chunk yet (an import's check that it is done). */
+  unstoredInConversation(bot: string, conversation: string): number {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+         WHERE m.bot = ? AND m.conversation = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
+      )
+      .get(bot, conversation) as { n: number };
+    return row.n;
+  }
+
   /** Counts for /metrics and stats. */
   queueDepth(): { pendingMessages: number; plannedChunks: number; storedChunks: number } {
     const pending = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as {

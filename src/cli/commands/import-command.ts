@@ -96,8 +96,8 @@ function describeSummary(s: ImportSummary): string {
   if (!s.dryRun) {
     lines.push(
       s.pendingMessages === 0
-        ? `${s.chunksWritten} chunks written; every message of the bot is stored.`
-        : `${s.chunksWritten} chunks written; ${s.pendingMessages} messages still wait for a chunk (the store or ` +
+        ? `${s.chunksWritten} chunks written; every imported message is stored.`
+        : `${s.chunksWritten} chunks written; ${s.pendingMessages} imported messages still wait for a chunk (the store or ` +
             'the embedder failed, see the log above): serve writes them when it runs, or run import again.',
     );
   }
