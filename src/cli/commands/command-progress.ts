@@ -29,6 +29,7 @@ export async function createCommandProgress(io: CommandOutput, json: boolean): P
     },
     stop: () => {
       if (current !== undefined) bar.stop();
+      current = undefined;
     },
   };
 }

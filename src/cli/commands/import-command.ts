@@ -2,7 +2,7 @@
  * @module `memory-pool import <kind> <files or folders> --bot B`: brings a history from SillyTavern, Discord,
  * ChatGPT or a JSONL file into a bot's memory, through the journal and chunk writer `/save` uses.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
@@ -43,8 +43,8 @@ export async function runImport(
     // Every file is read and checked before anything is written: bad input changes nothing.
     history = readHistory(kind, paths, config.bots[options.bot]!, options);
   } catch (error) {
-    if (!isMemoryPoolError(error)) throw error;
-    io.err(`error: ${error.message}\n`);
+    // A ValidationError names the file, line and fix; anything else (a file that cannot be read) says why.
+    io.err(`error: ${isMemoryPoolError(error) ? error.message : String(error)}\n`);
     return 1;
   }
   const store = await connectCommandStore(config, 'import', io);
@@ -68,7 +68,7 @@ export async function runImport(
         bar.update(done, total, phase === 'journal' ? 'messages' : 'chunks'),
     });
   } catch (error) {
-    bar.stop();
+    bar.stop(); // before the message, so it is not drawn over
     const detail = isMemoryPoolError(error) ? error.message : String(error);
     io.err(
       `error: import stopped: ${detail}. Run it again: what is already journaled counts as duplicates.\n`,
@@ -128,9 +128,7 @@ export function registerImportCommand(program: Command): void {
       '--character <name>',
       "sillytavern: the character whose chats these are (default: the bot's selfSpeaker)",
     )
-    .addOption(
-      new Option('--self-id <id>', "discord: the agent's own Discord user id (its messages are the agent's)"),
-    )
+    .option('--self-id <id>', "discord: the agent's own Discord user id (its messages are the agent's)")
     .option('--dry-run', 'report what would be added, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (kind: string, paths: string[], options: ImportCommandOptions) => {
