@@ -3,8 +3,9 @@
  * 500, dated over weeks) imported through the real command into the embedded store (run alone, as
  * `memory-pool qdrant` would serve it) with the offline embedder and the product's chunk sizes. Each round
  * imports into a fresh store and then runs the import again (which must add nothing); it prints both times per
- * round and their medians. The progress bar is drawn when stderr is a terminal.
- * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --workers N]
+ * round and their medians. The progress bar is drawn when stderr is a terminal. `--embedder hashing` leaves
+ * the model out, so what is left is the import's own cost (reading, checks, journal, planning, store writes).
+ * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|hashing --workers N]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,13 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '1' },
     workers: { type: 'string' },
+    embedder: { type: 'string', default: 'offline' },
   },
 });
+const EMBEDDING =
+  args.embedder === 'hashing'
+    ? { provider: 'hashing', dimensions: 512 }
+    : { provider: 'offline', ...(args.workers === undefined ? {} : { workers: Number(args.workers) }) };
 const MESSAGES = Number(args.messages);
 const ROUNDS = Number(args.rounds);
 const PER_CHAT = 500;
@@ -83,10 +89,7 @@ async function runRound(): Promise<{ first: number; second: number; firstOut: st
       JSON.stringify({
         dataDir: join(dir, 'service'),
         store: { embedded: { path: join(dir, 'qdrant'), port: store.port } },
-        embedding: {
-          provider: 'offline',
-          ...(args.workers === undefined ? {} : { workers: Number(args.workers) }),
-        },
+        embedding: EMBEDDING,
         bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } },
       }),
     );
@@ -133,7 +136,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     );
 }
 process.stdout.write(
-  `${MESSAGES} SillyTavern messages, offline embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
+  `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
     `(${(MESSAGES / median(firsts)).toFixed(0)} messages/s), second run ${median(seconds).toFixed(2)} s ` +
     `(${(median(firsts) / median(seconds)).toFixed(0)}x faster, adds nothing)\n`,
 );
