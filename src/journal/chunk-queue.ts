@@ -78,12 +78,11 @@ export class ChunkQueue {
     },
     now: number,
   ): void {
-    this.db
-      .transaction(() => {
-        this.insertChunk.run(chunk.chunkId, chunk.bot, chunk.collection, now);
-        for (const id of chunk.messageIds) this.assignMessage.run(chunk.chunkId, chunk.bot, chunk.source, id);
-      })
-      .immediate();
+    const plan = this.db.transaction(() => {
+      this.insertChunk.run(chunk.chunkId, chunk.bot, chunk.collection, now);
+      for (const id of chunk.messageIds) this.assignMessage.run(chunk.chunkId, chunk.bot, chunk.source, id);
+    });
+    plan.immediate();
   }
 
   /** Planned chunks whose next write is due, oldest first (not those waiting for a delete: dueDeletions). */
@@ -180,25 +179,22 @@ export class ChunkQueue {
 
   /** After the point was deleted: a chunk with messages left is written again; an empty one is dropped. */
   markChunkDeleted(chunkId: string, revision: number): void {
-    this.db
-      .transaction(() => {
-        const left = this.db
-          .prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?')
-          .get(chunkId) as {
-          n: number;
-        };
-        if (left.n === 0) {
-          this.db.prepare('DELETE FROM chunks WHERE chunk_id = ? AND revision = ?').run(chunkId, revision);
-        } else {
-          this.db
-            .prepare(
-              `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0, stored_at = NULL
+    const settle = this.db.transaction(() => {
+      const left = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?').get(chunkId) as {
+        n: number;
+      };
+      if (left.n === 0) {
+        this.db.prepare('DELETE FROM chunks WHERE chunk_id = ? AND revision = ?').run(chunkId, revision);
+      } else {
+        this.db
+          .prepare(
+            `UPDATE chunks SET needs_delete = 0, state = 'planned', next_attempt_at = 0, attempts = 0, stored_at = NULL
              WHERE chunk_id = ? AND revision = ?`,
-            )
-            .run(chunkId, revision);
-        }
-      })
-      .immediate();
+          )
+          .run(chunkId, revision);
+      }
+    });
+    settle.immediate();
   }
 
   /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */
