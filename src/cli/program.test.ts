@@ -20,5 +20,15 @@ test('memory-pool has exactly these commands and options', () => {
     ],
     mcp: ['-c, --config <file>', '--url <url>', '--api-key <key>', '--bot <name>', '--timeout-ms <ms>'],
     reindex: ['--bot <name>', '-c, --config <file>', '--dry-run', '--json'],
+    import: [
+      '--bot <name>',
+      '-c, --config <file>',
+      '--source <name>',
+      '--user-name <name>',
+      '--character <name>',
+      '--self-id <id>',
+      '--dry-run',
+      '--json',
+    ],
   });
 });

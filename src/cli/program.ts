@@ -1,5 +1,6 @@
 /** @module The CLI's public surface: every command, registered in one place. */
 import { Command } from 'commander';
+import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
 import { registerReindexCommand } from './commands/reindex-command.js';
@@ -14,5 +15,6 @@ export function buildProgram(): Command {
   registerQdrantCommand(program);
   registerMcpCommand(program);
   registerReindexCommand(program);
+  registerImportCommand(program);
   return program;
 }

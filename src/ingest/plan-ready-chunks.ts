@@ -2,7 +2,10 @@
 import { planChunks } from '../chunking/chunk-planner.js';
 import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { MessageJournal, PendingConversation } from '../journal/message-journal.js';
+
+/** Whether to write a conversation's short remainder now: every conversation, none, or those chosen (an import's). */
+export type FlushRule = boolean | ((conversation: PendingConversation) => boolean);
 
 /** What one planning unit did. */
 export interface PlanningResult {
@@ -22,7 +25,7 @@ export function planReadyChunks(
   journal: MessageJournal,
   bots: MemoryPoolConfig['bots'],
   now: number,
-  flush: boolean,
+  flush: FlushRule,
   maxChunks = Number.POSITIVE_INFINITY,
 ): PlanningResult {
   return journal.transaction(() => planConversations(journal, bots, now, flush, maxChunks));
@@ -32,7 +35,7 @@ function planConversations(
   journal: MessageJournal,
   bots: MemoryPoolConfig['bots'],
   now: number,
-  flush: boolean,
+  flush: FlushRule,
   maxChunks: number,
 ): PlanningResult {
   let earliest: number | undefined;
@@ -48,7 +51,7 @@ function planConversations(
       speakers: bot,
       now,
       lastArrivalMs: conversation.lastArrivalMs,
-      flush,
+      flush: typeof flush === 'function' ? flush(conversation) : flush,
     });
     for (const messages of plan.ready) {
       const messageIds = messages.map((m) => m.messageId);

@@ -78,10 +78,11 @@ export class ChunkQueue {
     },
     now: number,
   ): void {
-    this.db.transaction(() => {
+    const plan = this.db.transaction(() => {
       this.insertChunk.run(chunk.chunkId, chunk.bot, chunk.collection, now);
       for (const id of chunk.messageIds) this.assignMessage.run(chunk.chunkId, chunk.bot, chunk.source, id);
-    })();
+    });
+    plan.immediate();
   }
 
   /** Planned chunks whose next write is due, oldest first (not those waiting for a delete: dueDeletions). */
@@ -178,7 +179,7 @@ export class ChunkQueue {
 
   /** After the point was deleted: a chunk with messages left is written again; an empty one is dropped. */
   markChunkDeleted(chunkId: string, revision: number): void {
-    this.db.transaction(() => {
+    const settle = this.db.transaction(() => {
       const left = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?').get(chunkId) as {
         n: number;
       };
@@ -192,7 +193,8 @@ export class ChunkQueue {
           )
           .run(chunkId, revision);
       }
-    })();
+    });
+    settle.immediate();
   }
 
   /** Records a failed attempt, unless the chunk changed since (then its new state is due as it is). */

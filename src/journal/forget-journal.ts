@@ -164,7 +164,7 @@ export class ForgetJournal {
         chunkIds: [...touchedChunks],
       };
     });
-    return this.health.write(forget);
+    return this.health.write(() => forget.immediate());
   }
 
   /** The subset of `messageIds` that were forgotten for `bot`. */

@@ -47,7 +47,12 @@ export function openMessageJournal(dataDir: string): MessageJournal {
   return new MessageJournal(db);
 }
 
-/** Typed access to the journal tables; every method is one transaction. */
+/**
+ * Typed access to the journal tables; every method is one transaction. Transactions that write begin
+ * IMMEDIATE: a second process (import, reindex) may write the same journal, and a deferred transaction that
+ * read before the other's commit could not write after it (SQLITE_BUSY_SNAPSHOT, no wait); an immediate one
+ * waits for the write lock (busy_timeout) and then reads what is current.
+ */
 export class MessageJournal {
   private readonly insertMessage;
   private readonly selectMessage;
@@ -107,7 +112,7 @@ export class MessageJournal {
    */
   checkWritable(): void {
     if (this.health.failure === undefined) return;
-    this.health.write(() => this.probeWrite());
+    this.health.write(() => this.probeWrite.immediate());
   }
 
   /**
@@ -162,7 +167,7 @@ export class MessageJournal {
       }
       return { accepted, duplicates, edited, forgotten };
     });
-    return this.health.write(record);
+    return this.health.write(() => record.immediate());
   }
 
   /**
@@ -171,7 +176,7 @@ export class MessageJournal {
    * synchronous, so no /save can commit in the middle of it and share (or wait for) its commit.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.db.transaction(work).immediate();
   }
 
   /** Conversations with messages still waiting for a chunk. */
@@ -188,6 +193,17 @@ export class MessageJournal {
   /** A conversation's pending messages, oldest first. */
   pendingMessages(bot: string, conversation: string): JournalMessage[] {
     return (this.selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
+  }
+
+  /** How many of one conversation's messages are not in a stored chunk yet (an import's check that it is done). */
+  unstoredInConversation(bot: string, conversation: string): number {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+         WHERE m.bot = ? AND m.conversation = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
+      )
+      .get(bot, conversation) as { n: number };
+    return row.n;
   }
 
   /** Counts for /metrics and stats. */

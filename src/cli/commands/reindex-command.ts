@@ -1,10 +1,13 @@
 /** @module `memory-pool reindex --bot B`: builds the parts of the chunks a bot stored before its parts index existed. */
 import type { Command } from 'commander';
-import type { MemoryPoolConfig } from '../../config/config-types.js';
-import { loadConfig } from '../../config/load-config.js';
-import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
-import { formatHttpUrl } from '../../runtime/format-http-url.js';
+import {
+  type CommandOutput,
+  connectCommandStore,
+  loadBotConfig,
+  processOutput,
+} from './open-command-store.js';
+import { createCommandProgress } from './command-progress.js';
 
 export interface ReindexCommandOptions {
   bot: string;
@@ -14,84 +17,33 @@ export interface ReindexCommandOptions {
 }
 
 /** Where the command writes; tests pass their own. */
-export interface ReindexOutput {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  /** Whether stdout is a terminal (the progress bar is drawn only then). */
-  readonly isTTY: boolean;
-}
-
-const processOutput: ReindexOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  isTTY: process.stdout.isTTY === true,
-};
-
-/**
- * The store's REST URL. With the embedded store `serve` owns its data folder, so reindex talks to the running
- * service's store over HTTP rather than opening the folder a second time (two processes would each keep their
- * own copy of the points). A wildcard listen address is reached on loopback.
- */
-export function storeUrlOf(config: MemoryPoolConfig): string {
-  if (config.store.kind === 'qdrant') return config.store.url;
-  const host = ['0.0.0.0', '::'].includes(config.store.host) ? '127.0.0.1' : config.store.host;
-  return formatHttpUrl(host, config.store.port);
-}
+export type ReindexOutput = CommandOutput;
 
 /** Runs the command; resolves with the exit code. */
 export async function runReindex(
   options: ReindexCommandOptions,
   io: ReindexOutput = processOutput,
 ): Promise<number> {
-  let config: MemoryPoolConfig;
-  try {
-    config = loadConfig(options.config === undefined ? {} : { configPath: options.config });
-  } catch (error) {
-    io.err(`${isMemoryPoolError(error) ? error.message : String(error)}\n`);
-    return 1;
-  }
-  if (config.bots[options.bot] === undefined) {
-    io.err(
-      `error: --bot ${options.bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
-        'Pass one of them, or --config the file that defines it.\n',
-    );
-    return 1;
-  }
+  const config = loadBotConfig(options, io);
+  if (config === undefined) return 1;
   // Loaded after the config is valid, so a mistake answers at once without loading models or SQLite.
-  const [{ createEmbedder }, { createLogger }, { openMessageJournal }, store, parts] = await Promise.all([
+  const [{ createEmbedder }, { createLogger }, { openMessageJournal }, parts] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../logging/logger.js'),
     import('../../journal/message-journal.js'),
-    import('../../store/qdrant/qdrant-point-store.js'),
     import('../../parts/reindex-parts.js'),
   ]);
   const [{ createPartsGuard }, { PartsIndex }] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
   ]);
-  const url = storeUrlOf(config);
-  const client = store.createQdrantPointStore({
-    url,
-    ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
-  });
-  try {
-    await client.probe();
-  } catch (error) {
-    const fix =
-      config.store.kind === 'embedded'
-        ? '`memory-pool serve` owns the embedded store: start it with this config and run reindex again ' +
-          `(reindex runs safely beside it), or serve the store alone with \`memory-pool qdrant --data ${config.store.path} --port ${config.store.port}\`.`
-        : 'Check store.qdrant.url / QDRANT_URL and that Qdrant is running.';
-    io.err(`error: cannot reach the store at ${url} (${(error as Error).message}). ${fix}\n`);
-    return 1;
-  }
+  const client = await connectCommandStore(config, 'reindex', io);
+  if (client === undefined) return 1;
   // Logs go to stderr, so --json output stays one JSON document.
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = io.isTTY && options.json !== true ? new SingleBar({}, Presets.shades_classic) : undefined;
-  let barStarted = false;
+  const bar = await createCommandProgress(io, options.json === true);
   let summary: ReindexSummary;
   try {
     const index = new PartsIndex({
@@ -103,12 +55,7 @@ export async function runReindex(
     });
     summary = await parts.reindexParts({ config, journal, store: client, parts: index }, options.bot, {
       dryRun: options.dryRun === true,
-      onProgress: (done, total) => {
-        if (bar === undefined) return;
-        if (!barStarted) bar.start(total, done);
-        else bar.update(done);
-        barStarted = true;
-      },
+      onProgress: (done, total) => bar.update(done, total, 'chunks'),
     });
   } catch (error) {
     io.err(
@@ -116,7 +63,7 @@ export async function runReindex(
     );
     return 1;
   } finally {
-    bar?.stop();
+    bar.stop();
     journal.close();
   }
   io.out(options.json === true ? `${JSON.stringify(summary)}\n` : describeSummary(summary));

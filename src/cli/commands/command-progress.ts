@@ -1,0 +1,35 @@
+/** @module The progress bar of the long-running commands: drawn on a terminal only, silent with --json or a pipe. */
+import type { CommandOutput } from './open-command-store.js';
+
+export interface CommandProgress {
+  /** Shows `done` of `total`; a new `phase` starts the bar again under its name. */
+  update(done: number, total: number, phase?: string): void;
+  stop(): void;
+}
+
+/** A cli-progress bar when stdout is a terminal and the output is not JSON; otherwise a no-op. */
+export async function createCommandProgress(io: CommandOutput, json: boolean): Promise<CommandProgress> {
+  if (!io.isTTY || json) return { update: () => undefined, stop: () => undefined };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar(
+    { format: '{phase} [{bar}] {percentage}% | {value}/{total}' },
+    Presets.shades_classic,
+  );
+  let current: string | undefined;
+  return {
+    update(done, total, phase = '') {
+      if (current !== phase) {
+        if (current !== undefined) bar.stop();
+        bar.start(total, done, { phase });
+        current = phase;
+        return;
+      }
+      bar.setTotal(total);
+      bar.update(done);
+    },
+    stop: () => {
+      if (current !== undefined) bar.stop();
+      current = undefined;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * @module `memory-pool import <kind> <files or folders> --bot B`: brings a history from SillyTavern, Discord,
+ * ChatGPT or a JSONL file into a bot's memory, through the journal and chunk writer `/save` uses.
+ */
+import type { Command } from 'commander';
+import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import type { ImportSummary } from '../../importers/import-history.js';
+import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
+import { createCommandProgress } from './command-progress.js';
+import {
+  type CommandOutput,
+  connectCommandStore,
+  loadBotConfig,
+  processOutput,
+} from './open-command-store.js';
+
+export interface ImportCommandOptions extends ImportReadOptions {
+  bot: string;
+  config?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Runs the command; resolves with the exit code (1 also when some chunks could not be stored yet). */
+export async function runImport(
+  kind: string,
+  paths: readonly string[],
+  options: ImportCommandOptions,
+  io: CommandOutput = processOutput,
+): Promise<number> {
+  if (!isImportKind(kind)) {
+    io.err(`error: unknown kind "${kind}". Use one of: ${IMPORT_KINDS.join(', ')}.\n`);
+    return 1;
+  }
+  const config = loadBotConfig(options, io);
+  if (config === undefined) return 1;
+  const [{ readHistory }, { importHistory }] = await Promise.all([
+    import('../../importers/import-kinds.js'),
+    import('../../importers/import-history.js'),
+  ]);
+  let history: ReturnType<typeof readHistory>;
+  try {
+    // Every file is read and checked before anything is written: bad input changes nothing.
+    history = readHistory(kind, paths, config.bots[options.bot]!, options);
+  } catch (error) {
+    // A ValidationError names the file, line and fix; anything else (a file that cannot be read) says why.
+    io.err(`error: ${isMemoryPoolError(error) ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const store = await connectCommandStore(config, 'import', io);
+  if (store === undefined) return 1;
+  const [{ createEmbedder }, { createLogger }, { openMessageJournal }] = await Promise.all([
+    import('../../embedding/create-embedder.js'),
+    import('../../logging/logger.js'),
+    import('../../journal/message-journal.js'),
+  ]);
+  // Logs go to stderr, so --json output stays one JSON document.
+  const logger = createLogger({ level: 'warn', destination: process.stderr });
+  const embedder = createEmbedder(config.embedding, { logger });
+  const journal = openMessageJournal(config.dataDir);
+  const bar = await createCommandProgress(io, options.json === true);
+  let summary: ImportSummary;
+  try {
+    summary = await importHistory({ config, journal, store, embedder, logger }, options.bot, history, {
+      dryRun: options.dryRun === true,
+      skipKnownToSillyTavern: kind === 'sillytavern',
+      onProgress: (phase, done, total) =>
+        bar.update(done, total, phase === 'journal' ? 'messages' : 'chunks'),
+    });
+  } catch (error) {
+    bar.stop(); // before the message, so it is not drawn over
+    const detail = isMemoryPoolError(error) ? error.message : String(error);
+    io.err(
+      `error: import stopped: ${detail}. Run it again: what is already journaled counts as duplicates.\n`,
+    );
+    return 1;
+  } finally {
+    bar.stop();
+    journal.close();
+  }
+  io.out(options.json === true ? `${JSON.stringify(summary)}\n` : describeSummary(summary));
+  return summary.pendingMessages > 0 && !summary.dryRun ? 1 : 0;
+}
+
+function describeSummary(s: ImportSummary): string {
+  const day = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 10));
+  const lines = [
+    `${s.collection} (bot ${s.bot}, source ${s.source})${s.dryRun ? ', dry run: nothing written' : ''}: ` +
+      `read ${s.read} messages from ${day(s.oldest)} to ${day(s.newest)}.`,
+    `${s.dryRun ? 'would add' : 'added'} ${s.accepted}, ${s.dryRun ? 'would edit' : 'edited'} ${s.edited}, ` +
+      `${s.duplicates} already known, ${s.forgotten} forgotten earlier (left out), ` +
+      `${s.alreadyInSillyTavern} already stored by st-qdrant-memory.`,
+  ];
+  for (const [reason, count] of Object.entries(s.skipped)) lines.push(`skipped ${count} ${reason}.`);
+  lines.push(...s.notes);
+  if (!s.dryRun) {
+    lines.push(
+      s.pendingMessages === 0
+        ? `${s.chunksWritten} chunks written; every imported message is stored.`
+        : `${s.chunksWritten} chunks written; ${s.pendingMessages} imported messages still wait for a chunk (the store or ` +
+            'the embedder failed, see the log above): serve writes them when it runs, or run import again.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Registers `memory-pool import <kind> <paths...> --bot B [options]`. */
+export function registerImportCommand(program: Command): void {
+  program
+    .command('import')
+    .description(
+      "Bring a history into a bot's memory (SillyTavern chats, DiscordChatExporter JSON, ChatGPT export, JSONL); " +
+        'safe beside a running serve, and a second run adds nothing',
+    )
+    .addArgument(program.createArgument('<kind>', 'what the files are').choices(IMPORT_KINDS))
+    .argument('<paths...>', 'files or folders to read (folders are walked)')
+    .requiredOption('--bot <name>', 'the bot whose memory receives the history')
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
+    .option('--source <name>', 'the source to tag the messages with (default: the kind; jsonl: import)')
+    .option(
+      '--user-name <name>',
+      "the user's speaker name (sillytavern: instead of the persona name; chatgpt)",
+    )
+    .option(
+      '--character <name>',
+      "sillytavern: the character whose chats these are (default: the bot's selfSpeaker)",
+    )
+    .option('--self-id <id>', "discord: the agent's own Discord user id (its messages are the agent's)")
+    .option('--dry-run', 'report what would be added, write nothing')
+    .option('--json', 'print a machine-readable summary')
+    .action(async (kind: string, paths: string[], options: ImportCommandOptions) => {
+      process.exitCode = await runImport(kind, paths, options);
+    });
+}

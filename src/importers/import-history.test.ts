@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { StoreError } from '../errors/memory-pool-error.js';
+import { createLogger } from '../logging/logger.js';
+import {
+  startTestService,
+  TEST_DIMENSIONS,
+  type TestService,
+  testBot,
+} from '../service/test-support/start-test-service.js';
+import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import type { ImportedHistory } from './imported-history.js';
+import { type ImportDeps, importHistory } from './import-history.js';
+
+const DAY = Date.UTC(2024, 2, 1, 12);
+const history: ImportedHistory = {
+  source: 'notes',
+  skipped: {},
+  notes: [],
+  messages: Array.from({ length: 6 }, (_, i) => ({
+    origin: `history.jsonl:${i + 1}`,
+    message: {
+      speaker_kind: i % 2 === 0 ? 'user' : 'self',
+      text: `Message ${i} about the harbour, the lighthouse and the long winter evenings there.`,
+      message_id: `h${i}`,
+      ts: DAY + i * 60_000,
+      channel_id: 'journal',
+    },
+  })),
+};
+
+describe('importHistory', () => {
+  let service: TestService;
+  let deps: ImportDeps;
+  before(async () => {
+    service = await startTestService({ bots: [testBot('mythos')] });
+    await service.writer.stop(); // only the import writes chunks here
+    deps = {
+      config: service.config,
+      journal: (await import('../journal/message-journal.js')).openMessageJournal(service.config.dataDir),
+      store: createQdrantPointStore({ url: service.storeUrl! }),
+      embedder: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }),
+      logger: createLogger({ level: 'silent' }),
+    };
+  });
+  after(async () => {
+    deps.journal.close();
+    await service.close();
+  });
+
+  test('a store that fails leaves the messages journaled and waiting; the next run stores them and adds nothing', async () => {
+    // A live conversation of serve's that is not idle yet must not count as the import's unfinished work.
+    const live = await service.post('/save', {
+      bot: 'mythos',
+      source: 'discord',
+      messages: [{ speaker_kind: 'user', text: 'still typing…', message_id: 'live-1', channel_id: 'c1' }],
+    });
+    assert.equal(live.status, 200);
+    const failing = {
+      ...deps.store,
+      upsertPoints: async () => {
+        throw new StoreError('store_unavailable', 'the store is down', { retryable: true });
+      },
+    };
+    const failed = await importHistory({ ...deps, store: failing }, 'mythos', history, {
+      dryRun: false,
+      skipKnownToSillyTavern: false,
+    });
+    assert.equal(failed.accepted, 6);
+    assert.equal(failed.chunksWritten, 0);
+    assert.equal(failed.pendingMessages, 6);
+
+    const resumed = await importHistory(deps, 'mythos', history, {
+      dryRun: false,
+      skipKnownToSillyTavern: false,
+    });
+    assert.equal(resumed.accepted, 0);
+    assert.equal(resumed.duplicates, 6);
+    assert.equal(resumed.pendingMessages, 0);
+    assert.ok(resumed.chunksWritten > 0);
+    const stored = await deps.store.scrollPoints('mem_mythos', { limit: 100 });
+    const ids = stored.points.flatMap((p) => String(p.payload.messageIds).split(','));
+    assert.deepEqual(ids.sort(), ['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
+    assert.equal(
+      deps.journal.unstoredInConversation('mythos', 'discord\u0000c1'),
+      1,
+      'serve’s live message still waits',
+    );
+  });
+});
