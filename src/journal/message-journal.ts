@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
+import { CollectionRoutes } from './collection-routes.js';
 import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
+import { JournalSnapshot } from './journal-snapshot.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 import { PartsIndexState } from './parts-index-state.js';
@@ -66,11 +68,17 @@ export class MessageJournal {
   readonly forgetting: ForgetJournal;
   /** Which collections' parts indexes are complete, over the same database. */
   readonly partsIndexes: PartsIndexState;
+  /** Collections switched by reembed to the collection built with the new model. */
+  readonly routes: CollectionRoutes;
+  /** A bot's rows for export and restore. */
+  readonly snapshots: JournalSnapshot;
 
   constructor(private readonly db: Database) {
     this.chunks = new ChunkQueue(db);
     this.forgetting = new ForgetJournal(db, this.health);
     this.partsIndexes = new PartsIndexState(db);
+    this.routes = new CollectionRoutes(db);
+    this.snapshots = new JournalSnapshot(db);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
