@@ -10,7 +10,7 @@ import type { JournalRow, SnapshotTable } from '../journal/journal-snapshot.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
 import { type SnapshotSource, readSnapshotLines } from './read-snapshot.js';
-import { type SnapshotHeader, formatSnapshotLine } from './snapshot-format.js';
+import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
@@ -129,7 +129,7 @@ async function checkTarget(deps: RestoreDeps, request: RestoreRequest, header: S
   }
   const existing = await deps.store.readCollection(target);
   if (existing === undefined) return;
-  if (JSON.stringify(existing.layout.vectors) !== JSON.stringify(header.layout.vectors)) {
+  if (formatCanonicalJson(existing.layout.vectors) !== formatCanonicalJson(header.layout.vectors)) {
     throw refuse(
       `collection ${target} has the vector layout ${JSON.stringify(existing.layout.vectors)}, the snapshot's is ${JSON.stringify(header.layout.vectors)} (another model's vectors). ${fix}`,
     );

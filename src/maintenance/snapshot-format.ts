@@ -52,7 +52,12 @@ export type SnapshotLine = SnapshotHeader | SnapshotPointLine | SnapshotRowLine 
 
 /** One line of the file: JSON with object keys sorted at every depth, and a newline. */
 export function formatSnapshotLine(line: SnapshotLine): string {
-  return `${JSON.stringify(sortKeys(line))}\n`;
+  return `${formatCanonicalJson(line)}\n`;
+}
+
+/** JSON with object keys sorted at every depth: equal values give equal text. */
+export function formatCanonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
 }
 
 function sortKeys(value: unknown): unknown {
