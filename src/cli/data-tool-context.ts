@@ -77,7 +77,12 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
     }
     const { startQdrantServer } = await import('../qdrant-server/http/server.js');
     try {
-      const server = await startQdrantServer({ dataDir: config.store.path, host: '127.0.0.1', port: 0, ...apiKey });
+      const server = await startQdrantServer({
+        dataDir: config.store.path,
+        host: '127.0.0.1',
+        port: 0,
+        ...apiKey,
+      });
       url = server.url;
       closeStore = () => server.close();
       storeOpenedHere = true;

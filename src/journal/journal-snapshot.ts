@@ -48,7 +48,9 @@ export class JournalSnapshot {
 
   /** The rows of one table for a bot and its collection. */
   readRows(table: SnapshotTable, names: SnapshotNames): JournalRow[] {
-    return this.db.prepare(SELECTS[table]).all({ bot: names.bot, collection: names.collection }) as JournalRow[];
+    return this.db
+      .prepare(SELECTS[table])
+      .all({ bot: names.bot, collection: names.collection }) as JournalRow[];
   }
 
   /**
@@ -56,14 +58,21 @@ export class JournalSnapshot {
    * (restoring twice adds nothing, and never overwrites what this journal learned since). One transaction.
    * Returns how many rows were new.
    */
-  insertRows(table: SnapshotTable, rows: readonly JournalRow[], from: SnapshotNames, to: SnapshotNames): number {
+  insertRows(
+    table: SnapshotTable,
+    rows: readonly JournalRow[],
+    from: SnapshotNames,
+    to: SnapshotNames,
+  ): number {
     const renamed = RENAMED[table];
     // Column names come from a file: only the table's own may reach the SQL text.
     const known = new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
     for (const row of rows) {
       const unknown = Object.keys(row).find((column) => !known.has(column));
       if (unknown !== undefined) {
-        throw new Error(`a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`);
+        throw new Error(
+          `a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
+        );
       }
     }
     return this.db.transaction(() => {
@@ -84,9 +93,9 @@ export class JournalSnapshot {
 
   /** The snapshot a collection is being restored from, and whether that restore finished. */
   restoreOf(collection: string): { snapshot: string; complete: boolean } | undefined {
-    const row = this.db.prepare('SELECT snapshot, complete FROM restores WHERE collection = ?').get(collection) as
-      | { snapshot: string; complete: number }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT snapshot, complete FROM restores WHERE collection = ?')
+      .get(collection) as { snapshot: string; complete: number } | undefined;
     return row && { snapshot: row.snapshot, complete: row.complete === 1 };
   }
 

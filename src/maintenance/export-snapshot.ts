@@ -6,7 +6,12 @@ import { SNAPSHOT_TABLES, type SnapshotTable } from '../journal/journal-snapshot
 import type { MessageJournal } from '../journal/message-journal.js';
 import { StoreError } from '../errors/memory-pool-error.js';
 import type { StoreAdmin } from '../store/store-admin.js';
-import { type SnapshotHeader, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, formatSnapshotLine } from './snapshot-format.js';
+import {
+  type SnapshotHeader,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  formatSnapshotLine,
+} from './snapshot-format.js';
 
 export interface ExportDeps {
   readonly store: StoreAdmin;
@@ -66,9 +71,14 @@ export async function exportSnapshot(deps: ExportDeps, request: ExportRequest): 
   let points = 0;
   let offset: string | number | undefined;
   do {
-    const page = await store.scrollFullPoints(collection, { limit: PAGE, ...(offset === undefined ? {} : { offset }) });
+    const page = await store.scrollFullPoints(collection, {
+      limit: PAGE,
+      ...(offset === undefined ? {} : { offset }),
+    });
     for (const p of page.points) {
-      await request.write(formatSnapshotLine({ type: 'point', id: p.id, vector: p.vector, payload: p.payload }));
+      await request.write(
+        formatSnapshotLine({ type: 'point', id: p.id, vector: p.vector, payload: p.payload }),
+      );
     }
     points += page.points.length;
     request.onProgress?.(points, Math.max(points, details.pointsCount));

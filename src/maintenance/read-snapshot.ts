@@ -48,7 +48,10 @@ export async function* readSnapshotLines(file: string, source: SnapshotSource): 
     } else throw fail(`has type ${JSON.stringify(type)}, not point, row or end`);
   }
   if (header === undefined) {
-    throw new ValidationError(file, `${file} is empty: it is not a memory-pool snapshot. Pass a file written by \`memory-pool export\`.`);
+    throw new ValidationError(
+      file,
+      `${file} is empty: it is not a memory-pool snapshot. Pass a file written by \`memory-pool export\`.`,
+    );
   }
   if (end === undefined) {
     throw new ValidationError(
@@ -71,7 +74,11 @@ function checkHeader(line: unknown, fail: Fail): SnapshotHeader {
       'Restore it with the memory-pool version that exported it, or upgrade memory-pool.',
     );
   }
-  if (typeof header.bot !== 'string' || typeof header.collection !== 'string' || header.layout === undefined) {
+  if (
+    typeof header.bot !== 'string' ||
+    typeof header.collection !== 'string' ||
+    header.layout === undefined
+  ) {
     throw fail('lacks bot, collection or layout');
   }
   return header as SnapshotHeader;
@@ -94,6 +101,7 @@ function checkRow(line: unknown, fail: Fail): SnapshotRowLine {
   if (!SNAPSHOT_TABLES.includes(row.table as never)) {
     throw fail(`is a row of table ${JSON.stringify(row.table)}, not one of ${SNAPSHOT_TABLES.join(', ')}`);
   }
-  if (row.row === undefined || typeof row.row !== 'object' || row.row === null) throw fail('is a row without columns');
+  if (row.row === undefined || typeof row.row !== 'object' || row.row === null)
+    throw fail('is a row without columns');
   return row as SnapshotRowLine;
 }

@@ -117,9 +117,15 @@ async function checkFile(request: RestoreRequest) {
 }
 
 /** The target must be empty (or this very restore, resumed) and, when it exists, hold the header's vectors. */
-async function checkTarget(deps: RestoreDeps, request: RestoreRequest, header: SnapshotHeader, resuming: boolean) {
+async function checkTarget(
+  deps: RestoreDeps,
+  request: RestoreRequest,
+  header: SnapshotHeader,
+  resuming: boolean,
+) {
   const target = request.collection;
-  const refuse = (message: string) => new StoreError('collection_incompatible', message, { retryable: false });
+  const refuse = (message: string) =>
+    new StoreError('collection_incompatible', message, { retryable: false });
   const fix = `Restore into a new collection with --into-collection <name> (then set bots.${request.bot}.collection to it).`;
   const recorded = deps.journal.collectionModel(target);
   if (recorded && header.model && recorded.model !== header.model.model) {
@@ -135,6 +141,8 @@ async function checkTarget(deps: RestoreDeps, request: RestoreRequest, header: S
     );
   }
   if (existing.pointsCount > 0 && !resuming) {
-    throw refuse(`collection ${target} already holds ${existing.pointsCount} points; restore writes only into an empty collection. ${fix}`);
+    throw refuse(
+      `collection ${target} already holds ${existing.pointsCount} points; restore writes only into an empty collection. ${fix}`,
+    );
   }
 }

@@ -8,7 +8,11 @@ import { runExport } from '../cli/commands/export-command.js';
 import { runRestore } from '../cli/commands/restore-command.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
-import { captureOutput, startServiceWithMemories, writeDataToolConfig } from './test-support/data-tool-fixture.js';
+import {
+  captureOutput,
+  startServiceWithMemories,
+  writeDataToolConfig,
+} from './test-support/data-tool-fixture.js';
 
 const NOW = () => Date.UTC(2026, 11, 3, 12);
 
@@ -19,7 +23,11 @@ async function exportTo(config: string, out: string) {
   return JSON.parse(io.text().out);
 }
 
-async function restore(file: string, config: string, extra: { intoCollection?: string; dryRun?: boolean } = {}) {
+async function restore(
+  file: string,
+  config: string,
+  extra: { intoCollection?: string; dryRun?: boolean } = {},
+) {
   const io = captureOutput();
   const code = await runRestore(file, { bot: 'mythos', config, json: true, ...extra }, io);
   return { code, ...io.text(), summary: code === 0 ? JSON.parse(io.text().out) : undefined };
@@ -39,7 +47,11 @@ describe('export and restore', () => {
   after(() => service.close());
 
   test('the snapshot holds a header, every point with its vector (SillyTavern too) and the journal rows', () => {
-    const lines = gunzipSync(readFileSync(first)).toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = gunzipSync(readFileSync(first))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const header = lines[0];
     assert.equal(header.format, 'memory-pool-snapshot');
     assert.equal(header.collection, 'mem_mythos');
@@ -55,11 +67,17 @@ describe('export and restore', () => {
       rows.filter((r) => r.table === 'forgotten_messages').map((r) => r.row.message_id),
       ['d2'],
     );
-    assert.equal(rows.filter((r) => r.table === 'messages').length, 5);
+    assert.equal(rows.filter((r) => r.table === 'messages').length, 4); // the forgotten d2 is gone, its tombstone stays
     assert.deepEqual(lines.at(-1), {
       type: 'end',
       points: points.length,
-      rows: { chunks: rows.filter((r) => r.table === 'chunks').length, collection_models: 1, forget_audit: 1, forgotten_messages: 1, messages: 5 },
+      rows: {
+        chunks: rows.filter((r) => r.table === 'chunks').length,
+        collection_models: 1,
+        forget_audit: 1,
+        forgotten_messages: 1,
+        messages: 4,
+      },
     });
   });
 
@@ -79,8 +97,12 @@ describe('export and restore', () => {
     try {
       const result = journal.recordMessages(
         ['d1', 'd2'].map((id) => ({
-          bot: 'mythos', messageId: id, source: 'discord', speakerKind: 'user' as const,
-          text: id === 'd1' ? 'My sister Anna lives in Lisbon and teaches piano to children' : 'x', ts: 1,
+          bot: 'mythos',
+          messageId: id,
+          source: 'discord',
+          speakerKind: 'user' as const,
+          text: id === 'd1' ? 'My sister Anna lives in Lisbon and teaches piano to children' : 'x',
+          ts: 1,
         })),
         Date.now(),
       );

@@ -11,7 +11,9 @@ export interface StoredSparseVector {
 }
 
 /** One unnamed dense vector, or named dense and sparse vectors. */
-export type StoredVector = readonly number[] | Readonly<Record<string, readonly number[] | StoredSparseVector>>;
+export type StoredVector =
+  | readonly number[]
+  | Readonly<Record<string, readonly number[] | StoredSparseVector>>;
 
 /** A point with everything the store keeps of it. */
 export interface FullStorePoint {

@@ -66,7 +66,8 @@ export function runExport(
         else if (sink !== file) await once(sink, 'end');
       }
       // Written under .partial and renamed at the end: a file with the final name is always whole.
-      if (partial !== undefined && options.out !== undefined && options.dryRun !== true) await rename(partial, options.out);
+      if (partial !== undefined && options.out !== undefined && options.dryRun !== true)
+        await rename(partial, options.out);
     } finally {
       progress.stop();
       await tools.close();
@@ -94,11 +95,16 @@ function describeExport(s: ExportSummary & { out: string | null; dryRun: boolean
 export function registerExportCommand(program: Command): void {
   program
     .command('export')
-    .description("Write a bot's memory (every point with its vector, and the journal rows) to one portable snapshot")
+    .description(
+      "Write a bot's memory (every point with its vector, and the journal rows) to one portable snapshot",
+    )
     .requiredOption('--bot <name>', 'the bot whose memory to export')
     .option('--out <file>', 'snapshot file (.gz: gzipped); default: stdout')
     .option('--gzip', 'gzip the snapshot even without a .gz name')
-    .option('-c, --config <file>', 'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)')
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
     .option('--dry-run', 'count what would be exported, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ExportCommandOptions) => {

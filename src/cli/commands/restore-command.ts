@@ -41,11 +41,18 @@ export function snapshotFileSource(file: string): SnapshotSource {
 }
 
 /** Runs the command; resolves with the exit code. */
-export function runRestore(file: string, options: RestoreCommandOptions, io: CommandOutput = processOutput): Promise<number> {
+export function runRestore(
+  file: string,
+  options: RestoreCommandOptions,
+  io: CommandOutput = processOutput,
+): Promise<number> {
   return runCommand(io, async () => {
     const config = loadCommandConfig(options.config);
     requireConfiguredBot(config, options.bot);
-    if (!existsSync(file)) throw new CommandFailure(`error: ${file} does not exist. Pass the snapshot written by \`memory-pool export\`.`);
+    if (!existsSync(file))
+      throw new CommandFailure(
+        `error: ${file} does not exist. Pass the snapshot written by \`memory-pool export\`.`,
+      );
     const { createEmbedder } = await import('../../embedding/create-embedder.js');
     const tools = await openDataTools(config);
     const progress = await createProgress(io, options.json);
@@ -69,7 +76,11 @@ export function runRestore(file: string, options: RestoreCommandOptions, io: Com
       progress.stop();
       await tools.close();
     }
-    io.out(options.json === true ? `${JSON.stringify(summary)}\n` : describeRestore(summary, config.bots[options.bot]!.collection));
+    io.out(
+      options.json === true
+        ? `${JSON.stringify(summary)}\n`
+        : describeRestore(summary, config.bots[options.bot]!.collection),
+    );
     return 0;
   });
 }
@@ -83,7 +94,10 @@ function describeRestore(s: RestoreSummary, configured: string): string {
       ];
   for (const warning of s.warnings) lines.push(`warning: ${warning}`);
   if (s.collection !== configured) lines.push(`Set bots.${s.bot}.collection to ${s.collection} to use it.`);
-  if (!s.dryRun && !s.alreadyRestored) lines.push(`Run \`memory-pool reindex --bot ${s.bot}\` to rebuild the parts index (recall is chunk-only until then).`);
+  if (!s.dryRun && !s.alreadyRestored)
+    lines.push(
+      `Run \`memory-pool reindex --bot ${s.bot}\` to rebuild the parts index (recall is chunk-only until then).`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -91,11 +105,16 @@ function describeRestore(s: RestoreSummary, configured: string): string {
 export function registerRestoreCommand(program: Command): void {
   program
     .command('restore')
-    .description('Restore a snapshot from `memory-pool export` into an empty collection (embedded store or Qdrant)')
+    .description(
+      'Restore a snapshot from `memory-pool export` into an empty collection (embedded store or Qdrant)',
+    )
     .argument('<file>', 'the snapshot (.jsonl, gzipped or not)')
     .requiredOption('--bot <name>', 'the bot the memory is restored for')
     .option('--into-collection <name>', "collection to restore into (default: the bot's collection)")
-    .option('-c, --config <file>', 'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)')
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
     .option('--dry-run', 'check the file and the target, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (file: string, options: RestoreCommandOptions) => {

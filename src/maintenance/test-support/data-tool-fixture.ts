@@ -44,7 +44,8 @@ export async function writeDataToolConfig(
     [
       `dataDir: ${JSON.stringify(dataDir)}`,
       `store: { embedded: { path: ${JSON.stringify(storePath)}, port: ${port} } }`,
-      options.embedding ?? `embedding: { provider: hashing, dimensions: ${options.dimensions ?? TEST_DIMENSIONS} }`,
+      options.embedding ??
+        `embedding: { provider: hashing, dimensions: ${options.dimensions ?? TEST_DIMENSIONS} }`,
       'bots: { mythos: { selfSpeaker: Mythos, collection: mem_mythos } }',
       '',
     ].join('\n'),

@@ -38,7 +38,9 @@ export function createQdrantStoreAdmin(options: QdrantPointStoreOptions): StoreA
         const details: CollectionDetails = {
           layout: {
             vectors: info.config.params.vectors,
-            ...(info.config.params.sparse_vectors ? { sparseVectors: info.config.params.sparse_vectors } : {}),
+            ...(info.config.params.sparse_vectors
+              ? { sparseVectors: info.config.params.sparse_vectors }
+              : {}),
           },
           payloadIndexes: Object.fromEntries(
             Object.entries(schema).map(([field, index]) => [field, index?.data_type ?? 'unknown']),
@@ -104,7 +106,10 @@ export function createQdrantStoreAdmin(options: QdrantPointStoreOptions): StoreA
 
     listAliases: () =>
       call('list aliases', async () =>
-        (await client.getAliases()).aliases.map((a) => ({ alias: a.alias_name, collection: a.collection_name })),
+        (await client.getAliases()).aliases.map((a) => ({
+          alias: a.alias_name,
+          collection: a.collection_name,
+        })),
       ),
 
     setAlias: (alias, collection) =>
