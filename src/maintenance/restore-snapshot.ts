@@ -104,8 +104,11 @@ async function checkFile(request: RestoreRequest) {
   for await (const line of readSnapshotLines(request.file, request.source)) {
     if (line.type === 'header') header = line;
     else if (line.type === 'point') points += 1;
-    else if (line.type === 'row') (rows[line.table] ??= []).push(line.row);
-    else if (line.points !== points) {
+    else if (line.type === 'row') {
+      const list = rows[line.table] ?? [];
+      list.push(line.row);
+      rows[line.table] = list;
+    } else if (line.points !== points) {
       throw new StoreError(
         'store_failed',
         `${request.file}: the end line counts ${line.points} points but the file holds ${points}. Export the bot again.`,

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runExport } from '../cli/commands/export-command.js';
 import { runRestore } from '../cli/commands/restore-command.js';
 import { openMessageJournal } from '../journal/message-journal.js';

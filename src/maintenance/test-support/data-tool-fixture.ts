@@ -19,8 +19,12 @@ export function captureOutput(): CommandOutput & { readonly text: () => { out: s
   let out = '';
   let err = '';
   return {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
     isTTY: false,
     text: () => ({ out, err }),
   };
