@@ -85,6 +85,8 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS collection_routes (
      collection TEXT PRIMARY KEY,
      target TEXT NOT NULL,
+     -- the collection used before the switch (kept until --drop-old; NULL once dropped)
+     previous TEXT,
      switched_at INTEGER NOT NULL
    )`,
   `CREATE TABLE IF NOT EXISTS restores (

@@ -118,6 +118,11 @@ export class MessageJournal {
     this.health.write(() => this.probeWrite());
   }
 
+  /** For the doctor: one small write now, whatever happened before; throws JournalError when it fails. */
+  probeWritable(): void {
+    this.health.write(() => this.probeWrite());
+  }
+
   /**
    * Stores new messages. A known id with the same text is a duplicate (clients re-send windows); with new
    * text it is an edit: the text is replaced and the chunk holding it is planned again, to be rebuilt and
@@ -250,6 +255,34 @@ export class MessageJournal {
       planned: chunks.planned,
       stored: chunks.stored,
     };
+  }
+
+  /**
+   * For the doctor: when the longest-waiting message not yet stored in a point arrived, and the last error
+   * of a chunk waiting for its write (undefined when nothing waits).
+   */
+  oldestPending(): { arrivedAt: number; lastError: string | null } | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT MIN(m.arrived_at) AS arrived FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+         WHERE m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1`,
+      )
+      .get() as { arrived: number | null };
+    if (row.arrived === null) return undefined;
+    const failed = this.db
+      .prepare("SELECT last_error FROM chunks WHERE state = 'planned' AND last_error IS NOT NULL LIMIT 1")
+      .get() as { last_error: string } | undefined;
+    return { arrivedAt: row.arrived, lastError: failed?.last_error ?? null };
+  }
+
+  /** When a bot's oldest and newest journaled messages were said (ms), or undefined with none. */
+  memorySpan(bot: string): { oldestMs: number; newestMs: number } | undefined {
+    const row = this.db
+      .prepare('SELECT MIN(ts) AS oldest, MAX(ts) AS newest FROM messages WHERE bot = ?')
+      .get(bot) as { oldest: number | null; newest: number | null };
+    return row.oldest === null || row.newest === null
+      ? undefined
+      : { oldestMs: row.oldest, newestMs: row.newest };
   }
 
   /** The embedding model recorded for a collection the first time memory-pool wrote to it. */
