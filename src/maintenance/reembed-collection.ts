@@ -13,6 +13,7 @@ import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { reembedTargetName } from './reembed-target.js';
+import { describeModel, sameModel } from './route-bots.js';
 import { type SyncResult, syncCollection } from './sync-collection.js';
 
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';
@@ -69,15 +70,17 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
       );
     }
     target = route.previous;
-    const model = journal.collectionModel(target)?.model;
-    if (model !== undefined && model !== embedder.model) {
+    const recorded = journal.collectionModel(target);
+    if (recorded !== undefined && !sameModel(recorded, embedder)) {
       throw new ValidationError(
         '--to',
-        `${target} was built with ${model}, but the embedding given is ${embedder.model}: pass --to a file with ${model}'s embedding settings (or leave --to out when the config has them).`,
+        `${target} was built with ${describeModel(recorded)}, but the embedding given is ${describeModel(embedder)}: pass --to a file with that model's embedding settings (or leave --to out when the config has them).`,
       );
     }
   } else {
-    if (journal.collectionModel(active)?.model === embedder.model) {
+    const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe']))[0]!.length;
+    const recorded = journal.collectionModel(active);
+    if (recorded !== undefined && sameModel(recorded, { model: embedder.model, dimensions })) {
       return {
         bot: request.bot.name,
         action: request.action,
@@ -87,7 +90,6 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
         dryRun: request.dryRun,
       };
     }
-    const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe']))[0]!.length;
     target = reembedTargetName(configured, embedder.model, dimensions);
   }
   const base = {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import { routeBots } from '../../maintenance/route-bots.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
 
@@ -89,6 +90,8 @@ export async function runReindex(
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
+  // After a reembed switch, the parts to build are the new collection's.
+  config = { ...config, bots: routeBots(config.bots, journal) };
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = io.isTTY && options.json !== true ? new SingleBar({}, Presets.shades_classic) : undefined;
   let barStarted = false;

@@ -47,6 +47,8 @@ export async function writeDataToolConfig(
     file,
     [
       `dataDir: ${JSON.stringify(dataDir)}`,
+      // The service's own address, so reembed sees it running.
+      `listen: { port: ${options.service ? Number(new URL(options.service.url).port) : await findFreePort()} }`,
       `store: { embedded: { path: ${JSON.stringify(storePath)}, port: ${port} } }`,
       options.embedding ??
         `embedding: { provider: hashing, dimensions: ${options.dimensions ?? TEST_DIMENSIONS} }`,
