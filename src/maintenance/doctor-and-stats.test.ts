@@ -92,6 +92,6 @@ describe('memory-pool stats and doctor', () => {
     writeFileSync(broken, 'listen: { port: not-a-port }\n');
     const bad = await doctor(broken, false);
     assert.equal(bad.code, 1);
-    assert.match(bad.out, /FAIL {2}config valid: [^]*listen\.port: expected an integer/);
+    assert.match(bad.out, /FAIL {2}config valid: [\s\S]*listen\.port: expected an integer/);
   });
 });
