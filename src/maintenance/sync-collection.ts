@@ -76,13 +76,7 @@ async function copyChangedPoints(
   let done = 0;
   let embedded = 0;
   const withoutText: StoredPointId[] = [];
-  let offset: StoredPointId | undefined;
-  do {
-    const page = await store.scrollPoints(request.from, {
-      limit: PAGE,
-      ...(offset === undefined ? {} : { offset }),
-    });
-    offset = page.nextOffset;
+  for await (const page of scrollPages(store, request.from)) {
     const current = new Map<StoredPointId, StoredRecord>();
     if (targetExists || !request.dryRun) {
       for (const record of await retrieveIfExists(
@@ -112,7 +106,7 @@ async function copyChangedPoints(
     embedded += changed.length;
     done += page.points.length;
     onProgress?.(done, Math.max(done, total));
-  } while (offset !== undefined);
+  }
   return { points: done, embedded, withoutText };
 }
 
@@ -125,13 +119,7 @@ async function deleteForgottenPoints(deps: SyncDeps, request: SyncRequest): Prom
   const { store, journal } = deps;
   if ((await store.describeCollection(request.to)) === undefined) return 0;
   const gone: StoredPointId[] = [];
-  let offset: StoredPointId | undefined;
-  do {
-    const page = await store.scrollPoints(request.to, {
-      limit: PAGE,
-      ...(offset === undefined ? {} : { offset }),
-    });
-    offset = page.nextOffset;
+  for await (const page of scrollPages(store, request.to)) {
     const present = new Set(
       (
         await retrieveIfExists(
@@ -150,7 +138,7 @@ async function deleteForgottenPoints(deps: SyncDeps, request: SyncRequest): Prom
         gone.push(p.id);
       }
     }
-  } while (offset !== undefined);
+  }
   if (gone.length > 0) await store.deletePoints(request.to, { ids: gone });
   return gone.length;
 }
@@ -162,4 +150,20 @@ async function retrieveIfExists(store: HybridPointStore, collection: string, ids
     if ((error as { code?: string }).code === 'collection_missing') return [];
     throw error;
   }
+}
+
+/** A collection's points, one page of payloads at a time, in id order. */
+async function* scrollPages(
+  store: PointStore,
+  collection: string,
+): AsyncGenerator<{ points: StoredRecord[] }> {
+  let offset: StoredPointId | undefined;
+  do {
+    const page = await store.scrollPoints(collection, {
+      limit: PAGE,
+      ...(offset === undefined ? {} : { offset }),
+    });
+    offset = page.nextOffset;
+    yield page;
+  } while (offset !== undefined);
 }

@@ -1,26 +1,14 @@
 /** @module StoreAdmin over Qdrant's REST API, through the official client: a real Qdrant or the embedded store. */
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { StoredPointId } from '../point-store.js';
 import type { CollectionDetails, FullStorePoint, StoreAdmin, StoredVector } from '../store-admin.js';
 import type { QdrantPointStoreOptions } from './qdrant-point-store.js';
-import { toStoreError } from './store-error-mapping.js';
+import { createQdrantAccess } from './qdrant-access.js';
 
 /** Creates a StoreAdmin that talks to the Qdrant at `url`. */
 export function createQdrantStoreAdmin(options: QdrantPointStoreOptions): StoreAdmin {
-  const client = new QdrantClient({
-    url: options.url,
-    apiKey: options.apiKey,
-    checkCompatibility: false,
-    // Whole pages of vectors travel here: a slower answer than the service's is still a good one.
-    timeout: options.timeoutMs ?? 60_000,
-  });
-  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw toStoreError(what, options.url, error);
-    }
-  };
+  // Whole pages of vectors travel here: a slower answer than the service's is still a good one.
+  const { client, call } = createQdrantAccess(options, 60_000);
   return {
     readVersion: () =>
       call('read the version', async () => (await client.versionInfo()).version ?? 'unknown'),
