@@ -8,7 +8,7 @@ const LAYERS = [
   ['runtime', 'errors', 'logging'], // what every part stands on: the process, the one error model, logs
   ['wire', 'chunking', 'config'], // the wire contract, the shared format, the frozen config
   ['store', 'embedding', 'journal', 'metrics', 'auth', 'client'], // ports, adapters, the durable journal
-  ['parts', 'ingest', 'retrieval', 'forgetting', 'maintenance'], // what the service does, and its data tools
+  ['parts', 'ingest', 'retrieval', 'forgetting', 'viewer', 'maintenance'], // what the service does, and its data tools
   ['http', 'interfaces'], // how the outside reaches it
   ['service', 'cli'], // the composition root and the command line
 ];

@@ -31,12 +31,15 @@ class BackgroundSender:
         timeout: float,
         retry_delays: tuple = DEFAULT_RETRY_DELAYS,
         max_pending: int = DEFAULT_MAX_PENDING,
+        on_acknowledged: Optional[Callable[[Dict[str, Any]], None]] = None,
     ):
         self._client = client
         self._spawn = spawn
         self._timeout = timeout
         self._retry_delays = retry_delays
         self._max_pending = max(1, max_pending)
+        # Told about every body the service answered 2xx for, so the checkpoint knows what is durable.
+        self._on_acknowledged = on_acknowledged
         self._pending: Deque[Dict[str, Any]] = collections.deque()
         self._busy = 0
         self._cond = threading.Condition()
@@ -112,6 +115,8 @@ class BackgroundSender:
                 break
             try:
                 self.recent_responses.append(self._client.post("/save", body, timeout=self._timeout))
+                if self._on_acknowledged is not None:
+                    self._on_acknowledged(body)
                 return
             except ServiceError as error:
                 if not error.retryable or attempt == len(delays) - 1:

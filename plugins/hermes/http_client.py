@@ -8,7 +8,7 @@ import socket
 import threading
 import urllib.error
 import urllib.request
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 
 class ServiceError(Exception):
@@ -27,23 +27,35 @@ class ServiceError(Exception):
 class MemoryPoolClient:
     """Posts JSON to one service URL; every call names its own timeout."""
 
-    def __init__(self, url: str, api_key: str = ""):
+    def __init__(self, url: str, api_key: str = "", on_unauthorized: Optional[Callable[["ServiceError"], None]] = None):
         self.url = url.rstrip("/")
         self.api_key = api_key
+        # Told when the service answers 401 (a missing or wrong key), so `unavailable_reason()` can say so.
+        self.on_unauthorized = on_unauthorized
 
     def post(self, path: str, body: Dict[str, Any], timeout: float) -> Dict[str, Any]:
         """POSTs `body` and returns the decoded answer; raises ServiceError otherwise."""
-        headers = {"content-type": "application/json", "accept": "application/json"}
+        return self._request("POST", path, json.dumps(body).encode("utf-8"), timeout)
+
+    def get(self, path: str, timeout: float) -> Dict[str, Any]:
+        """GETs `path` (e.g. a bot's stats) and returns the decoded answer; raises ServiceError otherwise."""
+        return self._request("GET", path, None, timeout)
+
+    def _request(self, method: str, path: str, data: Optional[bytes], timeout: float) -> Dict[str, Any]:
+        headers = {"accept": "application/json"}
+        if data is not None:
+            headers["content-type"] = "application/json"
         if self.api_key:
             headers["authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
-        )
+        request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return _decode(response.read())
         except urllib.error.HTTPError as error:
-            raise _service_error_from(error) from error
+            failure = _service_error_from(error)
+            if failure.status == 401 and self.on_unauthorized is not None:
+                self.on_unauthorized(failure)
+            raise failure from error
         except ServiceError:
             raise
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as error:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import threading
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 
 class _Entry:
     def __init__(self, query: str):
         self.query = query
         self.done = threading.Event()
-        self.value = ""
+        self.value: Any = None
 
 
 class PrefetchCache:
@@ -20,7 +20,7 @@ class PrefetchCache:
         self._lock = threading.Lock()
         self._entry: Optional[_Entry] = None
 
-    def warm(self, query: str, fetch: Callable[[], str], spawn: Callable[..., threading.Thread]) -> None:
+    def warm(self, query: str, fetch: Callable[[], Any], spawn: Callable[..., threading.Thread]) -> None:
         """Runs `fetch` on a background thread and keeps its answer for `query`, replacing any older one."""
         entry = _Entry(_normalise(query))
         with self._lock:
@@ -30,21 +30,21 @@ class PrefetchCache:
             try:
                 entry.value = fetch()
             except Exception:
-                entry.value = ""
+                entry.value = None
             finally:
                 entry.done.set()
 
         spawn(run, name="memory-pool-prefetch", daemon=True).start()
 
-    def take(self, query: str, timeout: float) -> Optional[str]:
-        """The recall started for this query (waiting up to `timeout` if it still runs; "" if too late), else None."""
+    def take(self, query: str, timeout: float, late: Any = "") -> Any:
+        """The recall started for this query (waiting up to `timeout` if it still runs; `late` if too late or failed), else None."""
         with self._lock:
             entry = self._entry
             if entry is None or entry.query != _normalise(query):
                 return None
             self._entry = None
-        if not entry.done.wait(timeout):
-            return ""
+        if not entry.done.wait(timeout) or entry.value is None:
+            return late
         return entry.value
 
 

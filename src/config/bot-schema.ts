@@ -5,7 +5,12 @@
 import { z } from 'zod';
 import type { BotConfig } from './config-types.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
-import { defaultCollectionName, isUsableCollectionName } from './st-collection-name.js';
+import {
+  COLLECTION_NAMINGS,
+  defaultCollectionName,
+  isUsableCollectionName,
+  perChatCollectionName,
+} from './st-collection-name.js';
 
 /** Bot names appear in URLs and request bodies, so they stay plain. */
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -49,10 +54,27 @@ const retrieveSchema = section({
 export const botSchema = section({
   /** Required: the agent's own name in chunk text; with SillyTavern, its character name there. */
   selfSpeaker: text('Set it to the name the agent speaks as, e.g. "Mythos".'),
-  /** Default `mem_` + selfSpeaker sanitised the way st-qdrant-memory does ("Dr. Smith" → mem_dr_smith). */
+  /** Default `mem_` + selfSpeaker sanitised by `collectionNaming`'s rule ("Dr. Smith" → mem_dr_smith). */
   collection: text('Set the Qdrant collection name, e.g. mem_mythos.')
-    .regex(/^[A-Za-z0-9_-]{1,255}$/, 'use 1 to 255 letters, digits, `_` and `-`. Rename the collection')
+    .refine(
+      isUsableCollectionName,
+      'use 1 to 255 characters without spaces, `<>:"/\\|?*` or a trailing `_`. Rename the collection',
+    )
     .optional(),
+  /**
+   * Default `upstream`: whose rule makes the default collection from selfSpeaker: st-qdrant-memory's own
+   * (`upstream`), or the fork the SillyTavern side runs (`starrysky180111` keeps CJK and kana,
+   * `qqpf4zrrwp-blip` keeps every script and case).
+   */
+  collectionNaming: oneOf(COLLECTION_NAMINGS, 'Pick the rule your SillyTavern extension uses.').default(
+    'upstream',
+  ),
+  /**
+   * Default none. With Shadota's per-chat fork: the SillyTavern chat's id (its chat file's name). The default
+   * collection becomes that chat's, `mem_<selfSpeaker>_<chatId>`, and every point memory-pool writes carries
+   * `chatId`, which the fork's recall filters on.
+   */
+  stChatId: text('Set the SillyTavern chat id, e.g. "Seraphina - 2025-05-01@12h30m00s".').optional(),
   /** Default `api`: the source recorded when neither the request nor its API key names one. */
   defaultSource: text('Set the source to record, e.g. discord.').default('api'),
   /** Default {}: user id → the one name that person appears as (their SillyTavern persona name). */
@@ -82,13 +104,14 @@ export const botsSchema = z
         });
       } else if (
         bot.collection === undefined &&
-        !isUsableCollectionName(defaultCollectionName(bot.selfSpeaker))
+        bot.stChatId === undefined &&
+        !isUsableCollectionName(defaultCollectionName(bot.selfSpeaker, bot.collectionNaming))
       ) {
         // Non-Latin names sanitise to nothing, and every such agent would share the one collection `mem_`.
         ctx.addIssue({
           code: 'custom',
           path: [name, 'collection'],
-          message: `selfSpeaker "${bot.selfSpeaker}" gives the unusable default collection "${defaultCollectionName(bot.selfSpeaker)}" (only Latin letters and digits survive st-qdrant-memory's sanitising). Set bots.${name}.collection (and use the same name in SillyTavern)`,
+          message: `selfSpeaker "${bot.selfSpeaker}" gives the unusable default collection "${defaultCollectionName(bot.selfSpeaker, bot.collectionNaming)}" (${NAMING_KEEPS[bot.collectionNaming]} survive the ${bot.collectionNaming} sanitising). Set bots.${name}.collection (and use the same name in SillyTavern), or collectionNaming to the rule your extension uses`,
         });
       }
     }
@@ -105,6 +128,18 @@ export const botsSchema = z
       Object.fromEntries(Object.entries(bots).map(([name, bot]) => [name, completeBot(name, bot)])),
   );
 
-function completeBot(name: string, bot: BotFile): BotConfig {
-  return { name, ...bot, collection: bot.collection ?? defaultCollectionName(bot.selfSpeaker) };
+const NAMING_KEEPS = {
+  upstream: 'only Latin letters and digits',
+  starrysky180111: 'only Latin letters, digits, CJK ideographs and kana',
+  'qqpf4zrrwp-blip': 'all letters',
+} as const;
+
+// The naming rule only picks the default collection; the rest of memory-pool sees the name it chose.
+function completeBot(name: string, { collectionNaming, ...bot }: BotFile): BotConfig {
+  const collection =
+    bot.collection ??
+    (bot.stChatId === undefined
+      ? defaultCollectionName(bot.selfSpeaker, collectionNaming)
+      : perChatCollectionName(bot.selfSpeaker, bot.stChatId));
+  return { name, ...bot, collection };
 }

@@ -110,6 +110,21 @@ describe('config validation', () => {
       /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_".*Set bots\.alisa\.collection/,
     ],
     [
+      "a selfSpeaker that sanitises to nothing under the chosen fork's rule",
+      'bots: { alisa: { selfSpeaker: Алиса, collectionNaming: starrysky180111 } }',
+      /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_" \(only Latin letters, digits, CJK ideographs and kana survive the starrysky180111 sanitising\)/,
+    ],
+    [
+      'an unknown collection naming rule',
+      `${BOT}    collectionNaming: mine`,
+      /^bots\.m\.collectionNaming: expected one of upstream \| starrysky180111 \| qqpf4zrrwp-blip, got "mine"/,
+    ],
+    [
+      'a collection name with a space',
+      `${BOT}    collection: "my memories"`,
+      /^bots\.m\.collection: use 1 to 255 characters without spaces/,
+    ],
+    [
       'a bot name with spaces',
       'bots: { "my bot": { selfSpeaker: M } }',
       /^bots\.my bot: bot names use only letters, digits/,
@@ -257,6 +272,22 @@ describe('config defaults', () => {
     assert.equal(bot.collection, 'mem_dr_smith');
     assert.equal(bot.defaultSource, 'api');
     assert.deepEqual(bot.chunk, { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 });
+    assert.equal('collectionNaming' in bot, false); // it only chose the name
+  });
+
+  test("collectionNaming picks the fork's rule for the default collection; an explicit collection may be Unicode", () => {
+    const { bots } = load(
+      'bots:\n' +
+        '  miku: { selfSpeaker: 初音ミク, collectionNaming: starrysky180111 }\n' +
+        '  alisa: { selfSpeaker: Алиса Смит, collectionNaming: qqpf4zrrwp-blip }\n' +
+        '  olga: { selfSpeaker: Ольга, collection: mem_ольга }\n' +
+        '  sera: { selfSpeaker: Seraphina, stChatId: "Seraphina - 2025-05-01@12h30m00s" }\n',
+    );
+    assert.equal(bots.sera!.collection, 'mem_seraphina_seraphina_-_2025-05-01_12h30m00s');
+    assert.equal(bots.sera!.stChatId, 'Seraphina - 2025-05-01@12h30m00s');
+    assert.equal(bots.miku!.collection, 'mem_初音ミク');
+    assert.equal(bots.alisa!.collection, 'mem_Алиса_Смит');
+    assert.equal(bots.olga!.collection, 'mem_ольга');
   });
 
   test('an API key gets sources * and scopes save, retrieve by default', () => {

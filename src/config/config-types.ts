@@ -16,6 +16,8 @@ export interface BotConfig {
   readonly selfSpeaker: string;
   /** Qdrant collection; default `mem_` + st-qdrant-memory's sanitising of selfSpeaker. */
   readonly collection: string;
+  /** Shadota's per-chat fork: the chat whose collection this is; written into every point as `chatId`. */
+  readonly stChatId?: string;
   /** Source recorded when neither the request nor the API key names one. */
   readonly defaultSource: string;
   readonly speakerAliases: Readonly<Record<string, string>>;

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'collection_missing',
   'recall_timeout',
   'journal_unavailable',
+  'ui_not_built',
   'internal',
 ] as const;
 

@@ -10,9 +10,11 @@ import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
 import { registerStatsRoute } from './routes/stats-route.js';
+import { isUiPath, registerUiRoutes } from './routes/ui-route.js';
+import { registerViewerRoutes } from './routes/viewer-routes.js';
 import type { ServiceDeps, ServiceEnv } from './service-deps.js';
 
-/** Paths anyone may call: liveness, readiness and metrics carry no memories. */
+/** Paths anyone may call: liveness, readiness and metrics carry no memories (nor does the viewer's page, see isUiPath). */
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /** Builds the app; testable in-process with `app.request()`. */
@@ -37,7 +39,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   app.use(limitBody(deps.config.limits.maxBodyBytes));
   if (deps.config.apiKeys.length === 0) app.use(guardLoopbackHosts());
   app.use(async (c, next) => {
-    if (!PUBLIC_PATHS.has(c.req.path)) {
+    if (!PUBLIC_PATHS.has(c.req.path) && !isUiPath(c.req.path)) {
       c.set('principal', authenticate(deps.config.apiKeys, matchKey, readPresentedKey(c.req.raw.headers)));
     }
     await next();
@@ -49,6 +51,8 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerForgetRoutes(app, deps);
   registerStatsRoute(app, deps);
   registerMcpRoutes(app, deps);
+  registerViewerRoutes(app, deps);
+  registerUiRoutes(app);
 
   app.notFound(renderNotFound);
   app.onError(createErrorHandler(deps.logger));

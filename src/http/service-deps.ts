@@ -9,6 +9,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Principal } from '../auth/api-key-auth.js';
 
 import type { ReadinessCheck } from '../wire/service-status.js';
+import type { ViewerBackend } from '../viewer/viewer-backend.js';
 
 export type { ReadinessCheck };
 
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   retrieve(bot: BotConfig, request: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse>;
   forget(bot: BotConfig, request: ForgetRequest, principal: Principal): Promise<ForgetResponse>;
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+  /** The memory viewer's timeline, point reads and SillyTavern point edits. */
+  readonly viewer: ViewerBackend;
 }
 
 /** Hono variables set by middleware. */

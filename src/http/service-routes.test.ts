@@ -18,14 +18,21 @@ test('the service answers exactly these routes', () => {
   assert.deepEqual([...routes].sort(), [
     'DELETE /mcp',
     'GET /admin/forget-log',
+    'GET /bots/:bot/forget-selection',
+    'GET /bots/:bot/points',
+    'GET /bots/:bot/points/:id',
     'GET /bots/:bot/stats',
     'GET /health',
     'GET /mcp',
     'GET /metrics',
     'GET /ready',
+    'GET /ui',
+    'GET /ui/:file',
+    'GET /whoami',
     'POST /forget',
     'POST /mcp',
     'POST /retrieve',
     'POST /save',
+    'PUT /bots/:bot/points/:id/text',
   ]);
 });

@@ -224,6 +224,7 @@ export class MessageJournal {
   botCounts(bot: string): {
     bySource: Record<string, number>;
     pending: number;
+    oldestPendingAt: number | null;
     forgotten: number;
     planned: number;
     stored: number;
@@ -233,10 +234,10 @@ export class MessageJournal {
       .all(bot) as { source: string; n: number }[];
     const pending = this.db
       .prepare(
-        `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+        `SELECT COUNT(*) AS n, MIN(m.arrived_at) AS oldest FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
          WHERE m.bot = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
       )
-      .get(bot) as { n: number };
+      .get(bot) as { n: number; oldest: number | null };
     const forgotten = this.db
       .prepare('SELECT COUNT(*) AS n FROM forgotten_messages WHERE bot = ?')
       .get(bot) as {
@@ -251,6 +252,7 @@ export class MessageJournal {
     return {
       bySource: Object.fromEntries(sources.map((r) => [r.source, r.n])),
       pending: pending.n,
+      oldestPendingAt: pending.oldest,
       forgotten: forgotten.n,
       planned: chunks.planned,
       stored: chunks.stored,

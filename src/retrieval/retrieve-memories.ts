@@ -121,6 +121,8 @@ async function recall(
         limit: limit * 2,
         scoreThreshold,
         ...(filter ? { filter } : {}),
+        // A collection in st-qdrant-memory's hybrid fork layout also ranks by the query's words.
+        queryText: request.query_text,
       });
     }
   } catch (error) {

@@ -59,6 +59,8 @@ export async function searchHybrid(
       limit: search.candidates,
       ...threshold,
       ...filter,
+      // A collection in st-qdrant-memory's hybrid fork layout ranks its chunks by words here too.
+      queryText: search.queryText,
     }),
     store.queryPoints(parts, {
       query: search.vector,

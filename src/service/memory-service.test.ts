@@ -211,13 +211,18 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     await service.writer.runOnce();
     const response = await fetch(`${service.url}/bots/mythos/stats`);
     assert.equal(response.status, 200);
-    const stats = (await response.json()) as Record<string, unknown>;
+    const stats = (await response.json()) as { messages: { oldestPendingAt: unknown } };
+    const { oldestPendingAt } = stats.messages;
+    assert.ok(
+      typeof oldestPendingAt === 'number' && oldestPendingAt <= Date.now(),
+      'the oldest pending arrival',
+    );
     assert.deepEqual(stats, {
       bot: 'mythos',
       collection: 'mem_mythos',
       model: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).model,
-      points: { total: 3, unsourced: 1 },
-      messages: { bySource: { api: 2, discord: 2 }, pending: 1, forgotten: 0 },
+      points: { total: 3, unsourced: 1, bySource: { api: 1, discord: 1 } },
+      messages: { bySource: { api: 2, discord: 2 }, pending: 1, oldestPendingAt, forgotten: 0 },
       chunks: { planned: 0, stored: 2 },
     });
     assert.equal((await fetch(`${service.url}/bots/nobody/stats`)).status, 404);

@@ -19,10 +19,13 @@ import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import type { TimelineStore } from '../store/timeline-store.js';
+import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { routeBots } from '../maintenance/route-bots.js';
+import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
@@ -33,7 +36,7 @@ export interface MemoryServiceOptions {
   readonly queryEmbedder?: Embedder;
   readonly logger: Logger;
   /** Replace the store client (tests). */
-  readonly store?: PointStore & HybridPointStore;
+  readonly store?: PointStore & HybridPointStore & TimelineStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
   readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
@@ -78,10 +81,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       } else {
         storeUrl = config.store.url;
       }
-      store = createQdrantPointStore({
-        url: storeUrl,
-        ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
-      });
+      // Shared collections are written in their own layout, including st-qdrant-memory's hybrid fork's.
+      store = withStCollectionLayouts(
+        createQdrantPointStore({
+          url: storeUrl,
+          ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+        }),
+        { payloadByCollection: perChatPayloads(config.bots) },
+      );
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
@@ -152,6 +159,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           principal,
         ),
+      viewer: createViewerBackend({ store: pointStore, journal, embedder: chunkEmbedder, guard }),
       checkReadiness: async () => {
         const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
           runProbe(() => pointStore.probe(), readiness.timeoutMs),
@@ -182,4 +190,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     await closeAll();
     throw error;
   }
+}
+
+/** `chatId` for the collections of bots mapped to a chat of Shadota's per-chat fork (`bots.<name>.stChatId`). */
+function perChatPayloads(bots: MemoryPoolConfig['bots']): Map<string, Record<string, unknown>> {
+  return new Map(
+    Object.values(bots).flatMap((bot) =>
+      bot.stChatId === undefined ? [] : [[bot.collection, { chatId: bot.stChatId }] as const],
+    ),
+  );
 }

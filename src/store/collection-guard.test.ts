@@ -58,6 +58,24 @@ test('a collection of another dimension or with named vectors is refused with th
   await assert.rejects(named.checkReadable('mem_n', 'm', 8), refusal(/named vectors \(dense\)/));
 });
 
+test("st-qdrant-memory's hybrid fork layout is accepted when its dense vector fits, refused when it does not", async () => {
+  const hybrid = (size: number): CollectionShape => ({
+    vectorSize: undefined,
+    distance: undefined,
+    namedVectors: ['dense'],
+    namedVectorSizes: { dense: size },
+    sparseVectors: { bm25: 'idf' },
+    pointsCount: 2,
+  });
+  const { store, created } = storeWith(hybrid(64));
+  await createCollectionGuard(store, journal).ensureCollection('mem_h', 'hashing:v1', 64);
+  assert.deepEqual(created, [], 'an existing hybrid collection is used, never recreated');
+  await assert.rejects(
+    createCollectionGuard(storeWith(hybrid(3072)).store, journal).checkReadable('mem_h2', 'm', 64),
+    refusal(/3072-dimensional "dense" vectors.*64-dimensional/),
+  );
+});
+
 test('a collection memory-pool wrote with one model is refused to another model of the same size', async () => {
   const shape = { vectorSize: 512, distance: 'Cosine', namedVectors: [], pointsCount: 3 };
   await createCollectionGuard(storeWith(shape).store, journal).ensureCollection(

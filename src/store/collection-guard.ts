@@ -5,6 +5,7 @@
 import { StoreError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { PointStore } from './point-store.js';
+import { readStLayout } from './st-hybrid/st-collection-layout.js';
 
 export interface CollectionGuard {
   /** Resolves when `collection` exists and fits vectors of `dimensions` from `model`; throws StoreError otherwise. */
@@ -33,10 +34,20 @@ export function createCollectionGuard(store: PointStore, journal: MessageJournal
       if (!create) return false;
       await store.createCollection(collection, dimensions);
     } else if (shape.vectorSize === undefined) {
-      throw incompatible(
-        `collection ${collection} uses named vectors (${shape.namedVectors.join(', ') || 'none'}), but memory-pool and st-qdrant-memory write one unnamed vector. ` +
-          'Point the bot at another collection (bots.<bot>.collection).',
-      );
+      // st-qdrant-memory's hybrid fork names its dense vector; the store writes and searches that one.
+      const layout = readStLayout(shape);
+      if (layout.kind === 'unnamed' || layout.size === undefined) {
+        throw incompatible(
+          `collection ${collection} uses named vectors (${shape.namedVectors.join(', ') || 'none'}) without a size memory-pool can check; memory-pool writes one unnamed vector, or the named dense vector of st-qdrant-memory's hybrid fork. ` +
+            'Point the bot at another collection (bots.<bot>.collection).',
+        );
+      }
+      if (layout.size !== dimensions) {
+        throw incompatible(
+          `collection ${collection} holds ${layout.size}-dimensional "${layout.dense}" vectors, but the embedder ${model} makes ${dimensions}-dimensional ones. ` +
+            'Use the model that created the collection (with SillyTavern: the same model as st-qdrant-memory), or choose another collection.',
+        );
+      }
     } else if (shape.vectorSize !== dimensions) {
       throw incompatible(
         `collection ${collection} holds ${shape.vectorSize}-dimensional vectors, but the embedder ${model} makes ${dimensions}-dimensional ones. ` +

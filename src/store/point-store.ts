@@ -46,6 +46,8 @@ export interface SearchOptions {
   readonly limit: number;
   readonly scoreThreshold?: number;
   readonly filter?: StoreFilter;
+  /** The query's text, for collections that also rank lexically (st-qdrant-memory's hybrid fork layout). */
+  readonly queryText?: string;
 }
 
 export interface ScrollOptions {

@@ -11,12 +11,16 @@ export interface BotStatsResponse {
     readonly total: number;
     /** Points without a source: written by SillyTavern (or another st-qdrant-memory). */
     readonly unsourced: number;
+    /** Points by the source that wrote them, for each source the journal knows. */
+    readonly bySource?: Readonly<Record<string, number>>;
   };
   readonly messages: {
     /** Messages in the journal, by source. */
     readonly bySource: Readonly<Record<string, number>>;
     /** Accepted but not yet in a stored chunk. */
     readonly pending: number;
+    /** When the oldest pending message arrived (Unix ms); null when nothing is pending. */
+    readonly oldestPendingAt?: number | null;
     /** Tombstones left by /forget. */
     readonly forgotten: number;
   };

@@ -19,6 +19,7 @@ PLUGIN = hermes_stand_in.load_plugin()
 config = sys.modules[PLUGIN.__name__ + ".config"]
 message_ids = sys.modules[PLUGIN.__name__ + ".message_ids"]
 provider_module = sys.modules[PLUGIN.__name__ + ".provider"]
+host_compat = sys.modules[PLUGIN.__name__ + ".host_compat"]
 
 
 class Settings(unittest.TestCase):
@@ -32,7 +33,7 @@ class Settings(unittest.TestCase):
     def test_save_config_writes_the_file_without_the_secret_and_env_overrides_it(self):
         home = tempfile.mkdtemp()
         PLUGIN.MemoryPoolProvider().save_config({"url": "http://pool:9", "bot": "ada", "api_key": "s3cret"}, home)
-        saved = json.loads((Path(home) / "memory-pool.json").read_text())
+        saved = json.loads((Path(home) / "memory-pool" / "config.json").read_text())
         self.assertEqual(saved, {"url": "http://pool:9", "bot": "ada"})
         self.assertEqual(config.load_config(home, env={}).url, "http://pool:9")
         loaded = config.load_config(home, env={"MEMORY_POOL_BOT": "mythos", "MEMORY_POOL_URL": " ", "MEMORY_POOL_API_KEY": "k"})
@@ -108,9 +109,9 @@ class OlderHosts(unittest.TestCase):
             self.assertEqual([m["message_id"] for m in first["messages"]], [m["message_id"] for m in retry["messages"]])
             self.assertNotEqual(first["messages"][0]["message_id"], later["messages"][0]["message_id"])
             self.assertEqual(first["messages"][0]["user_id"], "discord:9")
-            self.assertIs(provider_module._host, host)
+            self.assertIs(host_compat.host, host)
             spawned = len(hermes_stand_in.spawned_threads)
-            thread = provider_module._spawn_thread(lambda: None, name="probe")
+            thread = host_compat.spawn_thread(lambda: None, name="probe")
             self.assertTrue(thread.daemon)
             self.assertEqual(len(hermes_stand_in.spawned_threads), spawned)
             provider.sync_turn("hello", "hi", session_id="old")  # queued for a closed port: returns at once

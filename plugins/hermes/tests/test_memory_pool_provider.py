@@ -244,6 +244,24 @@ class AgainstRealService(unittest.TestCase):
             provider.shutdown()
 
 
+    def test_a_pre_compress_checkpoint_makes_the_turn_in_progress_durable_and_recallable(self):
+        word = uuid.uuid4().hex[:10]
+        provider = make_provider(SERVICE_URL, session_id="ck-sess", user_id="42", user_name="Ada", chat_type="dm")
+        user_text = f"My grandmother's village {word} sits on a lake in the northern hills."
+        provider.on_turn_start(1, user_text)
+        messages = [{"role": "system", "content": "You are Hermes."}, {"role": "user", "content": user_text}]
+        driver = hermes_stand_in.HostDriver(provider)
+        self.assertEqual(driver.pre_compress(messages, require_checkpoint=True), "")
+        checkpoint_id = provider._ledger.find("user", user_text).message["message_id"]
+        hit = wait_for_hit(f"grandmother village {word} lake", checkpoint_id)
+        self.assertIn("Ada", hit["speakers"])
+        # The turn then completes: the same message is a duplicate, not a second copy.
+        provider.sync_turn(user_text, f"A lake village, {word} sounds beautiful.", session_id="ck-sess")
+        self.assertTrue(provider._sender.flush(5))
+        self.assertEqual((provider._sender.recent_responses[-1]["accepted"], provider._sender.recent_responses[-1]["duplicates"]), (1, 1))
+        provider.shutdown()
+
+
 class WhenTheServiceMisbehaves(unittest.TestCase):
     def test_prefetch_returns_empty_when_the_service_is_down(self):
         provider = make_provider(f"http://127.0.0.1:{closed_port()}")

@@ -9,17 +9,30 @@ export function registerStatsRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): vo
   app.get('/bots/:bot/stats', async (c) => {
     const bot = requireBot(deps.config, c.req.param('bot'));
     authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
-    const [total, unsourced] = await Promise.all([
+    const counts = deps.journal.botCounts(bot.name);
+    const sources = Object.keys(counts.bySource);
+    const [total, unsourced, ...perSource] = await Promise.all([
       deps.store.countPoints(bot.collection),
       deps.store.countPoints(bot.collection, { must: [{ is_empty: { key: 'source' } }] }),
+      ...sources.map((source) =>
+        deps.store.countPoints(bot.collection, { must: [{ key: 'source', match: { value: source } }] }),
+      ),
     ]);
-    const counts = deps.journal.botCounts(bot.name);
     const body: BotStatsResponse = {
       bot: bot.name,
       collection: bot.collection,
       model: deps.journal.collectionModel(bot.collection)?.model ?? null,
-      points: { total, unsourced },
-      messages: { bySource: counts.bySource, pending: counts.pending, forgotten: counts.forgotten },
+      points: {
+        total: total!,
+        unsourced: unsourced!,
+        bySource: Object.fromEntries(sources.map((source, i) => [source, perSource[i]!])),
+      },
+      messages: {
+        bySource: counts.bySource,
+        pending: counts.pending,
+        oldestPendingAt: counts.oldestPendingAt,
+        forgotten: counts.forgotten,
+      },
       chunks: { planned: counts.planned, stored: counts.stored },
     };
     return c.json(body);

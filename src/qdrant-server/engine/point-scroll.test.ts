@@ -96,6 +96,35 @@ describe('scroll', () => {
     );
   });
 
+  test('a small order_by page is exactly the head of the fully sorted order (kept as offered, not sorted)', () => {
+    const { store } = openTestStore();
+    const c = createTestCollection(store, 'h', 1, 'Dot');
+    // Few distinct values, so ties (broken by id) and multi-valued points abound.
+    c.upsert(
+      Array.from({ length: 3000 }, (_, i) => ({
+        id: i + 1,
+        vector: [1],
+        payload: { n: i % 7 === 0 ? [(i * 13) % 50, (i * 31) % 50] : (i * 17) % 50 },
+      })),
+    );
+    c.createIndex('n', { type: 'integer' });
+    for (const direction of ['asc', 'desc'] as const) {
+      // Above 1024 every value is sorted: the reference order.
+      const all = scroll(c, { orderBy: { key: 'n', direction }, limit: 5000 }).points.map((p) => [
+        p.id,
+        p.order_value,
+      ]);
+      assert.equal(all.length, 3000 + 429);
+      for (const limit of [0, 1, 7, 50, 1024]) {
+        const page = scroll(c, { orderBy: { key: 'n', direction }, limit }).points.map((p) => [
+          p.id,
+          p.order_value,
+        ]);
+        assert.deepEqual(page, all.slice(0, limit), `${direction} ${limit}`);
+      }
+    }
+  });
+
   test('order_by on a datetime index orders by instant', () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'd', 1, 'Dot');

@@ -67,6 +67,10 @@ export function orderByField(
   const datetime = type === 'datetime';
   const start = toOrderValue(orderBy.startFrom);
   const ascending = orderBy.direction === 'asc';
+  const sign = ascending ? 1 : -1;
+  const order = (a: OrderedValue, b: OrderedValue) =>
+    sign * (a.value - b.value || compareEntries(a.entry, b.entry));
+  const kept = limit <= BOUNDED_LIMIT ? new SortedFirst(limit, order) : undefined;
   const values: OrderedValue[] = [];
   for (const entry of reader.table.values()) {
     if (test !== undefined && !test(entry)) continue;
@@ -75,12 +79,40 @@ export function orderByField(
       if (!isIndexable(type, raw)) continue;
       const value = datetime ? (parseDateTime(raw as string) as number) : (raw as number);
       if (start !== undefined && (ascending ? value < start : value > start)) continue;
-      values.push({ entry, value });
+      if (kept) kept.offer({ entry, value });
+      else values.push({ entry, value });
     }
   }
-  const sign = ascending ? 1 : -1;
-  values.sort((a, b) => sign * (a.value - b.value || compareEntries(a.entry, b.entry)));
+  if (kept) return kept.items;
+  values.sort(order);
   return values.slice(0, limit);
+}
+
+/** Up to this limit the first values are kept as they come (a page of a timeline); above it, all are sorted. */
+const BOUNDED_LIMIT = 1024;
+
+/** The first `capacity` items by `order`, kept sorted while offered: a page costs a pass, not a sort of all. */
+class SortedFirst<T> {
+  readonly items: T[] = [];
+  constructor(
+    private readonly capacity: number,
+    private readonly order: (a: T, b: T) => number,
+  ) {}
+
+  offer(item: T): void {
+    const { items, order } = this;
+    if (this.capacity === 0) return;
+    if (items.length === this.capacity && order(item, items[items.length - 1] as T) >= 0) return;
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (order(items[middle] as T, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    items.splice(low, 0, item);
+    if (items.length > this.capacity) items.pop();
+  }
 }
 
 /** `start_from` as a comparable number: a datetime string becomes epoch microseconds, like datetime index values. */

@@ -6,6 +6,7 @@ import {
   type HybridStorePoint,
   type QueryOptions,
   SPARSE_VECTOR,
+  type SparseVector,
 } from '../hybrid-point-store.js';
 import type {
   CollectionShape,
@@ -18,6 +19,8 @@ import type {
   StoredPointId,
   StoredRecord,
 } from '../point-store.js';
+import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
+import type { TimelineStore } from '../timeline-store.js';
 import { createQdrantAccess } from './qdrant-access.js';
 
 export interface QdrantPointStoreOptions {
@@ -28,7 +31,9 @@ export interface QdrantPointStoreOptions {
 }
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */
-export function createQdrantPointStore(options: QdrantPointStoreOptions): PointStore & HybridPointStore {
+export function createQdrantPointStore(
+  options: QdrantPointStoreOptions,
+): PointStore & HybridPointStore & StHybridStore & TimelineStore {
   const { client, call } = createQdrantAccess(options, 10_000);
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
@@ -112,6 +117,37 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
         );
       }),
 
+    upsertNamedVectors: (collection, points) =>
+      call(`upsert into ${collection}`, async () => {
+        await client.upsert(collection, {
+          wait: true,
+          points: points.map((p) => ({
+            id: p.id,
+            vector: Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)])),
+            payload: p.payload,
+          })),
+        });
+      }),
+
+    queryFused: (collection, fused) =>
+      call(`query ${collection}`, async () => {
+        const result = await client.query(collection, {
+          prefetch: fused.prefetch.map((stage) => ({
+            query: toWireVector(stage.query),
+            using: stage.using,
+            limit: stage.limit,
+            ...(stage.scoreThreshold === undefined ? {} : { score_threshold: stage.scoreThreshold }),
+          })),
+          query: { fusion: 'rrf' },
+          limit: fused.limit,
+          with_payload: true,
+          ...(fused.filter === undefined ? {} : { filter: fused.filter }),
+        });
+        return result.points.map(
+          (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
+        );
+      }),
+
     retrievePoints: (collection, ids) =>
       call(`retrieve from ${collection}`, async () => {
         if (ids.length === 0) return [];
@@ -161,6 +197,31 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
         };
       }),
 
+    ensureIntegerIndex: (collection, key) =>
+      call(`index ${collection}.${key}`, async () => {
+        await orWhenMissing(undefined, () =>
+          client.createPayloadIndex(collection, { field_name: key, field_schema: 'integer', wait: true }),
+        );
+      }),
+
+    scrollOrdered: (collection, scroll) =>
+      call(`scroll ${collection}`, async () => {
+        const page = await orWhenMissing({ points: [] }, () =>
+          client.scroll(collection, {
+            limit: scroll.limit,
+            with_payload: true,
+            with_vector: false,
+            order_by: {
+              key: scroll.key,
+              direction: scroll.direction,
+              ...(scroll.startFrom === undefined ? {} : { start_from: scroll.startFrom }),
+            },
+            ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
+          }),
+        );
+        return page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
+      }),
+
     countPoints: (collection, filter?: StoreFilter) =>
       call(`count ${collection}`, async () => {
         const result = await orWhenMissing({ count: 0 }, () =>
@@ -181,6 +242,17 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): PointS
 }
 
 type CollectionInfo = Awaited<ReturnType<QdrantClient['getCollection']>>;
+
+/** A dense list or a sparse vector, as the REST API takes it (fresh arrays: the client may not keep readonly ones). */
+function toWireVector(
+  vector: readonly number[] | SparseVector,
+): number[] | { indices: number[]; values: number[] } {
+  return isSparse(vector) ? { indices: [...vector.indices], values: [...vector.values] } : [...vector];
+}
+
+function isSparse(vector: readonly number[] | SparseVector): vector is SparseVector {
+  return !Array.isArray(vector);
+}
 
 function describeShape(info: CollectionInfo): CollectionShape {
   const vectors = info.config.params.vectors as unknown;

@@ -1,0 +1,84 @@
+/**
+ * @module The memory viewer's routes beyond the published API: `GET /whoami` (what the caller may do),
+ * the timeline and one point (retrieve scope), the exact selection of a bulk forget (forget scope) and the
+ * in-place edit of a SillyTavern point (admin, as every change to SillyTavern's points).
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { authorize, type Principal } from '../../auth/api-key-auth.js';
+import type { Operation } from '../../config/config-types.js';
+import { ValidationError } from '../../errors/memory-pool-error.js';
+import type { StoredPointId } from '../../store/point-store.js';
+import { parseTimelineFilter } from '../../viewer/timeline-filter.js';
+import type { WhoamiResponse } from '../../wire/viewer.js';
+import { readJsonBody } from '../read-json-body.js';
+import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
+import { requireBot } from './require-bot.js';
+
+const OPERATIONS: readonly Operation[] = ['save', 'retrieve', 'forget', 'admin'];
+const MAX_PAGE = 200;
+
+const pointTextSchema = z.object({ text: z.string().min(1, 'must not be empty').max(16_000) });
+
+/** A point id from the path: an unsigned integer or a UUID, as Qdrant's ids are. */
+function readPointId(text: string): StoredPointId {
+  if (/^\d{1,15}$/.test(text)) return Number(text);
+  if (/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(text)) return text;
+  throw new ValidationError('id', `id: expected an unsigned integer or a UUID, got "${text.slice(0, 60)}"`);
+}
+
+function readLimit(text: string | undefined): number {
+  if (text === undefined) return 50;
+  const limit = Number(text);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    throw new ValidationError('limit', `limit: expected an integer from 1 to ${MAX_PAGE}, got "${text}"`);
+  }
+  return limit;
+}
+
+function describePrincipal(principal: Principal, deps: ServiceDeps): WhoamiResponse {
+  const key = principal.kind === 'key' ? principal.key : undefined;
+  const operations = key === undefined || key.scopes.includes('admin') ? OPERATIONS : key.scopes;
+  const bots = Object.values(deps.config.bots)
+    .filter((bot) => key === undefined || key.bots === '*' || key.bots.includes(bot.name))
+    .map((bot) => ({ name: bot.name, collection: bot.collection, scope: bot.retrieve.scope }));
+  return { key: key?.name ?? null, operations: [...operations], bots, sources: key?.sources ?? '*' };
+}
+
+export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
+  app.get('/whoami', (c) => c.json(describePrincipal(c.get('principal'), deps)));
+
+  app.get('/bots/:bot/points', async (c) => {
+    const bot = requireBot(deps.config, c.req.param('bot'));
+    authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
+    const params = new URL(c.req.url).searchParams;
+    const filter = parseTimelineFilter(params);
+    const cursor = params.get('cursor') ?? undefined;
+    const page = { limit: readLimit(params.get('limit') ?? undefined), ...(cursor ? { cursor } : {}) };
+    return c.json(await deps.viewer.timeline(bot, filter, page));
+  });
+
+  app.get('/bots/:bot/points/:id', async (c) => {
+    const bot = requireBot(deps.config, c.req.param('bot'));
+    authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
+    return c.json(await deps.viewer.pointDetail(bot, readPointId(c.req.param('id'))));
+  });
+
+  app.put('/bots/:bot/points/:id/text', async (c) => {
+    const bot = requireBot(deps.config, c.req.param('bot'));
+    authorize(c.get('principal'), { operation: 'admin', bot: bot.name });
+    const id = readPointId(c.req.param('id'));
+    const { text } = await readJsonBody(c, pointTextSchema);
+    return c.json(await deps.viewer.editPointText(bot, id, text));
+  });
+
+  app.get('/bots/:bot/forget-selection', async (c) => {
+    const bot = requireBot(deps.config, c.req.param('bot'));
+    const principal = c.get('principal');
+    authorize(principal, { operation: 'forget', bot: bot.name });
+    const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
+    const key = principal.kind === 'key' ? principal.key : undefined;
+    const sources = key === undefined || key.sources === '*' ? undefined : key.sources;
+    return c.json(await deps.viewer.forgetSelection(bot, filter, sources));
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * @module The viewer's filter (the page keeps it in its URL): parsed once from query parameters, with a 400
+ * naming the parameter, and turned into the store's payload filter.
+ */
+import { ValidationError } from '../errors/memory-pool-error.js';
+import type { StoreFilter } from '../store/point-store.js';
+
+/** Which points a timeline, a count or a bulk forget covers. Every field narrows. */
+export interface TimelineFilter {
+  readonly source?: string;
+  /** `sillytavern`: points without a source; `memory-pool`: points with one. */
+  readonly kind?: 'sillytavern' | 'memory-pool';
+  /** A speaker's name, or part of it. */
+  readonly speaker?: string;
+  /** Words the chunk text holds (a substring, as Qdrant matches text on a field without a full-text index). */
+  readonly text?: string;
+  readonly channelId?: string;
+  readonly guildId?: string;
+  /** `only`: direct messages only; `exclude`: no direct messages. */
+  readonly dm?: 'only' | 'exclude';
+  /** Unix ms, inclusive: the start of the `from` day (UTC). */
+  readonly fromMs?: number;
+  /** Unix ms, exclusive: the end of the `to` day (UTC). */
+  readonly toMs?: number;
+}
+
+const DAY_MS = 86_400_000;
+const MAX_TEXT = 200;
+
+function readText(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name)?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (value.length > MAX_TEXT) {
+    throw new ValidationError(name, `${name}: at most ${MAX_TEXT} characters, got ${value.length}`);
+  }
+  return value;
+}
+
+function readChoice<T extends string>(
+  params: URLSearchParams,
+  name: string,
+  choices: readonly T[],
+): T | undefined {
+  const value = readText(params, name);
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new ValidationError(name, `${name}: expected one of ${choices.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/** A `YYYY-MM-DD` day as the Unix ms of its start (UTC). */
+function readDay(params: URLSearchParams, name: string): number | undefined {
+  const value = readText(params, name);
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new ValidationError(name, `${name}: expected a day as YYYY-MM-DD, got "${value}"`);
+  return ms;
+}
+
+/** Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, from, to. */
+export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
+  const source = readText(params, 'source');
+  const kind = readChoice(params, 'kind', ['sillytavern', 'memory-pool'] as const);
+  if (source !== undefined && kind === 'sillytavern') {
+    throw new ValidationError('kind', 'kind: SillyTavern points have no source; drop either source or kind');
+  }
+  const speaker = readText(params, 'speaker');
+  const text = readText(params, 'text');
+  const channelId = readText(params, 'channel_id');
+  const guildId = readText(params, 'guild_id');
+  const dm = readChoice(params, 'dm', ['only', 'exclude'] as const);
+  const fromMs = readDay(params, 'from');
+  const to = readDay(params, 'to');
+  const toMs = to === undefined ? undefined : to + DAY_MS;
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) {
+    throw new ValidationError('to', 'to: the last day must not be before from');
+  }
+  return {
+    ...(source === undefined ? {} : { source }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(speaker === undefined ? {} : { speaker }),
+    ...(text === undefined ? {} : { text }),
+    ...(channelId === undefined ? {} : { channelId }),
+    ...(guildId === undefined ? {} : { guildId }),
+    ...(dm === undefined ? {} : { dm }),
+    ...(fromMs === undefined ? {} : { fromMs }),
+    ...(toMs === undefined ? {} : { toMs }),
+  };
+}
+
+/** The store's payload filter for `filter`, plus extra conditions; undefined when nothing narrows. */
+export function toStoreFilter(
+  filter: TimelineFilter,
+  extra: { must_not?: object[] } = {},
+): StoreFilter | undefined {
+  const must: object[] = [];
+  const mustNot: object[] = [...(extra.must_not ?? [])];
+  const match = (key: string, value: string) => ({ key, match: { value } });
+  if (filter.source !== undefined) must.push(match('source', filter.source));
+  if (filter.kind === 'sillytavern') must.push({ is_empty: { key: 'source' } });
+  if (filter.kind === 'memory-pool') mustNot.push({ is_empty: { key: 'source' } });
+  if (filter.speaker !== undefined) must.push({ key: 'speakers', match: { text: filter.speaker } });
+  if (filter.text !== undefined) must.push({ key: 'text', match: { text: filter.text } });
+  if (filter.channelId !== undefined) must.push(match('channelId', filter.channelId));
+  if (filter.guildId !== undefined) must.push(match('guildId', filter.guildId));
+  if (filter.dm === 'only') must.push({ key: 'isDm', match: { value: true } });
+  if (filter.dm === 'exclude') mustNot.push({ key: 'isDm', match: { value: true } });
+  if (filter.fromMs !== undefined || filter.toMs !== undefined) {
+    must.push({
+      key: 'timestamp',
+      range: {
+        ...(filter.fromMs === undefined ? {} : { gte: filter.fromMs }),
+        ...(filter.toMs === undefined ? {} : { lt: filter.toMs }),
+      },
+    });
+  }
+  if (must.length === 0 && mustNot.length === 0) return undefined;
+  return { ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) };
+}

@@ -1,0 +1,147 @@
+/**
+ * @module What the memory viewer reads and changes beyond the published API: the timeline (an ordered
+ * scroll, newest first), one point with its journal messages, the exact selection a bulk forget removes,
+ * and the in-place edit of a SillyTavern point's text.
+ */
+import type { BotConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { NotFoundError, ValidationError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { CollectionGuard } from '../store/collection-guard.js';
+import type { PointStore, StoredPointId } from '../store/point-store.js';
+import type { TimelineStore } from '../store/timeline-store.js';
+import type {
+  ForgetSelectionResponse,
+  PointDetailResponse,
+  PointTextResponse,
+  TimelinePageResponse,
+} from '../wire/viewer.js';
+import { decodeCursor, encodeCursor } from './timeline-cursor.js';
+import { type TimelineFilter, toStoreFilter } from './timeline-filter.js';
+import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
+
+export interface ViewerBackendDeps {
+  readonly store: PointStore & TimelineStore;
+  readonly journal: MessageJournal;
+  /** Embeds an edited SillyTavern point (the chunk embedder: same model as the collection). */
+  readonly embedder: Embedder;
+  readonly guard: CollectionGuard;
+}
+
+export interface ViewerBackend {
+  timeline(
+    bot: BotConfig,
+    filter: TimelineFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<TimelinePageResponse>;
+  pointDetail(bot: BotConfig, id: StoredPointId): Promise<PointDetailResponse>;
+  /** `sources`: the sources the caller may forget (undefined: all). */
+  forgetSelection(
+    bot: BotConfig,
+    filter: TimelineFilter,
+    sources: readonly string[] | undefined,
+  ): Promise<ForgetSelectionResponse>;
+  editPointText(bot: BotConfig, id: StoredPointId, text: string): Promise<PointTextResponse>;
+}
+
+const ORDER_KEY = 'timestamp';
+/** A scroll page while walking every point of a selection. */
+const SELECTION_PAGE = 1000;
+
+export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
+  const { store, journal } = deps;
+  // `order_by` needs a range index; created once per collection that has points (an index changes no data).
+  const indexed = new Set<string>();
+  const ensureIndex = async (collection: string) => {
+    if (indexed.has(collection)) return;
+    await store.ensureIntegerIndex(collection, ORDER_KEY);
+    if ((await store.describeCollection(collection)) !== undefined) indexed.add(collection);
+  };
+
+  const readPoint = async (bot: BotConfig, id: StoredPointId) => {
+    const [record] = await store.retrievePoints(bot.collection, [id]);
+    if (record === undefined) {
+      throw new NotFoundError('not_found', `id: no point "${id}" in ${bot.collection}`, 'id');
+    }
+    return record;
+  };
+
+  return {
+    async timeline(bot, filter, page) {
+      await ensureIndex(bot.collection);
+      const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+      const seen = cursor?.seen ?? [];
+      const [records, total] = await Promise.all([
+        store.scrollOrdered(bot.collection, {
+          key: ORDER_KEY,
+          direction: 'desc',
+          // One more than asked tells whether another page exists.
+          limit: page.limit + 1,
+          ...(cursor === undefined ? {} : { startFrom: cursor.timestamp }),
+          filter: toStoreFilter(filter, seen.length ? { must_not: [{ has_id: [...seen] }] } : {}) ?? {},
+        }),
+        store.countPoints(bot.collection, toStoreFilter(filter)),
+      ]);
+      const points = records.slice(0, page.limit).map(toTimelinePoint);
+      const last = points.at(-1);
+      let next: string | null = null;
+      if (records.length > page.limit && last !== undefined) {
+        const atLast = points.filter((p) => p.timestamp === last.timestamp).map((p) => p.id);
+        const carried = cursor?.timestamp === last.timestamp ? seen : [];
+        next = encodeCursor({ timestamp: last.timestamp, seen: [...carried, ...atLast] });
+      }
+      return { points, next_cursor: next, total };
+    },
+
+    async pointDetail(bot, id) {
+      const record = await readPoint(bot, id);
+      const messages =
+        typeof record.payload.source === 'string' ? journal.chunks.chunkMessages(String(id)) : [];
+      return { point: toTimelinePoint(record), messages: messages.map(toPointMessage) };
+    },
+
+    async forgetSelection(bot, filter, sources) {
+      const storeFilter = toStoreFilter(filter);
+      let points = 0;
+      let kept = 0;
+      const messageIds = new Set<string>();
+      let offset: StoredPointId | undefined;
+      do {
+        const page = await store.scrollPoints(bot.collection, {
+          limit: SELECTION_PAGE,
+          ...(storeFilter === undefined ? {} : { filter: storeFilter }),
+          ...(offset === undefined ? {} : { offset }),
+        });
+        for (const record of page.points) {
+          const source = record.payload.source;
+          const forgettable =
+            typeof source === 'string' && (sources === undefined || sources.includes(source));
+          const messages = forgettable ? journal.chunks.chunkMessages(String(record.id)) : [];
+          if (messages.length === 0) {
+            kept += 1;
+            continue;
+          }
+          points += 1;
+          for (const message of messages) messageIds.add(message.messageId);
+        }
+        offset = page.nextOffset;
+      } while (offset !== undefined);
+      return { points, messages: messageIds.size, message_ids: [...messageIds], kept };
+    },
+
+    async editPointText(bot, id, text) {
+      const record = await readPoint(bot, id);
+      if (typeof record.payload.source === 'string') {
+        throw new ValidationError(
+          'id',
+          `id: point "${id}" was written by memory-pool; edit its messages with POST /save (same message_id, new text)`,
+        );
+      }
+      const [vector] = await deps.embedder.embed([text]);
+      await deps.guard.ensureCollection(bot.collection, deps.embedder.model, vector!.length);
+      const payload = { ...record.payload, text };
+      await store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);
+      return { ok: true, point: toTimelinePoint({ id: record.id, payload }) };
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * @module The memory viewer on a service with API keys: the page asks for a key once and keeps it for the tab
+ * (sessionStorage, never the URL), shows only what the key may do, and the service refuses the rest (403).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import { buildViewer, launchBrowser, seedMemories, seriousViolations, skipBrowser } from './viewer-harness.js';
+
+const ADMIN = 'viewer-admin-key-1234567890abcdef';
+const READER = 'viewer-reader-key-1234567890abcdef';
+const HERMES_CURATOR = 'viewer-hermes-key-1234567890abcdef';
+
+async function signIn(page: Page, url: string, key: string) {
+  await page.goto(url);
+  await page.fill('input[type=password]', key);
+  await page.click('button[type=submit]');
+}
+
+describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
+  let service: TestService;
+  let browser: Browser;
+
+  before(async () => {
+    buildViewer();
+    service = await startTestService({
+      bots: [testBot('mythos'), testBot('secret')],
+      config: {
+        apiKeys: [
+          { name: 'admin', key: ADMIN, scopes: ['admin'], bots: '*', sources: '*' },
+          { name: 'reader', key: READER, scopes: ['retrieve'], bots: ['mythos'], sources: '*' },
+          {
+            name: 'hermes-curator',
+            key: HERMES_CURATOR,
+            scopes: ['retrieve', 'forget', 'save'],
+            bots: ['mythos'],
+            sources: ['hermes'],
+          },
+        ],
+      },
+    });
+    await seedMemories(service, 'mythos', { authorization: `Bearer ${ADMIN}` });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('the page asks for a key, refuses a wrong one, and keeps a right one for the tab only', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, 'not-a-key');
+      await page.waitForSelector('[role=alert]');
+      assert.match(await page.textContent('[role=alert]') ?? '', /not accepted/);
+      assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'a refused key is not kept');
+      await page.fill('input[type=password]', READER);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('article.memory');
+      assert.ok(!page.url().includes(READER), 'never in the URL');
+      assert.equal(await page.evaluate(() => Object.values(sessionStorage).join()), READER);
+      assert.equal(await page.evaluate(() => localStorage.length), 0);
+      await page.reload();
+      await page.waitForSelector('article.memory');
+      assert.match(await page.textContent('.who') ?? '', /key: reader/);
+      assert.deepEqual(await seriousViolations(page), []);
+    } finally {
+      await page.close();
+    }
+    const fresh = await browser.newPage();
+    try {
+      await fresh.goto(`${service.url}/ui`);
+      await fresh.waitForSelector('input[type=password]');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('a key without forget sees no forget or edit buttons, only its bots, and gets 403 if it tries', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui?source=discord`, READER);
+      await page.waitForSelector('article.memory');
+      assert.equal(await page.locator('button:has-text("Forget")').count(), 0);
+      assert.equal(await page.locator('button:has-text("Edit")').count(), 0);
+      assert.deepEqual(await page.$$eval('header select option', (os) => os.map((o) => o.textContent)), ['mythos']);
+      const id = await page.getAttribute('article.memory', 'data-point-id');
+      await page.focus('article.memory');
+      await page.keyboard.press('Delete');
+      assert.equal(await page.locator('dialog').count(), 0, 'Delete offers nothing');
+      const tried = await page.evaluate(async (point) => {
+        const key = Object.values(sessionStorage)[0];
+        const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+        const detail = await (await fetch(`/bots/mythos/points/${point}`, { headers })).json();
+        const ids = detail.messages.map((m: { message_id: string }) => m.message_id);
+        const forget = await fetch('/forget', { method: 'POST', headers, body: JSON.stringify({ bot: 'mythos', message_ids: ids }) });
+        const selection = await fetch('/bots/mythos/forget-selection?source=discord', { headers });
+        const secret = await fetch('/bots/secret/points', { headers });
+        return [forget.status, selection.status, secret.status];
+      }, id);
+      assert.deepEqual(tried, [403, 403, 403]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a key limited to one source may forget that source's memories only; SillyTavern's need admin", async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, HERMES_CURATOR);
+      await page.waitForSelector('article.memory');
+      const forgettable = await page.$$eval('article.memory', (cards) =>
+        cards.filter((c) => c.querySelector('button.danger')).map((c) => c.querySelector('.badge')?.textContent),
+      );
+      assert.deepEqual([...new Set(forgettable)], ['hermes']);
+      // The bulk selection leaves out what the key may not forget, and says so.
+      await page.goto(`${service.url}/ui?kind=memory-pool`);
+      await page.click('button:has-text("Forget all matching")');
+      await page.waitForSelector('dialog .forget-counts');
+      assert.equal(await page.textContent('dialog .forget-counts'), '1 memory and 2 messages will be forgotten.');
+      assert.match(await page.textContent('dialog') ?? '', /matching memories will stay/);
+      await page.click('dialog button:has-text("Cancel")');
+      const edit = await page.evaluate(async () => {
+        const key = Object.values(sessionStorage)[0];
+        const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+        return (await fetch('/bots/mythos/points/900000/text', { method: 'PUT', headers, body: '{"text":"x"}' })).status;
+      });
+      assert.equal(edit, 403, "SillyTavern's points are admin's to edit");
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('an admin key sees the forget audit log and may forget all of SillyTavern', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui?kind=sillytavern`, ADMIN);
+      await page.waitForSelector('article.memory');
+      await page.click('button:has-text("Forget all SillyTavern memories")');
+      await page.waitForSelector('dialog .forget-counts');
+      assert.equal(await page.getAttribute('dialog .forget-counts', 'data-points'), '2');
+      await page.click('dialog button.danger');
+      await page.waitForSelector('dialog .forget-result');
+      assert.match(await page.textContent('dialog .forget-result') ?? '', /2 memories deleted/);
+      await page.click('dialog button:has-text("Close")');
+      await page.waitForSelector('.empty');
+      await page.click('nav button:has-text("Health")');
+      await page.waitForSelector('.health table');
+      assert.match(await page.textContent('.health table') ?? '', /admin.*include_unsourced/s);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,287 @@
+/**
+ * @module The memory viewer in Debian's Chromium on a service without keys (loopback): browse and page the
+ * timeline, filter through the URL, ask, correct, forget one and in bulk (the confirmation's counts are what
+ * leaves the store), the loopback guard, an empty bot, accessibility and screenshots.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import type { TimelinePageResponse } from '../../../src/wire/viewer.js';
+import {
+  SCREENSHOT_DIR,
+  buildViewer,
+  countPoints,
+  launchBrowser,
+  seedMemories,
+  seriousViolations,
+  skipBrowser,
+  storeClient,
+} from './viewer-harness.js';
+
+const COLLECTION = 'mem_mythos';
+
+/** Every point id of the timeline through the API, page by page, newest first. */
+async function timelineIds(service: TestService, query = ''): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams(query);
+    params.set('limit', '13');
+    if (cursor) params.set('cursor', cursor);
+    const page = (await (await fetch(`${service.url}/bots/mythos/points?${params}`)).json()) as TimelinePageResponse;
+    ids.push(...page.points.map((p) => String(p.id)));
+    cursor = page.next_cursor;
+  } while (cursor);
+  return ids;
+}
+
+const cardIds = (page: Page) =>
+  page.$$eval('article.memory', (cards) => cards.map((card) => card.getAttribute('data-point-id') ?? ''));
+
+describe('the memory viewer without keys', { skip: skipBrowser }, () => {
+  let service: TestService;
+  let browser: Browser;
+  let page: Page;
+  let total: number;
+
+  before(async () => {
+    buildViewer();
+    service = await startTestService({ bots: [testBot('mythos'), testBot('empty')] });
+    total = await seedMemories(service, 'mythos');
+    browser = await launchBrowser(`MAP viewer.example 127.0.0.1`);
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('the timeline shows every memory newest first, grouped by day, paged as it scrolls', async () => {
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    assert.match(await page.textContent('.summary [role=status]') ?? '', new RegExp(`^${total} memories`));
+    const first = await cardIds(page);
+    assert.equal(first.length, 50, 'one page of 50');
+    const headings = await page.$$eval('.day h2', (hs) => hs.map((h) => h.textContent));
+    assert.equal(headings[0], 'Wednesday, 2 December 2026');
+    assert.equal(new Set(headings).size, headings.length, 'one heading per day');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/timeline.png` });
+    // Scrolling to the end loads the next page.
+    while ((await cardIds(page)).length < total) {
+      await page.locator('.more').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(100);
+    }
+    assert.deepEqual(await cardIds(page), await timelineIds(service));
+    const stamps = await page.$$eval('article.memory time', (ts) => ts.map((t) => Date.parse(t.getAttribute('datetime')!)));
+    assert.deepEqual(stamps, [...stamps].sort((a, b) => b - a), 'newest first');
+    assert.equal(await page.textContent('.more'), 'That is everything.');
+  });
+
+  test('filters live in the URL: a bookmarked view opens filtered, and applying the form rewrites the URL', async () => {
+    await page.goto(`${service.url}/ui?source=discord&dm=exclude`);
+    await page.waitForSelector('article.memory');
+    assert.equal(await page.inputValue('input[name=source]'), 'discord');
+    assert.equal(await page.inputValue('select[name=dm]'), 'exclude');
+    assert.deepEqual(await cardIds(page), await timelineIds(service, 'source=discord&dm=exclude'));
+    const badges = await page.$$eval('article.memory .badge', (bs) => bs.map((b) => b.textContent));
+    assert.ok(badges.includes('discord') && !badges.includes('DM') && !badges.includes('hermes'));
+
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'search', '/ jumps to the search field');
+    await page.keyboard.type('Schubert');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/text=Schubert/);
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 1);
+    assert.match(await page.textContent('article.memory') ?? '', /Schubert/);
+    assert.deepEqual(await cardIds(page), await timelineIds(service, 'source=discord&dm=exclude&text=Schubert'));
+    await page.click('text=Clear');
+    await page.waitForURL((url) => url.search === '');
+  });
+
+  test('arrow keys move through the timeline; Enter opens a memory and Escape closes it', async () => {
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    await page.focus('article.memory');
+    await page.keyboard.press('ArrowDown');
+    const ids = await cardIds(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1]);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[open]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog', { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1], 'focus comes back');
+  });
+
+  test("Ask shows exactly /retrieve's hits and block, with each hit's explanation and the block's size", async () => {
+    await page.goto(`${service.url}/ui?view=ask`);
+    await page.fill('input[name=query]', 'Where does Anna live?');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.answer');
+    const direct = await service.post('/retrieve', { bot: 'mythos', query_text: 'Where does Anna live?', explain: true });
+    assert.ok(direct.json.hits.length > 0);
+    assert.equal(await page.locator('.hits > li').count(), direct.json.hits.length);
+    assert.equal(await page.textContent('pre.block'), direct.json.formatted);
+    assert.equal(
+      await page.textContent('.block-size'),
+      `${direct.json.formatted.length.toLocaleString('en-GB')} characters`,
+    );
+    const firstHit = (await page.textContent('.hits > li')) ?? '';
+    assert.ok(firstHit.includes(`${Math.round(direct.json.hits[0].score * 100)}%`));
+    assert.match(firstHit, /Why it ranked: (hybrid|chunk-only) recall/);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/ask.png`, fullPage: true });
+  });
+
+  test("correcting a memory-pool message rebuilds and re-embeds its memory under the same id", async () => {
+    const hermes = await timelineIds(service, 'source=hermes');
+    assert.equal(hermes.length, 1);
+    const id = hermes[0]!;
+    await page.goto(`${service.url}/ui?source=hermes`);
+    await page.focus(`article[data-point-id="${id}"]`);
+    await page.keyboard.press('Enter');
+    const box = page.locator('dialog textarea').first();
+    await box.fill('Remind me that the piano tuner comes on Friday at ten in the morning.');
+    await page.click('dialog button.primary');
+    await page.waitForSelector('dialog [role=status]');
+    assert.match(await page.textContent('dialog [role=status]') ?? '', /Saved 1 edited message/);
+    await service.writer.runOnce({ flush: true });
+    const [point] = await storeClient(service).retrieve(COLLECTION, { ids: [id], with_payload: true });
+    assert.match(String(point?.payload?.text), /Friday at ten/);
+    assert.doesNotMatch(String(point?.payload?.text), /Thursday at nine in the morning/);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.body.textContent?.includes('Friday at ten'));
+  });
+
+  test("correcting SillyTavern's point re-embeds its text in place (same id, new vector)", async () => {
+    const client = storeClient(service);
+    const [before] = await client.retrieve(COLLECTION, { ids: [900_001], with_vector: true });
+    await page.goto(`${service.url}/ui?kind=sillytavern`);
+    await page.focus('article[data-point-id="900001"]');
+    await page.keyboard.press('Enter');
+    const text = '[2026-12-02]\nHelen: I started learning the viola myself.\nMythos: A viola in the family of pianists, brave!';
+    await page.locator('dialog textarea').fill(text);
+    await page.click('dialog button.primary');
+    await page.waitForSelector('dialog [role=status]');
+    const [after] = await client.retrieve(COLLECTION, { ids: [900_001], with_vector: true, with_payload: true });
+    assert.equal(after?.payload?.text, text);
+    assert.equal(after?.payload?.source, undefined, 'still a SillyTavern point');
+    assert.notDeepEqual(after?.vector, before?.vector, 're-embedded');
+    await page.keyboard.press('Escape');
+  });
+
+  test('forgetting one memory: Delete asks with the exact counts, and exactly that leaves the store', async () => {
+    const [id] = await timelineIds(service, 'dm=only');
+    const before = await countPoints(service, COLLECTION);
+    await page.goto(`${service.url}/ui?dm=only`);
+    await page.focus(`article[data-point-id="${id}"]`);
+    await page.keyboard.press('Delete');
+    const counts = page.locator('dialog .forget-counts');
+    await counts.waitFor();
+    assert.equal(await counts.getAttribute('data-points'), '1');
+    assert.equal(await counts.getAttribute('data-messages'), '2');
+    assert.equal(await counts.textContent(), '1 memory and 2 messages will be forgotten.');
+    await page.click('dialog button.danger');
+    await page.waitForSelector('dialog .forget-result');
+    assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
+    assert.equal(await countPoints(service, COLLECTION), before - 1);
+    assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [id!] }), []);
+  });
+
+  test('forgetting one message rewrites its memory without it', async () => {
+    const ids = await timelineIds(service, 'source=discord');
+    const [id] = ids;
+    const client = storeClient(service);
+    const [before] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
+    assert.ok(Number(before?.payload?.messageCount) >= 2);
+    await page.goto(`${service.url}/ui?source=discord`);
+    await page.focus(`article[data-point-id="${id}"]`);
+    await page.keyboard.press('Enter');
+    await page.locator('dialog button:has-text("Forget this message")').first().click();
+    await page.waitForSelector('dialog .forget-counts');
+    assert.match(await page.textContent('dialog .forget-counts') ?? '', /^1 message will be forgotten; its memory stays/);
+    await page.click('dialog button.danger');
+    await page.waitForSelector('dialog .forget-result');
+    const [after] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
+    assert.equal(after?.payload?.messageCount, Number(before?.payload?.messageCount) - 1);
+  });
+
+  test('forgetting everything matching a filter: the confirmation counts exactly what goes', async () => {
+    const june = {
+      must: [
+        { key: 'source', match: { value: 'import' } },
+        { key: 'timestamp', range: { gte: Date.parse('2026-06-01T00:00:00Z'), lt: Date.parse('2026-07-01T00:00:00Z') } },
+      ],
+    };
+    const matching = await countPoints(service, COLLECTION, june);
+    assert.equal(matching, 30);
+    const before = await countPoints(service, COLLECTION);
+    await page.goto(`${service.url}/ui?source=import&from=2026-06-01&to=2026-06-30`);
+    await page.click('button:has-text("Forget all matching")');
+    const counts = page.locator('dialog .forget-counts');
+    await counts.waitFor();
+    assert.equal(await counts.textContent(), '30 memories and 30 messages will be forgotten.');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/confirm-forget.png` });
+    assert.deepEqual(await seriousViolations(page), [], 'the confirmation passes axe');
+    await page.click('dialog button.danger');
+    await page.waitForSelector('dialog .forget-result');
+    assert.equal(await page.textContent('dialog .forget-result'), '30 messages forgotten; 30 memories deleted, 0 memories rewritten.');
+    assert.equal(await countPoints(service, COLLECTION, june), 0);
+    assert.equal(await countPoints(service, COLLECTION), before - 30);
+    await page.click('dialog button:has-text("Close")');
+    await page.waitForSelector('.empty');
+  });
+
+  test('the health panel shows readiness, points by source, the backlog, the model and the forget log', async () => {
+    await page.goto(`${service.url}/ui?view=health`);
+    await page.waitForSelector('.health table');
+    const text = (await page.textContent('.health')) ?? '';
+    for (const expected of ['ready', 'store', 'embedder', 'SillyTavern: 2', 'hermes: 1', 'Forget audit log', 'open']) {
+      assert.ok(text.includes(expected), `health shows "${expected}"`);
+    }
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+
+  test('axe-core finds no serious or critical violations on the timeline and the answer of Ask', async () => {
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.goto(`${service.url}/ui?view=ask`);
+    await page.fill('input[name=query]', 'piano');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.answer');
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+
+  test('on a phone in dark mode the timeline fits the screen and passes axe', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    try {
+      await phone.goto(`${service.url}/ui`);
+      await phone.waitForSelector('article.memory');
+      assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+      assert.deepEqual(await seriousViolations(phone), []);
+      await phone.screenshot({ path: `${SCREENSHOT_DIR}/timeline-phone-dark.png` });
+      const background = () => phone.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(await background(), 'rgb(20, 20, 22)', "the system's dark scheme");
+      await phone.click('button:has-text("Light")');
+      assert.equal(await background(), 'rgb(247, 247, 245)', 'the toggle chooses light');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  test('an empty bot says there is nothing yet', async () => {
+    await page.goto(`${service.url}/ui?bot=empty`);
+    await page.waitForSelector('.empty');
+    assert.match(await page.textContent('.empty') ?? '', /No memories yet/);
+    assert.equal(await page.locator('article.memory').count(), 0);
+  });
+
+  test('without keys a page under another host name gets nothing (the loopback guard)', async () => {
+    const port = new URL(service.url).port;
+    const answer = await page.goto(`http://viewer.example:${port}/ui`);
+    assert.equal(answer?.status(), 403);
+    assert.match(await page.textContent('body') ?? '', /only answers loopback names/);
+    const api = await page.evaluate(async () => (await fetch('/bots/mythos/points')).status);
+    assert.equal(api, 403);
+  });
+});

@@ -1,0 +1,86 @@
+/** @module The timeline's filter form; applying it rewrites the URL, so the view can be bookmarked. */
+import type { Filter } from './url-state.js';
+
+const TEXT_FIELDS = [
+  ['speaker', 'Speaker'],
+  ['source', 'Source'],
+  ['channel_id', 'Channel id'],
+  ['guild_id', 'Guild id'],
+] as const;
+
+export function FilterBar(props: { filter: Filter; onApply: (filter: Filter) => void }) {
+  const { filter } = props;
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const next: Filter = {};
+    for (const [key, value] of form.entries()) {
+      if (typeof value === 'string' && value.trim() !== '') next[key as keyof Filter] = value.trim();
+    }
+    props.onApply(next);
+  };
+  // Everything but the search text sits in a fold, open when one of its fields is set.
+  const narrowing = Object.keys(filter).filter((key) => key !== 'text').length;
+  // Keyed by the filter, so Clear and back/forward reset the fields.
+  return (
+    <form class="filters" onSubmit={onSubmit} key={JSON.stringify(filter)} aria-label="Filter memories">
+      <div class="search-row">
+        <label class="field">
+          <span>
+            Search text <kbd>/</kbd>
+          </span>
+          <input
+            id="search"
+            name="text"
+            type="search"
+            value={filter.text ?? ''}
+            placeholder="words in the memory"
+          />
+        </label>
+        <div class="actions">
+          <button type="submit" class="primary">
+            Apply
+          </button>
+          <button type="button" onClick={() => props.onApply({})}>
+            Clear
+          </button>
+        </div>
+      </div>
+      <details class="more-filters" open={narrowing > 0}>
+        <summary>More filters{narrowing > 0 ? ` (${narrowing} set)` : ''}</summary>
+        <div class="filter-grid">
+          {TEXT_FIELDS.map(([name, label]) => (
+            <label class="field" key={name}>
+              {label}
+              <input name={name} value={filter[name] ?? ''} />
+            </label>
+          ))}
+          <label class="field">
+            Written by
+            <select name="kind" value={filter.kind ?? ''}>
+              <option value="">anyone</option>
+              <option value="memory-pool">memory-pool</option>
+              <option value="sillytavern">SillyTavern</option>
+            </select>
+          </label>
+          <label class="field">
+            DMs
+            <select name="dm" value={filter.dm ?? ''}>
+              <option value="">with DMs</option>
+              <option value="only">DMs only</option>
+              <option value="exclude">no DMs</option>
+            </select>
+          </label>
+          <label class="field">
+            From
+            <input name="from" type="date" value={filter.from ?? ''} />
+          </label>
+          <label class="field">
+            To
+            <input name="to" type="date" value={filter.to ?? ''} />
+          </label>
+        </div>
+      </details>
+    </form>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * @module Every forget the page offers, planned before it runs: the confirmation shows the exact counts the
+ * plan was built from, and running it goes through `POST /forget` (tombstones, audit log, the key's limits).
+ */
+import type { ForgetResponse } from '../../src/wire/forget-request.js';
+import type { ForgetSelectionResponse, PointDetailResponse, TimelinePoint } from '../../src/wire/viewer.js';
+import { botPath, getJson, postJson } from './api.js';
+import { type Filter, filterQuery } from './url-state.js';
+
+/** What the service reported, summed over the requests a plan sent. */
+export type ForgetTotals = { -readonly [K in keyof Omit<ForgetResponse, 'ok'>]: number };
+
+export interface ForgetPlan {
+  readonly title: string;
+  /** Points that go (deleted, or rewritten without a forgotten message when `rewrites`). */
+  readonly points: number;
+  readonly messages: number;
+  /** Matching points that stay (SillyTavern's, or sources the key may not forget). */
+  readonly kept: number;
+  /** True when the point stays, rewritten without the message. */
+  readonly rewrites: boolean;
+  run(): Promise<ForgetTotals>;
+}
+
+/** `/forget` takes at most 1000 ids per request. */
+const BATCH = 1000;
+
+const zero = (): ForgetTotals => ({
+  points_deleted: 0,
+  points_rewritten: 0,
+  pending_dropped: 0,
+  messages_forgotten: 0,
+});
+
+async function forgetIds(bot: string, ids: readonly string[]): Promise<ForgetTotals> {
+  const totals = zero();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const answer = await postJson<ForgetResponse>('/forget', { bot, message_ids: ids.slice(i, i + BATCH) });
+    totals.points_deleted += answer.points_deleted;
+    totals.points_rewritten += answer.points_rewritten;
+    totals.pending_dropped += answer.pending_dropped;
+    totals.messages_forgotten += answer.messages_forgotten;
+  }
+  return totals;
+}
+
+/** One memory: every message the journal holds for it. */
+export async function planForgetPoint(bot: string, point: TimelinePoint): Promise<ForgetPlan> {
+  const detail = await getJson<PointDetailResponse>(
+    botPath(bot, `points/${encodeURIComponent(String(point.id))}`),
+  );
+  const ids = detail.messages.map((m) => m.message_id);
+  return {
+    title: 'Forget this memory?',
+    points: ids.length > 0 ? 1 : 0,
+    messages: ids.length,
+    kept: ids.length > 0 ? 0 : 1,
+    rewrites: false,
+    run: () => forgetIds(bot, ids),
+  };
+}
+
+/** One message of a memory: the memory is rewritten without it, or goes when it was the last. */
+export function planForgetMessage(bot: string, messageId: string, messagesInPoint: number): ForgetPlan {
+  return {
+    title: 'Forget this message?',
+    points: 1,
+    messages: 1,
+    kept: 0,
+    rewrites: messagesInPoint > 1,
+    run: () => forgetIds(bot, [messageId]),
+  };
+}
+
+/** Everything the filter matches that the key may forget. */
+export async function planForgetMatching(bot: string, filter: Filter): Promise<ForgetPlan> {
+  const selection = await getJson<ForgetSelectionResponse>(
+    `${botPath(bot, 'forget-selection')}?${filterQuery(filter).toString()}`,
+  );
+  return {
+    title: 'Forget everything matching this filter?',
+    points: selection.points,
+    messages: selection.messages,
+    kept: selection.kept,
+    rewrites: false,
+    run: () => forgetIds(bot, selection.message_ids),
+  };
+}
+
+/** SillyTavern's points, all of them (admin): the API's `source: null` with `include_unsourced`. */
+export function planForgetSillyTavern(bot: string, points: number): ForgetPlan {
+  return {
+    title: "Forget all of SillyTavern's memories?",
+    points,
+    messages: 0,
+    kept: 0,
+    rewrites: false,
+    run: async () => ({
+      ...zero(),
+      ...(await postJson<ForgetResponse>('/forget', { bot, source: null, include_unsourced: true })),
+    }),
+  };
+}

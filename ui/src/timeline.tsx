@@ -1,0 +1,202 @@
+/**
+ * @module A bot's memories, newest first, grouped by day: pages of `GET /bots/{bot}/points` loaded as the
+ * end of the list scrolls into view (or with the button), so only what was seen is in the page.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TimelinePageResponse, TimelinePoint, WhoamiResponse } from '../../src/wire/viewer.js';
+import { botPath, getJson } from './api.js';
+import { ConfirmForget } from './confirm-forget.js';
+import { FilterBar } from './filter-bar.js';
+import { dayKey, formatCount, formatDay } from './format.js';
+import {
+  type ForgetPlan,
+  planForgetMatching,
+  planForgetPoint,
+  planForgetSillyTavern,
+} from './forget-plans.js';
+import { MemoryCard } from './memory-card.js';
+import { PointEditor } from './point-editor.js';
+import { can, canEditPoint, canForgetPoint } from './session.js';
+import { type Filter, filterQuery, hasFilter } from './url-state.js';
+
+const PAGE = 50;
+
+function groupByDay(points: readonly TimelinePoint[]): [string, TimelinePoint[]][] {
+  const groups = new Map<string, TimelinePoint[]>();
+  for (const point of points) {
+    const key = dayKey(point.timestamp);
+    groups.set(key, [...(groups.get(key) ?? []), point]);
+  }
+  return [...groups];
+}
+
+export function Timeline(props: {
+  bot: string;
+  who: WhoamiResponse;
+  filter: Filter;
+  onFilter: (f: Filter) => void;
+}) {
+  const { bot, who, filter } = props;
+  const [points, setPoints] = useState<TimelinePoint[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<TimelinePoint | null>(null);
+  const [plan, setPlan] = useState<ForgetPlan | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const generation = useRef(0);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const query = filterQuery(filter).toString();
+
+  const load = async (from: string | null) => {
+    const mine = generation.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const params = new URLSearchParams(query);
+      params.set('limit', String(PAGE));
+      if (from) params.set('cursor', from);
+      const page = await getJson<TimelinePageResponse>(`${botPath(bot, 'points')}?${params.toString()}`);
+      if (mine !== generation.current) return;
+      setPoints((before) => (from ? [...before, ...page.points] : [...page.points]));
+      setCursor(page.next_cursor);
+      setTotal(page.total);
+    } catch (caught) {
+      if (mine === generation.current) setError((caught as Error).message);
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+  };
+
+  // A new bot, filter or reload starts over.
+  useEffect(() => {
+    generation.current += 1;
+    setPoints([]);
+    setCursor(null);
+    setTotal(null);
+    void load(null);
+  }, [bot, query, reloads]);
+
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !cursor || loading) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void load(cursor);
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  });
+
+  const guard = async (making: () => Promise<ForgetPlan>) => {
+    try {
+      setPlan(await making());
+    } catch (caught) {
+      setError((caught as Error).message);
+    }
+  };
+
+  const moveFocus = (from: EventTarget | null, step: number) => {
+    const cards = [...document.querySelectorAll<HTMLElement>('article.memory')];
+    const next = cards[cards.indexOf(from as HTMLElement) + step];
+    next?.focus();
+    if (!next && step > 0 && cursor) void load(cursor);
+  };
+
+  const onlySillyTavern = filter.kind === 'sillytavern' && Object.keys(filter).length === 1;
+  const bulk = can(who, 'forget') && hasFilter(filter) && (total ?? 0) > 0;
+
+  return (
+    <section aria-label="Timeline">
+      <FilterBar filter={filter} onApply={props.onFilter} />
+      <div class="summary">
+        <p role="status" aria-live="polite">
+          {total === null
+            ? 'Loading…'
+            : `${formatCount(total, 'memory', 'memories')}${hasFilter(filter) ? ' match' : ''}`}
+        </p>
+        {bulk && !onlySillyTavern && (
+          <button type="button" class="danger" onClick={() => guard(() => planForgetMatching(bot, filter))}>
+            Forget all matching…
+          </button>
+        )}
+        {bulk && onlySillyTavern && can(who, 'admin') && (
+          <button
+            type="button"
+            class="danger"
+            onClick={() => setPlan(planForgetSillyTavern(bot, total ?? 0))}
+          >
+            Forget all SillyTavern memories…
+          </button>
+        )}
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {total === 0 && !loading && (
+        <p class="empty">
+          {hasFilter(filter)
+            ? 'No memory matches this filter.'
+            : 'No memories yet. They appear here once a conversation is saved and its first chunk is written.'}
+        </p>
+      )}
+      <section class="memories" aria-busy={loading} aria-label="Memories, newest first">
+        {groupByDay(points).map(([day, group]) => (
+          <section class="day" key={day} aria-label={formatDay(group[0]!.timestamp)}>
+            <h2>{formatDay(group[0]!.timestamp)}</h2>
+            {group.map((point) => (
+              <MemoryCard
+                key={String(point.id)}
+                point={point}
+                onFocusMove={(step) => moveFocus(document.activeElement, step)}
+                actions={{
+                  ...(canEditPoint(who, point) ? { onOpen: () => setEditing(point) } : {}),
+                  ...(canForgetPoint(who, point)
+                    ? { onForget: () => guard(() => planForgetPoint(bot, point)) }
+                    : {}),
+                }}
+              />
+            ))}
+          </section>
+        ))}
+      </section>
+      <div ref={sentinel} class="more">
+        {cursor && (
+          <button type="button" onClick={() => load(cursor)} disabled={loading}>
+            {loading ? 'Loading…' : 'Load older memories'}
+          </button>
+        )}
+        {!cursor && points.length > 0 && <p class="note">That is everything.</p>}
+      </div>
+      {editing && (
+        <PointEditor
+          bot={bot}
+          point={editing}
+          who={who}
+          onForget={(next) => {
+            setEditing(null);
+            setPlan(next);
+          }}
+          onClose={(changed) => {
+            setEditing(null);
+            if (!changed) return;
+            setReloads((n) => n + 1);
+            // memory-pool's edits are rebuilt by the chunk writer moments later: look again then.
+            setTimeout(() => setReloads((n) => n + 1), 1500);
+          }}
+        />
+      )}
+      {plan && (
+        <ConfirmForget
+          plan={plan}
+          onClose={(changed) => {
+            setPlan(null);
+            if (changed) setReloads((n) => n + 1);
+          }}
+        />
+      )}
+    </section>
+  );
+}
