@@ -213,10 +213,7 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     assert.equal(response.status, 200);
     const stats = (await response.json()) as { messages: { oldestPendingAt: unknown } };
     const { oldestPendingAt } = stats.messages;
-    assert.ok(
-      typeof oldestPendingAt === 'number' && oldestPendingAt <= Date.now(),
-      'the oldest pending arrival',
-    );
+    assert.ok(typeof oldestPendingAt === 'number' && oldestPendingAt <= Date.now(), 'the oldest pending arrival');
     assert.deepEqual(stats, {
       bot: 'mythos',
       collection: 'mem_mythos',
