@@ -8,7 +8,7 @@ const LAYERS = [
   ['runtime', 'errors', 'logging'], // what every part stands on: the process, the one error model, logs
   ['wire', 'chunking', 'config'], // the wire contract, the shared format, the frozen config
   ['store', 'embedding', 'journal', 'metrics', 'auth', 'client'], // ports, adapters, the durable journal
-  ['parts', 'ingest', 'importers', 'retrieval', 'forgetting', 'viewer'], // what the service does (importers feed the journal as /save does)
+  ['parts', 'ingest', 'importers', 'retrieval', 'forgetting', 'viewer', 'maintenance'], // what the service does, its importers (they feed the journal as /save does) and its data tools
   ['http', 'interfaces'], // how the outside reaches it
   ['service', 'cli'], // the composition root and the command line
 ];

@@ -30,5 +30,19 @@ test('memory-pool has exactly these commands and options', () => {
       '--dry-run',
       '--json',
     ],
+    export: ['--bot <name>', '--out <file>', '--gzip', '-c, --config <file>', '--dry-run', '--json'],
+    restore: ['--bot <name>', '--into-collection <name>', '-c, --config <file>', '--dry-run', '--json'],
+    reembed: [
+      '--bot <name>',
+      '--to <file>',
+      '--rollback',
+      '--drop-old',
+      '-c, --config <file>',
+      '--dry-run',
+      '--json',
+    ],
+    // Read-only: nothing for a --dry-run to hold back.
+    doctor: ['-c, --config <file>', '--json'],
+    stats: ['--bot <name>', '-c, --config <file>', '--json'],
   });
 });

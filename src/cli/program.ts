@@ -1,10 +1,15 @@
 /** @module The CLI's public surface: every command, registered in one place. */
 import { Command } from 'commander';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerDoctorCommand } from './commands/doctor-command.js';
+import { registerExportCommand } from './commands/export-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
+import { registerReembedCommand } from './commands/reembed-command.js';
 import { registerReindexCommand } from './commands/reindex-command.js';
+import { registerRestoreCommand } from './commands/restore-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
+import { registerStatsCommand } from './commands/stats-command.js';
 
 /** Builds the `memory-pool` program with all commands. */
 export function buildProgram(): Command {
@@ -16,5 +21,11 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerReindexCommand(program);
   registerImportCommand(program);
+  // The data tools (issue 13).
+  registerExportCommand(program);
+  registerRestoreCommand(program);
+  registerReembedCommand(program);
+  registerDoctorCommand(program);
+  registerStatsCommand(program);
   return program;
 }

@@ -15,6 +15,9 @@ const SCHEMA_VERSION = 1;
  * journal_probe: scratch rows written and deleted by /ready to learn whether a journal that could not be
  * written (disk full) can be again; always empty between probes.
  * parts_indexes: the collections whose parts index memory-pool started, and whether it is complete.
+ * collection_routes: a bot's collection switched by `memory-pool reembed` to the collection built with the
+ * new model; the service reads and writes the target instead (the configured name stays the chunk ids' key).
+ * restores: the snapshot a collection is being (or was) restored from, so a restore can resume.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -76,6 +79,19 @@ const STATEMENTS = [
    )`,
   `CREATE TABLE IF NOT EXISTS parts_indexes (
      collection TEXT PRIMARY KEY,
+     complete INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS collection_routes (
+     collection TEXT PRIMARY KEY,
+     target TEXT NOT NULL,
+     -- the collection used before the switch (kept until --drop-old; NULL once dropped)
+     previous TEXT,
+     switched_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS restores (
+     collection TEXT PRIMARY KEY,
+     snapshot TEXT NOT NULL,
      complete INTEGER NOT NULL,
      updated_at INTEGER NOT NULL
    )`,

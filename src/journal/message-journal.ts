@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
+import { CollectionRoutes } from './collection-routes.js';
 import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
+import { JournalSnapshot } from './journal-snapshot.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 import { PartsIndexState } from './parts-index-state.js';
@@ -71,11 +73,17 @@ export class MessageJournal {
   readonly forgetting: ForgetJournal;
   /** Which collections' parts indexes are complete, over the same database. */
   readonly partsIndexes: PartsIndexState;
+  /** Collections switched by reembed to the collection built with the new model. */
+  readonly routes: CollectionRoutes;
+  /** A bot's rows for export and restore. */
+  readonly snapshots: JournalSnapshot;
 
   constructor(private readonly db: Database) {
     this.chunks = new ChunkQueue(db);
     this.forgetting = new ForgetJournal(db, this.health);
     this.partsIndexes = new PartsIndexState(db);
+    this.routes = new CollectionRoutes(db);
+    this.snapshots = new JournalSnapshot(db);
     this.insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
@@ -113,6 +121,11 @@ export class MessageJournal {
   checkWritable(): void {
     if (this.health.failure === undefined) return;
     this.health.write(() => this.probeWrite.immediate());
+  }
+
+  /** For the doctor: one small write now, whatever happened before; throws JournalError when it fails. */
+  probeWritable(): void {
+    this.health.write(() => this.probeWrite());
   }
 
   /**
@@ -260,6 +273,34 @@ export class MessageJournal {
       planned: chunks.planned,
       stored: chunks.stored,
     };
+  }
+
+  /**
+   * For the doctor: when the longest-waiting message not yet stored in a point arrived, and the last error
+   * of a chunk waiting for its write (undefined when nothing waits).
+   */
+  oldestPending(): { arrivedAt: number; lastError: string | null } | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT MIN(m.arrived_at) AS arrived FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
+         WHERE m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1`,
+      )
+      .get() as { arrived: number | null };
+    if (row.arrived === null) return undefined;
+    const failed = this.db
+      .prepare("SELECT last_error FROM chunks WHERE state = 'planned' AND last_error IS NOT NULL LIMIT 1")
+      .get() as { last_error: string } | undefined;
+    return { arrivedAt: row.arrived, lastError: failed?.last_error ?? null };
+  }
+
+  /** When a bot's oldest and newest journaled messages were said (ms), or undefined with none. */
+  memorySpan(bot: string): { oldestMs: number; newestMs: number } | undefined {
+    const row = this.db
+      .prepare('SELECT MIN(ts) AS oldest, MAX(ts) AS newest FROM messages WHERE bot = ?')
+      .get(bot) as { oldest: number | null; newest: number | null };
+    return row.oldest === null || row.newest === null
+      ? undefined
+      : { oldestMs: row.oldest, newestMs: row.newest };
   }
 
   /** The embedding model recorded for a collection the first time memory-pool wrote to it. */

@@ -24,6 +24,7 @@ import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { routeBots } from '../maintenance/route-bots.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
@@ -91,19 +92,21 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
+    // A bot switched by `memory-pool reembed` uses its new collection from this start on.
+    const bots = routeBots(config.bots, journal, embedder);
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const guard = createCollectionGuard(store, journal);
     const partsGuard = createPartsGuard(store, journal);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
     const parts = new PartsIndex({
-      bots: config.bots,
+      bots,
       journal,
       store,
       embedder: chunkEmbedder,
       guard: partsGuard,
     });
     const writer = new ChunkWriter({
-      bots: config.bots,
+      bots,
       journal,
       store,
       embedder: chunkEmbedder,
@@ -123,7 +126,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     });
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const app = createServiceApp({
-      config,
+      config: { ...config, bots },
       journal,
       metrics,
       logger,

@@ -1,5 +1,6 @@
 /** @module `memory-pool reindex --bot B`: builds the parts of the chunks a bot stored before its parts index existed. */
 import type { Command } from 'commander';
+import { routeBots } from '../../maintenance/route-bots.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
 import {
   type CommandOutput,
@@ -44,16 +45,18 @@ export async function runReindex(
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
+  // After a reembed switch, the parts to build are the new collection's.
+  const routed = { ...config, bots: routeBots(config.bots, journal) };
   let summary: ReindexSummary;
   try {
     const index = new PartsIndex({
-      bots: config.bots,
+      bots: routed.bots,
       journal,
       store: client,
       embedder,
       guard: createPartsGuard(client, journal),
     });
-    summary = await parts.reindexParts({ config, journal, store: client, parts: index }, options.bot, {
+    summary = await parts.reindexParts({ config: routed, journal, store: client, parts: index }, options.bot, {
       dryRun: options.dryRun === true,
       onProgress: (done, total) => bar.update(done, total, 'chunks'),
     });

@@ -1,5 +1,5 @@
 /** @module PointStore over Qdrant's REST API, through the official client: a real Qdrant or the embedded store. */
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import {
   DENSE_VECTOR,
   type HybridPointStore,
@@ -21,7 +21,7 @@ import type {
 } from '../point-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { TimelineStore } from '../timeline-store.js';
-import { toStoreError } from './store-error-mapping.js';
+import { createQdrantAccess } from './qdrant-access.js';
 
 export interface QdrantPointStoreOptions {
   readonly url: string;
@@ -34,20 +34,7 @@ export interface QdrantPointStoreOptions {
 export function createQdrantPointStore(
   options: QdrantPointStoreOptions,
 ): PointStore & HybridPointStore & StHybridStore & TimelineStore {
-  const client = new QdrantClient({
-    url: options.url,
-    apiKey: options.apiKey,
-    // The version check logs a console warning on mismatch; the service reports versions through /ready instead.
-    checkCompatibility: false,
-    timeout: options.timeoutMs ?? 10_000,
-  });
-  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw toStoreError(what, options.url, error);
-    }
-  };
+  const { client, call } = createQdrantAccess(options, 10_000);
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
     try {

@@ -1,0 +1,113 @@
+/** @module `memory-pool export --bot B [--out file]`: one portable snapshot of a bot's memory (JSON Lines, gzip optional). */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { Command } from 'commander';
+import { type ExportSummary, exportSnapshot } from '../../maintenance/export-snapshot.js';
+import { isGzipPath } from '../../maintenance/snapshot-format.js';
+import {
+  type CommandOutput,
+  createProgress,
+  loadCommandConfig,
+  openDataTools,
+  processOutput,
+  requireConfiguredBot,
+  runCommand,
+} from '../data-tool-context.js';
+
+export interface ExportCommandOptions {
+  bot: string;
+  out?: string;
+  gzip?: boolean;
+  config?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Runs the command; resolves with the exit code. `stdout` receives the snapshot when there is no --out. */
+export function runExport(
+  options: ExportCommandOptions,
+  io: CommandOutput = processOutput,
+  stdout: Writable = process.stdout,
+  now: () => number = Date.now,
+): Promise<number> {
+  return runCommand(io, async () => {
+    const config = loadCommandConfig(options.config);
+    requireConfiguredBot(config, options.bot);
+    const tools = await openDataTools(config);
+    const progress = await createProgress(io, options.json === true || options.out === undefined);
+    const partial = options.out === undefined ? undefined : `${options.out}.partial`;
+    let sink: Writable | undefined;
+    let file: Writable | undefined;
+    if (options.dryRun !== true) {
+      file = partial === undefined ? stdout : createWriteStream(partial);
+      const gzip = options.gzip === true || (options.out !== undefined && isGzipPath(options.out));
+      sink = gzip ? createGzip() : file;
+      if (sink !== file) sink.pipe(file);
+    }
+    let summary: ExportSummary;
+    try {
+      summary = await exportSnapshot(
+        { store: tools.admin, journal: tools.journal, now },
+        {
+          bot: options.bot,
+          collection: tools.journal.routes.activeCollection(config.bots[options.bot]!.collection),
+          write: async (text) => {
+            if (sink !== undefined && !sink.write(text)) await once(sink, 'drain');
+          },
+          onProgress: progress.update,
+        },
+      );
+      if (sink !== undefined && file !== undefined) {
+        if (sink !== stdout) sink.end();
+        if (file !== stdout) await once(file, 'finish');
+        else if (sink !== file) await once(sink, 'end');
+      }
+      // Written under .partial and renamed at the end: a file with the final name is always whole.
+      if (partial !== undefined && options.out !== undefined && options.dryRun !== true)
+        await rename(partial, options.out);
+    } finally {
+      progress.stop();
+      await tools.close();
+    }
+    const report = { ...summary, out: options.out ?? null, dryRun: options.dryRun === true };
+    // Without --out the snapshot itself is on stdout, so the summary goes to stderr.
+    const write = options.out === undefined && options.dryRun !== true ? io.err : io.out;
+    write(options.json === true ? `${JSON.stringify(report)}\n` : describeExport(report));
+    return 0;
+  });
+}
+
+function describeExport(s: ExportSummary & { out: string | null; dryRun: boolean }): string {
+  const rows = Object.entries(s.rows)
+    .map(([table, n]) => `${n} ${table}`)
+    .join(', ');
+  const where = s.dryRun ? 'would export' : `exported to ${s.out ?? 'stdout'}`;
+  return (
+    `${s.collection} (bot ${s.bot}, model ${s.model ?? 'not recorded'}): ${where} ${s.points} points and journal rows (${rows}).\n` +
+    `The parts index is not included: after a restore, \`memory-pool reindex --bot ${s.bot}\` rebuilds it.\n`
+  );
+}
+
+/** Registers `memory-pool export --bot B [--out FILE] [--gzip] [--config FILE] [--dry-run] [--json]`. */
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description(
+      "Write a bot's memory (every point with its vector, and the journal rows) to one portable snapshot",
+    )
+    .requiredOption('--bot <name>', 'the bot whose memory to export')
+    .option('--out <file>', 'snapshot file (.gz: gzipped); default: stdout')
+    .option('--gzip', 'gzip the snapshot even without a .gz name')
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
+    .option('--dry-run', 'count what would be exported, write nothing')
+    .option('--json', 'print a machine-readable summary')
+    .action(async (options: ExportCommandOptions) => {
+      process.exitCode = await runExport(options);
+    });
+}

@@ -1,0 +1,123 @@
+/** @module `memory-pool restore <file> --bot B [--into-collection C]`: a snapshot back into an empty collection. */
+import { createReadStream, existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import type { Command } from 'commander';
+import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
+import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
+import {
+  CommandFailure,
+  type CommandOutput,
+  createProgress,
+  loadCommandConfig,
+  openDataTools,
+  processOutput,
+  requireConfiguredBot,
+  runCommand,
+} from '../data-tool-context.js';
+
+export interface RestoreCommandOptions {
+  bot: string;
+  intoCollection?: string;
+  config?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** The file's lines, gunzipped when it starts with gzip's magic bytes (whatever its name). */
+export function snapshotFileSource(file: string): SnapshotSource {
+  const header = Buffer.alloc(2);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, 2, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const gzipped = header[0] === 0x1f && header[1] === 0x8b;
+  return () => {
+    const raw = createReadStream(file);
+    return createInterface({ input: gzipped ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+  };
+}
+
+/** Runs the command; resolves with the exit code. */
+export function runRestore(
+  file: string,
+  options: RestoreCommandOptions,
+  io: CommandOutput = processOutput,
+): Promise<number> {
+  return runCommand(io, async () => {
+    const config = loadCommandConfig(options.config);
+    requireConfiguredBot(config, options.bot);
+    if (!existsSync(file))
+      throw new CommandFailure(
+        `error: ${file} does not exist. Pass the snapshot written by \`memory-pool export\`.`,
+      );
+    const { createEmbedder } = await import('../../embedding/create-embedder.js');
+    const tools = await openDataTools(config);
+    const progress = await createProgress(io, options.json);
+    let summary: RestoreSummary;
+    try {
+      const collection =
+        options.intoCollection ?? tools.journal.routes.activeCollection(config.bots[options.bot]!.collection);
+      summary = await restoreSnapshot(
+        { store: tools.admin, journal: tools.journal },
+        {
+          file,
+          source: snapshotFileSource(file),
+          bot: options.bot,
+          collection,
+          configuredModel: createEmbedder(config.embedding).model,
+          dryRun: options.dryRun === true,
+          onProgress: progress.update,
+        },
+      );
+    } finally {
+      progress.stop();
+      await tools.close();
+    }
+    io.out(
+      options.json === true
+        ? `${JSON.stringify(summary)}\n`
+        : describeRestore(summary, config.bots[options.bot]!.collection),
+    );
+    return 0;
+  });
+}
+
+function describeRestore(s: RestoreSummary, configured: string): string {
+  const lines = s.alreadyRestored
+    ? [`${s.collection} (bot ${s.bot}) already holds this snapshot: nothing to do.`]
+    : [
+        `${s.collection} (bot ${s.bot}): ${s.dryRun ? 'would restore' : 'restored'} ${s.points} points and ` +
+          `${s.rowsInserted} journal rows${s.dryRun ? ' (dry run: nothing written)' : ''}.`,
+      ];
+  for (const warning of s.warnings) lines.push(`warning: ${warning}`);
+  if (s.collection !== configured) lines.push(`Set bots.${s.bot}.collection to ${s.collection} to use it.`);
+  if (!s.dryRun && !s.alreadyRestored)
+    lines.push(
+      `Run \`memory-pool reindex --bot ${s.bot}\` to rebuild the parts index (recall is chunk-only until then).`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Registers `memory-pool restore <file> --bot B [--into-collection C] [--config FILE] [--dry-run] [--json]`. */
+export function registerRestoreCommand(program: Command): void {
+  program
+    .command('restore')
+    .description(
+      'Restore a snapshot from `memory-pool export` into an empty collection (embedded store or Qdrant)',
+    )
+    .argument('<file>', 'the snapshot (.jsonl, gzipped or not)')
+    .requiredOption('--bot <name>', 'the bot the memory is restored for')
+    .option('--into-collection <name>', "collection to restore into (default: the bot's collection)")
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
+    )
+    .option('--dry-run', 'check the file and the target, write nothing')
+    .option('--json', 'print a machine-readable summary')
+    .action(async (file: string, options: RestoreCommandOptions) => {
+      process.exitCode = await runRestore(file, options);
+    });
+}

@@ -1,0 +1,145 @@
+/**
+ * @module What the data commands (export, restore, reembed, stats) stand on: the config, the store (the
+ * running service's, or the embedded store opened in-process when nothing serves it), the journal and a
+ * progress bar drawn only on a terminal.
+ */
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore } from '../store/point-store.js';
+import type { StoreAdmin } from '../store/store-admin.js';
+import { type ReindexOutput, storeUrlOf } from './commands/reindex-command.js';
+
+/** Where a command writes; tests pass their own. */
+export type CommandOutput = ReindexOutput;
+
+export const processOutput: CommandOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  isTTY: process.stdout.isTTY === true,
+};
+
+export interface DataToolContext {
+  readonly config: MemoryPoolConfig;
+  readonly store: PointStore & HybridPointStore;
+  readonly admin: StoreAdmin;
+  readonly journal: MessageJournal;
+  /** Where the store was reached, and whether this process opened it. */
+  readonly storeUrl: string;
+  readonly storeOpenedHere: boolean;
+  close(): Promise<void>;
+}
+
+/** A failure already explained to the user: the command exits 1 with this message. */
+export class CommandFailure extends Error {}
+
+/** Loads the config or throws CommandFailure with its problems. */
+export function loadCommandConfig(configPath: string | undefined): MemoryPoolConfig {
+  try {
+    return loadConfig(configPath === undefined ? {} : { configPath });
+  } catch (error) {
+    throw new CommandFailure(isMemoryPoolError(error) ? error.message : String(error));
+  }
+}
+
+/** Throws CommandFailure naming the configured bots when `bot` is not one. */
+export function requireConfiguredBot(config: MemoryPoolConfig, bot: string): void {
+  if (config.bots[bot] !== undefined) return;
+  throw new CommandFailure(
+    `error: --bot ${bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
+      'Pass one of them, or --config the file that defines it.',
+  );
+}
+
+/**
+ * Reaches the store: over its URL when something serves it (a real Qdrant, or `serve` with the embedded
+ * store), else, for the embedded store, by opening its data folder here on a free loopback port.
+ */
+export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolContext> {
+  const [{ createQdrantPointStore }, { createQdrantStoreAdmin }, { openMessageJournal }] = await Promise.all([
+    import('../store/qdrant/qdrant-point-store.js'),
+    import('../store/qdrant/qdrant-store-admin.js'),
+    import('../journal/message-journal.js'),
+  ]);
+  const apiKey = config.store.apiKey ? { apiKey: config.store.apiKey } : {};
+  let url = storeUrlOf(config);
+  let closeStore: () => Promise<void> = async () => undefined;
+  let storeOpenedHere = false;
+  try {
+    await createQdrantPointStore({ url, ...apiKey, timeoutMs: 2_000 }).probe();
+  } catch (error) {
+    if (config.store.kind !== 'embedded') {
+      throw new CommandFailure(
+        `error: cannot reach Qdrant at ${url} (${(error as Error).message}). Check store.qdrant.url / QDRANT_URL and that Qdrant is running.`,
+      );
+    }
+    const { startQdrantServer } = await import('../qdrant-server/http/server.js');
+    try {
+      const server = await startQdrantServer({
+        dataDir: config.store.path,
+        host: '127.0.0.1',
+        port: 0,
+        ...apiKey,
+      });
+      url = server.url;
+      closeStore = () => server.close();
+      storeOpenedHere = true;
+    } catch (openError) {
+      throw new CommandFailure(
+        `error: the embedded store at ${url} does not answer and its data folder cannot be opened here (${(openError as Error).message}). ` +
+          'Start `memory-pool serve` with this config (the data commands run beside it), or stop the process holding the folder.',
+      );
+    }
+  }
+  const journal = openMessageJournal(config.dataDir);
+  return {
+    config,
+    store: createQdrantPointStore({ url, ...apiKey, timeoutMs: 60_000 }),
+    admin: createQdrantStoreAdmin({ url, ...apiKey }),
+    journal,
+    storeUrl: url,
+    storeOpenedHere,
+    close: async () => {
+      journal.close();
+      await closeStore();
+    },
+  };
+}
+
+/** A progress callback drawing a cli-progress bar on a terminal (never with --json); `stop` clears it. */
+export async function createProgress(
+  io: CommandOutput,
+  json: boolean | undefined,
+): Promise<{ update: (done: number, total: number) => void; stop: () => void }> {
+  if (!io.isTTY || json === true) return { update: () => undefined, stop: () => undefined };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar({ clearOnComplete: false }, Presets.shades_classic);
+  let started = false;
+  return {
+    update: (done, total) => {
+      if (!started) bar.start(total, done);
+      else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+      started = true;
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/** Runs a command body, turning CommandFailure and any error into a message on stderr and exit code 1. */
+export async function runCommand(io: CommandOutput, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    const message =
+      error instanceof CommandFailure ? error.message : `error: ${(error as Error).message ?? String(error)}`;
+    io.err(`${message}\n`);
+    return 1;
+  }
+}

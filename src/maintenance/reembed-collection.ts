@@ -1,0 +1,159 @@
+/**
+ * @module `memory-pool reembed`: moves a bot's memory to a new embedding model without losing any of it.
+ * build: a new collection is filled from the chunk texts while the service keeps answering from the old
+ * one, then (with serve stopped) switched to in one journal transaction; rollback: the same, back to the
+ * previous collection; drop-old: deletes the previous collection and points its name at the new one
+ * (an alias), for SillyTavern and anything else that addresses the collection by name.
+ */
+import type { BotConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { ValidationError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore } from '../store/point-store.js';
+import type { StoreAdmin } from '../store/store-admin.js';
+import { reembedTargetName } from './reembed-target.js';
+import { describeModel, sameModel } from './route-bots.js';
+import { type SyncResult, syncCollection } from './sync-collection.js';
+
+export type ReembedAction = 'build' | 'rollback' | 'drop-old';
+
+export interface ReembedDeps {
+  readonly store: PointStore & HybridPointStore;
+  readonly admin: StoreAdmin;
+  readonly journal: MessageJournal;
+  /** The model to move to (for a rollback: the previous collection's model). */
+  readonly embedder: Embedder;
+  readonly now?: () => number;
+}
+
+export interface ReembedRequest {
+  readonly bot: BotConfig;
+  readonly action: ReembedAction;
+  readonly dryRun: boolean;
+  /** Whether `memory-pool serve` answers: it chose its collection at start, so no switch happens under it. */
+  readonly serveRunning: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface ReembedSummary {
+  readonly bot: string;
+  readonly action: ReembedAction;
+  readonly from: string;
+  readonly to: string;
+  readonly sync?: SyncResult;
+  /** True when the bot now uses `to`. */
+  readonly switched: boolean;
+  /** Why the switch did not happen, and what to do. */
+  readonly pending?: string;
+  /** The collection deleted by drop-old. */
+  readonly dropped?: string;
+  readonly dryRun: boolean;
+}
+
+const STOP_SERVE =
+  'stop `memory-pool serve` (it picks its collection at start) and run the same command again';
+
+/** Runs one reembed action; refusals are ValidationErrors naming the option and the fix. */
+export async function reembedCollection(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
+  if (request.action === 'drop-old') return dropOld(deps, request);
+  const { journal, embedder } = deps;
+  const configured = request.bot.collection;
+  const active = journal.routes.activeCollection(configured);
+  const route = journal.routes.routeOf(configured);
+  let target: string;
+  if (request.action === 'rollback') {
+    if (route?.previous === undefined) {
+      throw new ValidationError(
+        '--rollback',
+        `bot ${request.bot.name} has no previous collection to switch back to (never switched, or --drop-old deleted it).`,
+      );
+    }
+    target = route.previous;
+    const recorded = journal.collectionModel(target);
+    if (recorded !== undefined && !sameModel(recorded, embedder)) {
+      throw new ValidationError(
+        '--to',
+        `${target} was built with ${describeModel(recorded)}, but the embedding given is ${describeModel(embedder)}: pass --to a file with that model's embedding settings (or leave --to out when the config has them).`,
+      );
+    }
+  } else {
+    const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe']))[0]!.length;
+    const recorded = journal.collectionModel(active);
+    if (recorded !== undefined && sameModel(recorded, { model: embedder.model, dimensions })) {
+      return {
+        bot: request.bot.name,
+        action: request.action,
+        from: active,
+        to: active,
+        switched: true,
+        dryRun: request.dryRun,
+      };
+    }
+    target = reembedTargetName(configured, embedder.model, dimensions);
+  }
+  const base = {
+    bot: request.bot.name,
+    action: request.action,
+    from: active,
+    to: target,
+    dryRun: request.dryRun,
+  };
+  const sync = await syncCollection(deps, {
+    from: active,
+    to: target,
+    dryRun: request.dryRun,
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
+  const pending = whyNotSwitch(sync, request);
+  if (pending !== undefined) return { ...base, sync, switched: false, pending };
+  journal.routes.switchTo(configured, target, (deps.now ?? Date.now)());
+  return { ...base, sync, switched: true };
+}
+
+function whyNotSwitch(sync: SyncResult & { settled: boolean }, request: ReembedRequest): string | undefined {
+  if (request.dryRun) return 'dry run: nothing written';
+  if (sync.withoutText.length > 0) {
+    return `${sync.withoutText.length} points have no text to embed (e.g. ${String(sync.withoutText[0])}): delete or fix them in the old collection, then run again`;
+  }
+  if (!sync.settled) return 'writes kept arriving through every pass: run again when the service is quieter';
+  if (request.serveRunning) return `the new collection is in sync; to switch, ${STOP_SERVE}`;
+  return undefined;
+}
+
+async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
+  const { journal, admin } = deps;
+  const configured = request.bot.collection;
+  const route = journal.routes.routeOf(configured);
+  const active = journal.routes.activeCollection(configured);
+  if (route?.previous === undefined || route.previous === active) {
+    throw new ValidationError(
+      '--drop-old',
+      `bot ${request.bot.name} has no previous collection to drop (never switched, or already dropped).`,
+    );
+  }
+  const old = route.previous;
+  const base = {
+    bot: request.bot.name,
+    action: request.action,
+    from: old,
+    to: active,
+    switched: true,
+    dryRun: request.dryRun,
+  };
+  if (request.dryRun) return { ...base, pending: `dry run: would delete ${old}`, dropped: old };
+  if (request.serveRunning)
+    throw new ValidationError('--drop-old', `serve may still use ${old}: ${STOP_SERVE}.`);
+  const aliased = (await admin.listAliases()).some((a) => a.alias === configured);
+  // The configured name stays reachable: SillyTavern keeps addressing the collection by it.
+  if (old === configured) {
+    await admin.deleteCollection(old);
+    await admin.setAlias(configured, active);
+  } else {
+    if (aliased) await admin.setAlias(configured, active);
+    await admin.deleteCollection(old);
+  }
+  await admin.deleteCollection(`${old}__parts`);
+  journal.routes.forgetPrevious(configured);
+  return { ...base, dropped: old };
+}

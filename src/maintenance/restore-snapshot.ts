@@ -1,0 +1,151 @@
+/**
+ * @module `memory-pool restore`: writes a snapshot back into an empty collection on any store, after
+ * checking the whole file and the target against its header. Resumable: a restore interrupted halfway
+ * continues when run again (points are upserts, journal rows already there are kept), and a finished one
+ * changes nothing.
+ */
+import { createHash } from 'node:crypto';
+import { StoreError } from '../errors/memory-pool-error.js';
+import type { JournalRow, SnapshotTable } from '../journal/journal-snapshot.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
+import { type SnapshotSource, readSnapshotLines } from './read-snapshot.js';
+import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
+
+export interface RestoreDeps {
+  readonly store: StoreAdmin;
+  readonly journal: MessageJournal;
+  readonly now?: () => number;
+}
+
+export interface RestoreRequest {
+  readonly file: string;
+  readonly source: SnapshotSource;
+  readonly bot: string;
+  readonly collection: string;
+  /** The model the config embeds with, to warn when the restored vectors are another model's. */
+  readonly configuredModel: string;
+  readonly dryRun: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface RestoreSummary {
+  readonly bot: string;
+  readonly collection: string;
+  readonly dryRun: boolean;
+  readonly points: number;
+  /** Journal rows new to this journal (in a dry run: rows in the file). */
+  readonly rowsInserted: number;
+  /** True when this snapshot was already restored here: nothing was written. */
+  readonly alreadyRestored: boolean;
+  readonly warnings: readonly string[];
+}
+
+const BATCH = 128;
+
+export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest): Promise<RestoreSummary> {
+  const now = deps.now ?? Date.now;
+  const { store, journal } = deps;
+  const { header, points, rows } = await checkFile(request);
+  const snapshotId = createHash('sha256').update(formatSnapshotLine(header)).digest('hex');
+  const previous = journal.snapshots.restoreOf(request.collection);
+  const base = { bot: request.bot, collection: request.collection, dryRun: request.dryRun, points };
+  if (previous?.snapshot === snapshotId && previous.complete) {
+    return { ...base, rowsInserted: 0, alreadyRestored: true, warnings: [] };
+  }
+  await checkTarget(deps, request, header, previous?.snapshot === snapshotId);
+  const warnings =
+    header.model !== null && header.model.model !== request.configuredModel
+      ? [
+          `the snapshot's vectors were made by ${header.model.model}, but the config embeds with ${request.configuredModel}: ` +
+            `set embedding back to ${header.model.model} to use this collection, or move it with \`memory-pool reembed --bot ${request.bot} --to <file>\`.`,
+        ]
+      : [];
+  if (request.dryRun) {
+    const rowCount = Object.values(rows).reduce((sum, list) => sum + list.length, 0);
+    return { ...base, rowsInserted: rowCount, alreadyRestored: false, warnings };
+  }
+  journal.snapshots.recordRestore(request.collection, snapshotId, false, now());
+  if ((await store.readCollection(request.collection)) === undefined) {
+    await store.createCollectionWithLayout(request.collection, header.layout);
+  }
+  let written = 0;
+  let batch: FullStorePoint[] = [];
+  const flush = async () => {
+    await store.upsertFullPoints(request.collection, batch);
+    written += batch.length;
+    batch = [];
+    request.onProgress?.(written, points);
+  };
+  for await (const line of readSnapshotLines(request.file, request.source)) {
+    if (line.type !== 'point') continue;
+    batch.push({ id: line.id, vector: line.vector, payload: line.payload });
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  const from = { bot: header.bot, collection: header.collection };
+  const to = { bot: request.bot, collection: request.collection };
+  const rowsInserted = journal.transaction(() => {
+    let inserted = 0;
+    for (const [table, list] of Object.entries(rows)) {
+      inserted += journal.snapshots.insertRows(table as SnapshotTable, list, from, to);
+    }
+    journal.snapshots.recordRestore(request.collection, snapshotId, true, now());
+    return inserted;
+  });
+  return { ...base, rowsInserted, alreadyRestored: false, warnings };
+}
+
+/** Reads the whole file once before anything is written: a bad line refuses the restore, not half of it. */
+async function checkFile(request: RestoreRequest) {
+  let header: SnapshotHeader | undefined;
+  let points = 0;
+  const rows: Partial<Record<SnapshotTable, JournalRow[]>> = {};
+  for await (const line of readSnapshotLines(request.file, request.source)) {
+    if (line.type === 'header') header = line;
+    else if (line.type === 'point') points += 1;
+    else if (line.type === 'row') {
+      const list = rows[line.table] ?? [];
+      list.push(line.row);
+      rows[line.table] = list;
+    } else if (line.points !== points) {
+      throw new StoreError(
+        'store_failed',
+        `${request.file}: the end line counts ${line.points} points but the file holds ${points}. Export the bot again.`,
+        { retryable: false },
+      );
+    }
+  }
+  return { header: header as SnapshotHeader, points, rows };
+}
+
+/** The target must be empty (or this very restore, resumed) and, when it exists, hold the header's vectors. */
+async function checkTarget(
+  deps: RestoreDeps,
+  request: RestoreRequest,
+  header: SnapshotHeader,
+  resuming: boolean,
+) {
+  const target = request.collection;
+  const refuse = (message: string) =>
+    new StoreError('collection_incompatible', message, { retryable: false });
+  const fix = `Restore into a new collection with --into-collection <name> (then set bots.${request.bot}.collection to it).`;
+  const recorded = deps.journal.collectionModel(target);
+  if (recorded && header.model && recorded.model !== header.model.model) {
+    throw refuse(
+      `collection ${target} holds vectors of the embedding model ${recorded.model}, the snapshot's are ${header.model.model}: they cannot be compared. ${fix}`,
+    );
+  }
+  const existing = await deps.store.readCollection(target);
+  if (existing === undefined) return;
+  if (formatCanonicalJson(existing.layout.vectors) !== formatCanonicalJson(header.layout.vectors)) {
+    throw refuse(
+      `collection ${target} has the vector layout ${JSON.stringify(existing.layout.vectors)}, the snapshot's is ${JSON.stringify(header.layout.vectors)} (another model's vectors). ${fix}`,
+    );
+  }
+  if (existing.pointsCount > 0 && !resuming) {
+    throw refuse(
+      `collection ${target} already holds ${existing.pointsCount} points; restore writes only into an empty collection. ${fix}`,
+    );
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module How the service learns of a reembed switch: at start it reads the journal's routes and uses each
+ * bot's switched collection, refusing to start with an embedder of another model than the one that collection
+ * was built with (its queries could not be compared with the stored vectors).
+ */
+import type { BotConfig } from '../config/config-types.js';
+import { ConfigError } from '../errors/memory-pool-error.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+
+/** The bots with the collection each one uses now; unswitched bots are returned as they are. */
+export function routeBots(
+  bots: Readonly<Record<string, BotConfig>>,
+  journal: MessageJournal,
+  embedder?: { readonly model: string; readonly dimensions: number | undefined },
+): Readonly<Record<string, BotConfig>> {
+  return Object.fromEntries(
+    Object.entries(bots).map(([name, bot]) => {
+      const route = journal.routes.routeOf(bot.collection);
+      if (route === undefined || route.target === bot.collection) return [name, bot];
+      const recorded = journal.collectionModel(route.target);
+      if (embedder !== undefined && recorded !== undefined && !sameModel(recorded, embedder)) {
+        const model = describeModel(embedder);
+        throw new ConfigError(
+          'embedding',
+          `bot ${name}'s collection ${bot.collection} was switched by \`memory-pool reembed\` to ${route.target}, built with ${describeModel(recorded)}, ` +
+            `but the config embeds with ${model}. Set embedding to those settings, or switch back with \`memory-pool reembed --bot ${name} --rollback\``,
+        );
+      }
+      return [name, { ...bot, collection: route.target }];
+    }),
+  );
+}
+
+/** Same model and, when both are known, the same vector size (one model may be configured with several). */
+export function sameModel(
+  a: { readonly model: string; readonly dimensions: number | undefined },
+  b: { readonly model: string; readonly dimensions: number | undefined },
+): boolean {
+  return (
+    a.model === b.model &&
+    (a.dimensions === undefined || b.dimensions === undefined || a.dimensions === b.dimensions)
+  );
+}
+
+export function describeModel(m: {
+  readonly model: string;
+  readonly dimensions: number | undefined;
+}): string {
+  return m.dimensions === undefined ? m.model : `${m.model} (${m.dimensions}-d)`;
+}

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { runExport } from '../cli/commands/export-command.js';
+import { runRestore } from '../cli/commands/restore-command.js';
+import { openMessageJournal } from '../journal/message-journal.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
+import {
+  captureOutput,
+  startServiceWithMemories,
+  writeDataToolConfig,
+} from './test-support/data-tool-fixture.js';
+
+const NOW = () => Date.UTC(2026, 11, 3, 12);
+
+async function exportTo(config: string, out: string) {
+  const io = captureOutput();
+  const code = await runExport({ bot: 'mythos', config, out, json: true }, io, undefined, NOW);
+  assert.equal(code, 0, io.text().err);
+  return JSON.parse(io.text().out);
+}
+
+async function restore(
+  file: string,
+  config: string,
+  extra: { intoCollection?: string; dryRun?: boolean } = {},
+) {
+  const io = captureOutput();
+  const code = await runRestore(file, { bot: 'mythos', config, json: true, ...extra }, io);
+  return { code, ...io.text(), summary: code === 0 ? JSON.parse(io.text().out) : undefined };
+}
+
+describe('export and restore', () => {
+  let service: TestService;
+  let client: QdrantClient;
+  let source: string;
+  let first: string;
+  before(async () => {
+    ({ service, client } = await startServiceWithMemories());
+    source = await writeDataToolConfig(service.dir, 'source', { service });
+    first = join(service.dir, 'first.jsonl.gz');
+    await exportTo(source, first);
+  });
+  after(() => service.close());
+
+  test('the snapshot holds a header, every point with its vector (SillyTavern too) and the journal rows', () => {
+    const lines = gunzipSync(readFileSync(first))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const header = lines[0];
+    assert.equal(header.format, 'memory-pool-snapshot');
+    assert.equal(header.collection, 'mem_mythos');
+    assert.equal(header.vectorSize, 64);
+    assert.equal(header.distance, 'Cosine');
+    assert.equal(header.model.model, 'hashing:words-trigrams-v1');
+    assert.equal(header.createdAt, '2026-12-03T12:00:00.000Z');
+    const points = lines.filter((l) => l.type === 'point');
+    assert.ok(points.some((p) => p.payload.messageIds === 'st_1,st_2' && p.payload.source === undefined));
+    assert.ok(points.every((p) => Array.isArray(p.vector) && p.vector.length === 64));
+    const rows = lines.filter((l) => l.type === 'row');
+    assert.deepEqual(
+      rows.filter((r) => r.table === 'forgotten_messages').map((r) => r.row.message_id),
+      ['d2'],
+    );
+    assert.equal(rows.filter((r) => r.table === 'messages').length, 4); // the forgotten d2 is gone, its tombstone stays
+    assert.deepEqual(lines.at(-1), {
+      type: 'end',
+      points: points.length,
+      rows: {
+        chunks: rows.filter((r) => r.table === 'chunks').length,
+        collection_models: 1,
+        forget_audit: 1,
+        forgotten_messages: 1,
+        messages: 4,
+      },
+    });
+  });
+
+  test('export → restore on a fresh embedded store → export gives the same bytes; a second restore changes nothing', async () => {
+    const target = await writeDataToolConfig(service.dir, 'target');
+    const restored = await restore(first, target);
+    assert.equal(restored.code, 0, restored.err);
+    assert.equal(restored.summary.alreadyRestored, false);
+    assert.ok(restored.summary.rowsInserted > 5);
+    const again = await restore(first, target);
+    assert.equal(again.summary.alreadyRestored, true);
+    const second = join(service.dir, 'second.jsonl.gz');
+    await exportTo(target, second);
+    assert.ok(readFileSync(first).equals(readFileSync(second)), 'the re-export differs from the export');
+    // The journal keeps dedup and forgetting: the forgotten id is a tombstone, the others are known.
+    const journal = openMessageJournal(join(service.dir, 'target', 'service'));
+    try {
+      const result = journal.recordMessages(
+        ['d1', 'd2'].map((id) => ({
+          bot: 'mythos',
+          messageId: id,
+          source: 'discord',
+          speakerKind: 'user' as const,
+          text: id === 'd1' ? 'My sister Anna lives in Lisbon and teaches piano to children' : 'x',
+          ts: 1,
+        })),
+        Date.now(),
+      );
+      assert.deepEqual(result, { accepted: 0, duplicates: 1, edited: 0, forgotten: 1 });
+    } finally {
+      journal.close();
+    }
+  });
+
+  test('restore refuses a collection with another model’s vectors, and a non-empty one, naming the fix', async () => {
+    await client.createCollection('mem_small', { vectors: { size: 32, distance: 'Cosine' } });
+    const other = await restore(first, source, { intoCollection: 'mem_small' });
+    assert.equal(other.code, 1);
+    assert.match(other.err, /mem_small has the vector layout .*--into-collection/);
+    const busy = await restore(first, source);
+    assert.equal(busy.code, 1);
+    assert.match(busy.err, /already holds \d+ points.*--into-collection/);
+  });
+
+  test('a dry run writes nothing; a cut-short or bad file is refused with its line and the fix', async () => {
+    const dry = await restore(first, source, { intoCollection: 'mem_copy', dryRun: true });
+    assert.equal(dry.code, 0, dry.err);
+    assert.equal((await client.collectionExists('mem_copy')).exists, false);
+    const text = gunzipSync(readFileSync(first)).toString('utf8').split('\n');
+    const cut = join(service.dir, 'cut.jsonl');
+    writeFileSync(cut, `${text.slice(0, 3).join('\n')}\n`);
+    const cutShort = await restore(cut, source, { intoCollection: 'mem_copy' });
+    assert.match(cutShort.err, /cut\.jsonl ends at line 3 without its end line/);
+    const bad = join(service.dir, 'bad.jsonl');
+    writeFileSync(bad, `${text[0]}\n{"type":"point","id":7}\n`);
+    const badLine = await restore(bad, source, { intoCollection: 'mem_copy' });
+    assert.match(badLine.err, /bad\.jsonl line 2: is point 7 without a vector/);
+    assert.equal((await client.collectionExists('mem_copy')).exists, false);
+  });
+});

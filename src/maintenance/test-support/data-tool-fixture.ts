@@ -1,0 +1,99 @@
+/** @module A running test service with memories of every kind, and config files for the data commands. */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { CommandOutput } from '../../cli/data-tool-context.js';
+import { findFreePort } from '../../runtime/find-free-port.js';
+import {
+  startTestService,
+  TEST_DIMENSIONS,
+  type TestService,
+  testBot,
+} from '../../service/test-support/start-test-service.js';
+
+const DAY = Date.UTC(2026, 10, 2, 9);
+
+/** Output captured from one command run. */
+export function captureOutput(): CommandOutput & { readonly text: () => { out: string; err: string } } {
+  let out = '';
+  let err = '';
+  return {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+    isTTY: false,
+    text: () => ({ out, err }),
+  };
+}
+
+/**
+ * A config file for the CLI. With `service`, it points at the service's journal and running store; without,
+ * at fresh folders under `dir` whose embedded store nothing serves (the command opens it itself).
+ */
+export async function writeDataToolConfig(
+  dir: string,
+  name: string,
+  options: { service?: TestService; dimensions?: number; embedding?: string } = {},
+): Promise<string> {
+  const file = join(dir, `${name}.yaml`);
+  const port = options.service ? Number(new URL(options.service.storeUrl!).port) : await findFreePort();
+  const dataDir = options.service ? options.service.config.dataDir : join(dir, name, 'service');
+  const storePath = options.service ? join(options.service.dir, 'qdrant') : join(dir, name, 'qdrant');
+  writeFileSync(
+    file,
+    [
+      `dataDir: ${JSON.stringify(dataDir)}`,
+      // The service's own address, so reembed sees it running.
+      `listen: { port: ${options.service ? Number(new URL(options.service.url).port) : await findFreePort()} }`,
+      `store: { embedded: { path: ${JSON.stringify(storePath)}, port: ${port} } }`,
+      options.embedding ??
+        `embedding: { provider: hashing, dimensions: ${options.dimensions ?? TEST_DIMENSIONS} }`,
+      'bots: { mythos: { selfSpeaker: Mythos, collection: mem_mythos } }',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/**
+ * Starts a service holding memory-pool chunks from two sources, one forgotten message (a tombstone and a
+ * rewritten chunk) and a SillyTavern point (no source, written straight to the store).
+ */
+export async function startServiceWithMemories(): Promise<{ service: TestService; client: QdrantClient }> {
+  const service = await startTestService({ bots: [testBot('mythos')] });
+  const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+  let clock = 0;
+  const message = (kind: 'user' | 'self', id: string, text: string) => {
+    clock += 60_000;
+    return { speaker_kind: kind, text, message_id: id, ts: DAY + clock, speaker_name: 'Helen' };
+  };
+  const save = async (source: string, messages: unknown[]) =>
+    assert.equal((await service.post('/save', { bot: 'mythos', source, messages })).status, 200);
+  await save('discord', [
+    message('user', 'd1', 'My sister Anna lives in Lisbon and teaches piano to children'),
+    message('self', 'd2', 'Does Anna play concerts in Lisbon too, or only teach?'),
+    message('user', 'd3', 'Only in summer, at the old cathedral by the river'),
+  ]);
+  await save('hermes', [
+    message('user', 'h1', 'I adopted a grey cat called Pixel from the shelter last week'),
+    message('self', 'h2', 'Pixel is a lovely name for a grey cat, how is she settling in?'),
+  ]);
+  await service.writer.runOnce({ flush: true });
+  assert.equal((await service.post('/forget', { bot: 'mythos', message_ids: ['d2'] })).status, 200);
+  await service.writer.runOnce({ flush: true });
+  await client.upsert('mem_mythos', {
+    wait: true,
+    points: [
+      {
+        id: '5c56c793-69f3-4fbf-87e6-c4bf54c28c26',
+        vector: Array.from({ length: TEST_DIMENSIONS }, (_, i) => (i % 7) / 7 - 0.4),
+        payload: { text: 'Helen: we talked about the sea\nMythos: it was calm', messageIds: 'st_1,st_2' },
+      },
+    ],
+  });
+  return { service, client };
+}

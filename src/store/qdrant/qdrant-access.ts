@@ -1,0 +1,30 @@
+/** @module The official Qdrant client set up once, and the wrapper that turns its failures into StoreErrors. */
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantPointStoreOptions } from './qdrant-point-store.js';
+import { toStoreError } from './store-error-mapping.js';
+
+export interface QdrantAccess {
+  readonly client: QdrantClient;
+  /** Runs one client call; a failure becomes a StoreError saying `what` failed and whether to retry. */
+  call<T>(what: string, run: () => Promise<T>): Promise<T>;
+}
+
+export function createQdrantAccess(options: QdrantPointStoreOptions, defaultTimeoutMs: number): QdrantAccess {
+  const client = new QdrantClient({
+    url: options.url,
+    apiKey: options.apiKey,
+    // The version check logs a console warning on mismatch; the service reports versions through /ready instead.
+    checkCompatibility: false,
+    timeout: options.timeoutMs ?? defaultTimeoutMs,
+  });
+  return {
+    client,
+    call: async (what, run) => {
+      try {
+        return await run();
+      } catch (error) {
+        throw toStoreError(what, options.url, error);
+      }
+    },
+  };
+}
