@@ -24,6 +24,7 @@ export function describeConfig(config: MemoryPoolConfig): { [key: string]: JsonV
         ? { ...embedding, baseUrl: maskUrl(embedding.baseUrl), apiKey: hide(embedding.apiKey) }
         : embedding,
     apiKeys: config.apiKeys.map((apiKey) => ({ ...apiKey, key: SECRET_SET })),
+    ...(config.discord === undefined ? {} : { discord: { ...config.discord, token: SECRET_SET } }),
   }) as { [key: string]: JsonValue };
 }
 

@@ -1,0 +1,80 @@
+/**
+ * @module The `discord:` section: the Discord bot account `memory-pool serve` connects to the pool, what it may
+ * record, and how its slash commands are registered. Without the section no Discord connection is made.
+ */
+import { z } from 'zod';
+import type { ConfigProblem } from './config-problems.js';
+import { oneOf, section, secret, text } from './config-fields.js';
+
+/** Discord ids are 64-bit snowflakes, kept as strings (the YAML reader keeps unquoted long ids exact). */
+const snowflake = z
+  .string({ error: 'expected a Discord id, e.g. "705512345678901234" (right-click → Copy ID)' })
+  .regex(
+    /^\d{15,20}$/,
+    'expected a Discord id: 15 to 20 digits, e.g. "705512345678901234" (right-click → Copy ID)',
+  );
+
+const snowflakes = (what: string) =>
+  z
+    .array(snowflake, { error: `expected a list of ${what} ids. Write each as - "705512345678901234"` })
+    .default([]);
+
+export const discordSchema = section({
+  /** Required (env DISCORD_TOKEN fills it): the bot account's token, from the developer portal. Never logged. */
+  token: secret(1, 'Set it to the bot token (Developer Portal → Bot → Reset Token), e.g. ${DISCORD_TOKEN}.'),
+  /** Default: the only configured bot. The memory-pool bot whose memory Discord messages go into. */
+  bot: text('Name one of the bots under bots:.').optional(),
+  /**
+   * Default: the bot account's own user id. Whose messages are recorded as `self` (the companion): set it to
+   * another bot's id when the companion replies through another framework and this account only records.
+   */
+  selfUserId: snowflake.optional(),
+  /** Default []: guilds (servers) recorded whole, every channel and thread in them. */
+  guilds: snowflakes('guild'),
+  /** Default []: channels recorded (their threads too). Nothing is recorded outside guilds and channels. */
+  channels: snowflakes('channel'),
+  /** Default []: channels never recorded, even in an allowed guild; wins over every allow (threads inherit). */
+  denyChannels: snowflakes('channel'),
+  /** Default false: direct messages to the bot are recorded only when true. */
+  dms: z.boolean({ error: 'expected true or false. Set dms: true to record direct messages' }).default(false),
+  /** Default none: messages of other bots and webhooks: none, only those that mention this bot, or all. */
+  otherBots: oneOf(
+    ['none', 'mentions', 'all'],
+    'Pick which messages of other bots and webhooks are recorded.',
+  ).default('none'),
+  /** Default false: when the bot is removed from a guild (not an outage), forget everything recorded there. */
+  purgeOnLeave: z
+    .boolean({ error: 'expected true or false. Set purgeOnLeave: true to forget a guild the bot leaves' })
+    .default(false),
+  /** Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not. */
+  commands: oneOf(
+    ['guild', 'global', 'off'],
+    'Pick where the /memory slash commands are registered.',
+  ).default('guild'),
+});
+
+/** The section's cross-key rule: it names a configured bot, or there is only one. */
+export function checkDiscordBot(
+  discord: { readonly bot?: string | undefined } | undefined,
+  botNames: readonly string[],
+): ConfigProblem[] {
+  if (discord === undefined) return [];
+  if (discord.bot === undefined) {
+    return botNames.length === 1
+      ? []
+      : [
+          {
+            path: 'discord.bot',
+            message: `is required with several bots. Name one of ${botNames.join(', ')}`,
+          },
+        ];
+  }
+  return botNames.includes(discord.bot)
+    ? []
+    : [
+        {
+          path: 'discord.bot',
+          message: `names the bot "${discord.bot}", which is not configured. Use one of ${botNames.join(', ')}`,
+        },
+      ];
+}
