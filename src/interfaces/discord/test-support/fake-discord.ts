@@ -66,7 +66,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
       const call: RecordedCall = { method: request.method ?? 'GET', path, body: await readBody(request) };
       calls.push(call);
-      const answer = responders.map((responder) => responder(call)).find((found) => found !== undefined) ??
+      const answer =
+        responders.map((responder) => responder(call)).find((found) => found !== undefined) ??
         (path === '/gateway/bot'
           ? {
               body: {
