@@ -21,7 +21,11 @@ const snowflakes = (what: string) =>
 
 export const discordSchema = section({
   /** Required (env DISCORD_TOKEN fills it): the bot account's token, from the developer portal. Never logged. */
-  token: secret(1, 'Set it to the bot token (Developer Portal → Bot → Reset Token), e.g. ${DISCORD_TOKEN}.'),
+  token: secret(
+    1,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's placeholder, shown as the user types it
+    'Set it to the bot token (Developer Portal → Bot → Reset Token), e.g. ${DISCORD_TOKEN}, or set env DISCORD_TOKEN.',
+  ),
   /** Default: the only configured bot. The memory-pool bot whose memory Discord messages go into. */
   bot: text('Name one of the bots under bots:.').optional(),
   /**

@@ -69,7 +69,12 @@ export class DiscordRecorder {
     client.on(Events.MessageBulkDelete, (messages, channel) =>
       this.#enqueue(async () => {
         const parentId = channel.isThread() ? (channel.parentId ?? undefined) : undefined;
-        const place = { channelId: channel.id, parentChannelId: parentId, guildId: channel.guildId, isDm: false };
+        const place = {
+          channelId: channel.id,
+          parentChannelId: parentId,
+          guildId: channel.guildId,
+          isDm: false,
+        };
         if (!isPlaceRecorded(place, this.rules())) return;
         const ids = [...messages.keys()];
         for (let start = 0; start < ids.length; start += MAX_IDS_PER_FORGET) {
@@ -84,13 +89,15 @@ export class DiscordRecorder {
       this.#enqueue(async () => {
         // A thread is its own channel in the journal: the deleted channel's known threads go with it.
         const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
-        for (const id of [channel.id, ...threads.keys()]) await this.#forget({ channel_id: id }, 'channel deleted');
+        for (const id of [channel.id, ...threads.keys()])
+          await this.#forget({ channel_id: id }, 'channel deleted');
       }),
     );
     // guildDelete is a removal (kick, ban, leave); an outage is guildUnavailable, which never purges.
     client.on(Events.GuildDelete, (guild) =>
       this.#enqueue(async () => {
-        if (this.#options.config.purgeOnLeave) await this.#forget({ guild_id: guild.id }, 'removed from guild');
+        if (this.#options.config.purgeOnLeave)
+          await this.#forget({ guild_id: guild.id }, 'removed from guild');
       }),
     );
   }

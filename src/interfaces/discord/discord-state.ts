@@ -32,7 +32,10 @@ export class DiscordState {
   }
 
   isOptedOut(userId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.bot, userId) !== undefined;
+    return (
+      this.db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.bot, userId) !==
+      undefined
+    );
   }
 
   /** Records the choice; returns whether it changed anything. */
@@ -45,12 +48,16 @@ export class DiscordState {
 
   setChannelRule(channelId: string, rule: ChannelRule): void {
     this.db
-      .prepare('INSERT INTO channel_rules (bot, channel_id, rule) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET rule = ?')
+      .prepare(
+        'INSERT INTO channel_rules (bot, channel_id, rule) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET rule = ?',
+      )
       .run(this.bot, channelId, rule, rule);
   }
 
   channelRules(): ReadonlyMap<string, ChannelRule> {
-    const rows = this.db.prepare('SELECT channel_id, rule FROM channel_rules WHERE bot = ?').all(this.bot) as {
+    const rows = this.db
+      .prepare('SELECT channel_id, rule FROM channel_rules WHERE bot = ?')
+      .all(this.bot) as {
       channel_id: string;
       rule: ChannelRule;
     }[];

@@ -32,8 +32,8 @@ export interface FakeDiscord {
   readonly calls: RecordedCall[];
   /** Adds a REST answer, tried before the earlier ones. */
   respond(responder: RestResponder): void;
-  /** Sends one dispatch packet; resolves when it is written to the socket. */
-  dispatch(t: string, d: unknown): Promise<void>;
+  /** Sends one dispatch packet; resolves with its sequence number once it is written to the socket. */
+  dispatch(t: string, d: unknown): Promise<number>;
   /** The intents the client identified with. */
   readonly identifiedIntents: number | undefined;
   close(): Promise<void>;
@@ -89,7 +89,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     });
   const dispatch = (t: string, d: unknown) => {
     sequence += 1;
-    return send({ op: 0, t, s: sequence, d });
+    const s = sequence;
+    return send({ op: 0, t, s, d }).then(() => s);
   };
   gateway.on('connection', (connection) => {
     socket = connection;
