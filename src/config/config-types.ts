@@ -91,6 +91,8 @@ export interface DiscordConfig {
   readonly dms: boolean;
   readonly otherBots: 'none' | 'mentions' | 'all';
   readonly purgeOnLeave: boolean;
+  /** Recent messages recorded per allowed channel on first sight; 0: none. */
+  readonly backfill: number;
   readonly commands: 'guild' | 'global' | 'off';
 }
 

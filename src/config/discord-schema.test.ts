@@ -35,6 +35,7 @@ test('a discord section gets its defaults, and DISCORD_TOKEN fills the token', (
     dms: false,
     otherBots: 'none',
     purgeOnLeave: false,
+    backfill: 0,
     commands: 'guild',
   });
   assert.equal(load(BOTS).discord, undefined, 'no section, no Discord connection');

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ConfigProblem } from './config-problems.js';
-import { oneOf, section, secret, text } from './config-fields.js';
+import { integer, oneOf, section, secret, text } from './config-fields.js';
 
 /** Discord ids are 64-bit snowflakes, kept as strings (the YAML reader keeps unquoted long ids exact). */
 const snowflake = z
@@ -50,6 +50,13 @@ export const discordSchema = section({
   purgeOnLeave: z
     .boolean({ error: 'expected true or false. Set purgeOnLeave: true to forget a guild the bot leaves' })
     .default(false),
+  /**
+   * Default 0: on first sight of an allowed channel, also record up to this many of its recent messages
+   * (read 100 at a time, one page a second, well inside Discord's rate limits). Each channel is back-filled once.
+   */
+  backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
+    0,
+  ),
   /** Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not. */
   commands: oneOf(
     ['guild', 'global', 'off'],

@@ -41,7 +41,11 @@ export interface MemoryServiceOptions {
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
   /** Where the Discord connection (when `discord:` is configured) reaches Discord: a local stand-in in tests. */
-  readonly discord?: { readonly restApi?: string; readonly proxyGraceMs?: number };
+  readonly discord?: {
+    readonly restApi?: string;
+    readonly proxyGraceMs?: number;
+    readonly backfillPageDelayMs?: number;
+  };
 }
 
 export interface MemoryService {

@@ -227,3 +227,44 @@ describe('DMs, other bots and leaving a guild', () => {
     }
   });
 });
+
+describe('back-fill', () => {
+  test('records an allowed channel’s recent history once, oldest first, within the configured count, by the same rules', async () => {
+    const history = [
+      messagePayload({ content: 'history: the old lighthouse was painted red' }),
+      messagePayload({
+        content: 'history: a bot says hi',
+        author: { id: '770000000000000002', username: 'b', bot: true },
+      }),
+      messagePayload({ content: 'history: we met at the Alfama market' }),
+      messagePayload({ content: 'history: too old to back-fill, about the tram' }),
+    ];
+    const reads: string[] = [];
+    const h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 3 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            if (call.method !== 'GET' || !call.path.startsWith(`/channels/${GENERAL}/messages`))
+              return undefined;
+            reads.push(call.path);
+            return { body: history.slice(0, 3).reverse() }; // Discord answers newest first
+          }),
+      },
+    );
+    try {
+      assert.deepEqual(reads, [`/channels/${GENERAL}/messages?limit=3`], 'one page, only for the allowed channel');
+      await h.flush();
+      const texts = (await h.recall('lighthouse painted red Alfama market bot tram')).join('\n');
+      assert.match(
+        texts,
+        /Hel|Helen: history: the old lighthouse was painted red\nHelen: history: we met at the Alfama market/,
+      );
+      assert.doesNotMatch(texts, /a bot says hi|tram/);
+      assert.ok(h.discord.state.hasBackfilled(GENERAL));
+      assert.ok(!h.discord.state.hasBackfilled(OFFTOPIC));
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -3,13 +3,14 @@
  * (source `discord`), real edits rebuild their chunk, and deletes of every kind forget (tombstones). Events
  * are handled one at a time, in gateway order, so an edit never overtakes its message.
  */
-import { type Client, Events, type Message, type PartialMessage } from 'discord.js';
+import { type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
 import type { Logger } from '../../logging/logger.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
+import { readRecentHistory } from './read-recent-history.js';
 import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
 import { toSaveMessage } from './to-save-message.js';
 
@@ -21,6 +22,8 @@ export interface DiscordRecorderOptions {
   readonly logger: Logger;
   /** How long a proxy's repost may follow a message (PluralKit answers within a second or two). Default 5000. */
   readonly proxyGraceMs?: number;
+  /** The pause between two pages of back-fill. Default 1000. */
+  readonly backfillPageDelayMs?: number;
 }
 
 /** Message ids per forget: `POST /forget` takes at most 1000. */
@@ -93,6 +96,13 @@ export class DiscordRecorder {
           await this.#forget({ channel_id: id }, 'channel deleted');
       }),
     );
+    client.once(Events.ClientReady, (ready) => {
+      for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
+    });
+    // A guild joined later (or back from an outage) is back-filled too: channels already done are skipped.
+    client.on(Events.GuildCreate, (guild) => {
+      if (client.isReady()) this.#backfillGuild(guild);
+    });
     // guildDelete is a removal (kick, ban, leave); an outage is guildUnavailable, which never purges.
     client.on(Events.GuildDelete, (guild) =>
       this.#enqueue(async () => {
@@ -170,6 +180,29 @@ export class DiscordRecorder {
       }
     });
     this.#held.add(held);
+  }
+
+  #backfillGuild(guild: Guild): void {
+    const { config, state, logger } = this.#options;
+    if (config.backfill === 0) return;
+    const rules = this.rules();
+    for (const channel of guild.channels.cache.values()) {
+      if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased()) continue;
+      const place = { channelId: channel.id, guildId: guild.id, isDm: false };
+      if (!isPlaceRecorded(place, rules) || state.hasBackfilled(channel.id)) continue;
+      const run = readRecentHistory(channel, config.backfill, this.#options.backfillPageDelayMs ?? 1000)
+        .then(async (messages) => {
+          // Through the event queue, so back-filled and live messages are saved one at a time, in order.
+          for (const message of messages) this.#enqueue(() => this.#onCreate(message));
+          this.#enqueue(async () => state.markBackfilled(channel.id, Date.now()));
+          logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
+        })
+        .catch((error: unknown) =>
+          logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed'),
+        )
+        .finally(() => this.#held.delete(run));
+      this.#held.add(run);
+    }
   }
 
   async #forget(selector: DiscordForget, why: string): Promise<void> {

@@ -27,7 +27,9 @@ export class DiscordState {
         bot TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, user_id));
       CREATE TABLE IF NOT EXISTS channel_rules (
         bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
-        PRIMARY KEY (bot, channel_id));`);
+        PRIMARY KEY (bot, channel_id));
+      CREATE TABLE IF NOT EXISTS backfilled (
+        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));`);
     return new DiscordState(db, bot);
   }
 
@@ -62,6 +64,21 @@ export class DiscordState {
       rule: ChannelRule;
     }[];
     return new Map(rows.map((row) => [row.channel_id, row.rule]));
+  }
+
+  hasBackfilled(channelId: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT 1 FROM backfilled WHERE bot = ? AND channel_id = ?')
+        .get(this.bot, channelId) !== undefined
+    );
+  }
+
+  /** Marked once a channel's back-fill completed, so it is read once (and again after a crash half-way). */
+  markBackfilled(channelId: string, at: number): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
+      .run(this.bot, channelId, at);
   }
 
   close(): void {

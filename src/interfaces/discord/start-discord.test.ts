@@ -21,6 +21,7 @@ const config: DiscordConfig = {
   dms: false,
   otherBots: 'none',
   purgeOnLeave: false,
+  backfill: 0,
   commands: 'off',
 };
 

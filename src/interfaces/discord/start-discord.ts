@@ -22,6 +22,7 @@ export interface StartDiscordOptions {
   /** Discord's REST base, e.g. a local stand-in in tests. Default Discord's own. */
   readonly restApi?: string;
   readonly proxyGraceMs?: number;
+  readonly backfillPageDelayMs?: number;
 }
 
 export interface DiscordConnection {
@@ -58,6 +59,9 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     config,
     logger,
     ...(options.proxyGraceMs === undefined ? {} : { proxyGraceMs: options.proxyGraceMs }),
+    ...(options.backfillPageDelayMs === undefined
+      ? {}
+      : { backfillPageDelayMs: options.backfillPageDelayMs }),
   });
   recorder.attach();
   attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });

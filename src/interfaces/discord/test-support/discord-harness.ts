@@ -155,9 +155,15 @@ export interface DiscordHarness {
 
 export async function startDiscordHarness(
   discord: Partial<DiscordConfig> = {},
-  options: { proxyGraceMs?: number; speakerAliases?: Record<string, string> } = {},
+  options: {
+    proxyGraceMs?: number;
+    speakerAliases?: Record<string, string>;
+    /** Set up the fake's REST answers before the client logs in (e.g. history for back-fill). */
+    prepare?: (fake: FakeDiscord) => void;
+  } = {},
 ): Promise<DiscordHarness> {
   const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  options.prepare?.(fake);
   const config: DiscordConfig = {
     token: 'fake-token',
     guilds: [],
@@ -166,6 +172,7 @@ export async function startDiscordHarness(
     dms: false,
     otherBots: 'none',
     purgeOnLeave: false,
+    backfill: 0,
     commands: 'guild',
     ...discord,
   };
@@ -177,9 +184,10 @@ export async function startDiscordHarness(
       }),
     ],
     config: { discord: config },
-    discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300 },
+    discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
   });
   const connection = service.discord!;
+  await connection.recorder.idle();
   const seen = new Set<number>();
   const waiting = new Map<number, () => void>();
   connection.client.on(Events.Raw, (packet: { s?: number }) => {
