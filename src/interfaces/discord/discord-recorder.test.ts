@@ -247,13 +247,17 @@ describe('back-fill', () => {
           fake.respond((call) => {
             if (call.method !== 'GET' || !call.path.startsWith(`/channels/${GENERAL}/messages`))
               return undefined;
-            reads.push(call.path);
+            reads.push(`${call.path}?${call.query}`);
             return { body: history.slice(0, 3).reverse() }; // Discord answers newest first
           }),
       },
     );
     try {
-      assert.deepEqual(reads, [`/channels/${GENERAL}/messages?limit=3`], 'one page, only for the allowed channel');
+      assert.deepEqual(
+        reads,
+        [`/channels/${GENERAL}/messages?limit=3`],
+        'one page, only for the allowed channel',
+      );
       await h.flush();
       const texts = (await h.recall('lighthouse painted red Alfama market bot tram')).join('\n');
       assert.match(

@@ -11,6 +11,8 @@ export interface RecordedCall {
   readonly method: string;
   /** The path after `/api/v10`, e.g. `/interactions/1/tok/callback`. */
   readonly path: string;
+  /** The query string, e.g. `limit=100`, or "". */
+  readonly query: string;
   readonly body: unknown;
 }
 
@@ -64,7 +66,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://fake');
       const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
-      const call: RecordedCall = { method: request.method ?? 'GET', path, body: await readBody(request) };
+      const call: RecordedCall = {
+        method: request.method ?? 'GET',
+        path,
+        query: url.search.slice(1),
+        body: await readBody(request),
+      };
       calls.push(call);
       const answer =
         responders.map((responder) => responder(call)).find((found) => found !== undefined) ??
