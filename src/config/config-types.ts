@@ -94,6 +94,20 @@ export interface DiscordConfig {
   /** Recent messages recorded per allowed channel on first sight; 0: none. */
   readonly backfill: number;
   readonly commands: 'guild' | 'global' | 'off';
+  readonly companion?: CompanionConfig;
+}
+
+/** `discord.companion`: replies as the persona through an OpenAI-compatible chat API. */
+export interface CompanionConfig {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey?: string;
+  /** Resolved against the config file's folder. */
+  readonly card?: string;
+  readonly systemPrompt?: string;
+  readonly replyChannels: readonly string[];
+  readonly contextMessages: number;
+  readonly timeoutMs: number;
 }
 
 export interface MemoryPoolConfig {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ConfigProblem } from './config-problems.js';
-import { integer, oneOf, section, secret, text } from './config-fields.js';
+import { httpUrl, integer, oneOf, section, secret, text } from './config-fields.js';
 
 /** Discord ids are 64-bit snowflakes, kept as strings (the YAML reader keeps unquoted long ids exact). */
 const snowflake = z
@@ -18,6 +18,34 @@ const snowflakes = (what: string) =>
   z
     .array(snowflake, { error: `expected a list of ${what} ids. Write each as - "705512345678901234"` })
     .default([]);
+
+/** Companion mode: the bot also replies as the persona, with the pool's memories in its prompt. */
+const companionSchema = section({
+  /** Required: an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1 (Ollama); `/chat/completions` is appended. */
+  baseUrl: httpUrl('Set the chat API, e.g. http://127.0.0.1:11434/v1 or https://openrouter.ai/api/v1.'),
+  /** Required: the chat model, e.g. llama3.1 or gpt-4o-mini. */
+  model: text('Set the chat model name, e.g. llama3.1.'),
+  /** Optional: sent as a bearer token. Never logged. */
+  apiKey: secret(1, 'Set the chat API key, or remove apiKey.').optional(),
+  /** A SillyTavern character card: the PNG with embedded V2/V3 JSON, or the JSON; relative to the config file. */
+  card: text('Set the path of a character card, e.g. ./cards/mythos.png.').optional(),
+  /** A plain system prompt, used when there is no card (or before the card's). */
+  systemPrompt: text('Write the persona as a system prompt.').optional(),
+  /** Default []: channels where it answers every message; elsewhere only when mentioned, and in DMs. */
+  replyChannels: snowflakes('channel'),
+  /** Default 20: recent channel messages sent as context. */
+  contextMessages: integer(0, 100, 'Set how many recent messages to send, e.g. 20.').default(20),
+  /** Default 60000: how long a reply may take before it is given up. */
+  timeoutMs: integer(1000, 600_000, 'Set milliseconds, e.g. 60000.').default(60_000),
+}).superRefine((companion, ctx) => {
+  if (companion.card === undefined && companion.systemPrompt === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['card'],
+      message: 'a companion needs a persona. Set card (a character card) or systemPrompt',
+    });
+  }
+});
 
 export const discordSchema = section({
   /** Required (env DISCORD_TOKEN fills it): the bot account's token, from the developer portal. Never logged. */
@@ -57,6 +85,8 @@ export const discordSchema = section({
   backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
     0,
   ),
+  /** Optional (off by default): reply as the persona when mentioned, in DMs, and in replyChannels. */
+  companion: companionSchema.optional(),
   /** Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not. */
   commands: oneOf(
     ['guild', 'global', 'off'],

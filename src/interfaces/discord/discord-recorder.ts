@@ -112,6 +112,12 @@ export class DiscordRecorder {
     );
   }
 
+  /** Records a message the bot sent itself (a companion reply) at once, as the gateway's echo of it would. */
+  recordSent(message: Message): Promise<void> {
+    this.#enqueue(() => this.#onCreate(message));
+    return this.#tail;
+  }
+
   /** Resolves once every event received so far is handled (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {

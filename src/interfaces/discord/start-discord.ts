@@ -11,6 +11,7 @@ import type { DiscordMemory } from './discord-memory.js';
 import { explainLoginFailure } from './discord-login-error.js';
 import { DiscordRecorder } from './discord-recorder.js';
 import { DiscordState } from './discord-state.js';
+import { attachCompanion } from './companion/companion-responder.js';
 import { attachMemoryCommands } from './memory-commands/attach-memory-commands.js';
 
 export interface StartDiscordOptions {
@@ -29,6 +30,8 @@ export interface DiscordConnection {
   readonly client: Client;
   readonly recorder: DiscordRecorder;
   readonly state: DiscordState;
+  /** Resolves once every event so far is recorded and every companion reply sent. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,13 +68,28 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
   });
   recorder.attach();
   attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
+  let companion: { idle(): Promise<void> } | undefined;
+  try {
+    companion =
+      config.companion === undefined
+        ? undefined
+        : attachCompanion({ client, companion: config.companion, memory: options.memory, recorder, logger });
+  } catch (error) {
+    state.close();
+    throw error;
+  }
   let closeCode: number | undefined;
   client.on(Events.ShardDisconnect, (event) => {
     closeCode = event.code;
     logger.error({ code: event.code }, 'discord: the gateway closed the connection for good');
   });
   client.on(Events.Error, (error) => logger.warn({ err: error }, 'discord: client error'));
+  const idle = async () => {
+    await companion?.idle();
+    await recorder.idle();
+  };
   const close = async () => {
+    await companion?.idle();
     await client.destroy();
     await recorder.idle();
     state.close();
@@ -86,5 +104,5 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     throw explainLoginFailure(error, closeCode);
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord: connected');
-  return { client, recorder, state, close };
+  return { client, recorder, state, idle, close };
 }

@@ -200,7 +200,7 @@ export async function startDiscordHarness(
     if (!seen.has(sequence)) await new Promise<void>((resolve) => waiting.set(sequence, resolve));
     waiting.delete(sequence);
     await nextTurn();
-    await connection.recorder.idle();
+    await connection.idle();
   };
   return {
     service,
