@@ -75,3 +75,17 @@ test('discord.bot must name a bot, and is required with several', () => {
   assert.match(refusal(`${two}discord: { token: t, bot: c }\n`), /discord\.bot: names the bot "c"/);
   assert.equal(load(`${two}discord: { token: t, bot: b }\n`).discord?.bot, 'b');
 });
+
+test('a companion needs a persona, and its card path resolves next to the config file', () => {
+  const companion = 'companion: { baseUrl: "http://127.0.0.1:11434/v1/", model: llama3.1';
+  assert.match(
+    refusal(`${BOTS}discord: { token: t, ${companion} } }\n`),
+    /discord\.companion\.card: a companion needs a persona\. Set card .* or systemPrompt/,
+  );
+  const config = load(
+    `${BOTS}discord: { token: t, ${companion}, card: cards/m.png, apiKey: sk-chat-secret } }\n`,
+  );
+  assert.match(config.discord?.companion?.card ?? '', /memory-pool-discord-config-[^/]+\/cards\/m\.png$/);
+  assert.equal(config.discord?.companion?.baseUrl, 'http://127.0.0.1:11434/v1');
+  assert.ok(!JSON.stringify(describeConfig(config)).includes('sk-chat-secret'));
+});
