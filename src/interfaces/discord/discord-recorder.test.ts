@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   BOT_USER,
-  DM_CHANNEL,
   type DiscordHarness,
+  DM_CHANNEL,
   GENERAL,
   GUILD,
   HELEN,

@@ -4,10 +4,10 @@
  */
 import type { Principal } from '../../auth/api-key-auth.js';
 import type { BotConfig } from '../../config/config-types.js';
-import type { ForgetSelector } from '../../journal/forget-journal.js';
 import { acceptSave } from '../../http/routes/save-route.js';
-import type { ServiceDeps } from '../../http/service-deps.js';
 import { readBotStats } from '../../http/routes/stats-route.js';
+import type { ServiceDeps } from '../../http/service-deps.js';
+import type { ForgetSelector } from '../../journal/forget-journal.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import { DISCORD_SOURCE } from './to-save-message.js';
 

@@ -7,11 +7,11 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
 import type { Logger } from '../../logging/logger.js';
-import type { DiscordMemory } from './discord-memory.js';
+import { attachCompanion } from './companion/companion-responder.js';
 import { explainLoginFailure } from './discord-login-error.js';
+import type { DiscordMemory } from './discord-memory.js';
 import { DiscordRecorder } from './discord-recorder.js';
 import { DiscordState } from './discord-state.js';
-import { attachCompanion } from './companion/companion-responder.js';
 import { attachMemoryCommands } from './memory-commands/attach-memory-commands.js';
 
 export interface StartDiscordOptions {

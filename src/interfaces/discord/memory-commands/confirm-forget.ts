@@ -4,8 +4,8 @@
  */
 import {
   ActionRowBuilder,
-  type ButtonInteraction,
   ButtonBuilder,
+  type ButtonInteraction,
   ButtonStyle,
   MessageFlags,
   type RepliableInteraction,

@@ -6,8 +6,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Events } from 'discord.js';
 import type { DiscordConfig } from '../../../config/config-types.js';
 import {
-  type TestService,
   startTestService,
+  type TestService,
   testBot,
 } from '../../../service/test-support/start-test-service.js';
 import type { DiscordConnection } from '../start-discord.js';
