@@ -4,27 +4,12 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  BOT_USER,
-  GENERAL,
-  messagePayload,
-  SAM,
-  startDiscordHarness,
-} from './test-support/discord-harness.js';
+import { GENERAL, messagePayload, SAM, startDiscordHarness } from './test-support/discord-harness.js';
 import { ask, command } from './test-support/discord-interactions.js';
 
 test('Discord → MCP recall, and MCP remember → /memory recall on Discord', async () => {
   const h = await startDiscordHarness({ channels: [GENERAL] });
-  h.fake.respond((call) =>
-    call.method === 'PATCH' && call.path.startsWith('/webhooks/')
-      ? {
-          body: messagePayload({
-            content: (call.body as { content?: string }).content ?? '',
-            author: { ...BOT_USER, bot: true },
-          }),
-        }
-      : undefined,
-  );
+  h.answerReplyEdits();
   const mcp = new Client({ name: 'test', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${h.service.url}/mcp`)));
   try {

@@ -4,26 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import type { DiscordConfig } from '../../config/config-types.js';
 import { ConfigError } from '../../errors/memory-pool-error.js';
 import { createLogger } from '../../logging/logger.js';
 import { testBot } from '../../service/test-support/start-test-service.js';
 import type { DiscordMemory } from './discord-memory.js';
 import { startDiscord } from './start-discord.js';
-import { BOT_USER } from './test-support/discord-harness.js';
+import { BOT_USER, testDiscordConfig } from './test-support/discord-harness.js';
 import { startFakeDiscord } from './test-support/fake-discord.js';
 
-const config: DiscordConfig = {
-  token: 'secret-token-value',
-  guilds: [],
-  channels: [],
-  denyChannels: [],
-  dms: false,
-  otherBots: 'none',
-  purgeOnLeave: false,
-  backfill: 0,
-  commands: 'off',
-};
+const config = testDiscordConfig({ token: 'secret-token-value', channels: [], commands: 'off' });
 
 const unused = () => Promise.reject(new Error('not used'));
 const memory: DiscordMemory = {

@@ -1,9 +1,27 @@
 /** @module The `/memory` slash command as Discord registers it: every subcommand and option, defined once. */
-import { ChannelType, InteractionContextType, SlashCommandBuilder } from 'discord.js';
+import {
+  ChannelType,
+  InteractionContextType,
+  SlashCommandBuilder,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
 
 export const MEMORY_COMMAND = 'memory';
 
 const TEXT_CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildForum] as const;
+
+/** `/memory channel allow|deny <channel>`. */
+const channelRule = (name: string, description: string) => (sub: SlashCommandSubcommandBuilder) =>
+  sub
+    .setName(name)
+    .setDescription(description)
+    .addChannelOption((option) =>
+      option
+        .setName('channel')
+        .setDescription('The channel')
+        .setRequired(true)
+        .addChannelTypes(...TEXT_CHANNELS),
+    );
 
 /** The JSON Discord stores for `/memory`. */
 export function buildMemoryCommand() {
@@ -45,30 +63,8 @@ export function buildMemoryCommand() {
       group
         .setName('channel')
         .setDescription('Which channels are recorded (Manage Server)')
-        .addSubcommand((sub) =>
-          sub
-            .setName('allow')
-            .setDescription('Record this channel and its threads')
-            .addChannelOption((option) =>
-              option
-                .setName('channel')
-                .setDescription('The channel')
-                .setRequired(true)
-                .addChannelTypes(...TEXT_CHANNELS),
-            ),
-        )
-        .addSubcommand((sub) =>
-          sub
-            .setName('deny')
-            .setDescription('Never record this channel or its threads')
-            .addChannelOption((option) =>
-              option
-                .setName('channel')
-                .setDescription('The channel')
-                .setRequired(true)
-                .addChannelTypes(...TEXT_CHANNELS),
-            ),
-        ),
+        .addSubcommand(channelRule('allow', 'Record this channel and its threads'))
+        .addSubcommand(channelRule('deny', 'Never record this channel or its threads')),
     )
     .addSubcommand((sub) =>
       sub

@@ -24,16 +24,7 @@ describe('/memory slash commands', () => {
     h.fake.respond((call) =>
       call.method === 'PUT' && call.path.endsWith('/commands') ? { body: [] } : undefined,
     );
-    h.fake.respond((call) =>
-      call.method === 'PATCH' && call.path.startsWith('/webhooks/')
-        ? {
-            body: messagePayload({
-              content: (call.body as { content?: string }).content ?? '',
-              author: { ...BOT_USER, bot: true },
-            }),
-          }
-        : undefined,
-    );
+    h.answerReplyEdits();
     await h.send('MESSAGE_CREATE', messagePayload({ content: 'Helen: my dog Biscuit loves the beach' }));
     await h.send('MESSAGE_CREATE', messagePayload({ content: 'Helen: I work night shifts at the hospital' }));
     await h.send('MESSAGE_CREATE', messagePayload({ content: 'Sam: I collect vinyl records', author: SAM }));

@@ -146,11 +146,29 @@ export interface DiscordHarness {
   readonly discord: DiscordConnection;
   /** Dispatches one packet and waits until the client and the recorder have handled it. */
   send(t: string, d: unknown): Promise<void>;
+  /** Answers the bot's edits of its deferred replies with a message, as Discord does. */
+  answerReplyEdits(): void;
   /** Chunks everything journaled, so recall sees it. */
   flush(): Promise<void>;
   /** The recalled chunk texts for a query, as /retrieve answers them. */
   recall(query: string, extra?: Record<string, unknown>): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** A `discord:` section as the schema completes it, recording #general only. */
+export function testDiscordConfig(overrides: Partial<DiscordConfig> = {}): DiscordConfig {
+  return {
+    token: 'fake-token',
+    guilds: [],
+    channels: [GENERAL],
+    denyChannels: [],
+    dms: false,
+    otherBots: 'none',
+    purgeOnLeave: false,
+    backfill: 0,
+    commands: 'guild',
+    ...overrides,
+  };
 }
 
 export async function startDiscordHarness(
@@ -164,18 +182,7 @@ export async function startDiscordHarness(
 ): Promise<DiscordHarness> {
   const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
   options.prepare?.(fake);
-  const config: DiscordConfig = {
-    token: 'fake-token',
-    guilds: [],
-    channels: [GENERAL],
-    denyChannels: [],
-    dms: false,
-    otherBots: 'none',
-    purgeOnLeave: false,
-    backfill: 0,
-    commands: 'guild',
-    ...discord,
-  };
+  const config = testDiscordConfig(discord);
   const service = await startTestService({
     bots: [
       testBot('mythos', {
@@ -207,6 +214,17 @@ export async function startDiscordHarness(
     fake,
     discord: connection,
     send,
+    answerReplyEdits: () =>
+      fake.respond((call) =>
+        call.method === 'PATCH' && call.path.startsWith('/webhooks/')
+          ? {
+              body: messagePayload({
+                content: (call.body as { content?: string }).content ?? '',
+                author: { ...BOT_USER, bot: true },
+              }),
+            }
+          : undefined,
+      ),
     flush: async () => {
       await service.writer.runOnce({ flush: true });
     },
