@@ -10,7 +10,8 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
-import { type ReindexOutput, storeUrlOf } from './commands/reindex-command.js';
+import { storeUrlOf } from './commands/open-command-store.js';
+import type { ReindexOutput } from './commands/reindex-command.js';
 
 /** Where a command writes; tests pass their own. */
 export type CommandOutput = ReindexOutput;

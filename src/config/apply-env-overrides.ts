@@ -41,6 +41,17 @@ export function applyEnvOverrides(raw: Raw, env: NodeJS.ProcessEnv, cwd: string,
   applyStoreEnv(raw, env, set);
   applyEmbeddingKeyEnv(raw, env, set);
   applyKeyEnv(raw, env, out);
+  applyDiscordTokenEnv(raw, env, set);
+}
+
+/** DISCORD_TOKEN fills `discord.token` when the file has a `discord:` section without one. */
+function applyDiscordTokenEnv(raw: Raw, env: NodeJS.ProcessEnv, set: Setter): void {
+  const discord = raw.discord;
+  if (typeof discord !== 'object' || discord === null || Array.isArray(discord)) return;
+  const token = readEnv(env, 'DISCORD_TOKEN');
+  if (token !== undefined && (discord as Raw).token === undefined) {
+    set(discord as Raw, 'token', 'discord.token', 'DISCORD_TOKEN', token);
+  }
 }
 
 type Setter = (target: Raw, key: string, path: string, name: string, value: string) => void;

@@ -5,10 +5,16 @@
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { ConfigProblem } from './config-problems.js';
 import type { ParsedConfig } from './config-schema.js';
+import { checkDiscordBot } from './discord-schema.js';
 
 /** Every cross-key problem in a schema-valid config. */
 export function checkConfig(config: ParsedConfig): ConfigProblem[] {
-  return [...checkExposure(config), ...checkApiKeys(config), ...checkSharedCollections(config)];
+  return [
+    ...checkExposure(config),
+    ...checkApiKeys(config),
+    ...checkSharedCollections(config),
+    ...checkDiscordBot(config.discord, Object.keys(config.bots)),
+  ];
 }
 
 /**

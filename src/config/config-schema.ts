@@ -7,6 +7,7 @@ import type { StoreConfig } from './config-types.js';
 import { apiKeySchema } from './api-key-schema.js';
 import { botsSchema } from './bot-schema.js';
 import { httpUrl, integer, section, secret, text, webOrigin } from './config-fields.js';
+import { discordSchema } from './discord-schema.js';
 import { embeddingSchema } from './embedding-schema.js';
 
 const PORT_FIX = 'Set a free TCP port.';
@@ -106,6 +107,8 @@ export const configSchema = section({
   readiness: readinessSchema.prefault({}),
   /** Default: one bot `default` speaking as Assistant. */
   bots: botsSchema.prefault(DEFAULT_BOTS),
+  /** Optional: a Discord bot account `serve` connects to the pool (its recorder and /memory commands). */
+  discord: discordSchema.optional(),
 });
 
 /** The configuration as the schema produces it, before relative paths are resolved. */

@@ -80,6 +80,38 @@ export interface ApiKeyConfig {
   readonly source?: string;
 }
 
+/** `discord:`: the bot account `serve` connects, and what it records (config/discord-schema.ts documents each key). */
+export interface DiscordConfig {
+  readonly token: string;
+  /** The memory-pool bot it records for; unset only when one bot is configured. */
+  readonly bot?: string;
+  /** Recorded as `self`; default the account's own id. */
+  readonly selfUserId?: string;
+  readonly guilds: readonly string[];
+  readonly channels: readonly string[];
+  readonly denyChannels: readonly string[];
+  readonly dms: boolean;
+  readonly otherBots: 'none' | 'mentions' | 'all';
+  readonly purgeOnLeave: boolean;
+  /** Recent messages recorded per allowed channel on first sight; 0: none. */
+  readonly backfill: number;
+  readonly commands: 'guild' | 'global' | 'off';
+  readonly companion?: CompanionConfig;
+}
+
+/** `discord.companion`: replies as the persona through an OpenAI-compatible chat API. */
+export interface CompanionConfig {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey?: string;
+  /** Resolved against the config file's folder. */
+  readonly card?: string;
+  readonly systemPrompt?: string;
+  readonly replyChannels: readonly string[];
+  readonly contextMessages: number;
+  readonly timeoutMs: number;
+}
+
 export interface MemoryPoolConfig {
   readonly listen: { readonly host: string; readonly port: number };
   readonly store: StoreConfig;
@@ -96,4 +128,6 @@ export interface MemoryPoolConfig {
   /** `GET /ready`: how long each check may take, and how long the embedder's answer is reused. */
   readonly readiness: { readonly timeoutMs: number; readonly embedderCacheMs: number };
   readonly bots: Readonly<Record<string, BotConfig>>;
+  /** Absent: no Discord connection. */
+  readonly discord?: DiscordConfig;
 }

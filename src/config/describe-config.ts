@@ -24,7 +24,19 @@ export function describeConfig(config: MemoryPoolConfig): { [key: string]: JsonV
         ? { ...embedding, baseUrl: maskUrl(embedding.baseUrl), apiKey: hide(embedding.apiKey) }
         : embedding,
     apiKeys: config.apiKeys.map((apiKey) => ({ ...apiKey, key: SECRET_SET })),
+    ...(config.discord === undefined ? {} : { discord: describeDiscord(config.discord) }),
   }) as { [key: string]: JsonValue };
+}
+
+function describeDiscord(discord: NonNullable<MemoryPoolConfig['discord']>) {
+  const { companion } = discord;
+  return {
+    ...discord,
+    token: SECRET_SET,
+    ...(companion === undefined
+      ? {}
+      : { companion: { ...companion, baseUrl: maskUrl(companion.baseUrl), apiKey: hide(companion.apiKey) } }),
+  };
 }
 
 // A missing key is worth seeing too ("why does Qdrant refuse me?"), so it shows as null, not absent.

@@ -62,7 +62,17 @@ function resolvePaths(config: ParsedConfig, baseDir: string): MemoryPoolConfig {
     config.store.kind === 'embedded'
       ? { ...config.store, path: resolve(baseDir, config.store.path) }
       : config.store;
-  return { ...config, store, dataDir: resolve(baseDir, config.dataDir) };
+  const card = config.discord?.companion?.card;
+  const discord =
+    config.discord === undefined || card === undefined
+      ? config.discord
+      : { ...config.discord, companion: { ...config.discord.companion!, card: resolve(baseDir, card) } };
+  return {
+    ...config,
+    store,
+    dataDir: resolve(baseDir, config.dataDir),
+    ...(discord === undefined ? {} : { discord }),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

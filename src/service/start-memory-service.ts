@@ -4,7 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
+import type { ServiceDeps } from '../http/service-deps.js';
+import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
+import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { formatHttpUrl } from '../runtime/format-http-url.js';
 import { createServiceApp } from '../http/service-app.js';
@@ -41,6 +44,12 @@ export interface MemoryServiceOptions {
   readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
+  /** Where the Discord connection (when `discord:` is configured) reaches Discord: a local stand-in in tests. */
+  readonly discord?: {
+    readonly restApi?: string;
+    readonly proxyGraceMs?: number;
+    readonly backfillPageDelayMs?: number;
+  };
 }
 
 export interface MemoryService {
@@ -51,7 +60,28 @@ export interface MemoryService {
   /** The Qdrant REST URL the service writes to (the embedded store's, when embedded). */
   readonly storeUrl: string | undefined;
   readonly writer: ChunkWriter;
+  /** The Discord connection, when `discord:` is configured. */
+  readonly discord?: DiscordConnection;
   close(): Promise<void>;
+}
+
+/** Starts the Discord interface for its bot, after the API listens (so what it records is saved at once). */
+async function connectDiscord(
+  config: MemoryPoolConfig,
+  discord: DiscordConfig,
+  deps: ServiceDeps,
+  options: MemoryServiceOptions,
+): Promise<DiscordConnection> {
+  // The config check guarantees the bot exists, or that there is exactly one.
+  const bot = config.bots[discord.bot ?? Object.keys(config.bots)[0]!]!;
+  const { startDiscord } = await import('../interfaces/discord/start-discord.js');
+  return startDiscord({
+    config: discord,
+    memory: createInProcessDiscordMemory(deps, bot),
+    dataDir: config.dataDir,
+    logger: options.logger,
+    ...options.discord,
+  });
 }
 
 /** Starts everything; resolves when the API port is bound. */
@@ -125,7 +155,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       timeoutMs: readiness.timeoutMs,
     });
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
-    const app = createServiceApp({
+    const deps: ServiceDeps = {
       config: { ...config, bots },
       journal,
       metrics,
@@ -168,7 +198,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         ]);
         return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
       },
-    });
+    };
+    const app = createServiceApp(deps);
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const started = serve(
         { fetch: app.fetch, hostname: config.listen.host, port: config.listen.port },
@@ -185,7 +216,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     );
     const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    return { app, url, storeUrl, writer, close: closeAll };
+    const discord =
+      config.discord === undefined ? undefined : await connectDiscord(config, config.discord, deps, options);
+    if (discord !== undefined) closers.push(() => discord.close());
+    return { app, url, storeUrl, writer, ...(discord === undefined ? {} : { discord }), close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -8,7 +8,11 @@ import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { Embedder } from '../../embedding/embedder.js';
 import type { MessageJournal } from '../../journal/message-journal.js';
 import { createLogger } from '../../logging/logger.js';
-import { type MemoryService, startMemoryService } from '../start-memory-service.js';
+import {
+  type MemoryService,
+  type MemoryServiceOptions,
+  startMemoryService,
+} from '../start-memory-service.js';
 
 export const TEST_DIMENSIONS = 64;
 
@@ -51,6 +55,8 @@ export interface TestServiceOptions {
   readonly recallDeadlineMs?: number;
   /** Replace the journal (e.g. one whose writes fail); the service closes it. */
   readonly journal?: MessageJournal;
+  /** Where the Discord connection reaches Discord (with `config.discord`). */
+  readonly discord?: MemoryServiceOptions['discord'];
 }
 
 /** Starts the service; `close()` also deletes the data folder. */
@@ -74,6 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger: createLogger({ level: 'silent' }),
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
     ...(options.journal === undefined ? {} : { journal: options.journal }),
+    ...(options.discord === undefined ? {} : { discord: options.discord }),
   });
   return {
     ...service,

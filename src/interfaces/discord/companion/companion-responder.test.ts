@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  BOT_USER,
+  GENERAL,
+  messagePayload,
+  newMessageId,
+  OFFTOPIC,
+  startDiscordHarness,
+} from '../test-support/discord-harness.js';
+import { cardPng } from './test-support/card-png.js';
+
+/** A chat-completions server that records each request and streams `reply` back in small deltas. */
+async function startFakeChat(reply: string) {
+  const requests: { messages: { role: string; content: string }[]; stream: boolean; model: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      requests.push(JSON.parse(body));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < reply.length; at += 700) {
+        response.write(
+          `data: ${JSON.stringify({ choices: [{ delta: { content: reply.slice(at, at + 700) } }] })}\n\n`,
+        );
+      }
+      response.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('companion: mentioned, it answers with the card persona and recalled memories, split at 2,000, recorded as self', async () => {
+  const reply = `${'Pixel is your grey cat, I remember. '.repeat(100).trim()}\n\nSee you soon.`; // ~3,700 characters
+  const chat = await startFakeChat(reply);
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-companion-'));
+  const card = join(dir, 'mythos.png');
+  writeFileSync(
+    card,
+    cardPng({
+      chara: {
+        spec: 'chara_card_v2',
+        data: { name: 'Mythos', description: '{{char}} keeps the old lighthouse.' },
+      },
+    }),
+  );
+  const h = await startDiscordHarness({
+    channels: [GENERAL, OFFTOPIC],
+    companion: {
+      baseUrl: chat.url,
+      model: 'test-model',
+      card,
+      replyChannels: [],
+      contextMessages: 5,
+      timeoutMs: 10_000,
+    },
+  });
+  h.fake.respond((call) =>
+    call.method === 'POST' && call.path === `/channels/${GENERAL}/messages`
+      ? {
+          body: messagePayload({
+            id: newMessageId(),
+            content: (call.body as { content: string }).content,
+            author: { ...BOT_USER, bot: true },
+          }),
+        }
+      : undefined,
+  );
+  try {
+    // Said in another channel (the bot's scope is global), so only recall can bring it in.
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ content: 'my cat Pixel is grey and loves boxes', channelId: OFFTOPIC }),
+    );
+    await h.flush();
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ content: 'unmentioned: nice weather today', channelId: OFFTOPIC }),
+    );
+    assert.equal(chat.requests.length, 0, 'no reply without a mention outside reply channels');
+
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ content: `<@${BOT_USER.id}> what colour is my cat Pixel?`, mentions: [BOT_USER] }),
+    );
+    assert.equal(chat.requests.length, 1);
+    const [sent] = chat.requests;
+    assert.equal(sent?.model, 'test-model');
+    assert.equal(sent?.stream, true);
+    const system = sent?.messages[0]?.content ?? '';
+    assert.match(system, /Mythos keeps the old lighthouse\./, "the card's persona");
+    assert.match(
+      system,
+      /\[Past chat memories\][\s\S]*my cat Pixel is grey and loves boxes/,
+      'the recalled block',
+    );
+    assert.equal(sent?.messages.at(-1)?.content, 'Helen: Mythos what colour is my cat Pixel?');
+
+    assert.ok(h.fake.calls.some((c) => c.method === 'POST' && c.path === `/channels/${GENERAL}/typing`));
+    const posted = h.fake.calls
+      .filter((c) => c.method === 'POST' && c.path === `/channels/${GENERAL}/messages`)
+      .map((c) => (c.body as { content: string }).content);
+    assert.equal(posted.length, 2);
+    assert.ok(posted.every((part) => part.length <= 2000));
+    assert.equal(posted.join(' ').replace(/\s+/g, ' '), reply.replace(/\s+/g, ' '));
+
+    await h.flush();
+    const recalled = (await h.recall('Pixel is your grey cat See you soon')).join('\n');
+    assert.match(recalled, /Mythos: Pixel is your grey cat, I remember\./);
+    assert.match(recalled, /See you soon\./);
+    assert.equal(
+      recalled.match(/^Mythos: /gm)?.length,
+      2,
+      "each sent part is one of the companion's own messages",
+    );
+  } finally {
+    await h.close();
+    await chat.close();
+  }
+});

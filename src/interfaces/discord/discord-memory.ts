@@ -1,0 +1,27 @@
+/** @module What the Discord interface needs of memory-pool: save, forget, count and recall for one bot. */
+import type { BotConfig } from '../../config/config-types.js';
+import type { ForgetResponse } from '../../wire/forget-request.js';
+import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
+import type { SaveMessage, SaveResponse } from '../../wire/save-request.js';
+import type { BotStatsResponse } from '../../wire/stats-response.js';
+
+/** One forget selector of `POST /forget`, always within the `discord` source. */
+export type DiscordForget =
+  | { readonly message_ids: string[] }
+  | { readonly discord_user_id: string }
+  | { readonly channel_id: string }
+  | { readonly guild_id: string };
+
+/** The service's own operations for the bot Discord records for; the in-process one is the service's. */
+export interface DiscordMemory {
+  readonly bot: BotConfig;
+  /** Exactly `POST /save` with source `discord`. */
+  save(messages: readonly SaveMessage[]): Promise<SaveResponse>;
+  /** Exactly `POST /forget`, limited to what the `discord` source saved. */
+  forget(selector: DiscordForget): Promise<ForgetResponse>;
+  /** How many recorded messages a forget would remove (what a confirmation button states). */
+  count(selector: Exclude<DiscordForget, { message_ids: string[] }>): number;
+  /** Exactly `POST /retrieve`. */
+  retrieve(request: Omit<RetrieveRequest, 'bot'>): Promise<RetrieveResponse>;
+  stats(): Promise<BotStatsResponse>;
+}

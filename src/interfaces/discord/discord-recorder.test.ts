@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  BOT_USER,
+  type DiscordHarness,
+  DM_CHANNEL,
+  GENERAL,
+  GUILD,
+  HELEN,
+  messagePayload,
+  newMessageId,
+  OFFTOPIC,
+  SAM,
+  SECRET,
+  startDiscordHarness,
+  threadPayload,
+} from './test-support/discord-harness.js';
+
+const edited = () => new Date().toISOString();
+
+describe('the Discord recorder, a real discord.js client fed gateway packets', () => {
+  let h: DiscordHarness;
+  before(async () => {
+    h = await startDiscordHarness(
+      { channels: [GENERAL], denyChannels: [SECRET], otherBots: 'none', dms: false },
+      { speakerAliases: { [SAM.id]: 'Samwise' } },
+    );
+  });
+  after(() => h.close());
+
+  test('identifies with the intents it needs, Message Content included', () => {
+    // Guilds (1) | GuildMessages (512) | DirectMessages (4096) | MessageContent (32768)
+    assert.equal(h.fake.identifiedIntents, 1 | 512 | 4096 | 32768);
+  });
+
+  test('records allowed channels with the speaker, mentions as names, and nothing else', async () => {
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        content: `<@${BOT_USER.id}> I adopted a grey cat named Pixel, ask <@${SAM.id}>`,
+        nick: 'Hel',
+        mentions: [BOT_USER, SAM],
+      }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: OFFTOPIC, content: 'offtopic: my bike is blue' }),
+    );
+    await h.send('MESSAGE_CREATE', messagePayload({ guildId: null, content: 'dm: my passport number' }));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ content: 'a bot line about turnips', author: { id: '77', username: 'b', bot: true } }),
+    );
+    await h.send('MESSAGE_CREATE', messagePayload({ content: 'Helen pinned a message', type: 6 }));
+    await h.flush();
+    const texts = (await h.recall('grey cat Pixel bike passport turnips pinned')).join('\n');
+    assert.match(texts, /Hel: Mythos I adopted a grey cat named Pixel, ask Samwise/);
+    assert.doesNotMatch(texts, /bike|passport|turnips|pinned/);
+  });
+
+  test('threads inherit their parent; the deny-list wins', async () => {
+    const allowedThread = '210000000000000001';
+    const deniedThread = '210000000000000002';
+    await h.send('THREAD_CREATE', threadPayload(allowedThread, GENERAL));
+    await h.send('THREAD_CREATE', threadPayload(deniedThread, SECRET));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: allowedThread, content: 'thread: my sister lives in Porto' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: deniedThread, content: 'secret thread: my salary is high' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: SECRET, content: 'secret: the surprise party' }),
+    );
+    await h.flush();
+    const texts = (await h.recall('sister Porto salary surprise party')).join('\n');
+    assert.match(texts, /my sister lives in Porto/);
+    assert.doesNotMatch(texts, /salary|surprise/);
+  });
+
+  test('a real edit rebuilds the memory; an unfurl with unchanged text changes nothing', async () => {
+    const id = newMessageId();
+    const created = messagePayload({ id, content: 'my favourite colour is green' });
+    await h.send('MESSAGE_CREATE', created);
+    await h.flush();
+    // An unfurl: same content, embeds added, never marked edited.
+    await h.send('MESSAGE_UPDATE', { ...created, embeds: [{ type: 'link', url: 'https://example.com' }] });
+    const statsBefore = (await h.service.post('/retrieve', { bot: 'mythos', query_text: 'favourite colour' }))
+      .json;
+    await h.send('MESSAGE_UPDATE', {
+      ...created,
+      content: 'my favourite colour is purple',
+      edited_timestamp: edited(),
+    });
+    await h.flush();
+    const texts = (await h.recall('favourite colour')).join('\n');
+    assert.match(statsBefore.hits.map((hit: { text: string }) => hit.text).join('\n'), /green/);
+    assert.match(texts, /my favourite colour is purple/);
+    assert.doesNotMatch(texts, /green/);
+  });
+
+  test('re-delivered events after a reconnect change nothing', async () => {
+    const payload = messagePayload({ content: 'I play the cello on Sundays' });
+    await h.send('MESSAGE_CREATE', payload);
+    await h.flush();
+    const before = await h.recall('cello Sundays');
+    await h.send('MESSAGE_CREATE', payload);
+    await h.send('MESSAGE_CREATE', payload);
+    await h.flush();
+    const afterRedelivery = await h.recall('cello Sundays');
+    assert.deepEqual(afterRedelivery, before);
+    assert.equal(afterRedelivery.join('\n').match(/cello/g)?.length, 1);
+  });
+
+  test('a delete forgets the message, also one from before a restart (not in the cache)', async () => {
+    const id = newMessageId();
+    await h.send('MESSAGE_CREATE', messagePayload({ id, content: 'my locker code is 4455' }));
+    await h.flush();
+    assert.match((await h.recall('locker code')).join('\n'), /4455/);
+    h.discord.client.channels.cache.get(GENERAL)?.isTextBased() &&
+      (
+        h.discord.client.channels.cache.get(GENERAL) as { messages: { cache: Map<string, unknown> } }
+      ).messages.cache.delete(id);
+    await h.send('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+    assert.doesNotMatch((await h.recall('locker code')).join('\n'), /4455/);
+    // Re-sent by a client after the delete: it stays forgotten.
+    await h.send('MESSAGE_CREATE', messagePayload({ id, content: 'my locker code is 4455' }));
+    await h.flush();
+    assert.doesNotMatch((await h.recall('locker code')).join('\n'), /4455/);
+  });
+
+  test('a bulk delete forgets every message in it', async () => {
+    const ids = [newMessageId(), newMessageId()];
+    await h.send('MESSAGE_CREATE', messagePayload({ id: ids[0], content: 'bulk one: the red kite' }));
+    await h.send('MESSAGE_CREATE', messagePayload({ id: ids[1], content: 'bulk two: the blue heron' }));
+    await h.flush();
+    await h.send('MESSAGE_DELETE_BULK', { ids, channel_id: GENERAL, guild_id: GUILD });
+    assert.doesNotMatch((await h.recall('red kite blue heron')).join('\n'), /kite|heron/);
+  });
+
+  test('a deleted thread forgets its messages', async () => {
+    const thread = '210000000000000009';
+    await h.send('THREAD_CREATE', threadPayload(thread, GENERAL));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: thread, content: 'thread only: the lighthouse keeper' }),
+    );
+    await h.flush();
+    assert.match((await h.recall('lighthouse keeper')).join('\n'), /lighthouse/);
+    await h.send('THREAD_DELETE', { id: thread, guild_id: GUILD, parent_id: GENERAL, type: 11 });
+    assert.doesNotMatch((await h.recall('lighthouse keeper')).join('\n'), /lighthouse/);
+  });
+
+  test('a PluralKit-style repost (delete, then the same text by webhook) is not a forget', async () => {
+    const id = newMessageId();
+    await h.send('MESSAGE_CREATE', messagePayload({ id, content: 'proxied: I grew up near the sea' }));
+    // The proxy deletes the original and reposts at once: the two packets arrive back to back.
+    await h.fake.dispatch('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        content: 'proxied: I grew up near the sea',
+        webhookId: '880000000000000001',
+        author: { id: '880000000000000001', username: 'Luna', bot: true },
+      }),
+    );
+    await h.flush();
+    assert.equal((await h.recall('grew up near the sea')).join('\n').match(/near the sea/g)?.length, 1);
+  });
+
+  test('the companion itself is recorded as self', async () => {
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        content: 'I will remember the lighthouse postcard',
+        author: { ...BOT_USER, bot: true },
+      }),
+    );
+    await h.flush();
+    assert.match(
+      (await h.recall('lighthouse postcard')).join('\n'),
+      /Mythos: I will remember the lighthouse postcard/,
+    );
+  });
+});
+
+describe('DMs, other bots and leaving a guild', () => {
+  test('DMs with dms: true (marked as DMs); bots that mention this one with otherBots: mentions; purgeOnLeave forgets the guild', async () => {
+    const h = await startDiscordHarness({ dms: true, otherBots: 'mentions', purgeOnLeave: true });
+    try {
+      await h.send('CHANNEL_CREATE', { id: DM_CHANNEL, type: 1, recipients: [HELEN] });
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({ guildId: null, content: 'dm: my middle name is Rose' }),
+      );
+      const bot = { id: '770000000000000001', username: 'dicebot', bot: true };
+      await h.send('MESSAGE_CREATE', messagePayload({ content: 'dice rolled a seven', author: bot }));
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({
+          content: `<@${BOT_USER.id}> dice rolled a twelve`,
+          author: bot,
+          mentions: [BOT_USER],
+        }),
+      );
+      await h.flush();
+      const dm = await h.service.post('/retrieve', { bot: 'mythos', query_text: 'middle name Rose' });
+      const dmHit = dm.json.hits.find((hit: { text: string }) => /Rose/.test(hit.text));
+      assert.equal(dmHit?.channelId, DM_CHANNEL);
+      assert.equal(dmHit?.guildId, undefined);
+      const dice = (await h.recall('dice rolled')).join('\n');
+      assert.match(dice, /twelve/);
+      assert.doesNotMatch(dice, /seven/);
+
+      // An outage is not a removal: nothing is forgotten.
+      await h.send('GUILD_DELETE', { id: GUILD, unavailable: true });
+      assert.match((await h.recall('dice rolled')).join('\n'), /twelve/);
+      await h.send('GUILD_CREATE', (await import('./test-support/discord-harness.js')).guildPayload());
+      await h.send('GUILD_DELETE', { id: GUILD });
+      assert.doesNotMatch((await h.recall('dice rolled')).join('\n'), /twelve/);
+      assert.match((await h.recall('middle name Rose')).join('\n'), /Rose/, 'DMs are not part of the guild');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('back-fill', () => {
+  test('records an allowed channel’s recent history once, oldest first, within the configured count, by the same rules', async () => {
+    const history = [
+      messagePayload({ content: 'history: the old lighthouse was painted red' }),
+      messagePayload({
+        content: 'history: a bot says hi',
+        author: { id: '770000000000000002', username: 'b', bot: true },
+      }),
+      messagePayload({ content: 'history: we met at the Alfama market' }),
+      messagePayload({ content: 'history: too old to back-fill, about the tram' }),
+    ];
+    const reads: string[] = [];
+    const h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 3 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            if (call.method !== 'GET' || !call.path.startsWith(`/channels/${GENERAL}/messages`))
+              return undefined;
+            reads.push(`${call.path}?${call.query}`);
+            return { body: history.slice(0, 3).reverse() }; // Discord answers newest first
+          }),
+      },
+    );
+    try {
+      assert.deepEqual(
+        reads,
+        [`/channels/${GENERAL}/messages?limit=3`],
+        'one page, only for the allowed channel',
+      );
+      await h.flush();
+      const texts = (await h.recall('lighthouse painted red Alfama market bot tram')).join('\n');
+      assert.match(
+        texts,
+        /Hel|Helen: history: the old lighthouse was painted red\nHelen: history: we met at the Alfama market/,
+      );
+      assert.doesNotMatch(texts, /a bot says hi|tram/);
+      assert.ok(h.discord.state.hasBackfilled(GENERAL));
+      assert.ok(!h.discord.state.hasBackfilled(OFFTOPIC));
+    } finally {
+      await h.close();
+    }
+  });
+});

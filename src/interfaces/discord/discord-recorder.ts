@@ -1,0 +1,218 @@
+/**
+ * @module The recorder: keeps the pool in step with what Discord says happened. Messages it may keep are saved
+ * (source `discord`), real edits rebuild their chunk, and deletes of every kind forget (tombstones). Events
+ * are handled one at a time, in gateway order, so an edit never overtakes its message.
+ */
+import { type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
+import type { DiscordConfig } from '../../config/config-types.js';
+import type { Logger } from '../../logging/logger.js';
+import type { DiscordForget, DiscordMemory } from './discord-memory.js';
+import type { DiscordState } from './discord-state.js';
+import { type MessageFacts, readMessageFacts } from './message-facts.js';
+import { ProxyReposts } from './proxy-reposts.js';
+import { readRecentHistory } from './read-recent-history.js';
+import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
+import { toSaveMessage } from './to-save-message.js';
+
+export interface DiscordRecorderOptions {
+  readonly client: Client;
+  readonly memory: DiscordMemory;
+  readonly state: DiscordState;
+  readonly config: DiscordConfig;
+  readonly logger: Logger;
+  /** How long a proxy's repost may follow a message (PluralKit answers within a second or two). Default 5000. */
+  readonly proxyGraceMs?: number;
+  /** The pause between two pages of back-fill. Default 1000. */
+  readonly backfillPageDelayMs?: number;
+}
+
+/** Message ids per forget: `POST /forget` takes at most 1000. */
+const MAX_IDS_PER_FORGET = 1000;
+
+export class DiscordRecorder {
+  readonly #options: DiscordRecorderOptions;
+  readonly #proxies: ProxyReposts;
+  #tail: Promise<void> = Promise.resolve();
+  readonly #held = new Set<Promise<void>>();
+
+  constructor(options: DiscordRecorderOptions) {
+    this.#options = options;
+    this.#proxies = new ProxyReposts(options.proxyGraceMs ?? 5000);
+  }
+
+  /** The rules in force now: the config's lists with `/memory channel` changes applied (a deny wins). */
+  rules(): RecordingRules {
+    const { config, state, client } = this.#options;
+    const channels = new Set(config.channels);
+    const denyChannels = new Set(config.denyChannels);
+    for (const [channelId, rule] of state.channelRules()) {
+      if (rule === 'allow') {
+        channels.add(channelId);
+        denyChannels.delete(channelId);
+      } else denyChannels.add(channelId);
+    }
+    const ownUserId = client.user?.id ?? '';
+    return {
+      guilds: new Set(config.guilds),
+      channels,
+      denyChannels,
+      dms: config.dms,
+      otherBots: config.otherBots,
+      selfUserId: config.selfUserId ?? ownUserId,
+      ownUserId,
+    };
+  }
+
+  /** Subscribes to the client's events. */
+  attach(): void {
+    const { client } = this.#options;
+    client.on(Events.MessageCreate, (message) => this.#enqueue(() => this.#onCreate(message)));
+    client.on(Events.MessageUpdate, (old, updated) => this.#enqueue(() => this.#onUpdate(old, updated)));
+    client.on(Events.MessageDelete, (message) => this.#enqueue(() => this.#onDelete(message)));
+    client.on(Events.MessageBulkDelete, (messages, channel) =>
+      this.#enqueue(async () => {
+        const parentId = channel.isThread() ? (channel.parentId ?? undefined) : undefined;
+        const place = {
+          channelId: channel.id,
+          parentChannelId: parentId,
+          guildId: channel.guildId,
+          isDm: false,
+        };
+        if (!isPlaceRecorded(place, this.rules())) return;
+        const ids = [...messages.keys()];
+        for (let start = 0; start < ids.length; start += MAX_IDS_PER_FORGET) {
+          await this.#forget({ message_ids: ids.slice(start, start + MAX_IDS_PER_FORGET) }, 'bulk delete');
+        }
+      }),
+    );
+    client.on(Events.ThreadDelete, (thread) =>
+      this.#enqueue(() => this.#forget({ channel_id: thread.id }, 'thread deleted')),
+    );
+    client.on(Events.ChannelDelete, (channel) =>
+      this.#enqueue(async () => {
+        // A thread is its own channel in the journal: the deleted channel's known threads go with it.
+        const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
+        for (const id of [channel.id, ...threads.keys()])
+          await this.#forget({ channel_id: id }, 'channel deleted');
+      }),
+    );
+    client.once(Events.ClientReady, (ready) => {
+      for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
+    });
+    // A guild joined later (or back from an outage) is back-filled too: channels already done are skipped.
+    client.on(Events.GuildCreate, (guild) => {
+      if (client.isReady()) this.#backfillGuild(guild);
+    });
+    // guildDelete is a removal (kick, ban, leave); an outage is guildUnavailable, which never purges.
+    client.on(Events.GuildDelete, (guild) =>
+      this.#enqueue(async () => {
+        if (this.#options.config.purgeOnLeave)
+          await this.#forget({ guild_id: guild.id }, 'removed from guild');
+      }),
+    );
+  }
+
+  /** Records a message the bot sent itself (a companion reply) at once, as the gateway's echo of it would. */
+  recordSent(message: Message): Promise<void> {
+    this.#enqueue(() => this.#onCreate(message));
+    return this.#tail;
+  }
+
+  /** Resolves once every event received so far is handled (tests, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const tail = this.#tail;
+      await Promise.all([tail, ...this.#held]);
+      if (tail === this.#tail && this.#held.size === 0) return;
+    }
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#tail = this.#tail.then(task).catch((error: unknown) => {
+      this.#options.logger.warn({ err: error }, 'discord: an event could not be recorded');
+    });
+  }
+
+  async #record(facts: MessageFacts): Promise<void> {
+    const { memory, state } = this.#options;
+    const rules = this.rules();
+    if (facts.webhookId !== undefined && isPlaceRecorded(facts, rules)) {
+      if (this.#proxies.noteWebhookPost(facts.channelId, facts.content, Date.now())) return;
+    }
+    const decision = decideRecording(facts, rules, (userId) => state.isOptedOut(userId));
+    if (!decision.record) return;
+    const names = {
+      aliasedUserIds: new Set(Object.keys(memory.bot.speakerAliases)),
+      selfUserId: rules.selfUserId,
+      selfName: memory.bot.selfSpeaker,
+    };
+    await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
+    this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
+  }
+
+  async #onCreate(message: Message): Promise<void> {
+    const facts = readMessageFacts(message);
+    if (facts !== undefined) await this.#record(facts);
+  }
+
+  async #onUpdate(old: Message | PartialMessage, updated: Message | PartialMessage): Promise<void> {
+    const facts = readMessageFacts(updated);
+    // An unfurl (embeds added) arrives as an update with the text unchanged, or never marked edited.
+    if (facts === undefined || facts.editedAt === null) return;
+    if (!old.partial && old.content === facts.content) return;
+    // Saving the same id with new text is an edit: the service rebuilds its chunk in place.
+    await this.#record(facts);
+  }
+
+  async #onDelete(message: Message | PartialMessage): Promise<void> {
+    const channel = message.channel;
+    const parentId = channel?.isThread() ? (channel.parentId ?? undefined) : undefined;
+    const place = {
+      channelId: message.channelId,
+      parentChannelId: parentId,
+      guildId: message.guildId ?? undefined,
+      isDm: message.guildId === null,
+    };
+    if (!isPlaceRecorded(place, this.rules()) || this.#proxies.wasProxied(message.id)) return;
+    if (!this.#proxies.isRecent(message.id, Date.now())) {
+      await this.#forget({ message_ids: [message.id] }, 'message deleted');
+      return;
+    }
+    // Recorded moments ago: a proxy may be about to repost it. Decide once the grace has passed.
+    const held = new Promise<void>((resolve) => setTimeout(resolve, this.#proxies.graceMs)).then(() => {
+      this.#held.delete(held);
+      if (!this.#proxies.wasProxied(message.id)) {
+        this.#enqueue(() => this.#forget({ message_ids: [message.id] }, 'message deleted'));
+      }
+    });
+    this.#held.add(held);
+  }
+
+  #backfillGuild(guild: Guild): void {
+    const { config, state, logger } = this.#options;
+    if (config.backfill === 0) return;
+    const rules = this.rules();
+    for (const channel of guild.channels.cache.values()) {
+      if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased()) continue;
+      const place = { channelId: channel.id, guildId: guild.id, isDm: false };
+      if (!isPlaceRecorded(place, rules) || state.hasBackfilled(channel.id)) continue;
+      const run = readRecentHistory(channel, config.backfill, this.#options.backfillPageDelayMs ?? 1000)
+        .then(async (messages) => {
+          // Through the event queue, so back-filled and live messages are saved one at a time, in order.
+          for (const message of messages) this.#enqueue(() => this.#onCreate(message));
+          this.#enqueue(async () => state.markBackfilled(channel.id, Date.now()));
+          logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
+        })
+        .catch((error: unknown) =>
+          logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed'),
+        )
+        .finally(() => this.#held.delete(run));
+      this.#held.add(run);
+    }
+  }
+
+  async #forget(selector: DiscordForget, why: string): Promise<void> {
+    const result = await this.#options.memory.forget(selector);
+    this.#options.logger.info({ why, forgotten: result.messages_forgotten }, 'discord: forgot messages');
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * @module What the Discord interface must remember across restarts, in its own small SQLite file beside the
+ * journal: who opted out of recording, and the channel rules `/memory channel allow|deny` set.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+
+export type ChannelRule = 'allow' | 'deny';
+
+/** Opt-outs and channel rules of one memory-pool bot; every method is one statement. */
+export class DiscordState {
+  private constructor(
+    private readonly db: Database,
+    private readonly bot: string,
+  ) {}
+
+  /** Opens (or creates) `discord.sqlite` in `dataDir`. */
+  static open(dataDir: string, bot: string): DiscordState {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new BetterSqlite3(join(dataDir, 'discord.sqlite'));
+    db.pragma('journal_mode = WAL');
+    // An opt-out is a promise to a person: fsynced like the journal's saves.
+    db.pragma('synchronous = FULL');
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS opt_outs (
+        bot TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, user_id));
+      CREATE TABLE IF NOT EXISTS channel_rules (
+        bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
+        PRIMARY KEY (bot, channel_id));
+      CREATE TABLE IF NOT EXISTS backfilled (
+        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));`);
+    return new DiscordState(db, bot);
+  }
+
+  isOptedOut(userId: string): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.bot, userId) !==
+      undefined
+    );
+  }
+
+  /** Records the choice; returns whether it changed anything. */
+  setOptedOut(userId: string, optedOut: boolean, at: number): boolean {
+    const statement = optedOut
+      ? this.db.prepare('INSERT OR IGNORE INTO opt_outs (bot, user_id, at) VALUES (?, ?, ?)')
+      : this.db.prepare('DELETE FROM opt_outs WHERE bot = ? AND user_id = ?');
+    return (optedOut ? statement.run(this.bot, userId, at) : statement.run(this.bot, userId)).changes > 0;
+  }
+
+  setChannelRule(channelId: string, rule: ChannelRule): void {
+    this.db
+      .prepare(
+        'INSERT INTO channel_rules (bot, channel_id, rule) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET rule = ?',
+      )
+      .run(this.bot, channelId, rule, rule);
+  }
+
+  channelRules(): ReadonlyMap<string, ChannelRule> {
+    const rows = this.db
+      .prepare('SELECT channel_id, rule FROM channel_rules WHERE bot = ?')
+      .all(this.bot) as {
+      channel_id: string;
+      rule: ChannelRule;
+    }[];
+    return new Map(rows.map((row) => [row.channel_id, row.rule]));
+  }
+
+  hasBackfilled(channelId: string): boolean {
+    return (
+      this.db
+        .prepare('SELECT 1 FROM backfilled WHERE bot = ? AND channel_id = ?')
+        .get(this.bot, channelId) !== undefined
+    );
+  }
+
+  /** Marked once a channel's back-fill completed, so it is read once (and again after a crash half-way). */
+  markBackfilled(channelId: string, at: number): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
+      .run(this.bot, channelId, at);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module DiscordMemory inside `memory-pool serve`: the service's own save, forget and recall, called
+ * directly (no HTTP hop, no API key to manage) but through the same functions the routes run.
+ */
+import type { Principal } from '../../auth/api-key-auth.js';
+import type { BotConfig } from '../../config/config-types.js';
+import { acceptSave } from '../../http/routes/save-route.js';
+import { readBotStats } from '../../http/routes/stats-route.js';
+import type { ServiceDeps } from '../../http/service-deps.js';
+import type { ForgetSelector } from '../../journal/forget-journal.js';
+import type { DiscordForget, DiscordMemory } from './discord-memory.js';
+import { DISCORD_SOURCE } from './to-save-message.js';
+
+/**
+ * The Discord interface acts as a key that may save, recall and forget only as the `discord` source for its
+ * one bot: its forgets never reach what SillyTavern, MCP or another client saved. Audited as "discord".
+ */
+function discordPrincipal(bot: string): Principal {
+  return {
+    kind: 'key',
+    // Never matched against a presented key: the interface runs inside the service.
+    key: {
+      name: DISCORD_SOURCE,
+      key: '',
+      bots: [bot],
+      sources: [DISCORD_SOURCE],
+      scopes: ['save', 'retrieve', 'forget'],
+    },
+  };
+}
+
+function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: string[] }>): ForgetSelector {
+  if ('discord_user_id' in selector) return { kind: 'user', userId: selector.discord_user_id };
+  if ('channel_id' in selector) return { kind: 'channel', channelId: selector.channel_id };
+  return { kind: 'guild', guildId: selector.guild_id };
+}
+
+export function createInProcessDiscordMemory(deps: ServiceDeps, bot: BotConfig): DiscordMemory {
+  const principal = discordPrincipal(bot.name);
+  return {
+    bot,
+    save: async (messages) =>
+      acceptSave(deps, bot, { bot: bot.name, messages: [...messages] }, DISCORD_SOURCE),
+    forget: (selector) => deps.forget(bot, { bot: bot.name, ...selector }, principal),
+    count: (selector) =>
+      deps.journal.forgetting.selectTargets(bot.name, toJournalSelector(selector), [DISCORD_SOURCE]).length,
+    retrieve: (request) => deps.retrieve(bot, { ...request, bot: bot.name }),
+    stats: () => readBotStats(deps, bot),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * @module Registers `/memory` (in each guild at once, or globally, or not at all: `discord.commands`) and
+ * routes its interactions and confirmation buttons to their handlers.
+ */
+import { type Client, Events, MessageFlags } from 'discord.js';
+import type { DiscordConfig } from '../../../config/config-types.js';
+import type { Logger } from '../../../logging/logger.js';
+import type { DiscordMemory } from '../discord-memory.js';
+import type { DiscordRecorder } from '../discord-recorder.js';
+import type { DiscordState } from '../discord-state.js';
+import type { CommandContext } from './command-context.js';
+import { handleForgetButton, isForgetButton } from './confirm-forget.js';
+import { handleMemoryCommand } from './handle-memory-command.js';
+import { buildMemoryCommand, MEMORY_COMMAND } from './memory-command-definition.js';
+
+export interface AttachMemoryCommandsOptions {
+  readonly client: Client;
+  readonly memory: DiscordMemory;
+  readonly state: DiscordState;
+  readonly config: DiscordConfig;
+  readonly recorder: DiscordRecorder;
+  readonly logger: Logger;
+}
+
+export function attachMemoryCommands(options: AttachMemoryCommandsOptions): void {
+  const { client, config, logger } = options;
+  const context: CommandContext = { ...options, rules: () => options.recorder.rules() };
+  const definition = buildMemoryCommand();
+  const registerIn = (guildId: string) =>
+    client.application?.commands
+      .set([definition], guildId)
+      .catch((error: unknown) => logger.warn({ err: error, guildId }, 'discord: could not register /memory'));
+
+  client.once(Events.ClientReady, (ready) => {
+    if (config.commands === 'global') {
+      void ready.application.commands
+        .set([definition])
+        .catch((error: unknown) => logger.warn({ err: error }, 'discord: could not register /memory'));
+    } else if (config.commands === 'guild') {
+      for (const guildId of ready.guilds.cache.keys()) void registerIn(guildId);
+    }
+  });
+  // A guild joined later gets the command at once too.
+  client.on(Events.GuildCreate, (guild) => {
+    if (config.commands === 'guild' && client.isReady()) void registerIn(guild.id);
+  });
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    const run = async () => {
+      if (interaction.isChatInputCommand() && interaction.commandName === MEMORY_COMMAND) {
+        await handleMemoryCommand(interaction, context);
+      } else if (interaction.isButton() && isForgetButton(interaction.customId)) {
+        await handleForgetButton(interaction, context);
+      }
+    };
+    run().catch(async (error: unknown) => {
+      logger.warn({ err: error }, 'discord: a /memory command failed');
+      if (!interaction.isRepliable()) return;
+      const content = 'memory-pool could not do that just now; try again in a moment.';
+      const answer =
+        interaction.deferred || interaction.replied
+          ? interaction.editReply(content)
+          : interaction.reply({ content, flags: MessageFlags.Ephemeral });
+      await answer.catch(() => undefined);
+    });
+  });
+}

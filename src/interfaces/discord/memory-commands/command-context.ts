@@ -1,0 +1,15 @@
+/** @module What every /memory handler is given: the memory, the persisted choices, the recorder's rules. */
+import type { DiscordConfig } from '../../../config/config-types.js';
+import type { Logger } from '../../../logging/logger.js';
+import type { DiscordMemory } from '../discord-memory.js';
+import type { DiscordState } from '../discord-state.js';
+import type { RecordingRules } from '../recording-rules.js';
+
+export interface CommandContext {
+  readonly memory: DiscordMemory;
+  readonly state: DiscordState;
+  readonly config: DiscordConfig;
+  readonly logger: Logger;
+  /** The recorder's rules in force, for answers that say whether a place is recorded. */
+  readonly rules: () => RecordingRules;
+}

@@ -1,0 +1,83 @@
+/**
+ * @module Confirmed forgets: `/memory forget-me` and `/memory forget-channel` first answer with the count and
+ * two buttons; only the person who asked can press them, and only then is anything forgotten.
+ */
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  type ButtonInteraction,
+  ButtonStyle,
+  MessageFlags,
+  type RepliableInteraction,
+} from 'discord.js';
+import type { DiscordForget } from '../discord-memory.js';
+import type { CommandContext } from './command-context.js';
+
+/** Button ids: `memory:confirm:<kind>:<target id>:<user who asked>`, and `memory:cancel:<user>`. */
+const CONFIRM = 'memory:confirm';
+const CANCEL = 'memory:cancel';
+
+type ForgetKind = 'user' | 'channel';
+
+function selectorFor(kind: ForgetKind, target: string): Exclude<DiscordForget, { message_ids: string[] }> {
+  return kind === 'user' ? { discord_user_id: target } : { channel_id: target };
+}
+
+/** Answers (ephemerally) with what would be forgotten and the buttons that do it. */
+export async function askToForget(
+  interaction: RepliableInteraction,
+  context: CommandContext,
+  kind: ForgetKind,
+  target: string,
+  what: (count: number) => string,
+): Promise<void> {
+  const count = context.memory.count(selectorFor(kind, target));
+  if (count === 0) {
+    await interaction.reply({ content: 'Nothing recorded to forget.', flags: MessageFlags.Ephemeral });
+    return;
+  }
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder()
+      .setCustomId(`${CONFIRM}:${kind}:${target}:${interaction.user.id}`)
+      .setLabel(`Forget ${count} message${count === 1 ? '' : 's'}`)
+      .setStyle(ButtonStyle.Danger),
+    new ButtonBuilder()
+      .setCustomId(`${CANCEL}:${interaction.user.id}`)
+      .setLabel('Cancel')
+      .setStyle(ButtonStyle.Secondary),
+  );
+  await interaction.reply({
+    content: `${what(count)} This cannot be undone.`,
+    components: [row],
+    flags: MessageFlags.Ephemeral,
+  });
+}
+
+/** Whether a button is one of these; `handleForgetButton` then answers it. */
+export const isForgetButton = (customId: string): boolean =>
+  customId.startsWith(`${CONFIRM}:`) || customId.startsWith(`${CANCEL}:`);
+
+export async function handleForgetButton(
+  interaction: ButtonInteraction,
+  context: CommandContext,
+): Promise<void> {
+  const parts = interaction.customId.split(':');
+  const askedBy = parts.at(-1);
+  if (askedBy !== interaction.user.id) {
+    await interaction.reply({
+      content: 'Only the person who asked can answer this.',
+      flags: MessageFlags.Ephemeral,
+    });
+    return;
+  }
+  if (interaction.customId.startsWith(`${CANCEL}:`)) {
+    await interaction.update({ content: 'Cancelled: nothing was forgotten.', components: [] });
+    return;
+  }
+  const [, , kind, target] = parts as [string, string, ForgetKind, string, string];
+  const result = await context.memory.forget(selectorFor(kind, target));
+  await interaction.update({
+    content: `Forgotten: ${result.messages_forgotten} message${result.messages_forgotten === 1 ? '' : 's'}. They will not be recalled again.`,
+    components: [],
+  });
+}

@@ -1,0 +1,152 @@
+/** @module Answers each `/memory` subcommand; every answer is ephemeral (only the caller sees it). */
+import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import type { CommandContext } from './command-context.js';
+import { askToForget } from './confirm-forget.js';
+import { parseMessageLink } from './parse-message-link.js';
+
+const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral }) as const;
+
+/** Discord's limit for one message. */
+const MAX_REPLY_CHARS = 2000;
+
+function truncate(text: string): string {
+  return text.length <= MAX_REPLY_CHARS ? text : `${text.slice(0, MAX_REPLY_CHARS - 1)}…`;
+}
+
+export async function handleMemoryCommand(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+): Promise<void> {
+  const group = interaction.options.getSubcommandGroup(false);
+  const sub = interaction.options.getSubcommand();
+  if (group === 'channel' || sub === 'forget-channel') {
+    if (!interaction.inGuild() || !interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+      await interaction.reply(ephemeral('This needs the Manage Server permission, in a server.'));
+      return;
+    }
+  }
+  const self = context.memory.bot.selfSpeaker;
+  switch (group === null ? sub : `${group} ${sub}`) {
+    case 'recall':
+      return recall(interaction, context);
+    case 'forget-me':
+      return askToForget(
+        interaction,
+        context,
+        'user',
+        interaction.user.id,
+        (count) =>
+          `${self} remembers ${count} message${count === 1 ? '' : 's'} of yours (with its replies in your DMs).`,
+      );
+    case 'forget':
+      return forgetOne(interaction, context);
+    case 'opt-out':
+      context.state.setOptedOut(interaction.user.id, true, Date.now());
+      await interaction.reply(
+        ephemeral(
+          `${self} no longer records what you write. What it already remembers stays until you run /memory forget-me.`,
+        ),
+      );
+      return;
+    case 'opt-in':
+      context.state.setOptedOut(interaction.user.id, false, Date.now());
+      await interaction.reply(ephemeral(`${self} records what you write again, where it records.`));
+      return;
+    case 'stats': {
+      const stats = await context.memory.stats();
+      const fromDiscord = stats.messages.bySource.discord ?? 0;
+      const yours = context.memory.count({ discord_user_id: interaction.user.id });
+      const optedOut = context.state.isOptedOut(interaction.user.id) ? ' You are opted out.' : '';
+      await interaction.reply(
+        ephemeral(
+          `${self} remembers ${fromDiscord} message${fromDiscord === 1 ? '' : 's'} from Discord, ${yours} of them yours ` +
+            `(${stats.points.total} memories in all, ${stats.messages.pending} waiting to be stored).${optedOut}`,
+        ),
+      );
+      return;
+    }
+    case 'channel allow':
+    case 'channel deny': {
+      const channel = interaction.options.getChannel('channel', true);
+      context.state.setChannelRule(channel.id, sub === 'allow' ? 'allow' : 'deny');
+      await interaction.reply(
+        ephemeral(
+          sub === 'allow'
+            ? `<#${channel.id}> and its threads are recorded from now on.`
+            : `<#${channel.id}> and its threads are never recorded.`,
+        ),
+      );
+      return;
+    }
+    case 'forget-channel': {
+      const channelId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
+      return askToForget(
+        interaction,
+        context,
+        'channel',
+        channelId,
+        (count) => `${self} remembers ${count} message${count === 1 ? '' : 's'} from <#${channelId}>.`,
+      );
+    }
+    default:
+      await interaction.reply(
+        ephemeral('Unknown /memory command: re-invite the bot to refresh its commands.'),
+      );
+  }
+}
+
+/** Recall scoped to where it is asked: this guild and channel, or this DM, as the bot's privacy scope allows. */
+async function recall(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const response = await context.memory.retrieve({
+    query_text: interaction.options.getString('query', true),
+    channel_id: interaction.channelId,
+    ...(interaction.guildId === null ? { is_dm: true } : { guild_id: interaction.guildId }),
+  });
+  await interaction.editReply(
+    truncate(response.formatted || `${context.memory.bot.selfSpeaker} remembers nothing about that here.`),
+  );
+}
+
+/**
+ * Forgets one linked message: your own, any message in your DM with the bot, or (with Manage Messages) anyone's
+ * in this server.
+ */
+async function forgetOne(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
+  const link = parseMessageLink(interaction.options.getString('link', true));
+  if (link === undefined) {
+    await interaction.reply(
+      ephemeral('That is not a message link: use ⋯ → Copy Message Link on the message.'),
+    );
+    return;
+  }
+  const inOwnDm =
+    link.guildId === undefined && interaction.guildId === null && link.channelId === interaction.channelId;
+  const moderates =
+    link.guildId !== undefined &&
+    link.guildId === interaction.guildId &&
+    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
+  let allowed = inOwnDm || moderates;
+  if (!allowed) {
+    const channel = await interaction.client.channels.fetch(link.channelId).catch(() => null);
+    const message =
+      channel?.isTextBased() === true
+        ? await channel.messages.fetch(link.messageId).catch(() => undefined)
+        : undefined;
+    allowed = message?.author.id === interaction.user.id;
+  }
+  if (!allowed) {
+    await interaction.reply(
+      ephemeral('You can forget your own messages (or, with Manage Messages, any in this server).'),
+    );
+    return;
+  }
+  const result = await context.memory.forget({ message_ids: [link.messageId] });
+  await interaction.reply(
+    ephemeral(
+      result.messages_forgotten > 0
+        ? 'Forgotten: it will not be recalled again.'
+        : 'Forgotten (it was not remembered anyway).',
+    ),
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * @module Connects the configured bot account: a discord.js Client with the intents and partials the recorder
+ * needs, the recorder and the /memory commands attached, logged in. Start-up fails with the fix when
+ * Discord refuses (a bad token, the Message Content intent not enabled).
+ */
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import type { DiscordConfig } from '../../config/config-types.js';
+import type { Logger } from '../../logging/logger.js';
+import { attachCompanion } from './companion/companion-responder.js';
+import { explainLoginFailure } from './discord-login-error.js';
+import type { DiscordMemory } from './discord-memory.js';
+import { DiscordRecorder } from './discord-recorder.js';
+import { DiscordState } from './discord-state.js';
+import { attachMemoryCommands } from './memory-commands/attach-memory-commands.js';
+
+export interface StartDiscordOptions {
+  readonly config: DiscordConfig;
+  readonly memory: DiscordMemory;
+  /** Where `discord.sqlite` (opt-outs, channel rules) lives: the service's dataDir. */
+  readonly dataDir: string;
+  readonly logger: Logger;
+  /** Discord's REST base, e.g. a local stand-in in tests. Default Discord's own. */
+  readonly restApi?: string;
+  readonly proxyGraceMs?: number;
+  readonly backfillPageDelayMs?: number;
+}
+
+export interface DiscordConnection {
+  readonly client: Client;
+  readonly recorder: DiscordRecorder;
+  readonly state: DiscordState;
+  /** Resolves once every event so far is recorded and every companion reply sent. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Guilds: the channel and thread cache and guild removals; GuildMessages and DirectMessages: the messages;
+ * MessageContent (privileged): their text. Partials.Channel is needed to receive DMs at all, Partials.Message
+ * to see edits and deletes of messages from before a restart.
+ */
+const INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.DirectMessages,
+  GatewayIntentBits.MessageContent,
+];
+
+export async function startDiscord(options: StartDiscordOptions): Promise<DiscordConnection> {
+  const { config, logger } = options;
+  const state = DiscordState.open(options.dataDir, options.memory.bot.name);
+  const client = new Client({
+    intents: INTENTS,
+    partials: [Partials.Channel, Partials.Message],
+    ...(options.restApi === undefined ? {} : { rest: { api: options.restApi } }),
+  });
+  const recorder = new DiscordRecorder({
+    client,
+    memory: options.memory,
+    state,
+    config,
+    logger,
+    ...(options.proxyGraceMs === undefined ? {} : { proxyGraceMs: options.proxyGraceMs }),
+    ...(options.backfillPageDelayMs === undefined
+      ? {}
+      : { backfillPageDelayMs: options.backfillPageDelayMs }),
+  });
+  recorder.attach();
+  attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
+  let companion: { idle(): Promise<void> } | undefined;
+  try {
+    companion =
+      config.companion === undefined
+        ? undefined
+        : attachCompanion({ client, companion: config.companion, memory: options.memory, recorder, logger });
+  } catch (error) {
+    state.close();
+    throw error;
+  }
+  let closeCode: number | undefined;
+  client.on(Events.ShardDisconnect, (event) => {
+    closeCode = event.code;
+    logger.error({ code: event.code }, 'discord: the gateway closed the connection for good');
+  });
+  client.on(Events.Error, (error) => logger.warn({ err: error }, 'discord: client error'));
+  const idle = async () => {
+    await companion?.idle();
+    await recorder.idle();
+  };
+  const close = async () => {
+    await companion?.idle();
+    await client.destroy();
+    await recorder.idle();
+    state.close();
+  };
+  try {
+    const ready = once(client, Events.ClientReady);
+    // The token is handed to discord.js only; it is never logged.
+    await client.login(config.token);
+    await ready;
+  } catch (error) {
+    await close();
+    throw explainLoginFailure(error, closeCode);
+  }
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord: connected');
+  return { client, recorder, state, idle, close };
+}

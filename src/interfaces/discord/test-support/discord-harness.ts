@@ -1,0 +1,240 @@
+/**
+ * @module A real memory service with `discord:` configured, its discord.js Client logged in to a local fake
+ * Discord; `send` dispatches a gateway packet and waits until the recorder has handled it.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Events } from 'discord.js';
+import type { DiscordConfig } from '../../../config/config-types.js';
+import {
+  startTestService,
+  type TestService,
+  testBot,
+} from '../../../service/test-support/start-test-service.js';
+import type { DiscordConnection } from '../start-discord.js';
+import { type FakeDiscord, startFakeDiscord } from './fake-discord.js';
+
+export const BOT_USER = { id: '900000000000000001', username: 'mythos-bot' };
+export const GUILD = '100000000000000001';
+export const GENERAL = '200000000000000001';
+export const OFFTOPIC = '200000000000000002';
+export const SECRET = '200000000000000003';
+export const HELEN = { id: '500000000000000001', username: 'helen', global_name: 'Helen' };
+export const SAM = { id: '500000000000000002', username: 'sam', global_name: 'Sam' };
+export const DM_CHANNEL = '300000000000000001';
+
+let nextMessageId = 1_000_000_000_000_000_000n;
+/** A fresh snowflake-sized message id. */
+export function newMessageId(): string {
+  nextMessageId += 1n;
+  return String(nextMessageId);
+}
+
+const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 0,
+  name,
+  guild_id: GUILD,
+  position: 0,
+  permission_overwrites: [],
+  ...extra,
+});
+
+/** A GUILD_CREATE payload: #general, #offtopic, #secret and a thread under #general. */
+export function guildPayload(): Record<string, unknown> {
+  return {
+    id: GUILD,
+    name: 'Lisbon friends',
+    unavailable: false,
+    owner_id: HELEN.id,
+    roles: [],
+    emojis: [],
+    features: [],
+    members: [],
+    channels: [
+      textChannel(GENERAL, 'general'),
+      textChannel(OFFTOPIC, 'offtopic'),
+      textChannel(SECRET, 'secret'),
+    ],
+    threads: [],
+    member_count: 3,
+    joined_at: new Date().toISOString(),
+    large: false,
+    presences: [],
+    voice_states: [],
+    stickers: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+  };
+}
+
+/** A thread channel payload (THREAD_CREATE) under `parentId`. */
+export const threadPayload = (id: string, parentId: string) => ({
+  id,
+  type: 11,
+  name: 'a thread',
+  guild_id: GUILD,
+  parent_id: parentId,
+  owner_id: HELEN.id,
+  thread_metadata: {
+    archived: false,
+    auto_archive_duration: 1440,
+    archive_timestamp: new Date().toISOString(),
+    locked: false,
+  },
+  message_count: 0,
+  member_count: 1,
+});
+
+export interface MessageOptions {
+  readonly id?: string;
+  readonly channelId?: string;
+  /** null: a DM. */
+  readonly guildId?: string | null;
+  readonly author?: { id: string; username: string; global_name?: string | null; bot?: boolean };
+  readonly nick?: string;
+  readonly content: string;
+  readonly webhookId?: string;
+  readonly type?: number;
+  readonly editedAt?: string | null;
+  readonly mentions?: readonly { id: string; username: string; global_name?: string | null }[];
+}
+
+/** A MESSAGE_CREATE (or, with editedAt, MESSAGE_UPDATE) payload. */
+export function messagePayload(options: MessageOptions): Record<string, unknown> {
+  const guildId = options.guildId === undefined ? GUILD : options.guildId;
+  const author = options.author ?? HELEN;
+  return {
+    id: options.id ?? newMessageId(),
+    channel_id: options.channelId ?? (guildId === null ? DM_CHANNEL : GENERAL),
+    ...(guildId === null ? {} : { guild_id: guildId }),
+    author: { discriminator: '0', avatar: null, global_name: null, ...author },
+    ...(guildId === null || options.webhookId
+      ? {}
+      : {
+          member: {
+            nick: options.nick ?? null,
+            roles: [],
+            joined_at: new Date().toISOString(),
+            deaf: false,
+            mute: false,
+          },
+        }),
+    ...(options.webhookId ? { webhook_id: options.webhookId } : {}),
+    content: options.content,
+    timestamp: new Date().toISOString(),
+    edited_timestamp: options.editedAt ?? null,
+    tts: false,
+    mention_everyone: false,
+    mentions: (options.mentions ?? []).map((user) => ({
+      discriminator: '0',
+      avatar: null,
+      global_name: null,
+      ...user,
+    })),
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    pinned: false,
+    type: options.type ?? 0,
+  };
+}
+
+export interface DiscordHarness {
+  readonly service: TestService;
+  readonly fake: FakeDiscord;
+  readonly discord: DiscordConnection;
+  /** Dispatches one packet and waits until the client and the recorder have handled it. */
+  send(t: string, d: unknown): Promise<void>;
+  /** Answers the bot's edits of its deferred replies with a message, as Discord does. */
+  answerReplyEdits(): void;
+  /** Chunks everything journaled, so recall sees it. */
+  flush(): Promise<void>;
+  /** The recalled chunk texts for a query, as /retrieve answers them. */
+  recall(query: string, extra?: Record<string, unknown>): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A `discord:` section as the schema completes it, recording #general only. */
+export function testDiscordConfig(overrides: Partial<DiscordConfig> = {}): DiscordConfig {
+  return {
+    token: 'fake-token',
+    guilds: [],
+    channels: [GENERAL],
+    denyChannels: [],
+    dms: false,
+    otherBots: 'none',
+    purgeOnLeave: false,
+    backfill: 0,
+    commands: 'guild',
+    ...overrides,
+  };
+}
+
+export async function startDiscordHarness(
+  discord: Partial<DiscordConfig> = {},
+  options: {
+    proxyGraceMs?: number;
+    speakerAliases?: Record<string, string>;
+    /** Set up the fake's REST answers before the client logs in (e.g. history for back-fill). */
+    prepare?: (fake: FakeDiscord) => void;
+  } = {},
+): Promise<DiscordHarness> {
+  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  options.prepare?.(fake);
+  const config = testDiscordConfig(discord);
+  const service = await startTestService({
+    bots: [
+      testBot('mythos', {
+        speakerAliases: options.speakerAliases ?? {},
+        retrieve: { limit: 20, scoreThreshold: -1, scope: 'global' },
+      }),
+    ],
+    config: { discord: config },
+    discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
+  });
+  const connection = service.discord!;
+  await connection.recorder.idle();
+  const seen = new Set<number>();
+  const waiting = new Map<number, () => void>();
+  connection.client.on(Events.Raw, (packet: { s?: number }) => {
+    if (packet.s === undefined) return;
+    seen.add(packet.s);
+    waiting.get(packet.s)?.();
+  });
+  const send = async (t: string, d: unknown) => {
+    const sequence = await fake.dispatch(t, d);
+    if (!seen.has(sequence)) await new Promise<void>((resolve) => waiting.set(sequence, resolve));
+    waiting.delete(sequence);
+    await nextTurn();
+    await connection.idle();
+  };
+  return {
+    service,
+    fake,
+    discord: connection,
+    send,
+    answerReplyEdits: () =>
+      fake.respond((call) =>
+        call.method === 'PATCH' && call.path.startsWith('/webhooks/')
+          ? {
+              body: messagePayload({
+                content: (call.body as { content?: string }).content ?? '',
+                author: { ...BOT_USER, bot: true },
+              }),
+            }
+          : undefined,
+      ),
+    flush: async () => {
+      await service.writer.runOnce({ flush: true });
+    },
+    recall: async (query, extra = {}) => {
+      const answer = await service.post('/retrieve', { bot: 'mythos', query_text: query, ...extra });
+      return (answer.json.hits as { text: string }[]).map((hit) => hit.text);
+    },
+    close: async () => {
+      await service.close();
+      await fake.close();
+    },
+  };
+}
