@@ -4,6 +4,7 @@
  * waking when due. Work is read from the journal every time, so a restart, or Qdrant or the embedder being
  * down, only delays it.
  */
+import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
 
@@ -48,10 +49,17 @@ export class ChunkWriter {
   private backgroundWrite: AbortController | undefined;
   private readonly now: () => number;
   private readonly deps: ChunkBatchDeps;
+  /** Wakes the chunks an outage of the store or the embedder left in backoff as soon as it answers again. */
+  private readonly recovery: OutageRecovery;
 
   constructor(deps: ChunkWriterDeps) {
     this.now = deps.now ?? Date.now;
-    this.deps = { ...deps, now: this.now };
+    this.recovery = new OutageRecovery({
+      probe: (dependency) => (dependency === 'store' ? deps.store.probe() : deps.embedder.probe()),
+      makeDue: (chunkIds) => deps.journal.chunks.makeChunksDue(chunkIds),
+      now: this.now,
+    });
+    this.deps = { ...deps, now: this.now, recovery: this.recovery };
   }
 
   /** Starts the background loop. */
@@ -99,8 +107,8 @@ export class ChunkWriter {
   }
 
   /**
-   * One pass: plan ready chunks, delete points a forget asked to delete, then write every due chunk, one
-   * batch at a time. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
+   * One pass: plan ready chunks, probe a store or embedder an outage left chunks waiting for, delete points
+   * a forget asked to delete, then write every due chunk, one batch at a time. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
    */
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
     const generation = this.generation;
@@ -113,11 +121,14 @@ export class ChunkWriter {
       if (planning.more) await new Promise((resolve) => setImmediate(resolve));
     } while (planning.more && generation === this.generation);
     const nextFlush = planning.flushAt;
+    await this.recovery.probeDue();
     while (generation === this.generation && (await this.enqueue(() => this.runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
     const nextRetry = this.deps.journal.chunks.nextChunkDueAt();
-    return [nextFlush, nextRetry].filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
+    return [nextFlush, nextRetry, this.recovery.nextProbeAt()]
+      .filter((t): t is number => t !== undefined)
+      .sort((a, b) => a - b)[0];
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {

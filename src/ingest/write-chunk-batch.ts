@@ -14,6 +14,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
+import type { OutageRecovery, WriteDependency } from './outage-recovery.js';
 import { computeRetryDelay } from './retry-delay.js';
 
 /** What one batch step reads and writes. */
@@ -29,6 +30,8 @@ export interface ChunkBatchDeps {
   readonly now: () => number;
   /** The fine-grained parts index: written before each chunk point, deleted before it. */
   readonly parts?: PartsIndex | undefined;
+  /** Told which dependency each write failed or succeeded through, so an outage's backlog wakes when it ends. */
+  readonly recovery?: Pick<OutageRecovery, 'failed' | 'succeeded'> | undefined;
 }
 
 /** Embeds and upserts `chunks` (one embedder call, one upsert per collection) and marks them stored. */
@@ -49,6 +52,7 @@ export async function writeChunkBatch(
       points.map((p) => p.payload.text),
       signal ? { signal } : {},
     );
+    deps.recovery?.succeeded('embedder');
   } catch (error) {
     if (signal?.aborted) return; // gave way to a forget, a stop or a deadline: still due, not a failure
     if (points.length > 1 && isMemoryPoolError(error) && !error.retryable) {
@@ -60,6 +64,7 @@ export async function writeChunkBatch(
       deps,
       points.map((p) => p.chunk),
       error,
+      { dependency: 'embedder' },
     );
     return;
   }
@@ -84,6 +89,7 @@ export async function writeChunkBatch(
           payload: { ...p.payload },
         })),
       );
+      deps.recovery?.succeeded('store');
       const storedAt = deps.now();
       // One commit for the batch, not one fsync each (the revision check is per chunk, as before).
       journal.transaction(() => {
@@ -97,6 +103,7 @@ export async function writeChunkBatch(
         deps,
         group.map((p) => p.chunk),
         error,
+        { dependency: dependencyOf(error, 'store') },
       );
     }
   }
@@ -112,11 +119,12 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
         group.map((c) => c.chunkId),
       );
       await store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
+      deps.recovery?.succeeded('store');
       journal.transaction(() => {
         for (const chunk of group) journal.chunks.markChunkDeleted(chunk.chunkId, chunk.revision);
       });
     } catch (error) {
-      recordChunkFailure(deps, group, error);
+      recordChunkFailure(deps, group, error, { dependency: dependencyOf(error, 'store') });
     }
   }
 }
@@ -133,24 +141,36 @@ function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): ChunkPayload |
     }
     return formatChunk(deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
   } catch (error) {
-    recordChunkFailure(deps, [chunk], error, true);
+    recordChunkFailure(deps, [chunk], error, { permanent: true });
     return undefined;
   }
 }
 
+/** The dependency an error came from: the parts index embeds as well as stores. */
+function dependencyOf(error: unknown, step: WriteDependency): WriteDependency {
+  return isMemoryPoolError(error) && error.code.startsWith('embedding_') ? 'embedder' : step;
+}
+
 /**
  * Records a failed attempt and when to try again; nothing is dropped. A chunk changed meanwhile (edit,
- * forget) keeps its new, immediate due time: the failure was about its old content.
+ * forget) keeps its new, immediate due time: the failure was about its old content. A retryable failure of
+ * a dependency is also reported to the outage recovery, which wakes the chunk when the dependency is back.
  */
 function recordChunkFailure(
   deps: ChunkBatchDeps,
   chunks: readonly PlannedChunk[],
   error: unknown,
-  permanent = false,
+  options: { permanent?: boolean; dependency?: WriteDependency } = {},
 ): void {
   const { journal, metrics, logger } = deps;
   const code = isMemoryPoolError(error) ? error.code : 'internal';
-  const retryable = !permanent && (!isMemoryPoolError(error) || error.retryable);
+  const retryable = options.permanent !== true && (!isMemoryPoolError(error) || error.retryable);
+  if (retryable && options.dependency !== undefined) {
+    deps.recovery?.failed(
+      options.dependency,
+      chunks.map((c) => c.chunkId),
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   journal.transaction(() => {
     for (const chunk of chunks) {
