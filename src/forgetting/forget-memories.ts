@@ -135,6 +135,8 @@ export async function forgetMemories(
     });
     deps.wakeWriter();
   }
+  // The tombstones are acknowledged below: on disk first.
+  await deps.journal.flush();
   if (storePending) {
     throw new StoreError(
       'store_unavailable',

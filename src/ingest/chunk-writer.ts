@@ -113,13 +113,17 @@ export class ChunkWriter {
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
     const generation = this.generation;
     let planning: PlanningResult;
+    let planned = 0;
     do {
       planning = await this.enqueue(async () =>
         planReadyChunks(this.deps.journal, this.deps.bots, this.now(), options.flush ?? false, PLAN_BATCH),
       );
       // The chain is promises only: without a macrotask between units, /save would still wait for them all.
+      planned += planning.planned;
       if (planning.more) await new Promise((resolve) => setImmediate(resolve));
     } while (planning.more && generation === this.generation);
+    // A chunk's plan is on disk before its point is written, so a power loss cannot re-cut it differently.
+    if (planned > 0) await this.deps.journal.flush();
     const nextFlush = planning.flushAt;
     await this.recovery.probeDue();
     while (generation === this.generation && (await this.enqueue(() => this.runStep()))) {

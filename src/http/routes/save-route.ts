@@ -14,7 +14,7 @@ export function registerSaveRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     const principal = c.get('principal');
     const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
     authorize(principal, { operation: 'save', bot: bot.name, source });
-    const result = saveMessages(deps.journal, request, {
+    const result = await saveMessages(deps.journal, request, {
       config: deps.config,
       bot,
       source,
