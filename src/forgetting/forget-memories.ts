@@ -8,11 +8,11 @@ import type { ForgetRequest, ForgetResponse } from '../wire/forget-request.js';
 import type { BotConfig } from '../config/config-types.js';
 import { AuthError, StoreError } from '../errors/memory-pool-error.js';
 import type { Principal } from '../auth/api-key-auth.js';
-import type { ForgetSelector } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
+import { type ForgetSelector, findForgetTargets } from './forget-selector.js';
 import { parseForgetSelector } from './parse-forget-selector.js';
 
 export interface ForgetDeps {
@@ -93,7 +93,7 @@ export async function forgetMemories(
     parsed.kind === 'journal'
       ? deps.journal.forgetting.forgetMessages(
           bot.name,
-          deps.journal.forgetting.selectTargets(bot.name, parsed.selector, sources),
+          findForgetTargets(deps.journal, bot.name, parsed.selector, sources),
           Date.now(),
           sources,
         )
