@@ -136,7 +136,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           signal,
         ),
-      forget: (bot, request, principal) =>
+      forget: (bot, request, permissions) =>
         forgetMemories(
           {
             journal,
@@ -147,7 +147,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           },
           bot,
           request,
-          principal,
+          permissions,
         ),
       checkReadiness: async () => {
         const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
