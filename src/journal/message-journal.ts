@@ -278,6 +278,7 @@ export class MessageJournal {
   }
 
   close(): void {
+    this.#walSync?.close();
     this.db.close();
   }
 }

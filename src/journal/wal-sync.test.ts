@@ -21,7 +21,7 @@ function createManualSync() {
 
 test('a flush asked for during an fsync waits for the next one, and everyone waiting meanwhile shares it', async () => {
   const { pending, sync, finishNext } = createManualSync();
-  const wal = new WalSync('/data/journal.sqlite-wal', new JournalHealth(), sync);
+  const wal = new WalSync('/data/journal.sqlite-wal', new JournalHealth(), sync, async () => 7);
   const settled: string[] = [];
   const first = wal.flush().then(() => settled.push('first'));
   await finishNext(); // the directory, once
@@ -40,7 +40,7 @@ test('a flush asked for during an fsync waits for the next one, and everyone wai
 test('an fsync the disk refuses is a retryable journal_unavailable, and the journal reads as unwritable', async () => {
   const { sync, finishNext } = createManualSync();
   const health = new JournalHealth();
-  const wal = new WalSync('/data/journal.sqlite-wal', health, sync);
+  const wal = new WalSync('/data/journal.sqlite-wal', health, sync, async () => 7);
   const refused = assert.rejects(wal.flush(), (error: unknown) => {
     assert.ok(isMemoryPoolError(error));
     assert.equal(error.code, 'journal_unavailable');

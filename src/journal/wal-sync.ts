@@ -5,7 +5,8 @@
  * file on libuv's thread pool, which is what `synchronous = FULL` did inside every commit, on the event
  * loop, for ~6-20 ms each. Callers that arrive while an fsync runs share the next one (group commit).
  */
-import { open } from 'node:fs/promises';
+import { closeSync, fsync, open } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname } from 'node:path';
 import { JournalError } from '../errors/memory-pool-error.js';
 import type { JournalHealth } from './journal-health.js';
@@ -16,13 +17,25 @@ export class WalSync {
   /** The fsync that will start after the running one, shared by everyone who asks meanwhile. */
   #next: Promise<void> | undefined;
   #directorySynced = false;
+  /**
+   * The WAL's descriptor, kept open: opening it for every fsync cost the event loop more than the commit.
+   * SQLite keeps the same file while its connection is open (a checkpoint rewinds it, never replaces it).
+   */
+  #walFd: number | undefined;
 
   constructor(
     private readonly walPath: string,
     private readonly health: JournalHealth,
-    /** fsyncs one path (tests count and fail them). */
-    private readonly syncFile: (path: string) => Promise<void> = syncPath,
+    /** fsyncs one path through `fd` when given (tests count and fail them). */
+    private readonly syncFile: (path: string, fd?: number) => Promise<void> = syncPath,
+    private readonly openFile: (path: string) => Promise<number> = openForSync,
   ) {}
+
+  /** Closes the WAL's descriptor (with the journal). */
+  close(): void {
+    if (this.#walFd !== undefined) closeSync(this.#walFd);
+    this.#walFd = undefined;
+  }
 
   /** Resolves once every commit made before the call is on disk; JournalError when the disk refuses. */
   flush(): Promise<void> {
@@ -51,8 +64,10 @@ export class WalSync {
         await this.syncFile(dirname(this.walPath));
         this.#directorySynced = true;
       }
-      await this.syncFile(this.walPath);
+      this.#walFd ??= await this.openFile(this.walPath);
+      await this.syncFile(this.walPath, this.#walFd);
     } catch (error) {
+      this.close(); // the next flush opens the file afresh
       const failure = new JournalError(
         `the journal could not be flushed to disk (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the disk under dataDir, then retry (no restart needed)`,
         error,
@@ -63,12 +78,21 @@ export class WalSync {
   }
 }
 
-/** fsync through a fresh descriptor: it always reaches the file now at `path`, and Linux syncs the inode. */
-async function syncPath(path: string): Promise<void> {
-  const handle = await open(path, 'r');
+const openAsync = promisify(open);
+const fsyncAsync = promisify(fsync);
+
+/** Read-only is enough: fsync flushes the file's inode, whichever descriptor wrote it. */
+function openForSync(path: string): Promise<number> {
+  return openAsync(path, 'r');
+}
+
+/** fsyncs `fd`, or `path` through a descriptor opened for the call (a directory). */
+async function syncPath(path: string, fd?: number): Promise<void> {
+  if (fd !== undefined) return fsyncAsync(fd);
+  const opened = await openForSync(path);
   try {
-    await handle.sync();
+    await fsyncAsync(opened);
   } finally {
-    await handle.close();
+    closeSync(opened);
   }
 }
