@@ -46,7 +46,12 @@ export function openMessageJournal(dataDir: string): MessageJournal {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  applyJournalSchema(db);
+  try {
+    applyJournalSchema(db);
+  } catch (error) {
+    db.close(); // a refused journal (a newer schema) is not held open
+    throw error;
+  }
   return new MessageJournal(db, `${path}-wal`);
 }
 
