@@ -7,9 +7,10 @@ import type { JournalForgetResult } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { PartsIndex } from '../parts/parts-index.js';
-import type { PointStore, StoreFilter } from '../store/point-store.js';
+import type { PointStore, StoreCondition, StoreFilter } from '../store/point-store.js';
 import type { ForgetSelector } from './forget-selector.js';
 import type { ParsedForget } from './parse-forget-selector.js';
+import { allOf, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store/store-filters.js';
 
 export interface ForgetStoreDeps {
   readonly journal: MessageJournal;
@@ -35,9 +36,7 @@ export async function forgetInStore(
   sources: readonly string[] | undefined,
 ): Promise<StoreForgetResult> {
   if (parsed.kind === 'unsourced') {
-    const deleted = await deleteByFilter(deps, target.collection, {
-      must: [{ is_empty: { key: 'source' } }],
-    });
+    const deleted = await deleteByFilter(deps, target.collection, unsourcedPoints());
     return { pointsDeletedByFilter: deleted, pending: false };
   }
   deps.journal.chunks.makeDeletionsDue(target.bot);
@@ -56,19 +55,13 @@ function storeFilterFor(
   selector: ForgetSelector,
   sources: readonly string[] | undefined,
 ): StoreFilter | undefined {
-  const match = (key: string, value: string) => ({ key, match: { value } });
-  const must: object[] = [];
-  if (selector.kind === 'source') must.push(match('source', selector.source));
-  else if (selector.kind === 'channel') must.push(match('channelId', selector.channelId));
-  else if (selector.kind === 'guild') must.push(match('guildId', selector.guildId));
+  let named: StoreCondition;
+  if (selector.kind === 'source') named = matchValue('source', selector.source);
+  else if (selector.kind === 'channel') named = matchValue('channelId', selector.channelId);
+  else if (selector.kind === 'guild') named = matchValue('guildId', selector.guildId);
   else return undefined;
   // Never touches unsourced (SillyTavern) points: a bulk forget always requires a source to be present.
-  must.push(
-    sources
-      ? { key: 'source', match: { any: [...sources] } }
-      : { must_not: [{ is_empty: { key: 'source' } }] },
-  );
-  return { must };
+  return allOf(named, sources ? matchAny('source', sources) : sourcedPoints());
 }
 
 async function deleteByFilter(

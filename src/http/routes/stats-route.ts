@@ -4,6 +4,7 @@ import type { BotStatsResponse } from '../../wire/stats-response.js';
 import { authorize } from '../../auth/api-key-auth.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
+import { unsourcedPoints } from '../../store/store-filters.js';
 
 export function registerStatsRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   app.get('/bots/:bot/stats', async (c) => {
@@ -11,7 +12,7 @@ export function registerStatsRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): vo
     authorize(c.get('principal'), { operation: 'retrieve', bot: bot.name });
     const [total, unsourced] = await Promise.all([
       deps.store.countPoints(bot.collection),
-      deps.store.countPoints(bot.collection, { must: [{ is_empty: { key: 'source' } }] }),
+      deps.store.countPoints(bot.collection, unsourcedPoints()),
     ]);
     const counts = deps.journal.botCounts(bot.name);
     const body: BotStatsResponse = {
