@@ -2,11 +2,9 @@
  * @module The composition root of `memory-pool serve`: the embedded store (when configured), the store
  * client, journal, chunk writer and HTTP app, started in order and stopped in reverse.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { formatHttpUrl } from '../runtime/format-http-url.js';
+import { listenHttp } from '../runtime/listen-http.js';
 import { createServiceApp } from '../http/service-app.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
@@ -158,21 +156,9 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
       },
     });
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const started = serve(
-        { fetch: app.fetch, hostname: config.listen.host, port: config.listen.port },
-        () => resolve(started),
-      );
-      started.once('error', reject);
-    });
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
-        }),
-    );
-    const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
+    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
+    closers.push(() => server.close());
+    const { url } = server;
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     return { app, url, storeUrl, writer, close: closeAll };
   } catch (error) {
