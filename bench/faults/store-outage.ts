@@ -12,6 +12,7 @@ import { spawnCli, stopChild, waitForHttp } from '../support/child-processes.js'
 import { Acknowledged } from '../support/conversation-windows.js';
 import { waitForDrain } from '../support/service-client.js';
 import { createServiceProcess } from '../support/service-process.js';
+import { fakeProviderEmbedding } from './embedder-faults.js';
 import { FAULT_BOTS, faultBotsConfig, type IngestProgress, runIngest } from './ingest-traffic.js';
 
 export interface StoreOutageOptions {
@@ -49,15 +50,7 @@ export async function runStoreOutage(options: StoreOutageOptions): Promise<Audit
     dir,
     bots: faultBotsConfig(),
     qdrantUrl: storeUrl,
-    ...(embeddings && {
-      embedding: {
-        provider: 'openai-compatible',
-        baseUrl: embeddings.baseUrl,
-        model: embeddings.models[0],
-        dimensions: 64,
-        batchSize: 16,
-      },
-    }),
+    ...(embeddings && { embedding: fakeProviderEmbedding(embeddings) }),
   });
   try {
     await service.start();
