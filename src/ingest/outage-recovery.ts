@@ -37,14 +37,17 @@ export interface OutageRecoveryDeps {
 
 export class OutageRecovery {
   readonly #watches = new Map<WriteDependency, Watch>();
+  readonly #deps: OutageRecoveryDeps;
 
-  constructor(private readonly deps: OutageRecoveryDeps) {}
+  constructor(deps: OutageRecoveryDeps) {
+    this.#deps = deps;
+  }
 
   /** These chunks failed on `dependency` with an error that a retry can fix (unreachable, timed out, 5xx). */
   failed(dependency: WriteDependency, chunkIds: readonly string[]): void {
     let watch = this.#watches.get(dependency);
     if (watch === undefined) {
-      watch = { waiting: new Set(), nextProbeAt: this.deps.now() + PROBE_INTERVAL_MS, wakesWithoutWrite: 0 };
+      watch = { waiting: new Set(), nextProbeAt: this.#deps.now() + PROBE_INTERVAL_MS, wakesWithoutWrite: 0 };
       this.#watches.set(dependency, watch);
     }
     for (const id of chunkIds) watch.waiting.add(id);
@@ -55,7 +58,7 @@ export class OutageRecovery {
     const watch = this.#watches.get(dependency);
     if (watch === undefined) return;
     this.#watches.delete(dependency);
-    if (watch.waiting.size > 0) this.deps.makeDue([...watch.waiting]);
+    if (watch.waiting.size > 0) this.#deps.makeDue([...watch.waiting]);
   }
 
   /** When the next probe is due, or undefined when nothing waits for one. */
@@ -67,11 +70,11 @@ export class OutageRecovery {
   /** Probes each dependency whose probe is due; those that answer have their chunks made due. */
   async probeDue(): Promise<void> {
     for (const [dependency, watch] of [...this.#watches]) {
-      if (watch.waiting.size === 0 || this.deps.now() < watch.nextProbeAt) continue;
-      const answered = await withTimeout(this.deps.probe(dependency), PROBE_TIMEOUT_MS);
+      if (watch.waiting.size === 0 || this.#deps.now() < watch.nextProbeAt) continue;
+      const answered = await withTimeout(this.#deps.probe(dependency), PROBE_TIMEOUT_MS);
       if (this.#watches.get(dependency) !== watch) continue; // a write settled it meanwhile
       if (!answered) {
-        watch.nextProbeAt = this.deps.now() + PROBE_INTERVAL_MS;
+        watch.nextProbeAt = this.#deps.now() + PROBE_INTERVAL_MS;
         continue;
       }
       // Woken chunks that fail again land in this watch, with the longer interval a flapping dependency earns.
@@ -79,8 +82,8 @@ export class OutageRecovery {
       watch.waiting.clear();
       watch.wakesWithoutWrite += 1;
       watch.nextProbeAt =
-        this.deps.now() + Math.min(MAX_PROBE_INTERVAL_MS, PROBE_INTERVAL_MS * 2 ** watch.wakesWithoutWrite);
-      this.deps.makeDue(waiting);
+        this.#deps.now() + Math.min(MAX_PROBE_INTERVAL_MS, PROBE_INTERVAL_MS * 2 ** watch.wakesWithoutWrite);
+      this.#deps.makeDue(waiting);
     }
   }
 }

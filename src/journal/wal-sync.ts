@@ -23,13 +23,23 @@ export class WalSync {
    */
   #walFd: number | undefined;
 
+  readonly #walPath: string;
+  readonly #health: JournalHealth;
+  /** fsyncs one path, through `fd` when given (tests count and fail them). */
+  readonly #syncFile: (path: string, fd?: number) => Promise<void>;
+  readonly #openFile: (path: string) => Promise<number>;
+
   constructor(
-    private readonly walPath: string,
-    private readonly health: JournalHealth,
-    /** fsyncs one path through `fd` when given (tests count and fail them). */
-    private readonly syncFile: (path: string, fd?: number) => Promise<void> = syncPath,
-    private readonly openFile: (path: string) => Promise<number> = openForSync,
-  ) {}
+    walPath: string,
+    health: JournalHealth,
+    syncFile: (path: string, fd?: number) => Promise<void> = syncPath,
+    openFile: (path: string) => Promise<number> = openForSync,
+  ) {
+    this.#walPath = walPath;
+    this.#health = health;
+    this.#syncFile = syncFile;
+    this.#openFile = openFile;
+  }
 
   /** Closes the WAL's descriptor (with the journal). */
   close(): void {
@@ -61,18 +71,18 @@ export class WalSync {
     try {
       // The WAL file is created on the first write; its directory entry must be durable once, too.
       if (!this.#directorySynced) {
-        await this.syncFile(dirname(this.walPath));
+        await this.#syncFile(dirname(this.#walPath));
         this.#directorySynced = true;
       }
-      this.#walFd ??= await this.openFile(this.walPath);
-      await this.syncFile(this.walPath, this.#walFd);
+      this.#walFd ??= await this.#openFile(this.#walPath);
+      await this.#syncFile(this.#walPath, this.#walFd);
     } catch (error) {
       this.close(); // the next flush opens the file afresh
       const failure = new JournalError(
         `the journal could not be flushed to disk (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the disk under dataDir, then retry (no restart needed)`,
         error,
       );
-      this.health.failed(failure);
+      this.#health.failed(failure);
       throw failure;
     }
   }
