@@ -8,7 +8,7 @@ import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
 
-export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now'> {
+export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'> {
   readonly now?: () => number;
 }
 
