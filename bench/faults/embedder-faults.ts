@@ -30,20 +30,27 @@ const PHASES: readonly { name: string; fault: FakeFault; times: number }[] = [
   { name: 'dropping connections', fault: { kind: 'drop-connection' }, times: 8 },
 ];
 
+/** The service's `embedding:` section for the fake provider (64-d vectors, 16 texts a request). */
+export function fakeProviderEmbedding(
+  embeddings: { readonly baseUrl: string; readonly models: readonly string[] },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    provider: 'openai-compatible',
+    baseUrl: embeddings.baseUrl,
+    model: embeddings.models[0],
+    dimensions: 64,
+    batchSize: 16,
+    ...extra,
+  };
+}
+
 export async function runEmbedderFaults(options: EmbedderFaultsOptions): Promise<AuditResult> {
   const embeddings = await startFakeOpenAiServer({ dimensions: 64 });
   const service = await createServiceProcess({
     dir: join(options.dir, 'embedder-faults'),
     bots: faultBotsConfig(),
-    embedding: {
-      provider: 'openai-compatible',
-      baseUrl: embeddings.baseUrl,
-      model: embeddings.models[0],
-      dimensions: 64,
-      batchSize: 16,
-      timeoutMs: 1_000,
-      maxRetries: 1,
-    },
+    embedding: fakeProviderEmbedding(embeddings, { timeoutMs: 1_000, maxRetries: 1 }),
   });
   try {
     await service.start();

@@ -2,7 +2,8 @@
  * @module The on-demand adversarial suite (not part of `npm test`): kill -9 during ingest, a misbehaving
  * embedder, and the store down for a while. Each run ends with a scroll of every point and prints
  * acknowledged / lost / doubled; the process exits non-zero when any acknowledged message was lost.
- * Run: node --import tsx bench/faults/faults.bench.ts [--only kill,embedder,store --messages 2000 --kills 6 --outage-seconds 60]
+ * Run: node --import tsx bench/faults/faults.bench.ts [--only kill,embedder,store --messages 2000 --kills 6 --outage-seconds 60
+ *   --store-embedder offline|fake]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '2000' },
     kills: { type: 'string', default: '6' },
     'outage-seconds': { type: 'string', default: '60' },
+    'store-embedder': { type: 'string', default: 'offline' },
     seed: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
   },
@@ -29,7 +31,14 @@ const dir = mkdtempSync(join(tmpdir(), 'memory-pool-faults-'));
 const runs: Record<string, () => Promise<AuditResult>> = {
   kill: () => runKillNine({ dir, messages, kills: Number(args.kills), seed }),
   embedder: () => runEmbedderFaults({ dir, messages, seed }),
-  store: () => runStoreOutage({ dir, messages, outageSeconds: Number(args['outage-seconds']), seed }),
+  store: () =>
+    runStoreOutage({
+      dir,
+      messages,
+      outageSeconds: Number(args['outage-seconds']),
+      seed,
+      embedder: args['store-embedder'] === 'fake' ? 'fake' : 'offline',
+    }),
 };
 
 let clean = true;

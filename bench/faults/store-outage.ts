@@ -5,12 +5,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFakeOpenAiServer } from '../../src/embedding/test-support/fake-openai-server.js';
 import { findFreePort } from '../../src/runtime/find-free-port.js';
 import { type AuditResult, auditPoints } from '../support/audit-points.js';
 import { spawnCli, stopChild, waitForHttp } from '../support/child-processes.js';
 import { Acknowledged } from '../support/conversation-windows.js';
 import { waitForDrain } from '../support/service-client.js';
 import { createServiceProcess } from '../support/service-process.js';
+import { fakeProviderEmbedding } from './embedder-faults.js';
 import { FAULT_BOTS, faultBotsConfig, type IngestProgress, runIngest } from './ingest-traffic.js';
 
 export interface StoreOutageOptions {
@@ -18,6 +20,11 @@ export interface StoreOutageOptions {
   readonly messages: number;
   readonly outageSeconds: number;
   readonly seed: number;
+  /**
+   * `offline` (the default model, in the service) or `fake` (the fake OpenAI-compatible server, instant):
+   * with `fake` the drain measures how long the writer waits after the outage, not how fast the CPU embeds.
+   */
+  readonly embedder: 'offline' | 'fake';
 }
 
 export async function runStoreOutage(options: StoreOutageOptions): Promise<AuditResult> {
@@ -37,7 +44,14 @@ export async function runStoreOutage(options: StoreOutageOptions): Promise<Audit
     return child;
   };
   let store = await startStore();
-  const service = await createServiceProcess({ dir, bots: faultBotsConfig(), qdrantUrl: storeUrl });
+  const embeddings =
+    options.embedder === 'fake' ? await startFakeOpenAiServer({ dimensions: 64 }) : undefined;
+  const service = await createServiceProcess({
+    dir,
+    bots: faultBotsConfig(),
+    qdrantUrl: storeUrl,
+    ...(embeddings && { embedding: fakeProviderEmbedding(embeddings) }),
+  });
   try {
     await service.start();
     const acknowledged = new Acknowledged();
@@ -75,10 +89,13 @@ export async function runStoreOutage(options: StoreOutageOptions): Promise<Audit
       `store down ${((upAt - downAt) / 1000).toFixed(1)} s; ${rest.saves} saves from its kill to the end of the ingest (${rest.failedSaves} failed)`,
     );
     const drainMs = await waitForDrain(service.url, Object.keys(FAULT_BOTS), 600_000);
-    console.log(`store outage: drained ${(drainMs / 1000).toFixed(1)} s after the store came back`);
+    console.log(
+      `store outage (${options.embedder} embedder): drained ${((Date.now() - upAt) / 1000).toFixed(1)} s after the store came back (${(drainMs / 1000).toFixed(1)} s after the ingest ended)`,
+    );
     return await auditPoints(storeUrl, FAULT_BOTS, acknowledged);
   } finally {
     await service.stop();
     await stopChild(store, 'SIGTERM');
+    await embeddings?.close();
   }
 }

@@ -1,7 +1,7 @@
 /** @module Turns a `POST /forget` body into exactly one selector, or a 400 that says which fields clash. */
 import type { ForgetRequest } from '../wire/forget-request.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
-import type { ForgetSelector } from '../journal/forget-journal.js';
+import type { ForgetSelector } from './forget-selector.js';
 
 /** A journal selector, or the explicit request for SillyTavern's unsourced points. */
 export type ParsedForget =

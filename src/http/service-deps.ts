@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PointStore } from '../store/point-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Principal } from '../auth/api-key-auth.js';
+import type { ForgetPermissions } from '../auth/forget-permissions.js';
 
 import type { ReadinessCheck } from '../wire/service-status.js';
 import type { ViewerBackend } from '../viewer/viewer-backend.js';
@@ -23,7 +24,8 @@ export interface ServiceDeps {
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
   retrieve(bot: BotConfig, request: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse>;
-  forget(bot: BotConfig, request: ForgetRequest, principal: Principal): Promise<ForgetResponse>;
+  /** Forgets within `permissions`, narrowed from the caller's key by the route. */
+  forget(bot: BotConfig, request: ForgetRequest, permissions: ForgetPermissions): Promise<ForgetResponse>;
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
   /** The memory viewer's timeline, point reads and SillyTavern point edits. */
   readonly viewer: ViewerBackend;

@@ -17,8 +17,9 @@ import { createCollectionGuard } from '../store/collection-guard.js';
 /** A store that keeps points in memory and can be switched off, like a Qdrant that went down. */
 function createFlakyStore() {
   const points = new Map<string, StorePoint>();
-  const state = { down: false, vectorSize: undefined as number | undefined, upserts: 0 };
+  const state = { down: false, vectorSize: undefined as number | undefined, upserts: 0, calls: 0 };
   const guard = () => {
+    state.calls += 1;
     if (state.down) throw new StoreError('store_unavailable', 'Qdrant is down', { retryable: true });
   };
   const store: PointStore = {
@@ -133,6 +134,32 @@ describe('chunk writer', () => {
     assert.equal(journal.queueDepth().plannedChunks, 0);
     await writer.runOnce();
     assert.equal(state.upserts, 1, 'a stored chunk is not written again');
+  });
+
+  test('when the store answers again, the chunks its outage left in backoff are written within a second', async () => {
+    const { store, points, state } = createFlakyStore();
+    const writer = createWriter(store);
+    for (let i = 0; i < 3; i++) {
+      journal.recordMessages([{ ...message(`m${i}`, 'x'.repeat(70), clock), channelId: `c${i}` }], clock);
+    }
+    state.down = true;
+    // A minute down: every retry fails, and the backoff grows to tens of seconds.
+    const until = clock + 60_000;
+    while (clock < until) {
+      await writer.runOnce();
+      clock += 1_000;
+    }
+    assert.equal(points.size, 0);
+    const callsWhileDown = state.calls;
+    assert.ok(
+      callsWhileDown < 150,
+      `${callsWhileDown} store calls in a minute: the writer hammered the store`,
+    );
+    state.down = false;
+    clock += 1_000;
+    await writer.runOnce();
+    assert.equal(points.size, 3, 'the backlog waited out its backoff instead of the outage');
+    assert.equal(journal.queueDepth().plannedChunks, 0);
   });
 
   test('a chunk that cannot be built fails alone; the other chunks of the batch are stored', async () => {

@@ -13,6 +13,8 @@ export interface PlanningResult {
   readonly flushAt: number | undefined;
   /** True when the unit stopped at `maxChunks` with conversations left: call again. */
   readonly more: boolean;
+  /** Chunks this unit planned. */
+  readonly planned: number;
 }
 
 /**
@@ -42,7 +44,7 @@ function planConversations(
   let planned = 0;
   for (const conversation of journal.pendingConversations()) {
     // A conversation is planned whole or not at all in a unit, so units cut exactly as one pass would.
-    if (planned >= maxChunks) return { flushAt: earliest, more: true };
+    if (planned >= maxChunks) return { flushAt: earliest, more: true, planned };
     const bot = bots[conversation.bot];
     if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
     const plan = planChunks({
@@ -67,5 +69,5 @@ function planConversations(
       earliest = plan.flushAt;
     }
   }
-  return { flushAt: earliest, more: false };
+  return { flushAt: earliest, more: false, planned };
 }

@@ -83,16 +83,20 @@ export function toMemoryMessages(request: SaveRequest, context: SaveContext): Me
   });
 }
 
-/** Validates and journals a window; an id sent twice in one request counts once, the last copy winning. */
-export function saveMessages(
+/**
+ * Validates and journals a window; an id sent twice in one request counts once, the last copy winning.
+ * Resolves once the messages are on disk (the fsync runs off the event loop).
+ */
+export async function saveMessages(
   journal: MessageJournal,
   request: SaveRequest,
   context: SaveContext,
-): SaveResponse {
+): Promise<SaveResponse> {
   const messages = toMemoryMessages(request, context);
   const unique = new Map<string, MemoryMessage>();
   for (const m of messages) unique.set(m.messageId, m);
   const result = journal.recordMessages([...unique.values()], context.arrivedAt);
+  await journal.flush();
   return {
     ok: true,
     ...result,

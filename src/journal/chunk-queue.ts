@@ -165,6 +165,16 @@ export class ChunkQueue {
     return (this.selectChunkMessages.all(chunkId) as MessageRow[]).map(toMessage);
   }
 
+  /** Makes these chunks due now, if they still wait for a write or a delete (the outage they waited out ended). */
+  makeChunksDue(chunkIds: readonly string[]): void {
+    const update = this.db.prepare(
+      "UPDATE chunks SET next_attempt_at = 0 WHERE chunk_id = ? AND (state = 'planned' OR needs_delete = 1)",
+    );
+    this.db.transaction(() => {
+      for (const id of chunkIds) update.run(id);
+    })();
+  }
+
   /** Makes every planned chunk due now (at start-up, when the config may have been fixed). */
   resetRetryDelays(): void {
     this.db

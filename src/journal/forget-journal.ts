@@ -5,13 +5,14 @@
 import type { Database } from 'better-sqlite3';
 import { JournalHealth } from './journal-health.js';
 
-/** What a forget names; exactly one of these per request. */
-export type ForgetSelector =
-  | { readonly kind: 'message_ids'; readonly messageIds: readonly string[] }
-  | { readonly kind: 'source'; readonly source: string }
-  | { readonly kind: 'user'; readonly userId: string }
-  | { readonly kind: 'channel'; readonly channelId: string }
-  | { readonly kind: 'guild'; readonly guildId: string };
+/**
+ * Messages of a bot whose column equals a value. `userId` also matches the agent's replies in that user's
+ * direct messages: a person's "forget me" covers both sides of their private conversation.
+ */
+export interface MessageMatch {
+  readonly field: 'source' | 'userId' | 'channelId' | 'guildId';
+  readonly value: string;
+}
 
 /** One message to forget: an id in one source, or (no source) that id in every source the caller may reach. */
 export interface ForgetTarget {
@@ -48,12 +49,8 @@ export class ForgetJournal {
     private readonly health: JournalHealth = new JournalHealth(),
   ) {}
 
-  /**
-   * The messages the selector names, as forget targets: `{ id }` for `message_ids` (every source the key may
-   * reach, and tombstoned even if never seen), `{ source, id }` rows for the others. Limited to `sources`
-   * when given (a source-scoped key).
-   */
-  selectTargets(bot: string, selector: ForgetSelector, sources?: readonly string[]): ForgetTarget[] {
+  /** The messages `match` names, as forget targets; limited to `sources` when given (a source-scoped key). */
+  findMatching(bot: string, match: MessageMatch, sources?: readonly string[]): ForgetTarget[] {
     const sourceClause = sources ? ` AND source IN (${sources.map(() => '?').join(', ')})` : '';
     const sourceArgs = sources ?? [];
     const query = (where: string, ...args: unknown[]): ForgetTarget[] =>
@@ -62,23 +59,20 @@ export class ForgetJournal {
           .prepare(`SELECT source, message_id FROM messages WHERE bot = ? AND ${where}${sourceClause}`)
           .all(bot, ...args, ...sourceArgs) as { source: string; message_id: string }[]
       ).map((row) => ({ source: row.source, id: row.message_id }));
-    switch (selector.kind) {
-      case 'message_ids':
-        return selector.messageIds.map((id) => ({ id }));
+    switch (match.field) {
       case 'source':
-        return query('source = ?', selector.source);
-      case 'channel':
-        return query('channel_id = ?', selector.channelId);
-      case 'guild':
-        return query('guild_id = ?', selector.guildId);
-      case 'user':
-        // A person's "forget me": what they wrote, and the agent's replies in their direct messages.
+        return query('source = ?', match.value);
+      case 'channelId':
+        return query('channel_id = ?', match.value);
+      case 'guildId':
+        return query('guild_id = ?', match.value);
+      case 'userId':
         return query(
           `(user_id = ? OR (speaker_kind = 'self' AND is_dm = 1 AND conversation IN
              (SELECT conversation FROM messages WHERE bot = ? AND user_id = ? AND is_dm = 1)))`,
-          selector.userId,
+          match.value,
           bot,
-          selector.userId,
+          match.value,
         );
     }
   }

@@ -34,6 +34,11 @@ export class JournalHealth {
     return this.#failure;
   }
 
+  /** Records a failure found outside a transaction (an fsync of the WAL); the next good write clears it. */
+  failed(failure: JournalError): void {
+    this.#failure = failure;
+  }
+
   /** Runs one journal write (a transaction); an unwritable journal throws JournalError, anything else as is. */
   write<T>(run: () => T): T {
     try {

@@ -1,5 +1,6 @@
 /** @module The journal's SQLite schema, created or migrated on open. */
 import type { Database } from 'better-sqlite3';
+import { ConfigError } from '../errors/memory-pool-error.js';
 
 const SCHEMA_VERSION = 1;
 
@@ -101,8 +102,9 @@ const STATEMENTS = [
 export function applyJournalSchema(db: Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new Error(
-      `The journal was written by a newer memory-pool (schema ${version}, this build knows ${SCHEMA_VERSION}). Upgrade memory-pool.`,
+    throw new ConfigError(
+      'dataDir',
+      `holds a journal written by a newer memory-pool (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade memory-pool, or point dataDir at another folder`,
     );
   }
   db.transaction(() => {

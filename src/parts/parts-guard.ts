@@ -8,6 +8,7 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
+import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsGuard {
   /** Resolves when the parts collection of `collection` exists and fits; creates it on first write. */
@@ -19,7 +20,7 @@ export interface PartsGuard {
 }
 
 /** Chunks memory-pool stored carry a `source`; SillyTavern's never have parts written with them. */
-const MEMORY_POOL_CHUNKS = { must_not: [{ is_empty: { key: 'source' } }] };
+const MEMORY_POOL_CHUNKS = sourcedPoints();
 
 export function createPartsGuard(store: PointStore & HybridPointStore, journal: MessageJournal): PartsGuard {
   const checked = new Map<string, string>();

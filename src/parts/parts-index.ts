@@ -14,6 +14,7 @@ import { partsCollectionName } from './parts-collection-name.js';
 import type { PartsGuard } from './parts-guard.js';
 import { encodeDocumentTerms } from './sparse-vector.js';
 import { tokenizeText } from './tokenize-text.js';
+import { allOf, matchAny } from '../store/store-filters.js';
 
 export interface PartsIndexDeps {
   /** The configured bots: the only part of the config the parts index reads. */
@@ -33,7 +34,7 @@ export interface ChunkToIndex {
 
 /** The filter of every part of these chunks. */
 export function partsOfChunks(chunkIds: readonly string[]): StoreFilter {
-  return { must: [{ key: 'chunkId', match: { any: [...chunkIds] } }] };
+  return allOf(matchAny('chunkId', chunkIds));
 }
 
 export class PartsIndex {

@@ -11,6 +11,7 @@ import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import { type ChunkToIndex, type PartsIndex, partsOfChunks } from './parts-index.js';
+import { unsourcedPoints } from '../store/store-filters.js';
 
 export interface ReindexDeps {
   readonly config: MemoryPoolConfig;
@@ -50,7 +51,7 @@ export interface ReindexSummary {
   readonly sillyTavernPoints: number;
 }
 
-const SILLYTAVERN_POINTS = { must: [{ is_empty: { key: 'source' } }] };
+const SILLYTAVERN_POINTS = unsourcedPoints();
 
 /** Reindexes one bot's collection; throws on store or embedder failures (a rerun redoes what is not done). */
 export async function reindexParts(

@@ -2,14 +2,12 @@
  * @module The composition root of `memory-pool serve`: the embedded store (when configured), the store
  * client, journal, chunk writer and HTTP app, started in order and stopped in reverse.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { ServiceDeps } from '../http/service-deps.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { formatHttpUrl } from '../runtime/format-http-url.js';
+import { listenHttp } from '../runtime/listen-http.js';
 import { createServiceApp } from '../http/service-app.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
@@ -176,7 +174,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           request,
           signal,
         ),
-      forget: (bot, request, principal) =>
+      forget: (bot, request, permissions) =>
         forgetMemories(
           {
             journal,
@@ -187,7 +185,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           },
           bot,
           request,
-          principal,
+          permissions,
         ),
       viewer: createViewerBackend({ store: pointStore, journal, embedder: chunkEmbedder, guard }),
       checkReadiness: async () => {
@@ -200,21 +198,9 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       },
     };
     const app = createServiceApp(deps);
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const started = serve(
-        { fetch: app.fetch, hostname: config.listen.host, port: config.listen.port },
-        () => resolve(started),
-      );
-      started.once('error', reject);
-    });
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
-        }),
-    );
-    const url = formatHttpUrl(config.listen.host, (server.address() as AddressInfo).port);
+    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
+    closers.push(() => server.close());
+    const { url } = server;
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     const discord =
       config.discord === undefined ? undefined : await connectDiscord(config, config.discord, deps, options);

@@ -3,12 +3,15 @@
  * Implemented over Qdrant's REST API (store/qdrant), which serves a real Qdrant and the embedded store alike;
  * tests can stand in a fake.
  */
+import type { Schemas } from '@qdrant/js-client-rest';
 
 /** A point id as Qdrant returns it. */
 export type StoredPointId = string | number;
 
-/** Qdrant's filter JSON (the service only builds simple must/should/match filters). */
-export type StoreFilter = Record<string, unknown>;
+/** Qdrant's filter JSON, as its client types it; built with store-filters.ts. */
+export type StoreFilter = Schemas['Filter'];
+/** One condition of a filter (a field match, is_empty, has_id, or a nested filter). */
+export type StoreCondition = Schemas['Condition'];
 
 /** What the service needs to know about an existing collection before writing to it. */
 export interface CollectionShape {

@@ -1,10 +1,12 @@
 /** @module Tests for the offline USE-lite embedder; one file, so the process loads the model only once. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { OfflineEmbedder } from './offline-embedder.js';
 import { WindowedEmbedder } from '../windowed-embedder.js';
-import { OfflineModelClient } from './offline-model-client.js';
+import { OfflineModelClient, startModelWorker } from './offline-model-client.js';
 import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -64,4 +66,32 @@ test('the offline pool runs a recall query on the first worker to free, ahead of
   // after chunk-5 or chunk-6 and end sixth or seventh.
   assert.ok(order.indexOf('query') <= 3, `finished in the order ${order.join(', ')}`);
   assert.deepEqual(new Set(order).size, 7);
+});
+
+test('a crashed offline worker fails its job as retryable, and the next job runs on a new worker', async () => {
+  let started = 0;
+  const client = new OfflineModelClient({
+    workers: 1,
+    startWorker: () => {
+      started += 1;
+      if (started > 1) return startModelWorker();
+      // The first worker dies on its first job, as one out of memory would.
+      const crashing = new Worker(
+        "require('node:worker_threads').parentPort.on('message', () => process.exit(7));",
+        { eval: true },
+      );
+      crashing.unref();
+      return crashing;
+    },
+  });
+  await assert.rejects(client.embed(['the night train was late'], false), (error: unknown) => {
+    assert.ok(isMemoryPoolError(error));
+    assert.equal(error.code, 'embedding_failed');
+    assert.equal(error.retryable, true, 'a crash is no fault of the texts: the writer must retry them');
+    assert.match(error.message, /exited \(code 7\)/);
+    return true;
+  });
+  const [vector] = await client.embed(['the night train was late'], false);
+  assert.equal(vector?.length, 512);
+  assert.equal(started, 2);
 });

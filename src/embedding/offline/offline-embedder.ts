@@ -4,7 +4,7 @@
  * process (offline-model-client), loaded lazily.
  */
 import { availableParallelism } from 'node:os';
-import { ProviderError } from '../../errors/memory-pool-error.js';
+import { ProviderError, isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
@@ -71,6 +71,8 @@ export class OfflineEmbedder implements Embedder {
       try {
         raw = await model.embed(batch, urgent);
       } catch (error) {
+        if (isMemoryPoolError(error)) throw error; // a crashed worker: retryable, and already says so
+        // The model itself refused these texts: sending them again gives the same answer.
         throw new ProviderError('embedding_failed', `offline embedder failed on ${batch.length} texts`, {
           retryable: false,
           cause: error,

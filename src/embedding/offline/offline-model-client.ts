@@ -5,6 +5,7 @@
  * chunk batches, so a query waits for at most the first worker to finish its current job, never a backlog.
  */
 import { Worker } from 'node:worker_threads';
+import { ProviderError } from '../../errors/memory-pool-error.js';
 
 interface Job {
   readonly texts: string[];
@@ -39,7 +40,7 @@ parentPort.on('message', async (job) => {
 `;
 
 /** Starts one model worker; the packages are resolved here, where their paths are known. */
-function startWorker(): Worker {
+export function startModelWorker(): Worker {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -55,14 +56,18 @@ function startWorker(): Worker {
 export interface OfflineModelClientOptions {
   /** Most worker threads to run (default 1); they start only when jobs wait and every worker is busy. */
   readonly workers?: number;
+  /** Starts a worker thread (default: startModelWorker); tests pass one that crashes. */
+  readonly startWorker?: () => Worker;
 }
 
 /**
- * Spreads jobs over up to `workers` model threads; a crashed worker fails its job and its slot is refilled
- * on the next job.
+ * Spreads jobs over up to `workers` model threads. A worker that crashes (exits, throws outside a job, runs
+ * out of memory) fails its job with a retryable error, since the texts were never the problem, and a new
+ * worker takes its slot as soon as a job waits.
  */
 export class OfflineModelClient {
   #maxWorkers: number;
+  readonly #startWorker: () => Worker;
   readonly #slots: Slot[] = [];
   #nextId = 0;
   readonly #urgent: Job[] = [];
@@ -70,6 +75,7 @@ export class OfflineModelClient {
 
   constructor(options: OfflineModelClientOptions = {}) {
     this.#maxWorkers = Math.max(1, options.workers ?? 1);
+    this.#startWorker = options.startWorker ?? startModelWorker;
   }
 
   /** How many worker threads may run. */
@@ -107,7 +113,7 @@ export class OfflineModelClient {
 
   #startSlot(): Slot | undefined {
     if (this.#slots.length >= this.#maxWorkers) return undefined;
-    const slot: Slot = { worker: startWorker(), running: undefined };
+    const slot: Slot = { worker: this.#startWorker(), running: undefined };
     const { worker } = slot;
     worker.on('message', (message: { id: number; vectors?: Float32Array[]; error?: string }) => {
       const running = slot.running;
@@ -118,17 +124,23 @@ export class OfflineModelClient {
       else running.job.reject(new Error(message.error ?? 'the offline model failed'));
       this.#pump();
     });
-    const fail = (error: Error) => {
+    const crash = (reason: string, cause?: unknown) => {
       const index = this.#slots.indexOf(slot);
       if (index < 0) return; // already failed (an 'error' is followed by an 'exit')
       this.#slots.splice(index, 1);
       const running = slot.running;
       slot.running = undefined;
-      running?.job.reject(error);
-      this.#pump();
+      running?.job.reject(
+        new ProviderError(
+          'embedding_failed',
+          `the offline model's worker ${reason} while embedding; a new worker is started and the texts can be sent again`,
+          { retryable: true, cause },
+        ),
+      );
+      this.#pump(); // starts the replacement when jobs wait
     };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the offline model's worker exited (code ${code})`)));
+    worker.on('error', (error) => crash(`crashed (${error.message})`, error));
+    worker.on('exit', (code) => crash(`exited (code ${code})`));
     this.#slots.push(slot);
     return slot;
   }

@@ -7,6 +7,7 @@ import {
 } from '../../wire/forget-request.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { authorize } from '../../auth/api-key-auth.js';
+import { forgetPermissions } from '../../auth/forget-permissions.js';
 import { readJsonBody } from '../read-json-body.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
@@ -17,7 +18,7 @@ export function registerForgetRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
     const bot = requireBot(deps.config, request.bot);
     const principal = c.get('principal');
     authorize(principal, { operation: 'forget', bot: bot.name });
-    return c.json(await deps.forget(bot, request, principal));
+    return c.json(await deps.forget(bot, request, forgetPermissions(principal)));
   });
 
   app.get('/admin/forget-log', (c) => {

@@ -9,13 +9,13 @@ import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
 
 /** The work of `/save` once the caller is authorized: journal, count, wake the writer. In-process interfaces call it too. */
-export function acceptSave(
+export async function acceptSave(
   deps: Pick<ServiceDeps, 'journal' | 'config' | 'metrics' | 'wakeWriter'>,
   bot: BotConfig,
   request: SaveRequest,
   source: string,
-): SaveResponse {
-  const result = saveMessages(deps.journal, request, {
+): Promise<SaveResponse> {
+  const result = await saveMessages(deps.journal, request, {
     config: deps.config,
     bot,
     source,
@@ -34,6 +34,6 @@ export function registerSaveRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
     const principal = c.get('principal');
     const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
     authorize(principal, { operation: 'save', bot: bot.name, source });
-    return c.json(acceptSave(deps, bot, request, source));
+    return c.json(await acceptSave(deps, bot, request, source));
   });
 }

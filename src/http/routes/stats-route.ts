@@ -5,6 +5,7 @@ import type { BotStatsResponse } from '../../wire/stats-response.js';
 import { authorize } from '../../auth/api-key-auth.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
+import { unsourcedPoints } from '../../store/store-filters.js';
 
 export function registerStatsRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   app.get('/bots/:bot/stats', async (c) => {
@@ -23,7 +24,7 @@ export async function readBotStats(
   const sources = Object.keys(counts.bySource);
   const [total, unsourced, ...perSource] = await Promise.all([
     deps.store.countPoints(bot.collection),
-    deps.store.countPoints(bot.collection, { must: [{ is_empty: { key: 'source' } }] }),
+    deps.store.countPoints(bot.collection, unsourcedPoints()),
     ...sources.map((source) =>
       deps.store.countPoints(bot.collection, { must: [{ key: 'source', match: { value: source } }] }),
     ),

@@ -7,7 +7,8 @@ import type { BotConfig } from '../../config/config-types.js';
 import { acceptSave } from '../../http/routes/save-route.js';
 import { readBotStats } from '../../http/routes/stats-route.js';
 import type { ServiceDeps } from '../../http/service-deps.js';
-import type { ForgetSelector } from '../../journal/forget-journal.js';
+import { forgetPermissions } from '../../auth/forget-permissions.js';
+import type { MessageMatch } from '../../journal/forget-journal.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import { DISCORD_SOURCE } from './to-save-message.js';
 
@@ -29,21 +30,21 @@ function discordPrincipal(bot: string): Principal {
   };
 }
 
-function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: string[] }>): ForgetSelector {
-  if ('discord_user_id' in selector) return { kind: 'user', userId: selector.discord_user_id };
-  if ('channel_id' in selector) return { kind: 'channel', channelId: selector.channel_id };
-  return { kind: 'guild', guildId: selector.guild_id };
+function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: string[] }>): MessageMatch {
+  if ('discord_user_id' in selector) return { field: 'userId', value: selector.discord_user_id };
+  if ('channel_id' in selector) return { field: 'channelId', value: selector.channel_id };
+  return { field: 'guildId', value: selector.guild_id };
 }
 
 export function createInProcessDiscordMemory(deps: ServiceDeps, bot: BotConfig): DiscordMemory {
-  const principal = discordPrincipal(bot.name);
+  const permissions = forgetPermissions(discordPrincipal(bot.name));
   return {
     bot,
     save: async (messages) =>
       acceptSave(deps, bot, { bot: bot.name, messages: [...messages] }, DISCORD_SOURCE),
-    forget: (selector) => deps.forget(bot, { bot: bot.name, ...selector }, principal),
+    forget: (selector) => deps.forget(bot, { bot: bot.name, ...selector }, permissions),
     count: (selector) =>
-      deps.journal.forgetting.selectTargets(bot.name, toJournalSelector(selector), [DISCORD_SOURCE]).length,
+      deps.journal.forgetting.findMatching(bot.name, toJournalSelector(selector), [DISCORD_SOURCE]).length,
     retrieve: (request) => deps.retrieve(bot, { ...request, bot: bot.name }),
     stats: () => readBotStats(deps, bot),
   };

@@ -136,6 +136,7 @@ describe('createMcpServer against a real service', () => {
       const result = await client.callTool({ name: 'forget', arguments: args });
       assert.equal(result.isError, true);
       assert.match(textOf(result), /either `message_ids` or `source`/);
+      assert.match(textOf(result), /refused \(validation_failed, field message_ids\)/);
     }
   });
 
@@ -149,6 +150,7 @@ describe('createMcpServer against a real service', () => {
     const result = await client.callTool({ name: 'remember', arguments: {} });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /pass `text` or `messages`/);
+    assert.match(textOf(result), /refused \(validation_failed, field text\)/);
   });
 
   test('the bot resource is listed and reports health, readiness and the memory stats', async () => {
@@ -178,6 +180,7 @@ describe('createMcpServer without a default bot', () => {
     const result = await client.callTool({ name: 'recall', arguments: { query: 'x' } });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /--bot/);
+    assert.match(textOf(result), /field bot/);
     assert.deepEqual((await client.listResources()).resources, []);
     const read = await client.readResource({ uri: 'memory-pool://bots/other' });
     assert.equal(JSON.parse((read.contents[0] as { text: string }).text).healthy, false);

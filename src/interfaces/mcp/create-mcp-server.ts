@@ -1,6 +1,7 @@
 /** @module The memory-pool MCP server: `recall`, `remember` and `forget` tools and a per-bot resource, over any MemoryBackend. */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { ValidationError } from '../../errors/memory-pool-error.js';
 import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
 import type { SaveMessage } from '../../wire/save-request.js';
 import { describeBotStatus } from './describe-bot-status.js';
@@ -50,7 +51,10 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   const pickBot = (bot: string | undefined): string => {
     const chosen = bot ?? options.defaultBot;
     if (chosen === undefined) {
-      throw new Error('no bot given: pass `bot` (or configure a default bot: `memory-pool mcp --bot B`)');
+      throw new ValidationError(
+        'bot',
+        'no bot given: pass `bot` (or configure a default bot: `memory-pool mcp --bot B`)',
+      );
     }
     return chosen;
   };
@@ -137,7 +141,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
       runTool(async () => {
         const lines = [...(args.messages ?? [])];
         if (args.text !== undefined) lines.push({ text: args.text, speaker: args.speaker, id: args.id });
-        if (lines.length === 0) throw new Error('nothing to remember: pass `text` or `messages`');
+        if (lines.length === 0) {
+          throw new ValidationError('text', 'nothing to remember: pass `text` or `messages`');
+        }
         const messages = lines.map((line) => toSaveMessage(line.text, line.speaker, line.id));
         const result = await backend.save({ bot: pickBot(args.bot), source: MCP_SOURCE, messages });
         return {

@@ -1,6 +1,7 @@
 /** @module The MCP `forget` tool: removes memories by message id or by source, through `POST /forget`. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { ValidationError } from '../../errors/memory-pool-error.js';
 import { type ForgetResponse, forgetRequestSchema } from '../../wire/forget-request.js';
 import type { MemoryBackend } from './memory-backend.js';
 import { runTool } from './run-tool.js';
@@ -44,7 +45,10 @@ export function registerForgetTool(
     (args) =>
       runTool(async () => {
         if ((args.message_ids === undefined) === (args.source === undefined)) {
-          throw new Error('say what to forget: pass either `message_ids` or `source`, not both');
+          throw new ValidationError(
+            'message_ids',
+            'say what to forget: pass either `message_ids` or `source`, not both',
+          );
         }
         const result = await backend.forget({
           bot: pickBot(args.bot),

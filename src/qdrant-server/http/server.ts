@@ -1,7 +1,5 @@
 /** @module Serves the embedded store's Qdrant-compatible API over HTTP (@hono/node-server) on top of an engine in `dataDir`. */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { formatHttpUrl } from '../../runtime/format-http-url.js';
+import { type ListeningHttpServer, listenHttp } from '../../runtime/listen-http.js';
 import type { StoreLogger } from '../store-logger.js';
 import { openStoreEngine } from '../engine/index.js';
 import { createQdrantApp } from './qdrant-app.js';
@@ -34,7 +32,7 @@ export interface QdrantServer {
 export async function startQdrantServer(options: QdrantServerOptions): Promise<QdrantServer> {
   const host = options.host ?? '127.0.0.1';
   const engine = openStoreEngine({ dataDir: options.dataDir });
-  let server: ReturnType<typeof serve>;
+  let server: ListeningHttpServer;
   try {
     // Inside the try: an invalid corsOrigins entry throws here, and the engine must then be closed.
     const app = createQdrantApp({
@@ -44,31 +42,17 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
       corsOrigins: options.corsOrigins,
       logger: options.logger,
     });
-    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 6333 }, () =>
-        resolve(started),
-      );
-      started.once('error', reject);
-    });
+    server = await listenHttp(app.fetch, host, options.port ?? 6333);
   } catch (error) {
     engine.close();
     throw error;
   }
-  const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    url: formatHttpUrl(host, port),
-    port,
+    url: server.url,
+    port: server.port,
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          engine.close();
-          if (error) reject(error);
-          else resolve();
-        });
-        // Idle keep-alive connections would otherwise hold close() open until they time out.
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      closing ??= server.close().finally(() => engine.close());
       return closing;
     },
   };

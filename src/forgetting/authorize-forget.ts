@@ -1,0 +1,26 @@
+/** @module The checks a forget makes beyond the forget scope: the unsourced points and the key's sources. */
+import type { ForgetPermissions } from '../auth/forget-permissions.js';
+import { AuthError } from '../errors/memory-pool-error.js';
+import type { ParsedForget } from './parse-forget-selector.js';
+
+/** Throws 403 when the caller may not forget what `parsed` names. */
+export function authorizeForget(parsed: ParsedForget, permissions: ForgetPermissions): void {
+  const { actor, sources } = permissions;
+  if (parsed.kind === 'unsourced' && !permissions.unsourced) {
+    throw new AuthError(
+      'forbidden',
+      `the API key "${actor}" needs the admin scope to forget points without a source`,
+    );
+  }
+  if (
+    parsed.kind === 'journal' &&
+    parsed.selector.kind === 'source' &&
+    sources &&
+    !sources.includes(parsed.selector.source)
+  ) {
+    throw new AuthError(
+      'forbidden',
+      `the API key "${actor}" may not act for the source "${parsed.selector.source}"`,
+    );
+  }
+}

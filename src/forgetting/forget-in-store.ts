@@ -1,0 +1,78 @@
+/**
+ * @module The store half of a forget, run alone on the chunk writer: delete the points the journal marked,
+ * rewrite the chunks that keep other messages, and delete by payload filter the points of a bulk selector
+ * the journal does not know (an earlier journal, another memory-pool).
+ */
+import type { JournalForgetResult } from '../journal/forget-journal.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { ExclusiveOps } from '../ingest/chunk-writer.js';
+import type { PartsIndex } from '../parts/parts-index.js';
+import type { PointStore, StoreCondition, StoreFilter } from '../store/point-store.js';
+import type { ForgetSelector } from './forget-selector.js';
+import type { ParsedForget } from './parse-forget-selector.js';
+import { allOf, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store/store-filters.js';
+
+export interface ForgetStoreDeps {
+  readonly journal: MessageJournal;
+  readonly store: PointStore;
+  /** The parts index: a filter delete removes the matching parts first. */
+  readonly parts?: PartsIndex | undefined;
+}
+
+export interface StoreForgetResult {
+  /** Points deleted by a payload filter (the journal counts the points it knew). */
+  readonly pointsDeletedByFilter: number;
+  /** The store could not be reached: the journal's deletes wait in the background. */
+  readonly pending: boolean;
+}
+
+/** Runs inside the writer's exclusive section (`ops`), after the journal step gave `journal`. */
+export async function forgetInStore(
+  deps: ForgetStoreDeps,
+  ops: ExclusiveOps,
+  target: { readonly bot: string; readonly collection: string },
+  parsed: ParsedForget,
+  journal: JournalForgetResult | undefined,
+  sources: readonly string[] | undefined,
+): Promise<StoreForgetResult> {
+  if (parsed.kind === 'unsourced') {
+    const deleted = await deleteByFilter(deps, target.collection, unsourcedPoints());
+    return { pointsDeletedByFilter: deleted, pending: false };
+  }
+  deps.journal.chunks.makeDeletionsDue(target.bot);
+  await ops.deleteDueChunks();
+  const pending = deps.journal.chunks.hasPendingDeletions(target.bot);
+  if (pending || !journal) return { pointsDeletedByFilter: 0, pending };
+  // Rewritten before the answer, so what the answer counts is what recall now sees.
+  await ops.writeChunks(journal.chunkIds);
+  const filter = storeFilterFor(parsed.selector, sources);
+  const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
+  return { pointsDeletedByFilter: deleted, pending: false };
+}
+
+/** The payload filter of a bulk selector, for points the journal does not know; none for ids and users. */
+function storeFilterFor(
+  selector: ForgetSelector,
+  sources: readonly string[] | undefined,
+): StoreFilter | undefined {
+  let named: StoreCondition;
+  if (selector.kind === 'source') named = matchValue('source', selector.source);
+  else if (selector.kind === 'channel') named = matchValue('channelId', selector.channelId);
+  else if (selector.kind === 'guild') named = matchValue('guildId', selector.guildId);
+  else return undefined;
+  // Never touches unsourced (SillyTavern) points: a bulk forget always requires a source to be present.
+  return allOf(named, sources ? matchAny('source', sources) : sourcedPoints());
+}
+
+async function deleteByFilter(
+  deps: ForgetStoreDeps,
+  collection: string,
+  filter: StoreFilter,
+): Promise<number> {
+  const { store } = deps;
+  // Parts first: a part never outlives the chunk whose message it holds.
+  await deps.parts?.deleteMatching(collection, filter);
+  const count = await store.countPoints(collection, filter);
+  if (count > 0) await store.deletePoints(collection, { filter });
+  return count;
+}
