@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { inheritsNothing } from '../filter/index.js';
 import { isQdrantError } from '../qdrant-error.js';
 import {
   createTestCollection,
@@ -61,7 +62,7 @@ describe('store engine', () => {
     });
   });
 
-  test('prototype-named payload keys survive a reopen as plain data, in payloads without a prototype', () => {
+  test('prototype-named payload keys survive a reopen as plain data, in payloads that inherit nothing', () => {
     const dataDir = makeDataDir();
     const text = '{"__proto__":{"x":1},"constructor":{"prototype":2},"nested":{"__proto__":[3]}}';
     const first = openStoreEngine({ dataDir });
@@ -72,8 +73,9 @@ describe('store engine', () => {
       const c = second.collection('p');
       const payload = c.retrieve([1], read(true))[0]?.payload;
       assert.equal(JSON.stringify(payload), text);
-      assert.equal(Object.getPrototypeOf(payload), null);
-      assert.equal(Object.getPrototypeOf(payload?.nested), null);
+      assert.ok(payload !== undefined && inheritsNothing(payload));
+      assert.ok(inheritsNothing(payload.nested as object));
+      assert.equal('hasOwnProperty' in payload, false);
       assert.equal(c.count(filter({ must: [{ key: '__proto__.x', match: { value: 1 } }] })), 1);
       assert.equal(c.count(filter({ must: [{ key: 'nested.__proto__[]', match: { value: 3 } }] })), 1);
     } finally {
@@ -100,10 +102,9 @@ describe('store engine', () => {
       const reopened = second.collection('docs');
       const [point] = reopened.retrieve([1], read(true, true));
       assert.deepEqual(plainJson(point?.payload), { tag: 'x' });
-      assert.equal(
-        Object.getPrototypeOf(point?.payload),
-        null,
-        'payloads read back from SQLite have no prototype',
+      assert.ok(
+        point?.payload !== undefined && inheritsNothing(point.payload),
+        'payloads read back from SQLite inherit nothing',
       );
       assert.ok(Math.abs(((point?.vector as number[] | undefined)?.[0] ?? 0) - 0.16169041) < 1e-6);
       assert.equal(reopened.count(), 2);
