@@ -114,7 +114,6 @@ export class PointTable {
           indices: vector.indices,
           values: vector.values,
           point: entry,
-          partial: 0,
           mark: 0,
         };
         index.add(doc);

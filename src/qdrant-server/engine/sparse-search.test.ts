@@ -121,7 +121,6 @@ describe('sparse search', () => {
         const doc = {
           ...sparse(indices, values),
           point: new PointEntry(id, `n:${id}`, {}, 0),
-          partial: 0,
           mark: 0,
         };
         index.add(doc);
