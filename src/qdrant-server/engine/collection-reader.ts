@@ -94,9 +94,10 @@ export class CollectionReader {
     const distance = this.distanceOf(query.name);
     let allowed: Int32Array | undefined;
     if (test !== undefined) {
-      const picked: number[] = [];
-      for (let slot = 0; slot < slots.count; slot++) if (test(slots.owner(slot).point)) picked.push(slot);
-      allowed = Int32Array.from(picked);
+      const picked = new Int32Array(slots.count);
+      let count = 0;
+      for (let slot = 0; slot < slots.count; slot++) if (test(slots.owner(slot).point)) picked[count++] = slot;
+      allowed = picked.subarray(0, count);
     }
     const found = searchNearest({
       slots,
