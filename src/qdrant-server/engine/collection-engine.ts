@@ -68,8 +68,15 @@ export class EmbeddedCollection implements CollectionEngine {
     this.reader = new CollectionReader(this.vectors, this.table, this.indexes);
   }
 
+  /** Loads the stored points while opening the store (no write back), with vector storage sized to fit. */
+  loadPoints(count: number, rows: Iterable<StoredPoint>): void {
+    this.table.reserve(count);
+    for (const row of rows) this.loadPoint(row);
+    this.table.trim();
+  }
+
   /** Adds a stored point while opening the store (no write back). */
-  loadPoint(row: StoredPoint): void {
+  private loadPoint(row: StoredPoint): void {
     const named = row.vectors === null ? undefined : decodeNamedVectors(row.vectors);
     const dense = named?.dense ?? new Map<string, Float32Array>();
     if (row.vector !== null) {
