@@ -91,6 +91,12 @@ function time<T>(run: () => T): { ms: number; value: T } {
   return { ms: performance.now() - start, value };
 }
 
+async function timeAsync<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
+
 // `npm run bench` starts node without --expose-gc; enabling it here lets RSS be read after a full collection.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -144,7 +150,7 @@ interface Timings {
   readonly brute: number[];
 }
 
-function measureSearches(
+async function measureSearches(
   collection: CollectionEngine,
   data: Float32Array,
   set: DataSet,
@@ -156,8 +162,8 @@ function measureSearches(
   let total = 0;
   for (const query of queries) {
     const vector = Array.from(query);
-    cases.forEach(({ filter, keep }, i) => {
-      const found = time(() =>
+    for (const [i, { filter, keep }] of cases.entries()) {
+      const found = await timeAsync(() =>
         collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0, ...(filter ? { filter } : {}) }),
       );
       const reference = time(() => bruteForce(data, set.dim, query, LIMIT, keep));
@@ -166,7 +172,7 @@ function measureSearches(
       const ids = new Set(found.value.map((hit) => hit.id));
       matched += reference.value.filter((id) => ids.has(id)).length;
       total += reference.value.length;
-    });
+    }
   }
   return { timings, recall: matched / total };
 }
@@ -185,7 +191,7 @@ function writeCollection(dataDir: string, data: Float32Array, set: DataSet): num
 
 const results: StoreFigures[] = [];
 
-function runSet(set: DataSet): void {
+async function runSet(set: DataSet): Promise<void> {
   const label = `${set.count / 1000}k x ${set.dim}`;
   const data = generate(set, set.count + set.dim);
   const random = seededRandom(99);
@@ -204,8 +210,8 @@ function runSet(set: DataSet): void {
     const after = memoryMb();
     const collection = store.collection('bench');
     for (const query of queries.slice(0, 3))
-      collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
-    const r = measureSearches(collection, data, set, queries);
+      await collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
+    const r = await measureSearches(collection, data, set, queries);
     store.close();
     const per100k = (mb: number) => Math.round((mb * 100_000) / set.count);
     const raw = (set.dim * 4 * 100_000) / 2 ** 20;
@@ -249,5 +255,5 @@ function runSet(set: DataSet): void {
 console.log(
   `memory-pool embedded store benchmark: Node ${process.version}, ${cpus().length} cores${QUICK ? ', --quick' : ''}`,
 );
-for (const set of SETS) runSet(set);
+for (const set of SETS) await runSet(set);
 printBesideBaseline(results);

@@ -44,7 +44,7 @@ CREATE TABLE points (collection TEXT NOT NULL, id_key TEXT NOT NULL, vector BLOB
 `;
 
 describe('store engine', () => {
-  test('lists, creates and deletes collections with Qdrant errors', () => {
+  test('lists, creates and deletes collections with Qdrant errors', async () => {
     const { store } = openTestStore();
     createTestCollection(store, 'b', 2, 'Dot');
     createTestCollection(store, 'a', 2, 'Dot');
@@ -62,7 +62,7 @@ describe('store engine', () => {
     });
   });
 
-  test('prototype-named payload keys survive a reopen as plain data, in payloads that inherit nothing', () => {
+  test('prototype-named payload keys survive a reopen as plain data, in payloads that inherit nothing', async () => {
     const dataDir = makeDataDir();
     const text = '{"__proto__":{"x":1},"constructor":{"prototype":2},"nested":{"__proto__":[3]}}';
     const first = openStoreEngine({ dataDir });
@@ -83,7 +83,7 @@ describe('store engine', () => {
     }
   });
 
-  test('keeps collections, points, indexes and operation ids across close and reopen', () => {
+  test('keeps collections, points, indexes and operation ids across close and reopen', async () => {
     const dataDir = makeDataDir();
     const first = openStoreEngine({ dataDir });
     const docs = createTestCollection(first, 'docs', 4, 'Cosine');
@@ -144,7 +144,7 @@ describe('store engine', () => {
     assert.match(line, /in use by another memory-pool process/);
   });
 
-  test('errors from the engine are QdrantErrors the HTTP layer can render', () => {
+  test('errors from the engine are QdrantErrors the HTTP layer can render', async () => {
     const { store } = openTestStore();
     try {
       store.collection('nope');
@@ -154,7 +154,7 @@ describe('store engine', () => {
     }
   });
 
-  test('keeps named dense and sparse vectors on the same point across close and reopen', () => {
+  test('keeps named dense and sparse vectors on the same point across close and reopen', async () => {
     const dataDir = makeDataDir();
     const first = openStoreEngine({ dataDir });
     first.createCollection('h', {
@@ -179,7 +179,7 @@ describe('store engine', () => {
         dense: [Math.fround(0.6), Math.fround(0.8)],
         lexical: { indices: [2, 9], values: [1.5, 0.25] },
       });
-      const hits = h.query({
+      const hits = await h.query({
         ...read(),
         query: { kind: 'nearest', vector: { indices: [2], values: [1] } },
         using: 'lexical',
@@ -198,7 +198,7 @@ describe('store engine', () => {
     }
   });
 
-  test('opens a data dir written before named vectors existed, and keeps it working', () => {
+  test('opens a data dir written before named vectors existed, and keeps it working', async () => {
     const dataDir = makeDataDir();
     const old = new Database(join(dataDir, DATABASE_FILE));
     old.exec(OLD_SCHEMA);
@@ -222,7 +222,7 @@ describe('store engine', () => {
         { id: 1, payload: { a: 1 }, vector: [1, 2] },
       ]);
       assert.equal(legacy.upsert([{ id: 2, vector: [3, 0], payload: {} }]).operationId, 1);
-      const hits = legacy.search({ ...read(), vector: [1, 0], limit: 2, offset: 0 });
+      const hits = await legacy.search({ ...read(), vector: [1, 0], limit: 2, offset: 0 });
       assert.deepEqual(
         hits.map((hit) => [hit.id, hit.score]),
         [
@@ -246,7 +246,7 @@ describe('store engine', () => {
     }
   });
 
-  test('an alias batch that fails part-way changes nothing; aliases survive a reopen', () => {
+  test('an alias batch that fails part-way changes nothing; aliases survive a reopen', async () => {
     const dataDir = makeDataDir();
     const first = openStoreEngine({ dataDir });
     createTestCollection(first, 'a', 2, 'Dot');

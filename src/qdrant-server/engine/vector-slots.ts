@@ -70,8 +70,10 @@ export class VectorSlots<Owner extends SlotOwner> {
     this.write(owner.slot, vector);
   }
 
-  /** Replaces the vector and owner of an existing slot. */
+  /** Replaces the vector and owner of an existing slot; the old owner no longer has one. */
   replace(slot: number, owner: Owner, vector: Float32Array): void {
+    const previous = this.owners[slot] as Owner;
+    if (previous !== owner) previous.slot = -1;
     owner.slot = slot;
     this.owners[slot] = owner;
     this.write(slot, vector);
