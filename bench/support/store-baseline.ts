@@ -18,12 +18,32 @@ export interface StoreFigures {
 }
 
 /**
- * main at c1a3678 (before this branch), the same benchmark file, `node --import tsx bench/store-search.bench.ts`,
- * medians of the rounds listed in docs/qdrant-hybrid.md's benchmark section.
+ * main at c1a3678 (before this branch) running this benchmark file with `--quick`, mean of two rounds
+ * interleaved with the branch's own on 2026-12-03, on a 2-core machine at load average 14-22 (hence the
+ * large milliseconds: compare the shares of the brute scan, or rerun both side by side). Memory: 2.15x at
+ * 1536 dims from a 20k-point reopen (the 10k bench figure is too noisy to keep), 2.27x at 3072 from round 1.
+ * No 100k baseline was recorded.
  */
 export const BASELINE: { readonly commit: string; readonly figures: readonly StoreFigures[] } = {
   commit: 'c1a3678',
-  figures: [],
+  figures: [
+    {
+      set: '10k x 1536',
+      searchMs: 26.5,
+      filterMs: 42.0,
+      halfMs: 58.7,
+      bruteMs: 339.8,
+      memoryRatio: 2.15,
+    },
+    {
+      set: '10k x 3072',
+      searchMs: 26.8,
+      filterMs: 38.1,
+      halfMs: 77.4,
+      bruteMs: 666.8,
+      memoryRatio: 2.27,
+    },
+  ],
 };
 
 function cell(now: number, then: number | undefined, digits = 2): string {
