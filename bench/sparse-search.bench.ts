@@ -80,7 +80,7 @@ function bruteForce(docs: readonly SparseVectorInput[], query: SparseVectorInput
   return scored.slice(0, LIMIT).map(([id]) => id);
 }
 
-function run(count: number): void {
+async function run(count: number): Promise<void> {
   const random = seededRandom(count);
   const draw = zipf(random);
   const docs = Array.from({ length: count }, () => bagOfTerms(draw, 15 + Math.floor(random() * 35)));
@@ -108,7 +108,7 @@ function run(count: number): void {
     let matched = 0;
     for (const query of queries) {
       const start = performance.now();
-      const hits = collection.query({
+      const hits = await collection.query({
         withPayload: { kind: 'none' },
         withVector: false,
         query: { kind: 'nearest', vector: query },
@@ -140,4 +140,4 @@ function run(count: number): void {
 console.log(
   `memory-pool embedded store sparse benchmark: Node ${process.version}${QUICK ? ', --quick' : ''}`,
 );
-for (const count of COUNTS) run(count);
+for (const count of COUNTS) await run(count);

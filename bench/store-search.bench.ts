@@ -15,6 +15,7 @@ import type { CollectionEngine, ReadOptions } from '../src/qdrant-server/engine/
 import { prepareVector } from '../src/qdrant-server/engine/f32.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { openStoreEngine } from '../src/qdrant-server/engine/index.js';
+import { type StoreFigures, printBesideBaseline } from './support/store-baseline.js';
 
 interface DataSet {
   readonly count: number;
@@ -62,12 +63,12 @@ function bruteForce(
   dim: number,
   query: Float32Array,
   k: number,
-  group?: string,
+  keep?: (id: number) => boolean,
 ): number[] {
   const best: { id: number; score: number }[] = [];
   const count = data.length / dim;
   for (let id = 0; id < count; id++) {
-    if (group !== undefined && groupOf(id) !== group) continue;
+    if (keep !== undefined && !keep(id)) continue;
     let score = 0;
     const offset = id * dim;
     for (let j = 0; j < dim; j++) score += (data[offset + j] as number) * (query[j] as number);
@@ -90,13 +91,20 @@ function time<T>(run: () => T): { ms: number; value: T } {
   return { ms: performance.now() - start, value };
 }
 
+async function timeAsync<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
+
 // `npm run bench` starts node without --expose-gc; enabling it here lets RSS be read after a full collection.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
 /** Resident set size, and what the JS heap plus ArrayBuffers hold (the engine's own retained memory), in MB. */
 function memoryMb(): { rss: number; retained: number } {
-  collectGarbage();
+  // One collection can leave garbage that only the next one frees (weakly held and finalised objects).
+  for (let i = 0; i < 3; i++) collectGarbage();
   const usage = process.memoryUsage();
   return { rss: usage.rss / 2 ** 20, retained: (usage.heapUsed + usage.arrayBuffers) / 2 ** 20 };
 }
@@ -119,45 +127,72 @@ function upsertAll(collection: CollectionEngine, data: Float32Array, set: DataSe
   return set.count / (ms / 1000);
 }
 
-function measureSearches(
+/** The filters measured: a thin one (a tenth of the points) and one keeping half of them. */
+const FILTERS = [
+  {
+    name: 'search + filter',
+    note: 'group = g3, 10% of points',
+    filter: parseFilter({ must: [{ key: 'group', match: { value: 'g3' } }] }) as Filter,
+    keep: (id: number) => groupOf(id) === 'g3',
+  },
+  {
+    name: 'search + half',
+    note: 'group in g0..g4, 50% of points',
+    filter: parseFilter({
+      must: [{ key: 'group', match: { any: ['g0', 'g1', 'g2', 'g3', 'g4'] } }],
+    }) as Filter,
+    keep: (id: number) => id % GROUPS < GROUPS / 2,
+  },
+] as const;
+
+interface Timings {
+  readonly name: string;
+  readonly engine: number[];
+  readonly brute: number[];
+}
+
+async function measureSearches(
   collection: CollectionEngine,
   data: Float32Array,
   set: DataSet,
   queries: Float32Array[],
 ) {
-  const group = groupOf(3);
-  const filter = parseFilter({ must: [{ key: 'group', match: { value: group } }] }) as Filter;
-  const engine: number[] = [];
-  const engineFiltered: number[] = [];
-  const brute: number[] = [];
-  const bruteFiltered: number[] = [];
+  const cases = [{ name: 'search', filter: undefined, keep: undefined }, ...FILTERS];
+  const timings: Timings[] = cases.map(({ name }) => ({ name, engine: [], brute: [] }));
   let matched = 0;
   let total = 0;
   for (const query of queries) {
     const vector = Array.from(query);
-    const plain = time(() => collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0 }));
-    const filtered = time(() =>
-      collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0, filter }),
-    );
-    const reference = time(() => bruteForce(data, set.dim, query, LIMIT));
-    const referenceFiltered = time(() => bruteForce(data, set.dim, query, LIMIT, group));
-    engine.push(plain.ms);
-    engineFiltered.push(filtered.ms);
-    brute.push(reference.ms);
-    bruteFiltered.push(referenceFiltered.ms);
-    for (const [hits, expected] of [
-      [plain.value, reference.value],
-      [filtered.value, referenceFiltered.value],
-    ] as const) {
-      const ids = new Set(hits.map((hit) => hit.id));
-      matched += expected.filter((id) => ids.has(id)).length;
-      total += expected.length;
+    for (const [i, { filter, keep }] of cases.entries()) {
+      const found = await timeAsync(() =>
+        collection.search({ ...NO_PAYLOAD, vector, limit: LIMIT, offset: 0, ...(filter ? { filter } : {}) }),
+      );
+      const reference = time(() => bruteForce(data, set.dim, query, LIMIT, keep));
+      timings[i]?.engine.push(found.ms);
+      timings[i]?.brute.push(reference.ms);
+      const ids = new Set(found.value.map((hit) => hit.id));
+      matched += reference.value.filter((id) => ids.has(id)).length;
+      total += reference.value.length;
     }
   }
-  return { engine, engineFiltered, brute, bruteFiltered, recall: matched / total };
+  return { timings, recall: matched / total };
 }
 
-function runSet(set: DataSet): void {
+/** Creates the collection in a store of its own, upserts every point, closes it; returns points per second. */
+function writeCollection(dataDir: string, data: Float32Array, set: DataSet): number {
+  const store = openStoreEngine({ dataDir });
+  store.createCollection('bench', {
+    vectors: { size: set.dim, distance: 'Cosine', extras: {} },
+    settings: {},
+  });
+  const throughput = upsertAll(store.collection('bench'), data, set);
+  store.close();
+  return throughput;
+}
+
+const results: StoreFigures[] = [];
+
+async function runSet(set: DataSet): Promise<void> {
   const label = `${set.count / 1000}k x ${set.dim}`;
   const data = generate(set, set.count + set.dim);
   const random = seededRandom(99);
@@ -167,22 +202,17 @@ function runSet(set: DataSet): void {
   const dataDir = mkdtempSync(join(tmpdir(), 'mp-bench-'));
   try {
     const baseline = memoryMb();
-    let store = openStoreEngine({ dataDir });
-    store.createCollection('bench', {
-      vectors: { size: set.dim, distance: 'Cosine', extras: {} },
-      settings: {},
-    });
-    const throughput = upsertAll(store.collection('bench'), data, set);
-    store.close();
-    // Reopen to measure what a loaded collection costs in memory, without the upsert's garbage.
+    const throughput = writeCollection(dataDir, data, set);
+    // Reopen to measure what a loaded collection costs in memory, without the upsert's garbage (the writing
+    // store is out of scope by now, so `before` does not count it).
     const before = memoryMb();
     const reopened = time(() => openStoreEngine({ dataDir }));
-    store = reopened.value;
+    const store = reopened.value;
     const after = memoryMb();
     const collection = store.collection('bench');
     for (const query of queries.slice(0, 3))
-      collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
-    const r = measureSearches(collection, data, set, queries);
+      await collection.search({ ...NO_PAYLOAD, vector: Array.from(query), limit: LIMIT, offset: 0 });
+    const r = await measureSearches(collection, data, set, queries);
     store.close();
     const per100k = (mb: number) => Math.round((mb * 100_000) / set.count);
     const raw = (set.dim * 4 * 100_000) / 2 ** 20;
@@ -194,20 +224,30 @@ function runSet(set: DataSet): void {
     console.log(
       `  memory per 100k   RSS +${per100k(after.rss - baseline.rss)} MB since before the first open (upper bound: freed pages stay mapped); retained by the loaded store ${per100k(after.retained - before.retained)} MB; raw f32 vectors ${Math.round(raw)} MB`,
     );
-    console.log('                    p50 ms   p99 ms   brute p50   brute p99   speed-up (p50)');
-    for (const [name, fast, slow] of [
-      ['search', r.engine, r.brute],
-      ['search + filter', r.engineFiltered, r.bruteFiltered],
-    ] as const) {
-      const p50 = percentile(fast, 50);
-      const bp50 = percentile(slow, 50);
+    const retained = per100k(after.retained - before.retained);
+    console.log(`  memory / raw f32  ${(retained / raw).toFixed(2)}x (retained per 100k / raw f32)`);
+    console.log(
+      '                    p50 ms   p99 ms   brute p50   brute p99   speed-up (p50)   vs unfiltered (p50)',
+    );
+    const plainP50 = percentile(r.timings[0]?.engine ?? [], 50);
+    for (const { name, engine, brute } of r.timings) {
+      const p50 = percentile(engine, 50);
+      const bp50 = percentile(brute, 50);
       console.log(
-        `  ${name.padEnd(17)} ${fmt(p50).padStart(6)}   ${fmt(percentile(fast, 99)).padStart(6)}   ${fmt(bp50).padStart(9)}   ${fmt(percentile(slow, 99)).padStart(9)}   ${(bp50 / p50).toFixed(1)}x`,
+        `  ${name.padEnd(17)} ${fmt(p50).padStart(6)}   ${fmt(percentile(engine, 99)).padStart(6)}   ${fmt(bp50).padStart(9)}   ${fmt(percentile(brute, 99)).padStart(9)}   ${`${(bp50 / p50).toFixed(1)}x`.padStart(14)}   ${(p50 / plainP50).toFixed(2)}x`,
       );
     }
     console.log(
-      `  recall vs brute   ${r.recall.toFixed(2)} (filter: group = g3, ~${100 / GROUPS}% of points)`,
+      `  recall vs brute   ${r.recall.toFixed(2)} (filters: ${FILTERS.map((f) => f.note).join('; ')})`,
     );
+    results.push({
+      set: label,
+      searchMs: plainP50,
+      filterMs: percentile(r.timings[1]?.engine ?? [], 50),
+      halfMs: percentile(r.timings[2]?.engine ?? [], 50),
+      bruteMs: percentile(r.timings[0]?.brute ?? [], 50),
+      memoryRatio: retained / raw,
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -216,4 +256,5 @@ function runSet(set: DataSet): void {
 console.log(
   `memory-pool embedded store benchmark: Node ${process.version}, ${cpus().length} cores${QUICK ? ', --quick' : ''}`,
 );
-for (const set of SETS) runSet(set);
+for (const set of SETS) await runSet(set);
+printBesideBaseline(results);

@@ -11,7 +11,7 @@ function close(actual: readonly number[] | undefined, expected: readonly number[
 }
 
 describe('collection writes', () => {
-  test('Cosine vectors are normalised at upsert; Dot vectors keep their f32 values', () => {
+  test('Cosine vectors are normalised at upsert; Dot vectors keep their f32 values', async () => {
     const { store } = openTestStore();
     const cosine = createTestCollection(store, 'cos', 4, 'Cosine');
     cosine.upsert([{ id: 1, vector: [2, 6, 7, 8], payload: {} }]);
@@ -24,7 +24,7 @@ describe('collection writes', () => {
     assert.deepEqual(dot.retrieve([1], read(false, true))[0]?.vector, [Math.fround(0.31), 2]);
   });
 
-  test('upsert replaces the whole point, last duplicate wins, operation ids rise', () => {
+  test('upsert replaces the whole point, last duplicate wins, operation ids rise', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     assert.equal(c.upsert([{ id: 1, vector: [1, 1], payload: { a: 1, b: 2 } }]).operationId, 0);
@@ -39,7 +39,7 @@ describe('collection writes', () => {
     assert.equal(c.count(), 1);
   });
 
-  test('rejects a wrong dimension and vectors on a collection without vectors', () => {
+  test('rejects a wrong dimension and vectors on a collection without vectors', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 4, 'Cosine');
     assert.throws(() => c.upsert([{ id: 1, vector: [1, 2, 3], payload: {} }]), {
@@ -56,7 +56,7 @@ describe('collection writes', () => {
     assert.equal(bare.info().points_count, 1);
   });
 
-  test('retrieve keeps request order, drops duplicates and missing ids', () => {
+  test('retrieve keeps request order, drops duplicates and missing ids', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     c.upsert([1, 2, 3].map((id) => ({ id, vector: [id, 0], payload: {} })));
@@ -66,7 +66,7 @@ describe('collection writes', () => {
     );
   });
 
-  test('deletes by ids (missing ignored) and by filter', () => {
+  test('deletes by ids (missing ignored) and by filter', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     c.upsert([1, 2, 3, 4].map((id) => ({ id, vector: [id, 0], payload: { even: id % 2 === 0 } })));
@@ -77,11 +77,11 @@ describe('collection writes', () => {
       [3],
     );
     // The vector slots were compacted correctly: search still finds the survivor with its own vector.
-    const [hit] = c.search({ ...read(false, true), vector: [1, 0], limit: 5, offset: 0 });
+    const [hit] = await c.search({ ...read(false, true), vector: [1, 0], limit: 5, offset: 0 });
     assert.deepEqual(hit?.vector, [3, 0]);
   });
 
-  test('payload set, overwrite, delete keys and clear, by ids and filter, report missing ids', () => {
+  test('payload set, overwrite, delete keys and clear, by ids and filter, report missing ids', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     c.upsert([
@@ -101,11 +101,11 @@ describe('collection writes', () => {
     assert.deepEqual(cleared.missingIds, [3]);
     assert.deepEqual(plainJson(c.retrieve([2], read(true))[0]?.payload), {});
     // Payload writes are operations: the point's version follows them.
-    const [hit] = c.search({ ...read(), vector: [0, 1], limit: 1, offset: 0 });
+    const [hit] = await c.search({ ...read(), vector: [0, 1], limit: 1, offset: 0 });
     assert.equal(hit?.version, cleared.operationId);
   });
 
-  test('payload indexes: idempotent create, delete, schema with point counts and params', () => {
+  test('payload indexes: idempotent create, delete, schema with point counts and params', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     c.upsert([
@@ -128,7 +128,7 @@ describe('collection writes', () => {
     assert.deepEqual(Object.keys(c.info().payload_schema as object), ['tag', 'n', 't']);
   });
 
-  test('a text index switches match.text to token semantics', () => {
+  test('a text index switches match.text to token semantics', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'c', 2, 'Dot');
     c.upsert([{ id: 1, vector: [1, 0], payload: { ids: 'Alice_1700000000000_5,Alice_1700000000001_6' } }]);
@@ -138,7 +138,7 @@ describe('collection writes', () => {
     assert.equal(c.count(byText), 1);
   });
 
-  test("info has Qdrant's CollectionInfo shape with echoed vector extras and settings", () => {
+  test("info has Qdrant's CollectionInfo shape with echoed vector extras and settings", async () => {
     const { store } = openTestStore();
     store.createCollection('c', {
       vectors: { size: 3, distance: 'Euclid', extras: { on_disk: true } },

@@ -32,6 +32,7 @@ import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
+import { mapInSlices } from './time-slicer.js';
 import { VectorConfig } from './vector-config.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
 
@@ -68,8 +69,15 @@ export class EmbeddedCollection implements CollectionEngine {
     this.reader = new CollectionReader(this.vectors, this.table, this.indexes);
   }
 
+  /** Loads the stored points while opening the store (no write back), with vector storage sized to fit. */
+  loadPoints(count: number, rows: Iterable<StoredPoint>): void {
+    this.table.reserve(count);
+    for (const row of rows) this.loadPoint(row);
+    this.table.trim();
+  }
+
   /** Adds a stored point while opening the store (no write back). */
-  loadPoint(row: StoredPoint): void {
+  private loadPoint(row: StoredPoint): void {
     const named = row.vectors === null ? undefined : decodeNamedVectors(row.vectors);
     const dense = named?.dense ?? new Map<string, Float32Array>();
     if (row.vector !== null) {
@@ -125,20 +133,25 @@ export class EmbeddedCollection implements CollectionEngine {
     return records;
   }
 
-  search(request: SearchRequest): ScoredPointRecord[] {
+  async search(request: SearchRequest): Promise<ScoredPointRecord[]> {
     const query = this.reader.prepareQuery(request.using ?? '', request.vector);
     const test = this.reader.predicate(request.filter);
     // An offset past every point skips them all: no need to rank the collection to say so.
     if (request.offset >= this.table.size) return [];
-    const hits = this.reader.nearest(query, request.offset + request.limit, test, request.scoreThreshold);
-    return hits.slice(request.offset).map((hit) => this.reader.scoredRecord(hit, request));
+    const hits = await this.reader.nearest(
+      query,
+      request.offset + request.limit,
+      test,
+      request.scoreThreshold,
+    );
+    return mapInSlices(hits.slice(request.offset), (hit) => this.reader.scoredRecord(hit, request));
   }
 
-  query(request: QueryRequest): ScoredPointRecord[] {
+  query(request: QueryRequest): Promise<ScoredPointRecord[]> {
     return runQuery(this.reader, request);
   }
 
-  queryGroups(request: QueryGroupsRequest): PointGroupRecord[] {
+  queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]> {
     return runQueryGroups(this.reader, request);
   }
 

@@ -79,12 +79,12 @@ export class CollectionReader {
    * The `limit` nearest points that have the queried vector and pass `test`, exact, ties by id ascending,
    * cut by the strict score_threshold.
    */
-  nearest(
+  async nearest(
     query: PreparedQuery,
     limit: number,
     test: ((entry: PointEntry) => boolean) | undefined,
     threshold?: number,
-  ): Hit[] {
+  ): Promise<Hit[]> {
     if (query.kind === 'sparse') {
       const index = this.table.sparse.get(query.name);
       return index === undefined ? [] : searchSparse(index, query.vector, limit, test, threshold);
@@ -94,11 +94,13 @@ export class CollectionReader {
     const distance = this.distanceOf(query.name);
     let allowed: Int32Array | undefined;
     if (test !== undefined) {
-      const picked: number[] = [];
-      for (let slot = 0; slot < slots.count; slot++) if (test(slots.owner(slot).point)) picked.push(slot);
-      allowed = Int32Array.from(picked);
+      const picked = new Int32Array(slots.count);
+      let count = 0;
+      for (let slot = 0; slot < slots.count; slot++)
+        if (test(slots.owner(slot).point)) picked[count++] = slot;
+      allowed = picked.subarray(0, count);
     }
-    const found = searchNearest({
+    const found = await searchNearest({
       slots,
       distance,
       query: query.vector,
@@ -191,7 +193,9 @@ export class CollectionReader {
   private storedDense(entry: PointEntry, name: string): Float32Array | undefined {
     const owner = entry.dense.get(name);
     const slots = this.table.dense.get(name);
-    return owner === undefined || slots === undefined ? undefined : slots.copy(owner.slot);
+    // slot -1: rewritten or deleted while a sliced read that still holds this point was under way.
+    if (owner === undefined || slots === undefined || owner.slot < 0) return undefined;
+    return slots.copy(owner.slot);
   }
 
   private prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {

@@ -19,9 +19,9 @@ function search(
 }
 
 describe('search', () => {
-  test('Euclid scores are distances, ascending', () => {
+  test('Euclid scores are distances, ascending', async () => {
     const { store } = openTestStore();
-    const hits = search(line(store, 'Euclid'), [2, 1]);
+    const hits = await search(line(store, 'Euclid'), [2, 1]);
     assert.deepEqual(
       hits.map((h) => h.id),
       [2, 1, 3, 4, 5],
@@ -32,9 +32,9 @@ describe('search', () => {
     );
   });
 
-  test('Manhattan scores are L1 distances, ascending', () => {
+  test('Manhattan scores are L1 distances, ascending', async () => {
     const { store } = openTestStore();
-    const hits = search(line(store, 'Manhattan'), [5, 0]);
+    const hits = await search(line(store, 'Manhattan'), [5, 0]);
     assert.deepEqual(
       hits.map((h) => [h.id, h.score]),
       [
@@ -47,9 +47,9 @@ describe('search', () => {
     );
   });
 
-  test('Dot scores are raw dot products, descending; Cosine scores are cosine similarities', () => {
+  test('Dot scores are raw dot products, descending; Cosine scores are cosine similarities', async () => {
     const { store } = openTestStore();
-    const dot = search(line(store, 'Dot'), [1, 0]);
+    const dot = await search(line(store, 'Dot'), [1, 0]);
     assert.deepEqual(
       dot.map((h) => [h.id, h.score]),
       [
@@ -66,7 +66,7 @@ describe('search', () => {
       { id: 2, vector: [0, 3], payload: {} },
       { id: 3, vector: [1, 1], payload: {} },
     ]);
-    const hits = search(cosine, [10, 0]);
+    const hits = await search(cosine, [10, 0]);
     assert.deepEqual(
       hits.map((h) => h.id),
       [1, 3, 2],
@@ -75,46 +75,46 @@ describe('search', () => {
     assert.ok(Math.abs(hits[2]?.score ?? 1) < 1e-6);
   });
 
-  test('equal scores are ordered by id ascending', () => {
+  test('equal scores are ordered by id ascending', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'ties', 2, 'Dot');
     c.upsert([9, 3, 7, 1].map((id) => ({ id, vector: [1, 1], payload: {} })));
     assert.deepEqual(
-      search(c, [1, 1]).map((h) => h.id),
+      (await search(c, [1, 1])).map((h) => h.id),
       [1, 3, 7, 9],
     );
   });
 
-  test('score_threshold is strict for similarities and for distances', () => {
+  test('score_threshold is strict for similarities and for distances', async () => {
     const { store } = openTestStore();
     assert.deepEqual(
-      search(line(store, 'Dot'), [1, 0], { scoreThreshold: 3 }).map((h) => h.id),
+      (await search(line(store, 'Dot'), [1, 0], { scoreThreshold: 3 })).map((h) => h.id),
       [5, 4],
     );
     assert.deepEqual(
-      search(line(store, 'Euclid'), [1, 1], { scoreThreshold: 2 }).map((h) => h.id),
+      (await search(line(store, 'Euclid'), [1, 1], { scoreThreshold: 2 })).map((h) => h.id),
       [1, 2],
     );
   });
 
-  test('offset skips the best hits after limit and threshold are applied', () => {
+  test('offset skips the best hits after limit and threshold are applied', async () => {
     const { store } = openTestStore();
     const c = line(store, 'Dot');
     assert.deepEqual(
-      search(c, [1, 0], { offset: 1, limit: 2 }).map((h) => h.id),
+      (await search(c, [1, 0], { offset: 1, limit: 2 })).map((h) => h.id),
       [4, 3],
     );
     assert.deepEqual(
-      search(c, [1, 0], { offset: 1, limit: 3, scoreThreshold: 3.5 }).map((h) => h.id),
+      (await search(c, [1, 0], { offset: 1, limit: 3, scoreThreshold: 3.5 })).map((h) => h.id),
       [4],
     );
   });
 
-  test('filters candidates, skips points without a vector, returns payload and version', () => {
+  test('filters candidates, skips points without a vector, returns payload and version', async () => {
     const { store } = openTestStore();
     const c = line(store, 'Dot');
     c.upsert([{ id: 6, vector: null, payload: { odd: false } }]);
-    const hits = search(c, [1, 0], {
+    const hits = await search(c, [1, 0], {
       filter: filter({ must: [{ key: 'odd', match: { value: false } }] }),
       withPayload: { kind: 'all' },
     });
@@ -124,9 +124,9 @@ describe('search', () => {
     ]);
   });
 
-  test('checks the query dimension', () => {
+  test('checks the query dimension', async () => {
     const { store } = openTestStore();
-    assert.throws(() => search(line(store, 'Dot'), [1, 0, 0]), {
+    await assert.rejects(async () => await search(line(store, 'Dot'), [1, 0, 0]), {
       message: 'Wrong input: Vector dimension error: expected dim: 2, got 3',
     });
   });

@@ -183,10 +183,14 @@ export interface CollectionEngine {
   vectorParams(): VectorParams | null;
   upsert(points: readonly PointInput[]): UpdateOutcome;
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[];
-  search(request: SearchRequest): ScoredPointRecord[];
-  query(request: QueryRequest): ScoredPointRecord[];
+  /**
+   * Reads that can rank the whole collection are asynchronous: they run in time slices that hand the event
+   * loop back (time-slicer.ts), so one huge request never stalls the process it shares with the service.
+   */
+  search(request: SearchRequest): Promise<ScoredPointRecord[]>;
+  query(request: QueryRequest): Promise<ScoredPointRecord[]>;
   /** Groups ordered by their best hit; each group's hits best first. */
-  queryGroups(request: QueryGroupsRequest): PointGroupRecord[];
+  queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]>;
   scroll(request: ScrollRequest): ScrollPage;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;

@@ -23,12 +23,15 @@ function groupKeys(payload: Record<string, unknown>, path: string): (string | nu
 }
 
 /** Runs a grouped query. */
-export function runQueryGroups(reader: CollectionReader, request: QueryGroupsRequest): PointGroupRecord[] {
+export async function runQueryGroups(
+  reader: CollectionReader,
+  request: QueryGroupsRequest,
+): Promise<PointGroupRecord[]> {
   // Score more hits until the best `limit` groups are full or every candidate was seen: an unseen hit ranks
   // below every seen one, so it could neither enter a full group nor found a better group.
   let budget = Math.max(1, request.limit * request.groupSize * 2);
   for (;;) {
-    const hits = runRootStage(reader, request, budget);
+    const hits = await runRootStage(reader, request, budget);
     const groups = groupHits(hits, request);
     const full = groups.slice(0, request.limit).filter((group) => group.hits.length >= request.groupSize);
     const complete = full.length === request.limit || hits.length < budget || budget >= reader.table.size;

@@ -19,25 +19,25 @@ function query(c: CollectionEngine, request: Partial<QueryRequest>) {
 const ids = (hits: { id: unknown }[]) => hits.map((h) => h.id);
 
 describe('query', () => {
-  test('nearest vector query matches search', () => {
+  test('nearest vector query matches search', async () => {
     const c = tenPoints();
-    const hits = query(c, { query: { kind: 'nearest', vector: [1, 0] }, limit: 3 });
+    const hits = await query(c, { query: { kind: 'nearest', vector: [1, 0] }, limit: 3 });
     assert.deepEqual(ids(hits), [10, 9, 8]);
-    assert.deepEqual(ids(hits), ids(c.search({ ...read(), vector: [1, 0], limit: 3, offset: 0 })));
+    assert.deepEqual(ids(hits), ids(await c.search({ ...read(), vector: [1, 0], limit: 3, offset: 0 })));
   });
 
-  test('a point-id query uses its stored vector and leaves that point out', () => {
+  test('a point-id query uses its stored vector and leaves that point out', async () => {
     const c = tenPoints();
-    assert.deepEqual(ids(query(c, { query: { kind: 'point', id: 10 }, limit: 2 })), [9, 8]);
-    assert.throws(() => query(c, { query: { kind: 'point', id: 99 } }), {
+    assert.deepEqual(ids(await query(c, { query: { kind: 'point', id: 10 }, limit: 2 })), [9, 8]);
+    await assert.rejects(async () => await query(c, { query: { kind: 'point', id: 99 } }), {
       status: 404,
       message: 'Not found: Vector with name "" for point not found',
     });
   });
 
-  test('no query and no prefetch lists by id with score 1 and version 0, honouring offset and filter', () => {
+  test('no query and no prefetch lists by id with score 1 and version 0, honouring offset and filter', async () => {
     const c = tenPoints();
-    const hits = query(c, {
+    const hits = await query(c, {
       offset: 1,
       limit: 3,
       filter: filter({ must: [{ key: 'low', match: { value: true } }] }),
@@ -52,15 +52,15 @@ describe('query', () => {
     );
   });
 
-  test('the root query scores only the prefetched points; the root filter narrows every prefetch', () => {
+  test('the root query scores only the prefetched points; the root filter narrows every prefetch', async () => {
     const c = tenPoints();
-    const hits = query(c, {
+    const hits = await query(c, {
       query: { kind: 'nearest', vector: [1, 0] },
       prefetch: [{ query: { kind: 'nearest', vector: [0, 1] }, prefetch: [], limit: 3 }],
     });
     // The prefetch picks 1, 2, 3 (nearest to [0,1]); the root re-ranks them by [1,0].
     assert.deepEqual(ids(hits), [3, 2, 1]);
-    const filtered = query(c, {
+    const filtered = await query(c, {
       query: { kind: 'nearest', vector: [1, 0] },
       filter: filter({ must: [{ key: 'low', match: { value: false } }] }),
       prefetch: [{ query: { kind: 'nearest', vector: [0, 1] }, prefetch: [], limit: 3 }],
@@ -68,10 +68,10 @@ describe('query', () => {
     assert.deepEqual(ids(filtered), [8, 7, 6]);
   });
 
-  test('a single unscored prefetch over everything gives the plain query result', () => {
+  test('a single unscored prefetch over everything gives the plain query result', async () => {
     const c = tenPoints();
-    const plain = query(c, { query: { kind: 'nearest', vector: [2, 1] }, limit: 4 });
-    const viaPrefetch = query(c, {
+    const plain = await query(c, { query: { kind: 'nearest', vector: [2, 1] }, limit: 4 });
+    const viaPrefetch = await query(c, {
       query: { kind: 'nearest', vector: [2, 1] },
       limit: 4,
       prefetch: [{ prefetch: [], limit: 1000 }],
@@ -79,14 +79,14 @@ describe('query', () => {
     assert.deepEqual(viaPrefetch, plain);
   });
 
-  test('RRF fuses prefetch ranks with k = 2 and an inclusive threshold', () => {
+  test('RRF fuses prefetch ranks with k = 2 and an inclusive threshold', async () => {
     const c = tenPoints();
     const prefetch = [
       { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 2 } as const,
       { query: { kind: 'nearest', vector: [0, 1] }, prefetch: [], limit: 2 } as const,
       { query: { kind: 'nearest', vector: [1, 0.01] }, prefetch: [], limit: 1 } as const,
     ];
-    const hits = query(c, { query: { kind: 'rrf', k: 2 }, prefetch: [...prefetch] });
+    const hits = await query(c, { query: { kind: 'rrf', k: 2 }, prefetch: [...prefetch] });
     // 10 is first twice: 1/2 + 1/2 = 1; 1 is first once: 1/2; 9 and 2 are second once: 1/3.
     assert.deepEqual(
       hits.map((h) => [h.id, h.score]),
@@ -97,29 +97,39 @@ describe('query', () => {
         [9, Math.fround(1 / 3)],
       ],
     );
-    const cut = query(c, { query: { kind: 'rrf', k: 2 }, prefetch: [...prefetch], scoreThreshold: 0.5 });
+    const cut = await query(c, {
+      query: { kind: 'rrf', k: 2 },
+      prefetch: [...prefetch],
+      scoreThreshold: 0.5,
+    });
     assert.deepEqual(ids(cut), [10, 1]);
   });
 
-  test('rejects a threshold or prefetch without a query, and a threshold on order_by', () => {
+  test('rejects a threshold or prefetch without a query, and a threshold on order_by', async () => {
     const c = tenPoints();
-    assert.throws(() => query(c, { scoreThreshold: 1 }), /A query is needed to use the score_threshold/);
-    assert.throws(
-      () => query(c, { prefetch: [{ prefetch: [], limit: 1 }] }),
+    await assert.rejects(
+      async () => await query(c, { scoreThreshold: 1 }),
+      /A query is needed to use the score_threshold/,
+    );
+    await assert.rejects(
+      async () => await query(c, { prefetch: [{ prefetch: [], limit: 1 }] }),
       /A query is needed to merge the prefetches/,
     );
     c.createIndex('n', { type: 'integer' });
-    assert.throws(
-      () =>
-        query(c, { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'asc' } }, scoreThreshold: 1 }),
+    await assert.rejects(
+      async () =>
+        await query(c, {
+          query: { kind: 'order_by', orderBy: { key: 'n', direction: 'asc' } },
+          scoreThreshold: 1,
+        }),
       { status: 400, message: "Bad request: Can't use score_threshold with an order_by query." },
     );
   });
 
-  test('DBSF maps each list to mean ± 3 sample deviations and sums per point', () => {
+  test('DBSF maps each list to mean ± 3 sample deviations and sums per point', async () => {
     const c = tenPoints();
     // Scores by [1, 0] are the ids themselves; by [0, 1] they are 10 - id.
-    const hits = query(c, {
+    const hits = await query(c, {
       query: { kind: 'dbsf' },
       prefetch: [
         { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 3 },
@@ -140,11 +150,11 @@ describe('query', () => {
     for (const hit of hits) assert.ok(Math.abs(hit.score - (expected[hit.id as number] as number)) < 1e-6);
   });
 
-  test("RRF over an order_by prefetch keeps each point's first hit: version 0 and its order value", () => {
+  test("RRF over an order_by prefetch keeps each point's first hit: version 0 and its order value", async () => {
     const c = tenPoints();
     c.upsert([{ id: 11, vector: [1, 1], payload: { n: 5 } }]);
     c.createIndex('n', { type: 'integer' });
-    const hits = query(c, {
+    const hits = await query(c, {
       prefetch: [
         { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'desc' } }, prefetch: [], limit: 1 },
         { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 1 },
@@ -157,12 +167,12 @@ describe('query', () => {
     assert.ok(Math.abs((fromOrderBy?.score ?? 0) - 0.5) < 1e-6, 'the fused score, not the scroll 1');
   });
 
-  test('order_by as a query orders by the indexed key with score 1, version 0 and the order value', () => {
+  test('order_by as a query orders by the indexed key with score 1, version 0 and the order value', async () => {
     const c = tenPoints();
     c.upsert([{ id: 11, vector: [1, 1], payload: { n: 5 } }]);
     c.upsert([{ id: 12, vector: [1, 1], payload: { n: -3 } }]);
     c.createIndex('n', { type: 'integer' });
-    const hits = query(c, { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'desc' } } });
+    const hits = await query(c, { query: { kind: 'order_by', orderBy: { key: 'n', direction: 'desc' } } });
     assert.deepEqual(
       hits.map((h) => [h.id, h.score, h.version, h.order_value]),
       [
@@ -170,8 +180,8 @@ describe('query', () => {
         [12, 1, 0, -3],
       ],
     );
-    assert.throws(
-      () => query(c, { query: { kind: 'order_by', orderBy: { key: 'low', direction: 'asc' } } }),
+    await assert.rejects(
+      async () => await query(c, { query: { kind: 'order_by', orderBy: { key: 'low', direction: 'asc' } } }),
       {
         status: 400,
         message: /^Wrong input: No range index for `order_by` key: `low`/,
@@ -179,11 +189,11 @@ describe('query', () => {
     );
   });
 
-  test('a random sample returns distinct points passing the filter, at most limit', () => {
+  test('a random sample returns distinct points passing the filter, at most limit', async () => {
     const c = tenPoints();
     const seen = new Set<unknown>();
     for (let round = 0; round < 20; round++) {
-      const hits = query(c, {
+      const hits = await query(c, {
         query: { kind: 'sample' },
         limit: 3,
         filter: filter({ must: [{ key: 'low', match: { value: true } }] }),
@@ -198,7 +208,7 @@ describe('query', () => {
     assert.equal(seen.size, 5);
   });
 
-  test('groups take the best groups by their best hit, each with its best group_size hits', () => {
+  test('groups take the best groups by their best hit, each with its best group_size hits', async () => {
     const c = tenPoints();
     c.upsert([
       { id: 1, vector: [1, 9], payload: { g: 'odd' } },
@@ -209,7 +219,7 @@ describe('query', () => {
       { id: 6, vector: [6, 4], payload: { g: [true, 'even'] } },
       { id: 7, vector: [7, 3], payload: { g: 1.5 } },
     ]);
-    const groups = c.queryGroups({
+    const groups = await c.queryGroups({
       ...read(),
       query: { kind: 'nearest', vector: [1, 0] },
       prefetch: [],
@@ -225,5 +235,19 @@ describe('query', () => {
         ['even', [4, 2]],
       ],
     );
+  });
+
+  test('a query with more than 16 stages (prefetches nested or not) is a 400 naming the bound', async () => {
+    const c = tenPoints();
+    const leaf = { prefetch: [], query: { kind: 'nearest' as const, vector: [1, 0] }, limit: 5 };
+    const fused = (prefetch: unknown[]) => ({ query: { kind: 'rrf' as const, k: 2 }, prefetch }) as never;
+    // 1 root + 15 prefetches = 16 stages: allowed.
+    const fifteen = [{ ...leaf, prefetch: Array.from({ length: 14 }, () => leaf) }];
+    assert.ok((await query(c, fused(fifteen))).length > 0);
+    const nested = [{ ...leaf, prefetch: Array.from({ length: 15 }, () => leaf) }];
+    await assert.rejects(async () => query(c, fused(nested)), {
+      status: 400,
+      message: /at most 16 stages .* this one has 17/,
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.j
 import { checkRangeIndex, orderByField } from './point-scroll.js';
 import { type PointEntry, compareEntries } from './point-table.js';
 import { fuseDistributions, fuseRanks } from './score-fusion.js';
+import { mapInSlices } from './time-slicer.js';
 
 /**
  * A hit of any stage. `scrolled` hits come from a scroll-like stage (no query, order_by, sample): Qdrant gives
@@ -22,19 +23,33 @@ export interface QueryHit extends Hit {
 
 const keyOf = (entry: PointEntry) => entry.key;
 
+/**
+ * The most query stages (the root and every prefetch, nested ones included) one query may have: each can rank
+ * the whole collection, so the bound keeps one request's work proportional to the collection.
+ */
+export const MAX_QUERY_STAGES = 16;
+
 /** Runs a query request and returns the scored records. */
-export function runQuery(reader: CollectionReader, request: QueryRequest): ScoredPointRecord[] {
-  return runRootStage(reader, request, request.offset + request.limit)
-    .slice(request.offset)
-    .map((hit) => toRecord(reader, hit, request));
+export async function runQuery(
+  reader: CollectionReader,
+  request: QueryRequest,
+): Promise<ScoredPointRecord[]> {
+  const hits = await runRootStage(reader, request, request.offset + request.limit);
+  return mapInSlices(hits.slice(request.offset), (hit) => toRecord(reader, hit, request));
 }
 
 /** The root level as a stage, with Qdrant's root-only checks; `limit` counts offset in. */
-export function runRootStage(
+export async function runRootStage(
   reader: CollectionReader,
   request: Omit<QueryRequest, 'offset'>,
   limit: number,
-): QueryHit[] {
+): Promise<QueryHit[]> {
+  const stages = countStages(request.prefetch) + 1;
+  if (stages > MAX_QUERY_STAGES) {
+    throw badRequest(
+      `prefetch: a query may have at most ${MAX_QUERY_STAGES} stages (itself and every prefetch, nested ones included), this one has ${stages}; split it into several queries`,
+    );
+  }
   if (request.query === undefined && request.scoreThreshold !== undefined) {
     throw badRequest(
       "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
@@ -69,12 +84,22 @@ export function toRecord(
   return record;
 }
 
+/** How many prefetch stages a list holds, nested ones included (stops counting past the bound). */
+function countStages(prefetch: readonly PrefetchRequest[]): number {
+  let count = 0;
+  for (const stage of prefetch) {
+    count += 1 + countStages(stage.prefetch);
+    if (count > MAX_QUERY_STAGES) break;
+  }
+  return count;
+}
+
 /** One query level. `inherited` is the filter of every enclosing level, ANDed into this one. */
-function runStage(
+async function runStage(
   reader: CollectionReader,
   stage: PrefetchRequest,
   inherited: Filter | undefined,
-): QueryHit[] {
+): Promise<QueryHit[]> {
   const filter = combineFilters(inherited, stage.filter);
   const query = stage.query;
   if (query?.kind === 'order_by' && stage.scoreThreshold !== undefined) {
@@ -90,17 +115,18 @@ function runStage(
     if (query === undefined) return listById(reader, test, stage.limit);
     return scoreAll(reader, stage, query, test);
   }
-  const sources = stage.prefetch.map((inner) => runStage(reader, inner, filter));
+  const sources: QueryHit[][] = [];
+  for (const inner of stage.prefetch) sources.push(await runStage(reader, inner, filter));
   return merge(reader, stage, query as QueryInput, sources);
 }
 
 /** A stage without prefetches: its query over every point passing the filter. */
-function scoreAll(
+async function scoreAll(
   reader: CollectionReader,
   stage: PrefetchRequest,
   query: QueryInput,
   test: ((entry: PointEntry) => boolean) | undefined,
-): QueryHit[] {
+): Promise<QueryHit[]> {
   switch (query.kind) {
     // Fusion needs prefetches to fuse; without them there is nothing to rank.
     case 'rrf':

@@ -84,6 +84,16 @@ export class PointTable {
     return this.byKey.values();
   }
 
+  /** Room for `count` points' vectors of every dense name, before loading that many. */
+  reserve(count: number): void {
+    for (const slots of this.dense.values()) slots.reserve(count);
+  }
+
+  /** Gives back the vector capacity loading did not use (points without some named vector). */
+  trim(): void {
+    for (const slots of this.dense.values()) slots.trim();
+  }
+
   /** Inserts or replaces a whole point (Qdrant's upsert semantics); vector names must exist in the table. */
   put(id: PointId, vectors: PointVectors, payload: Payload, version: number): PointEntry {
     const key = pointIdKey(id);
@@ -114,7 +124,6 @@ export class PointTable {
           indices: vector.indices,
           values: vector.values,
           point: entry,
-          partial: 0,
           mark: 0,
         };
         index.add(doc);

@@ -10,9 +10,7 @@ export interface SparseDoc {
   readonly indices: Uint32Array;
   readonly values: Float32Array;
   readonly point: PointEntry;
-  /** Scratch of one search (the engine is single-threaded): a partial score, see sparse-search.ts. */
-  partial: number;
-  /** Which search `partial` belongs to; -search when that search's filter left the point out. */
+  /** Scratch of one search (the engine is single-threaded): the number of the last search that met it. */
   mark: number;
 }
 
@@ -60,7 +58,7 @@ export class Posting {
 export class SparseIndex {
   private readonly postings = new Map<number, Posting>();
   private count = 0;
-  /** Numbers the searches, so a doc's scratch `score` is reset lazily instead of per search. */
+  /** Numbers the searches, so a doc's scratch `mark` needs no reset between searches. */
   private searches = 0;
 
   /** How many points hold this sparse vector (Qdrant's `vector_count`, the N of idf), empty ones included. */

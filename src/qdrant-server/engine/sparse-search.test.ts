@@ -31,7 +31,7 @@ const scoresById = (hits: { id: unknown; score: number }[]) =>
   Object.fromEntries(hits.map((h) => [h.id, h.score]));
 
 describe('sparse search', () => {
-  test('idf is ln((N - df + 0.5) / (df + 0.5) + 1), an f32', () => {
+  test('idf is ln((N - df + 0.5) / (df + 0.5) + 1), an f32', async () => {
     const close = (actual: number, expected: number) => {
       assert.equal(actual, Math.fround(actual), 'an f32 value');
       assert.ok(Math.abs(actual - expected) < 1e-6, `${actual} is not ${expected}`);
@@ -42,7 +42,7 @@ describe('sparse search', () => {
     close(inverseDocumentFrequency(10, 0), Math.log(10.5 / 0.5 + 1));
   });
 
-  test('the score is the f32 dot product over shared indices, none shared gives no score', () => {
+  test('the score is the f32 dot product over shared indices, none shared gives no score', async () => {
     assert.equal(
       scoreSparse(sparse([1, 4, 9], [0.5, 2, 3]), sparse([4, 9, 12], [1, 0.1, 7])),
       Math.fround(2 + Math.fround(3 * Math.fround(0.1))),
@@ -51,7 +51,7 @@ describe('sparse search', () => {
     assert.equal(scoreSparse(sparse([1], [0]), sparse([1], [5])), 0);
   });
 
-  test('document frequencies follow upserts, replacements and deletes', () => {
+  test('document frequencies follow upserts, replacements and deletes', async () => {
     const c = wordsCollection();
     const doc = (indices: number[]) => ({ words: { indices, values: indices.map(() => 1) } });
     c.upsert([
@@ -59,26 +59,26 @@ describe('sparse search', () => {
       { id: 2, vector: doc([2]), payload: {} },
       { id: 3, vector: doc([3]), payload: {} },
     ]);
-    const ask = () =>
+    const ask = async () =>
       scoresById(
-        query(c, { query: { kind: 'nearest', vector: { indices: [2], values: [1] } }, using: 'words' }),
+        await query(c, { query: { kind: 'nearest', vector: { indices: [2], values: [1] } }, using: 'words' }),
       );
-    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(3, 2), 2: inverseDocumentFrequency(3, 2) });
+    assert.deepEqual(await ask(), { 1: inverseDocumentFrequency(3, 2), 2: inverseDocumentFrequency(3, 2) });
     // Point 2 loses dimension 2: N stays 3, df(2) drops to 1.
     c.upsert([{ id: 2, vector: doc([3]), payload: {} }]);
-    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(3, 1) });
+    assert.deepEqual(await ask(), { 1: inverseDocumentFrequency(3, 1) });
     // Deleting point 3 makes N = 2; a point without the vector does not count.
     c.deletePoints({ ids: [3] });
     c.upsert([{ id: 4, vector: null, payload: {} }]);
-    assert.deepEqual(ask(), { 1: inverseDocumentFrequency(2, 1) });
+    assert.deepEqual(await ask(), { 1: inverseDocumentFrequency(2, 1) });
     c.deletePoints({ ids: [1] });
-    assert.deepEqual(ask(), {});
+    assert.deepEqual(await ask(), {});
   });
 
-  test('without a modifier the raw weights are used; query indices may come in any order', () => {
+  test('without a modifier the raw weights are used; query indices may come in any order', async () => {
     const c = wordsCollection();
     c.upsert([{ id: 1, vector: { raw: { indices: [7, 3], values: [2, 0.5] } }, payload: {} }]);
-    const hits = query(c, {
+    const hits = await query(c, {
       query: { kind: 'nearest', vector: { indices: [7, 3], values: [1, 4] } },
       using: 'raw',
     });
@@ -87,7 +87,7 @@ describe('sparse search', () => {
     assert.deepEqual(stored?.vector, { raw: { indices: [3, 7], values: [0.5, 2] } });
   });
 
-  test('a dense query on a sparse name and a sparse query on a dense name are refused', () => {
+  test('a dense query on a sparse name and a sparse query on a dense name are refused', async () => {
     const { store } = openTestStore();
     store.createCollection('m', {
       vectors: null,
@@ -97,14 +97,18 @@ describe('sparse search', () => {
     });
     const c = store.collection('m');
     const wrong = { status: 400, message: 'Wrong input: Wrong usage of sparse vectors' };
-    assert.throws(() => query(c, { query: { kind: 'nearest', vector: [1, 0] }, using: 'words' }), wrong);
-    assert.throws(
-      () => query(c, { query: { kind: 'nearest', vector: { indices: [1], values: [1] } }, using: 'dense' }),
+    await assert.rejects(
+      async () => await query(c, { query: { kind: 'nearest', vector: [1, 0] }, using: 'words' }),
+      wrong,
+    );
+    await assert.rejects(
+      async () =>
+        await query(c, { query: { kind: 'nearest', vector: { indices: [1], values: [1] } }, using: 'dense' }),
       wrong,
     );
   });
 
-  test('pruned search returns exactly what scoring every stored vector returns', () => {
+  test('pruned search returns exactly what scoring every stored vector returns', async () => {
     const random = seededRandom(11);
     // Skewed dimensions (a few in almost every vector, most rare), weights binary or counts, and a few
     // negative weights to exercise the unpruned path.
@@ -121,7 +125,6 @@ describe('sparse search', () => {
         const doc = {
           ...sparse(indices, values),
           point: new PointEntry(id, `n:${id}`, {}, 0),
-          partial: 0,
           mark: 0,
         };
         index.add(doc);

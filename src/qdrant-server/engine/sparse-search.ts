@@ -62,11 +62,12 @@ export function scoreSparse(a: SparseVectorData, b: SparseVectorData): number | 
  * The `limit` best points sharing at least one dimension with the (already weighted) query, passing `test`,
  * ties by id, cut by the strict threshold (`score > t`: sparse vectors score like Dot).
  *
- * Exact, with MaxScore pruning when every contribution is non-negative (idf weights and term counts are):
- * dimensions are walked by their largest possible contribution, adding partial scores; once the dimensions
- * left could not lift a point up to the k-th partial score (a lower bound of the k-th final score), their
- * posting lists, the long ones of common words, are never walked. The points that can still make it are then
- * scored in full with `scoreSparse`, which sums in Qdrant's order, so scores are exactly the unpruned ones.
+ * Exact, with MaxScore-style pruning when every contribution is non-negative (idf weights and term counts are):
+ * dimensions are walked by their largest possible contribution (rare, high-idf words first), and every point
+ * met for the first time is scored in full with `scoreSparse` (its own few dimensions, in Qdrant's summation
+ * order). Once the dimensions left could not lift a point that has none of the walked ones above the k-th full
+ * score (or the threshold), their posting lists, the long ones of common words, are never walked: a chat-sized
+ * query then touches the few hundred points sharing its rare words, not most of the collection.
  */
 export function searchSparse(
   index: SparseIndex,
@@ -75,70 +76,43 @@ export function searchSparse(
   test: ((entry: PointEntry) => boolean) | undefined,
   threshold?: number,
 ): Scored<PointEntry>[] {
-  const terms: { posting: Posting; weight: number; bound: number }[] = [];
+  const terms: { posting: Posting; bound: number }[] = [];
   let prunable = true;
   for (let q = 0; q < query.indices.length; q++) {
     const posting = index.posting(query.indices[q] as number);
     if (posting === undefined || posting.size === 0) continue;
     const weight = query.values[q] as number;
     if (weight < 0 || posting.minWeight < 0) prunable = false;
-    terms.push({ posting, weight, bound: weight * posting.maxWeight });
+    terms.push({ posting, bound: weight * posting.maxWeight });
   }
   terms.sort((a, b) => b.bound - a.bound);
-  // rest[i]: the most that dimensions i.. can add to one point, padded below for rounding.
+  // rest[i]: the most that dimensions i.. can add to a point having none of the dimensions before i.
   const rest = new Float64Array(terms.length + 1);
   for (let i = terms.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (terms[i]?.bound as number);
   const search = index.nextSearch();
-  const touched: SparseDoc[] = [];
-  let walked = 0;
-  for (; walked < terms.length; walked++) {
-    if (prunable && touched.length >= limit) {
-      const kth = kthLargestPartial(touched, limit);
-      const left = rest[walked] as number;
-      if (left * (1 + 1e-5) < kth * (1 - 1e-5)) break;
-    }
-    const { posting, weight } = terms[walked] as (typeof terms)[number];
-    const { docs, weights } = posting;
+  const top = new TopK<PointEntry>(limit, true, compareEntries);
+  for (let walked = 0; walked < terms.length; walked++) {
+    if (prunable && cannotReach(rest[walked] as number, top.worst(), threshold)) break;
+    const { docs } = (terms[walked] as (typeof terms)[number]).posting;
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i] as SparseDoc;
-      if (doc.mark !== search) {
-        if (doc.mark === -search) continue;
-        if (test !== undefined && !test(doc.point)) {
-          doc.mark = -search;
-          continue;
-        }
-        doc.mark = search;
-        doc.partial = 0;
-        touched.push(doc);
-      }
-      doc.partial += weight * (weights[i] as number);
+      if (doc.mark === search) continue;
+      doc.mark = search;
+      if (test !== undefined && !test(doc.point)) continue;
+      const score = scoreSparse(query, doc) as number;
+      if (threshold !== undefined && !(score > threshold)) continue;
+      top.offer(doc.point, score);
     }
-  }
-  const top = new TopK<PointEntry>(limit, true, compareEntries);
-  const left = rest[walked] as number;
-  const floor = walked < terms.length ? kthLargestPartial(touched, limit) : Number.NEGATIVE_INFINITY;
-  for (const doc of touched) {
-    // A point whose partial plus everything left stays below the k-th partial cannot be in the top k.
-    if ((doc.partial + left) * (1 + 1e-5) < floor * (1 - 1e-5)) continue;
-    const score = scoreSparse(query, doc) as number;
-    if (threshold !== undefined && !(score > threshold)) continue;
-    top.offer(doc.point, score);
   }
   return top.items;
 }
 
-/** The k-th largest partial score among the touched points (k <= their number). */
-function kthLargestPartial(touched: readonly SparseDoc[], k: number): number {
-  const best = new Float64Array(k).fill(Number.NEGATIVE_INFINITY);
-  for (const doc of touched) {
-    const partial = doc.partial;
-    if (partial <= (best[k - 1] as number)) continue;
-    let at = k - 1;
-    while (at > 0 && (best[at - 1] as number) < partial) {
-      best[at] = best[at - 1] as number;
-      at--;
-    }
-    best[at] = partial;
-  }
-  return best[k - 1] as number;
+/**
+ * Whether a point scoring at most `most` can neither pass the threshold nor enter a full top k whose worst
+ * score is `kth`. The slack covers f64 bounds against f32 sums, and a tie that the id would break.
+ */
+function cannotReach(most: number, kth: number | undefined, threshold: number | undefined): boolean {
+  const padded = most * (1 + 1e-5) + 1e-30;
+  if (threshold !== undefined && padded <= threshold) return true;
+  return kth !== undefined && padded < kth * (1 - 1e-5);
 }

@@ -105,6 +105,7 @@ export class SqlitePersistence {
     this.statements = {
       collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
       points: db.prepare('SELECT id_key, vector, vectors, payload, version FROM points WHERE collection = ?'),
+      countPoints: db.prepare('SELECT COUNT(*) AS count FROM points WHERE collection = ?'),
       insertCollection: db.prepare(
         'INSERT INTO collections (name, spec, indexes, operations) VALUES (?, ?, ?, 0)',
       ),
@@ -144,6 +145,11 @@ export class SqlitePersistence {
       indexes: JSON.parse(row.indexes),
       operations: row.operations,
     }));
+  }
+
+  /** How many points a collection has stored. */
+  countPoints(collection: string): number {
+    return (this.statements.countPoints.get(collection) as { count: number }).count;
   }
 
   /** Streams a collection's points, so loading never holds every row's JS object at once. */

@@ -35,7 +35,7 @@ class EmbeddedStore implements StoreEngine {
         },
         db,
       );
-      for (const row of db.loadPoints(stored.name)) collection.loadPoint(row);
+      collection.loadPoints(db.countPoints(stored.name), db.loadPoints(stored.name));
       this.collections.set(stored.name, collection);
     }
   }

@@ -50,7 +50,7 @@ function bruteForce(
 
 describe('exact vector search', () => {
   for (const distance of ['Cosine', 'Dot', 'Euclid', 'Manhattan'] as const) {
-    test(`${distance}: the fast path returns the same ids as scoring every point`, () => {
+    test(`${distance}: the fast path returns the same ids as scoring every point`, async () => {
       const slots = randomSlots(distance, 3000, 128, 42);
       const random = seededRandom(7);
       const sparse = Int32Array.from({ length: slots.count }, (_, i) => i).filter((slot) => slot % 10 === 3);
@@ -66,7 +66,7 @@ describe('exact vector search', () => {
           [10, sparse],
           [25, dense],
         ] as const) {
-          const fast = searchNearest({ slots, distance, query, k, allowed, tieBreak: byId }).map(
+          const fast = (await searchNearest({ slots, distance, query, k, allowed, tieBreak: byId })).map(
             (hit) => hit.item.id,
           );
           assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `round ${round}, k ${k}`);
@@ -75,21 +75,21 @@ describe('exact vector search', () => {
     });
   }
 
-  test('identical vectors (all scores tied) still come back lowest ids first', () => {
+  test('identical vectors (all scores tied) still come back lowest ids first', async () => {
     const slots = new VectorSlots<Owner>(128);
     const vector = prepareVector(
       Array.from({ length: 128 }, (_, i) => (i % 5) - 2),
       'Cosine',
     );
     for (let i = 0; i < 3000; i++) slots.add({ slot: -1, id: 3000 - i }, vector);
-    const hits = searchNearest({ slots, distance: 'Cosine', query: vector, k: 5, tieBreak: byId });
+    const hits = await searchNearest({ slots, distance: 'Cosine', query: vector, k: 5, tieBreak: byId });
     assert.deepEqual(
       hits.map((hit) => hit.item.id),
       [1, 2, 3, 4, 5],
     );
   });
 
-  test('filtered search over a packed subset matches scoring every allowed point, ties included', () => {
+  test('filtered search over a packed subset matches scoring every allowed point, ties included', async () => {
     // 512 dims so even the sparse filter has more than 2^18 values and leaves the small-scan path.
     const dim = 512;
     for (const distance of ['Cosine', 'Dot', 'Euclid'] as const) {
@@ -116,7 +116,7 @@ describe('exact vector search', () => {
       for (const query of [...queries, twin]) {
         for (const [name, allowed] of Object.entries(filters)) {
           const k = name === 'most' ? 25 : 10;
-          const fast = searchNearest({ slots, distance, query, k, allowed, tieBreak: byId }).map(
+          const fast = (await searchNearest({ slots, distance, query, k, allowed, tieBreak: byId })).map(
             (hit) => hit.item.id,
           );
           assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `${distance}, ${name}`);
@@ -125,7 +125,7 @@ describe('exact vector search', () => {
     }
   });
 
-  test('gathered codes hold the chosen slots in the given order', () => {
+  test('gathered codes hold the chosen slots in the given order', async () => {
     const codes = Int8Array.from({ length: 12 }, (_, i) => i);
     assert.deepEqual([...gatherCodes(codes, 3, Int32Array.from([3, 0, 2]))], [9, 10, 11, 0, 1, 2, 6, 7, 8]);
     assert.deepEqual([...gatherCodes(codes, 3, Int32Array.from([1]))], [3, 4, 5]);

@@ -10,6 +10,7 @@ test('the filter module exports exactly its public functions', () => {
     'copyJson',
     'deletePayloadPaths',
     'emptyJsonObject',
+    'inheritsNothing',
     'mergePayload',
     'parseDateTime',
     'parseFilter',

@@ -17,7 +17,7 @@ export { compileFilter } from './compile-filter.js';
 export { parsePayloadSelector, selectPayload } from './payload-selector.js';
 export { mergePayload, deletePayloadPaths } from './payload-edit.js';
 export { parseDateTime } from './date-time.js';
-export { copyJson, emptyJsonObject, setOwn } from './json-value.js';
+export { copyJson, emptyJsonObject, inheritsNothing, setOwn } from './json-value.js';
 
 /** The multi-value at a JSON path (qdrant-subset.md §4.2), e.g. for payload_schema counts and order_by. Throws 400 on an invalid path. */
 export function valuesAtPath(payload: Payload, path: string): unknown[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isQdrantError } from '../qdrant-error.js';
-import { deletePayloadPaths, mergePayload } from './index.js';
+import { deletePayloadPaths, inheritsNothing, mergePayload } from './index.js';
 
 /** Edited payloads have no prototype; deepEqual compares prototypes, so compare their JSON. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -29,7 +29,8 @@ describe('mergePayload without a key', () => {
   });
   test('a `__proto__` key is stored as data, not as the prototype', () => {
     const out = mergePayload({}, JSON.parse('{"__proto__": {"polluted": true}}'));
-    assert.equal(Object.getPrototypeOf(out), null);
+    assert.ok(inheritsNothing(out));
+    assert.equal('constructor' in out, false);
     assert.deepEqual(Object.keys(out), ['__proto__']);
   });
 });

@@ -13,6 +13,7 @@ import { parseSearchBatch, parseSearchRequest } from './parse-search.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { parseReadParams } from './query-params.js';
 import { readJsonBody } from './request-body.js';
+import { mapInSlices } from '../engine/time-slicer.js';
 
 export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
   // Missing ids are skipped; the engine keeps request order and drops duplicates.
@@ -43,7 +44,8 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const name = readCollectionName(c);
     const request = parseSearchRequest(await readJsonBody(c));
     parseReadParams(c);
-    return respondResult(c, c.get('engine').collection(name).search(request).map(formatScoredPoint));
+    const points = await c.get('engine').collection(name).search(request);
+    return respondResult(c, await mapInSlices(points, formatScoredPoint));
   });
 
   app.post('/collections/:name/points/search/batch', async (c) => {
@@ -51,18 +53,19 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const requests = parseSearchBatch(await readJsonBody(c));
     parseReadParams(c);
     const collection = c.get('engine').collection(name);
-    return respondResult(
-      c,
-      requests.map((request) => collection.search(request).map(formatScoredPoint)),
-    );
+    // One after the other: each search is sliced, and a batch is no reason to hold the event loop longer.
+    const results: unknown[] = [];
+    for (const request of requests)
+      results.push(await mapInSlices(await collection.search(request), formatScoredPoint));
+    return respondResult(c, results);
   });
 
   app.post('/collections/:name/points/query', async (c) => {
     const name = readCollectionName(c);
     const request = parseQueryRequest(await readJsonBody(c));
     parseReadParams(c);
-    const points = c.get('engine').collection(name).query(request);
-    return respondResult(c, { points: points.map(formatScoredPoint) });
+    const points = await c.get('engine').collection(name).query(request);
+    return respondResult(c, { points: await mapInSlices(points, formatScoredPoint) });
   });
 
   app.post('/collections/:name/points/query/batch', async (c) => {
@@ -70,17 +73,18 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const requests = parseQueryBatch(await readJsonBody(c));
     parseReadParams(c);
     const collection = c.get('engine').collection(name);
-    return respondResult(
-      c,
-      requests.map((request) => ({ points: collection.query(request).map(formatScoredPoint) })),
-    );
+    const results: unknown[] = [];
+    for (const request of requests) {
+      results.push({ points: await mapInSlices(await collection.query(request), formatScoredPoint) });
+    }
+    return respondResult(c, results);
   });
 
   app.post('/collections/:name/points/query/groups', async (c) => {
     const name = readCollectionName(c);
     const request = parseQueryGroupsRequest(await readJsonBody(c));
     parseReadParams(c);
-    const groups = c.get('engine').collection(name).queryGroups(request);
+    const groups = await c.get('engine').collection(name).queryGroups(request);
     return respondResult(c, {
       groups: groups.map((group) => ({ id: group.id, hits: group.hits.map(formatScoredPoint) })),
     });
