@@ -22,6 +22,7 @@ import type { Embedder } from '../src/embedding/embedder.js';
 import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
+import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
 
 const argValue = (name: string) => {
@@ -35,18 +36,7 @@ const QUERIES = argNumber('--queries', 200);
 const MESSAGES_PER_CHUNK = 10;
 const MESSAGES_PER_SAVE = 70;
 
-/** A small seeded generator, so every run stores the same conversation. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = seeded(12);
+const random = seededRandom(12);
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 const PEOPLE = ['Anna', 'Ben', 'Chloe', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas'];
 const THINGS = [
