@@ -78,15 +78,24 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function post(url: string, body: unknown): Promise<{ ms: number; json: unknown }> {
   const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  let response: Response;
+  try {
+    response = await send(url, body);
+  } catch {
+    // A kept-alive socket the server closed while idle (the writer ran between saves): send once more.
+    response = await send(url, body);
+  }
   const json: unknown = await response.json();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(json)}`);
   return { ms: performance.now() - started, json };
 }
+
+const send = (url: string, body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 const kept = argValue('--keep');
 const reuse = kept !== undefined && existsSync(kept);
