@@ -1,7 +1,8 @@
 /**
  * @module `POST /retrieve`'s work, with st-qdrant-memory's semantics: search `limit * 2` above the score
  * threshold (within the bot's privacy scope), leave out hits holding excluded or forgotten message ids and
- * near-duplicates, keep `limit`, format the block. Bounded by a deadline: clients give up after 3.5 s.
+ * near-duplicates, keep `limit`, format the block. With a complete parts index the hits are passages of
+ * chunks (recall-passages). Bounded by a deadline: clients give up after 3.5 s.
  */
 
 import type { MemoryMessage } from '../chunking/memory-message.js';
