@@ -8,7 +8,6 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { MemoryPoolClient } from '../src/client/memory-pool-client.js';
 import { configSchema } from '../src/config/config-schema.js';
 import type { MemoryPoolConfig } from '../src/config/config-types.js';
@@ -16,6 +15,7 @@ import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
 import { createEmbedder } from '../src/embedding/create-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
+import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { type LocomoConversation, loadLocomo } from './recall/locomo-dataset.js';
 
@@ -191,7 +191,7 @@ try {
       `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
   );
 
-  const scores: { category: number; byBudget: BudgetScore[] }[] = [];
+  const scores: { conversation: string; category: number; byBudget: BudgetScore[] }[] = [];
   const latencies: number[] = [];
   for (const conversation of conversations) {
     for (const question of conversation.questions) {
@@ -204,6 +204,7 @@ try {
       latencies.push(performance.now() - askedAt);
       const ranked: readonly RetrieveHit[] = hits;
       scores.push({
+        conversation: conversation.sampleId,
         category: question.category,
         byBudget: BUDGETS.map((budget) => scoreAtBudget(ranked, question.evidence, budget)),
       });
@@ -221,6 +222,15 @@ try {
       row(
         `${category} ${name}`,
         scores.filter((s) => s.category === Number(category)),
+      ),
+    );
+  }
+  // Per conversation too: a change should help each of them, not just their mean.
+  for (const conversation of conversations) {
+    console.log(
+      row(
+        conversation.sampleId,
+        scores.filter((s) => s.conversation === conversation.sampleId),
       ),
     );
   }

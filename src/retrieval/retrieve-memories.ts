@@ -1,24 +1,27 @@
 /**
  * @module `POST /retrieve`'s work, with st-qdrant-memory's semantics: search `limit * 2` above the score
  * threshold (within the bot's privacy scope), leave out hits holding excluded or forgotten message ids and
- * near-duplicates, keep `limit`, format the block. Bounded by a deadline: clients give up after 3.5 s.
+ * near-duplicates, keep `limit`, format the block. With a complete parts index the hits are passages of
+ * chunks (recall-passages). Bounded by a deadline: clients give up after 3.5 s.
  */
+
+import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { BotConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
+import type { PartsGuard } from '../parts/parts-guard.js';
+import type { CollectionGuard } from '../store/collection-guard.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
 import type {
   RetrieveExplanation,
   RetrieveHit,
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
-import type { BotConfig } from '../config/config-types.js';
-import type { Embedder } from '../embedding/embedder.js';
-import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
-import type { CollectionGuard } from '../store/collection-guard.js';
-import type { PartsGuard } from '../parts/parts-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
 import { formatRecall } from './format-recall.js';
-import type { FusedChunk } from './fuse-chunk-ranks.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
+import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { searchHybrid } from './search-hybrid.js';
 import { selectHits } from './select-hits.js';
@@ -32,6 +35,11 @@ export interface RetrieveDeps {
   readonly guard: CollectionGuard;
   /** Which of these message ids were forgotten: a hit holding one is never returned, even mid-forget. */
   readonly forgottenIds: (bot: string, messageIds: readonly string[]) => ReadonlySet<string>;
+  /**
+   * A chunk's messages as the journal holds them, so hybrid recall can return just the messages that
+   * matched; without it every hit is its whole chunk.
+   */
+  readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
 }
@@ -98,14 +106,17 @@ async function recall(
     },
   );
   const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
-  let points: ScoredStorePoint[];
-  let fusions: ReadonlyMap<string | number, FusedChunk> | undefined;
+  let candidates: RecallHit[];
+  let forgotten: ReadonlySet<string> = new Set();
+  const excluded = new Set(
+    (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
+  );
   try {
     const hybrid =
       deps.partsGuard !== undefined &&
       (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length));
     if (hybrid) {
-      const found = await searchHybrid(deps.store, {
+      const ranking = await searchHybrid(deps.store, {
         collection: bot.collection,
         vector: Array.from(vector),
         queryText: request.query_text,
@@ -113,10 +124,19 @@ async function recall(
         scoreThreshold,
         ...(filter ? { filter } : {}),
       });
-      points = found.map((hit) => hit.point);
-      fusions = new Map(found.map((hit) => [hit.point.id, hit.fusion]));
+      candidates = await recallPassages(
+        {
+          bot: bot.name,
+          speakers: bot,
+          readChunks: (ids) => deps.store.retrievePoints(bot.collection, ids),
+          forgottenIds: deps.forgottenIds,
+          ...(deps.chunkMessages ? { chunkMessages: deps.chunkMessages } : {}),
+        },
+        ranking,
+        { limit: limit * 2, excludeMessageIds: excluded },
+      );
     } else {
-      points = await deps.store.searchPoints(bot.collection, {
+      const points = await deps.store.searchPoints(bot.collection, {
         vector: Array.from(vector),
         limit: limit * 2,
         scoreThreshold,
@@ -124,6 +144,14 @@ async function recall(
         // A collection in st-qdrant-memory's hybrid fork layout also ranks by the query's words.
         queryText: request.query_text,
       });
+      candidates = points.map((point, index) => ({
+        ...toRecallHit(point),
+        explain: chunkOnly(point, index),
+      }));
+      forgotten = deps.forgottenIds(
+        bot.name,
+        candidates.flatMap((hit) => hit.messageIds.split(',').map((id) => id.trim())),
+      );
     }
   } catch (error) {
     if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
@@ -132,66 +160,25 @@ async function recall(
     deps.partsGuard?.invalidate(bot.collection);
     return EMPTY;
   }
-  const candidates = points.map(toRecallHit);
-  const forgotten = deps.forgottenIds(
-    bot.name,
-    candidates.flatMap((hit) => hit.messageIds.split(',').map((id) => id.trim())),
-  );
-  const excluded = [...(request.exclude_message_ids ?? []), ...forgotten];
-  const hits = selectHits(candidates, { limit, excludeMessageIds: excluded });
-  const wire = hits.map(toRetrieveHit);
+  const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
   return {
-    hits: request.explain
-      ? wire.map((hit) => ({
-          ...hit,
-          explain: explainHit(hit, fusions, points.findIndex((p) => p.id === hit.id) + 1),
-        }))
-      : wire,
+    hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
   };
 }
 
-/** The wire shape: RecallHit without the formatting-only `legacySpeaker`. */
-function toRetrieveHit(hit: RecallHit): RetrieveHit {
-  const { legacySpeaker: _legacy, ...wire } = hit;
-  return wire;
+/** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */
+function toRetrieveHit(hit: RecallHit, explain: boolean): RetrieveHit {
+  const { legacySpeaker: _legacy, explain: explanation, ...wire } = hit;
+  return explain && explanation ? { ...wire, explain: explanation } : wire;
 }
 
-/** What `explain: true` says about one hit: the signals and parts that ranked it (chunk-only: its cosine). */
-function explainHit(
-  hit: RetrieveHit,
-  fusions: ReadonlyMap<string | number, FusedChunk> | undefined,
-  searchRank: number,
-): RetrieveExplanation {
-  const fusion = fusions?.get(hit.id);
-  if (fusion === undefined) {
-    return {
-      mode: 'chunk-only',
-      fused: 0,
-      signals: { chunk_dense: { rank: searchRank, score: hit.score } },
-      parts: [],
-    };
-  }
-  const signal = (name: keyof FusedChunk['signals']) => {
-    const found = fusion.signals[name];
-    if (found === undefined) return {};
-    return {
-      [name]: {
-        rank: found.rank,
-        score: found.score,
-        ...(found.partId === undefined ? {} : { part_id: found.partId }),
-      },
-    };
-  };
+/** What `explain: true` says about a chunk-only hit: its place and cosine in the one search. */
+function chunkOnly(point: ScoredStorePoint, index: number): RetrieveExplanation {
   return {
-    mode: 'hybrid',
-    fused: fusion.fused,
-    signals: { ...signal('chunk_dense'), ...signal('part_dense'), ...signal('part_lexical') },
-    parts: fusion.parts.map((part) => ({
-      id: part.id,
-      message_ids: part.messageIds,
-      ...(part.ranks.part_dense ? { part_dense: part.ranks.part_dense } : {}),
-      ...(part.ranks.part_lexical ? { part_lexical: part.ranks.part_lexical } : {}),
-    })),
+    mode: 'chunk-only',
+    fused: 0,
+    signals: { chunk_dense: { rank: index + 1, score: point.score } },
+    parts: [],
   };
 }

@@ -1,35 +1,42 @@
 /**
- * @module Hybrid recall's search: dense and lexical search over a collection's parts and dense search over
- * its chunks (so SillyTavern's points, which have no parts, are still found), each through the store,
- * fused by rank into chunks; chunks found only through their parts are then read by id.
+ * @module Hybrid recall's search: dense and lexical search over a collection's parts, and dense search over
+ * its chunks that have no parts (SillyTavern's points, written without a `source`), each through the store,
+ * fused into one ranking of parts and whole chunks.
  */
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { encodeQueryTerms } from '../parts/sparse-vector.js';
 import { tokenizeText } from '../parts/tokenize-text.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
-import type { PointStore, ScoredStorePoint, StoreFilter } from '../store/point-store.js';
-import { type FusedChunk, fuseChunkRanks, type RankedEntry } from './fuse-chunk-ranks.js';
+import type { PointStore, ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
+import { isEmpty } from '../store/store-filters.js';
+import { type FusedEntry, fuseScores, type RankedEntry } from './fuse-scores.js';
 
 export interface HybridSearch {
   readonly collection: string;
   readonly vector: readonly number[];
   readonly queryText: string;
-  /** How many chunks to return (st's `limit * 2`, before exclusions and duplicates). */
+  /** How many hits are wanted (st's `limit * 2`, before exclusions and duplicates). */
   readonly candidates: number;
   /** A cosine floor for the dense signals (BM25 scores are not cosines: the lexical signal has none). */
   readonly scoreThreshold?: number;
   readonly filter?: StoreFilter;
 }
 
-/** A chunk point found by hybrid search, best first, with how it was found. */
-export interface HybridHit {
-  readonly point: ScoredStorePoint;
-  readonly fusion: FusedChunk;
+export interface HybridRanking {
+  /** Parts and whole chunks, best first. */
+  readonly entries: readonly FusedEntry[];
+  /** The chunk points the chunk search found (the others are read by id when a passage needs them). */
+  readonly chunks: ReadonlyMap<string, ScoredStorePoint>;
 }
 
-/** Parts fetched per signal for each chunk wanted: a chunk's best part competes with its own neighbours. */
+/** Parts fetched per signal for each hit wanted: a hit's best part competes with its own neighbours. */
 const PARTS_PER_CANDIDATE = 4;
 const PART_FIELDS = ['chunkId', 'messageIds'];
+/**
+ * Chunks memory-pool writes carry a `source` and have parts; the chunk search looks only at the others, so
+ * a chunk is never ranked both whole and by its parts.
+ */
+const WITHOUT_PARTS: StoreCondition = isEmpty('source');
 
 function toPartEntries(points: readonly ScoredStorePoint[]): RankedEntry[] {
   return points.flatMap((p) => {
@@ -40,14 +47,23 @@ function toPartEntries(points: readonly ScoredStorePoint[]): RankedEntry[] {
   });
 }
 
-/**
- * Runs the three searches at once and returns up to `candidates` chunk points, best first; each point's
- * score is its fused score relative to the best possible (1 = ranked first by every signal).
- */
+/** Merges two lists sorted best first into one, best first (equal scores keep parts first). */
+function mergeByScore(a: readonly RankedEntry[], b: readonly RankedEntry[]): RankedEntry[] {
+  const merged: RankedEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.score >= b[j]!.score)) merged.push(a[i++]!);
+    else merged.push(b[j++]!);
+  }
+  return merged;
+}
+
+/** Runs the three searches at once and fuses them. */
 export async function searchHybrid(
   store: PointStore & HybridPointStore,
   search: HybridSearch,
-): Promise<HybridHit[]> {
+): Promise<HybridRanking> {
   const parts = partsCollectionName(search.collection);
   const partLimit = search.candidates * PARTS_PER_CANDIDATE;
   const threshold = search.scoreThreshold === undefined ? {} : { scoreThreshold: search.scoreThreshold };
@@ -58,7 +74,7 @@ export async function searchHybrid(
       vector: search.vector,
       limit: search.candidates,
       ...threshold,
-      ...filter,
+      filter: { must: [WITHOUT_PARTS, ...(search.filter ? [search.filter] : [])] },
       // A collection in st-qdrant-memory's hybrid fork layout ranks its chunks by words here too.
       queryText: search.queryText,
     }),
@@ -81,19 +97,10 @@ export async function searchHybrid(
           ...filter,
         }),
   ]);
-  const fused = fuseChunkRanks({
-    chunk_dense: chunks.map((p) => ({ chunkId: String(p.id), score: p.score })),
-    part_dense: toPartEntries(partDense),
-    ...(partLexical ? { part_lexical: toPartEntries(partLexical) } : {}),
-  }).slice(0, search.candidates);
-  const known = new Map(chunks.map((p) => [String(p.id), p]));
-  const missing = fused.filter((f) => !known.has(f.chunkId)).map((f) => f.chunkId);
-  for (const record of await store.retrievePoints(search.collection, missing)) {
-    known.set(String(record.id), { id: record.id, score: 0, payload: record.payload });
-  }
-  // A part whose chunk is gone (deleted by another writer) ranks nothing.
-  return fused.flatMap((fusion) => {
-    const point = known.get(fusion.chunkId);
-    return point ? [{ point: { ...point, score: fusion.relative }, fusion }] : [];
+  const wholeChunks = chunks.map((p) => ({ chunkId: String(p.id), score: p.score }));
+  const entries = fuseScores({
+    dense: mergeByScore(toPartEntries(partDense), wholeChunks),
+    ...(partLexical ? { lexical: toPartEntries(partLexical) } : {}),
   });
+  return { entries, chunks: new Map(chunks.map((p) => [String(p.id), p])) };
 }

@@ -84,7 +84,12 @@ describe('memory service: /save then /retrieve through the embedded store', () =
       query_text: 'grey cat named Pixel',
       exclude_message_ids: ['1002'],
     });
-    assert.deepEqual(excluded.json, { hits: [], formatted: '' });
+    // The reader has 1002 already: it is never returned; its chunk's other message still may be, alone.
+    assert.deepEqual(
+      excluded.json.hits.map((h: { messageIds: string }) => h.messageIds),
+      ['1001'],
+    );
+    assert.ok(!excluded.json.formatted.includes('Pixel is a lovely name'));
   });
 
   test('points SillyTavern wrote (no source, random UUID) are recalled like any other', async () => {

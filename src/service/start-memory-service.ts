@@ -168,6 +168,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             guard,
             partsGuard,
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
+            chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
             ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
           },
           bot,

@@ -39,12 +39,12 @@ export interface RetrieveHit {
   readonly explain?: RetrieveExplanation;
 }
 
-/** One signal's view of a hit: its rank among the chunks that signal found (1 = best), and the store's score. */
+/** One signal's view of a hit: its place in that signal's list (1 = best), and the store's score. */
 export interface SignalExplanation {
   readonly rank: number;
   /** Cosine similarity for the dense signals, BM25 (with the store's idf) for the lexical one. */
   readonly score: number;
-  /** For part signals: the part that ranked the chunk. */
+  /** For part signals: the part the hit was cut from. */
   readonly part_id?: string;
 }
 
@@ -52,14 +52,17 @@ export interface SignalExplanation {
 export interface RetrieveExplanation {
   /** `hybrid` (parts and chunks fused), or `chunk-only` (the collection's parts index is not complete). */
   readonly mode: 'hybrid' | 'chunk-only';
-  /** The reciprocal-rank-fusion sum, Σ 1 / (60 + rank) over the signals that found the hit. */
+  /**
+   * Hybrid: 0.5 × the dense cosine and 0.5 × the BM25 score, each min-max normalised over its list (0..1);
+   * chunk-only: 0.
+   */
   readonly fused: number;
   readonly signals: {
     readonly chunk_dense?: SignalExplanation;
     readonly part_dense?: SignalExplanation;
     readonly part_lexical?: SignalExplanation;
   };
-  /** The hit's parts that any signal found: their messages and their rank and score per signal. */
+  /** The part the hit was cut from (none for a whole chunk): its messages, its rank and score per signal. */
   readonly parts: readonly {
     readonly id: string;
     readonly message_ids: string;

@@ -1,0 +1,189 @@
+/**
+ * @module /retrieve latency on a large collection (issue 12: p50 at most 30 ms at 10,000 chunks, offline
+ * embedder): stores N default-size chunks (and their parts) of synthetic chat through /save, then asks new
+ * and repeated questions through HTTP with the product's defaults (limit 5, hybrid recall).
+ * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR]
+ * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
+ * two builds can be compared on one collection, run after run).
+ *
+ * Storing goes through the real write path, but the chunks' and parts' dense vectors come from a fast
+ * stand-in (feature hashing, 512 dimensions, recorded under the offline model's name): embedding 10,000
+ * chunks and their ~60,000 parts with USE-lite would take hours on a shared 2-core machine. The embedded
+ * store searches dense vectors exhaustively, so the search costs the same whatever the vectors hold; the
+ * lexical index holds the real terms, and every query is embedded by the real offline model.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSchema } from '../src/config/config-schema.js';
+import type { MemoryPoolConfig } from '../src/config/config-types.js';
+import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
+import type { Embedder } from '../src/embedding/embedder.js';
+import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
+import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
+import { createLogger } from '../src/logging/logger.js';
+import { seededRandom } from '../src/runtime/seeded-random.js';
+import { startMemoryService } from '../src/service/start-memory-service.js';
+
+const argValue = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const argNumber = (name: string, fallback: number) => Number(argValue(name) ?? fallback);
+const CHUNKS = argNumber('--chunks', 10_000);
+const QUERIES = argNumber('--queries', 200);
+/** A default chunk (1200/1500 characters) holds about 10 of these messages (140 characters each). */
+const MESSAGES_PER_CHUNK = 10;
+const MESSAGES_PER_SAVE = 70;
+
+const random = seededRandom(12);
+const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+const PEOPLE = ['Anna', 'Ben', 'Chloe', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas'];
+const THINGS = [
+  'a kitten named Miso',
+  'the pottery class',
+  'a trip to Lisbon',
+  'the marathon',
+  'a new guitar',
+  'the garden',
+  'a chess tournament',
+  'sourdough bread',
+  'the old lighthouse',
+  'a job interview',
+  'the book club',
+  'a broken bike',
+  'the art show',
+  'a camping weekend',
+  'piano lessons',
+  'a birthday party',
+  'the concert',
+  'a volunteering shift',
+  'the new apartment',
+  'a hiking trail',
+  'the photography course',
+  'a road trip',
+];
+const FEELINGS = ['excited about', 'worried about', 'proud of', 'tired of', 'curious about', 'happy with'];
+const VERBS = ['told me about', 'asked about', 'finally finished', 'started planning', 'keeps mentioning'];
+const line = (i: number) =>
+  random() < 0.5
+    ? `I am ${pick(FEELINGS)} ${pick(THINGS)}; ${pick(PEOPLE)} ${pick(VERBS)} it on day ${i % 365}, and ${pick(PEOPLE)} ${pick(VERBS)} ${pick(THINGS)} too.`
+    : `That sounds great! How did ${pick(PEOPLE)} feel about ${pick(THINGS)} after ${pick(THINGS)}? I am ${pick(FEELINGS)} ${pick(THINGS)} myself.`;
+
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function post(url: string, body: unknown): Promise<{ ms: number; json: unknown }> {
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await send(url, body);
+  } catch {
+    // A kept-alive socket the server closed while idle (the writer ran between saves): send once more.
+    response = await send(url, body);
+  }
+  const json: unknown = await response.json();
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(json)}`);
+  return { ms: performance.now() - started, json };
+}
+
+const send = (url: string, body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const kept = argValue('--keep');
+const reuse = kept !== undefined && existsSync(kept);
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-recall-latency-'));
+const checked = configSchema.parse({ bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } } });
+const config: MemoryPoolConfig = {
+  ...checked,
+  listen: { host: '127.0.0.1', port: 0 },
+  store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
+  dataDir: join(dir, 'service'),
+};
+const offline = new OfflineEmbedder();
+const hashing = new HashingEmbedder({ dimensions: 512 });
+// The offline model's name, window and size, so recall (embedding queries with the real model) accepts it.
+const standIn: Embedder = {
+  model: offline.model,
+  dimensions: offline.dimensions,
+  inputWindow: offline.inputWindow,
+  embed: (texts) => hashing.embed(texts),
+  probe: () => offline.probe(),
+};
+const service = await startMemoryService({
+  config,
+  embedder: standIn,
+  queryEmbedder: new CachedEmbedder(offline),
+  logger: createLogger({ level: 'silent' }),
+});
+/** Stores about CHUNKS chunks of synthetic chat through /save and waits until they are written. */
+async function store(): Promise<void> {
+  const day = Date.UTC(2025, 0, 1);
+  for (let i = 0, saved = 0; saved < CHUNKS * MESSAGES_PER_CHUNK; i++) {
+    const messages = Array.from({ length: MESSAGES_PER_SAVE }, (_, j) => {
+      const n = saved + j;
+      return n % 2 === 0
+        ? {
+            speaker_kind: 'user',
+            text: line(n),
+            message_id: `m${n}`,
+            user_id: 'u1',
+            speaker_name: 'Anna',
+            ts: day + n * 60_000,
+          }
+        : { speaker_kind: 'self', text: line(n), message_id: `m${n}`, ts: day + n * 60_000 };
+    });
+    await post(`${service.url}/save`, { bot: 'mythos', source: 'bench', messages });
+    saved += MESSAGES_PER_SAVE;
+    if (i % 20 === 0) await service.writer.runOnce();
+  }
+  await service.writer.runOnce({ flush: true });
+}
+
+try {
+  const started = performance.now();
+  if (!reuse) await store();
+  const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as {
+    chunks: { stored: number };
+  };
+  const took = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    reuse
+      ? `reused ${stats.chunks.stored} chunks and their parts from ${dir}`
+      : `stored ${stats.chunks.stored} chunks (default 1200/1500 chars) and their parts in ${took} s ` +
+          '(dense vectors from the hashing stand-in)',
+  );
+
+  // The first query loads the offline model (and warms the store's caches): not counted.
+  await post(`${service.url}/retrieve`, { bot: 'mythos', query_text: 'warm up' }).catch(() => undefined);
+  const fresh: number[] = [];
+  const repeated: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const query = { bot: 'mythos', query_text: `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})` };
+    const first = await post(`${service.url}/retrieve`, query);
+    fresh.push(first.ms);
+    hits += (first.json as { hits: unknown[] }).hits.length;
+    repeated.push((await post(`${service.url}/retrieve`, query)).ms);
+  }
+  console.log(
+    `/retrieve (limit 5, hybrid), new query (embedding + search): p50 ${fmt(percentile(fresh, 50))}, p95 ${fmt(percentile(fresh, 95))}; ` +
+      `${(hits / QUERIES).toFixed(1)} hits each`,
+  );
+  console.log(
+    `/retrieve, repeated query (cached embedding): p50 ${fmt(percentile(repeated, 50))}, p95 ${fmt(percentile(repeated, 95))}`,
+  );
+  console.log(
+    `(${QUERIES} queries each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
+  );
+} finally {
+  await service.close();
+  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatChunk } from '../chunking/chunk-format.js';
+import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { FusedEntry } from './fuse-scores.js';
+import { type PassageSources, recallPassages } from './recall-passages.js';
+
+const speakers = { selfSpeaker: 'Mythos', speakerAliases: {} };
+const message = (id: string, text: string, minute: number): MemoryMessage => ({
+  bot: 'mythos',
+  source: 'discord',
+  messageId: id,
+  speakerKind: 'user',
+  speakerName: 'Helen',
+  text,
+  ts: Date.UTC(2026, 0, 5) + minute * 60_000,
+});
+const chunkA = [message('a1', 'one', 0), message('a2', 'two', 1), message('a3', 'three', 2)];
+const chunkB = [message('b1', 'four', 3), message('b2', 'five', 4)];
+const stored = new Map([
+  ['A', { id: 'A', payload: { ...formatChunk(chunkA, speakers) } }],
+  ['B', { id: 'B', payload: { ...formatChunk(chunkB, speakers) } }],
+]);
+const part = (chunkId: string, messageIds: string, relative: number): FusedEntry => ({
+  chunkId,
+  part: { id: `${chunkId}/${messageIds}`, messageIds },
+  fused: relative,
+  relative,
+  signals: {},
+});
+const ranking = {
+  entries: [part('A', 'a2,a3', 0.9), part('B', 'b1,b2', 0.8), part('A', 'a1,a2', 0.7)],
+  chunks: new Map(),
+};
+const sources = (overrides: Partial<PassageSources> = {}): PassageSources => ({
+  bot: 'mythos',
+  speakers,
+  readChunks: async (ids) => ids.flatMap((id) => (stored.has(String(id)) ? [stored.get(String(id))!] : [])),
+  forgottenIds: () => new Set(),
+  chunkMessages: (chunkId) => (chunkId === 'A' ? chunkA : chunkId === 'B' ? chunkB : []),
+  ...overrides,
+});
+const options = { limit: 10, excludeMessageIds: new Set<string>() };
+
+test('passages come best first, each trimmed to its new messages, scored by the fusion', async () => {
+  const hits = await recallPassages(sources(), ranking, options);
+  assert.deepEqual(
+    hits.map((h) => [h.messageIds, h.text, h.score]),
+    [
+      ['a2,a3', '[2026-01-05]\nHelen: two\nHelen: three', 0.9],
+      ['b1,b2', '[2026-01-05]\nHelen: four\nHelen: five', 0.8],
+      ['a1', '[2026-01-05]\nHelen: one', 0.7],
+    ],
+  );
+});
+
+test('a chunk holding a forgotten message (a forget still rewriting it) gives nothing, and others fill in', async () => {
+  const hits = await recallPassages(
+    sources({ forgottenIds: (_bot, ids) => new Set(ids.filter((id) => id === 'a3')) }),
+    ranking,
+    { limit: 1, excludeMessageIds: new Set() },
+  );
+  assert.deepEqual(
+    hits.map((h) => h.messageIds),
+    ['b1,b2'],
+  );
+});
+
+test('a chunk gone from the store gives nothing; without journal messages a chunk is returned whole, once', async () => {
+  const gone = await recallPassages(sources({ readChunks: async () => [] }), ranking, options);
+  assert.deepEqual(gone, []);
+  const whole = await recallPassages(sources({ chunkMessages: () => [] }), ranking, options);
+  assert.deepEqual(
+    whole.map((h) => h.messageIds),
+    ['a1,a2,a3', 'b1,b2'],
+  );
+});

@@ -1,0 +1,132 @@
+/**
+ * @module Hybrid recall's hits: passages planned from the fused ranking, each read from its chunk point
+ * (chunks gone from the store or holding a forgotten message are left out, and the plan is made again
+ * without them), trimmed to the passage's messages, explained.
+ */
+import type { MemoryMessage, SpeakerConfig } from '../chunking/memory-message.js';
+import type { StoredPointId, StoredRecord } from '../store/point-store.js';
+import type { RetrieveExplanation } from '../wire/retrieve-request.js';
+import type { FusedEntry } from './fuse-scores.js';
+import { passagePayload } from './passage-payload.js';
+import { type Passage, planPassages } from './plan-passages.js';
+import { type RecallHit, toRecallHit } from './recall-hit.js';
+import type { HybridRanking } from './search-hybrid.js';
+
+export interface PassageSources {
+  readonly bot: string;
+  readonly speakers: SpeakerConfig;
+  /** Reads chunk points by id (those the chunk search did not return). */
+  readonly readChunks: (ids: readonly StoredPointId[]) => Promise<StoredRecord[]>;
+  /** Which of these message ids were forgotten. */
+  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => ReadonlySet<string>;
+  /** A chunk's messages as the journal holds them; without it every hit is its whole chunk. */
+  readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
+}
+
+type Payload = Readonly<Record<string, unknown>>;
+
+const idsOf = (payload: Payload | undefined): string[] =>
+  typeof payload?.messageIds === 'string'
+    ? payload.messageIds
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== '')
+    : [];
+
+/** Up to `limit` hits for the ranking, best first, none holding an excluded or forgotten message. */
+export async function recallPassages(
+  sources: PassageSources,
+  ranking: HybridRanking,
+  options: { readonly limit: number; readonly excludeMessageIds: ReadonlySet<string> },
+): Promise<RecallHit[]> {
+  const points = new Map<string, { id: StoredPointId; payload: Payload }>(ranking.chunks);
+  const checked = new Set<string>();
+  const skipChunks = new Set<string>();
+  for (;;) {
+    const passages = planPassages(ranking.entries, {
+      limit: options.limit,
+      excludeMessageIds: options.excludeMessageIds,
+      skipChunks,
+      chunkMessageIds: (chunkId) => idsOf(points.get(chunkId)?.payload),
+    });
+    const unchecked = [...new Set(passages.map((p) => p.chunkId))].filter((id) => !checked.has(id));
+    if (unchecked.length === 0) return toHits(sources, passages, points, options.excludeMessageIds);
+    const missing = unchecked.filter((id) => !points.has(id));
+    if (missing.length > 0) {
+      for (const record of await sources.readChunks(missing)) {
+        points.set(String(record.id), { id: record.id, payload: record.payload });
+      }
+    }
+    const forgotten = sources.forgottenIds(
+      sources.bot,
+      unchecked.flatMap((id) => idsOf(points.get(id)?.payload)),
+    );
+    for (const id of unchecked) {
+      checked.add(id);
+      const point = points.get(id);
+      // A part whose chunk is gone (deleted by another writer) ranks nothing; a forget in flight hides all.
+      if (point === undefined || idsOf(point.payload).some((m) => forgotten.has(m))) skipChunks.add(id);
+    }
+  }
+}
+
+function toHits(
+  sources: PassageSources,
+  passages: readonly Passage[],
+  points: ReadonlyMap<string, { id: StoredPointId; payload: Payload }>,
+  excluded: ReadonlySet<string>,
+): RecallHit[] {
+  const messages = new Map<string, readonly MemoryMessage[]>();
+  const wholeChunks = new Set<string>();
+  const trimmedChunks = new Set<string>();
+  const hits: RecallHit[] = [];
+  for (const passage of passages) {
+    const point = points.get(passage.chunkId)!;
+    const score = passage.entry.relative;
+    const explain = explainEntry(passage.entry);
+    let payload: Payload | undefined = point.payload;
+    if (passage.messageIds !== undefined) {
+      let held = messages.get(passage.chunkId);
+      if (held === undefined) {
+        held = sources.chunkMessages?.(passage.chunkId) ?? [];
+        messages.set(passage.chunkId, held);
+      }
+      payload = passagePayload(point.payload, held, passage.messageIds, sources.speakers);
+    }
+    if (payload === undefined) {
+      // The passage cannot be cut from this chunk: the whole chunk stands in, once, as st would return it.
+      // (Not beside passages already cut from it: that would repeat their messages.)
+      if (wholeChunks.has(passage.chunkId) || trimmedChunks.has(passage.chunkId)) continue;
+      if (idsOf(point.payload).some((id) => excluded.has(id))) continue;
+      payload = point.payload;
+    }
+    (payload === point.payload ? wholeChunks : trimmedChunks).add(passage.chunkId);
+    hits.push({ ...toRecallHit({ id: point.id, score, payload }), explain });
+  }
+  return hits;
+}
+
+/** What `explain: true` says about a hybrid hit: the signals and the part that ranked it. */
+function explainEntry(entry: FusedEntry): RetrieveExplanation {
+  const { chunk_dense, part_dense, part_lexical } = entry.signals;
+  const partId = entry.part ? { part_id: entry.part.id } : {};
+  return {
+    mode: 'hybrid',
+    fused: entry.fused,
+    signals: {
+      ...(chunk_dense ? { chunk_dense } : {}),
+      ...(part_dense ? { part_dense: { ...part_dense, ...partId } } : {}),
+      ...(part_lexical ? { part_lexical: { ...part_lexical, ...partId } } : {}),
+    },
+    parts: entry.part
+      ? [
+          {
+            id: entry.part.id,
+            message_ids: entry.part.messageIds,
+            ...(part_dense ? { part_dense } : {}),
+            ...(part_lexical ? { part_lexical } : {}),
+          },
+        ]
+      : [],
+  };
+}
