@@ -12,15 +12,11 @@ export function authorizeForget(parsed: ParsedForget, permissions: ForgetPermiss
       `the API key "${actor}" needs the admin scope to forget points without a source`,
     );
   }
-  if (
-    parsed.kind === 'journal' &&
-    parsed.selector.kind === 'source' &&
-    sources &&
-    !sources.includes(parsed.selector.source)
-  ) {
-    throw new AuthError(
-      'forbidden',
-      `the API key "${actor}" may not act for the source "${parsed.selector.source}"`,
-    );
+  const namedSource =
+    parsed.kind === 'journal' && (parsed.selector.kind === 'source' || parsed.selector.kind === 'message_ids')
+      ? parsed.selector.source
+      : undefined;
+  if (namedSource !== undefined && sources && !sources.includes(namedSource)) {
+    throw new AuthError('forbidden', `the API key "${actor}" may not act for the source "${namedSource}"`);
   }
 }

@@ -2,9 +2,14 @@
 import type { ForgetTarget, MessageMatch } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 
-/** What a forget names; exactly one of these per request. */
+/** What a forget names; exactly one of these per request (`message_ids` optionally within one source). */
 export type ForgetSelector =
-  | { readonly kind: 'message_ids'; readonly messageIds: readonly string[] }
+  | {
+      readonly kind: 'message_ids';
+      readonly messageIds: readonly string[];
+      /** Only these ids in this source; without it, the ids in every source the key may reach. */
+      readonly source?: string;
+    }
   | { readonly kind: 'source'; readonly source: string }
   | { readonly kind: 'user'; readonly userId: string }
   | { readonly kind: 'channel'; readonly channelId: string }
@@ -21,7 +26,10 @@ export function findForgetTargets(
   selector: ForgetSelector,
   sources: readonly string[] | undefined,
 ): ForgetTarget[] {
-  if (selector.kind === 'message_ids') return selector.messageIds.map((id) => ({ id }));
+  if (selector.kind === 'message_ids') {
+    const { source } = selector;
+    return selector.messageIds.map((id) => (source === undefined ? { id } : { id, source }));
+  }
   return journal.forgetting.findMatching(bot, toMessageMatch(selector), sources);
 }
 

@@ -290,6 +290,26 @@ describe('edits and forgetting', () => {
     assert.equal(resent.duplicates, 1, "the discord key's tombstone does not block hermes");
   });
 
+  test('message_ids with a source forget those ids in that source only, even with an admin key', async () => {
+    await save([self('self-7-1', 'discord says the door is green', { channel_id: 'ids-in-source' })]);
+    await save([self('self-7-1', 'hermes says the window is wide', { channel_id: 'ids-in-source' })], {
+      source: 'hermes',
+    });
+    await flush();
+    const forgot = await forget({ message_ids: ['self-7-1'], source: 'hermes' });
+    assert.equal(forgot.status, 200, JSON.stringify(forgot.json));
+    assert.deepEqual([forgot.json.messages_forgotten, forgot.json.points_deleted], [1, 1]);
+    assert.deepEqual(
+      (await pointsOf('ids-in-source')).map((p) => p.payload!.source),
+      ['discord'],
+      "discord's message with the same id stays",
+    );
+    const otherSource = await forget({ message_ids: ['self-7-1'], source: 'hermes' }, 'discord');
+    assert.equal(otherSource.status, 403, 'a discord key may not name hermes');
+    const unsourced = await forget({ message_ids: ['self-7-1'], source: null });
+    assert.equal(unsourced.status, 400, 'source: null is only for SillyTavern points as a whole');
+  });
+
   test('exactly one selector is required', async () => {
     const none = await forget({});
     assert.equal(none.status, 400);

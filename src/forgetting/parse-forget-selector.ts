@@ -19,12 +19,21 @@ const SELECTOR_FIELDS = [
 
 export function parseForgetSelector(request: ForgetRequest): ParsedForget {
   const named = SELECTOR_FIELDS.filter((field) => request[field] !== undefined);
+  // `message_ids` with a `source` names those ids in that one source only (the other sources keep theirs).
+  const idsInOneSource =
+    named.length === 2 && request.message_ids !== undefined && typeof request.source === 'string';
+  if (idsInOneSource) {
+    return {
+      kind: 'journal',
+      selector: { kind: 'message_ids', messageIds: request.message_ids!, source: request.source! },
+    };
+  }
   if (named.length !== 1) {
     throw new ValidationError(
       named[1] ?? '(body)',
       named.length === 0
         ? `name what to forget with exactly one of: ${SELECTOR_FIELDS.join(', ')}`
-        : `name exactly one selector per forget, got ${named.join(' and ')}; send one request per selector`,
+        : `name exactly one selector per forget, got ${named.join(' and ')}; send one request per selector (only message_ids may be narrowed by a source)`,
     );
   }
   if (request.include_unsourced !== undefined && request.source !== null) {

@@ -112,12 +112,13 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
 
     async forgetSelection(bot, filter, sources) {
       if ((await store.describeCollection(bot.collection)) === undefined) {
-        return { points: 0, messages: 0, message_ids: [], kept: 0 };
+        return { points: 0, messages: 0, message_ids: [], message_ids_by_source: {}, kept: 0 };
       }
       const storeFilter = toStoreFilter(filter);
       let points = 0;
       let kept = 0;
       const messageIds = new Set<string>();
+      const bySource = new Map<string, Set<string>>();
       let offset: StoredPointId | undefined;
       do {
         const page = await store.scrollPoints(bot.collection, {
@@ -130,16 +131,27 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
           const forgettable =
             typeof source === 'string' && (sources === undefined || sources.includes(source));
           const messages = forgettable ? journal.chunks.chunkMessages(String(record.id)) : [];
-          if (messages.length === 0) {
+          if (messages.length === 0 || typeof source !== 'string') {
             kept += 1;
             continue;
           }
           points += 1;
-          for (const message of messages) messageIds.add(message.messageId);
+          for (const message of messages) {
+            messageIds.add(message.messageId);
+            const ids = bySource.get(source) ?? new Set<string>();
+            ids.add(message.messageId);
+            bySource.set(source, ids);
+          }
         }
         offset = page.nextOffset;
       } while (offset !== undefined);
-      return { points, messages: messageIds.size, message_ids: [...messageIds], kept };
+      return {
+        points,
+        messages: messageIds.size,
+        message_ids: [...messageIds],
+        message_ids_by_source: Object.fromEntries([...bySource].map(([source, ids]) => [source, [...ids]])),
+        kept,
+      };
     },
 
     async editPointText(bot, id, text) {

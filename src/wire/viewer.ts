@@ -56,9 +56,14 @@ export interface PointDetailResponse {
 export interface ForgetSelectionResponse {
   /** Points that go: memory-pool's points matching the filter whose messages the journal holds. */
   readonly points: number;
-  /** Journal messages that go; send them to `/forget` as `message_ids`, in batches of at most 1000. */
+  /** Journal messages that go; see `message_ids_by_source` for how to forget them. */
   readonly messages: number;
   readonly message_ids: readonly string[];
+  /**
+   * The same ids by the source that wrote them: send each group to `/forget` as `message_ids` with its
+   * `source`, so an id another source also used is not forgotten there (the counts above stay exact).
+   */
+  readonly message_ids_by_source: Readonly<Record<string, readonly string[]>>;
   /** Matching points that stay: SillyTavern's, another source than the key may forget, or unknown to the journal. */
   readonly kept: number;
 }

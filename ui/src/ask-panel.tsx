@@ -62,7 +62,13 @@ export function AskPanel(props: { bot: string }) {
       ...(text('guild_id') ? { guild_id: text('guild_id') } : {}),
       ...(text('channel_id') ? { channel_id: text('channel_id') } : {}),
       ...(form.get('is_dm') ? { is_dm: true } : {}),
-      ...(text('sources') ? { sources: text('sources').split(',').map((source) => source.trim()) } : {}),
+      ...(text('sources')
+        ? {
+            sources: text('sources')
+              .split(',')
+              .map((source) => source.trim()),
+          }
+        : {}),
     };
     setAsking(true);
     setError(null);

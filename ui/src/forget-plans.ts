@@ -32,16 +32,37 @@ const zero = (): ForgetTotals => ({
   messages_forgotten: 0,
 });
 
-async function forgetIds(bot: string, ids: readonly string[]): Promise<ForgetTotals> {
+/** Message ids by the source that wrote them. */
+type IdsBySource = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Forgets each id in its own source only (`message_ids` with `source`), so an id another interface happened
+ * to use for its own message is not forgotten with it: what goes is exactly what the confirmation counted.
+ */
+async function forgetIds(bot: string, idsBySource: IdsBySource): Promise<ForgetTotals> {
   const totals = zero();
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const answer = await postJson<ForgetResponse>('/forget', { bot, message_ids: ids.slice(i, i + BATCH) });
-    totals.points_deleted += answer.points_deleted;
-    totals.points_rewritten += answer.points_rewritten;
-    totals.pending_dropped += answer.pending_dropped;
-    totals.messages_forgotten += answer.messages_forgotten;
+  for (const [source, ids] of Object.entries(idsBySource)) {
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const answer = await postJson<ForgetResponse>('/forget', {
+        bot,
+        source,
+        message_ids: ids.slice(i, i + BATCH),
+      });
+      totals.points_deleted += answer.points_deleted;
+      totals.points_rewritten += answer.points_rewritten;
+      totals.pending_dropped += answer.pending_dropped;
+      totals.messages_forgotten += answer.messages_forgotten;
+    }
   }
   return totals;
+}
+
+function groupBySource(messages: readonly { message_id: string; source: string }[]): IdsBySource {
+  const groups: Record<string, string[]> = {};
+  for (const m of messages) {
+    groups[m.source] = [...(groups[m.source] ?? []), m.message_id];
+  }
+  return groups;
 }
 
 /** One memory: every message the journal holds for it. */
@@ -50,25 +71,30 @@ export async function planForgetPoint(bot: string, point: TimelinePoint): Promis
     botPath(bot, `points/${encodeURIComponent(String(point.id))}`),
   );
   const ids = detail.messages.map((m) => m.message_id);
+  const idsBySource = groupBySource(detail.messages);
   return {
     title: 'Forget this memory?',
     points: ids.length > 0 ? 1 : 0,
     messages: ids.length,
     kept: ids.length > 0 ? 0 : 1,
     rewrites: false,
-    run: () => forgetIds(bot, ids),
+    run: () => forgetIds(bot, idsBySource),
   };
 }
 
 /** One message of a memory: the memory is rewritten without it, or goes when it was the last. */
-export function planForgetMessage(bot: string, messageId: string, messagesInPoint: number): ForgetPlan {
+export function planForgetMessage(
+  bot: string,
+  message: { message_id: string; source: string },
+  messagesInPoint: number,
+): ForgetPlan {
   return {
     title: 'Forget this message?',
     points: 1,
     messages: 1,
     kept: 0,
     rewrites: messagesInPoint > 1,
-    run: () => forgetIds(bot, [messageId]),
+    run: () => forgetIds(bot, groupBySource([message])),
   };
 }
 
@@ -83,7 +109,7 @@ export async function planForgetMatching(bot: string, filter: Filter): Promise<F
     messages: selection.messages,
     kept: selection.kept,
     rewrites: false,
-    run: () => forgetIds(bot, selection.message_ids),
+    run: () => forgetIds(bot, selection.message_ids_by_source),
   };
 }
 

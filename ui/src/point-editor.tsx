@@ -115,9 +115,7 @@ export function PointEditor(props: {
               <button
                 type="button"
                 class="danger small"
-                onClick={() =>
-                  props.onForget(planForgetMessage(bot, message.message_id, detail.messages.length))
-                }
+                onClick={() => props.onForget(planForgetMessage(bot, message, detail.messages.length))}
               >
                 Forget this message
               </button>

@@ -162,6 +162,7 @@ describe('viewer routes', () => {
       points: 0,
       messages: 0,
       message_ids: [],
+      message_ids_by_source: {},
       kept: 0,
     });
   });
