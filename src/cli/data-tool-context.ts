@@ -10,17 +10,10 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
-import { storeUrlOf } from './commands/open-command-store.js';
-import type { ReindexOutput } from './commands/reindex-command.js';
+import { type CommandOutput, storeUrlOf, unknownBotMessage } from './commands/open-command-store.js';
 
-/** Where a command writes; tests pass their own. */
-export type CommandOutput = ReindexOutput;
-
-export const processOutput: CommandOutput = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  isTTY: process.stdout.isTTY === true,
-};
+// The data commands write where reindex and import write.
+export { type CommandOutput, processOutput } from './commands/open-command-store.js';
 
 export interface DataToolContext {
   readonly config: MemoryPoolConfig;
@@ -48,10 +41,7 @@ export function loadCommandConfig(configPath: string | undefined): MemoryPoolCon
 /** Throws CommandFailure naming the configured bots when `bot` is not one. */
 export function requireConfiguredBot(config: MemoryPoolConfig, bot: string): void {
   if (config.bots[bot] !== undefined) return;
-  throw new CommandFailure(
-    `error: --bot ${bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
-      'Pass one of them, or --config the file that defines it.',
-  );
+  throw new CommandFailure(unknownBotMessage(config, bot));
 }
 
 /**
@@ -105,30 +95,6 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
     close: async () => {
       journal.close();
       await closeStore();
-    },
-  };
-}
-
-/** A progress callback drawing a cli-progress bar on a terminal (never with --json); `stop` clears it. */
-export async function createProgress(
-  io: CommandOutput,
-  json: boolean | undefined,
-): Promise<{ update: (done: number, total: number) => void; stop: () => void }> {
-  if (!io.isTTY || json === true) return { update: () => undefined, stop: () => undefined };
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = new SingleBar({ clearOnComplete: false }, Presets.shades_classic);
-  let started = false;
-  return {
-    update: (done, total) => {
-      if (!started) bar.start(total, done);
-      else {
-        bar.setTotal(total);
-        bar.update(done);
-      }
-      started = true;
-    },
-    stop: () => {
-      if (started) bar.stop();
     },
   };
 }

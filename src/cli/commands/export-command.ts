@@ -9,13 +9,13 @@ import { type ExportSummary, exportSnapshot } from '../../maintenance/export-sna
 import { isGzipPath } from '../../maintenance/snapshot-format.js';
 import {
   type CommandOutput,
-  createProgress,
   loadCommandConfig,
   openDataTools,
   processOutput,
   requireConfiguredBot,
   runCommand,
 } from '../data-tool-context.js';
+import { createCommandProgress } from './command-progress.js';
 
 export interface ExportCommandOptions {
   bot: string;
@@ -37,7 +37,7 @@ export function runExport(
     const config = loadCommandConfig(options.config);
     requireConfiguredBot(config, options.bot);
     const tools = await openDataTools(config);
-    const progress = await createProgress(io, options.json === true || options.out === undefined);
+    const progress = await createCommandProgress(io, options.json === true || options.out === undefined);
     const partial = options.out === undefined ? undefined : `${options.out}.partial`;
     let sink: Writable | undefined;
     let file: Writable | undefined;

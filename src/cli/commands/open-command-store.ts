@@ -34,6 +34,14 @@ export function storeUrlOf(config: MemoryPoolConfig): string {
   return formatHttpUrl(host, config.store.port);
 }
 
+/** What a command says when `--bot` names a bot the config does not have. */
+export function unknownBotMessage(config: MemoryPoolConfig, bot: string): string {
+  return (
+    `error: --bot ${bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
+    'Pass one of them, or --config the file that defines it.'
+  );
+}
+
 /** The config with `bot` in it, or undefined after printing what is wrong. */
 export function loadBotConfig(
   options: { readonly config?: string | undefined; readonly bot: string },
@@ -47,10 +55,7 @@ export function loadBotConfig(
     return undefined;
   }
   if (config.bots[options.bot] === undefined) {
-    io.err(
-      `error: --bot ${options.bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
-        'Pass one of them, or --config the file that defines it.\n',
-    );
+    io.err(`${unknownBotMessage(config, options.bot)}\n`);
     return undefined;
   }
   return config;

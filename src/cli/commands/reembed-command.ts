@@ -15,13 +15,13 @@ import { formatHttpUrl } from '../../runtime/format-http-url.js';
 import {
   CommandFailure,
   type CommandOutput,
-  createProgress,
   loadCommandConfig,
   openDataTools,
   processOutput,
   requireConfiguredBot,
   runCommand,
 } from '../data-tool-context.js';
+import { createCommandProgress } from './command-progress.js';
 
 export interface ReembedCommandOptions {
   bot: string;
@@ -88,7 +88,7 @@ export function runReembed(
       logger: createLogger({ level: 'warn', destination: process.stderr }),
     });
     const tools = await openDataTools(config);
-    const progress = await createProgress(io, options.json);
+    const progress = await createCommandProgress(io, options.json === true);
     let summary: ReembedSummary;
     try {
       summary = await reembedCollection(

@@ -56,10 +56,14 @@ export async function runReindex(
       embedder,
       guard: createPartsGuard(client, journal),
     });
-    summary = await parts.reindexParts({ config: routed, journal, store: client, parts: index }, options.bot, {
-      dryRun: options.dryRun === true,
-      onProgress: (done, total) => bar.update(done, total, 'chunks'),
-    });
+    summary = await parts.reindexParts(
+      { config: routed, journal, store: client, parts: index },
+      options.bot,
+      {
+        dryRun: options.dryRun === true,
+        onProgress: (done, total) => bar.update(done, total, 'chunks'),
+      },
+    );
   } catch (error) {
     io.err(
       `error: reindex stopped: ${(error as Error).message}. Run it again: it redoes what is not done.\n`,

@@ -8,13 +8,13 @@ import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import {
   CommandFailure,
   type CommandOutput,
-  createProgress,
   loadCommandConfig,
   openDataTools,
   processOutput,
   requireConfiguredBot,
   runCommand,
 } from '../data-tool-context.js';
+import { createCommandProgress } from './command-progress.js';
 
 export interface RestoreCommandOptions {
   bot: string;
@@ -55,7 +55,7 @@ export function runRestore(
       );
     const { createEmbedder } = await import('../../embedding/create-embedder.js');
     const tools = await openDataTools(config);
-    const progress = await createProgress(io, options.json);
+    const progress = await createCommandProgress(io, options.json === true);
     let summary: RestoreSummary;
     try {
       const collection =
