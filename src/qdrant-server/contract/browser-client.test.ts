@@ -8,17 +8,14 @@
  * MEMORY_POOL_REQUIRE_BROWSER=1, which CI sets so a missing browser fails instead.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../../runtime/test-support/debian-chromium.js';
 import { type ContractTarget, isRealQdrant, openTarget } from './target.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = process.env.MEMORY_POOL_REQUIRE_BROWSER === '1';
-const skip = !available && !required ? `needs ${CHROMIUM} (apt-get install chromium)` : false;
+const skip = skipWithoutChromium;
 
 /** What the page reports back: each call's status and the parts of the answer the extension reads. */
 interface BrowserRun {
@@ -130,16 +127,7 @@ function useBrowser() {
     );
     await new Promise<void>((resolve) => state.page.listen(0, '127.0.0.1', resolve));
     state.pagePort = (state.page.address() as AddressInfo).port;
-    state.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        `--host-resolver-rules=MAP ${FOREIGN_HOST} 127.0.0.1, MAP ${REBIND_HOST} 127.0.0.1`,
-      ],
-    });
+    state.browser = await launchChromium(`MAP ${FOREIGN_HOST} 127.0.0.1, MAP ${REBIND_HOST} 127.0.0.1`);
   });
   after(async () => {
     await state.browser?.close();

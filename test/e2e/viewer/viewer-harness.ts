@@ -2,20 +2,19 @@
  * @module What the memory viewer's browser tests share: the bundle built from the current sources, Debian's
  * Chromium, a service seeded with memories from several sources and SillyTavern, and axe-core in the page.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../../../src/runtime/test-support/debian-chromium.js';
 export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
 import { TEST_DIMENSIONS, type TestService } from '../../../src/service/test-support/start-test-service.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.MEMORY_POOL_REQUIRE_BROWSER === '1';
 
 /** `false` to run, or why the browser tests are skipped (no Chromium outside CI). */
-export const skipBrowser = !existsSync(CHROMIUM) && !required ? `needs ${CHROMIUM} (apt-get install chromium)` : false;
+export const skipBrowser = skipWithoutChromium;
 
 /** Screenshots land here (gitignored); docs/ keeps the one the README shows. */
 export const SCREENSHOT_DIR = `${repoRoot}test-output/screenshots`;
@@ -23,16 +22,7 @@ export const SCREENSHOT_DIR = `${repoRoot}test-output/screenshots`;
 
 export async function launchBrowser(hostRules = ''): Promise<Browser> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      ...(hostRules ? [`--host-resolver-rules=${hostRules}`] : []),
-    ],
-  });
+  return launchChromium(hostRules);
 }
 
 const DAY = 86_400_000;
