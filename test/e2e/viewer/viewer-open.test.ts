@@ -263,6 +263,10 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
       const background = () => phone.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(await background(), 'rgb(20, 20, 22)', "the system's dark scheme");
       await phone.click('button:has-text("Light")');
+      // The toggle's effect runs after Preact's next render, so the colour is read once that render is done.
+      await phone
+        .waitForFunction(() => document.documentElement.dataset.theme === 'light', undefined, { timeout: 5_000 })
+        .catch(() => undefined);
       assert.equal(await background(), 'rgb(247, 247, 245)', 'the toggle chooses light');
     } finally {
       await phone.close();
