@@ -18,30 +18,25 @@ export interface StoreFigures {
 }
 
 /**
- * main at c1a3678 (before this branch) running this benchmark file with `--quick`, mean of two rounds
- * interleaved with the branch's own on 2026-12-03, on a 2-core machine at load average 14-22 (hence the
- * large milliseconds: compare the shares of the brute scan, or rerun both side by side). Memory: 2.15x at
- * 1536 dims from a 20k-point reopen (the 10k bench figure is too noisy to keep), 2.27x at 3072 from round 1.
- * No 100k baseline was recorded.
+ * main at c1a3678 (before the store-engine branch) running this benchmark file without `--quick`, one round,
+ * on 2026-12-03 at 17:58-18:12 UTC on a 2-core machine: load average about 1 for the 10k sets and 100k x 1536,
+ * rising towards 4 during 100k x 3072 as other work started (its milliseconds run high; the shares of the
+ * brute scan, measured in the same run, move with the load). The run before the store-engine branch recorded
+ * figures at load 14-22; these replace them.
  */
 export const BASELINE: { readonly commit: string; readonly figures: readonly StoreFigures[] } = {
   commit: 'c1a3678',
   figures: [
+    { set: '10k x 1536', searchMs: 1.91, filterMs: 3.36, halfMs: 5.23, bruteMs: 27.2, memoryRatio: 2.15 },
+    { set: '10k x 3072', searchMs: 3.39, filterMs: 4.64, halfMs: 7.61, bruteMs: 63.1, memoryRatio: 2.1 },
+    { set: '100k x 1536', searchMs: 8.28, filterMs: 17.96, halfMs: 38.3, bruteMs: 287.9, memoryRatio: 1.73 },
     {
-      set: '10k x 1536',
-      searchMs: 26.5,
-      filterMs: 42.0,
-      halfMs: 58.7,
-      bruteMs: 339.8,
-      memoryRatio: 2.15,
-    },
-    {
-      set: '10k x 3072',
-      searchMs: 26.8,
-      filterMs: 38.1,
-      halfMs: 77.4,
-      bruteMs: 666.8,
-      memoryRatio: 2.27,
+      set: '100k x 3072',
+      searchMs: 26.17,
+      filterMs: 27.23,
+      halfMs: 71.62,
+      bruteMs: 832.7,
+      memoryRatio: 1.69,
     },
   ],
 };
