@@ -46,6 +46,9 @@ export class AliasTable {
       } else {
         const collection = next.get(action.from);
         if (collection === undefined) throw notFound(`Alias ${action.from} does not exists!`);
+        // Stricter than Qdrant, whose rename skips create's check: an alias named as a collection would
+        // shadow it (names resolve to aliases first), sending that collection's reads and writes elsewhere.
+        if (collectionExists(action.to)) throw alreadyExists(`Collection \`${action.to}\` already exists!`);
         next.delete(action.from);
         next.set(action.to, collection);
       }
