@@ -91,6 +91,27 @@ export class JournalSnapshot {
     })();
   }
 
+  /**
+   * Throws what the journal would refuse in `rows` (an unknown column, a constraint), as `insertRows` would,
+   * but writes nothing: the trial runs in a transaction that is always rolled back. Restore calls it before
+   * writing any point, so a bad row refuses the whole restore instead of half of it.
+   */
+  checkRows(
+    rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
+    from: SnapshotNames,
+    to: SnapshotNames,
+  ): void {
+    const rolledBack = new Error('trial insert rolled back');
+    try {
+      this.db.transaction(() => {
+        for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to);
+        throw rolledBack;
+      })();
+    } catch (error) {
+      if (error !== rolledBack) throw error;
+    }
+  }
+
   /** The snapshot a collection is being restored from, and whether that restore finished. */
   restoreOf(collection: string): { snapshot: string; complete: boolean } | undefined {
     const row = this.db

@@ -103,5 +103,12 @@ function checkRow(line: unknown, fail: Fail): SnapshotRowLine {
   }
   if (row.row === undefined || typeof row.row !== 'object' || row.row === null)
     throw fail('is a row without columns');
+  for (const [column, value] of Object.entries(row.row)) {
+    if (value !== null && typeof value !== 'string' && typeof value !== 'number') {
+      throw fail(
+        `is a ${row.table} row whose column ${JSON.stringify(column)} is not a string, number or null`,
+      );
+    }
+  }
   return row as SnapshotRowLine;
 }

@@ -5,8 +5,8 @@
  * changes nothing.
  */
 import { createHash } from 'node:crypto';
-import { StoreError } from '../errors/memory-pool-error.js';
-import type { JournalRow, SnapshotTable } from '../journal/journal-snapshot.js';
+import { StoreError, ValidationError } from '../errors/memory-pool-error.js';
+import type { JournalRow, SnapshotNames, SnapshotTable } from '../journal/journal-snapshot.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
 import { type SnapshotSource, readSnapshotLines } from './read-snapshot.js';
@@ -54,6 +54,9 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     return { ...base, rowsInserted: 0, alreadyRestored: true, warnings: [] };
   }
   await checkTarget(deps, request, header, previous?.snapshot === snapshotId);
+  const from = { bot: header.bot, collection: header.collection };
+  const to = { bot: request.bot, collection: request.collection };
+  checkRowsFit(journal, request.file, rows, from, to);
   const warnings =
     header.model !== null && header.model.model !== request.configuredModel
       ? [
@@ -83,8 +86,6 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-  const from = { bot: header.bot, collection: header.collection };
-  const to = { bot: request.bot, collection: request.collection };
   const rowsInserted = journal.transaction(() => {
     let inserted = 0;
     for (const [table, list] of Object.entries(rows)) {
@@ -117,6 +118,25 @@ async function checkFile(request: RestoreRequest) {
     }
   }
   return { header: header as SnapshotHeader, points, rows };
+}
+
+/** The journal rows must fit this journal before any point is written (the check itself writes nothing). */
+function checkRowsFit(
+  journal: MessageJournal,
+  file: string,
+  rows: Partial<Record<SnapshotTable, JournalRow[]>>,
+  from: SnapshotNames,
+  to: SnapshotNames,
+): void {
+  try {
+    journal.snapshots.checkRows(rows, from, to);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ValidationError(
+      file,
+      `${file}: its journal rows cannot be restored into this journal (${reason}); nothing was written. Export the bot again, or restore an unmodified snapshot.`,
+    );
+  }
 }
 
 /** The target must be empty (or this very restore, resumed) and, when it exists, hold the header's vectors. */

@@ -137,4 +137,43 @@ describe('export and restore', () => {
     assert.match(badLine.err, /bad\.jsonl line 2: is point 7 without a vector/);
     assert.equal((await client.collectionExists('mem_copy')).exists, false);
   });
+
+  test('a journal row this journal would refuse refuses the whole restore before any point is written', async () => {
+    const lines = gunzipSync(readFileSync(first)).toString('utf8').split('\n');
+    const at = lines.findIndex((line) => line.includes('"table":"messages"'));
+    const edited = (change: (row: Record<string, unknown>) => void) => {
+      const line = JSON.parse(lines[at] as string);
+      change(line.row);
+      return lines.map((text, index) => (index === at ? JSON.stringify(line) : text)).join('\n');
+    };
+    const nested = join(service.dir, 'nested-value.jsonl');
+    writeFileSync(
+      nested,
+      edited((row) => {
+        row.text = { x: 1 };
+      }),
+    );
+    const nestedValue = await restore(nested, source, { intoCollection: 'mem_half' });
+    assert.equal(nestedValue.code, 1);
+    assert.match(
+      nestedValue.err,
+      new RegExp(
+        `nested-value\\.jsonl line ${at + 1}: is a messages row whose column "text" is not a string, number or null`,
+      ),
+    );
+    const extra = join(service.dir, 'extra-column.jsonl');
+    writeFileSync(
+      extra,
+      edited((row) => {
+        row.evil = 1;
+      }),
+    );
+    const extraColumn = await restore(extra, source, { intoCollection: 'mem_half' });
+    assert.equal(extraColumn.code, 1);
+    assert.match(
+      extraColumn.err,
+      /extra-column\.jsonl: its journal rows cannot be restored .*"evil".*nothing was written/,
+    );
+    assert.equal((await client.collectionExists('mem_half')).exists, false);
+  });
 });
