@@ -35,10 +35,11 @@ export async function forgetMemories(
   const selectorFields = Object.fromEntries(
     Object.entries(request).filter(([field, value]) => field !== 'bot' && value !== undefined),
   );
-  // The journal forgets at once, in one transaction: whatever is saved after this line is not forgotten.
+  // The journal forgets the targets found now (in slices that let other requests run): a message saved
+  // after this line is not forgotten, and an id re-sent meanwhile meets its tombstone or is forgotten with it.
   const journal =
     parsed.kind === 'journal'
-      ? deps.journal.forgetting.forgetMessages(
+      ? await deps.journal.forgetting.forgetMessages(
           bot.name,
           findForgetTargets(deps.journal, bot.name, parsed.selector, sources),
           Date.now(),

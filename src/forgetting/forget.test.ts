@@ -145,6 +145,49 @@ describe('edits and forgetting', () => {
     assert.ok(recalled.json.hits.every((hit: { text: string }) => !hit.text.includes('marmalade')));
   });
 
+  test('a forget of more messages than one journal slice holds counts each chunk once, even one emptied across slices', async () => {
+    const ids = Array.from({ length: 600 }, (_, i) => `s${i}`);
+    for (let start = 0; start < ids.length; start += 300) {
+      await save(
+        ids
+          .slice(start, start + 300)
+          .map((id, i) =>
+            (i % 2 === 0 ? user : self)(id, `slice message ${id} about teapots`, { channel_id: 'slices' }),
+          ),
+      );
+    }
+    await flush();
+    const stored = await client.count('mem_mythos', {
+      filter: { must: [{ key: 'channelId', match: { value: 'slices' } }] },
+      exact: true,
+    });
+    // The first id of every chunk goes first and the rest last, so each chunk loses messages in two slices.
+    const { points: all } = await client.scroll('mem_mythos', {
+      limit: 1000,
+      with_payload: true,
+      filter: { must: [{ key: 'channelId', match: { value: 'slices' } }] },
+    });
+    const chunks = all.map((point) => String(point.payload!.messageIds).split(','));
+    assert.equal(chunks.length, stored.count);
+    const order = [...chunks.map((chunk) => chunk[0]!), ...chunks.flatMap((chunk) => chunk.slice(1))];
+    let forgotten = 0;
+    let deleted = 0;
+    let rewritten = 0;
+    for (let start = 0; start < order.length; start += 1000) {
+      const answer = await forget({ message_ids: order.slice(start, start + 1000), source: 'discord' });
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      forgotten += answer.json.messages_forgotten;
+      deleted += answer.json.points_deleted;
+      rewritten += answer.json.points_rewritten;
+    }
+    assert.deepEqual(
+      { forgotten, deleted, rewritten },
+      { forgotten: 600, deleted: stored.count, rewritten: 0 },
+    );
+    await flush();
+    assert.equal((await pointsOf('slices')).length, 0);
+  });
+
   test('forget drops pending messages before they are ever written', async () => {
     await save([user('q1', 'secret pending thing', { channel_id: 'q' })]);
     const response = await forget({ message_ids: ['q1'] });

@@ -2,6 +2,7 @@
  * @module The journal's side of forgetting: find the messages a selector names, drop them, leave tombstones,
  * and mark the chunks that held them for the chunk writer (delete the point, then rewrite what is left).
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { JournalHealth } from './journal-health.js';
 
@@ -42,7 +43,10 @@ export interface ForgetAuditEntry {
   readonly result: unknown;
 }
 
-/** Forget operations over the journal's tables; each public method is one transaction. */
+/** Targets forgotten per journal transaction: a few ms of work, then the event loop gets a turn. */
+const FORGET_SLICE = 250;
+
+/** Forget operations over the journal's tables; each public method is one transaction, but forgetMessages. */
 export class ForgetJournal {
   constructor(
     private readonly db: Database,
@@ -81,13 +85,17 @@ export class ForgetJournal {
    * Removes the targeted messages, tombstones them, and marks the chunks that held them for delete/rewrite.
    * A target without a source reaches that id in every source `sources` allows (all when unset); its
    * tombstone holds for those sources, so the id never comes back through them.
+   *
+   * In transactions of FORGET_SLICE targets with a turn of the event loop between them, so forgetting a
+   * whole source of a big journal never freezes the process. A crash part-way leaves the earlier slices
+   * forgotten and the request unacknowledged; repeating it finishes the rest.
    */
-  forgetMessages(
+  async forgetMessages(
     bot: string,
     targets: readonly ForgetTarget[],
     now: number,
     sources?: readonly string[],
-  ): JournalForgetResult {
+  ): Promise<JournalForgetResult> {
     const find = this.db.prepare(
       `SELECT m.source, m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = ? AND m.message_id = ?`,
@@ -112,16 +120,16 @@ export class ForgetJournal {
             ]);
       writeTombstone.run(bot, id, now, merged);
     };
-    const remaining = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
     const markForDelete = this.db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
     );
-    const forget = this.db.transaction(() => {
-      let messagesForgotten = 0;
-      let pendingDropped = 0;
-      const storedChunks = new Set<string>();
-      const touchedChunks = new Set<string>();
-      for (const target of targets) {
+    let messagesForgotten = 0;
+    let pendingDropped = 0;
+    const storedChunks = new Set<string>();
+    const touchedChunks = new Set<string>();
+    const forgetSlice = this.db.transaction((slice: readonly ForgetTarget[]) => {
+      const touchedHere = new Set<string>();
+      for (const target of slice) {
         const allowed = target.source !== undefined ? [target.source] : sources;
         if (target.source !== undefined && sources && !sources.includes(target.source)) continue;
         tombstone(target.id, allowed);
@@ -136,29 +144,35 @@ export class ForgetJournal {
           messagesForgotten += 1;
           if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
           if (row.chunk_id !== null) {
-            touchedChunks.add(row.chunk_id);
+            touchedHere.add(row.chunk_id);
             if (row.stored_at !== null) storedChunks.add(row.chunk_id);
           }
         }
       }
-      let pointsDeleted = 0;
-      let pointsRewritten = 0;
-      for (const chunkId of touchedChunks) {
-        markForDelete.run(chunkId);
-        if (!storedChunks.has(chunkId)) continue;
-        const left = (remaining.get(chunkId) as { n: number }).n;
-        if (left === 0) pointsDeleted += 1;
-        else pointsRewritten += 1;
+      for (const chunkId of touchedHere) {
+        if (!touchedChunks.has(chunkId)) markForDelete.run(chunkId);
+        touchedChunks.add(chunkId);
       }
-      return {
-        messagesForgotten,
-        pendingDropped,
-        pointsDeleted,
-        pointsRewritten,
-        chunkIds: [...touchedChunks],
-      };
     });
-    return this.health.write(() => forget.immediate());
+    for (let start = 0; start < targets.length; start += FORGET_SLICE) {
+      if (start > 0) await setImmediate();
+      this.health.write(() => forgetSlice.immediate(targets.slice(start, start + FORGET_SLICE)));
+    }
+    // Counted once all slices are done, so a chunk emptied across two slices is one delete, not a rewrite too.
+    const remaining = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
+    let pointsDeleted = 0;
+    let pointsRewritten = 0;
+    for (const chunkId of storedChunks) {
+      if ((remaining.get(chunkId) as { n: number }).n === 0) pointsDeleted += 1;
+      else pointsRewritten += 1;
+    }
+    return {
+      messagesForgotten,
+      pendingDropped,
+      pointsDeleted,
+      pointsRewritten,
+      chunkIds: [...touchedChunks],
+    };
   }
 
   /** The subset of `messageIds` that were forgotten for `bot`. */

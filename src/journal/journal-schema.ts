@@ -40,6 +40,9 @@ const STATEMENTS = [
    ) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS messages_pending ON messages (bot, conversation, ts) WHERE chunk_id IS NULL',
   'CREATE INDEX IF NOT EXISTS messages_by_chunk ON messages (chunk_id) WHERE chunk_id IS NOT NULL',
+  // Forgetting finds a message by id in any source: without this, each id scans all of the bot's messages.
+  // chunk_id makes it covering, without which SQLite's planner prefers the primary key's bot prefix (a scan).
+  'CREATE INDEX IF NOT EXISTS messages_by_id ON messages (bot, message_id, chunk_id)',
   `CREATE TABLE IF NOT EXISTS chunks (
      chunk_id TEXT PRIMARY KEY,
      bot TEXT NOT NULL,
