@@ -5,7 +5,7 @@
  */
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { NotFoundError, ValidationError } from '../errors/memory-pool-error.js';
+import { NotFoundError, StoreError, ValidationError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
@@ -139,7 +139,14 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       const [vector] = await deps.embedder.embed([text]);
       await deps.guard.ensureCollection(bot.collection, deps.embedder.model, vector!.length);
       const payload = { ...record.payload, text };
-      await store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);
+      const write = () =>
+        store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);
+      // A refused write may mean the fork upgraded the collection to its hybrid layout since the store last
+      // read it: the store reads the layout again after a failure, so once more writes it in the new one.
+      await write().catch((error: unknown) => {
+        if (error instanceof StoreError && error.code === 'store_failed') return write();
+        throw error;
+      });
       return { ok: true, point: toTimelinePoint({ id: record.id, payload }) };
     },
   };
