@@ -19,7 +19,7 @@ interface Dated {
   readonly undated?: true;
 }
 const hasDate = (point: Dated): boolean => point.undated !== true && point.timestamp > 0;
-export const NO_DATE = 'No date';
+const NO_DATE = 'No date';
 /** The day heading a point goes under; undated points share one, after all the days. */
 export const pointDayKey = (point: Dated): string => (hasDate(point) ? dayKey(point.timestamp) : 'undated');
 export const pointDay = (point: Dated): string => (hasDate(point) ? formatDay(point.timestamp) : NO_DATE);

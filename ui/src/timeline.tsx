@@ -7,7 +7,7 @@ import type { TimelinePageResponse, TimelinePoint, WhoamiResponse } from '../../
 import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
 import { FilterBar } from './filter-bar.js';
-import { formatCount, NO_DATE, pointDay, pointDayKey } from './format.js';
+import { formatCount, pointDay, pointDayKey } from './format.js';
 import {
   type ForgetPlan,
   planForgetMatching,
@@ -156,8 +156,8 @@ export function Timeline(props: {
             <h2>{pointDay(group[0]!)}</h2>
             {day === 'undated' && (
               <p class="note">
-                {NO_DATE}: written without a timestamp (by another SillyTavern extension, an older writer, or
-                by hand), so they come after every dated memory.
+                Written without a timestamp (by another SillyTavern extension, an older writer, or by hand),
+                so they come after every dated memory.
               </p>
             )}
             {group.map((point) => (
