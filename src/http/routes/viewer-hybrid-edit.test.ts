@@ -13,6 +13,7 @@ import {
   testBot,
 } from '../../service/test-support/start-test-service.js';
 import { encodeStBm25 } from '../../store/st-hybrid/st-bm25-encoding.js';
+import { sillyTavernPayload } from '../test-support/sillytavern-payload.js';
 
 const KEY = 'viewer-hybrid-key-1234567890abcdef';
 const COLLECTION = 'mem_hybrid';
@@ -46,14 +47,7 @@ before(async () => {
           dense: Array.from(dense[i]!),
           bm25: { indices: [...sparse.indices], values: [...sparse.values] },
         },
-        payload: {
-          text,
-          speakers: 'Helen, Mythos',
-          messageCount: 2,
-          timestamp: Date.parse(`${text.slice(1, 11)}T18:00:00Z`),
-          messageIds: `st-${i}-a,st-${i}-b`,
-          isChunk: true,
-        },
+        payload: sillyTavernPayload(text, i),
       };
     }),
   });
