@@ -27,6 +27,7 @@ import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { routeBots } from '../maintenance/route-bots.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
+import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
@@ -123,7 +124,23 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     // A bot switched by `memory-pool reembed` uses its new collection from this start on.
     const bots = routeBots(config.bots, journal, embedder);
     const metrics = createServiceMetrics(() => journal.queueDepth());
-    const guard = createCollectionGuard(store, journal);
+    const indexStore = store;
+    const indexFailed = (collection: string, error: unknown) =>
+      logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
+    // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
+    // never by a read; start-up does not wait for it.
+    const indexing = prepareTimelineIndexes(
+      indexStore,
+      Object.values(bots).map((bot) => bot.collection),
+      indexFailed,
+    );
+    closers.push(() => indexing);
+    const guard = createCollectionGuard(store, journal, {
+      prepare: (collection, shape) =>
+        prepareTimelineIndex(indexStore, collection, shape).catch((error: unknown) =>
+          indexFailed(collection, error),
+        ),
+    });
     const partsGuard = createPartsGuard(store, journal);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
     const parts = new PartsIndex({

@@ -89,3 +89,24 @@ test('a collection memory-pool wrote with one model is refused to another model 
     refusal(/written by memory-pool with the embedding model offline:use-lite-512/),
   );
 });
+
+test('a collection is prepared (the timeline index) on its first write only: never by a read, again after invalidate', async () => {
+  const shape = { vectorSize: 64, distance: 'Cosine', namedVectors: [], pointsCount: 3 };
+  const prepared: string[] = [];
+  const guard = createCollectionGuard(storeWith(shape).store, journal, {
+    prepare: async (collection, seen) => void prepared.push(`${collection}:${seen?.pointsCount ?? 'new'}`),
+  });
+  await guard.checkReadable('mem_p', 'hashing:v1', 64);
+  assert.equal(prepared.length, 0, 'a read does not prepare');
+  await guard.ensureCollection('mem_p', 'hashing:v1', 64);
+  await guard.ensureCollection('mem_p', 'hashing:v1', 64);
+  assert.deepEqual(prepared, ['mem_p:3']);
+  guard.invalidate('mem_p');
+  await guard.ensureCollection('mem_p', 'hashing:v1', 64);
+  assert.deepEqual(prepared, ['mem_p:3', 'mem_p:3']);
+  const fresh = createCollectionGuard(storeWith(undefined).store, journal, {
+    prepare: async (collection, seen) => void prepared.push(`${collection}:${seen?.pointsCount ?? 'new'}`),
+  });
+  await fresh.ensureCollection('mem_new', 'hashing:v1', 64);
+  assert.deepEqual(prepared.at(-1), 'mem_new:new');
+});

@@ -4,7 +4,7 @@
  */
 import { StoreError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
-import type { PointStore } from './point-store.js';
+import type { CollectionShape, PointStore } from './point-store.js';
 import { readStLayout } from './st-hybrid/st-collection-layout.js';
 
 export interface CollectionGuard {
@@ -16,12 +16,26 @@ export interface CollectionGuard {
   invalidate(collection: string): void;
 }
 
+export interface CollectionGuardOptions {
+  /**
+   * Runs once per collection (and again after `invalidate`) before its first write: what the service sets up
+   * beside the points, such as the timeline's payload index. `shape` is undefined for a collection just created.
+   */
+  readonly prepare?: (collection: string, shape: CollectionShape | undefined) => Promise<void>;
+}
+
 /** Creates a guard that remembers collections it already checked (until the process restarts). */
-export function createCollectionGuard(store: PointStore, journal: MessageJournal): CollectionGuard {
+export function createCollectionGuard(
+  store: PointStore,
+  journal: MessageJournal,
+  options: CollectionGuardOptions = {},
+): CollectionGuard {
   const checked = new Map<string, string>();
+  /** Collections prepared for writing (a read checks a collection too, but never prepares it). */
+  const prepared = new Set<string>();
   const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
     const signature = `${model}@${dimensions}`;
-    if (checked.get(collection) === signature) return true;
+    if (checked.get(collection) === signature && (!create || prepared.has(collection))) return true;
     const recorded = journal.collectionModel(collection);
     if (recorded && recorded.model !== model) {
       throw incompatible(
@@ -54,6 +68,11 @@ export function createCollectionGuard(store: PointStore, journal: MessageJournal
           `Use the model that created the collection (with SillyTavern: the same model as st-qdrant-memory), set embedding.dimensions to ${shape.vectorSize} if the model supports it, or choose another collection.`,
       );
     }
+    // Only on the write path: a read never changes the store.
+    if (create) {
+      await options.prepare?.(collection, shape);
+      prepared.add(collection);
+    }
     journal.recordCollectionModel(collection, model, dimensions, Date.now());
     checked.set(collection, signature);
     return true;
@@ -62,7 +81,10 @@ export function createCollectionGuard(store: PointStore, journal: MessageJournal
     ensureCollection: async (collection, model, dimensions) =>
       void (await verify(collection, model, dimensions, true)),
     checkReadable: (collection, model, dimensions) => verify(collection, model, dimensions, false),
-    invalidate: (collection) => void checked.delete(collection),
+    invalidate: (collection) => {
+      checked.delete(collection);
+      prepared.delete(collection);
+    },
   };
 }
 

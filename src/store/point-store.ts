@@ -24,6 +24,8 @@ export interface CollectionShape {
   readonly namedVectorSizes?: Readonly<Record<string, number>>;
   /** Names of sparse vectors, with their modifier ("idf" or "none"). */
   readonly sparseVectors?: Readonly<Record<string, string>>;
+  /** Indexed payload fields with their index type ("integer", "float", "keyword", ...). */
+  readonly payloadIndexes?: Readonly<Record<string, string>>;
   readonly pointsCount: number;
 }
 

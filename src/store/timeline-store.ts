@@ -2,7 +2,7 @@
  * @module The port to the store's ordered reads, for the memory viewer's timeline: points newest first by
  * an indexed payload key (Qdrant's `order_by` scroll needs a range index on that key).
  */
-import type { StoredPointId, StoredRecord, StoreFilter } from './point-store.js';
+import type { StoredRecord, StoreFilter } from './point-store.js';
 
 /** One `order_by` scroll: at most `limit` points passing `filter`, by `key` from `startFrom` on. */
 export interface OrderedScrollOptions {
@@ -14,11 +14,17 @@ export interface OrderedScrollOptions {
   readonly filter?: StoreFilter;
 }
 
+/** A point of an ordered scroll, with the value of the key it was ordered by (one of them, if it has several). */
+export interface OrderedRecord extends StoredRecord {
+  readonly orderValue: number;
+}
+
 export interface TimelineStore {
-  /** Creates an integer payload index on `key` (needed by `order_by`); an existing one, or no collection, is fine. */
-  ensureIntegerIndex(collection: string, key: string): Promise<void>;
+  /**
+   * Asks for a float payload index on `key` (ints and floats alike, as `order_by` and range filters read
+   * them), replacing an index of another type; returns without waiting for the build. No collection is fine.
+   */
+  requestFloatIndex(collection: string, key: string): Promise<void>;
   /** Points ordered by `key`; points without a number there are left out, as Qdrant does. */
-  scrollOrdered(collection: string, options: OrderedScrollOptions): Promise<StoredRecord[]>;
-  /** Points by id with their payloads; missing ids are left out. */
-  retrievePoints(collection: string, ids: readonly StoredPointId[]): Promise<StoredRecord[]>;
+  scrollOrdered(collection: string, options: OrderedScrollOptions): Promise<OrderedRecord[]>;
 }

@@ -3,7 +3,8 @@
  * naming the parameter, and turned into the store's payload filter.
  */
 import { ValidationError } from '../errors/memory-pool-error.js';
-import type { StoreFilter } from '../store/point-store.js';
+import type { StoreCondition, StoreFilter } from '../store/point-store.js';
+import { TIMELINE_KEY } from '../store/timeline-index.js';
 
 /** Which points a timeline, a count or a bulk forget covers. Every field narrows. */
 export interface TimelineFilter {
@@ -18,6 +19,8 @@ export interface TimelineFilter {
   readonly guildId?: string;
   /** `only`: direct messages only; `exclude`: no direct messages. */
   readonly dm?: 'only' | 'exclude';
+  /** `only`: points without a numeric timestamp (the timeline shows them last); `exclude`: dated points only. */
+  readonly undated?: 'only' | 'exclude';
   /** Unix ms, inclusive: the start of the `from` day (UTC). */
   readonly fromMs?: number;
   /** Unix ms, exclusive: the end of the `to` day (UTC). */
@@ -60,7 +63,7 @@ function readDay(params: URLSearchParams, name: string): number | undefined {
   return ms;
 }
 
-/** Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, from, to. */
+/** Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, undated, from, to. */
 export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
   const source = readText(params, 'source');
   const kind = readChoice(params, 'kind', ['sillytavern', 'memory-pool'] as const);
@@ -72,11 +75,18 @@ export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
   const channelId = readText(params, 'channel_id');
   const guildId = readText(params, 'guild_id');
   const dm = readChoice(params, 'dm', ['only', 'exclude'] as const);
+  const undated = readChoice(params, 'undated', ['only', 'exclude'] as const);
   const fromMs = readDay(params, 'from');
   const to = readDay(params, 'to');
   const toMs = to === undefined ? undefined : to + DAY_MS;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) {
     throw new ValidationError('to', 'to: the last day must not be before from');
+  }
+  if (undated === 'only' && (fromMs !== undefined || toMs !== undefined)) {
+    throw new ValidationError(
+      'undated',
+      'undated: undated points have no day; drop either undated or from/to',
+    );
   }
   return {
     ...(source === undefined ? {} : { source }),
@@ -86,17 +96,31 @@ export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
     ...(channelId === undefined ? {} : { channelId }),
     ...(guildId === undefined ? {} : { guildId }),
     ...(dm === undefined ? {} : { dm }),
+    ...(undated === undefined ? {} : { undated }),
     ...(fromMs === undefined ? {} : { fromMs }),
     ...(toMs === undefined ? {} : { toMs }),
   };
 }
 
+/**
+ * Points with a number at `timestamp`: what the timeline's float index holds and `order_by` reaches (a range
+ * condition matches integers and floats alike, and nothing else).
+ */
+export const DATED: StoreCondition = { key: TIMELINE_KEY, range: { gte: -Number.MAX_VALUE } };
+
+/** Points whose timestamp is exactly `ms`, or (`lt`) below it. */
+export const timestampIs = (ms: number): StoreCondition => ({
+  key: TIMELINE_KEY,
+  range: { gte: ms, lte: ms },
+});
+export const timestampBelow = (ms: number): StoreCondition => ({ key: TIMELINE_KEY, range: { lt: ms } });
+
 /** The store's payload filter for `filter`, plus extra conditions; undefined when nothing narrows. */
 export function toStoreFilter(
   filter: TimelineFilter,
-  extra: { must_not?: object[] } = {},
+  extra: { must?: readonly StoreCondition[]; must_not?: readonly StoreCondition[] } = {},
 ): StoreFilter | undefined {
-  const must: object[] = [];
+  const must: object[] = [...(extra.must ?? [])];
   const mustNot: object[] = [...(extra.must_not ?? [])];
   const match = (key: string, value: string) => ({ key, match: { value } });
   if (filter.source !== undefined) must.push(match('source', filter.source));
@@ -108,9 +132,11 @@ export function toStoreFilter(
   if (filter.guildId !== undefined) must.push(match('guildId', filter.guildId));
   if (filter.dm === 'only') must.push({ key: 'isDm', match: { value: true } });
   if (filter.dm === 'exclude') mustNot.push({ key: 'isDm', match: { value: true } });
+  if (filter.undated === 'only') mustNot.push(DATED);
+  if (filter.undated === 'exclude') must.push(DATED);
   if (filter.fromMs !== undefined || filter.toMs !== undefined) {
     must.push({
-      key: 'timestamp',
+      key: TIMELINE_KEY,
       range: {
         ...(filter.fromMs === undefined ? {} : { gte: filter.fromMs }),
         ...(filter.toMs === undefined ? {} : { lt: filter.toMs }),
@@ -118,5 +144,8 @@ export function toStoreFilter(
     });
   }
   if (must.length === 0 && mustNot.length === 0) return undefined;
-  return { ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) };
+  return {
+    ...(must.length ? { must: must as StoreCondition[] } : {}),
+    ...(mustNot.length ? { must_not: mustNot as StoreCondition[] } : {}),
+  };
 }

@@ -8,27 +8,27 @@ const textOf = (value: unknown): string => (typeof value === 'string' ? value : 
 /** The largest Unix ms a JavaScript Date holds; beyond it the page's date formatting throws. */
 const MAX_DATE_MS = 8.64e15;
 
-/** A timestamp the page can show: a safe integer in 0..8.64e15, else 0 (shown as missing). */
-export function safeTimestamp(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_DATE_MS
-    ? value
-    : 0;
+/** A timestamp the page can show: a number in 0..8.64e15 (to the ms), else undefined (shown as undated). */
+export function safeTimestamp(value: unknown): number | undefined {
+  return typeof value === 'number' && value >= 0 && value <= MAX_DATE_MS ? Math.floor(value) : undefined;
 }
 
 export function toTimelinePoint(record: StoredRecord): TimelinePoint {
   const p = record.payload;
+  const timestamp = safeTimestamp(p.timestamp);
   const optional = (key: string) => (typeof p[key] === 'string' && p[key] !== '' ? { [key]: p[key] } : {});
   return {
     id: record.id,
     text: textOf(p.text),
     speakers: textOf(p.speakers),
-    timestamp: safeTimestamp(p.timestamp),
+    timestamp: timestamp ?? 0,
     messageIds: textOf(p.messageIds),
     messageCount: typeof p.messageCount === 'number' ? p.messageCount : 0,
     ...optional('source'),
     ...optional('channelId'),
     ...optional('guildId'),
     ...(p.isDm === true ? { isDm: true as const } : {}),
+    ...(timestamp === undefined ? { undated: true as const } : {}),
   };
 }
 

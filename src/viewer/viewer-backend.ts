@@ -5,9 +5,10 @@
  */
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { NotFoundError, ValidationError } from '../errors/memory-pool-error.js';
+import { NotFoundError, StoreError, ValidationError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoredPointId } from '../store/point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import type {
@@ -18,10 +19,11 @@ import type {
 } from '../wire/viewer.js';
 import { decodeCursor, encodeCursor } from './timeline-cursor.js';
 import { type TimelineFilter, toStoreFilter } from './timeline-filter.js';
+import { readTimelinePage } from './timeline-pages.js';
 import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
 
 export interface ViewerBackendDeps {
-  readonly store: PointStore & TimelineStore;
+  readonly store: PointStore & TimelineStore & Pick<HybridPointStore, 'retrievePoints'>;
   readonly journal: MessageJournal;
   /** Embeds an edited SillyTavern point (the chunk embedder: same model as the collection). */
   readonly embedder: Embedder;
@@ -44,19 +46,11 @@ export interface ViewerBackend {
   editPointText(bot: BotConfig, id: StoredPointId, text: string): Promise<PointTextResponse>;
 }
 
-const ORDER_KEY = 'timestamp';
 /** A scroll page while walking every point of a selection. */
 const SELECTION_PAGE = 1000;
 
 export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
   const { store, journal } = deps;
-  // `order_by` needs a range index; created once per collection that has points (an index changes no data).
-  const indexed = new Set<string>();
-  const ensureIndex = async (collection: string) => {
-    if (indexed.has(collection)) return;
-    await store.ensureIntegerIndex(collection, ORDER_KEY);
-    if ((await store.describeCollection(collection)) !== undefined) indexed.add(collection);
-  };
 
   const readPoint = async (bot: BotConfig, id: StoredPointId) => {
     // A bot whose collection does not exist yet has no points: a 404, not the store's collection_missing.
@@ -70,37 +64,17 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
 
   return {
     async timeline(bot, filter, page) {
-      await ensureIndex(bot.collection);
-      const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-      const seen = cursor?.seen ?? [];
-      const scroll = (options: Parameters<typeof store.scrollOrdered>[1]) =>
-        store.scrollOrdered(bot.collection, options).catch(async (error: unknown) => {
-          // The collection was deleted and recreated (index gone): index again and retry once.
-          if (!String((error as Error)?.message).includes('No range index')) throw error;
-          indexed.delete(bot.collection);
-          await ensureIndex(bot.collection);
-          return store.scrollOrdered(bot.collection, options);
-        });
-      const [records, total] = await Promise.all([
-        scroll({
-          key: ORDER_KEY,
-          direction: 'desc',
-          // One more than asked tells whether another page exists.
-          limit: page.limit + 1,
-          ...(cursor === undefined ? {} : { startFrom: cursor.timestamp }),
-          filter: toStoreFilter(filter, seen.length ? { must_not: [{ has_id: [...seen] }] } : {}) ?? {},
-        }),
+      const from = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+      const [read, total] = await Promise.all([
+        readTimelinePage(store, bot.collection, filter, page.limit, from),
         store.countPoints(bot.collection, toStoreFilter(filter)),
       ]);
-      const points = records.slice(0, page.limit).map(toTimelinePoint);
-      const last = points.at(-1);
-      let next: string | null = null;
-      if (records.length > page.limit && last !== undefined) {
-        const atLast = points.filter((p) => p.timestamp === last.timestamp).map((p) => p.id);
-        const carried = cursor?.timestamp === last.timestamp ? seen : [];
-        next = encodeCursor({ timestamp: last.timestamp, seen: [...carried, ...atLast] });
-      }
-      return { points, next_cursor: next, total };
+      return {
+        points: read.records.map(toTimelinePoint),
+        next_cursor: read.next === undefined ? null : encodeCursor(read.next),
+        total,
+        order: read.order,
+      };
     },
 
     async pointDetail(bot, id) {
@@ -165,7 +139,14 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       const [vector] = await deps.embedder.embed([text]);
       await deps.guard.ensureCollection(bot.collection, deps.embedder.model, vector!.length);
       const payload = { ...record.payload, text };
-      await store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);
+      const write = () =>
+        store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);
+      // A refused write may mean the fork upgraded the collection to its hybrid layout since the store last
+      // read it: the store reads the layout again after a failure, so once more writes it in the new one.
+      await write().catch((error: unknown) => {
+        if (error instanceof StoreError && error.code === 'store_failed') return write();
+        throw error;
+      });
       return { ok: true, point: toTimelinePoint({ id: record.id, payload }) };
     },
   };

@@ -20,11 +20,18 @@ export interface WhoamiResponse {
 /** One stored point as the timeline shows it: a recall hit's fields without a score (SillyTavern's points included). */
 export interface TimelinePoint extends Omit<RetrieveHit, 'score' | 'explain'> {
   readonly isDm?: true;
+  /** The point has no timestamp the page can show (none, not a number, out of range); `timestamp` is then 0. */
+  readonly undated?: true;
 }
 
-/** `GET /bots/{bot}/points`: one page, newest first. */
+/** `GET /bots/{bot}/points`: one page, newest first, the undated points after all dated ones. */
 export interface TimelinePageResponse {
   readonly points: readonly TimelinePoint[];
+  /**
+   * `newest-first`; `storage` (by id) while the collection has no timestamp index, which memory-pool asks the
+   * store for at start-up and before its next write there (SillyTavern may have just recreated the collection).
+   */
+  readonly order: 'newest-first' | 'storage';
   /** Pass as `cursor` for the next page; null after the last one. */
   readonly next_cursor: string | null;
   /** Points matching the filter (every page counts them again, so a count never goes stale). */

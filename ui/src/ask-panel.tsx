@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { RetrieveHit, RetrieveResponse, SignalExplanation } from '../../src/wire/retrieve-request.js';
 import { postJson } from './api.js';
-import { formatCount, formatDay } from './format.js';
+import { formatCount, pointDay } from './format.js';
 import { ChunkText, SourceBadges } from './memory-card.js';
 
 const SIGNALS = [
@@ -129,7 +129,7 @@ export function AskPanel(props: { bot: string }) {
               <li key={String(hit.id)} class="memory hit">
                 <header>
                   <span class="score">{Math.round(hit.score * 100)}%</span>
-                  <span>{formatDay(hit.timestamp)}</span>
+                  <span>{pointDay(hit)}</span>
                   <span class="speakers">{hit.speakers}</span>
                   <SourceBadges point={hit} />
                 </header>

@@ -72,6 +72,14 @@ export function FilterBar(props: { filter: Filter; onApply: (filter: Filter) => 
             </select>
           </label>
           <label class="field">
+            Date
+            <select name="undated" value={filter.undated ?? ''}>
+              <option value="">dated and undated</option>
+              <option value="exclude">dated only</option>
+              <option value="only">undated only</option>
+            </select>
+          </label>
+          <label class="field">
             From
             <input name="from" type="date" value={filter.from ?? ''} />
           </label>

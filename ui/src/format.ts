@@ -12,6 +12,18 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '
 export const dayKey = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const formatDay = (ms: number): string => dayFormat.format(new Date(ms));
 export const formatTime = (ms: number): string => `${timeFormat.format(new Date(ms))} UTC`;
+
+/** A point that may have no date (another writer left none): the service says so, or sends 0. */
+interface Dated {
+  readonly timestamp: number;
+  readonly undated?: true;
+}
+const hasDate = (point: Dated): boolean => point.undated !== true && point.timestamp > 0;
+const NO_DATE = 'No date';
+/** The day heading a point goes under; undated points share one, after all the days. */
+export const pointDayKey = (point: Dated): string => (hasDate(point) ? dayKey(point.timestamp) : 'undated');
+export const pointDay = (point: Dated): string => (hasDate(point) ? formatDay(point.timestamp) : NO_DATE);
+export const pointTime = (point: Dated): string => (hasDate(point) ? formatTime(point.timestamp) : 'no date');
 export const formatCount = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 

@@ -1,6 +1,6 @@
 /** @module One memory in the timeline: time, speakers, the chunk text with speakers set apart, where it came from. */
 import type { TimelinePoint } from '../../src/wire/viewer.js';
-import { formatTime, splitChunkText } from './format.js';
+import { pointTime, splitChunkText } from './format.js';
 
 export function SourceBadges(props: {
   point: Pick<TimelinePoint, 'source' | 'channelId' | 'guildId' | 'isDm'>;
@@ -52,7 +52,7 @@ export function MemoryCard(props: {
     else return;
     event.preventDefault();
   };
-  const label = `${formatTime(point.timestamp)}, ${point.speakers || 'no speakers'}`;
+  const label = `${pointTime(point)}, ${point.speakers || 'no speakers'}`;
   return (
     <article
       class="memory"
@@ -63,7 +63,11 @@ export function MemoryCard(props: {
       onKeyDown={onKeyDown}
     >
       <header>
-        <time dateTime={new Date(point.timestamp).toISOString()}>{formatTime(point.timestamp)}</time>
+        {point.undated ? (
+          <span class="time">{pointTime(point)}</span>
+        ) : (
+          <time dateTime={new Date(point.timestamp).toISOString()}>{pointTime(point)}</time>
+        )}
         <span class="speakers">{point.speakers}</span>
         <SourceBadges point={point} />
       </header>

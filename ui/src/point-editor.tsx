@@ -11,7 +11,7 @@ import type {
   WhoamiResponse,
 } from '../../src/wire/viewer.js';
 import { botPath, getJson, postJson, putJson } from './api.js';
-import { formatTime } from './format.js';
+import { formatTime, pointTime } from './format.js';
 import { type ForgetPlan, planForgetMessage } from './forget-plans.js';
 import { Modal } from './modal.js';
 import { SourceBadges } from './memory-card.js';
@@ -81,7 +81,7 @@ export function PointEditor(props: {
   return (
     <Modal title="Correct this memory" onClose={() => props.onClose(changed)}>
       <p class="meta">
-        {formatTime(point.timestamp)} · <SourceBadges point={point} />
+        {pointTime(point)} · <SourceBadges point={point} />
       </p>
       {detail === null && !error && <p>Loading…</p>}
       {detail && sillyTavern && (

@@ -7,7 +7,7 @@ import type { TimelinePageResponse, TimelinePoint, WhoamiResponse } from '../../
 import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
 import { FilterBar } from './filter-bar.js';
-import { dayKey, formatCount, formatDay } from './format.js';
+import { formatCount, pointDay, pointDayKey } from './format.js';
 import {
   type ForgetPlan,
   planForgetMatching,
@@ -24,7 +24,7 @@ const PAGE = 50;
 function groupByDay(points: readonly TimelinePoint[]): [string, TimelinePoint[]][] {
   const groups = new Map<string, TimelinePoint[]>();
   for (const point of points) {
-    const key = dayKey(point.timestamp);
+    const key = pointDayKey(point);
     groups.set(key, [...(groups.get(key) ?? []), point]);
   }
   return [...groups];
@@ -40,6 +40,7 @@ export function Timeline(props: {
   const [points, setPoints] = useState<TimelinePoint[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [total, setTotal] = useState<number | null>(null);
+  const [order, setOrder] = useState<TimelinePageResponse['order']>('newest-first');
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<TimelinePoint | null>(null);
@@ -62,6 +63,7 @@ export function Timeline(props: {
       setPoints((before) => (from ? [...before, ...page.points] : [...page.points]));
       setCursor(page.next_cursor);
       setTotal(page.total);
+      setOrder(page.order);
     } catch (caught) {
       if (mine === generation.current) setError((caught as Error).message);
     } finally {
@@ -135,6 +137,12 @@ export function Timeline(props: {
           {error}
         </p>
       )}
+      {order === 'storage' && (total ?? 0) > 0 && (
+        <p class="note" role="note">
+          Shown in storage order, not newest first: this collection has no timestamp index yet (SillyTavern
+          may have just recreated it). memory-pool asks for one when it next writes here or restarts.
+        </p>
+      )}
       {total === 0 && !loading && (
         <p class="empty">
           {hasFilter(filter)
@@ -144,8 +152,14 @@ export function Timeline(props: {
       )}
       <section class="memories" aria-busy={loading} aria-label="Memories, newest first">
         {groupByDay(points).map(([day, group]) => (
-          <section class="day" key={day} aria-label={formatDay(group[0]!.timestamp)}>
-            <h2>{formatDay(group[0]!.timestamp)}</h2>
+          <section class="day" key={day} aria-label={pointDay(group[0]!)}>
+            <h2>{pointDay(group[0]!)}</h2>
+            {day === 'undated' && (
+              <p class="note">
+                Written without a timestamp (by another SillyTavern extension, an older writer, or by hand),
+                so they come after every dated memory.
+              </p>
+            )}
             {group.map((point) => (
               <MemoryCard
                 key={String(point.id)}

@@ -11,6 +11,7 @@ export const FILTER_KEYS = [
   'channel_id',
   'guild_id',
   'dm',
+  'undated',
   'from',
   'to',
 ] as const;

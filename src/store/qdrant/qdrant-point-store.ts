@@ -20,7 +20,7 @@ import type {
   StoredRecord,
 } from '../point-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
-import type { TimelineStore } from '../timeline-store.js';
+import type { OrderedRecord, TimelineStore } from '../timeline-store.js';
 import { createQdrantAccess } from './qdrant-access.js';
 
 export interface QdrantPointStoreOptions {
@@ -197,10 +197,11 @@ export function createQdrantPointStore(
         };
       }),
 
-    ensureIntegerIndex: (collection, key) =>
+    requestFloatIndex: (collection, key) =>
       call(`index ${collection}.${key}`, async () => {
+        // Not waited for: on a big collection the build takes a while, and nobody should wait on it.
         await orWhenMissing(undefined, () =>
-          client.createPayloadIndex(collection, { field_name: key, field_schema: 'integer', wait: true }),
+          client.createPayloadIndex(collection, { field_name: key, field_schema: 'float', wait: false }),
         );
       }),
 
@@ -219,7 +220,13 @@ export function createQdrantPointStore(
             ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
           }),
         );
-        return page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
+        return page.points.map(
+          (p): OrderedRecord => ({
+            id: p.id,
+            payload: p.payload ?? {},
+            orderValue: typeof p.order_value === 'number' ? p.order_value : Number(p.payload?.[scroll.key]),
+          }),
+        );
       }),
 
     countPoints: (collection, filter?: StoreFilter) =>
@@ -257,6 +264,10 @@ function isSparse(vector: readonly number[] | SparseVector): vector is SparseVec
 function describeShape(info: CollectionInfo): CollectionShape {
   const vectors = info.config.params.vectors as unknown;
   const pointsCount = info.points_count ?? 0;
+  const schema = (info.payload_schema ?? {}) as Record<string, { data_type?: string }>;
+  const payloadIndexes = Object.fromEntries(
+    Object.entries(schema).map(([field, index]) => [field, index?.data_type ?? 'unknown']),
+  );
   const sparse = (info.config.params.sparse_vectors ?? {}) as Record<string, { modifier?: string | null }>;
   const sparseVectors = Object.fromEntries(
     Object.entries(sparse).map(([name, params]) => [name, params?.modifier ?? 'none']),
@@ -269,6 +280,7 @@ function describeShape(info: CollectionInfo): CollectionShape {
       namedVectors: [],
       namedVectorSizes: {},
       sparseVectors,
+      payloadIndexes,
       pointsCount,
     };
   }
@@ -284,6 +296,7 @@ function describeShape(info: CollectionInfo): CollectionShape {
     namedVectors: Object.keys(named),
     namedVectorSizes,
     sparseVectors,
+    payloadIndexes,
     pointsCount,
   };
 }

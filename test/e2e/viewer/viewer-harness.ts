@@ -8,6 +8,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '../../../src/runtime/test-support/debian-chromium.js';
 export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
+import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
 import { TEST_DIMENSIONS, type TestService } from '../../../src/service/test-support/start-test-service.js';
 
@@ -111,14 +112,7 @@ export async function seedMemories(service: TestService, bot: string, headers: R
     points: SILLYTAVERN_TEXTS.map((text, i) => ({
       id: 900_000 + i,
       vector: Array.from(vectors[i]!),
-      payload: {
-        text,
-        speakers: 'Helen, Mythos',
-        messageCount: 2,
-        timestamp: Date.parse(`${text.slice(1, 11)}T18:00:00Z`),
-        messageIds: `st-${i}-a,st-${i}-b`,
-        isChunk: true,
-      },
+      payload: sillyTavernPayload(text, i),
     })),
   });
   return countPoints(service, collection);

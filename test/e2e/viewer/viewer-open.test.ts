@@ -231,6 +231,50 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.waitForSelector('.empty');
   });
 
+  test('memories without a timestamp come last under "No date", filter by the URL and forget like the rest', async () => {
+    const client = storeClient(service);
+    const discord = await timelineIds(service, 'source=discord');
+    const sourced = discord.at(-1)!;
+    assert.match(sourced, /^[0-9a-f-]{36}$/, "memory-pool's point ids are UUIDs");
+    // Another writer left these without a timestamp: one of memory-pool's, one of SillyTavern's.
+    await client.deletePayload(COLLECTION, { wait: true, keys: ['timestamp'], points: [sourced, 900_000] });
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    const all = await timelineIds(service);
+    while ((await cardIds(page)).length < all.length) {
+      await page.locator('.more').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(100);
+    }
+    assert.deepEqual(await cardIds(page), all);
+    const headings = await page.$$eval('.day h2', (hs) => hs.map((h) => h.textContent));
+    assert.equal(headings.at(-1), 'No date', 'undated memories come after every day');
+    const undatedCards = page.locator('.day:last-child article.memory');
+    assert.deepEqual(
+      await undatedCards.evaluateAll((cards) => cards.map((c) => c.getAttribute('data-point-id'))),
+      ['900000', sourced],
+      'by id, as the store orders them (its integer ids before its UUIDs)',
+    );
+    assert.match((await undatedCards.first().textContent()) ?? '', /^no date/);
+
+    await page.goto(`${service.url}/ui?undated=only`);
+    await page.waitForSelector('article.memory');
+    assert.equal(await page.inputValue('select[name=undated]'), 'only');
+    assert.match((await page.textContent('.summary [role=status]')) ?? '', /^2 memories match/);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/timeline-undated.png` });
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.focus(`article[data-point-id="${sourced}"]`);
+    await page.keyboard.press('Delete');
+    const counts = page.locator('dialog .forget-counts');
+    await counts.waitFor();
+    assert.equal(await counts.getAttribute('data-points'), '1');
+    await page.click('dialog button.danger');
+    await page.waitForSelector('dialog .forget-result');
+    assert.deepEqual(await client.retrieve(COLLECTION, { ids: [sourced] }), []);
+    await page.click('dialog button:has-text("Close")');
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 1);
+    assert.deepEqual(await cardIds(page), ['900000']);
+  });
+
   test('the health panel shows readiness, points by source, the backlog, the model and the forget log', async () => {
     await page.goto(`${service.url}/ui?view=health`);
     await page.waitForSelector('.health table');

@@ -1,0 +1,50 @@
+/**
+ * @module The payload index the memory viewer's timeline orders by: a float index on `timestamp` (Qdrant's
+ * `order_by` needs one). It is asked for where the service prepares collections (at start-up, and when the
+ * collection guard first checks a collection it writes to), never by a read.
+ */
+import type { CollectionShape } from './point-store.js';
+import type { TimelineStore } from './timeline-store.js';
+
+/** The payload key the timeline orders by (Unix ms, as format.md writes it). */
+export const TIMELINE_KEY = 'timestamp';
+
+/**
+ * Float, not integer: a float index holds every number, so the points the timeline orders are exactly the
+ * points a range condition on `timestamp` matches, and the rest (no number there) are its undated ones.
+ */
+const INDEX_TYPE = 'float';
+
+/** True when `shape` (undefined: a collection about to be created) lacks the timeline's index. */
+export const needsTimelineIndex = (shape: CollectionShape | undefined): boolean =>
+  shape?.payloadIndexes?.[TIMELINE_KEY] !== INDEX_TYPE;
+
+/** Asks the store for the timeline's index on `collection` unless `shape` shows it is there already. */
+export async function prepareTimelineIndex(
+  store: Pick<TimelineStore, 'requestFloatIndex'>,
+  collection: string,
+  shape: CollectionShape | undefined,
+): Promise<void> {
+  if (needsTimelineIndex(shape)) await store.requestFloatIndex(collection, TIMELINE_KEY);
+}
+
+/**
+ * At start-up: asks for the index on each existing collection that lacks it (a missing collection gets it
+ * from the guard when first written). Failures go to `onError`; they cost the timeline its order, not a start.
+ */
+export async function prepareTimelineIndexes(
+  store: Pick<TimelineStore, 'requestFloatIndex'> & {
+    describeCollection(name: string): Promise<CollectionShape | undefined>;
+  },
+  collections: Iterable<string>,
+  onError: (collection: string, error: unknown) => void,
+): Promise<void> {
+  for (const collection of new Set(collections)) {
+    try {
+      const shape = await store.describeCollection(collection);
+      if (shape !== undefined) await prepareTimelineIndex(store, collection, shape);
+    } catch (error) {
+      onError(collection, error);
+    }
+  }
+}
