@@ -120,22 +120,29 @@ async function forgetOne(interaction: ChatInputCommandInteraction, context: Comm
     );
     return;
   }
-  const inOwnDm =
-    link.guildId === undefined && interaction.guildId === null && link.channelId === interaction.channelId;
-  const moderates =
-    link.guildId !== undefined &&
-    link.guildId === interaction.guildId &&
-    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
-  let allowed = inOwnDm || moderates;
-  if (!allowed) {
-    const channel = await interaction.client.channels.fetch(link.channelId).catch(() => null);
-    const message =
-      channel?.isTextBased() === true
-        ? await channel.messages.fetch(link.messageId).catch(() => undefined)
-        : undefined;
-    allowed = message?.author.id === interaction.user.id;
+  // A link's guild and channel are typed by the caller and message ids are global, so every right is
+  // checked against the message as Discord serves it from the linked channel, never against the link.
+  const channel = await interaction.client.channels.fetch(link.channelId).catch(() => null);
+  const message =
+    channel?.isTextBased() === true
+      ? await channel.messages.fetch(link.messageId).catch(() => undefined)
+      : undefined;
+  if (message === undefined || channel === null) {
+    await interaction.reply(
+      ephemeral(
+        'I cannot find that message in that channel: copy the link from the message itself (⋯ → Copy Message Link).',
+      ),
+    );
+    return;
   }
-  if (!allowed) {
+  const own = message.author.id === interaction.user.id;
+  const inOwnDm = interaction.guildId === null && channel.id === interaction.channelId && channel.isDMBased();
+  const moderates =
+    interaction.guildId !== null &&
+    !channel.isDMBased() &&
+    channel.guildId === interaction.guildId &&
+    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
+  if (!own && !inOwnDm && !moderates) {
     await interaction.reply(
       ephemeral('You can forget your own messages (or, with Manage Messages, any in this server).'),
     );
