@@ -194,7 +194,7 @@ export async function startDiscordHarness(
     discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
   });
   const connection = service.discord!;
-  await connection.recorder.idle();
+  await connection.idle();
   const seen = new Set<number>();
   const waiting = new Map<number, () => void>();
   connection.client.on(Events.Raw, (packet: { s?: number }) => {
