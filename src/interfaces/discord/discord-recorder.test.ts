@@ -15,6 +15,7 @@ import {
   startDiscordHarness,
   threadPayload,
 } from './test-support/discord-harness.js';
+import { ask, command } from './test-support/discord-interactions.js';
 
 const edited = () => new Date().toISOString();
 
@@ -267,6 +268,106 @@ describe('back-fill', () => {
       assert.doesNotMatch(texts, /a bot says hi|tram/);
       assert.ok(h.discord.state.hasBackfilled(GENERAL));
       assert.ok(!h.discord.state.hasBackfilled(OFFTOPIC));
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('back-fill and opt-outs, and channels allowed later', () => {
+  const ANA = { id: '500000000000000003', username: 'ana', global_name: 'Ana' };
+  const MANAGE_GUILD = 1n << 5n;
+
+  test('/memory channel allow back-fills the channel once, without the messages of people who opted out (before or while it is read)', async () => {
+    const offtopicHistory = [
+      messagePayload({ channelId: OFFTOPIC, content: 'offtopic history: Helen keeps bees on the roof' }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'offtopic history: Sam hides a key under the mat',
+        author: SAM,
+      }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'offtopic history: Ana takes the 7:40 train',
+        author: ANA,
+      }),
+    ];
+    const reads: string[] = [];
+    let h: DiscordHarness | undefined;
+    h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 50 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            const channel = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+            if (call.method !== 'GET' || channel === undefined) return undefined;
+            reads.push(channel);
+            if (channel !== OFFTOPIC) return { body: [] };
+            // Ana opts out while the history is being read: her messages are not recorded either.
+            h?.discord.state.setOptedOut(ANA.id, true, Date.now());
+            return { body: [...offtopicHistory].reverse() };
+          }),
+      },
+    );
+    try {
+      assert.deepEqual(reads, [GENERAL], 'first sight of the allowed channel at start-up');
+      h.answerReplyEdits();
+      const optOut = await ask(h, command({ user: SAM }, 'opt-out'));
+      assert.match(optOut.callback?.data?.content ?? '', /no longer records/);
+
+      const allow = [{ name: 'channel', type: 7, value: OFFTOPIC }];
+      const allowed = await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', allow),
+      );
+      assert.match(
+        allowed.callback?.data?.content ?? '',
+        /Up to its last 50 messages are being recorded too/,
+      );
+      await h.discord.idle();
+      await h.flush();
+      const texts = (await h.recall('bees roof key mat train')).join('\n');
+      assert.match(texts, /Helen: offtopic history: Helen keeps bees on the roof/);
+      assert.doesNotMatch(texts, /key under the mat|7:40 train/);
+      assert.ok(h.discord.state.hasBackfilled(OFFTOPIC));
+
+      // Allowed again (or denied and allowed): never read twice.
+      const again = await ask(h, command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', allow));
+      assert.doesNotMatch(again.callback?.data?.content ?? '', /being recorded too/);
+      await h.discord.idle();
+      assert.deepEqual(reads, [GENERAL, OFFTOPIC]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a guild of several allowed channels is read one channel after another, never in parallel', async () => {
+    const pages: string[] = [];
+    const page = (channelId: string, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        messagePayload({ channelId, content: `history ${channelId} number ${i}` }),
+      );
+    const h = await startDiscordHarness(
+      { guilds: [GUILD], channels: [], denyChannels: [SECRET], backfill: 150 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            const channel = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+            if (call.method !== 'GET' || channel === undefined) return undefined;
+            const before = new URLSearchParams(call.query).get('before');
+            pages.push(`${channel}${before === null ? ' first page' : ' second page'}`);
+            return { body: before === null ? page(channel, 100) : page(channel, 20) };
+          }),
+      },
+    );
+    try {
+      await h.discord.idle();
+      assert.deepEqual(pages, [
+        `${GENERAL} first page`,
+        `${GENERAL} second page`,
+        `${OFFTOPIC} first page`,
+        `${OFFTOPIC} second page`,
+      ]);
     } finally {
       await h.close();
     }

@@ -3,14 +3,14 @@
  * (source `discord`), real edits rebuild their chunk, and deletes of every kind forget (tombstones). Events
  * are handled one at a time, in gateway order, so an edit never overtakes its message.
  */
-import { type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
+import { type Channel, type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
 import type { Logger } from '../../logging/logger.js';
+import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
-import { readRecentHistory } from './read-recent-history.js';
 import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
 import { toSaveMessage } from './to-save-message.js';
 
@@ -34,10 +34,23 @@ export class DiscordRecorder {
   readonly #proxies: ProxyReposts;
   #tail: Promise<void> = Promise.resolve();
   readonly #held = new Set<Promise<void>>();
+  readonly #backfill: ChannelBackfill;
 
   constructor(options: DiscordRecorderOptions) {
     this.#options = options;
     this.#proxies = new ProxyReposts(options.proxyGraceMs ?? 5000);
+    this.#backfill = new ChannelBackfill({
+      state: options.state,
+      logger: options.logger,
+      limit: options.config.backfill,
+      pageDelayMs: options.backfillPageDelayMs ?? 1000,
+      // Through the event queue, so back-filled and live messages are saved one at a time, in order, each by
+      // the rules in force when it is saved (an opt-out made while the history was read applies to it).
+      record: (messages, done) => {
+        for (const message of messages) this.#enqueue(() => this.#onCreate(message));
+        this.#enqueue(async () => done());
+      },
+    });
   }
 
   /** The rules in force now: the config's lists with `/memory channel` changes applied (a deny wins). */
@@ -118,11 +131,21 @@ export class DiscordRecorder {
     return this.#tail;
   }
 
+  /**
+   * Back-fills a channel just allowed (`/memory channel allow`) when `backfill` is set and it was never
+   * back-filled; returns whether it was queued.
+   */
+  backfillChannel(channelId: string): boolean {
+    const channel = this.#options.client.channels.cache.get(channelId);
+    if (channel === undefined || channel.isDMBased()) return false;
+    return this.#requestBackfill(channel);
+  }
+
   /** Resolves once every event received so far is handled (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
       const tail = this.#tail;
-      await Promise.all([tail, ...this.#held]);
+      await Promise.all([tail, this.#backfill.idle(), ...this.#held]);
       if (tail === this.#tail && this.#held.size === 0) return;
     }
   }
@@ -189,26 +212,15 @@ export class DiscordRecorder {
   }
 
   #backfillGuild(guild: Guild): void {
-    const { config, state, logger } = this.#options;
-    if (config.backfill === 0) return;
-    const rules = this.rules();
-    for (const channel of guild.channels.cache.values()) {
-      if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased()) continue;
-      const place = { channelId: channel.id, guildId: guild.id, isDm: false };
-      if (!isPlaceRecorded(place, rules) || state.hasBackfilled(channel.id)) continue;
-      const run = readRecentHistory(channel, config.backfill, this.#options.backfillPageDelayMs ?? 1000)
-        .then(async (messages) => {
-          // Through the event queue, so back-filled and live messages are saved one at a time, in order.
-          for (const message of messages) this.#enqueue(() => this.#onCreate(message));
-          this.#enqueue(async () => state.markBackfilled(channel.id, Date.now()));
-          logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
-        })
-        .catch((error: unknown) =>
-          logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed'),
-        )
-        .finally(() => this.#held.delete(run));
-      this.#held.add(run);
-    }
+    for (const channel of guild.channels.cache.values()) this.#requestBackfill(channel);
+  }
+
+  /** Queues a guild text channel (not a thread, not voice) that the rules record now. */
+  #requestBackfill(channel: Channel): boolean {
+    if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased() || channel.isDMBased())
+      return false;
+    const place = { channelId: channel.id, guildId: channel.guildId, isDm: false };
+    return isPlaceRecorded(place, this.rules()) && this.#backfill.request(channel);
   }
 
   async #forget(selector: DiscordForget, why: string): Promise<void> {

@@ -29,7 +29,11 @@ export interface AttachedMemoryCommands {
 
 export function attachMemoryCommands(options: AttachMemoryCommandsOptions): AttachedMemoryCommands {
   const { client, config, logger } = options;
-  const context: CommandContext = { ...options, rules: () => options.recorder.rules() };
+  const context: CommandContext = {
+    ...options,
+    rules: () => options.recorder.rules(),
+    backfillChannel: (channelId) => options.recorder.backfillChannel(channelId),
+  };
   const definition = buildMemoryCommand();
   const pending = new Set<Promise<unknown>>();
   const register = (guildId?: string) => {
