@@ -373,3 +373,134 @@ describe('back-fill and opt-outs, and channels allowed later', () => {
     }
   });
 });
+
+describe('every delete path forgets, whether or not discord.js has the channel cached', () => {
+  let h: DiscordHarness;
+  before(async () => {
+    h = await startDiscordHarness({ channels: [GENERAL, OFFTOPIC] }, { proxyGraceMs: 300 });
+  });
+  after(() => h.close());
+
+  /** What discord.js forgets after a restart: an archived thread is not in any cache. */
+  const evictChannel = (id: string) => {
+    h.discord.client.channels.cache.delete(id);
+    h.discord.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
+  };
+  const forgetLog = async () =>
+    (await fetch(`${h.service.url}/admin/forget-log?bot=mythos`).then((r) => r.json())) as {
+      entries: { selector: Record<string, unknown> }[];
+    };
+
+  test('a message deleted in a channel denied since it was recorded is forgotten', async () => {
+    const id = newMessageId();
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id, channelId: OFFTOPIC, content: 'offtopic: my flat is on floor nine' }),
+    );
+    await h.flush();
+    h.discord.state.setChannelRule(OFFTOPIC, 'deny');
+    await h.send('MESSAGE_DELETE', { id, channel_id: OFFTOPIC, guild_id: GUILD });
+    assert.doesNotMatch((await h.recall('flat floor nine')).join('\n'), /floor nine/);
+  });
+
+  test('deletes in a thread discord.js has not cached (single and bulk) forget, by the thread recorded before', async () => {
+    const thread = '210000000000000021';
+    const [one, two, three] = [newMessageId(), newMessageId(), newMessageId()];
+    await h.send('THREAD_CREATE', threadPayload(thread, GENERAL));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: one, channelId: thread, content: 'archived: the walnut tree' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: two, channelId: thread, content: 'archived: the copper kettle' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: three, channelId: thread, content: 'archived: the linen map' }),
+    );
+    await h.flush();
+    evictChannel(thread);
+    await h.send('MESSAGE_DELETE', { id: one, channel_id: thread, guild_id: GUILD });
+    await h.send('MESSAGE_DELETE_BULK', { ids: [two, three], channel_id: thread, guild_id: GUILD });
+    assert.doesNotMatch(
+      (await h.recall('walnut tree copper kettle linen map')).join('\n'),
+      /walnut|kettle|linen/,
+    );
+  });
+
+  test('a thread deleted while not cached is forgotten', async () => {
+    const thread = '210000000000000022';
+    await h.send('THREAD_CREATE', threadPayload(thread, GENERAL));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: thread, content: 'old thread: the brass telescope' }),
+    );
+    await h.flush();
+    evictChannel(thread);
+    await h.send('THREAD_DELETE', { id: thread, guild_id: GUILD, parent_id: GENERAL, type: 11 });
+    assert.doesNotMatch((await h.recall('brass telescope')).join('\n'), /telescope/);
+  });
+
+  test('a deleted channel forgets its messages and its threads, the archived ones too', async () => {
+    const [cached, archived] = ['210000000000000023', '210000000000000024'];
+    await h.send('THREAD_CREATE', threadPayload(cached, OFFTOPIC));
+    await h.send('THREAD_CREATE', threadPayload(archived, OFFTOPIC));
+    h.discord.state.setChannelRule(OFFTOPIC, 'allow');
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: OFFTOPIC, content: 'channel: the paper lanterns' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: cached, content: 'thread: the paper cranes' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: archived, content: 'archived thread: the paper boats' }),
+    );
+    await h.flush();
+    assert.equal((await h.recall('paper lanterns cranes boats')).length, 3);
+    evictChannel(archived);
+    await h.send('CHANNEL_DELETE', {
+      id: OFFTOPIC,
+      type: 0,
+      guild_id: GUILD,
+      name: 'offtopic',
+      position: 0,
+      permission_overwrites: [],
+    });
+    assert.doesNotMatch((await h.recall('paper lanterns cranes boats')).join('\n'), /paper/);
+  });
+
+  test('a proxy that reposts first and deletes after is not a forget either', async () => {
+    const id = newMessageId();
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id, content: 'proxied first: my cat sleeps in the sink' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        content: 'proxied first: my cat sleeps in the sink',
+        webhookId: '880000000000000002',
+        author: { id: '880000000000000002', username: 'Luna', bot: true },
+      }),
+    );
+    await h.send('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+    await h.flush();
+    assert.equal((await h.recall('cat sleeps sink')).join('\n').match(/sleeps in the sink/g)?.length, 1);
+  });
+
+  test('deletes where nothing was recorded write no forget at all', async () => {
+    const before = (await forgetLog()).entries.length;
+    await h.send('MESSAGE_DELETE', { id: newMessageId(), channel_id: SECRET, guild_id: GUILD });
+    await h.send('MESSAGE_DELETE_BULK', {
+      ids: [newMessageId(), newMessageId()],
+      channel_id: SECRET,
+      guild_id: GUILD,
+    });
+    await h.send('THREAD_DELETE', { id: '210000000000000029', guild_id: GUILD, parent_id: SECRET, type: 11 });
+    assert.equal((await forgetLog()).entries.length, before);
+  });
+});

@@ -11,6 +11,7 @@ import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
+import { readDeletePacket } from './read-delete-packet.js';
 import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
 import { toSaveMessage } from './to-save-message.js';
 
@@ -25,6 +26,8 @@ export interface DiscordRecorderOptions {
   /** The pause between two pages of back-fill. Default 1000. */
   readonly backfillPageDelayMs?: number;
 }
+
+type Place = Parameters<typeof isPlaceRecorded>[0];
 
 /** Message ids per forget: `POST /forget` takes at most 1000. */
 const MAX_IDS_PER_FORGET = 1000;
@@ -81,34 +84,24 @@ export class DiscordRecorder {
     const { client } = this.#options;
     client.on(Events.MessageCreate, (message) => this.#enqueue(() => this.#onCreate(message)));
     client.on(Events.MessageUpdate, (old, updated) => this.#enqueue(() => this.#onUpdate(old, updated)));
-    client.on(Events.MessageDelete, (message) => this.#enqueue(() => this.#onDelete(message)));
-    client.on(Events.MessageBulkDelete, (messages, channel) =>
-      this.#enqueue(async () => {
-        const parentId = channel.isThread() ? (channel.parentId ?? undefined) : undefined;
-        const place = {
-          channelId: channel.id,
-          parentChannelId: parentId,
-          guildId: channel.guildId,
-          isDm: false,
-        };
-        if (!isPlaceRecorded(place, this.rules())) return;
-        const ids = [...messages.keys()];
-        for (let start = 0; start < ids.length; start += MAX_IDS_PER_FORGET) {
-          await this.#forget({ message_ids: ids.slice(start, start + MAX_IDS_PER_FORGET) }, 'bulk delete');
-        }
-      }),
-    );
-    client.on(Events.ThreadDelete, (thread) =>
-      this.#enqueue(() => this.#forget({ channel_id: thread.id }, 'thread deleted')),
-    );
-    client.on(Events.ChannelDelete, (channel) =>
-      this.#enqueue(async () => {
-        // A thread is its own channel in the journal: the deleted channel's known threads go with it.
-        const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
-        for (const id of [channel.id, ...threads.keys()])
-          await this.#forget({ channel_id: id }, 'channel deleted');
-      }),
-    );
+    // Every delete from the raw packet, cached channel or not (see read-delete-packet). Raw is emitted before
+    // discord.js handles the packet, so the thread cache still holds a deleted message's thread.
+    client.on(Events.Raw, (packet: { t?: unknown; d?: unknown }) => {
+      const deleted = readDeletePacket(packet);
+      if (deleted?.kind === 'messages') {
+        const place = this.#placeOf(deleted.channelId, deleted.guildId);
+        this.#enqueue(() => this.#onDelete(deleted.ids, place));
+      } else if (deleted?.kind === 'thread') {
+        this.#enqueue(() => this.#forgetChannels([deleted.threadId], 'thread deleted'));
+      }
+    });
+    client.on(Events.ChannelDelete, (channel) => {
+      // A thread is its own channel in the journal: the deleted channel's threads go with it, those in the
+      // cache now and those recorded from before (an archived thread is not cached).
+      const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
+      const ids = new Set([channel.id, ...threads.keys(), ...this.#options.state.threadsOf(channel.id)]);
+      this.#enqueue(() => this.#forgetChannels([...ids], 'channel deleted'));
+    });
     client.once(Events.ClientReady, (ready) => {
       for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
     });
@@ -169,6 +162,7 @@ export class DiscordRecorder {
       selfUserId: rules.selfUserId,
       selfName: memory.bot.selfSpeaker,
     };
+    if (facts.parentChannelId !== undefined) state.noteThread(facts.channelId, facts.parentChannelId);
     await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
   }
@@ -187,28 +181,50 @@ export class DiscordRecorder {
     await this.#record(facts);
   }
 
-  async #onDelete(message: Message | PartialMessage): Promise<void> {
-    const channel = message.channel;
-    const parentId = channel?.isThread() ? (channel.parentId ?? undefined) : undefined;
-    const place = {
-      channelId: message.channelId,
-      parentChannelId: parentId,
-      guildId: message.guildId ?? undefined,
-      isDm: message.guildId === null,
-    };
-    if (!isPlaceRecorded(place, this.rules()) || this.#proxies.wasProxied(message.id)) return;
-    if (!this.#proxies.isRecent(message.id, Date.now())) {
-      await this.#forget({ message_ids: [message.id] }, 'message deleted');
-      return;
-    }
-    // Recorded moments ago: a proxy may be about to repost it. Decide once the grace has passed.
-    const held = new Promise<void>((resolve) => setTimeout(resolve, this.#proxies.graceMs)).then(() => {
-      this.#held.delete(held);
-      if (!this.#proxies.wasProxied(message.id)) {
-        this.#enqueue(() => this.#forget({ message_ids: [message.id] }, 'message deleted'));
+  /** Where a channel is, for the rules: a thread's parent from the cache, else as recorded before. */
+  #placeOf(channelId: string, guildId: string | undefined): Place {
+    const channel = this.#options.client.channels.cache.get(channelId);
+    const parentChannelId = channel?.isThread()
+      ? (channel.parentId ?? undefined)
+      : this.#options.state.parentOf(channelId);
+    return { channelId, parentChannelId, guildId, isDm: guildId === undefined };
+  }
+
+  /**
+   * Deleted messages are forgotten where the rules record now (tombstoned even if not saved yet, so a back-fill
+   * read meanwhile cannot bring one back), and anywhere else when they were recorded (a channel denied since).
+   */
+  async #onDelete(ids: readonly string[], place: Place): Promise<void> {
+    const { memory } = this.#options;
+    const known = isPlaceRecorded(place, this.rules()) ? undefined : memory.recordedAmong(ids);
+    const now: string[] = [];
+    for (const id of known === undefined ? ids : ids.filter((found) => known.has(found))) {
+      if (this.#proxies.wasProxied(id)) continue;
+      if (!this.#proxies.isRecent(id, Date.now())) {
+        now.push(id);
+        continue;
       }
-    });
-    this.#held.add(held);
+      // Recorded moments ago: a proxy may be about to repost it. Decide once the grace has passed.
+      const held = new Promise<void>((resolve) => setTimeout(resolve, this.#proxies.graceMs)).then(() => {
+        this.#held.delete(held);
+        if (!this.#proxies.wasProxied(id)) {
+          this.#enqueue(() => this.#forget({ message_ids: [id] }, 'message deleted'));
+        }
+      });
+      this.#held.add(held);
+    }
+    const why = ids.length > 1 ? 'bulk delete' : 'message deleted';
+    for (let start = 0; start < now.length; start += MAX_IDS_PER_FORGET) {
+      await this.#forget({ message_ids: now.slice(start, start + MAX_IDS_PER_FORGET) }, why);
+    }
+  }
+
+  /** Forgets every message recorded in these channels (or threads); a channel with none is left alone. */
+  async #forgetChannels(channelIds: readonly string[], why: string): Promise<void> {
+    for (const channelId of channelIds) {
+      if (this.#options.memory.count({ channel_id: channelId }) > 0)
+        await this.#forget({ channel_id: channelId }, why);
+    }
   }
 
   #backfillGuild(guild: Guild): void {

@@ -1,6 +1,7 @@
 /**
  * @module What the Discord interface must remember across restarts, in its own small SQLite file beside the
- * journal: who opted out of recording, and the channel rules `/memory channel allow|deny` set.
+ * journal: who opted out of recording, the channel rules `/memory channel allow|deny` set, the channels
+ * back-filled, and the parent of each thread recorded from (Discord forgets archived threads' parents).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,9 @@ export class DiscordState {
         bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
         PRIMARY KEY (bot, channel_id));
       CREATE TABLE IF NOT EXISTS backfilled (
-        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));`);
+        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));
+      CREATE TABLE IF NOT EXISTS threads (
+        bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (bot, thread_id));`);
     return new DiscordState(db, bot);
   }
 
@@ -79,6 +82,27 @@ export class DiscordState {
     this.db
       .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
       .run(this.bot, channelId, at);
+  }
+
+  /** Remembers a thread recorded from: deleting its parent channel forgets it too, cached or not. */
+  noteThread(threadId: string, parentId: string): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO threads (bot, thread_id, parent_id) VALUES (?, ?, ?)')
+      .run(this.bot, threadId, parentId);
+  }
+
+  parentOf(threadId: string): string | undefined {
+    const row = this.db
+      .prepare('SELECT parent_id FROM threads WHERE bot = ? AND thread_id = ?')
+      .get(this.bot, threadId) as { parent_id: string } | undefined;
+    return row?.parent_id;
+  }
+
+  threadsOf(parentId: string): string[] {
+    const rows = this.db
+      .prepare('SELECT thread_id FROM threads WHERE bot = ? AND parent_id = ?')
+      .all(this.bot, parentId) as { thread_id: string }[];
+    return rows.map((row) => row.thread_id);
   }
 
   close(): void {
