@@ -116,6 +116,26 @@ describe('the Discord recorder, a real discord.js client fed gateway packets', (
     assert.equal(afterRedelivery.join('\n').match(/cello/g)?.length, 1);
   });
 
+  test('a create re-delivered after an edit does not bring the old text back', async () => {
+    const id = newMessageId();
+    const created = messagePayload({ id, content: 'my train leaves at nine' });
+    await h.send('MESSAGE_CREATE', created);
+    await h.send('MESSAGE_UPDATE', {
+      ...created,
+      content: 'my train leaves at ten',
+      edited_timestamp: edited(),
+    });
+    // After a restart the message is no longer cached, and discord.js emits the repeated create again.
+    (
+      h.discord.client.channels.cache.get(GENERAL) as unknown as { messages: { cache: Map<string, unknown> } }
+    ).messages.cache.delete(id);
+    await h.send('MESSAGE_CREATE', created);
+    await h.flush();
+    const texts = (await h.recall('train leaves')).join('\n');
+    assert.match(texts, /my train leaves at ten/);
+    assert.doesNotMatch(texts, /at nine/);
+  });
+
   test('a delete forgets the message, also one from before a restart (not in the cache)', async () => {
     const id = newMessageId();
     await h.send('MESSAGE_CREATE', messagePayload({ id, content: 'my locker code is 4455' }));

@@ -169,7 +169,11 @@ export class DiscordRecorder {
 
   async #onCreate(message: Message): Promise<void> {
     const facts = readMessageFacts(message);
-    if (facts !== undefined) await this.#record(facts);
+    if (facts === undefined) return;
+    // A create for a message already recorded is a re-delivery (after a restart the gateway may repeat one
+    // from before an edit): it changes nothing. History read by back-fill carries its edits, marked edited.
+    if (facts.editedAt === null && this.#options.memory.recordedAmong([facts.id]).size > 0) return;
+    await this.#record(facts);
   }
 
   async #onUpdate(old: Message | PartialMessage, updated: Message | PartialMessage): Promise<void> {
