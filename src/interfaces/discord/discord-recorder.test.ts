@@ -15,7 +15,7 @@ import {
   startDiscordHarness,
   threadPayload,
 } from './test-support/discord-harness.js';
-import { ask, command } from './test-support/discord-interactions.js';
+import { ask, command, press } from './test-support/discord-interactions.js';
 
 const edited = () => new Date().toISOString();
 
@@ -356,6 +356,77 @@ describe('back-fill and opt-outs, and channels allowed later', () => {
       assert.doesNotMatch(again.callback?.data?.content ?? '', /being recorded too/);
       await h.discord.idle();
       assert.deepEqual(reads, [GENERAL, OFFTOPIC]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('what forget-me and forget-channel forgot is not brought back by a back-fill or a re-delivered event', async () => {
+    // Written before the forgets, read by a back-fill after them.
+    const offtopicHistory = [
+      messagePayload({ channelId: OFFTOPIC, content: 'old offtopic: Helen hides spare keys in the shed' }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'old offtopic: Sam brews cider in autumn',
+        author: SAM,
+      }),
+    ];
+    const oldGeneral = messagePayload({ content: 'old general: Sam sold his old van', author: SAM });
+    const h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 50 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) =>
+            call.method === 'GET' && call.path === `/channels/${OFFTOPIC}/messages`
+              ? { body: [...offtopicHistory].reverse() }
+              : call.method === 'GET' && /^\/channels\/\d+\/messages$/.test(call.path)
+                ? { body: [] }
+                : undefined,
+          ),
+      },
+    );
+    try {
+      h.answerReplyEdits();
+      await h.send('MESSAGE_CREATE', messagePayload({ content: 'general: Helen runs on Tuesdays' }));
+      await h.send('MESSAGE_CREATE', oldGeneral);
+      const forgetMe = await ask(h, command({ user: HELEN }, 'forget-me'));
+      const confirm = forgetMe.callback?.data?.components?.[0]?.components[0];
+      await ask(h, press({ user: HELEN }, confirm!.custom_id));
+      const forgetChannel = await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'forget-channel'),
+      );
+      const confirmChannel = forgetChannel.callback?.data?.components?.[0]?.components[0];
+      await ask(h, press({ user: HELEN }, confirmChannel!.custom_id));
+
+      await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', [
+          { name: 'channel', type: 7, value: OFFTOPIC },
+        ]),
+      );
+      // After a restart the old #general message is re-delivered.
+      (
+        h.discord.client.channels.cache.get(GENERAL) as unknown as {
+          messages: { cache: Map<string, unknown> };
+        }
+      ).messages.cache.delete(String(oldGeneral.id));
+      await h.send('MESSAGE_CREATE', oldGeneral);
+      await h.send('MESSAGE_CREATE', messagePayload({ content: 'general: Helen now swims on Fridays' }));
+      await h.discord.idle();
+      await h.flush();
+      const texts = (await h.recall('Helen keys shed Sam cider van swims runs')).join('\n');
+      assert.doesNotMatch(texts, /spare keys|old van|runs on Tuesdays/);
+      assert.match(
+        texts,
+        /Sam: old offtopic: Sam brews cider in autumn/,
+        'other people and other channels stay',
+      );
+      assert.match(
+        texts,
+        /Helen now swims on Fridays/,
+        'forget-me is not an opt-out: what comes after is recorded',
+      );
     } finally {
       await h.close();
     }

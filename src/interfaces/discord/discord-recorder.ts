@@ -156,7 +156,7 @@ export class DiscordRecorder {
       if (this.#proxies.noteWebhookPost(facts.channelId, facts.content, Date.now())) return;
     }
     const decision = decideRecording(facts, rules, (userId) => state.isOptedOut(userId));
-    if (!decision.record) return;
+    if (!decision.record || state.wasForgotten(facts.authorId, facts.channelId, facts.createdAt)) return;
     const names = {
       aliasedUserIds: new Set(Object.keys(memory.bot.speakerAliases)),
       selfUserId: rules.selfUserId,
