@@ -538,18 +538,13 @@ describe('every delete path forgets, whether or not discord.js has the channel c
     await h.send('THREAD_CREATE', threadPayload(cached, OFFTOPIC));
     await h.send('THREAD_CREATE', threadPayload(archived, OFFTOPIC));
     h.discord.state.setChannelRule(OFFTOPIC, 'allow');
-    await h.send(
-      'MESSAGE_CREATE',
-      messagePayload({ channelId: OFFTOPIC, content: 'channel: the paper lanterns' }),
-    );
-    await h.send(
-      'MESSAGE_CREATE',
-      messagePayload({ channelId: cached, content: 'thread: the paper cranes' }),
-    );
-    await h.send(
-      'MESSAGE_CREATE',
-      messagePayload({ channelId: archived, content: 'archived thread: the paper boats' }),
-    );
+    const lines = {
+      [OFFTOPIC]: 'channel: the paper lanterns',
+      [cached]: 'thread: the paper cranes',
+      [archived]: 'archived thread: the paper boats',
+    };
+    for (const [channelId, content] of Object.entries(lines))
+      await h.send('MESSAGE_CREATE', messagePayload({ channelId, content }));
     await h.flush();
     assert.equal((await h.recall('paper lanterns cranes boats')).length, 3);
     evictChannel(archived);
