@@ -8,7 +8,7 @@ test('memory-pool has exactly these commands and options', () => {
     buildProgram().commands.map((command) => [command.name(), command.options.map((option) => option.flags)]),
   );
   assert.deepEqual(commands, {
-    serve: ['-c, --config <file>', '--log-format <format>'],
+    serve: ['-c, --config <file>', '--log-format <format>', '--discord-commands <where>'],
     qdrant: [
       '--data <dir>',
       '--host <host>',

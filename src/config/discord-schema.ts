@@ -80,14 +80,18 @@ export const discordSchema = section({
     .default(false),
   /**
    * Default 0: on first sight of an allowed channel, also record up to this many of its recent messages
-   * (read 100 at a time, one page a second, well inside Discord's rate limits). Each channel is back-filled once.
+   * (read 100 at a time, one page a second, one channel after another, well inside Discord's rate limits).
+   * Each channel is back-filled once; `/memory channel allow` back-fills the channel it allows.
    */
   backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
     0,
   ),
   /** Optional (off by default): reply as the persona when mentioned, in DMs, and in replyChannels. */
   companion: companionSchema.optional(),
-  /** Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not. */
+  /**
+   * Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not.
+   * `serve --discord-commands` overrides it.
+   */
   commands: oneOf(
     ['guild', 'global', 'off'],
     'Pick where the /memory slash commands are registered.',

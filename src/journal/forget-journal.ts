@@ -175,20 +175,36 @@ export class ForgetJournal {
     };
   }
 
+  /** The subset of `messageIds` journaled for `bot` in `source` (what a forget of them would reach). */
+  journaledAmong(bot: string, source: string, messageIds: readonly string[]): Set<string> {
+    return this.selectIds(
+      messageIds,
+      (marks) => `SELECT message_id FROM messages WHERE bot = ? AND source = ? AND message_id IN (${marks})`,
+      [bot, source],
+    );
+  }
+
   /** The subset of `messageIds` that were forgotten for `bot`. */
   forgottenAmong(bot: string, messageIds: readonly string[]): Set<string> {
+    return this.selectIds(
+      messageIds.filter((id) => id !== ''),
+      (marks) =>
+        // A tombstone whose message is still journaled belongs to another source (a scoped forget).
+        `SELECT f.message_id FROM forgotten_messages f WHERE f.bot = ? AND f.message_id IN (${marks})
+         AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.bot = f.bot AND m.message_id = f.message_id)`,
+      [bot],
+    );
+  }
+
+  /** Runs an `IN (...)` query over `ids` in slices (SQLite limits bound parameters per statement). */
+  private selectIds(ids: readonly string[], sql: (marks: string) => string, args: unknown[]): Set<string> {
     const found = new Set<string>();
-    const ids = [...new Set(messageIds)].filter((id) => id !== '');
-    // In slices: SQLite limits the number of bound parameters per statement.
-    for (let start = 0; start < ids.length; start += 500) {
-      const slice = ids.slice(start, start + 500);
-      const rows = this.db
-        .prepare(
-          // A tombstone whose message is still journaled belongs to another source (a scoped forget).
-          `SELECT f.message_id FROM forgotten_messages f WHERE f.bot = ? AND f.message_id IN (${slice.map(() => '?').join(', ')})
-           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.bot = f.bot AND m.message_id = f.message_id)`,
-        )
-        .all(bot, ...slice) as { message_id: string }[];
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += 500) {
+      const slice = unique.slice(start, start + 500);
+      const rows = this.db.prepare(sql(slice.map(() => '?').join(', '))).all(...args, ...slice) as {
+        message_id: string;
+      }[];
       for (const row of rows) found.add(row.message_id);
     }
     return found;

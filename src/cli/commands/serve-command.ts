@@ -1,22 +1,28 @@
 /** @module `memory-pool serve`: the memory service with its HTTP API (and the embedded store, when configured). */
 import type { Command } from 'commander';
+import type { DiscordConfig } from '../../config/config-types.js';
 import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { createLogger, type LogFormat } from '../../logging/logger.js';
 import { closeOnSignal } from '../close-on-signal.js';
+import { applyDiscordCommandsFlag, discordCommandsOption } from '../discord-commands-option.js';
 import { logFormatOption } from '../log-format-option.js';
 
 interface ServeOptions {
   config?: string;
   logFormat?: LogFormat;
+  discordCommands?: DiscordConfig['commands'];
 }
 
 async function runServe(options: ServeOptions): Promise<void> {
   const logger = createLogger(options.logFormat === undefined ? {} : { format: options.logFormat });
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(options.config === undefined ? {} : { configPath: options.config });
+    config = applyDiscordCommandsFlag(
+      loadConfig(options.config === undefined ? {} : { configPath: options.config }),
+      options.discordCommands,
+    );
   } catch (error) {
     process.stderr.write(`${isMemoryPoolError(error) ? error.message : String(error)}\n`);
     process.exitCode = 1;
@@ -56,7 +62,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   closeOnSignal(logger, 'memory-pool', () => service.close());
 }
 
-/** Registers `memory-pool serve [--config FILE] [--log-format pretty|json]`. */
+/** Registers `memory-pool serve [--config FILE] [--log-format pretty|json] [--discord-commands guild|global|off]`. */
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -68,5 +74,6 @@ export function registerServeCommand(program: Command): void {
       'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
     )
     .addOption(logFormatOption())
+    .addOption(discordCommandsOption())
     .action((options: ServeOptions) => runServe(options));
 }

@@ -21,6 +21,8 @@ export interface DiscordMemory {
   forget(selector: DiscordForget): Promise<ForgetResponse>;
   /** How many recorded messages a forget would remove (what a confirmation button states). */
   count(selector: Exclude<DiscordForget, { message_ids: string[] }>): number;
+  /** Which of these message ids are recorded (a delete elsewhere than where it records now still forgets them). */
+  recordedAmong(messageIds: readonly string[]): ReadonlySet<string>;
   /** Exactly `POST /retrieve`. */
   retrieve(request: Omit<RetrieveRequest, 'bot'>): Promise<RetrieveResponse>;
   stats(): Promise<BotStatsResponse>;

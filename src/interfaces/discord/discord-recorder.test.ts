@@ -15,6 +15,7 @@ import {
   startDiscordHarness,
   threadPayload,
 } from './test-support/discord-harness.js';
+import { ask, command, press } from './test-support/discord-interactions.js';
 
 const edited = () => new Date().toISOString();
 
@@ -113,6 +114,26 @@ describe('the Discord recorder, a real discord.js client fed gateway packets', (
     const afterRedelivery = await h.recall('cello Sundays');
     assert.deepEqual(afterRedelivery, before);
     assert.equal(afterRedelivery.join('\n').match(/cello/g)?.length, 1);
+  });
+
+  test('a create re-delivered after an edit does not bring the old text back', async () => {
+    const id = newMessageId();
+    const created = messagePayload({ id, content: 'my train leaves at nine' });
+    await h.send('MESSAGE_CREATE', created);
+    await h.send('MESSAGE_UPDATE', {
+      ...created,
+      content: 'my train leaves at ten',
+      edited_timestamp: edited(),
+    });
+    // After a restart the message is no longer cached, and discord.js emits the repeated create again.
+    (
+      h.discord.client.channels.cache.get(GENERAL) as unknown as { messages: { cache: Map<string, unknown> } }
+    ).messages.cache.delete(id);
+    await h.send('MESSAGE_CREATE', created);
+    await h.flush();
+    const texts = (await h.recall('train leaves')).join('\n');
+    assert.match(texts, /my train leaves at ten/);
+    assert.doesNotMatch(texts, /at nine/);
   });
 
   test('a delete forgets the message, also one from before a restart (not in the cache)', async () => {
@@ -270,5 +291,302 @@ describe('back-fill', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('back-fill and opt-outs, and channels allowed later', () => {
+  const ANA = { id: '500000000000000003', username: 'ana', global_name: 'Ana' };
+  const MANAGE_GUILD = 1n << 5n;
+
+  test('/memory channel allow back-fills the channel once, without the messages of people who opted out (before or while it is read)', async () => {
+    const offtopicHistory = [
+      messagePayload({ channelId: OFFTOPIC, content: 'offtopic history: Helen keeps bees on the roof' }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'offtopic history: Sam hides a key under the mat',
+        author: SAM,
+      }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'offtopic history: Ana takes the 7:40 train',
+        author: ANA,
+      }),
+    ];
+    const reads: string[] = [];
+    let h: DiscordHarness | undefined;
+    h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 50 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            const channel = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+            if (call.method !== 'GET' || channel === undefined) return undefined;
+            reads.push(channel);
+            if (channel !== OFFTOPIC) return { body: [] };
+            // Ana opts out while the history is being read: her messages are not recorded either.
+            h?.discord.state.setOptedOut(ANA.id, true, Date.now());
+            return { body: [...offtopicHistory].reverse() };
+          }),
+      },
+    );
+    try {
+      assert.deepEqual(reads, [GENERAL], 'first sight of the allowed channel at start-up');
+      h.answerReplyEdits();
+      const optOut = await ask(h, command({ user: SAM }, 'opt-out'));
+      assert.match(optOut.callback?.data?.content ?? '', /no longer records/);
+
+      const allow = [{ name: 'channel', type: 7, value: OFFTOPIC }];
+      const allowed = await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', allow),
+      );
+      assert.match(
+        allowed.callback?.data?.content ?? '',
+        /Up to its last 50 messages are being recorded too/,
+      );
+      await h.discord.idle();
+      await h.flush();
+      const texts = (await h.recall('bees roof key mat train')).join('\n');
+      assert.match(texts, /Helen: offtopic history: Helen keeps bees on the roof/);
+      assert.doesNotMatch(texts, /key under the mat|7:40 train/);
+      assert.ok(h.discord.state.hasBackfilled(OFFTOPIC));
+
+      // Allowed again (or denied and allowed): never read twice.
+      const again = await ask(h, command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', allow));
+      assert.doesNotMatch(again.callback?.data?.content ?? '', /being recorded too/);
+      await h.discord.idle();
+      assert.deepEqual(reads, [GENERAL, OFFTOPIC]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('what forget-me and forget-channel forgot is not brought back by a back-fill or a re-delivered event', async () => {
+    // Written before the forgets, read by a back-fill after them.
+    const offtopicHistory = [
+      messagePayload({ channelId: OFFTOPIC, content: 'old offtopic: Helen hides spare keys in the shed' }),
+      messagePayload({
+        channelId: OFFTOPIC,
+        content: 'old offtopic: Sam brews cider in autumn',
+        author: SAM,
+      }),
+    ];
+    const oldGeneral = messagePayload({ content: 'old general: Sam sold his old van', author: SAM });
+    const h = await startDiscordHarness(
+      { channels: [GENERAL], backfill: 50 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) =>
+            call.method === 'GET' && call.path === `/channels/${OFFTOPIC}/messages`
+              ? { body: [...offtopicHistory].reverse() }
+              : call.method === 'GET' && /^\/channels\/\d+\/messages$/.test(call.path)
+                ? { body: [] }
+                : undefined,
+          ),
+      },
+    );
+    try {
+      h.answerReplyEdits();
+      await h.send('MESSAGE_CREATE', messagePayload({ content: 'general: Helen runs on Tuesdays' }));
+      await h.send('MESSAGE_CREATE', oldGeneral);
+      const forgetMe = await ask(h, command({ user: HELEN }, 'forget-me'));
+      const confirm = forgetMe.callback?.data?.components?.[0]?.components[0];
+      await ask(h, press({ user: HELEN }, confirm!.custom_id));
+      const forgetChannel = await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'forget-channel'),
+      );
+      const confirmChannel = forgetChannel.callback?.data?.components?.[0]?.components[0];
+      await ask(h, press({ user: HELEN }, confirmChannel!.custom_id));
+
+      await ask(
+        h,
+        command({ user: HELEN, permissions: MANAGE_GUILD }, 'channel allow', [
+          { name: 'channel', type: 7, value: OFFTOPIC },
+        ]),
+      );
+      // After a restart the old #general message is re-delivered.
+      (
+        h.discord.client.channels.cache.get(GENERAL) as unknown as {
+          messages: { cache: Map<string, unknown> };
+        }
+      ).messages.cache.delete(String(oldGeneral.id));
+      await h.send('MESSAGE_CREATE', oldGeneral);
+      await h.send('MESSAGE_CREATE', messagePayload({ content: 'general: Helen now swims on Fridays' }));
+      await h.discord.idle();
+      await h.flush();
+      const texts = (await h.recall('Helen keys shed Sam cider van swims runs')).join('\n');
+      assert.doesNotMatch(texts, /spare keys|old van|runs on Tuesdays/);
+      assert.match(
+        texts,
+        /Sam: old offtopic: Sam brews cider in autumn/,
+        'other people and other channels stay',
+      );
+      assert.match(
+        texts,
+        /Helen now swims on Fridays/,
+        'forget-me is not an opt-out: what comes after is recorded',
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a guild of several allowed channels is read one channel after another, never in parallel', async () => {
+    const pages: string[] = [];
+    const page = (channelId: string, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        messagePayload({ channelId, content: `history ${channelId} number ${i}` }),
+      );
+    const h = await startDiscordHarness(
+      { guilds: [GUILD], channels: [], denyChannels: [SECRET], backfill: 150 },
+      {
+        prepare: (fake) =>
+          fake.respond((call) => {
+            const channel = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+            if (call.method !== 'GET' || channel === undefined) return undefined;
+            const before = new URLSearchParams(call.query).get('before');
+            pages.push(`${channel}${before === null ? ' first page' : ' second page'}`);
+            return { body: before === null ? page(channel, 100) : page(channel, 20) };
+          }),
+      },
+    );
+    try {
+      await h.discord.idle();
+      assert.deepEqual(pages, [
+        `${GENERAL} first page`,
+        `${GENERAL} second page`,
+        `${OFFTOPIC} first page`,
+        `${OFFTOPIC} second page`,
+      ]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('every delete path forgets, whether or not discord.js has the channel cached', () => {
+  let h: DiscordHarness;
+  before(async () => {
+    h = await startDiscordHarness({ channels: [GENERAL, OFFTOPIC] }, { proxyGraceMs: 300 });
+  });
+  after(() => h.close());
+
+  /** What discord.js forgets after a restart: an archived thread is not in any cache. */
+  const evictChannel = (id: string) => {
+    h.discord.client.channels.cache.delete(id);
+    h.discord.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
+  };
+  const forgetLog = async () =>
+    (await fetch(`${h.service.url}/admin/forget-log?bot=mythos`).then((r) => r.json())) as {
+      entries: { selector: Record<string, unknown> }[];
+    };
+
+  test('a message deleted in a channel denied since it was recorded is forgotten', async () => {
+    const id = newMessageId();
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id, channelId: OFFTOPIC, content: 'offtopic: my flat is on floor nine' }),
+    );
+    await h.flush();
+    h.discord.state.setChannelRule(OFFTOPIC, 'deny');
+    await h.send('MESSAGE_DELETE', { id, channel_id: OFFTOPIC, guild_id: GUILD });
+    assert.doesNotMatch((await h.recall('flat floor nine')).join('\n'), /floor nine/);
+  });
+
+  test('deletes in a thread discord.js has not cached (single and bulk) forget, by the thread recorded before', async () => {
+    const thread = '210000000000000021';
+    const [one, two, three] = [newMessageId(), newMessageId(), newMessageId()];
+    await h.send('THREAD_CREATE', threadPayload(thread, GENERAL));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: one, channelId: thread, content: 'archived: the walnut tree' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: two, channelId: thread, content: 'archived: the copper kettle' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: three, channelId: thread, content: 'archived: the linen map' }),
+    );
+    await h.flush();
+    evictChannel(thread);
+    await h.send('MESSAGE_DELETE', { id: one, channel_id: thread, guild_id: GUILD });
+    await h.send('MESSAGE_DELETE_BULK', { ids: [two, three], channel_id: thread, guild_id: GUILD });
+    assert.doesNotMatch(
+      (await h.recall('walnut tree copper kettle linen map')).join('\n'),
+      /walnut|kettle|linen/,
+    );
+  });
+
+  test('a thread deleted while not cached is forgotten', async () => {
+    const thread = '210000000000000022';
+    await h.send('THREAD_CREATE', threadPayload(thread, GENERAL));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: thread, content: 'old thread: the brass telescope' }),
+    );
+    await h.flush();
+    evictChannel(thread);
+    await h.send('THREAD_DELETE', { id: thread, guild_id: GUILD, parent_id: GENERAL, type: 11 });
+    assert.doesNotMatch((await h.recall('brass telescope')).join('\n'), /telescope/);
+  });
+
+  test('a deleted channel forgets its messages and its threads, the archived ones too', async () => {
+    const [cached, archived] = ['210000000000000023', '210000000000000024'];
+    await h.send('THREAD_CREATE', threadPayload(cached, OFFTOPIC));
+    await h.send('THREAD_CREATE', threadPayload(archived, OFFTOPIC));
+    h.discord.state.setChannelRule(OFFTOPIC, 'allow');
+    const lines = {
+      [OFFTOPIC]: 'channel: the paper lanterns',
+      [cached]: 'thread: the paper cranes',
+      [archived]: 'archived thread: the paper boats',
+    };
+    for (const [channelId, content] of Object.entries(lines))
+      await h.send('MESSAGE_CREATE', messagePayload({ channelId, content }));
+    await h.flush();
+    assert.equal((await h.recall('paper lanterns cranes boats')).length, 3);
+    evictChannel(archived);
+    await h.send('CHANNEL_DELETE', {
+      id: OFFTOPIC,
+      type: 0,
+      guild_id: GUILD,
+      name: 'offtopic',
+      position: 0,
+      permission_overwrites: [],
+    });
+    assert.doesNotMatch((await h.recall('paper lanterns cranes boats')).join('\n'), /paper/);
+  });
+
+  test('a proxy that reposts first and deletes after is not a forget either', async () => {
+    const id = newMessageId();
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id, content: 'proxied first: my cat sleeps in the sink' }),
+    );
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        content: 'proxied first: my cat sleeps in the sink',
+        webhookId: '880000000000000002',
+        author: { id: '880000000000000002', username: 'Luna', bot: true },
+      }),
+    );
+    await h.send('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+    await h.flush();
+    assert.equal((await h.recall('cat sleeps sink')).join('\n').match(/sleeps in the sink/g)?.length, 1);
+  });
+
+  test('deletes where nothing was recorded write no forget at all', async () => {
+    const before = (await forgetLog()).entries.length;
+    await h.send('MESSAGE_DELETE', { id: newMessageId(), channel_id: SECRET, guild_id: GUILD });
+    await h.send('MESSAGE_DELETE_BULK', {
+      ids: [newMessageId(), newMessageId()],
+      channel_id: SECRET,
+      guild_id: GUILD,
+    });
+    await h.send('THREAD_DELETE', { id: '210000000000000029', guild_id: GUILD, parent_id: SECRET, type: 11 });
+    assert.equal((await forgetLog()).entries.length, before);
   });
 });

@@ -3,14 +3,15 @@
  * (source `discord`), real edits rebuild their chunk, and deletes of every kind forget (tombstones). Events
  * are handled one at a time, in gateway order, so an edit never overtakes its message.
  */
-import { type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
+import { type Channel, type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
 import type { Logger } from '../../logging/logger.js';
+import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
-import { readRecentHistory } from './read-recent-history.js';
+import { readDeletePacket } from './read-delete-packet.js';
 import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
 import { toSaveMessage } from './to-save-message.js';
 
@@ -26,6 +27,8 @@ export interface DiscordRecorderOptions {
   readonly backfillPageDelayMs?: number;
 }
 
+type Place = Parameters<typeof isPlaceRecorded>[0];
+
 /** Message ids per forget: `POST /forget` takes at most 1000. */
 const MAX_IDS_PER_FORGET = 1000;
 
@@ -34,10 +37,23 @@ export class DiscordRecorder {
   readonly #proxies: ProxyReposts;
   #tail: Promise<void> = Promise.resolve();
   readonly #held = new Set<Promise<void>>();
+  readonly #backfill: ChannelBackfill;
 
   constructor(options: DiscordRecorderOptions) {
     this.#options = options;
     this.#proxies = new ProxyReposts(options.proxyGraceMs ?? 5000);
+    this.#backfill = new ChannelBackfill({
+      state: options.state,
+      logger: options.logger,
+      limit: options.config.backfill,
+      pageDelayMs: options.backfillPageDelayMs ?? 1000,
+      // Through the event queue, so back-filled and live messages are saved one at a time, in order, each by
+      // the rules in force when it is saved (an opt-out made while the history was read applies to it).
+      record: (messages, done) => {
+        for (const message of messages) this.#enqueue(() => this.#onCreate(message));
+        this.#enqueue(async () => done());
+      },
+    });
   }
 
   /** The rules in force now: the config's lists with `/memory channel` changes applied (a deny wins). */
@@ -68,34 +84,24 @@ export class DiscordRecorder {
     const { client } = this.#options;
     client.on(Events.MessageCreate, (message) => this.#enqueue(() => this.#onCreate(message)));
     client.on(Events.MessageUpdate, (old, updated) => this.#enqueue(() => this.#onUpdate(old, updated)));
-    client.on(Events.MessageDelete, (message) => this.#enqueue(() => this.#onDelete(message)));
-    client.on(Events.MessageBulkDelete, (messages, channel) =>
-      this.#enqueue(async () => {
-        const parentId = channel.isThread() ? (channel.parentId ?? undefined) : undefined;
-        const place = {
-          channelId: channel.id,
-          parentChannelId: parentId,
-          guildId: channel.guildId,
-          isDm: false,
-        };
-        if (!isPlaceRecorded(place, this.rules())) return;
-        const ids = [...messages.keys()];
-        for (let start = 0; start < ids.length; start += MAX_IDS_PER_FORGET) {
-          await this.#forget({ message_ids: ids.slice(start, start + MAX_IDS_PER_FORGET) }, 'bulk delete');
-        }
-      }),
-    );
-    client.on(Events.ThreadDelete, (thread) =>
-      this.#enqueue(() => this.#forget({ channel_id: thread.id }, 'thread deleted')),
-    );
-    client.on(Events.ChannelDelete, (channel) =>
-      this.#enqueue(async () => {
-        // A thread is its own channel in the journal: the deleted channel's known threads go with it.
-        const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
-        for (const id of [channel.id, ...threads.keys()])
-          await this.#forget({ channel_id: id }, 'channel deleted');
-      }),
-    );
+    // Every delete from the raw packet, cached channel or not (see read-delete-packet). Raw is emitted before
+    // discord.js handles the packet, so the thread cache still holds a deleted message's thread.
+    client.on(Events.Raw, (packet: { t?: unknown; d?: unknown }) => {
+      const deleted = readDeletePacket(packet);
+      if (deleted?.kind === 'messages') {
+        const place = this.#placeOf(deleted.channelId, deleted.guildId);
+        this.#enqueue(() => this.#onDelete(deleted.ids, place));
+      } else if (deleted?.kind === 'thread') {
+        this.#enqueue(() => this.#forgetChannels([deleted.threadId], 'thread deleted'));
+      }
+    });
+    client.on(Events.ChannelDelete, (channel) => {
+      // A thread is its own channel in the journal: the deleted channel's threads go with it, those in the
+      // cache now and those recorded from before (an archived thread is not cached).
+      const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
+      const ids = new Set([channel.id, ...threads.keys(), ...this.#options.state.threadsOf(channel.id)]);
+      this.#enqueue(() => this.#forgetChannels([...ids], 'channel deleted'));
+    });
     client.once(Events.ClientReady, (ready) => {
       for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
     });
@@ -118,11 +124,21 @@ export class DiscordRecorder {
     return this.#tail;
   }
 
+  /**
+   * Back-fills a channel just allowed (`/memory channel allow`) when `backfill` is set and it was never
+   * back-filled; returns whether it was queued.
+   */
+  backfillChannel(channelId: string): boolean {
+    const channel = this.#options.client.channels.cache.get(channelId);
+    if (channel === undefined || channel.isDMBased()) return false;
+    return this.#requestBackfill(channel);
+  }
+
   /** Resolves once every event received so far is handled (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
       const tail = this.#tail;
-      await Promise.all([tail, ...this.#held]);
+      await Promise.all([tail, this.#backfill.idle(), ...this.#held]);
       if (tail === this.#tail && this.#held.size === 0) return;
     }
   }
@@ -140,19 +156,24 @@ export class DiscordRecorder {
       if (this.#proxies.noteWebhookPost(facts.channelId, facts.content, Date.now())) return;
     }
     const decision = decideRecording(facts, rules, (userId) => state.isOptedOut(userId));
-    if (!decision.record) return;
+    if (!decision.record || state.wasForgotten(facts.authorId, facts.channelId, facts.createdAt)) return;
     const names = {
       aliasedUserIds: new Set(Object.keys(memory.bot.speakerAliases)),
       selfUserId: rules.selfUserId,
       selfName: memory.bot.selfSpeaker,
     };
+    if (facts.parentChannelId !== undefined) state.noteThread(facts.channelId, facts.parentChannelId);
     await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
   }
 
   async #onCreate(message: Message): Promise<void> {
     const facts = readMessageFacts(message);
-    if (facts !== undefined) await this.#record(facts);
+    if (facts === undefined) return;
+    // A create for a message already recorded is a re-delivery (after a restart the gateway may repeat one
+    // from before an edit): it changes nothing. History read by back-fill carries its edits, marked edited.
+    if (facts.editedAt === null && this.#options.memory.recordedAmong([facts.id]).size > 0) return;
+    await this.#record(facts);
   }
 
   async #onUpdate(old: Message | PartialMessage, updated: Message | PartialMessage): Promise<void> {
@@ -164,51 +185,62 @@ export class DiscordRecorder {
     await this.#record(facts);
   }
 
-  async #onDelete(message: Message | PartialMessage): Promise<void> {
-    const channel = message.channel;
-    const parentId = channel?.isThread() ? (channel.parentId ?? undefined) : undefined;
-    const place = {
-      channelId: message.channelId,
-      parentChannelId: parentId,
-      guildId: message.guildId ?? undefined,
-      isDm: message.guildId === null,
-    };
-    if (!isPlaceRecorded(place, this.rules()) || this.#proxies.wasProxied(message.id)) return;
-    if (!this.#proxies.isRecent(message.id, Date.now())) {
-      await this.#forget({ message_ids: [message.id] }, 'message deleted');
-      return;
-    }
-    // Recorded moments ago: a proxy may be about to repost it. Decide once the grace has passed.
-    const held = new Promise<void>((resolve) => setTimeout(resolve, this.#proxies.graceMs)).then(() => {
-      this.#held.delete(held);
-      if (!this.#proxies.wasProxied(message.id)) {
-        this.#enqueue(() => this.#forget({ message_ids: [message.id] }, 'message deleted'));
+  /** Where a channel is, for the rules: a thread's parent from the cache, else as recorded before. */
+  #placeOf(channelId: string, guildId: string | undefined): Place {
+    const channel = this.#options.client.channels.cache.get(channelId);
+    const parentChannelId = channel?.isThread()
+      ? (channel.parentId ?? undefined)
+      : this.#options.state.parentOf(channelId);
+    return { channelId, parentChannelId, guildId, isDm: guildId === undefined };
+  }
+
+  /**
+   * Deleted messages are forgotten where the rules record now (tombstoned even if not saved yet, so a back-fill
+   * read meanwhile cannot bring one back), and anywhere else when they were recorded (a channel denied since).
+   */
+  async #onDelete(ids: readonly string[], place: Place): Promise<void> {
+    const { memory } = this.#options;
+    const known = isPlaceRecorded(place, this.rules()) ? undefined : memory.recordedAmong(ids);
+    const now: string[] = [];
+    for (const id of known === undefined ? ids : ids.filter((found) => known.has(found))) {
+      if (this.#proxies.wasProxied(id)) continue;
+      if (!this.#proxies.isRecent(id, Date.now())) {
+        now.push(id);
+        continue;
       }
-    });
-    this.#held.add(held);
+      // Recorded moments ago: a proxy may be about to repost it. Decide once the grace has passed.
+      const held = new Promise<void>((resolve) => setTimeout(resolve, this.#proxies.graceMs)).then(() => {
+        this.#held.delete(held);
+        if (!this.#proxies.wasProxied(id)) {
+          this.#enqueue(() => this.#forget({ message_ids: [id] }, 'message deleted'));
+        }
+      });
+      this.#held.add(held);
+    }
+    const why = ids.length > 1 ? 'bulk delete' : 'message deleted';
+    for (let start = 0; start < now.length; start += MAX_IDS_PER_FORGET) {
+      await this.#forget({ message_ids: now.slice(start, start + MAX_IDS_PER_FORGET) }, why);
+    }
+  }
+
+  /** Forgets every message recorded in these channels (or threads); a channel with none is left alone. */
+  async #forgetChannels(channelIds: readonly string[], why: string): Promise<void> {
+    for (const channelId of channelIds) {
+      if (this.#options.memory.count({ channel_id: channelId }) > 0)
+        await this.#forget({ channel_id: channelId }, why);
+    }
   }
 
   #backfillGuild(guild: Guild): void {
-    const { config, state, logger } = this.#options;
-    if (config.backfill === 0) return;
-    const rules = this.rules();
-    for (const channel of guild.channels.cache.values()) {
-      if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased()) continue;
-      const place = { channelId: channel.id, guildId: guild.id, isDm: false };
-      if (!isPlaceRecorded(place, rules) || state.hasBackfilled(channel.id)) continue;
-      const run = readRecentHistory(channel, config.backfill, this.#options.backfillPageDelayMs ?? 1000)
-        .then(async (messages) => {
-          // Through the event queue, so back-filled and live messages are saved one at a time, in order.
-          for (const message of messages) this.#enqueue(() => this.#onCreate(message));
-          this.#enqueue(async () => state.markBackfilled(channel.id, Date.now()));
-          logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
-        })
-        .catch((error: unknown) =>
-          logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed'),
-        )
-        .finally(() => this.#held.delete(run));
-      this.#held.add(run);
-    }
+    for (const channel of guild.channels.cache.values()) this.#requestBackfill(channel);
+  }
+
+  /** Queues a guild text channel (not a thread, not voice) that the rules record now. */
+  #requestBackfill(channel: Channel): boolean {
+    if (!channel.isTextBased() || channel.isThread() || channel.isVoiceBased() || channel.isDMBased())
+      return false;
+    const place = { channelId: channel.id, guildId: channel.guildId, isDm: false };
+    return isPlaceRecorded(place, this.rules()) && this.#backfill.request(channel);
   }
 
   async #forget(selector: DiscordForget, why: string): Promise<void> {

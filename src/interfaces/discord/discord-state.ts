@@ -1,6 +1,7 @@
 /**
  * @module What the Discord interface must remember across restarts, in its own small SQLite file beside the
- * journal: who opted out of recording, and the channel rules `/memory channel allow|deny` set.
+ * journal: who opted out of recording, the channel rules `/memory channel allow|deny` set, the channels
+ * back-filled, and the parent of each thread recorded from (Discord forgets archived threads' parents).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,12 @@ export class DiscordState {
         bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
         PRIMARY KEY (bot, channel_id));
       CREATE TABLE IF NOT EXISTS backfilled (
-        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));`);
+        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));
+      CREATE TABLE IF NOT EXISTS forgotten_before (
+        bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'channel')), id TEXT NOT NULL,
+        at INTEGER NOT NULL, PRIMARY KEY (bot, kind, id));
+      CREATE TABLE IF NOT EXISTS threads (
+        bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (bot, thread_id));`);
     return new DiscordState(db, bot);
   }
 
@@ -79,6 +85,51 @@ export class DiscordState {
     this.db
       .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
       .run(this.bot, channelId, at);
+  }
+
+  /**
+   * Remembers a confirmed `/memory forget-me` or `forget-channel`: a message of that person (or channel) written
+   * before it is never recorded again, even when a back-fill or a re-delivered event brings it afterwards.
+   */
+  noteForgotten(kind: 'user' | 'channel', id: string, at: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO forgotten_before (bot, kind, id, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = MAX(at, excluded.at)',
+      )
+      .run(this.bot, kind, id, at);
+  }
+
+  /** Whether a message written at `createdAt` by `userId` in `channelId` was covered by such a forget. */
+  wasForgotten(userId: string, channelId: string, createdAt: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM forgotten_before WHERE bot = ? AND at >= ?
+           AND ((kind = 'user' AND id = ?) OR (kind = 'channel' AND id = ?))`,
+        )
+        .get(this.bot, createdAt, userId, channelId) !== undefined
+    );
+  }
+
+  /** Remembers a thread recorded from: deleting its parent channel forgets it too, cached or not. */
+  noteThread(threadId: string, parentId: string): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO threads (bot, thread_id, parent_id) VALUES (?, ?, ?)')
+      .run(this.bot, threadId, parentId);
+  }
+
+  parentOf(threadId: string): string | undefined {
+    const row = this.db
+      .prepare('SELECT parent_id FROM threads WHERE bot = ? AND thread_id = ?')
+      .get(this.bot, threadId) as { parent_id: string } | undefined;
+    return row?.parent_id;
+  }
+
+  threadsOf(parentId: string): string[] {
+    const rows = this.db
+      .prepare('SELECT thread_id FROM threads WHERE bot = ? AND parent_id = ?')
+      .all(this.bot, parentId) as { thread_id: string }[];
+    return rows.map((row) => row.thread_id);
   }
 
   close(): void {

@@ -45,6 +45,8 @@ export function createInProcessDiscordMemory(deps: ServiceDeps, bot: BotConfig):
     forget: (selector) => deps.forget(bot, { bot: bot.name, ...selector }, permissions),
     count: (selector) =>
       deps.journal.forgetting.findMatching(bot.name, toJournalSelector(selector), [DISCORD_SOURCE]).length,
+    recordedAmong: (messageIds) =>
+      deps.journal.forgetting.journaledAmong(bot.name, DISCORD_SOURCE, messageIds),
     retrieve: (request) => deps.retrieve(bot, { ...request, bot: bot.name }),
     stats: () => readBotStats(deps, bot),
   };

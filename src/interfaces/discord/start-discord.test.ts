@@ -20,6 +20,7 @@ const memory: DiscordMemory = {
   save: unused,
   forget: unused,
   count: () => 0,
+  recordedAmong: () => new Set(),
   retrieve: unused,
   stats: unused,
 };

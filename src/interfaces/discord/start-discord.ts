@@ -30,7 +30,7 @@ export interface DiscordConnection {
   readonly client: Client;
   readonly recorder: DiscordRecorder;
   readonly state: DiscordState;
-  /** Resolves once every event so far is recorded and every companion reply sent. */
+  /** Resolves once every event so far is recorded, every companion reply sent and /memory registered. */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -67,7 +67,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
       : { backfillPageDelayMs: options.backfillPageDelayMs }),
   });
   recorder.attach();
-  attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
+  const commands = attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
   let companion: { idle(): Promise<void> } | undefined;
   try {
     companion =
@@ -85,6 +85,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
   });
   client.on(Events.Error, (error) => logger.warn({ err: error }, 'discord: client error'));
   const idle = async () => {
+    await commands.idle();
     await companion?.idle();
     await recorder.idle();
   };

@@ -22,27 +22,36 @@ export interface AttachMemoryCommandsOptions {
   readonly logger: Logger;
 }
 
-export function attachMemoryCommands(options: AttachMemoryCommandsOptions): void {
+/** What is attached: `idle` resolves once every registration started so far has been answered. */
+export interface AttachedMemoryCommands {
+  idle(): Promise<void>;
+}
+
+export function attachMemoryCommands(options: AttachMemoryCommandsOptions): AttachedMemoryCommands {
   const { client, config, logger } = options;
-  const context: CommandContext = { ...options, rules: () => options.recorder.rules() };
+  const context: CommandContext = {
+    ...options,
+    rules: () => options.recorder.rules(),
+    backfillChannel: (channelId) => options.recorder.backfillChannel(channelId),
+  };
   const definition = buildMemoryCommand();
-  const registerIn = (guildId: string) =>
-    client.application?.commands
-      .set([definition], guildId)
-      .catch((error: unknown) => logger.warn({ err: error, guildId }, 'discord: could not register /memory'));
+  const pending = new Set<Promise<unknown>>();
+  const register = (guildId?: string) => {
+    const commands = client.application?.commands;
+    if (commands === undefined) return;
+    const call = (guildId === undefined ? commands.set([definition]) : commands.set([definition], guildId))
+      .catch((error: unknown) => logger.warn({ err: error, guildId }, 'discord: could not register /memory'))
+      .finally(() => pending.delete(call));
+    pending.add(call);
+  };
 
   client.once(Events.ClientReady, (ready) => {
-    if (config.commands === 'global') {
-      void ready.application.commands
-        .set([definition])
-        .catch((error: unknown) => logger.warn({ err: error }, 'discord: could not register /memory'));
-    } else if (config.commands === 'guild') {
-      for (const guildId of ready.guilds.cache.keys()) void registerIn(guildId);
-    }
+    if (config.commands === 'global') register();
+    else if (config.commands === 'guild') for (const guildId of ready.guilds.cache.keys()) register(guildId);
   });
   // A guild joined later gets the command at once too.
   client.on(Events.GuildCreate, (guild) => {
-    if (config.commands === 'guild' && client.isReady()) void registerIn(guild.id);
+    if (config.commands === 'guild' && client.isReady()) register(guild.id);
   });
 
   client.on(Events.InteractionCreate, (interaction) => {
@@ -64,4 +73,5 @@ export function attachMemoryCommands(options: AttachMemoryCommandsOptions): void
       await answer.catch(() => undefined);
     });
   });
+  return { idle: async () => void (await Promise.all(pending)) };
 }

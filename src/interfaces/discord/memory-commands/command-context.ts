@@ -12,4 +12,6 @@ export interface CommandContext {
   readonly logger: Logger;
   /** The recorder's rules in force, for answers that say whether a place is recorded. */
   readonly rules: () => RecordingRules;
+  /** Back-fills a channel just allowed, on first sight when `backfill` is set; whether it was queued. */
+  readonly backfillChannel: (channelId: string) => boolean;
 }

@@ -75,6 +75,8 @@ export async function handleForgetButton(
     return;
   }
   const [, , kind, target] = parts as [string, string, ForgetKind, string, string];
+  // Noted first: a back-fill still reading history must not record again what is being forgotten.
+  context.state.noteForgotten(kind, target, Date.now());
   const result = await context.memory.forget(selectorFor(kind, target));
   await interaction.update({
     content: `Forgotten: ${result.messages_forgotten} message${result.messages_forgotten === 1 ? '' : 's'}. They will not be recalled again.`,

@@ -69,12 +69,15 @@ export async function handleMemoryCommand(
     case 'channel deny': {
       const channel = interaction.options.getChannel('channel', true);
       context.state.setChannelRule(channel.id, sub === 'allow' ? 'allow' : 'deny');
+      if (sub === 'deny') {
+        await interaction.reply(ephemeral(`<#${channel.id}> and its threads are never recorded.`));
+        return;
+      }
+      const backfilling = context.backfillChannel(channel.id)
+        ? ` Up to its last ${context.config.backfill} messages are being recorded too (not those of people who opted out).`
+        : '';
       await interaction.reply(
-        ephemeral(
-          sub === 'allow'
-            ? `<#${channel.id}> and its threads are recorded from now on.`
-            : `<#${channel.id}> and its threads are never recorded.`,
-        ),
+        ephemeral(`<#${channel.id}> and its threads are recorded from now on.${backfilling}`),
       );
       return;
     }

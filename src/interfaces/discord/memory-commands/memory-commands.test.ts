@@ -171,9 +171,31 @@ describe('/memory slash commands', () => {
     assert.doesNotMatch((await h.recall('lighthouse closed')).join('\n'), /lighthouse/);
   });
 
+  test('an unknown command answers only the caller too', async () => {
+    const unknown = await ask(h, command({ user: SAM }, 'teleport'));
+    assert.equal(unknown.callback?.data?.flags, EPHEMERAL);
+    assert.match(unknown.callback?.data?.content ?? '', /Unknown \/memory command/);
+  });
+
   test('stats answers only the caller', async () => {
     const { callback } = await ask(h, command({ user: SAM }, 'stats'));
     assert.equal(callback?.data?.flags, EPHEMERAL);
     assert.match(callback?.data?.content ?? '', /remembers \d+ messages? from Discord, \d+ of them yours/);
+  });
+
+  // Last: every answer the suite above received.
+  test('no answer of any command or button went to anyone but the caller, nor into a channel', () => {
+    const answers = h.fake.calls.filter((call) => /^\/interactions\/\d+\/[^/]+\/callback$/.test(call.path));
+    assert.ok(answers.length >= 15, `only ${answers.length} answers`);
+    for (const answer of answers) {
+      const { type, data } = answer.body as { type: number; data?: { flags?: number } };
+      // 7 updates the ephemeral message its button is on; a new answer (4) or a deferred one (5) must be ephemeral.
+      if (type === 7) continue;
+      assert.equal((data?.flags ?? 0) & EPHEMERAL, EPHEMERAL, JSON.stringify(answer.body));
+    }
+    assert.deepEqual(
+      h.fake.calls.filter((call) => call.method === 'POST' && /^\/channels\/\d+\/messages$/.test(call.path)),
+      [],
+    );
   });
 });

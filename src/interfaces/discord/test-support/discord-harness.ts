@@ -22,11 +22,14 @@ export const HELEN = { id: '500000000000000001', username: 'helen', global_name:
 export const SAM = { id: '500000000000000002', username: 'sam', global_name: 'Sam' };
 export const DM_CHANNEL = '300000000000000001';
 
-let nextMessageId = 1_000_000_000_000_000_000n;
-/** A fresh snowflake-sized message id. */
+/** Discord's epoch: a snowflake's top bits are milliseconds since then. */
+const DISCORD_EPOCH = 1_420_070_400_000n;
+let lastMessageId = 0n;
+/** A fresh message id made as Discord makes one now, so its `createdTimestamp` is the present. */
 export function newMessageId(): string {
-  nextMessageId += 1n;
-  return String(nextMessageId);
+  const now = (BigInt(Date.now()) - DISCORD_EPOCH) << 22n;
+  lastMessageId = now > lastMessageId ? now : lastMessageId + 1n;
+  return String(lastMessageId);
 }
 
 const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
@@ -194,7 +197,7 @@ export async function startDiscordHarness(
     discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
   });
   const connection = service.discord!;
-  await connection.recorder.idle();
+  await connection.idle();
   const seen = new Set<number>();
   const waiting = new Map<number, () => void>();
   connection.client.on(Events.Raw, (packet: { s?: number }) => {
