@@ -19,6 +19,12 @@ function readFlag(name: string, fallback: number): number {
   return at < 0 ? fallback : Number(process.argv[at + 1]);
 }
 
+/** `--only TEXT`: run just the scenarios whose name contains TEXT (profiling one path). */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** `--gaps`: also print where the worst gap was, in the monotonic microseconds a --cpu-prof profile uses. */
+const printGaps = process.argv.includes('--gaps');
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 const POINTS = readFlag('--points', 100_000);
 const DIM = readFlag('--dim', 384);
 const HUGE = 1_000_000_000;
@@ -81,11 +87,17 @@ async function measure(path: string, body: unknown, copies: number) {
   const histogram = monitorEventLoopDelay({ resolution: 2 });
   let last = performance.now();
   let worstGap = 0;
-  const ticker = setInterval(() => {
+  let gapWindow = [0, 0];
+  const tick = () => {
     const now = performance.now();
-    worstGap = Math.max(worstGap, now - last);
+    if (now - last > worstGap) {
+      worstGap = now - last;
+      const end = monotonicMicros();
+      gapWindow = [end - worstGap * 1000, end];
+    }
     last = now;
-  }, 2);
+  };
+  const ticker = setInterval(tick, 2);
   histogram.enable();
   const t0 = performance.now();
   const replies = await Promise.all(
@@ -99,20 +111,22 @@ async function measure(path: string, body: unknown, copies: number) {
     }),
   );
   const wall = performance.now() - t0;
-  worstGap = Math.max(worstGap, performance.now() - last);
+  tick();
   histogram.disable();
   clearInterval(ticker);
-  return { wall, stall: Math.max(histogram.max / 1e6, worstGap), ...replies[0]! };
+  return { wall, stall: Math.max(histogram.max / 1e6, worstGap), gapWindow, ...replies[0]! };
 }
 
 console.log(`scenario | copies | status | response MB | wall ms | worst event-loop stall ms`);
 for (const [name, path, body] of SCENARIOS) {
+  if (only !== undefined && !name.includes(only)) continue;
   for (const copies of [1, 3]) {
     await measure(path, body, 1); // warm-up
     const m = await measure(path, body, copies);
     console.log(
       `${name} | ${copies} | ${m.status} | ${(m.bytes / 1e6).toFixed(1)} | ${m.wall.toFixed(0)} | ${m.stall.toFixed(0)}`,
     );
+    if (printGaps) console.log(`  worst gap: ${m.gapWindow.map((t) => t.toFixed(0)).join(' ')} µs (monotonic)`);
   }
 }
 server.close();

@@ -191,7 +191,8 @@ export interface CollectionEngine {
   query(request: QueryRequest): Promise<ScoredPointRecord[]>;
   /** Groups ordered by their best hit; each group's hits best first. */
   queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]>;
-  scroll(request: ScrollRequest): ScrollPage;
+  /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
+  scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
   /** Shallow merge (null removes a key); with `key`, merges into the object at that JSON path. */

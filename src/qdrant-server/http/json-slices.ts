@@ -3,9 +3,14 @@
  * (the service included) for hundreds of milliseconds; cutting long arrays into slices of SLICE_ITEMS elements,
  * each stringified between event-loop turns, keeps every block short. Small results are one stringify, as before.
  */
+import { nextSlice, sliceDue } from '../engine/time-slicer.js';
 
-/** Elements stringified per turn: a few hundred points with payloads is well under a millisecond or two. */
+/** Elements stringified per piece: a few hundred points with payloads is well under a millisecond or two. */
 export const SLICE_ITEMS = 256;
+
+/** A chunk of the body holds at least this much text, and at most about this much (its memory, in flight). */
+const MIN_CHUNK_CHARS = 1024;
+const MAX_CHUNK_CHARS = 1 << 18;
 
 /** A list of points (or of lists of points): arrays of numbers, such as vectors, are not worth slicing. */
 function isLongList(value: unknown[]): boolean {
@@ -66,26 +71,31 @@ export function* sliceJson(value: unknown, depth = 0): Generator<string> {
   yield JSON.stringify(value) ?? 'null';
 }
 
-/** A byte stream of `pieces` that hands the event loop back between pulls (each pull is one piece). */
+/**
+ * A byte stream of `pieces`. Each pull waits for its turn among the other sliced reads (time-slicer.ts), then
+ * serialises pieces until that slice is used up, so writing a 12 MB answer never holds the event loop for long.
+ */
 export function streamPieces(pieces: Iterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      // Let timers, I/O and other requests run before the next piece.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      let text = '';
-      // Join small pieces (brackets, keys) with the next slice so each chunk carries real work.
+      // Let timers, I/O and other requests run before the next chunk.
+      await nextSlice();
+      const parts: string[] = [];
+      let length = 0;
       for (;;) {
         const next = pieces.next();
         if (next.done) {
-          if (text !== '') controller.enqueue(encoder.encode(text));
+          if (parts.length > 0) controller.enqueue(encoder.encode(parts.join('')));
           controller.close();
           return;
         }
-        text += next.value;
-        if (text.length > 1024) break;
+        parts.push(next.value);
+        length += next.value.length;
+        // Join small pieces (brackets, keys) with the next slice so each chunk carries real work.
+        if (length > MIN_CHUNK_CHARS && (length > MAX_CHUNK_CHARS || sliceDue())) break;
       }
-      controller.enqueue(encoder.encode(text));
+      controller.enqueue(encoder.encode(parts.join('')));
     },
   });
 }

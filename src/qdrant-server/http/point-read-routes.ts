@@ -5,7 +5,7 @@ import { notFound } from '../qdrant-error.js';
 import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
 import { missingField, readObject, readPointIds } from './body-shape.js';
-import { formatRecord, formatScoredPoint, formatScrollPage } from './point-json.js';
+import { formatRecord, formatScoredPoint } from './point-json.js';
 import { parseQueryBatch, parseQueryGroupsRequest, parseQueryRequest } from './parse-query.js';
 import { parseReadOptions } from './parse-read-options.js';
 import { parseCountRequest, parseScrollRequest } from './parse-scroll.js';
@@ -85,16 +85,22 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseQueryGroupsRequest(await readJsonBody(c));
     parseReadParams(c);
     const groups = await c.get('engine').collection(name).queryGroups(request);
-    return respondResult(c, {
-      groups: groups.map((group) => ({ id: group.id, hits: group.hits.map(formatScoredPoint) })),
-    });
+    const formatted = [];
+    for (const group of groups) {
+      formatted.push({ id: group.id, hits: await mapInSlices(group.hits, formatScoredPoint) });
+    }
+    return respondResult(c, { groups: formatted });
   });
 
   app.post('/collections/:name/points/scroll', async (c) => {
     const name = readCollectionName(c);
     const request = parseScrollRequest(await readJsonBody(c));
     parseReadParams(c);
-    return respondResult(c, formatScrollPage(c.get('engine').collection(name).scroll(request)));
+    const page = await c.get('engine').collection(name).scroll(request);
+    return respondResult(c, {
+      points: await mapInSlices(page.points, formatRecord),
+      next_page_offset: page.nextPageOffset,
+    });
   });
 
   app.post('/collections/:name/points/count', async (c) => {
