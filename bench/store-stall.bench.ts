@@ -1,14 +1,17 @@
 /**
  * @module How long one embedded-store request can freeze its process: the worst event-loop stall (perf_hooks
  * monitorEventLoopDelay) while huge-limit reads run over HTTP against 100k points, alone and three at once,
- * with a 5 ms ticker standing in for the service's other requests.
- * Run: `node --import tsx bench/store-stall.bench.ts [--points N] [--dim D]` (default 100000 x 384).
+ * with a 2 ms ticker standing in for the service's other requests. The clients run in a worker thread, as
+ * another process would, so reading the big answers costs the measured event loop nothing.
+ * Run: `node --import tsx bench/store-stall.bench.ts [--points N] [--dim D] [--only TEXT] [--gaps]`
+ * (default 100000 x 384).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import { openStoreEngine } from '../src/qdrant-server/engine/index.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
@@ -56,7 +59,12 @@ const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const query = Array.from({ length: DIM }, () => random() * 2 - 1);
 
-const SCENARIOS: [string, string, unknown][] = [
+/** Run before each measured round (untimed): a new point makes the next scroll fold it into the id order. */
+let nextId = POINTS;
+const insertOne = () =>
+  collection.upsert([{ id: nextId++, vector: query, payload: { text: 'inserted', group: 'g0', n: -1 } }]);
+
+const SCENARIOS: [string, string, unknown, (() => void)?][] = [
   ['search limit 10', '/collections/b/points/search', { vector: query, limit: 10, with_payload: true }],
   ['search limit 1e9', '/collections/b/points/search', { vector: query, limit: HUGE, with_payload: true }],
   ['search limit 1e9, no payload', '/collections/b/points/search', { vector: query, limit: HUGE }],
@@ -74,6 +82,21 @@ const SCENARIOS: [string, string, unknown][] = [
   ],
   ['scroll limit 1e9', '/collections/b/points/scroll', { limit: HUGE, with_payload: true }],
   ['scroll order_by limit 1e9', '/collections/b/points/scroll', { limit: HUGE, order_by: 'n' }],
+  ['scroll limit 10 after an insert', '/collections/b/points/scroll', { limit: 10 }, insertOne],
+  ['query order_by limit 1e9', '/collections/b/points/query', { query: { order_by: 'n' }, limit: HUGE }],
+  ['query without query limit 1e9', '/collections/b/points/query', { limit: HUGE, with_payload: true }],
+  [
+    'query rrf of 2 prefetches limit 1e9',
+    '/collections/b/points/query',
+    {
+      prefetch: [
+        { query, limit: HUGE },
+        { query: { order_by: 'n' }, limit: HUGE },
+      ],
+      query: { fusion: 'rrf' },
+      limit: HUGE,
+    },
+  ],
   ['count exact', '/collections/b/points/count', { exact: true }],
 ];
 await fetch(`${url}/collections/b/index?wait=true`, {
@@ -81,6 +104,28 @@ await fetch(`${url}/collections/b/index?wait=true`, {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ field_name: 'n', field_schema: 'integer' }),
 });
+
+// The clients: a worker thread that sends `copies` requests at once and counts the answers' bytes.
+const clients = new Worker(
+  `const { parentPort } = require('node:worker_threads');
+  parentPort.on('message', async ({ url, body, copies }) => {
+    const replies = await Promise.all(Array.from({ length: copies }, async () => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      let bytes = 0;
+      for await (const chunk of response.body) bytes += chunk.byteLength;
+      return { status: response.status, bytes };
+    }));
+    parentPort.postMessage(replies);
+  });`,
+  { eval: true },
+);
+
+function sendFromClients(path: string, body: unknown, copies: number): Promise<{ status: number; bytes: number }[]> {
+  return new Promise((resolve) => {
+    clients.once('message', resolve);
+    clients.postMessage({ url: `${url}${path}`, body: JSON.stringify(body), copies });
+  });
+}
 
 async function measure(path: string, body: unknown, copies: number) {
   // Two gauges: perf_hooks' histogram, and the largest gap between ticks of a 2 ms timer.
@@ -100,16 +145,7 @@ async function measure(path: string, body: unknown, copies: number) {
   const ticker = setInterval(tick, 2);
   histogram.enable();
   const t0 = performance.now();
-  const replies = await Promise.all(
-    Array.from({ length: copies }, async () => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
-    }),
-  );
+  const replies = await sendFromClients(path, body, copies);
   const wall = performance.now() - t0;
   tick();
   histogram.disable();
@@ -118,10 +154,12 @@ async function measure(path: string, body: unknown, copies: number) {
 }
 
 console.log(`scenario | copies | status | response MB | wall ms | worst event-loop stall ms`);
-for (const [name, path, body] of SCENARIOS) {
+for (const [name, path, body, prepare] of SCENARIOS) {
   if (only !== undefined && !name.includes(only)) continue;
   for (const copies of [1, 3]) {
+    prepare?.();
     await measure(path, body, 1); // warm-up
+    prepare?.();
     const m = await measure(path, body, copies);
     console.log(
       `${name} | ${copies} | ${m.status} | ${(m.bytes / 1e6).toFixed(1)} | ${m.wall.toFixed(0)} | ${m.stall.toFixed(0)}`,
@@ -129,6 +167,7 @@ for (const [name, path, body] of SCENARIOS) {
     if (printGaps) console.log(`  worst gap: ${m.gapWindow.map((t) => t.toFixed(0)).join(' ')} µs (monotonic)`);
   }
 }
+await clients.terminate();
 server.close();
 engine.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -158,8 +158,8 @@ async function merge(
   if (query.kind === 'rrf' || query.kind === 'dbsf') {
     const fused =
       query.kind === 'rrf'
-        ? fuseRanks(sources, query.k, query.weights, keyOf, compareEntries)
-        : fuseDistributions(sources, keyOf, compareEntries);
+        ? await fuseRanks(sources, query.k, query.weights, keyOf, compareEntries)
+        : await fuseDistributions(sources, keyOf, compareEntries);
     // Fusion applies score_threshold inclusively (`collection/query.rs::intermediates_to_final_list`).
     const threshold = stage.scoreThreshold;
     const end = threshold === undefined ? -1 : fused.findIndex((hit) => !(hit.score >= threshold));
