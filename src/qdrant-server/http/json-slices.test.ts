@@ -1,7 +1,7 @@
 /** @module Tests that sliced serialisation gives exactly JSON.stringify's text and hands the event loop back between slices. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hasLongArray, SLICE_ITEMS, sliceJson, streamPieces } from './json-slices.js';
+import { hasLongArray, MappedList, SLICE_ITEMS, sliceJson, streamPieces } from './json-slices.js';
 
 const points = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -29,6 +29,24 @@ test('sliced text equals JSON.stringify for results of every shape', () => {
   ]) {
     assert.equal([...sliceJson(value)].join(''), JSON.stringify(value));
   }
+});
+
+test('a list formatted as it is serialised gives the text of the formatted array', () => {
+  const format = (p: { id: number; score: number }) => ({ id: p.id, doubled: p.score * 2, gone: undefined });
+  const mapped = (n: number) => new MappedList(points(n), format);
+  for (const value of [
+    mapped(3),
+    mapped(SLICE_ITEMS * 3 + 5),
+    { points: mapped(1000), next_page_offset: 7 },
+    [mapped(700), mapped(2), mapped(0)],
+    { groups: [{ id: 'a', hits: mapped(900) }] },
+  ]) {
+    const formatted = JSON.stringify(value, (_key, item) => (item instanceof MappedList ? item.toJSON() : item));
+    assert.equal([...sliceJson(value)].join(''), formatted);
+    assert.equal(JSON.stringify(value), formatted);
+  }
+  assert.equal(hasLongArray({ points: mapped(SLICE_ITEMS + 1) }), true);
+  assert.equal(hasLongArray({ points: mapped(SLICE_ITEMS) }), false);
 });
 
 test('only lists of points count as long: a long vector alone does not', () => {

@@ -12,6 +12,22 @@ export const SLICE_ITEMS = 256;
 const MIN_CHUNK_CHARS = 1024;
 const MAX_CHUNK_CHARS = 1 << 18;
 
+/**
+ * A list whose items are formatted only as they are serialised: 100k formatted points never live at once, so
+ * the garbage collector has fewer survivors to copy (its pauses were most of a huge answer's stalls).
+ * JSON.stringify sees the formatted array (toJSON); sliceJson formats one slice at a time.
+ */
+export class MappedList<T, U> {
+  constructor(
+    readonly items: readonly T[],
+    readonly format: (item: T) => U,
+  ) {}
+
+  toJSON(): U[] {
+    return this.items.map(this.format);
+  }
+}
+
 /** A list of points (or of lists of points): arrays of numbers, such as vectors, are not worth slicing. */
 function isLongList(value: unknown[]): boolean {
   return value.length > SLICE_ITEMS && typeof value[0] === 'object' && value[0] !== null;
@@ -26,6 +42,7 @@ const MAX_DEPTH = 3;
 /** Whether `value` holds a long list of points within the top levels (batches, `{points}`, `{groups}`). */
 export function hasLongArray(value: unknown, depth = 0): boolean {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
+  if (value instanceof MappedList) return value.items.length > SLICE_ITEMS;
   if (Array.isArray(value)) {
     if (isLongList(value)) return true;
     return value.length <= SLICE_ITEMS * 4 && value.some((item) => hasLongArray(item, depth + 1));
@@ -39,6 +56,16 @@ export function hasLongArray(value: unknown, depth = 0): boolean {
  * Properties whose value is undefined are left out, as JSON.stringify does.
  */
 export function* sliceJson(value: unknown, depth = 0): Generator<string> {
+  if (value instanceof MappedList && value.items.length > SLICE_ITEMS) {
+    const { items, format } = value as MappedList<unknown, unknown>;
+    yield '[';
+    for (let start = 0; start < items.length; start += SLICE_ITEMS) {
+      const parts = items.slice(start, start + SLICE_ITEMS).map((item) => JSON.stringify(format(item)) ?? 'null');
+      yield (start > 0 ? ',' : '') + parts.join(',');
+    }
+    yield ']';
+    return;
+  }
   if (Array.isArray(value) && depth <= MAX_DEPTH && hasLongArray(value, depth)) {
     yield '[';
     for (let start = 0; start < value.length; start += SLICE_ITEMS) {
@@ -56,7 +83,13 @@ export function* sliceJson(value: unknown, depth = 0): Generator<string> {
     yield ']';
     return;
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && hasLongArray(value, depth)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof MappedList) &&
+    hasLongArray(value, depth)
+  ) {
     yield '{';
     let first = true;
     for (const [key, item] of Object.entries(value)) {

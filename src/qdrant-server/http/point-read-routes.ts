@@ -4,6 +4,7 @@ import { parsePathPointId } from '../engine/point-id.js';
 import { notFound } from '../qdrant-error.js';
 import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
+import { MappedList } from './json-slices.js';
 import { missingField, readObject, readPointIds } from './body-shape.js';
 import { formatRecord, formatScoredPoint } from './point-json.js';
 import { parseQueryBatch, parseQueryGroupsRequest, parseQueryRequest } from './parse-query.js';
@@ -13,7 +14,6 @@ import { parseSearchBatch, parseSearchRequest } from './parse-search.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { parseReadParams } from './query-params.js';
 import { readJsonBody } from './request-body.js';
-import { mapInSlices } from '../engine/time-slicer.js';
 
 export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
   // Missing ids are skipped; the engine keeps request order and drops duplicates.
@@ -45,7 +45,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseSearchRequest(await readJsonBody(c));
     parseReadParams(c);
     const points = await c.get('engine').collection(name).search(request);
-    return respondResult(c, await mapInSlices(points, formatScoredPoint));
+    return respondResult(c, new MappedList(points, formatScoredPoint));
   });
 
   app.post('/collections/:name/points/search/batch', async (c) => {
@@ -56,7 +56,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     // One after the other: each search is sliced, and a batch is no reason to hold the event loop longer.
     const results: unknown[] = [];
     for (const request of requests)
-      results.push(await mapInSlices(await collection.search(request), formatScoredPoint));
+      results.push(new MappedList(await collection.search(request), formatScoredPoint));
     return respondResult(c, results);
   });
 
@@ -65,7 +65,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseQueryRequest(await readJsonBody(c));
     parseReadParams(c);
     const points = await c.get('engine').collection(name).query(request);
-    return respondResult(c, { points: await mapInSlices(points, formatScoredPoint) });
+    return respondResult(c, { points: new MappedList(points, formatScoredPoint) });
   });
 
   app.post('/collections/:name/points/query/batch', async (c) => {
@@ -75,7 +75,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const collection = c.get('engine').collection(name);
     const results: unknown[] = [];
     for (const request of requests) {
-      results.push({ points: await mapInSlices(await collection.query(request), formatScoredPoint) });
+      results.push({ points: new MappedList(await collection.query(request), formatScoredPoint) });
     }
     return respondResult(c, results);
   });
@@ -85,11 +85,9 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseQueryGroupsRequest(await readJsonBody(c));
     parseReadParams(c);
     const groups = await c.get('engine').collection(name).queryGroups(request);
-    const formatted = [];
-    for (const group of groups) {
-      formatted.push({ id: group.id, hits: await mapInSlices(group.hits, formatScoredPoint) });
-    }
-    return respondResult(c, { groups: formatted });
+    return respondResult(c, {
+      groups: groups.map((group) => ({ id: group.id, hits: new MappedList(group.hits, formatScoredPoint) })),
+    });
   });
 
   app.post('/collections/:name/points/scroll', async (c) => {
@@ -98,7 +96,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     parseReadParams(c);
     const page = await c.get('engine').collection(name).scroll(request);
     return respondResult(c, {
-      points: await mapInSlices(page.points, formatRecord),
+      points: new MappedList(page.points, formatRecord),
       next_page_offset: page.nextPageOffset,
     });
   });
