@@ -120,7 +120,11 @@ const clients = new Worker(
   { eval: true },
 );
 
-function sendFromClients(path: string, body: unknown, copies: number): Promise<{ status: number; bytes: number }[]> {
+function sendFromClients(
+  path: string,
+  body: unknown,
+  copies: number,
+): Promise<{ status: number; bytes: number }[]> {
   return new Promise((resolve) => {
     clients.once('message', resolve);
     clients.postMessage({ url: `${url}${path}`, body: JSON.stringify(body), copies });
@@ -164,7 +168,8 @@ for (const [name, path, body, prepare] of SCENARIOS) {
     console.log(
       `${name} | ${copies} | ${m.status} | ${(m.bytes / 1e6).toFixed(1)} | ${m.wall.toFixed(0)} | ${m.stall.toFixed(0)}`,
     );
-    if (printGaps) console.log(`  worst gap: ${m.gapWindow.map((t) => t.toFixed(0)).join(' ')} µs (monotonic)`);
+    if (printGaps)
+      console.log(`  worst gap: ${m.gapWindow.map((t) => t.toFixed(0)).join(' ')} µs (monotonic)`);
   }
 }
 await clients.terminate();

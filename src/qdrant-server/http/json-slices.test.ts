@@ -41,7 +41,9 @@ test('a list formatted as it is serialised gives the text of the formatted array
     [mapped(700), mapped(2), mapped(0)],
     { groups: [{ id: 'a', hits: mapped(900) }] },
   ]) {
-    const formatted = JSON.stringify(value, (_key, item) => (item instanceof MappedList ? item.toJSON() : item));
+    const formatted = JSON.stringify(value, (_key, item) =>
+      item instanceof MappedList ? item.toJSON() : item,
+    );
     assert.equal([...sliceJson(value)].join(''), formatted);
     assert.equal(JSON.stringify(value), formatted);
   }

@@ -60,7 +60,9 @@ export function* sliceJson(value: unknown, depth = 0): Generator<string> {
     const { items, format } = value as MappedList<unknown, unknown>;
     yield '[';
     for (let start = 0; start < items.length; start += SLICE_ITEMS) {
-      const parts = items.slice(start, start + SLICE_ITEMS).map((item) => JSON.stringify(format(item)) ?? 'null');
+      const parts = items
+        .slice(start, start + SLICE_ITEMS)
+        .map((item) => JSON.stringify(format(item)) ?? 'null');
       yield (start > 0 ? ',' : '') + parts.join(',');
     }
     yield ']';

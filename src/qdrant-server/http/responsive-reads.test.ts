@@ -72,7 +72,11 @@ describe('a huge read leaves room for other requests', () => {
   }
 
   for (const [name, path, body] of [
-    ['scroll with order_by', '/collections/r/points/scroll', { limit: HUGE, order_by: 'n', with_payload: true }],
+    [
+      'scroll with order_by',
+      '/collections/r/points/scroll',
+      { limit: HUGE, order_by: 'n', with_payload: true },
+    ],
     ['scroll', '/collections/r/points/scroll', { limit: HUGE, with_payload: true }],
     ['search', '/collections/r/points/search', { vector: [1, 2, 3, 4], limit: HUGE, with_payload: true }],
     ['query', '/collections/r/points/query', { query: [4, 3, 2, 1], limit: HUGE, with_payload: true }],
