@@ -68,21 +68,49 @@ export class IdOrder<PointEntry extends IdentifiedPoint> {
       return;
     }
     const additions = this.added;
+    const anyRemoved = this.removedCount > 0;
     this.added = [];
     this.removedCount = 0;
-    // A new id still held by that very point (not removed again, nor rewritten since).
-    const fresh = new Set(additions.filter((entry) => this.current(entry.key) === entry));
-    const kept: PointEntry[] = [];
+    // The points that hold the new ids now (rewritten since, perhaps); ids removed again are left out.
+    const fresh = new Set<PointEntry>();
+    for (const entry of additions) {
+      const now = this.current(entry.key);
+      if (now !== undefined) fresh.add(now);
+    }
     const old = this.sorted;
+    const sortedFresh = await sortInSlices([...fresh], compareEntries);
+    if (!anyRemoved) {
+      // Nothing left the table, so no id came back either: fold the new points in as they are.
+      this.sorted = await insertSorted(old, sortedFresh);
+      return;
+    }
+    const kept: PointEntry[] = [];
     for (let i = 0; i < old.length; i++) {
       if (i % CHECK_EVERY === 0) await pauseIfDue();
       const now = this.current((old[i] as PointEntry).key);
       // An id removed and inserted again comes back through `fresh`.
       if (now !== undefined && !fresh.has(now)) kept.push(now);
     }
-    const sortedFresh = await sortInSlices([...fresh], compareEntries);
     this.sorted = await mergeInSlices(kept, sortedFresh, compareEntries);
   }
+}
+
+/** Inserts binary-searched one by one when few; the common case, ids growing, is a plain append. */
+const FEW_INSERTS = 64;
+
+/** `sorted` with `fresh` (sorted, ids not in `sorted`) folded in, as a new list: readers may hold the old one. */
+async function insertSorted<E extends IdentifiedPoint>(
+  sorted: readonly E[],
+  fresh: readonly E[],
+): Promise<E[]> {
+  const last = sorted[sorted.length - 1];
+  const first = fresh[0];
+  if (first === undefined) return sorted.slice();
+  if (last === undefined || compareEntries(last, first) < 0) return sorted.concat(fresh);
+  if (fresh.length > FEW_INSERTS) return mergeInSlices(sorted, fresh, compareEntries);
+  const out = sorted.slice();
+  for (const entry of fresh) out.splice(lowerBound(out, entry.id), 0, entry);
+  return out;
 }
 
 /** Index of the first entry whose id is >= `id` in an id-sorted list. */
