@@ -2,7 +2,8 @@
  * @module The seam between the embedded store's engine and its HTTP layer.
  * Requests arrive here already parsed and shape-validated (ids normalised, filters parsed);
  * the engine owns the semantic checks that need collection state (dimensions, missing points).
- * All methods are synchronous: better-sqlite3 is, and a single thread makes every call atomic.
+ * Writes are synchronous: better-sqlite3 is, and a single thread makes every write atomic. Reads that can walk
+ * the whole collection are asynchronous and run in time slices (time-slicer.ts); writes may land between slices.
  */
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload, PayloadSelector } from '../filter/filter-api.js';
