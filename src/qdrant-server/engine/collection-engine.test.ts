@@ -73,7 +73,7 @@ describe('collection writes', () => {
     assert.deepEqual(c.deletePoints({ ids: [1, 77] }).missingIds, []);
     c.deletePoints({ filter: filter({ must: [{ key: 'even', match: { value: true } }] }) });
     assert.deepEqual(
-      c.scroll({ ...read(), limit: 10 }).points.map((p) => p.id),
+      (await c.scroll({ ...read(), limit: 10 })).points.map((p) => p.id),
       [3],
     );
     // The vector slots were compacted correctly: search still finds the survivor with its own vector.

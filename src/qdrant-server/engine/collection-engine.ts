@@ -155,7 +155,7 @@ export class EmbeddedCollection implements CollectionEngine {
     return runQueryGroups(this.reader, request);
   }
 
-  scroll(request: ScrollRequest): ScrollPage {
+  scroll(request: ScrollRequest): Promise<ScrollPage> {
     return scrollPoints(this.reader, request);
   }
 

@@ -22,6 +22,7 @@ import {
 import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
+import { mapInSlices } from './time-slicer.js';
 import { searchNearest } from './vector-search.js';
 
 /** A scored point, best first in any list of them. */
@@ -108,7 +109,8 @@ export class CollectionReader {
       allowed,
       tieBreak: byPoint,
     });
-    const hits = found.map((hit) => ({ item: hit.item.point, score: hit.score }));
+    // Sliced: a huge limit returns every point.
+    const hits = await mapInSlices(found, (hit) => ({ item: hit.item.point, score: hit.score }));
     return takeWhilePassing(hits, distance, threshold);
   }
 

@@ -2,7 +2,8 @@
  * @module The seam between the embedded store's engine and its HTTP layer.
  * Requests arrive here already parsed and shape-validated (ids normalised, filters parsed);
  * the engine owns the semantic checks that need collection state (dimensions, missing points).
- * All methods are synchronous: better-sqlite3 is, and a single thread makes every call atomic.
+ * Writes are synchronous: better-sqlite3 is, and a single thread makes every write atomic. Reads that can walk
+ * the whole collection are asynchronous and run in time slices (time-slicer.ts); writes may land between slices.
  */
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload, PayloadSelector } from '../filter/filter-api.js';
@@ -191,7 +192,8 @@ export interface CollectionEngine {
   query(request: QueryRequest): Promise<ScoredPointRecord[]>;
   /** Groups ordered by their best hit; each group's hits best first. */
   queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]>;
-  scroll(request: ScrollRequest): ScrollPage;
+  /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
+  scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
   /** Shallow merge (null removes a key); with `key`, merges into the object at that JSON path. */

@@ -7,10 +7,10 @@ import type { Filter } from '../filter/filter-ast.js';
 import { badRequest, notFound } from '../qdrant-error.js';
 import type { PrefetchRequest, QueryInput, QueryRequest, ScoredPointRecord } from './engine-api.js';
 import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.js';
-import { checkRangeIndex, orderByField } from './point-scroll.js';
+import { checkRangeIndex, listById, orderByField } from './point-scroll.js';
 import { type PointEntry, compareEntries } from './point-table.js';
 import { fuseDistributions, fuseRanks } from './score-fusion.js';
-import { mapInSlices } from './time-slicer.js';
+import { filterInSlices, mapInSlices } from './time-slicer.js';
 
 /**
  * A hit of any stage. `scrolled` hits come from a scroll-like stage (no query, order_by, sample): Qdrant gives
@@ -112,7 +112,7 @@ async function runStage(
   }
   const test = reader.predicate(filter);
   if (stage.prefetch.length === 0) {
-    if (query === undefined) return listById(reader, test, stage.limit);
+    if (query === undefined) return scrolled(await listById(reader, test, stage.limit));
     return scoreAll(reader, stage, query, test);
   }
   const sources: QueryHit[][] = [];
@@ -136,7 +136,7 @@ async function scoreAll(
       return byField(reader, query, test, stage.limit);
     case 'sample':
       return sample(
-        reader.matching(undefined).filter((entry) => test === undefined || test(entry)),
+        await filterInSlices([...reader.table.values()], (entry) => test === undefined || test(entry)),
         stage.limit,
       );
     default: {
@@ -149,17 +149,17 @@ async function scoreAll(
 }
 
 /** A stage with prefetches: fusion of their lists, or its own query over the union of their points. */
-function merge(
+async function merge(
   reader: CollectionReader,
   stage: PrefetchRequest,
   query: QueryInput,
   sources: readonly QueryHit[][],
-): QueryHit[] {
+): Promise<QueryHit[]> {
   if (query.kind === 'rrf' || query.kind === 'dbsf') {
     const fused =
       query.kind === 'rrf'
-        ? fuseRanks(sources, query.k, query.weights, keyOf, compareEntries)
-        : fuseDistributions(sources, keyOf, compareEntries);
+        ? await fuseRanks(sources, query.k, query.weights, keyOf, compareEntries)
+        : await fuseDistributions(sources, keyOf, compareEntries);
     // Fusion applies score_threshold inclusively (`collection/query.rs::intermediates_to_final_list`).
     const threshold = stage.scoreThreshold;
     const end = threshold === undefined ? -1 : fused.findIndex((hit) => !(hit.score >= threshold));
@@ -192,14 +192,15 @@ function resolveVector(
 }
 
 /** `order_by` as a query: the scroll ordering by a range-indexed key, each hit carrying its order value. */
-function byField(
+async function byField(
   reader: CollectionReader,
   query: Extract<QueryInput, { kind: 'order_by' }>,
   test: ((entry: PointEntry) => boolean) | undefined,
   limit: number,
-): QueryHit[] {
+): Promise<QueryHit[]> {
   checkRangeIndex(reader, query.orderBy);
-  return orderByField(reader, query.orderBy, test, limit).map(({ entry, value }) => ({
+  const ordered = await orderByField(reader, query.orderBy, test, limit);
+  return mapInSlices(ordered, ({ entry, value }) => ({
     item: entry,
     score: 1,
     scrolled: true,
@@ -219,18 +220,9 @@ function sample(candidates: PointEntry[], limit: number): QueryHit[] {
   return candidates.slice(0, count).map((item) => ({ item, score: 1, scrolled: true }));
 }
 
-/** Points in id order that pass the filter (Qdrant's query without a query). */
-function listById(
-  reader: CollectionReader,
-  test: ((entry: PointEntry) => boolean) | undefined,
-  limit: number,
-): QueryHit[] {
-  const hits: QueryHit[] = [];
-  for (const entry of reader.table.ordered()) {
-    if (hits.length >= limit) break;
-    if (test === undefined || test(entry)) hits.push({ item: entry, score: 1, scrolled: true });
-  }
-  return hits;
+/** Points in id order as hits of a stage without a query (Qdrant's query without a query). */
+function scrolled(entries: readonly PointEntry[]): Promise<QueryHit[]> {
+  return mapInSlices(entries, (item) => ({ item, score: 1, scrolled: true }));
 }
 
 /** AND of two optional filters. */

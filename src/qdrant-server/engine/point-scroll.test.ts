@@ -20,15 +20,15 @@ function scroll(c: CollectionEngine, request: Partial<ScrollRequest>) {
 }
 
 describe('scroll', () => {
-  test('pages through numeric ids then UUIDs with an inclusive offset and next_page_offset', () => {
+  test('pages through numeric ids then UUIDs with an inclusive offset and next_page_offset', async () => {
     const c = mixedIds();
-    const first = scroll(c, { limit: 4 });
+    const first = await scroll(c, { limit: 4 });
     assert.deepEqual(
       first.points.map((p) => p.id),
       [1, 2, 10, 30],
     );
     assert.equal(first.nextPageOffset, UUID_A);
-    const second = scroll(c, { limit: 4, offset: first.nextPageOffset ?? undefined });
+    const second = await scroll(c, { limit: 4, offset: first.nextPageOffset ?? undefined });
     assert.deepEqual(
       second.points.map((p) => p.id),
       [UUID_A, UUID_B],
@@ -36,14 +36,14 @@ describe('scroll', () => {
     assert.equal(second.nextPageOffset, null);
     // An offset that is not an id starts at the next id.
     assert.deepEqual(
-      scroll(c, { offset: 3, limit: 1 }).points.map((p) => p.id),
+      (await scroll(c, { offset: 3, limit: 1 })).points.map((p) => p.id),
       [10],
     );
   });
 
-  test('applies the filter before limit, and includes points without vectors', () => {
+  test('applies the filter before limit, and includes points without vectors', async () => {
     const c = mixedIds();
-    const page = scroll(c, { limit: 2, filter: filter({ must: [{ key: 'i', range: { gte: 2 } }] }) });
+    const page = await scroll(c, { limit: 2, filter: filter({ must: [{ key: 'i', range: { gte: 2 } }] }) });
     assert.deepEqual(
       page.points.map((p) => p.id),
       [1, 2],
@@ -51,21 +51,21 @@ describe('scroll', () => {
     assert.equal(page.nextPageOffset, 10);
   });
 
-  test('order_by needs a range index and refuses an offset', () => {
+  test('order_by needs a range index and refuses an offset', async () => {
     const c = mixedIds();
-    assert.throws(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' } }), {
+    await assert.rejects(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' } }), {
       status: 400,
       message: /^Wrong input: No range index for `order_by` key: `i`\. Please create one to use `order_by`\./,
     });
     c.createIndex('i', { type: 'keyword' });
-    assert.throws(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' } }), /No range index/);
+    await assert.rejects(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' } }), /No range index/);
     c.createIndex('i', { type: 'integer' });
-    assert.throws(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' }, offset: 1 }), {
+    await assert.rejects(() => scroll(c, { orderBy: { key: 'i', direction: 'asc' }, offset: 1 }), {
       message: /^Wrong input: Cannot use an `offset` when using `order_by`/,
     });
   });
 
-  test('order_by sorts by value (ties by id), repeats multi-valued points, honours start_from', () => {
+  test('order_by sorts by value (ties by id), repeats multi-valued points, honours start_from', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'o', 1, 'Dot');
     c.upsert([
@@ -75,7 +75,7 @@ describe('scroll', () => {
       { id: 4, vector: [1], payload: {} },
     ]);
     c.createIndex('n', { type: 'integer' });
-    const asc = scroll(c, { orderBy: { key: 'n', direction: 'asc' } });
+    const asc = await scroll(c, { orderBy: { key: 'n', direction: 'asc' } });
     assert.deepEqual(
       asc.points.map((p) => [p.id, p.order_value]),
       [
@@ -86,7 +86,7 @@ describe('scroll', () => {
       ],
     );
     assert.equal(asc.nextPageOffset, null);
-    const desc = scroll(c, { orderBy: { key: 'n', direction: 'desc', startFrom: 5 }, limit: 2 });
+    const desc = await scroll(c, { orderBy: { key: 'n', direction: 'desc', startFrom: 5 }, limit: 2 });
     assert.deepEqual(
       desc.points.map((p) => [p.id, p.order_value]),
       [
@@ -96,7 +96,7 @@ describe('scroll', () => {
     );
   });
 
-  test('a small order_by page is exactly the head of the fully sorted order (kept as offered, not sorted)', () => {
+  test('a small order_by page is exactly the head of the fully sorted order (kept as offered, not sorted)', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'h', 1, 'Dot');
     // Few distinct values, so ties (broken by id) and multi-valued points abound.
@@ -110,13 +110,13 @@ describe('scroll', () => {
     c.createIndex('n', { type: 'integer' });
     for (const direction of ['asc', 'desc'] as const) {
       // Above 1024 every value is sorted: the reference order.
-      const all = scroll(c, { orderBy: { key: 'n', direction }, limit: 5000 }).points.map((p) => [
+      const all = (await scroll(c, { orderBy: { key: 'n', direction }, limit: 5000 })).points.map((p) => [
         p.id,
         p.order_value,
       ]);
       assert.equal(all.length, 3000 + 429);
       for (const limit of [0, 1, 7, 50, 1024]) {
-        const page = scroll(c, { orderBy: { key: 'n', direction }, limit }).points.map((p) => [
+        const page = (await scroll(c, { orderBy: { key: 'n', direction }, limit })).points.map((p) => [
           p.id,
           p.order_value,
         ]);
@@ -125,7 +125,7 @@ describe('scroll', () => {
     }
   });
 
-  test('order_by on a datetime index orders by instant', () => {
+  test('order_by on a datetime index orders by instant', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'd', 1, 'Dot');
     c.upsert([
@@ -134,14 +134,14 @@ describe('scroll', () => {
       { id: 3, vector: [1], payload: { at: 'not a date' } },
     ]);
     c.createIndex('at', { type: 'datetime' });
-    const page = scroll(c, { orderBy: { key: 'at', direction: 'asc', startFrom: '2024-01-01' } });
+    const page = await scroll(c, { orderBy: { key: 'at', direction: 'asc', startFrom: '2024-01-01' } });
     assert.deepEqual(
       page.points.map((p) => p.id),
       [2, 1],
     );
   });
 
-  test('count counts every point, with or without a filter', () => {
+  test('count counts every point, with or without a filter', async () => {
     const c = mixedIds();
     assert.equal(c.count(), 6);
     assert.equal(c.count(filter({ must: [{ key: 'i', range: { lt: 3 } }] })), 3);

@@ -1,27 +1,49 @@
-/** @module `POST /points/scroll`: id-ordered pages with an inclusive offset, or `order_by` over a range index (qdrant-subset.md §3). */
+/**
+ * @module `POST /points/scroll`: id-ordered pages with an inclusive offset, or `order_by` over a range index
+ * (qdrant-subset.md §3). Both walk up to the whole collection, so they run in time slices (time-slicer.ts);
+ * a point removed or rewritten while a page is gathered is left out of `order_by`, and read as it is now by
+ * the id order.
+ */
 import { parseDateTime } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
-import type { OrderBy, ScrollPage, ScrollRequest } from './engine-api.js';
+import type { OrderBy, PointRecord, ScrollPage, ScrollRequest } from './engine-api.js';
 import type { CollectionReader } from './collection-reader.js';
 import { indexedValues, isIndexable } from './collection-info.js';
+import { lowerBound } from './id-order.js';
 import { type PointEntry, compareEntries } from './point-table.js';
+import { sortInSlices } from './sliced-sort.js';
+import { CHECK_EVERY, mapInSlices, pauseIfDue } from './time-slicer.js';
 
 const RANGE_TYPES = new Set(['integer', 'float', 'datetime']);
 
 /** Runs a scroll request. */
-export function scrollPoints(reader: CollectionReader, request: ScrollRequest): ScrollPage {
+export async function scrollPoints(reader: CollectionReader, request: ScrollRequest): Promise<ScrollPage> {
   if (request.orderBy !== undefined) return scrollOrdered(reader, request, request.orderBy);
   const test = reader.predicate(request.filter);
-  const ordered = reader.table.ordered();
-  const start = request.offset === undefined ? 0 : reader.table.lowerBound(request.offset);
-  const page: PointEntry[] = [];
-  // Fetch one more than asked: its id becomes next_page_offset.
-  for (let i = start; i < ordered.length && page.length <= request.limit; i++) {
-    const entry = ordered[i] as PointEntry;
-    if (test === undefined || test(entry)) page.push(entry);
-  }
+  const page = await listById(reader, test, request.limit + 1, request.offset);
+  // Fetched one more than asked: its id becomes next_page_offset.
   const next = page.length > request.limit ? (page.pop() as PointEntry).id : null;
-  return { points: page.map((entry) => reader.record(entry, request)), nextPageOffset: next };
+  const points = await mapInSlices(page, (entry) => reader.record(entry, request));
+  return { points, nextPageOffset: next };
+}
+
+/** Up to `limit` points passing `test` in ascending id order, from the first id >= `from`; shared with query. */
+export async function listById(
+  reader: CollectionReader,
+  test: ((entry: PointEntry) => boolean) | undefined,
+  limit: number,
+  from?: ScrollRequest['offset'],
+): Promise<PointEntry[]> {
+  const { table } = reader;
+  const ordered = await table.idOrder.list();
+  const page: PointEntry[] = [];
+  for (let i = from === undefined ? 0 : lowerBound(ordered, from); i < ordered.length; i++) {
+    if (page.length >= limit) break;
+    if (i % CHECK_EVERY === 0) await pauseIfDue();
+    const entry = table.getByKey((ordered[i] as PointEntry).key);
+    if (entry !== undefined && (test === undefined || test(entry))) page.push(entry);
+  }
+  return page;
 }
 
 /** One point at one of its values of the `order_by` key. */
@@ -30,16 +52,23 @@ export interface OrderedValue {
   readonly value: number;
 }
 
-function scrollOrdered(reader: CollectionReader, request: ScrollRequest, orderBy: OrderBy): ScrollPage {
+async function scrollOrdered(
+  reader: CollectionReader,
+  request: ScrollRequest,
+  orderBy: OrderBy,
+): Promise<ScrollPage> {
   checkRangeIndex(reader, orderBy);
   if (request.offset !== undefined) {
     throw badInput(
       "Cannot use an `offset` when using `order_by`. The alternative for paging is to use `order_by.start_from` and a filter to exclude the IDs that you've already seen for the `order_by.start_from` value",
     );
   }
-  const points = orderByField(reader, orderBy, reader.predicate(request.filter), request.limit).map(
-    ({ entry, value }) => ({ ...reader.record(entry, request), order_value: value }),
-  );
+  const ordered = await orderByField(reader, orderBy, reader.predicate(request.filter), request.limit);
+  const points = await mapInSlices(ordered, ({ entry, value }) => {
+    const record: PointRecord & { order_value?: number } = reader.record(entry, request);
+    record.order_value = value;
+    return record;
+  });
   return { points, nextPageOffset: null };
 }
 
@@ -57,12 +86,12 @@ export function checkRangeIndex(reader: CollectionReader, orderBy: OrderBy): voi
  * The first `limit` (point, value) pairs passing `test`, ordered by the indexed value then id in the chosen
  * direction; shared by scroll and the query API's `order_by`. Call checkRangeIndex first.
  */
-export function orderByField(
+export async function orderByField(
   reader: CollectionReader,
   orderBy: OrderBy,
   test: ((entry: PointEntry) => boolean) | undefined,
   limit: number,
-): OrderedValue[] {
+): Promise<OrderedValue[]> {
   const type = reader.indexes.get(orderBy.key)?.type ?? 'float';
   const datetime = type === 'datetime';
   const start = toOrderValue(orderBy.startFrom);
@@ -72,7 +101,14 @@ export function orderByField(
     sign * (a.value - b.value || compareEntries(a.entry, b.entry));
   const kept = limit <= BOUNDED_LIMIT ? new SortedFirst(limit, order) : undefined;
   const values: OrderedValue[] = [];
-  for (const entry of reader.table.values()) {
+  const { table } = reader;
+  // A snapshot: the table may change between slices.
+  const entries = [...table.values()];
+  for (let i = 0; i < entries.length; i++) {
+    if (i % CHECK_EVERY === 0) await pauseIfDue();
+    const entry = entries[i] as PointEntry;
+    // Removed or rewritten since the snapshot: left out, as a sliced search leaves it out.
+    if (table.getByKey(entry.key) !== entry) continue;
     if (test !== undefined && !test(entry)) continue;
     // A point with several values appears once per value, as in Qdrant.
     for (const raw of indexedValues(entry.payload, orderBy.key)) {
@@ -84,8 +120,8 @@ export function orderByField(
     }
   }
   if (kept) return kept.items;
-  values.sort(order);
-  return values.slice(0, limit);
+  const sorted = await sortInSlices(values, order);
+  return sorted.length > limit ? sorted.slice(0, limit) : sorted;
 }
 
 /** Up to this limit the first values are kept as they come (a page of a timeline); above it, all are sorted. */

@@ -3,6 +3,7 @@
  * each sparse vector name in its own inverted index, and a cached id-sorted order for scroll.
  */
 import type { Payload } from '../filter/filter-api.js';
+import { IdOrder } from './id-order.js';
 import { type PointId, comparePointIds, pointIdKey } from './point-id.js';
 import { type SparseDoc, SparseIndex } from './sparse-index.js';
 import { VectorSlots } from './vector-slots.js';
@@ -57,7 +58,11 @@ export function compareEntries(a: PointEntry, b: PointEntry): number {
 /** In-memory points of one collection. */
 export class PointTable {
   private readonly byKey = new Map<string, PointEntry>();
-  private sorted: PointEntry[] | null = null;
+  /** Every point by id, for scroll; built and kept up to date in time slices. */
+  readonly idOrder = new IdOrder<PointEntry>(
+    (key) => this.byKey.get(key),
+    () => this.byKey.values(),
+  );
   /** Each dense vector name's slots. */
   readonly dense: ReadonlyMap<string, VectorSlots<DenseSlot>>;
   /** Each sparse vector name's index. */
@@ -132,12 +137,8 @@ export class PointTable {
       entry.sparse = docs;
     }
     this.byKey.set(key, entry);
-    if (old === undefined) this.sorted = null;
-    else if (this.sorted !== null) {
-      // Same id, same position: swap the object in place rather than re-sorting.
-      const at = this.indexOf(old);
-      if (at >= 0) this.sorted[at] = entry;
-    }
+    // A rewritten point keeps its place: readers of the order look each id up anew.
+    if (old === undefined) this.idOrder.inserted(entry);
     return entry;
   }
 
@@ -145,34 +146,10 @@ export class PointTable {
     for (const [name, owner] of entry.dense) this.dense.get(name)?.remove(owner.slot);
     this.removeSparse(entry);
     this.byKey.delete(entry.key);
-    this.sorted = null;
-  }
-
-  /** Points in ascending id order; cached until a point is added or removed. */
-  ordered(): readonly PointEntry[] {
-    if (this.sorted === null) this.sorted = [...this.byKey.values()].sort(compareEntries);
-    return this.sorted;
-  }
-
-  /** Index of the first point whose id is >= `id` in `ordered()`. */
-  lowerBound(id: PointId): number {
-    const list = this.ordered();
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (comparePointIds((list[mid] as PointEntry).id, id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    this.idOrder.removed();
   }
 
   private removeSparse(entry: PointEntry): void {
     for (const [name, doc] of entry.sparse) this.sparse.get(name)?.remove(doc);
-  }
-
-  private indexOf(entry: PointEntry): number {
-    const at = this.lowerBound(entry.id);
-    return this.sorted !== null && this.sorted[at]?.key === entry.key ? at : -1;
   }
 }

@@ -15,8 +15,8 @@ describe('score fusion', () => {
     assert.equal(rankScore(0, 2, 0), 0);
   });
 
-  test('RRF sums positions across lists and ignores the input scores', () => {
-    const fused = fuseRanks([hits('a', 'b'), hits('b', 'c')], 2, undefined, self, byId);
+  test('RRF sums positions across lists and ignores the input scores', async () => {
+    const fused = await fuseRanks([hits('a', 'b'), hits('b', 'c')], 2, undefined, self, byId);
     assert.deepEqual(
       fused.map((hit) => [hit.item, hit.score]),
       [
@@ -25,19 +25,19 @@ describe('score fusion', () => {
         ['c', Math.fround(1 / 3)],
       ],
     );
-    const weighted = fuseRanks([hits('a'), hits('c')], 2, [1, 3], self, byId);
+    const weighted = await fuseRanks([hits('a'), hits('c')], 2, [1, 3], self, byId);
     assert.deepEqual(
       weighted.map((hit) => hit.item),
       ['c', 'a'],
     );
   });
 
-  test('DBSF normalises with mean ± 3 sample standard deviations; short or flat lists give 0.5', () => {
+  test('DBSF normalises with mean ± 3 sample standard deviations; short or flat lists give 0.5', async () => {
     // [1, 2, 3]: mean 2, sample variance 1, so the extremes are -1 and 5.
     assert.deepEqual(normaliseDistribution([3, 2, 1]), [4 / 6, 3 / 6, 2 / 6].map(Math.fround));
     assert.deepEqual(normaliseDistribution([7]), [0.5]);
     assert.deepEqual(normaliseDistribution([2, 2, 2]), [0.5, 0.5, 0.5]);
-    const fused = fuseDistributions(
+    const fused = await fuseDistributions(
       [
         [
           { item: 'a', score: 3 },
@@ -60,9 +60,9 @@ describe('score fusion', () => {
   });
 });
 
-test('RRF weights must be one per prefetch, as Qdrant refuses otherwise', () => {
+test('RRF weights must be one per prefetch, as Qdrant refuses otherwise', async () => {
   const list = [{ item: 'a', score: 1 }];
-  assert.throws(
+  await assert.rejects(
     () =>
       fuseRanks(
         [list, list],

@@ -2,8 +2,11 @@
  * @module Fusion of ranked lists into one, computed in f32 as Qdrant does: Reciprocal Rank Fusion
  * (`lib/segment/src/common/reciprocal_rank_fusion.rs`) and Distribution-Based Score Fusion
  * (`lib/segment/src/common/score_fusion.rs`). Ties are broken by `tieBreak` (Qdrant leaves them unspecified).
+ * Prefetches with a huge limit hand over lists of the whole collection, so both run in time slices.
  */
 import { badInput } from '../qdrant-error.js';
+import { sortInSlices } from './sliced-sort.js';
+import { CHECK_EVERY, mapInSlices, pauseIfDue } from './time-slicer.js';
 import type { Scored } from './vector-scoring.js';
 
 /** The key a point is deduplicated by across lists (the point id's key). */
@@ -20,13 +23,13 @@ export function rankScore(position: number, k: number, weight = 1): number {
 }
 
 /** RRF over every list: each point sums its rank scores; input scores are ignored. Best first. */
-export function fuseRanks<T, H extends Scored<T> = Scored<T>>(
+export async function fuseRanks<T, H extends Scored<T> = Scored<T>>(
   lists: readonly (readonly H[])[],
   k: number,
   weights: readonly number[] | undefined,
   keyOf: KeyOf<T>,
   tieBreak: (a: T, b: T) => number,
-): H[] {
+): Promise<H[]> {
   // `reciprocal_rank_fusion.rs::rrf_scoring`: weights, when given, are one per prefetch.
   if (weights !== undefined && weights.length !== lists.length) {
     throw badInput(
@@ -34,17 +37,20 @@ export function fuseRanks<T, H extends Scored<T> = Scored<T>>(
     );
   }
   const fused = new Map<string, { first: H; score: number }>();
-  lists.forEach((list, source) => {
+  for (let source = 0; source < lists.length; source++) {
+    const list = lists[source] as readonly H[];
     const weight = weights?.[source] ?? 1;
-    list.forEach((hit, position) => {
+    for (let position = 0; position < list.length; position++) {
+      if (position % CHECK_EVERY === 0) await pauseIfDue();
+      const hit = list[position] as H;
       const key = keyOf(hit.item);
       const current = fused.get(key);
       const score = rankScore(position, k, weight);
       // Qdrant keeps the first ScoredPoint of a point (its version, its order_value) and replaces its score.
       if (current === undefined) fused.set(key, { first: hit, score });
       else current.score = Math.fround(current.score + score);
-    });
-  });
+    }
+  }
   return sortBest(fused, tieBreak);
 }
 
@@ -52,21 +58,24 @@ export function fuseRanks<T, H extends Scored<T> = Scored<T>>(
  * DBSF: each list's scores are mapped to [0, 1] with mean ± 3 sample standard deviations as the extremes
  * (a list of one scores 0.5; equal extremes give 0.5), then summed per point. Best first.
  */
-export function fuseDistributions<T, H extends Scored<T> = Scored<T>>(
+export async function fuseDistributions<T, H extends Scored<T> = Scored<T>>(
   lists: readonly (readonly H[])[],
   keyOf: KeyOf<T>,
   tieBreak: (a: T, b: T) => number,
-): H[] {
+): Promise<H[]> {
   const fused = new Map<string, { first: H; score: number }>();
   for (const list of lists) {
+    await pauseIfDue();
     const normalised = normaliseDistribution(list.map((hit) => hit.score));
-    list.forEach((hit, i) => {
+    for (let i = 0; i < list.length; i++) {
+      if (i % CHECK_EVERY === 0) await pauseIfDue();
+      const hit = list[i] as H;
       const key = keyOf(hit.item);
       const score = normalised[i] as number;
       const current = fused.get(key);
       if (current === undefined) fused.set(key, { first: hit, score });
       else current.score = Math.fround(current.score + score);
-    });
+    }
   }
   return sortBest(fused, tieBreak);
 }
@@ -92,11 +101,10 @@ export function normaliseDistribution(scores: readonly number[]): number[] {
 }
 
 /** The fused hits, best first: each point's first hit as it came (version, order_value) with the fused score. */
-function sortBest<T, H extends Scored<T>>(
+async function sortBest<T, H extends Scored<T>>(
   fused: Map<string, { first: H; score: number }>,
   tieBreak: (a: T, b: T) => number,
-): H[] {
-  return [...fused.values()]
-    .map(({ first, score }) => ({ ...first, score }))
-    .sort((a, b) => b.score - a.score || tieBreak(a.item, b.item));
+): Promise<H[]> {
+  const hits = await mapInSlices([...fused.values()], ({ first, score }) => ({ ...first, score }));
+  return sortInSlices(hits, (a, b) => b.score - a.score || tieBreak(a.item, b.item));
 }

@@ -15,7 +15,7 @@ import { MetricKind, exactSearch } from 'usearch';
 import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { orderByScore } from './score-order.js';
-import { CHECK_EVERY, TimeSlicer } from './time-slicer.js';
+import { CHECK_EVERY, TimeSlicer, mapInSlices } from './time-slicer.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
 
@@ -92,7 +92,7 @@ interface Subset {
 /** The candidates' owners as the search begins: every slot's, or the allowed slots'. */
 function ownersOf<Owner extends SlotOwner>(request: NearestRequest<Owner>): Owner[] {
   const { slots, allowed } = request;
-  if (allowed === undefined) return Array.from({ length: slots.count }, (_, slot) => slots.owner(slot));
+  if (allowed === undefined) return slots.ownersSnapshot();
   return Array.from(allowed, (slot) => slots.owner(slot));
 }
 
@@ -134,7 +134,7 @@ async function rankAll<Owner extends SlotOwner>(request: NearestRequest<Owner>):
   const order = orderByScore(scores, scored.length, isSimilarity(request.distance), (a, b) =>
     tieBreak(scored[a] as Owner, scored[b] as Owner),
   );
-  return Array.from(order, (i) => ({ item: scored[i] as Owner, score: scores[i] as number }));
+  return mapInSlices(order, (i) => ({ item: scored[i] as Owner, score: scores[i] as number }));
 }
 
 async function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>): Promise<Scored<Owner>[]> {

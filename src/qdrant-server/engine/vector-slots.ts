@@ -62,6 +62,11 @@ export class VectorSlots<Owner extends SlotOwner> {
     return this.owners[slot] as Owner;
   }
 
+  /** Every slot's owner as of now, slot order (a copy: a single memcpy, not a call per slot). */
+  ownersSnapshot(): Owner[] {
+    return this.owners.slice();
+  }
+
   /** Appends a vector and sets `owner.slot`. */
   add(owner: Owner, vector: Float32Array): void {
     if (this.owners.length === this.capacity) this.grow();

@@ -1,5 +1,5 @@
 /** @module Points as Qdrant serialises them: `Record` and `ScoredPoint` key order, f32 vectors and scores in shortest form. */
-import type { PointRecord, ScoredPointRecord, ScrollPage } from '../engine/engine-api.js';
+import type { PointRecord, ScoredPointRecord } from '../engine/engine-api.js';
 import { setOwn } from '../filter/index.js';
 import { toShortestF32, toShortestF32Vector } from './f32-number.js';
 
@@ -40,9 +40,4 @@ export function formatScoredPoint(point: ScoredPointRecord): Record<string, unkn
   if (point.vector !== undefined) json.vector = formatVectors(point.vector);
   if (point.order_value !== undefined) json.order_value = point.order_value;
   return json;
-}
-
-/** Scroll's `{points, next_page_offset}`. */
-export function formatScrollPage(page: ScrollPage): Record<string, unknown> {
-  return { points: page.points.map(formatRecord), next_page_offset: page.nextPageOffset };
 }

@@ -4,8 +4,9 @@ import { parsePathPointId } from '../engine/point-id.js';
 import { notFound } from '../qdrant-error.js';
 import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
+import { MappedList } from './json-slices.js';
 import { missingField, readObject, readPointIds } from './body-shape.js';
-import { formatRecord, formatScoredPoint, formatScrollPage } from './point-json.js';
+import { formatRecord, formatScoredPoint } from './point-json.js';
 import { parseQueryBatch, parseQueryGroupsRequest, parseQueryRequest } from './parse-query.js';
 import { parseReadOptions } from './parse-read-options.js';
 import { parseCountRequest, parseScrollRequest } from './parse-scroll.js';
@@ -13,7 +14,6 @@ import { parseSearchBatch, parseSearchRequest } from './parse-search.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { parseReadParams } from './query-params.js';
 import { readJsonBody } from './request-body.js';
-import { mapInSlices } from '../engine/time-slicer.js';
 
 export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
   // Missing ids are skipped; the engine keeps request order and drops duplicates.
@@ -45,7 +45,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseSearchRequest(await readJsonBody(c));
     parseReadParams(c);
     const points = await c.get('engine').collection(name).search(request);
-    return respondResult(c, await mapInSlices(points, formatScoredPoint));
+    return respondResult(c, new MappedList(points, formatScoredPoint));
   });
 
   app.post('/collections/:name/points/search/batch', async (c) => {
@@ -56,7 +56,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     // One after the other: each search is sliced, and a batch is no reason to hold the event loop longer.
     const results: unknown[] = [];
     for (const request of requests)
-      results.push(await mapInSlices(await collection.search(request), formatScoredPoint));
+      results.push(new MappedList(await collection.search(request), formatScoredPoint));
     return respondResult(c, results);
   });
 
@@ -65,7 +65,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const request = parseQueryRequest(await readJsonBody(c));
     parseReadParams(c);
     const points = await c.get('engine').collection(name).query(request);
-    return respondResult(c, { points: await mapInSlices(points, formatScoredPoint) });
+    return respondResult(c, { points: new MappedList(points, formatScoredPoint) });
   });
 
   app.post('/collections/:name/points/query/batch', async (c) => {
@@ -75,7 +75,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const collection = c.get('engine').collection(name);
     const results: unknown[] = [];
     for (const request of requests) {
-      results.push({ points: await mapInSlices(await collection.query(request), formatScoredPoint) });
+      results.push({ points: new MappedList(await collection.query(request), formatScoredPoint) });
     }
     return respondResult(c, results);
   });
@@ -86,7 +86,7 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     parseReadParams(c);
     const groups = await c.get('engine').collection(name).queryGroups(request);
     return respondResult(c, {
-      groups: groups.map((group) => ({ id: group.id, hits: group.hits.map(formatScoredPoint) })),
+      groups: groups.map((group) => ({ id: group.id, hits: new MappedList(group.hits, formatScoredPoint) })),
     });
   });
 
@@ -94,7 +94,11 @@ export function registerPointReadRoutes(app: Hono<QdrantEnv>): void {
     const name = readCollectionName(c);
     const request = parseScrollRequest(await readJsonBody(c));
     parseReadParams(c);
-    return respondResult(c, formatScrollPage(c.get('engine').collection(name).scroll(request)));
+    const page = await c.get('engine').collection(name).scroll(request);
+    return respondResult(c, {
+      points: new MappedList(page.points, formatRecord),
+      next_page_offset: page.nextPageOffset,
+    });
   });
 
   app.post('/collections/:name/points/count', async (c) => {

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StoreEngine } from '../../engine/engine-api.js';
 import { openStoreEngine } from '../../engine/index.js';
 import { createQdrantApp } from '../qdrant-app.js';
 
@@ -15,6 +16,8 @@ export interface TestReply {
 }
 
 export interface TestApp {
+  /** The engine behind the app, to compare an answer with what the engine itself returns. */
+  readonly engine: StoreEngine;
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestReply>;
   close(): void;
 }
@@ -27,6 +30,7 @@ export function openTestApp(
   const engine = openStoreEngine({ dataDir });
   const app = createQdrantApp({ engine, ...keys });
   return {
+    engine,
     async send(method, path, body, headers = {}) {
       const init: RequestInit = { method, headers: { ...headers } };
       if (body !== undefined) {
