@@ -258,31 +258,43 @@ function searchQuantized<Owner extends SlotOwner>(
     queryL1 += Math.abs(codes[i] as number);
   }
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
-  const top = rescore(request, found.keys, subset.keep, subset.slotOf);
-  if (found.keys.length >= total) return top.items;
-  const worst = top.worst();
-  const boundary = found.distances[found.keys.length - 1];
-  if (worst === undefined || boundary === undefined) return undefined;
-  const bestLeftOutCodeDot = 1 - boundary + Math.abs(boundary) * 2.4e-7 + 1;
   const scales = slots.scale * queryScale;
   const error = (0.5 * queryL1 + 0.5 * slots.maxCodeL1 + 0.25 * slots.dim) / scales;
-  return worst > bestLeftOutCodeDot / scales + error + 1e-6 ? top.items : undefined;
+  /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
+  const most = (distance: number) => (1 - distance + Math.abs(distance) * 2.4e-7 + 1) / scales + error + 1e-6;
+  const { keys, distances } = found;
+  const score = scorerFor(request.distance);
+  const data = slots.raw();
+  const top = new TopK<Owner>(request.k, true, request.tieBreak);
+  for (let i = 0; i < keys.length; i++) {
+    const worst = top.worst();
+    // Candidates come by ascending distance (usearch partial-sorts them): once one cannot beat the k-th exact
+    // score, no later one can, nor any point left out, so the rest need neither scoring nor filtering.
+    if (worst !== undefined && worst > most(distances[i] as number)) return top.items;
+    const key = Number(keys[i]);
+    const slot = subset.slotOf === undefined ? key : (subset.slotOf[key] as number);
+    if (subset.keep !== undefined && !subset.keep(slot)) continue;
+    top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
+  }
+  if (keys.length >= total) return top.items;
+  const worst = top.worst();
+  const boundary = distances[keys.length - 1];
+  if (worst === undefined || boundary === undefined) return undefined;
+  return worst > most(boundary) ? top.items : undefined;
 }
 
-/** Exact JS scores for usearch's candidates that `keep` keeps; `slotOf` maps packed-subset keys to slots. */
+/** Exact JS scores for usearch's candidates (keys are slots) that `keep` keeps. */
 function rescore<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
   keys: BigUint64Array,
   keep: ((slot: number) => boolean) | undefined,
-  slotOf?: Int32Array,
 ): TopK<Owner> {
   const { slots, distance, query } = request;
   const score = scorerFor(distance);
   const data = slots.raw();
   const top = new TopK<Owner>(request.k, isSimilarity(distance), request.tieBreak);
   for (let i = 0; i < keys.length; i++) {
-    const key = Number(keys[i]);
-    const slot = slotOf === undefined ? key : (slotOf[key] as number);
+    const slot = Number(keys[i]);
     if (keep !== undefined && !keep(slot)) continue;
     top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
   }
