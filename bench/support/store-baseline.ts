@@ -41,6 +41,18 @@ export const BASELINE: { readonly commit: string; readonly figures: readonly Sto
   ],
 };
 
+/**
+ * A filtered search keeping half the points over an unfiltered one (p50 / p50), main at 6259b76 before the
+ * filter was tested only on the int8 pass's candidates, from a quiet run of this benchmark.
+ */
+export const HALF_FILTER_BASELINE: {
+  readonly commit: string;
+  readonly ratios: Readonly<Record<string, number>>;
+} = {
+  commit: '6259b76',
+  ratios: { '10k x 1536': 4.16 / 2.07, '100k x 1536': 15.1 / 8.6 },
+};
+
 function cell(now: number, then: number | undefined, digits = 2): string {
   if (then === undefined) return `${now.toFixed(digits)} (no baseline)`;
   return `${now.toFixed(digits)} vs ${then.toFixed(digits)} (${(now / then).toFixed(2)}x)`;
@@ -63,6 +75,9 @@ export function printBesideBaseline(results: readonly StoreFigures[]): void {
     console.log(
       `    half / brute       ${cell(now.halfMs / now.bruteMs, share(then?.halfMs ?? 0, then), 3)}`,
     );
+    const halfThen = HALF_FILTER_BASELINE.ratios[now.set];
+    const halfSource = halfThen === undefined ? '' : ` (then: main ${HALF_FILTER_BASELINE.commit})`;
+    console.log(`    half / search      ${cell(now.halfMs / now.searchMs, halfThen)}${halfSource}`);
     console.log(`    memory / raw f32   ${cell(now.memoryRatio, then?.memoryRatio)}`);
   }
 }

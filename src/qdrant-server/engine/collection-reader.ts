@@ -93,20 +93,12 @@ export class CollectionReader {
     const slots = this.table.dense.get(query.name);
     if (slots === undefined) return [];
     const distance = this.distanceOf(query.name);
-    let allowed: Int32Array | undefined;
-    if (test !== undefined) {
-      const picked = new Int32Array(slots.count);
-      let count = 0;
-      for (let slot = 0; slot < slots.count; slot++)
-        if (test(slots.owner(slot).point)) picked[count++] = slot;
-      allowed = picked.subarray(0, count);
-    }
     const found = await searchNearest({
       slots,
       distance,
       query: query.vector,
       k: limit,
-      allowed,
+      ...(test === undefined ? {} : { accept: (owner: DenseSlot) => test(owner.point) }),
       tieBreak: byPoint,
     });
     // Sliced: a huge limit returns every point.

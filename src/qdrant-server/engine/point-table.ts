@@ -125,14 +125,7 @@ export class PointTable {
       for (const [name, vector] of vectors.sparse) {
         const index = this.sparse.get(name);
         if (index === undefined) throw new Error(`point table: no sparse vector named "${name}"`);
-        const doc: SparseDoc = {
-          indices: vector.indices,
-          values: vector.values,
-          point: entry,
-          mark: 0,
-        };
-        index.add(doc);
-        docs.set(name, doc);
+        docs.set(name, index.add(vector, entry));
       }
       entry.sparse = docs;
     }

@@ -1,64 +1,88 @@
 /**
- * @module One sparse vector's inverted index: dimension → the stored vectors that have it, with their weights.
- * Kept exact on every upsert and delete, so the document counts the `idf` modifier reads are always the
- * collection's current ones.
+ * @module One sparse vector's inverted index: dimension → the slots of the stored vectors that have it, with
+ * their weights, in typed arrays. Kept exact on every upsert and delete, so the document counts the `idf`
+ * modifier reads are always the collection's current ones. A search accumulates every candidate's score in
+ * one pass over its query's posting lists, into scratch arrays the index keeps (nothing per search grows with
+ * the collection).
  */
-import type { PointEntry } from './point-table.js';
+import type { PointEntry, SparseVectorData } from './point-table.js';
+
+const INITIAL_CAPACITY = 8;
+/** Posting lists and the scratch arrays grow by half when full: amortised appends, at most a third unused. */
+const GROWTH = 1.5;
 
 /** A stored sparse vector: indices strictly ascending (Qdrant sorts them at upsert), f32 weights. */
-export interface SparseDoc {
-  readonly indices: Uint32Array;
-  readonly values: Float32Array;
-  readonly point: PointEntry;
-  /** Scratch of one search (the engine is single-threaded): the number of the last search that met it. */
-  mark: number;
+export class SparseDoc implements SparseVectorData {
+  /** Where each of its dimensions' posting lists holds it, kept true by swap-removes. */
+  readonly positions: Int32Array;
+
+  constructor(
+    readonly indices: Uint32Array,
+    readonly values: Float32Array,
+    readonly point: PointEntry,
+    /** Its number in the index: posting lists and search scratch are by slot. */
+    readonly slot: number,
+  ) {
+    this.positions = new Int32Array(indices.length);
+  }
 }
 
-/**
- * The stored vectors having one dimension, with their weight there, in parallel arrays so a search walks them
- * without allocating; `at` finds a vector's position for a swap-remove.
- */
-export class Posting {
-  readonly docs: SparseDoc[] = [];
-  readonly weights: number[] = [];
-  /** Bounds on every weight ever added; removals leave them loose, which keeps them valid bounds. */
-  maxWeight = Number.NEGATIVE_INFINITY;
-  minWeight = Number.POSITIVE_INFINITY;
-  private readonly at = new Map<SparseDoc, number>();
+/** The slots having one dimension, with their weight there; `size` of the arrays are in use. */
+class Posting {
+  slots = new Int32Array(INITIAL_CAPACITY);
+  weights = new Float32Array(INITIAL_CAPACITY);
+  size = 0;
 
-  get size(): number {
-    return this.docs.length;
-  }
-
-  add(doc: SparseDoc, weight: number): void {
-    this.at.set(doc, this.docs.length);
-    this.docs.push(doc);
-    this.weights.push(weight);
-    if (weight > this.maxWeight) this.maxWeight = weight;
-    if (weight < this.minWeight) this.minWeight = weight;
-  }
-
-  remove(doc: SparseDoc): void {
-    const at = this.at.get(doc);
-    if (at === undefined) return;
-    const last = this.docs.length - 1;
-    if (at !== last) {
-      const moved = this.docs[last] as SparseDoc;
-      this.docs[at] = moved;
-      this.weights[at] = this.weights[last] as number;
-      this.at.set(moved, at);
+  /** Appends and returns the position. */
+  push(slot: number, weight: number): number {
+    if (this.size === this.slots.length) {
+      const capacity = Math.ceil(this.size * GROWTH);
+      const slots = new Int32Array(capacity);
+      slots.set(this.slots);
+      this.slots = slots;
+      const weights = new Float32Array(capacity);
+      weights.set(this.weights);
+      this.weights = weights;
     }
-    this.docs.pop();
-    this.weights.pop();
-    this.at.delete(doc);
+    this.slots[this.size] = slot;
+    this.weights[this.size] = weight;
+    return this.size++;
   }
+
+  /** Moves the last entry into `at`; returns the moved slot, or -1 when `at` was the last. */
+  removeAt(at: number): number {
+    const last = --this.size;
+    if (at === last) return -1;
+    const moved = this.slots[last] as number;
+    this.slots[at] = moved;
+    this.weights[at] = this.weights[last] as number;
+    return moved;
+  }
+}
+
+/** Where `index` sits in a sorted index list (it is known to be there). */
+function positionOf(indices: Uint32Array, index: number): number {
+  let lo = 0;
+  let hi = indices.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((indices[mid] as number) < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The stored vectors of one sparse vector name, by dimension. */
 export class SparseIndex {
   private readonly postings = new Map<number, Posting>();
+  private readonly docs: (SparseDoc | undefined)[] = [];
+  private readonly freeSlots: number[] = [];
   private count = 0;
-  /** Numbers the searches, so a doc's scratch `mark` needs no reset between searches. */
+  /** A search's scores by slot, valid for the slots in `touched[0..n)` that `accumulate` returned. */
+  private scoreBySlot = new Float32Array(0);
+  private touchedSlots = new Int32Array(0);
+  /** The number of the last search that met each slot, so the scratch needs no reset between searches. */
+  private marks = new Uint32Array(0);
   private searches = 0;
 
   /** How many points hold this sparse vector (Qdrant's `vector_count`, the N of idf), empty ones included. */
@@ -66,7 +90,12 @@ export class SparseIndex {
     return this.count;
   }
 
-  add(doc: SparseDoc): void {
+  /** Stores a point's vector (indices ascending) and returns it as stored. */
+  add(vector: SparseVectorData, point: PointEntry): SparseDoc {
+    const slot = this.freeSlots.pop() ?? this.docs.length;
+    const doc = new SparseDoc(vector.indices, vector.values, point, slot);
+    this.docs[slot] = doc;
+    if (this.docs.length > this.marks.length) this.growScratch();
     this.count++;
     for (let i = 0; i < doc.indices.length; i++) {
       const index = doc.indices[i] as number;
@@ -75,18 +104,27 @@ export class SparseIndex {
         posting = new Posting();
         this.postings.set(index, posting);
       }
-      posting.add(doc, doc.values[i] as number);
+      doc.positions[i] = posting.push(slot, doc.values[i] as number);
     }
+    return doc;
   }
 
   remove(doc: SparseDoc): void {
-    this.count--;
-    for (const index of doc.indices) {
-      const posting = this.postings.get(index);
-      if (posting === undefined) continue;
-      posting.remove(doc);
+    if (this.docs[doc.slot] !== doc) return;
+    for (let i = 0; i < doc.indices.length; i++) {
+      const index = doc.indices[i] as number;
+      const posting = this.postings.get(index) as Posting;
+      const at = doc.positions[i] as number;
+      const moved = posting.removeAt(at);
+      if (moved >= 0) {
+        const other = this.docs[moved] as SparseDoc;
+        other.positions[positionOf(other.indices, index)] = at;
+      }
       if (posting.size === 0) this.postings.delete(index);
     }
+    this.docs[doc.slot] = undefined;
+    this.freeSlots.push(doc.slot);
+    this.count--;
   }
 
   /**
@@ -97,19 +135,69 @@ export class SparseIndex {
     return this.postings.get(index)?.size ?? 0;
   }
 
-  /** The stored vectors that have this dimension, with their weight there. */
-  posting(index: number): Posting | undefined {
-    return this.postings.get(index);
+  /**
+   * Scores every stored vector sharing a dimension with the query (indices ascending) and returns how many
+   * there are: their slots are `touched()[0..n)`, their scores `scores()[slot]`, valid until the next call.
+   * Each score is the f32 sum of `query weight × stored weight` over the shared dimensions in ascending index
+   * order, the very sequence of roundings `scoreSparse` makes.
+   */
+  accumulate(query: SparseVectorData): number {
+    const epoch = this.nextSearch();
+    const scores = this.scoreBySlot;
+    const marks = this.marks;
+    const touched = this.touchedSlots;
+    let met = 0;
+    for (let q = 0; q < query.indices.length; q++) {
+      const posting = this.postings.get(query.indices[q] as number);
+      if (posting === undefined) continue;
+      const weight = query.values[q] as number;
+      const { slots, weights, size } = posting;
+      for (let i = 0; i < size; i++) {
+        const slot = slots[i] as number;
+        const product = Math.fround(weight * (weights[i] as number));
+        if (marks[slot] !== epoch) {
+          marks[slot] = epoch;
+          // 0 + product, as scoreSparse starts from 0: a -0 product scores +0.
+          scores[slot] = 0 + product;
+          touched[met++] = slot;
+        } else {
+          // A Float32Array store rounds the f64 sum to f32, as Math.fround would.
+          scores[slot] = (scores[slot] as number) + product;
+        }
+      }
+    }
+    return met;
   }
 
-  /** A fresh positive number for one search's scratch marks. */
-  nextSearch(): number {
-    if (this.searches >= 0x3fff_ffff) {
-      // After a billion searches, clear every mark rather than let an old number come back.
-      for (const posting of this.postings.values()) for (const doc of posting.docs) doc.mark = 0;
+  /** The slots met by the last `accumulate`. */
+  touched(): Int32Array {
+    return this.touchedSlots;
+  }
+
+  /** The scores of the last `accumulate`, by slot. */
+  scores(): Float32Array {
+    return this.scoreBySlot;
+  }
+
+  /** The stored vector in a slot met by a search. */
+  docAt(slot: number): SparseDoc {
+    return this.docs[slot] as SparseDoc;
+  }
+
+  private nextSearch(): number {
+    if (this.searches === 0xffff_ffff) {
+      // After four billion searches, clear every mark rather than let an old number come back.
+      this.marks.fill(0);
       this.searches = 0;
     }
-    this.searches++;
-    return this.searches;
+    return ++this.searches;
+  }
+
+  private growScratch(): void {
+    const capacity = Math.max(INITIAL_CAPACITY, Math.ceil(this.docs.length * GROWTH));
+    // Growth happens between searches, so no mark needs keeping (epochs start at 1).
+    this.marks = new Uint32Array(capacity);
+    this.scoreBySlot = new Float32Array(capacity);
+    this.touchedSlots = new Int32Array(capacity);
   }
 }

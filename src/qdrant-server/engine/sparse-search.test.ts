@@ -108,35 +108,38 @@ describe('sparse search', () => {
     );
   });
 
-  test('pruned search returns exactly what scoring every stored vector returns', async () => {
+  test('search returns exactly what scoring every stored vector returns, after removals too', async () => {
     const random = seededRandom(11);
-    // Skewed dimensions (a few in almost every vector, most rare), weights binary or counts, and a few
-    // negative weights to exercise the unpruned path.
+    // Skewed dimensions (a few in almost every vector, most rare), weights binary or counts, or signed.
     const dimension = () => Math.floor(200 * random() ** 4);
     for (const style of ['binary', 'counts', 'signed'] as const) {
       const index = new SparseIndex();
-      const docs = Array.from({ length: 600 }, (_, id) => {
+      const store = (id: number) => {
         const indices = [...new Set(Array.from({ length: 3 + Math.floor(random() * 20) }, dimension))].sort(
           (a, b) => a - b,
         );
         const values = indices.map(() =>
           style === 'binary' ? 1 : style === 'counts' ? 1 + Math.floor(random() * 4) : random() * 2 - 1,
         );
-        const doc = {
-          ...sparse(indices, values),
-          point: new PointEntry(id, `n:${id}`, {}, 0),
-          mark: 0,
-        };
-        index.add(doc);
-        return doc;
-      });
+        return index.add(sparse(indices, values), new PointEntry(id, `n:${id}`, {}, 0));
+      };
+      let docs = Array.from({ length: 600 }, (_, id) => store(id));
+      // Churn: remove a third (swap-removes move other vectors in their posting lists), then reuse the slots.
+      const removed = docs.filter(() => random() < 1 / 3);
+      for (const doc of removed) index.remove(doc);
+      docs = [...docs.filter((doc) => !removed.includes(doc)), ...removed.map((_, i) => store(1000 + i))];
+      assert.equal(index.documentCount, docs.length);
+      for (const dim of [0, 1, 5, 50, 150]) {
+        const holding = docs.filter((doc) => doc.indices.includes(dim)).length;
+        assert.equal(index.documentFrequency(dim), holding, `df of ${dim}`);
+      }
       for (let round = 0; round < 40; round++) {
         const indices = [...new Set(Array.from({ length: 2 + Math.floor(random() * 6) }, dimension))].sort(
           (a, b) => a - b,
         );
         const query = sparse(
           indices,
-          indices.map(() => Math.fround(random() * 3)),
+          indices.map(() => Math.fround(style === 'signed' ? random() * 6 - 3 : random() * 3)),
         );
         const test = round % 3 === 0 ? (p: PointEntry) => (p.id as number) % 2 === 0 : undefined;
         const threshold = round % 4 === 1 ? 2 : undefined;

@@ -1,11 +1,11 @@
 /**
  * @module Exact sparse search: the dot product over shared dimensions, with Qdrant's `idf` query re-weighting
- * (qdrant-hybrid.md §2). Candidates come from the inverted index; each is scored by a merge over sorted indices
- * in f32, in index order, as `lib/sparse/src/common/sparse_vector.rs::score_vectors` does.
+ * (qdrant-hybrid.md §2). Scores are f32 sums in index order, as `lib/sparse/src/common/sparse_vector.rs::score_vectors`
+ * computes them: by a merge over two sorted vectors here, or for a whole search by the inverted index at once.
  */
 import type { SparseVectorParams } from './engine-api.js';
 import { type PointEntry, type SparseVectorData, compareEntries } from './point-table.js';
-import type { Posting, SparseDoc, SparseIndex } from './sparse-index.js';
+import type { SparseIndex } from './sparse-index.js';
 import { type Scored, TopK } from './vector-scoring.js';
 
 /**
@@ -59,15 +59,12 @@ export function scoreSparse(a: SparseVectorData, b: SparseVectorData): number | 
 }
 
 /**
- * The `limit` best points sharing at least one dimension with the (already weighted) query, passing `test`,
- * ties by id, cut by the strict threshold (`score > t`: sparse vectors score like Dot).
+ * The `limit` best points sharing at least one dimension with the (already weighted, indices ascending) query,
+ * passing `test`, ties by id, cut by the strict threshold (`score > t`: sparse vectors score like Dot).
  *
- * Exact, with MaxScore-style pruning when every contribution is non-negative (idf weights and term counts are):
- * dimensions are walked by their largest possible contribution (rare, high-idf words first), and every point
- * met for the first time is scored in full with `scoreSparse` (its own few dimensions, in Qdrant's summation
- * order). Once the dimensions left could not lift a point that has none of the walked ones above the k-th full
- * score (or the threshold), their posting lists, the long ones of common words, are never walked: a chat-sized
- * query then touches the few hundred points sharing its rare words, not most of the collection.
+ * Exact: the index scores every point on the query's posting lists in one pass (each score rounded as
+ * `scoreSparse` rounds it), then a bounded heap keeps the best. `test` runs only on points that would enter
+ * the heap, so a filter costs a few hundred checks rather than one per candidate.
  */
 export function searchSparse(
   index: SparseIndex,
@@ -76,43 +73,20 @@ export function searchSparse(
   test: ((entry: PointEntry) => boolean) | undefined,
   threshold?: number,
 ): Scored<PointEntry>[] {
-  const terms: { posting: Posting; bound: number }[] = [];
-  let prunable = true;
-  for (let q = 0; q < query.indices.length; q++) {
-    const posting = index.posting(query.indices[q] as number);
-    if (posting === undefined || posting.size === 0) continue;
-    const weight = query.values[q] as number;
-    if (weight < 0 || posting.minWeight < 0) prunable = false;
-    terms.push({ posting, bound: weight * posting.maxWeight });
-  }
-  terms.sort((a, b) => b.bound - a.bound);
-  // rest[i]: the most that dimensions i.. can add to a point having none of the dimensions before i.
-  const rest = new Float64Array(terms.length + 1);
-  for (let i = terms.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (terms[i]?.bound as number);
-  const search = index.nextSearch();
+  const met = index.accumulate(query);
+  const touched = index.touched();
+  const scores = index.scores();
   const top = new TopK<PointEntry>(limit, true, compareEntries);
-  for (let walked = 0; walked < terms.length; walked++) {
-    if (prunable && cannotReach(rest[walked] as number, top.worst(), threshold)) break;
-    const { docs } = (terms[walked] as (typeof terms)[number]).posting;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i] as SparseDoc;
-      if (doc.mark === search) continue;
-      doc.mark = search;
-      if (test !== undefined && !test(doc.point)) continue;
-      const score = scoreSparse(query, doc) as number;
-      if (threshold !== undefined && !(score > threshold)) continue;
-      top.offer(doc.point, score);
-    }
+  for (let i = 0; i < met; i++) {
+    const slot = touched[i] as number;
+    const score = scores[slot] as number;
+    if (threshold !== undefined && !(score > threshold)) continue;
+    const worst = top.worst();
+    // A tie with the worst kept point may still enter by id; only a lower score surely cannot.
+    if (worst !== undefined && score < worst) continue;
+    const point = index.docAt(slot).point;
+    if (test !== undefined && !test(point)) continue;
+    top.offer(point, score);
   }
   return top.items;
-}
-
-/**
- * Whether a point scoring at most `most` can neither pass the threshold nor enter a full top k whose worst
- * score is `kth`. The slack covers f64 bounds against f32 sums, and a tie that the id would break.
- */
-function cannotReach(most: number, kth: number | undefined, threshold: number | undefined): boolean {
-  const padded = most * (1 + 1e-5) + 1e-30;
-  if (threshold !== undefined && padded <= threshold) return true;
-  return kth !== undefined && padded < kth * (1 - 1e-5);
 }

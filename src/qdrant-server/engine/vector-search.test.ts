@@ -15,6 +15,13 @@ interface Owner {
 
 const byId = (a: Owner, b: Owner) => a.id - b.id;
 
+/** The filter keeping exactly these slots, as searchNearest takes it. */
+function acceptSlots(allowed: Int32Array | undefined): { accept?: (owner: Owner) => boolean } {
+  if (allowed === undefined) return {};
+  const kept = new Set(allowed);
+  return { accept: (owner) => kept.has(owner.slot) };
+}
+
 /** Enough points that searchNearest takes the usearch path (more than 2^18 values). */
 function randomSlots(distance: Distance, count: number, dim: number, seed: number): VectorSlots<Owner> {
   const random = seededRandom(seed);
@@ -66,9 +73,8 @@ describe('exact vector search', () => {
           [10, sparse],
           [25, dense],
         ] as const) {
-          const fast = (await searchNearest({ slots, distance, query, k, allowed, tieBreak: byId })).map(
-            (hit) => hit.item.id,
-          );
+          const request = { slots, distance, query, k, ...acceptSlots(allowed), tieBreak: byId };
+          const fast = (await searchNearest(request)).map((hit) => hit.item.id);
           assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `round ${round}, k ${k}`);
         }
       }
@@ -116,11 +122,31 @@ describe('exact vector search', () => {
       for (const query of [...queries, twin]) {
         for (const [name, allowed] of Object.entries(filters)) {
           const k = name === 'most' ? 25 : 10;
-          const fast = (await searchNearest({ slots, distance, query, k, allowed, tieBreak: byId })).map(
-            (hit) => hit.item.id,
-          );
+          const request = { slots, distance, query, k, ...acceptSlots(allowed), tieBreak: byId };
+          const fast = (await searchNearest(request)).map((hit) => hit.item.id);
           assert.deepEqual(fast, bruteForce(slots, distance, query, k, allowed), `${distance}, ${name}`);
         }
+      }
+    }
+  });
+
+  test('a filter whose sampled share misleads (most points sampled pass, few do) still gets the exact answer', async () => {
+    const dim = 256;
+    const slots = randomSlots('Cosine', 6000, dim, 5);
+    // Exactly the evenly spaced slots the share estimate samples, and a few more: it sees 100%, the truth is ~10%.
+    const sampled = Array.from({ length: 512 }, (_, i) => Math.floor(((i + 0.5) * slots.count) / 512));
+    const extra = Array.from({ length: slots.count }, (_, slot) => slot).filter((slot) => slot % 17 === 0);
+    const allowed = Int32Array.from(new Set([...sampled, ...extra]));
+    const random = seededRandom(8);
+    for (let round = 0; round < 4; round++) {
+      const query = prepareVector(
+        Array.from({ length: dim }, () => random() * 2 - 1),
+        'Cosine',
+      );
+      for (const k of [10, 40, 2000]) {
+        const request = { slots, distance: 'Cosine' as const, query, k, ...acceptSlots(allowed) };
+        const fast = (await searchNearest({ ...request, tieBreak: byId })).map((hit) => hit.item.id);
+        assert.deepEqual(fast, bruteForce(slots, 'Cosine', query, k, allowed), `round ${round}, k ${k}`);
       }
     }
   });

@@ -10,10 +10,15 @@
  * the search began and read each one's slot when they score it, so a write between slices can neither move a
  * vector under them nor make them score one twice; a point removed or rewritten meanwhile is left out. The
  * usearch passes are single native calls and run between two turns of the event loop.
+ *
+ * A filter is a predicate on owners, not a list: one that keeps a large share of the points is tested only on
+ * the int8 pass's candidates (filtered-candidates.ts), since testing every point's payload cost more than the
+ * scan itself; a thin one is tested on every point once and searched over just the matching slots.
  */
 import { MetricKind, exactSearch } from 'usearch';
 import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
+import { estimateShare, slotsAccepted } from './filtered-candidates.js';
 import { orderByScore } from './score-order.js';
 import { CHECK_EVERY, TimeSlicer, mapInSlices } from './time-slicer.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
@@ -21,13 +26,6 @@ import type { SlotOwner, VectorSlots } from './vector-slots.js';
 
 /** Below this many f32 values a JS loop beats the native call and its candidate check. */
 const SMALL_SCAN_VALUES = 1 << 18;
-/**
- * With a filter matching at most this share of slots, search a packed copy of just their codes; above it, scan
- * every code and mask. Measured at 100k x 1536: a filter keeping half the points costs 2.8x an unfiltered
- * search gathered (the copy dominates) and 1.05x masked; at a quarter, 1.44x gathered and 1.26x masked; at a
- * tenth gathering wins (0.7x).
- */
-const GATHER_SHARE = 0.15;
 /** Euclid has no int8 pass: scan the matching slots in JS when they are at most this share of all slots. */
 const FILTERED_SCAN_SHARE = 0.2;
 /** f32 unit roundoff (2^-24), doubled to cover usearch's summation order. */
@@ -39,14 +37,64 @@ export interface NearestRequest<Owner extends SlotOwner> {
   /** Already prepared (f32, normalised for Cosine), a standalone array. */
   readonly query: Float32Array;
   readonly k: number;
-  /** Restricts candidates to these slots (ascending not required); undefined means every slot. */
-  readonly allowed?: Int32Array;
+  /**
+   * Restricts candidates to the owners it accepts; undefined means every slot. Called synchronously, before
+   * the search first yields, and on as few owners as the search can manage with.
+   */
+  readonly accept?: (owner: Owner) => boolean;
   readonly tieBreak: (a: Owner, b: Owner) => number;
 }
+
+/** A request whose filter has been applied: the candidates are these slots (any order), or every slot. */
+interface CandidateRequest<Owner extends SlotOwner> extends Omit<NearestRequest<Owner>, 'accept'> {
+  readonly allowed?: Int32Array;
+}
+
+/**
+ * Below this share of accepted points, test every point and search the matching ones; above it, test only the
+ * int8 pass's candidates. Measured at 100k x 1536 with every point tested: a filter keeping half the points
+ * cost 2.8x an unfiltered search gathered (the copy dominated) and 1.05x masked, a tenth 0.7x gathered.
+ */
+const GATHER_SHARE = 0.15;
+/** Extra candidates beyond k + slack / share, so that k pass despite the estimate's sampling error. */
+const POST_FILTER_MARGIN = 1.25;
 
 /** The k best slots' owners with their exact scores, best first. */
 export async function searchNearest<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
+): Promise<Scored<Owner>[]> {
+  const { accept, ...rest } = request;
+  if (request.k <= 0 || request.slots.count === 0) return [];
+  if (accept === undefined) return searchCandidates(rest);
+  const found = searchPostFiltered(request, accept);
+  if (found !== undefined) return found;
+  return searchCandidates({ ...rest, allowed: slotsAccepted(request.slots, accept) });
+}
+
+/**
+ * A broad filter on a similarity search: the int8 pass over every code, asked for enough candidates that k of
+ * them pass the filter, which is tested on those candidates only. The completeness proof is the unfiltered
+ * one (no point left out can beat the k-th accepted candidate), so the result is exact; undefined when the
+ * filter is thin, the proof fails or too few candidates pass, and the caller tests every point instead.
+ */
+function searchPostFiltered<Owner extends SlotOwner>(
+  request: NearestRequest<Owner>,
+  accept: (owner: Owner) => boolean,
+): Scored<Owner>[] | undefined {
+  const { slots } = request;
+  if (!isSimilarity(request.distance) || slots.count * slots.dim <= SMALL_SCAN_VALUES) return undefined;
+  const share = estimateShare(slots, accept);
+  if (share <= GATHER_SHARE) return undefined;
+  const wanted = Math.ceil(((request.k + 256) / share) * POST_FILTER_MARGIN);
+  // Past half the points, scoring the matching ones outright is as cheap.
+  if (wanted * 2 > slots.count) return undefined;
+  const keep = (slot: number) => accept(slots.owner(slot));
+  return searchQuantized(request, { codes: slots.codes(), keep }, wanted);
+}
+
+/** The search once the candidates are known. */
+async function searchCandidates<Owner extends SlotOwner>(
+  request: CandidateRequest<Owner>,
 ): Promise<Scored<Owner>[]> {
   const { slots, distance, allowed } = request;
   const total = slots.count;
@@ -60,37 +108,42 @@ export async function searchNearest<Owner extends SlotOwner>(
     // A thin filter: masking a scan of every point would mostly score points that cannot be returned.
     if (isSimilarity(distance)) {
       const subset: Subset = { codes: gatherCodes(slots.codes(), slots.dim, allowed), slotOf: allowed };
+      const packed = (slack: number) => Math.min(request.k + slack, allowed.length);
       return (
-        searchQuantized(request, subset, 256) ?? searchQuantized(request, subset, 4096) ?? scanInJs(request)
+        searchQuantized(request, subset, packed(256)) ??
+        searchQuantized(request, subset, packed(4096)) ??
+        scanInJs(request)
       );
     }
   }
   if (allowed !== undefined && !isSimilarity(distance) && candidates <= total * FILTERED_SCAN_SHARE) {
     return scanInJs(request);
   }
-  const mask = allowed === undefined ? undefined : maskOf(allowed, total);
+  const keep = allowed === undefined ? undefined : keepOf(allowed, total);
   if (isSimilarity(distance)) {
-    const whole: Subset = { codes: slots.codes(), mask };
-    const coarse = searchQuantized(request, whole, 256) ?? searchQuantized(request, whole, 4096);
+    const whole: Subset = keep === undefined ? { codes: slots.codes() } : { codes: slots.codes(), keep };
+    const coarse =
+      searchQuantized(request, whole, candidateCount(request, 256)) ??
+      searchQuantized(request, whole, candidateCount(request, 4096));
     if (coarse !== undefined) return coarse;
   }
-  const fast = searchWithUsearch(request, mask);
+  const fast = searchWithUsearch(request, keep);
   if (fast !== undefined) return fast;
   return scanInJs(request);
 }
 
 /**
- * The int8 codes one quantized pass searches: every slot (usearch key = slot, `mask` dropping filtered-out
+ * The int8 codes one quantized pass searches: every slot (usearch key = slot, `keep` dropping filtered-out
  * ones), or a packed subset whose row i is slot `slotOf[i]`.
  */
 interface Subset {
   readonly codes: Int8Array;
-  readonly mask?: Uint8Array;
+  readonly keep?: (slot: number) => boolean;
   readonly slotOf?: Int32Array;
 }
 
 /** The candidates' owners as the search begins: every slot's, or the allowed slots'. */
-function ownersOf<Owner extends SlotOwner>(request: NearestRequest<Owner>): Owner[] {
+function ownersOf<Owner extends SlotOwner>(request: CandidateRequest<Owner>): Owner[] {
   const { slots, allowed } = request;
   if (allowed === undefined) return slots.ownersSnapshot();
   return Array.from(allowed, (slot) => slots.owner(slot));
@@ -101,7 +154,7 @@ function ownersOf<Owner extends SlotOwner>(request: NearestRequest<Owner>): Owne
  * the time its turn comes (slot -1) is skipped.
  */
 async function scoreInSlices<Owner extends SlotOwner>(
-  request: NearestRequest<Owner>,
+  request: CandidateRequest<Owner>,
   visit: (owner: Owner, score: number) => void,
 ): Promise<void> {
   const { slots, query } = request;
@@ -122,7 +175,7 @@ async function scoreInSlices<Owner extends SlotOwner>(
 }
 
 /** Every candidate, exactly scored and sorted best first (ties by `tieBreak`). */
-async function rankAll<Owner extends SlotOwner>(request: NearestRequest<Owner>): Promise<Scored<Owner>[]> {
+async function rankAll<Owner extends SlotOwner>(request: CandidateRequest<Owner>): Promise<Scored<Owner>[]> {
   const size = request.allowed === undefined ? request.slots.count : request.allowed.length;
   const scores = new Float64Array(size);
   const scored: Owner[] = [];
@@ -137,7 +190,7 @@ async function rankAll<Owner extends SlotOwner>(request: NearestRequest<Owner>):
   return mapInSlices(order, (i) => ({ item: scored[i] as Owner, score: scores[i] as number }));
 }
 
-async function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>): Promise<Scored<Owner>[]> {
+async function scanInJs<Owner extends SlotOwner>(request: CandidateRequest<Owner>): Promise<Scored<Owner>[]> {
   const top = new TopK<Owner>(request.k, isSimilarity(request.distance), request.tieBreak);
   await scoreInSlices(request, (owner, score) => top.offer(owner, score));
   return top.items;
@@ -148,13 +201,13 @@ async function scanInJs<Owner extends SlotOwner>(request: NearestRequest<Owner>)
  * and returns undefined when the k-th exact score is not safely better than anything usearch left out.
  */
 function searchWithUsearch<Owner extends SlotOwner>(
-  request: NearestRequest<Owner>,
-  mask: Uint8Array | undefined,
+  request: CandidateRequest<Owner>,
+  keep: ((slot: number) => boolean) | undefined,
 ): Scored<Owner>[] | undefined {
   const { slots, distance, query } = request;
   const metric = isSimilarity(distance) ? MetricKind.IP : MetricKind.L2sq;
   const found = exactSearch(slots.data(), query, slots.dim, candidateCount(request, 32), metric, 0);
-  const top = rescore(request, found.keys, mask);
+  const top = rescore(request, found.keys, keep);
   const keys = found.keys;
   if (keys.length >= slots.count) return top.items;
   const worst = top.worst();
@@ -164,14 +217,15 @@ function searchWithUsearch<Owner extends SlotOwner>(
   return top.items;
 }
 
-function maskOf(allowed: Int32Array, total: number): Uint8Array {
+/** Membership in `allowed` by slot, through a byte mask. */
+function keepOf(allowed: Int32Array, total: number): (slot: number) => boolean {
   const mask = new Uint8Array(total);
   for (let i = 0; i < allowed.length; i++) mask[allowed[i] as number] = 1;
-  return mask;
+  return (slot) => mask[slot] === 1;
 }
 
 /** How many candidates to ask for: `k` plus slack, scaled up by how much a filter thins them out. */
-function candidateCount<Owner extends SlotOwner>(request: NearestRequest<Owner>, slack: number): number {
+function candidateCount<Owner extends SlotOwner>(request: CandidateRequest<Owner>, slack: number): number {
   const total = request.slots.count;
   const wanted =
     request.allowed === undefined
@@ -189,7 +243,7 @@ function candidateCount<Owner extends SlotOwner>(request: NearestRequest<Owner>,
 function searchQuantized<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
   subset: Subset,
-  slack: number,
+  wanted: number,
 ): Scored<Owner>[] | undefined {
   const { slots, query } = request;
   const total = subset.codes.length / slots.dim;
@@ -203,35 +257,45 @@ function searchQuantized<Owner extends SlotOwner>(
     codes[i] = Math.round((query[i] as number) * queryScale);
     queryL1 += Math.abs(codes[i] as number);
   }
-  const wanted =
-    subset.slotOf === undefined ? candidateCount(request, slack) : Math.min(request.k + slack, total);
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
-  const top = rescore(request, found.keys, subset.mask, subset.slotOf);
-  if (found.keys.length >= total) return top.items;
-  const worst = top.worst();
-  const boundary = found.distances[found.keys.length - 1];
-  if (worst === undefined || boundary === undefined) return undefined;
-  const bestLeftOutCodeDot = 1 - boundary + Math.abs(boundary) * 2.4e-7 + 1;
   const scales = slots.scale * queryScale;
   const error = (0.5 * queryL1 + 0.5 * slots.maxCodeL1 + 0.25 * slots.dim) / scales;
-  return worst > bestLeftOutCodeDot / scales + error + 1e-6 ? top.items : undefined;
+  /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
+  const most = (distance: number) => (1 - distance + Math.abs(distance) * 2.4e-7 + 1) / scales + error + 1e-6;
+  const { keys, distances } = found;
+  const score = scorerFor(request.distance);
+  const data = slots.raw();
+  const top = new TopK<Owner>(request.k, true, request.tieBreak);
+  for (let i = 0; i < keys.length; i++) {
+    const worst = top.worst();
+    // Candidates come by ascending distance (usearch partial-sorts them): once one cannot beat the k-th exact
+    // score, no later one can, nor any point left out, so the rest need neither scoring nor filtering.
+    if (worst !== undefined && worst > most(distances[i] as number)) return top.items;
+    const key = Number(keys[i]);
+    const slot = subset.slotOf === undefined ? key : (subset.slotOf[key] as number);
+    if (subset.keep !== undefined && !subset.keep(slot)) continue;
+    top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
+  }
+  if (keys.length >= total) return top.items;
+  const worst = top.worst();
+  const boundary = distances[keys.length - 1];
+  if (worst === undefined || boundary === undefined) return undefined;
+  return worst > most(boundary) ? top.items : undefined;
 }
 
-/** Exact JS scores for usearch's candidates that pass the mask; `slotOf` maps packed-subset keys to slots. */
+/** Exact JS scores for usearch's candidates (keys are slots) that `keep` keeps. */
 function rescore<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
   keys: BigUint64Array,
-  mask: Uint8Array | undefined,
-  slotOf?: Int32Array,
+  keep: ((slot: number) => boolean) | undefined,
 ): TopK<Owner> {
   const { slots, distance, query } = request;
   const score = scorerFor(distance);
   const data = slots.raw();
   const top = new TopK<Owner>(request.k, isSimilarity(distance), request.tieBreak);
   for (let i = 0; i < keys.length; i++) {
-    const key = Number(keys[i]);
-    const slot = slotOf === undefined ? key : (slotOf[key] as number);
-    if (mask !== undefined && mask[slot] === 0) continue;
+    const slot = Number(keys[i]);
+    if (keep !== undefined && !keep(slot)) continue;
     top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
   }
   return top;
