@@ -95,3 +95,33 @@ test('a crashed offline worker fails its job as retryable, and the next job runs
   assert.equal(vector?.length, 512);
   assert.equal(started, 2);
 });
+
+test('one embed call of several texts is shared by every worker of the pool, not run one text after another', async () => {
+  let started = 0;
+  const client = new OfflineModelClient({
+    workers: 2,
+    startWorker: () => {
+      started += 1;
+      return startModelWorker();
+    },
+  });
+  const embedder = new OfflineEmbedder({ client });
+  const texts = ['the harbour at dawn', 'a letter from Lisbon', 'the night train', 'rain on the roof'];
+  const vectors = await embedder.embed(texts);
+  // The pool starts a second worker only when a job waits while the first is busy: sent one after
+  // another, the four texts never made one wait.
+  assert.equal(started, 2);
+  const [alone] = await embedder.embed([texts[2]!]);
+  assert.ok(dot(vectors[2]!, alone!) > 0.99999, 'vectors come back in the order of the texts');
+});
+
+test('a queued offline job whose signal aborts leaves the queue at once; the running one still ends', async () => {
+  const client = new OfflineModelClient({ workers: 1 });
+  const controller = new AbortController();
+  const running = client.embed(['the first job, already on the worker'], false, controller.signal);
+  const queued = client.embed(['the second job, still waiting'], false, controller.signal);
+  controller.abort(new Error('a forget needs the writer'));
+  await assert.rejects(queued, /a forget needs the writer/);
+  const [vector] = await running;
+  assert.equal(vector?.length, 512);
+});

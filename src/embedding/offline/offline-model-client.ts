@@ -89,10 +89,32 @@ export class OfflineModelClient {
     this.#pump();
   }
 
-  /** Embeds one batch in a worker; `urgent` jobs (queries) run before queued ones. */
-  embed(texts: string[], urgent: boolean): Promise<Float32Array[]> {
+  /**
+   * Embeds one batch in a worker; `urgent` jobs (queries) run before queued ones. A job still queued when
+   * `signal` aborts leaves the queue and rejects with the signal's reason (one already running finishes).
+   */
+  embed(texts: string[], urgent: boolean, signal?: AbortSignal): Promise<Float32Array[]> {
     return new Promise((resolve, reject) => {
-      (urgent ? this.#urgent : this.#queued).push({ texts, resolve, reject });
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const queue = urgent ? this.#urgent : this.#queued;
+      const onAbort = () => {
+        const index = queue.indexOf(job);
+        if (index < 0) return; // already handed to a worker
+        queue.splice(index, 1);
+        reject(signal!.reason as Error);
+      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', onAbort);
+          fn(value);
+        };
+      const job: Job = { texts, resolve: settle(resolve), reject: settle(reject) };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(job);
       this.#pump();
     });
   }
