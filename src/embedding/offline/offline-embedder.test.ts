@@ -1,5 +1,6 @@
 /** @module Tests for the offline USE-lite embedder; one file, so the process loads the model only once. */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
@@ -118,10 +119,12 @@ test('one embed call of several texts is shared by every worker of the pool, not
 test('a queued offline job whose signal aborts leaves the queue at once; the running one still ends', async () => {
   const client = new OfflineModelClient({ workers: 1 });
   const controller = new AbortController();
-  const running = client.embed(['the first job, already on the worker'], false, controller.signal);
-  const queued = client.embed(['the second job, still waiting'], false, controller.signal);
+  const batches = Array.from({ length: 20 }, (_, i) => [`chunk ${i} of a long backlog`]);
+  const [running, ...queued] = client.embedBatches(batches, false, controller.signal);
+  // One listener for the call (Node warns past 10 on one signal), however many batches wait.
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
   controller.abort(new Error('a forget needs the writer'));
-  await assert.rejects(queued, /a forget needs the writer/);
-  const [vector] = await running;
+  for (const job of queued) await assert.rejects(job, /a forget needs the writer/);
+  const [vector] = await running!;
   assert.equal(vector?.length, 512);
 });

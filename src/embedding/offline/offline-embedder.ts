@@ -74,9 +74,7 @@ export class OfflineEmbedder implements Embedder {
     }
     // Every job is queued at once, so all the pool's workers take a share of one call: sent one after
     // another, a 32-chunk batch kept one worker busy and left the others idle.
-    const settled = await Promise.allSettled(
-      batches.map((batch) => model.embed(batch, urgent, options.signal)),
-    );
+    const settled = await Promise.allSettled(model.embedBatches(batches, urgent, options.signal));
     const vectors: Float32Array[] = [];
     for (const [index, result] of settled.entries()) {
       if (result.status === 'rejected') {
