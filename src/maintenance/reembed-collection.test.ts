@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { runReembed } from '../cli/commands/reembed-command.js';
+import { runReindex } from '../cli/commands/reindex-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
@@ -137,6 +138,19 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     const again = await reembed(config, { to });
     assert.equal(again.code, 0, again.err);
     assert.equal(again.summary.from, target, 'a rerun finds the switch done');
+    // The config still names the old model: reindex builds the new collection's parts with the recorded one.
+    const io = captureOutput();
+    assert.equal(await runReindex({ bot: 'mythos', config, json: true }, io), 0, io.text().err);
+    const parts = await allPoints(client, `${target}__parts`);
+    assert.ok(parts.length > 0);
+    assert.ok(
+      parts.every((p) =>
+        Object.values(p.vector as Record<string, unknown>).some(
+          (v) => Array.isArray(v) && v.length === NEW_DIMENSIONS,
+        ),
+      ),
+      'parts embedded with the new model',
+    );
   });
 
   test('serve started again with the old model in its config follows the journal (the recorded model)', async () => {

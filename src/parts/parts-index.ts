@@ -52,8 +52,8 @@ export class PartsIndex {
     signal?: AbortSignal,
   ): Promise<boolean> {
     const { store, guard } = this.deps;
-    const embedder = this.deps.embedderFor?.(collection) ?? this.deps.embedder;
-    const points = this.planPoints(chunks, embedder);
+    const embedder = this.embedderOf(collection);
+    const points = this.planPoints(chunks, collection);
     if (points.length === 0) return true;
     let vectors: Float32Array[];
     try {
@@ -84,9 +84,15 @@ export class PartsIndex {
     return true;
   }
 
+  /** The embedder of `collection`'s parts: the model its chunks are embedded with. */
+  embedderOf(collection: string): Embedder {
+    return this.deps.embedderFor?.(collection) ?? this.deps.embedder;
+  }
+
   /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
-  planPoints(chunks: readonly ChunkToIndex[], embedder: Embedder = this.deps.embedder): PartPoint[] {
+  planPoints(chunks: readonly ChunkToIndex[], collection: string): PartPoint[] {
     const { journal, bots } = this.deps;
+    const embedder = this.embedderOf(collection);
     const plan = {
       messagesPerPart: MESSAGES_PER_PART,
       maxTokens: embedder.inputWindow.maxTokens,
