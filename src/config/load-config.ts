@@ -12,7 +12,7 @@ import type { ParsedConfig } from './config-schema.js';
 import { configSchema } from './config-schema.js';
 import type { MemoryPoolConfig } from './config-types.js';
 import { interpolateEnv } from './interpolate-env.js';
-import { readConfigSource } from './read-config-file.js';
+import { type ConfigSource, readConfigSource } from './read-config-file.js';
 
 export interface LoadConfigOptions {
   /** From `--config`: must exist. Without it, ./memory-pool.yaml in `cwd` if present, else built-in defaults. */
@@ -25,10 +25,16 @@ export interface LoadConfigOptions {
 
 /** Loads, validates and freezes the configuration; throws ConfigError (InvalidConfigError for bad values). */
 export function loadConfig(options: LoadConfigOptions = {}): MemoryPoolConfig {
-  const env = options.env ?? process.env;
   const cwd = resolve(options.cwd ?? process.cwd());
-  const source = readConfigSource(options.configPath, cwd);
+  return loadConfigSource(readConfigSource(options.configPath, cwd), options.env ?? process.env, cwd);
+}
 
+/** loadConfig for a source already read (a file, or a section recorded in the journal). */
+export function loadConfigSource(
+  source: ConfigSource,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): MemoryPoolConfig {
   const interpolated = interpolateEnv(source.raw, env);
   const raw = interpolated.value as Record<string, unknown>;
   const early = { problems: interpolated.problems, origins: interpolated.origins };

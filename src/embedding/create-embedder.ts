@@ -4,6 +4,7 @@
  */
 import type { EmbeddingConfig } from '../config/config-types.js';
 import type { Logger } from '../logging/logger.js';
+import { CachedEmbedder } from './cached-embedder.js';
 import type { Embedder } from './embedder.js';
 import { HashingEmbedder } from './hashing/hashing-embedder.js';
 import { OfflineEmbedder } from './offline/offline-embedder.js';
@@ -25,6 +26,18 @@ export interface EmbedderDeps {
  */
 export function createEmbedder(config: EmbeddingConfig, deps: EmbedderDeps = {}): Embedder {
   return new WindowedEmbedder(createModelEmbedder(config, deps));
+}
+
+/**
+ * The embedder for recall queries: like createEmbedder, but a remote provider gets one quick retry at most
+ * (recall has a 3 s deadline; chunk writes keep the full policy), and repeated queries are cached.
+ */
+export function createQueryEmbedder(config: EmbeddingConfig, deps: EmbedderDeps = {}): Embedder {
+  const quick =
+    config.provider === 'openai-compatible'
+      ? { ...config, maxRetries: 1, timeoutMs: Math.min(config.timeoutMs, 2_500) }
+      : config;
+  return new CachedEmbedder(createEmbedder(quick, deps));
 }
 
 /** The provider itself, which reads at most its input window of each text. */

@@ -74,5 +74,10 @@ async function deleteByFilter(
   await deps.parts?.deleteMatching(collection, filter);
   const count = await store.countPoints(collection, filter);
   if (count > 0) await store.deletePoints(collection, { filter });
+  // During a reembed the collection being built must lose them too (SillyTavern's points included).
+  const follower = deps.journal.routes.followerOf(collection);
+  if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
+    await store.deletePoints(follower, { filter });
+  }
   return count;
 }

@@ -59,10 +59,10 @@ function planConversations(
       const messageIds = messages.map((m) => m.messageId);
       const source = messages[0]!.source; // one conversation: one source
       const chunkId = deriveChunkPointId(bot.collection, source, messageIds);
-      journal.chunks.planChunk(
-        { chunkId, bot: bot.name, collection: bot.collection, source, messageIds },
-        now,
-      );
+      // Read in this transaction, so a reembed's switch (another process) is either before or after it:
+      // a chunk planned after the switch is never filed under the collection left behind.
+      const collection = journal.routes.resolve(bot.collection);
+      journal.chunks.planChunk({ chunkId, bot: bot.name, collection, source, messageIds }, now);
       planned += 1;
     }
     if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {

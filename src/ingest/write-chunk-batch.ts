@@ -32,81 +32,148 @@ export interface ChunkBatchDeps {
   readonly parts?: PartsIndex | undefined;
   /** Told which dependency each write failed or succeeded through, so an outage's backlog wakes when it ends. */
   readonly recovery?: Pick<OutageRecovery, 'failed' | 'succeeded'> | undefined;
+  /** The embedder of a collection a reembed built with another model (default: `embedder` for all). */
+  readonly embedderFor?: ((collection: string) => Embedder) | undefined;
+  /**
+   * The collection a chunk stored in `collection` must reach too (a reembed in progress, or a switch that
+   * happened during the write), asked after each write; undefined when none.
+   */
+  readonly followerOf?: ((collection: string) => string | undefined) | undefined;
 }
 
-/** Embeds and upserts `chunks` (one embedder call, one upsert per collection) and marks them stored. */
+/** The embedder that writes `collection`'s vectors. */
+export function embedderOf(
+  deps: Pick<ChunkBatchDeps, 'embedder' | 'embedderFor'>,
+  collection: string,
+): Embedder {
+  return deps.embedderFor?.(collection) ?? deps.embedder;
+}
+
+/**
+ * Embeds and upserts `chunks` (one embedder call and one upsert per collection) and marks them stored; a
+ * chunk whose collection a reembed is building a successor of is written there too before it counts as stored.
+ */
 export async function writeChunkBatch(
   deps: ChunkBatchDeps,
   chunks: readonly PlannedChunk[],
   signal?: AbortSignal,
 ): Promise<void> {
-  const { journal, embedder, store, guard, metrics } = deps;
   const points = chunks.flatMap((chunk) => {
     const payload = buildPayload(deps, chunk);
     return payload === undefined ? [] : [{ chunk, payload }];
   });
-  if (points.length === 0) return;
+  for (const [collection, group] of groupBy(points, (p) => p.chunk.collection)) {
+    if (signal?.aborted) return;
+    await writeCollectionGroup(deps, collection, group, signal);
+  }
+}
+
+type ChunkToWrite = { readonly chunk: PlannedChunk; readonly payload: ChunkPayload };
+
+async function writeCollectionGroup(
+  deps: ChunkBatchDeps,
+  collection: string,
+  group: readonly ChunkToWrite[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { journal, store, guard, metrics } = deps;
+  let embedder: Embedder;
+  try {
+    embedder = embedderOf(deps, collection);
+  } catch (error) {
+    // The model a reembed recorded for this collection cannot be set up (a `${VAR}` unset): retried later.
+    recordChunkFailure(
+      deps,
+      group.map((p) => p.chunk),
+      error,
+    );
+    return;
+  }
   let vectors: Float32Array[];
   try {
     vectors = await embedder.embed(
-      points.map((p) => p.payload.text),
+      group.map((p) => p.payload.text),
       signal ? { signal } : {},
     );
     deps.recovery?.succeeded('embedder');
   } catch (error) {
     if (signal?.aborted) return; // gave way to a forget, a stop or a deadline: still due, not a failure
-    if (points.length > 1 && isMemoryPoolError(error) && !error.retryable) {
+    if (group.length > 1 && isMemoryPoolError(error) && !error.retryable) {
       // The provider refused the input (too long, bad characters): find the chunk, let the others through.
-      for (const p of points) await writeChunkBatch(deps, [p.chunk], signal);
+      for (const p of group) await writeCollectionGroup(deps, collection, [p], signal);
       return;
     }
     recordChunkFailure(
       deps,
-      points.map((p) => p.chunk),
+      group.map((p) => p.chunk),
       error,
       { dependency: 'embedder' },
     );
     return;
   }
-  const byCollection = groupBy(
-    points.map((p, i) => ({ ...p, vector: vectors[i]! })),
-    (p) => p.chunk.collection,
-  );
-  for (const [collection, group] of byCollection) {
-    try {
-      await guard.ensureCollection(collection, embedder.model, group[0]!.vector.length);
-      const partsWritten = await deps.parts?.writeParts(
-        collection,
-        group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
-        signal,
-      );
-      if (partsWritten === false) return; // aborted like the embedding above: still due, not a failure
-      await store.upsertPoints(
-        collection,
-        group.map((p) => ({
-          id: p.chunk.chunkId,
-          vector: Array.from(p.vector),
-          payload: { ...p.payload },
-        })),
-      );
-      deps.recovery?.succeeded('store');
-      const storedAt = deps.now();
-      // One commit for the batch, not one fsync each (the revision check is per chunk, as before).
-      journal.transaction(() => {
-        for (const p of group) journal.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
-      });
-      for (const p of group) metrics.chunksStored.inc({ bot: p.chunk.bot });
-    } catch (error) {
-      // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt.
-      if (isMemoryPoolError(error) && error.code === 'collection_missing') guard.invalidate(collection);
-      recordChunkFailure(
-        deps,
-        group.map((p) => p.chunk),
-        error,
-        { dependency: dependencyOf(error, 'store') },
-      );
-    }
+  try {
+    await guard.ensureCollection(collection, embedder.model, vectors[0]!.length);
+    const partsWritten = await deps.parts?.writeParts(
+      collection,
+      group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
+      signal,
+    );
+    if (partsWritten === false) return; // aborted like the embedding above: still due, not a failure
+    await store.upsertPoints(collection, toPoints(group, vectors));
+    deps.recovery?.succeeded('store');
+    const follower = deps.followerOf?.(collection);
+    if (follower !== undefined && !(await writeToFollower(deps, follower, group, signal))) return;
+    const storedAt = deps.now();
+    // One commit for the batch, not one fsync each (the revision check is per chunk, as before).
+    journal.transaction(() => {
+      for (const p of group) journal.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
+    });
+    for (const p of group) metrics.chunksStored.inc({ bot: p.chunk.bot });
+  } catch (error) {
+    // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt.
+    if (isMemoryPoolError(error) && error.code === 'collection_missing') guard.invalidate(collection);
+    recordChunkFailure(
+      deps,
+      group.map((p) => p.chunk),
+      error,
+      { dependency: dependencyOf(error, 'store') },
+    );
   }
+}
+
+/**
+ * Writes the chunks just stored to the collection a reembed builds (with that collection's model), with the
+ * same ids, so nothing stored during the build is missing after the switch. Its parts index is built by
+ * reindex. False when aborted (the chunks stay due); throws on failure, so the chunks are retried whole.
+ */
+async function writeToFollower(
+  deps: ChunkBatchDeps,
+  follower: string,
+  group: readonly ChunkToWrite[],
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const embedder = embedderOf(deps, follower);
+  let vectors: Float32Array[];
+  try {
+    vectors = await embedder.embed(
+      group.map((p) => p.payload.text),
+      signal ? { signal } : {},
+    );
+  } catch (error) {
+    if (signal?.aborted) return false;
+    throw error;
+  }
+  await deps.guard.ensureCollection(follower, embedder.model, vectors[0]!.length);
+  await deps.store.upsertPoints(follower, toPoints(group, vectors));
+  return true;
+}
+
+function toPoints(group: readonly ChunkToWrite[], vectors: readonly Float32Array[]) {
+  return group.map((p, i) => ({
+    id: p.chunk.chunkId,
+    vector: Array.from(vectors[i]!),
+    payload: { ...p.payload },
+  }));
 }
 
 /** Removes points a forget asked to remove; their chunks are then rewritten without the forgotten messages. */
@@ -120,6 +187,11 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
       );
       await store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
       deps.recovery?.succeeded('store');
+      // A forget during a reembed: the collection being built must lose the point too.
+      const follower = deps.followerOf?.(collection);
+      if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
+        await store.deletePoints(follower, { ids: group.map((c) => c.chunkId) });
+      }
       journal.transaction(() => {
         for (const chunk of group) journal.chunks.markChunkDeleted(chunk.chunkId, chunk.revision);
       });

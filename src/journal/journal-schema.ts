@@ -19,6 +19,10 @@ const SCHEMA_VERSION = 1;
  * collection_routes: a bot's collection switched by `memory-pool reembed` to the collection built with the
  * new model; the service reads and writes the target instead (the configured name stays the chunk ids' key).
  * restores: the snapshot a collection is being (or was) restored from, so a restore can resume.
+ * reembeds: a reembed building `target` from `source` (the collection in use): while the row exists, serve
+ * writes every chunk it stores in `source` to `target` too; the switch deletes it in its transaction.
+ * collection_embeddings: the `embedding:` section a reembed built a collection with, as written (`${VAR}`
+ * references unexpanded, so no secret is stored), so serve can embed for that collection without a restart.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
@@ -92,6 +96,17 @@ const STATEMENTS = [
      -- the collection used before the switch (kept until --drop-old; NULL once dropped)
      previous TEXT,
      switched_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS reembeds (
+     collection TEXT PRIMARY KEY,
+     source TEXT NOT NULL,
+     target TEXT NOT NULL,
+     started_at INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS collection_embeddings (
+     collection TEXT PRIMARY KEY,
+     embedding TEXT NOT NULL,
+     recorded_at INTEGER NOT NULL
    )`,
   `CREATE TABLE IF NOT EXISTS restores (
      collection TEXT PRIMARY KEY,

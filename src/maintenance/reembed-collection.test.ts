@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { runReembed } from '../cli/commands/reembed-command.js';
+import { runReindex } from '../cli/commands/reindex-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
@@ -48,27 +49,67 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
   });
   after(() => service.close());
 
-  test('beside a running serve it builds the new collection from the chunk texts, and waits to switch', async () => {
+  test('--dry-run reports what it would embed and writes nothing', async () => {
     const dry = await reembed(config, { to, dryRun: true });
     assert.equal(dry.code, 0, dry.err);
+    assert.equal(dry.summary.sync.embedded, (await allPoints(client, 'mem_mythos')).length);
     assert.equal((await client.collectionExists(target)).exists, false);
+    const journal = openMessageJournal(join(dir(), 'service'));
+    assert.equal(journal.routes.reembedOf('mem_mythos'), undefined, 'a dry run records no reembed');
+    journal.close();
+  });
+
+  test('beside a running serve it builds and switches; saves made meanwhile are each in the new collection once', async () => {
+    const before = new Map((await allPoints(client, 'mem_mythos')).map((p) => [p.id, p.payload]));
+    const saved: string[] = [];
+    let building = true;
+    let savedDuringBuild = 0;
+    const saves = (async () => {
+      for (let round = 0; building || round < 3; round += 1) {
+        const ids = [0, 1, 2, 3].map((i) => `live-${round}-${i}`);
+        const response = await service.post('/save', {
+          bot: 'mythos',
+          source: 'discord',
+          messages: ids.map((id, i) => ({
+            speaker_kind: i % 2 === 0 ? 'user' : 'self',
+            text: `Round ${round} message ${i}: the lighthouse keeper rowed to the harbour at dawn`,
+            message_id: id,
+            ts: Date.UTC(2026, 10, 10) + round * 300_000 + i * 1_000,
+          })),
+        });
+        assert.equal(response.status, 200);
+        saved.push(...ids);
+        if (building) savedDuringBuild += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
     const built = await reembed(config, { to });
-    assert.equal(built.code, 1, 'not switched while serve runs');
-    assert.match(built.summary.pending, /stop `memory-pool serve`/);
-    const old = await allPoints(client, 'mem_mythos');
+    building = false;
+    await saves;
+    assert.equal(built.code, 0, built.err);
+    assert.equal(built.summary.switched, true, 'switched without stopping serve');
+    assert.ok(savedDuringBuild > 0, 'saves were acknowledged while the reembed ran');
+    await service.writer.runOnce({ flush: true });
     const fresh = await allPoints(client, target);
-    assert.equal(fresh.length, old.length);
-    assert.equal(built.summary.sync.embedded, old.length);
     assert.ok(fresh.every((p) => (p.vector as number[]).length === NEW_DIMENSIONS));
-    const byId = new Map(old.map((p) => [p.id, p.payload]));
-    for (const p of fresh) assert.deepEqual(p.payload, byId.get(p.id));
+    for (const [id, payload] of before) {
+      assert.deepEqual(
+        fresh.find((p) => p.id === id)?.payload,
+        payload,
+        `point ${String(id)} moved as it was`,
+      );
+    }
     assert.ok(
       fresh.some((p) => p.payload?.messageIds === 'st_1,st_2'),
       'SillyTavern point moved too',
     );
+    const holding = (id: string) =>
+      fresh.filter((p) => String(p.payload?.messageIds).split(',').includes(id)).length;
+    for (const id of saved)
+      assert.equal(holding(id), 1, `message ${id} is in the new collection exactly once`);
   });
 
-  test('a rerun embeds only what arrived meanwhile, and one more embeds nothing', async () => {
+  test('the running serve answers from the new collection with the new model and writes new saves there', async () => {
     await service.post('/save', {
       bot: 'mythos',
       source: 'discord',
@@ -77,35 +118,44 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
           speaker_kind: 'user',
           text: 'We planted tomatoes in the garden behind the house today',
           message_id: 'd9',
-          ts: Date.UTC(2026, 10, 5),
+          ts: Date.UTC(2026, 10, 15),
         },
       ],
     });
     await service.writer.runOnce({ flush: true });
-    const caught = await reembed(config, { to });
-    assert.equal(caught.summary.sync.embedded, 1);
+    const holds = async (collection: string, text: string) =>
+      (await allPoints(client, collection)).some((p) => String(p.payload?.text).includes(text));
+    assert.equal(
+      await holds(target, 'tomatoes'),
+      true,
+      'a save after the switch is written to the new collection',
+    );
+    assert.equal(await holds('mem_mythos', 'tomatoes'), false);
+    // Queried with the old 16-d model, the 32-d collection would refuse the search.
+    const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'tomatoes in the garden' });
+    assert.equal(recalled.status, 200);
+    assert.ok(recalled.json.hits.some((hit: { text: string }) => hit.text.includes('tomatoes')));
     const again = await reembed(config, { to });
-    assert.equal(again.summary.sync.embedded, 0);
+    assert.equal(again.code, 0, again.err);
+    assert.equal(again.summary.from, target, 'a rerun finds the switch done');
+    // The config still names the old model: reindex builds the new collection's parts with the recorded one.
+    const io = captureOutput();
+    assert.equal(await runReindex({ bot: 'mythos', config, json: true }, io), 0, io.text().err);
+    const parts = await allPoints(client, `${target}__parts`);
+    assert.ok(parts.length > 0);
+    assert.ok(
+      parts.every((p) =>
+        Object.values(p.vector as Record<string, unknown>).some(
+          (v) => Array.isArray(v) && v.length === NEW_DIMENSIONS,
+        ),
+      ),
+      'parts embedded with the new model',
+    );
   });
 
-  test('with serve stopped it switches; serve then uses the new collection, and refuses the old model', async () => {
+  test('serve started again with the old model in its config follows the journal (the recorded model)', async () => {
     await service.stop();
-    const switched = await reembed(config, { to });
-    assert.equal(switched.code, 0, switched.err);
-    assert.equal(switched.summary.switched, true);
-    const oldModel = await startTestService({ dir: dir(), bots: [testBot('mythos')] }).then(
-      async (started) => {
-        await started.stop(); // must not start: closed so the store's folder is free again
-        return undefined;
-      },
-      (error: Error) => error,
-    );
-    assert.match(String(oldModel?.message), /switched by `memory-pool reembed` to mem_mythos__m.*--rollback/);
-    const restarted = await startTestService({
-      dir: dir(),
-      bots: [testBot('mythos')],
-      embedder: new HashingEmbedder({ dimensions: NEW_DIMENSIONS }),
-    });
+    const restarted = await startTestService({ dir: dir(), bots: [testBot('mythos')] });
     try {
       const recalled = await restarted.post('/retrieve', {
         bot: 'mythos',
@@ -127,22 +177,28 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       });
       await restarted.writer.runOnce({ flush: true });
       const store = new QdrantClient({ url: restarted.storeUrl!, checkCompatibility: false });
-      const holds = async (collection: string) =>
-        (await allPoints(store, collection)).some((p) => String(p.payload?.text).includes('turned red'));
-      assert.equal(await holds(target), true, 'a save after the switch is written to the new collection');
-      assert.equal(await holds('mem_mythos'), false);
+      const point = (await allPoints(store, target)).find((p) =>
+        String(p.payload?.text).includes('turned red'),
+      );
+      assert.equal((point?.vector as number[] | undefined)?.length, NEW_DIMENSIONS);
     } finally {
       await restarted.stop();
     }
   });
 
   test('--rollback brings what was written since back to the old collection; --drop-old leaves an alias', async () => {
+    const stopped = await startTestService({ dir: dir(), bots: [testBot('mythos')] });
+    const store = new QdrantClient({ url: stopped.storeUrl!, checkCompatibility: false });
+    const oldIds = new Set((await allPoints(store, 'mem_mythos')).map((p) => p.id));
+    const sinceSwitch = (await allPoints(store, target)).filter((p) => !oldIds.has(p.id));
+    await stopped.stop();
     const rolled = await reembed(config, { rollback: true });
     assert.equal(rolled.code, 0, rolled.err);
+    assert.ok(sinceSwitch.length >= 2);
     assert.equal(
       rolled.summary.sync.embedded,
-      1,
-      'the message saved after the switch reaches the old collection',
+      sinceSwitch.length,
+      'what was saved after the switch reaches the old collection, and nothing else is embedded again',
     );
     const journal = openMessageJournal(join(dir(), 'service'));
     assert.equal(journal.routes.activeCollection('mem_mythos'), 'mem_mythos');

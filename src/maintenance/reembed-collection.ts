@@ -1,8 +1,9 @@
 /**
  * @module `memory-pool reembed`: moves a bot's memory to a new embedding model without losing any of it.
- * build: a new collection is filled from the chunk texts while the service keeps answering from the old
- * one, then (with serve stopped) switched to in one journal transaction; rollback: the same, back to the
- * previous collection; drop-old: deletes the previous collection and points its name at the new one
+ * build: the journal records the reembed (so a running serve writes what it stores to both collections),
+ * a new collection is filled from the chunk texts while the service keeps answering from the old one, then
+ * switched to in one journal transaction, which serve follows without a restart; rollback: the same, back
+ * to the previous collection; drop-old: deletes the previous collection and points its name at the new one
  * (an alias), for SillyTavern and anything else that addresses the collection by name.
  */
 import type { BotConfig } from '../config/config-types.js';
@@ -24,6 +25,8 @@ export interface ReembedDeps {
   readonly journal: MessageJournal;
   /** The model to move to (for a rollback: the previous collection's model). */
   readonly embedder: Embedder;
+  /** Its `embedding:` section as written (JSON, `${VAR}` unexpanded), recorded for serve. */
+  readonly embedding: string;
   readonly now?: () => number;
 }
 
@@ -31,7 +34,7 @@ export interface ReembedRequest {
   readonly bot: BotConfig;
   readonly action: ReembedAction;
   readonly dryRun: boolean;
-  /** Whether `memory-pool serve` answers: it chose its collection at start, so no switch happens under it. */
+  /** Whether `memory-pool serve` answers (drop-old waits for it to stop: it may still hold the old collection). */
   readonly serveRunning: boolean;
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -52,7 +55,7 @@ export interface ReembedSummary {
 }
 
 const STOP_SERVE =
-  'stop `memory-pool serve` (it picks its collection at start) and run the same command again';
+  'stop `memory-pool serve` (a request that began before the switch may still read it) and run the same command again';
 
 /** Runs one reembed action; refusals are ValidationErrors naming the option and the fix. */
 export async function reembedCollection(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
@@ -99,6 +102,10 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
     to: target,
     dryRun: request.dryRun,
   };
+  const now = deps.now ?? Date.now;
+  // From this commit on, serve writes what it stores in `active` to `target` too; the passes below copy
+  // what was stored before, so after the last one nothing stored is missing from `target`.
+  if (!request.dryRun) journal.routes.beginReembed(configured, active, target, deps.embedding, now());
   const sync = await syncCollection(deps, {
     from: active,
     to: target,
@@ -107,7 +114,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   });
   const pending = whyNotSwitch(sync, request);
   if (pending !== undefined) return { ...base, sync, switched: false, pending };
-  journal.routes.switchTo(configured, target, (deps.now ?? Date.now)());
+  journal.routes.switchTo(configured, target, now());
   return { ...base, sync, switched: true };
 }
 
@@ -117,7 +124,6 @@ function whyNotSwitch(sync: SyncResult & { settled: boolean }, request: ReembedR
     return `${sync.withoutText.length} points have no text to embed (e.g. ${String(sync.withoutText[0])}): delete or fix them in the old collection, then run again`;
   }
   if (!sync.settled) return 'writes kept arriving through every pass: run again when the service is quieter';
-  if (request.serveRunning) return `the new collection is in sync; to switch, ${STOP_SERVE}`;
   return undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
- * @module How the service learns of a reembed switch: at start it reads the journal's routes and uses each
- * bot's switched collection, refusing to start with an embedder of another model than the one that collection
- * was built with (its queries could not be compared with the stored vectors).
+ * @module How the service learns of a reembed switch at start: it reads the journal's routes and uses each
+ * bot's switched collection. A collection whose `embedding:` reembed recorded is embedded with that model
+ * whatever the config says (the service follows the journal); one switched without a record (an older
+ * memory-pool) refuses an embedder of another model, since its queries could not be compared with the vectors.
  */
 import type { BotConfig } from '../config/config-types.js';
 import { ConfigError } from '../errors/memory-pool-error.js';
@@ -18,7 +19,9 @@ export function routeBots(
       const route = journal.routes.routeOf(bot.collection);
       if (route === undefined || route.target === bot.collection) return [name, bot];
       const recorded = journal.collectionModel(route.target);
-      if (embedder !== undefined && recorded !== undefined && !sameModel(recorded, embedder)) {
+      // A collection whose embedding reembed recorded is embedded with that model (LiveCollections).
+      const followable = journal.routes.embeddingOf(route.target) !== undefined;
+      if (embedder !== undefined && recorded !== undefined && !followable && !sameModel(recorded, embedder)) {
         const model = describeModel(embedder);
         throw new ConfigError(
           'embedding',

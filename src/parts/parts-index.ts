@@ -23,6 +23,8 @@ export interface PartsIndexDeps {
   readonly store: PointStore & HybridPointStore;
   readonly embedder: Embedder;
   readonly guard: PartsGuard;
+  /** The embedder of a collection a reembed built with another model (default: `embedder` for all). */
+  readonly embedderFor?: ((collection: string) => Embedder) | undefined;
 }
 
 /** A chunk about to be stored: its point id, bot and payload (its messages are read from the journal). */
@@ -49,8 +51,9 @@ export class PartsIndex {
     chunks: readonly ChunkToIndex[],
     signal?: AbortSignal,
   ): Promise<boolean> {
-    const { embedder, store, guard } = this.deps;
-    const points = this.planPoints(chunks);
+    const { store, guard } = this.deps;
+    const embedder = this.embedderOf(collection);
+    const points = this.planPoints(chunks, collection);
     if (points.length === 0) return true;
     let vectors: Float32Array[];
     try {
@@ -81,9 +84,15 @@ export class PartsIndex {
     return true;
   }
 
+  /** The embedder of `collection`'s parts: the model its chunks are embedded with. */
+  embedderOf(collection: string): Embedder {
+    return this.deps.embedderFor?.(collection) ?? this.deps.embedder;
+  }
+
   /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
-  planPoints(chunks: readonly ChunkToIndex[]): PartPoint[] {
-    const { journal, embedder, bots } = this.deps;
+  planPoints(chunks: readonly ChunkToIndex[], collection: string): PartPoint[] {
+    const { journal, bots } = this.deps;
+    const embedder = this.embedderOf(collection);
     const plan = {
       messagesPerPart: MESSAGES_PER_PART,
       maxTokens: embedder.inputWindow.maxTokens,

@@ -80,7 +80,7 @@ export async function reindexParts(
       bot: botName,
       payload: formatChunk(journal.chunks.chunkMessages(c.chunkId), bot),
     }));
-    const planned = parts.planPoints(toIndex);
+    const planned = parts.planPoints(toIndex, collection);
     if (!partsExist) return { stale: toIndex, planned };
     const existing = new Map(
       (

@@ -2,11 +2,13 @@
  * @module The composition root of `memory-pool serve`: the embedded store (when configured), the store
  * client, journal, chunk writer and HTTP app, started in order and stopped in reverse.
  */
-import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
+import type { DiscordConfig, EmbeddingConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { ServiceDeps } from '../http/service-deps.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { createEmbedder } from '../embedding/create-embedder.js';
+import { LiveCollections, type ServiceEmbedders } from './live-collections.js';
 import { listenHttp } from '../runtime/listen-http.js';
 import { createServiceApp } from '../http/service-app.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
@@ -36,6 +38,11 @@ export interface MemoryServiceOptions {
   readonly embedder: Embedder;
   /** Embeds queries; defaults to `embedder` (pass a cached one). */
   readonly queryEmbedder?: Embedder;
+  /**
+   * Builds the embedders of a model a reembed recorded (a collection switched to, or being built, while
+   * serve runs); default: createEmbedder for both.
+   */
+  readonly buildEmbedders?: (embedding: EmbeddingConfig) => ServiceEmbedders;
   readonly logger: Logger;
   /** Replace the store client (tests). */
   readonly store?: PointStore & HybridPointStore & TimelineStore;
@@ -121,7 +128,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
-    // A bot switched by `memory-pool reembed` uses its new collection from this start on.
+    // A bot switched by `memory-pool reembed` uses its new collection from this start on, and one switched
+    // while serve runs from that moment (live.bot); its collection is embedded with the model it was built with.
     const bots = routeBots(config.bots, journal, embedder);
     const metrics = createServiceMetrics(() => journal.queueDepth());
     const indexStore = store;
@@ -143,11 +151,34 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     });
     const partsGuard = createPartsGuard(store, journal);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
+    const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
+    const buildEmbedders =
+      options.buildEmbedders ??
+      ((embedding: EmbeddingConfig) => {
+        const built = createEmbedder(embedding, { logger });
+        return { embedder: built, queryEmbedder: built };
+      });
+    const live = new LiveCollections({
+      journal,
+      configured: { embedder: chunkEmbedder, queryEmbedder },
+      build: (embedding) => {
+        const built = buildEmbedders(embedding);
+        return {
+          embedder: meterEmbedder(built.embedder, metrics, 'chunk'),
+          queryEmbedder: meterEmbedder(built.queryEmbedder, metrics, 'query'),
+        };
+      },
+      logger,
+    });
+    // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
+    for (const bot of Object.values(bots)) live.embedderFor(bot.collection);
+    const embedderFor = (collection: string) => live.embedderFor(collection);
     const parts = new PartsIndex({
       bots,
       journal,
       store,
       embedder: chunkEmbedder,
+      embedderFor,
       guard: partsGuard,
     });
     const writer = new ChunkWriter({
@@ -155,6 +186,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       journal,
       store,
       embedder: chunkEmbedder,
+      embedderFor,
+      followerOf: (collection) => journal.routes.followerOf(collection),
       guard,
       metrics,
       logger,
@@ -169,7 +202,6 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       ttlMs: readiness.embedderCacheMs,
       timeoutMs: readiness.timeoutMs,
     });
-    const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const deps: ServiceDeps = {
       config: { ...config, bots },
       journal,
@@ -177,11 +209,12 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       logger,
       store: pointStore,
       wakeWriter: () => writer.wake(),
-      retrieve: (bot, request, signal) =>
-        retrieveMemories(
+      retrieve: (configuredBot, request, signal) => {
+        const bot = live.bot(configuredBot);
+        return retrieveMemories(
           {
             store: pointStore,
-            embedder: queryEmbedder,
+            embedder: live.queryEmbedderFor(bot.collection),
             guard,
             partsGuard,
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
@@ -191,7 +224,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           bot,
           request,
           signal,
-        ),
+        );
+      },
       forget: (bot, request, permissions) =>
         forgetMemories(
           {
@@ -201,7 +235,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             runExclusive: (task) => writer.runExclusive(task),
             wakeWriter: () => writer.wake(),
           },
-          bot,
+          live.bot(bot),
           request,
           permissions,
         ),

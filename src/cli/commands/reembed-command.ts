@@ -3,8 +3,9 @@
  * (build, then switch), `--rollback` switches back, `--drop-old` deletes the collection left behind.
  */
 import type { Command } from 'commander';
-import type { EmbeddingConfig, MemoryPoolConfig } from '../../config/config-types.js';
-import { loadConfig } from '../../config/load-config.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
+import { type EmbeddingSection, loadEmbeddingFile } from '../../config/load-embedding-section.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/read-config-file.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import {
   type ReembedAction,
@@ -34,17 +35,22 @@ export interface ReembedCommandOptions {
 }
 
 /**
- * The `embedding:` section of the `--to` file, validated as the config's own. The MEMORY_POOL_* variables
- * that set the current model are left out, so they do not override the new one; `${VAR}` in the file works.
+ * The `embedding:` section of the `--to` file (or, without it, of the config file), validated as the config's
+ * own and as written, for the journal. The MEMORY_POOL_* variables that set the current model are left out,
+ * so they do not override the new one; `${VAR}` in the file works and stays unexpanded in the journal.
  */
-export function loadTargetEmbedding(file: string): EmbeddingConfig {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('MEMORY_POOL_')),
-  );
+export function loadTargetEmbedding(
+  file: string | undefined,
+  configFile: string | undefined,
+): EmbeddingSection {
+  const path = file ?? configFile;
   try {
-    return loadConfig({ configPath: file, env }).embedding;
+    return loadEmbeddingFile(path);
   } catch (error) {
-    throw new CommandFailure(`${isMemoryPoolError(error) ? error.message : String(error)} (in --to ${file})`);
+    const option = file === undefined ? '--config' : '--to';
+    throw new CommandFailure(
+      `${isMemoryPoolError(error) ? error.message : String(error)} (in ${option} ${path ?? DEFAULT_CONFIG_FILE})`,
+    );
   }
 }
 
@@ -79,7 +85,9 @@ export function runReembed(
         'error: --to <file> is required: a YAML file whose `embedding:` section is the new model (as in memory-pool.yaml).',
       );
     }
-    const embedding = options.to === undefined ? config.embedding : loadTargetEmbedding(options.to);
+    const target = loadTargetEmbedding(options.to, options.config);
+    // Without --to (a rollback): the config's embedding, with the MEMORY_POOL_* overrides it was loaded with.
+    const embedding = options.to === undefined ? config.embedding : target.embedding;
     const [{ createEmbedder }, { createLogger }] = await Promise.all([
       import('../../embedding/create-embedder.js'),
       import('../../logging/logger.js'),
@@ -92,7 +100,13 @@ export function runReembed(
     let summary: ReembedSummary;
     try {
       summary = await reembedCollection(
-        { store: tools.store, admin: tools.admin, journal: tools.journal, embedder },
+        {
+          store: tools.store,
+          admin: tools.admin,
+          journal: tools.journal,
+          embedder,
+          embedding: target.written,
+        },
         {
           bot: config.bots[options.bot]!,
           action,
@@ -127,7 +141,8 @@ function describeReembed(s: ReembedSummary, model: string): string {
     lines.push(
       s.from === s.to
         ? `Bot ${s.bot} already uses ${s.to} with ${model}: nothing to do.`
-        : `Switched: bot ${s.bot} now uses ${s.to}. Set embedding in the config to ${model}'s settings and start serve; ` +
+        : `Switched: bot ${s.bot} now uses ${s.to}, embedded with ${model}; a running serve follows at once (no restart). ` +
+            `Set embedding in the config to ${model}'s settings when convenient (serve follows the journal until then); ` +
             `run \`memory-pool reindex --bot ${s.bot}\` for the parts index; ${s.from} is kept until --drop-old (--rollback switches back).`,
     );
   }

@@ -34,9 +34,10 @@ export async function runReindex(
     import('../../journal/message-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
-  const [{ createPartsGuard }, { PartsIndex }] = await Promise.all([
+  const [{ createPartsGuard }, { PartsIndex }, { LiveCollections }] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
+    import('../../service/live-collections.js'),
   ]);
   const client = await connectCommandStore(config, 'reindex', io);
   if (client === undefined) return 1;
@@ -49,11 +50,22 @@ export async function runReindex(
   const routed = { ...config, bots: routeBots(config.bots, journal) };
   let summary: ReindexSummary;
   try {
+    // A collection a reembed built is embedded with the model it recorded, as serve does.
+    const models = new LiveCollections({
+      journal,
+      configured: { embedder, queryEmbedder: embedder },
+      build: (embedding) => {
+        const built = createEmbedder(embedding, { logger });
+        return { embedder: built, queryEmbedder: built };
+      },
+      logger,
+    });
     const index = new PartsIndex({
       bots: routed.bots,
       journal,
       store: client,
       embedder,
+      embedderFor: (collection) => models.embedderFor(collection),
       guard: createPartsGuard(client, journal),
     });
     summary = await parts.reindexParts(

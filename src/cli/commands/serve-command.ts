@@ -29,27 +29,22 @@ async function runServe(options: ServeOptions): Promise<void> {
     return;
   }
   // Loaded after the config is valid, so a config error answers at once without loading models or SQLite.
-  const [{ createEmbedder }, { CachedEmbedder }, { startMemoryService }] = await Promise.all([
+  const [{ createEmbedder, createQueryEmbedder }, { startMemoryService }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
-    import('../../embedding/cached-embedder.js'),
     import('../../service/start-memory-service.js'),
   ]);
   const embedder = createEmbedder(config.embedding, { logger });
-  // Recall has a 3 s deadline, so queries get one quick retry at most; chunk writes keep the full policy.
-  const queryEmbedder =
-    config.embedding.provider === 'openai-compatible'
-      ? createEmbedder(
-          { ...config.embedding, maxRetries: 1, timeoutMs: Math.min(config.embedding.timeoutMs, 2_500) },
-          { logger },
-        )
-      : embedder;
   logger.info({ config: describeConfig(config) }, 'starting memory-pool');
   let service: Awaited<ReturnType<typeof startMemoryService>>;
   try {
     service = await startMemoryService({
       config,
       embedder,
-      queryEmbedder: new CachedEmbedder(queryEmbedder),
+      queryEmbedder: createQueryEmbedder(config.embedding, { logger }),
+      buildEmbedders: (embedding) => ({
+        embedder: createEmbedder(embedding, { logger }),
+        queryEmbedder: createQueryEmbedder(embedding, { logger }),
+      }),
       logger,
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 /** @module Tests for the offline USE-lite embedder; one file, so the process loads the model only once. */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
@@ -94,4 +95,36 @@ test('a crashed offline worker fails its job as retryable, and the next job runs
   const [vector] = await client.embed(['the night train was late'], false);
   assert.equal(vector?.length, 512);
   assert.equal(started, 2);
+});
+
+test('one embed call of several texts is shared by every worker of the pool, not run one text after another', async () => {
+  let started = 0;
+  const client = new OfflineModelClient({
+    workers: 2,
+    startWorker: () => {
+      started += 1;
+      return startModelWorker();
+    },
+  });
+  const embedder = new OfflineEmbedder({ client });
+  const texts = ['the harbour at dawn', 'a letter from Lisbon', 'the night train', 'rain on the roof'];
+  const vectors = await embedder.embed(texts);
+  // The pool starts a second worker only when a job waits while the first is busy: sent one after
+  // another, the four texts never made one wait.
+  assert.equal(started, 2);
+  const [alone] = await embedder.embed([texts[2]!]);
+  assert.ok(dot(vectors[2]!, alone!) > 0.99999, 'vectors come back in the order of the texts');
+});
+
+test('a queued offline job whose signal aborts leaves the queue at once; the running one still ends', async () => {
+  const client = new OfflineModelClient({ workers: 1 });
+  const controller = new AbortController();
+  const batches = Array.from({ length: 20 }, (_, i) => [`chunk ${i} of a long backlog`]);
+  const [running, ...queued] = client.embedBatches(batches, false, controller.signal);
+  // One listener for the call (Node warns past 10 on one signal), however many batches wait.
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+  controller.abort(new Error('a forget needs the writer'));
+  for (const job of queued) await assert.rejects(job, /a forget needs the writer/);
+  const [vector] = await running!;
+  assert.equal(vector?.length, 512);
 });

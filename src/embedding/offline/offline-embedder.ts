@@ -42,6 +42,8 @@ export interface OfflineEmbedderOptions {
   /** Model worker threads (default: defaultOfflineWorkers()). */
   readonly workers?: number;
   readonly logger?: Logger;
+  /** The model pool to use (default: the process's shared one); tests pass their own. */
+  readonly client?: OfflineModelClient;
 }
 
 /** Embeds with USE-lite on the CPU; vectors are deterministic across batches and processes. */
@@ -52,34 +54,42 @@ export class OfflineEmbedder implements Embedder {
   readonly #batchSize: number;
   readonly #workers: number;
   readonly #logger: Logger | undefined;
+  readonly #client: OfflineModelClient | undefined;
 
   constructor(options: OfflineEmbedderOptions = {}) {
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.#workers = options.workers ?? defaultOfflineWorkers();
     this.#logger = options.logger;
+    this.#client = options.client;
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const model = sharedClient(this.#workers);
+    options.signal?.throwIfAborted();
+    const model = this.#client ?? sharedClient(this.#workers);
     const urgent = texts.length === 1;
-    const vectors: Float32Array[] = [];
+    const batches: string[][] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
-      options.signal?.throwIfAborted();
-      const batch = texts.slice(start, start + this.#batchSize);
-      let raw: Float32Array[];
-      try {
-        raw = await model.embed(batch, urgent);
-      } catch (error) {
+      batches.push(texts.slice(start, start + this.#batchSize));
+    }
+    // Every job is queued at once, so all the pool's workers take a share of one call: sent one after
+    // another, a 32-chunk batch kept one worker busy and left the others idle.
+    const settled = await Promise.allSettled(model.embedBatches(batches, urgent, options.signal));
+    const vectors: Float32Array[] = [];
+    for (const [index, result] of settled.entries()) {
+      if (result.status === 'rejected') {
+        options.signal?.throwIfAborted();
+        const error: unknown = result.reason;
         if (isMemoryPoolError(error)) throw error; // a crashed worker: retryable, and already says so
         // The model itself refused these texts: sending them again gives the same answer.
-        throw new ProviderError('embedding_failed', `offline embedder failed on ${batch.length} texts`, {
-          retryable: false,
-          cause: error,
-        });
+        throw new ProviderError(
+          'embedding_failed',
+          `offline embedder failed on ${batches[index]!.length} texts`,
+          { retryable: false, cause: error },
+        );
       }
       // The model already returns unit vectors up to float error; normalise exactly so dot product = cosine.
-      for (const values of raw) vectors.push(normalizeL2(values));
+      for (const values of result.value) vectors.push(normalizeL2(values));
     }
     return vectors;
   }

@@ -90,11 +90,57 @@ export class OfflineModelClient {
   }
 
   /** Embeds one batch in a worker; `urgent` jobs (queries) run before queued ones. */
-  embed(texts: string[], urgent: boolean): Promise<Float32Array[]> {
-    return new Promise((resolve, reject) => {
-      (urgent ? this.#urgent : this.#queued).push({ texts, resolve, reject });
-      this.#pump();
-    });
+  embed(texts: string[], urgent: boolean, signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.embedBatches([texts], urgent, signal)[0]!;
+  }
+
+  /**
+   * Queues every batch at once, so idle workers share them; one promise per batch, in order. Batches still
+   * queued when `signal` aborts leave the queue and reject with its reason (those running finish). One
+   * listener per call, however many batches: a listener per job would pile up on a long call's signal.
+   */
+  embedBatches(
+    batches: readonly string[][],
+    urgent: boolean,
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]>[] {
+    if (signal?.aborted) return batches.map(() => Promise.reject(signal.reason as Error));
+    const queue = urgent ? this.#urgent : this.#queued;
+    const jobs: Job[] = [];
+    let unsettled = batches.length;
+    const onAbort = () => {
+      for (const job of jobs) {
+        const index = queue.indexOf(job);
+        if (index >= 0) {
+          queue.splice(index, 1); // not yet handed to a worker
+          job.reject(signal!.reason as Error);
+        }
+      }
+    };
+    const settled = () => {
+      unsettled -= 1;
+      if (unsettled === 0) signal?.removeEventListener('abort', onAbort);
+    };
+    const promises = batches.map(
+      (texts) =>
+        new Promise<Float32Array[]>((resolve, reject) => {
+          jobs.push({
+            texts,
+            resolve: (vectors) => {
+              settled();
+              resolve(vectors);
+            },
+            reject: (error) => {
+              settled();
+              reject(error);
+            },
+          });
+        }),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    queue.push(...jobs);
+    this.#pump();
+    return promises;
   }
 
   /** Hands waiting jobs to idle workers, starting new ones up to the limit. */
