@@ -10,7 +10,8 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
-import { type CommandOutput, storeUrlOf, unknownBotMessage } from './commands/open-command-store.js';
+import { storeUrlOf, unknownBotMessage } from './commands/open-command-store.js';
+import { CommandFailure } from './commands/command-failure.js';
 
 // The data commands write where reindex and import write.
 export { type CommandOutput, processOutput } from './commands/open-command-store.js';
@@ -25,9 +26,6 @@ export interface DataToolContext {
   readonly storeOpenedHere: boolean;
   close(): Promise<void>;
 }
-
-/** A failure already explained to the user: the command exits 1 with this message. */
-export class CommandFailure extends Error {}
 
 /** Loads the config or throws CommandFailure with its problems. */
 export function loadCommandConfig(configPath: string | undefined): MemoryPoolConfig {
@@ -97,16 +95,4 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
       await closeStore();
     },
   };
-}
-
-/** Runs a command body, turning CommandFailure and any error into a message on stderr and exit code 1. */
-export async function runCommand(io: CommandOutput, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (error) {
-    const message =
-      error instanceof CommandFailure ? error.message : `error: ${(error as Error).message ?? String(error)}`;
-    io.err(`${message}\n`);
-    return 1;
-  }
 }

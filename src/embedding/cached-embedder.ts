@@ -2,7 +2,9 @@
  * @module A decorator that remembers recent query embeddings, so a repeated /retrieve query skips the
  * provider (latency, cost, rate limits) and identical concurrent queries share one provider call.
  */
-import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
+
+import { raceAbort } from '../runtime/abort-deadline.js';
+import type { Embedder, EmbedOptions, InputWindow } from './embedder.js';
 
 export interface CachedEmbedderOptions {
   /** Most vectors kept; the least recently used goes first (default 1000, about 12 MB at 3072-d). */
@@ -71,7 +73,7 @@ export class CachedEmbedder implements Embedder {
     }
     if (missing.length > 0) this.#startFetch(missing, pending);
     // Each caller waits with its own signal; the provider call is not aborted, since others may share it.
-    const vectors = await raceSignal(Promise.all([...pending.values()]), options.signal);
+    const vectors = await raceAbort(Promise.all([...pending.values()]), options.signal);
     const byText = new Map([...pending.keys()].map((text, i) => [text, vectors[i]!]));
     // Copies, so a caller that scales or normalises its vector in place cannot corrupt the cache.
     return texts.map((text) => byText.get(text)!.slice());
@@ -105,14 +107,4 @@ export class CachedEmbedder implements Embedder {
       this.#vectors.delete(oldest);
     }
   }
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -10,6 +10,7 @@ import {
   testBot,
 } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { withStoreHooks } from '../store/test-support/with-store-hooks.js';
 import type { ImportedHistory } from './imported-history.js';
 import { type ImportDeps, importHistory } from './import-history.js';
 
@@ -57,12 +58,12 @@ describe('importHistory', () => {
       messages: [{ speaker_kind: 'user', text: 'still typing…', message_id: 'live-1', channel_id: 'c1' }],
     });
     assert.equal(live.status, 200);
-    const failing = {
-      ...deps.store,
-      upsertPoints: async () => {
-        throw new StoreError('store_unavailable', 'the store is down', { retryable: true });
+    const failing = withStoreHooks(deps.store, {
+      beforeCall: ({ method }) => {
+        if (method === 'upsertPoints')
+          throw new StoreError('store_unavailable', 'the store is down', { retryable: true });
       },
-    };
+    });
     const failed = await importHistory({ ...deps, store: failing }, 'mythos', history, {
       dryRun: false,
       skipKnownToSillyTavern: false,

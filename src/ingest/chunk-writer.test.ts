@@ -10,42 +10,22 @@ import { type MessageJournal, openMessageJournal } from '../journal/message-jour
 import { createLogger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { testBot } from '../service/test-support/start-test-service.js';
-import type { PointStore, StorePoint } from '../store/point-store.js';
+import type { PointStore } from '../store/point-store.js';
+import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 
-/** A store that keeps points in memory and can be switched off, like a Qdrant that went down. */
+/** The in-memory store, switched off like a Qdrant that went down; counts its calls and upserts. */
 function createFlakyStore() {
-  const points = new Map<string, StorePoint>();
-  const state = { down: false, vectorSize: undefined as number | undefined, upserts: 0, calls: 0 };
-  const guard = () => {
-    state.calls += 1;
-    if (state.down) throw new StoreError('store_unavailable', 'Qdrant is down', { retryable: true });
-  };
-  const store: PointStore = {
-    probe: async () => guard(),
-    listCollections: async () => (state.vectorSize ? ['mem_mythos'] : []),
-    describeCollection: async () => {
-      guard();
-      return state.vectorSize === undefined
-        ? undefined
-        : { vectorSize: state.vectorSize, distance: 'Cosine', namedVectors: [], pointsCount: points.size };
+  const state = { down: false, upserts: 0, calls: 0 };
+  const store = createMemoryPointStore({
+    beforeCall: ({ method }) => {
+      state.calls += 1;
+      if (state.down) throw new StoreError('store_unavailable', 'Qdrant is down', { retryable: true });
+      if (method === 'upsertPoints') state.upserts += 1;
     },
-    createCollection: async (_name, size) => {
-      guard();
-      state.vectorSize = size;
-    },
-    upsertPoints: async (_collection, batch) => {
-      guard();
-      state.upserts += 1;
-      for (const p of batch) points.set(String(p.id), p);
-    },
-    searchPoints: async () => [],
-    scrollPoints: async () => ({ points: [], nextOffset: undefined }),
-    countPoints: async () => points.size,
-    deletePoints: async () => {},
-  };
-  return { store, points, state };
+  });
+  return { store, points: () => store.heldPoints('mem_mythos'), state };
 }
 
 describe('chunk writer', () => {
@@ -100,16 +80,16 @@ describe('chunk writer', () => {
       clock,
     );
     await writer.runOnce();
-    assert.equal(points.size, 1, 'the first two messages reach minChars and are written');
-    assert.equal([...points.values()][0]!.payload.messageIds, '1,2');
+    assert.equal(points().length, 1, 'the first two messages reach minChars and are written');
+    assert.equal(points()[0]!.payload.messageIds, '1,2');
     assert.equal(journal.queueDepth().pendingMessages, 1);
 
     clock += 999;
     await writer.runOnce();
-    assert.equal(points.size, 1, 'not idle yet');
+    assert.equal(points().length, 1, 'not idle yet');
     clock += 1;
     await writer.runOnce();
-    assert.equal(points.size, 2, 'idle: the rest is flushed');
+    assert.equal(points().length, 2, 'idle: the rest is flushed');
     assert.equal(journal.queueDepth().pendingMessages, 0);
   });
 
@@ -119,7 +99,7 @@ describe('chunk writer', () => {
     journal.recordMessages([message('1', 'x'.repeat(70), clock)], clock);
     state.down = true;
     await writer.runOnce();
-    assert.equal(points.size, 0);
+    assert.equal(points().length, 0);
     assert.deepEqual(
       { planned: journal.queueDepth().plannedChunks, pending: journal.queueDepth().pendingMessages },
       { planned: 1, pending: 0 },
@@ -127,10 +107,10 @@ describe('chunk writer', () => {
     );
     state.down = false;
     await writer.runOnce();
-    assert.equal(points.size, 0, 'the retry waits for its backoff');
+    assert.equal(points().length, 0, 'the retry waits for its backoff');
     clock += 2_000;
     await writer.runOnce();
-    assert.equal(points.size, 1);
+    assert.equal(points().length, 1);
     assert.equal(journal.queueDepth().plannedChunks, 0);
     await writer.runOnce();
     assert.equal(state.upserts, 1, 'a stored chunk is not written again');
@@ -149,7 +129,7 @@ describe('chunk writer', () => {
       await writer.runOnce();
       clock += 1_000;
     }
-    assert.equal(points.size, 0);
+    assert.equal(points().length, 0);
     const callsWhileDown = state.calls;
     assert.ok(
       callsWhileDown < 150,
@@ -158,7 +138,7 @@ describe('chunk writer', () => {
     state.down = false;
     clock += 1_000;
     await writer.runOnce();
-    assert.equal(points.size, 3, 'the backlog waited out its backoff instead of the outage');
+    assert.equal(points().length, 3, 'the backlog waited out its backoff instead of the outage');
     assert.equal(journal.queueDepth().plannedChunks, 0);
   });
 
@@ -173,19 +153,19 @@ describe('chunk writer', () => {
     journal.recordMessages([{ ...message('good', 'y'.repeat(70), clock), channelId: 'c-good' }], clock);
     await writer.runOnce();
     assert.deepEqual(
-      [...points.values()].map((p) => p.payload.messageIds),
+      points().map((p) => p.payload.messageIds),
       ['good'],
     );
     assert.equal(journal.queueDepth().plannedChunks, 1, 'the bad chunk waits, retried later');
   });
 
   test('a collection of another dimension is refused, never written', async () => {
-    const { store, points, state } = createFlakyStore();
-    state.vectorSize = 3072;
+    const { store, points } = createFlakyStore();
+    await store.createCollection('mem_mythos', 3072);
     const writer = createWriter(store);
     journal.recordMessages([message('1', 'y'.repeat(70), clock)], clock);
     await writer.runOnce();
-    assert.equal(points.size, 0);
+    assert.equal(points().length, 0);
     assert.equal(journal.queueDepth().plannedChunks, 1, 'kept for when the config is fixed');
   });
 
@@ -202,7 +182,7 @@ describe('chunk writer', () => {
       reader.pragma('wal_checkpoint(TRUNCATE)');
       await writer.runOnce();
       const [{ log }] = reader.pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
-      assert.equal(points.size, chunks);
+      assert.equal(points().length, chunks);
       assert.equal(journal.queueDepth().plannedChunks, 0);
       assert.ok(
         log < chunks,

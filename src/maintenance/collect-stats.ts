@@ -2,6 +2,7 @@
 import type { BotConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { PointStore } from '../store/point-store.js';
+import { allOf, matchValue, unsourcedPoints } from '../store/store-filters.js';
 
 export interface BotStats {
   readonly bot: string;
@@ -32,10 +33,8 @@ export async function collectBotStats(
   const sources = Object.keys(counts.bySource);
   const [points, unsourced, ...bySource] = await Promise.all([
     store.countPoints(collection),
-    store.countPoints(collection, { must: [{ is_empty: { key: 'source' } }] }),
-    ...sources.map((source) =>
-      store.countPoints(collection, { must: [{ key: 'source', match: { value: source } }] }),
-    ),
+    store.countPoints(collection, unsourcedPoints()),
+    ...sources.map((source) => store.countPoints(collection, allOf(matchValue('source', source)))),
   ]);
   const pointsBySource: Record<string, number> = Object.fromEntries(
     sources.map((s, i) => [s, bySource[i] ?? 0]),

@@ -9,12 +9,12 @@ import type { Embedder } from '../embedding/embedder.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
+import { allOf, hasId, matchAny, noneOf } from '../store/store-filters.js';
 import { buildPartPoints, MESSAGES_PER_PART, type PartPoint } from './build-part-points.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import type { PartsGuard } from './parts-guard.js';
 import { encodeDocumentTerms } from './sparse-vector.js';
 import { tokenizeText } from './tokenize-text.js';
-import { allOf, matchAny } from '../store/store-filters.js';
 
 export interface PartsIndexDeps {
   /** The configured bots: the only part of the config the parts index reads. */
@@ -79,7 +79,7 @@ export class PartsIndex {
     // Parts an earlier version of these chunks had and this one does not (a forget changed the windows).
     const stale = partsOfChunks(chunks.map((c) => c.chunkId));
     await store.deletePoints(parts, {
-      filter: { ...stale, must_not: [{ has_id: points.map((p) => p.id) }] },
+      filter: { ...stale, ...noneOf(hasId(points.map((p) => p.id))) },
     });
     return true;
   }

@@ -15,6 +15,7 @@ import {
   testBot,
 } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { withStoreHooks } from '../store/test-support/with-store-hooks.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import { createPartsGuard } from './parts-guard.js';
 import { PartsIndex } from './parts-index.js';
@@ -184,17 +185,13 @@ test('a forget that lands while reindex writes a chunk leaves no part of the for
     const store = createQdrantPointStore({ url: service.storeUrl! });
     let raced = false;
     // The journal was read before the forget; the upsert lands after serve deleted and rewrote the chunk's parts.
-    const racing: typeof store = Object.create(store, {
-      upsertHybridPoints: {
-        value: async (...args: Parameters<typeof store.upsertHybridPoints>) => {
-          if (!raced) {
-            raced = true;
-            const forgot = await service.post('/forget', { bot: 'mythos', message_ids: ['r1'] });
-            assert.equal(forgot.status, 200);
-            await service.writer.runOnce({ flush: true });
-          }
-          return store.upsertHybridPoints(...args);
-        },
+    const racing = withStoreHooks(store, {
+      beforeCall: async ({ method }) => {
+        if (method !== 'upsertHybridPoints' || raced) return;
+        raced = true;
+        const forgot = await service.post('/forget', { bot: 'mythos', message_ids: ['r1'] });
+        assert.equal(forgot.status, 200);
+        await service.writer.runOnce({ flush: true });
       },
     });
     const embedder = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });

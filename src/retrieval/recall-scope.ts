@@ -4,7 +4,16 @@
  * and count as neutral: no guild, no channel, not a DM).
  */
 import type { RecallScope } from '../config/config-types.js';
-import type { StoreFilter } from '../store/point-store.js';
+import type { StoreCondition, StoreFilter } from '../store/point-store.js';
+import {
+  allOf,
+  anyOf,
+  combineConditions,
+  isEmpty,
+  matchAny,
+  matchValue,
+  noneOf,
+} from '../store/store-filters.js';
 
 /** Where a recall request comes from. */
 export interface RecallContext {
@@ -14,9 +23,8 @@ export interface RecallContext {
   readonly isDm?: boolean;
 }
 
-const isDmPoint = { key: 'isDm', match: { value: true } };
-const equals = (key: string, value: string) => ({ key, match: { value } });
-const notDm = { must_not: [isDmPoint] };
+const isDmPoint = matchValue('isDm', true);
+const notDm = noneOf(isDmPoint);
 
 /**
  * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources. Each part
@@ -29,11 +37,10 @@ export function buildRecallFilter(
 ): StoreFilter | undefined {
   const parts = [buildScopeFilter(botScope, context)];
   if (narrowing.scope !== undefined) parts.push(buildScopeFilter(narrowing.scope, context));
-  if (narrowing.sources !== undefined)
-    parts.push({ must: [{ key: 'source', match: { any: [...narrowing.sources] } }] });
+  if (narrowing.sources !== undefined) parts.push(allOf(matchAny('source', narrowing.sources)));
   const must = parts.filter((part): part is StoreFilter => part !== undefined);
   if (must.length === 0) return undefined;
-  return must.length === 1 ? must[0] : { must };
+  return must.length === 1 ? must[0] : allOf(...must);
 }
 
 /** The filter for `scope` seen from `context`; undefined = no filter. */
@@ -42,34 +49,33 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
   const thisDm =
     context.channelId === undefined
       ? undefined
-      : { must: [isDmPoint, equals('channelId', context.channelId)] };
-  const must: object[] = [];
-  const mustNot: object[] = [];
+      : allOf(isDmPoint, matchValue('channelId', context.channelId));
+  const must: StoreCondition[] = [];
+  const mustNot: StoreCondition[] = [];
   switch (scope) {
     case 'global':
       break;
     case 'dm-private':
       // DM memories stay in their own DM; everything else is shared.
       if (isDm && context.channelId !== undefined) {
-        mustNot.push({ must: [isDmPoint, { must_not: [equals('channelId', context.channelId)] }] });
+        mustNot.push(allOf(isDmPoint, noneOf(matchValue('channelId', context.channelId))));
       } else {
         mustNot.push(isDmPoint);
       }
       break;
     case 'guild': {
-      const neutral = { must: [{ is_empty: { key: 'guildId' } }, notDm] };
+      const neutral = allOf(isEmpty('guildId'), notDm);
       const own =
-        context.guildId !== undefined ? equals('guildId', context.guildId) : isDm ? thisDm : undefined;
-      must.push(own ? { should: [own, neutral] } : neutral);
+        context.guildId !== undefined ? matchValue('guildId', context.guildId) : isDm ? thisDm : undefined;
+      must.push(own ? anyOf(own, neutral) : neutral);
       break;
     }
     case 'channel': {
-      const neutral = { must: [{ is_empty: { key: 'channelId' } }, notDm] };
-      const own = context.channelId !== undefined ? equals('channelId', context.channelId) : undefined;
-      must.push(own ? { should: [own, neutral] } : neutral);
+      const neutral = allOf(isEmpty('channelId'), notDm);
+      const own = context.channelId !== undefined ? matchValue('channelId', context.channelId) : undefined;
+      must.push(own ? anyOf(own, neutral) : neutral);
       break;
     }
   }
-  if (must.length === 0 && mustNot.length === 0) return undefined;
-  return { ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) };
+  return combineConditions(must, mustNot);
 }

@@ -10,6 +10,7 @@ import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
+import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
@@ -55,8 +56,6 @@ export async function retrieveMemories(
   signal?: AbortSignal,
 ): Promise<RetrieveResponse> {
   const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const deadline = AbortSignal.timeout(deadlineMs);
-  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   const timeoutError = () =>
     new MemoryPoolError(
       'recall_timeout',
@@ -66,20 +65,13 @@ export async function retrieveMemories(
         retryable: true,
       },
     );
-  // The store client cannot be aborted, so the deadline also races the whole recall.
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timeoutError()), deadlineMs);
-  });
-  try {
-    return await Promise.race([recall(deps, bot, request, combined), timedOut]);
-  } catch (error) {
-    // The embedder saw the deadline's abort first: report the deadline, not the abort.
-    if (deadline.aborted && !isMemoryPoolError(error)) throw timeoutError();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+  // The store client cannot be aborted, so the deadline also stops the wait for the whole recall; an error
+  // of the service's own (the embedder's, the store's) is reported as it is, anything else as the deadline.
+  return withDeadline(
+    deadlineMs,
+    { signal, onTimeout: (error) => (isMemoryPoolError(error) ? error : timeoutError()) },
+    (combined) => recall(deps, bot, request, combined),
+  );
 }
 
 async function recall(

@@ -8,7 +8,7 @@ import { encodeQueryTerms } from '../parts/sparse-vector.js';
 import { tokenizeText } from '../parts/tokenize-text.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { PointStore, ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
-import { isEmpty } from '../store/store-filters.js';
+import { allOf, isEmpty } from '../store/store-filters.js';
 import { type FusedEntry, fuseScores, type RankedEntry } from './fuse-scores.js';
 
 export interface HybridSearch {
@@ -74,7 +74,7 @@ export async function searchHybrid(
       vector: search.vector,
       limit: search.candidates,
       ...threshold,
-      filter: { must: [WITHOUT_PARTS, ...(search.filter ? [search.filter] : [])] },
+      filter: allOf(WITHOUT_PARTS, ...(search.filter ? [search.filter] : [])),
       // A collection in st-qdrant-memory's hybrid fork layout ranks its chunks by words here too.
       queryText: search.queryText,
     }),

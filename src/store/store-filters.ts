@@ -2,7 +2,7 @@
  * @module The payload filters the service sends the store, built in one place: a memory-pool point always
  * has a `source`; SillyTavern's points have none, and that one distinction is spelt here only.
  */
-import type { StoreCondition, StoreFilter } from './point-store.js';
+import type { StoreCondition, StoredPointId, StoreFilter } from './point-store.js';
 
 /** Points whose `key` holds exactly `value`. */
 export function matchValue(key: string, value: string | number | boolean): StoreCondition {
@@ -17,6 +17,46 @@ export function matchAny(key: string, values: readonly string[]): StoreCondition
 /** Points without `key` (missing, null or an empty list). */
 export function isEmpty(key: string): StoreCondition {
   return { is_empty: { key } };
+}
+
+/** Points whose `key` contains `text` (a full-text match where the key has a text index, else a substring). */
+export function matchText(key: string, text: string): StoreCondition {
+  return { key, match: { text } };
+}
+
+/** Points whose numeric `key` lies in the range (bounds left out are open). */
+export function inRange(
+  key: string,
+  range: { readonly gte?: number; readonly lte?: number; readonly lt?: number },
+): StoreCondition {
+  return { key, range: { ...range } };
+}
+
+/** The points with these ids. */
+export function hasId(ids: readonly StoredPointId[]): StoreCondition {
+  return { has_id: [...ids] };
+}
+
+/** Points that meet at least one condition. */
+export function anyOf(...conditions: StoreCondition[]): StoreFilter {
+  return { should: conditions };
+}
+
+/** Points that meet none of the conditions. */
+export function noneOf(...conditions: StoreCondition[]): StoreFilter {
+  return { must_not: conditions };
+}
+
+/** Points meeting every `must` and no `mustNot`; undefined when both are empty (no filter at all). */
+export function combineConditions(
+  must: readonly StoreCondition[],
+  mustNot: readonly StoreCondition[] = [],
+): StoreFilter | undefined {
+  if (must.length === 0 && mustNot.length === 0) return undefined;
+  return {
+    ...(must.length ? { must: [...must] } : {}),
+    ...(mustNot.length ? { must_not: [...mustNot] } : {}),
+  };
 }
 
 /** Points that meet every condition. */

@@ -4,6 +4,7 @@
  */
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { StoreCondition, StoreFilter } from '../store/point-store.js';
+import { combineConditions, inRange, isEmpty, matchText, matchValue } from '../store/store-filters.js';
 import { TIMELINE_KEY } from '../store/timeline-index.js';
 
 /** Which points a timeline, a count or a bulk forget covers. Every field narrows. */
@@ -106,46 +107,38 @@ export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
  * Points with a number at `timestamp`: what the timeline's float index holds and `order_by` reaches (a range
  * condition matches integers and floats alike, and nothing else).
  */
-export const DATED: StoreCondition = { key: TIMELINE_KEY, range: { gte: -Number.MAX_VALUE } };
+export const DATED: StoreCondition = inRange(TIMELINE_KEY, { gte: -Number.MAX_VALUE });
 
 /** Points whose timestamp is exactly `ms`, or (`lt`) below it. */
-export const timestampIs = (ms: number): StoreCondition => ({
-  key: TIMELINE_KEY,
-  range: { gte: ms, lte: ms },
-});
-export const timestampBelow = (ms: number): StoreCondition => ({ key: TIMELINE_KEY, range: { lt: ms } });
+export const timestampIs = (ms: number): StoreCondition => inRange(TIMELINE_KEY, { gte: ms, lte: ms });
+export const timestampBelow = (ms: number): StoreCondition => inRange(TIMELINE_KEY, { lt: ms });
 
 /** The store's payload filter for `filter`, plus extra conditions; undefined when nothing narrows. */
 export function toStoreFilter(
   filter: TimelineFilter,
   extra: { must?: readonly StoreCondition[]; must_not?: readonly StoreCondition[] } = {},
 ): StoreFilter | undefined {
-  const must: object[] = [...(extra.must ?? [])];
-  const mustNot: object[] = [...(extra.must_not ?? [])];
-  const match = (key: string, value: string) => ({ key, match: { value } });
-  if (filter.source !== undefined) must.push(match('source', filter.source));
-  if (filter.kind === 'sillytavern') must.push({ is_empty: { key: 'source' } });
-  if (filter.kind === 'memory-pool') mustNot.push({ is_empty: { key: 'source' } });
-  if (filter.speaker !== undefined) must.push({ key: 'speakers', match: { text: filter.speaker } });
-  if (filter.text !== undefined) must.push({ key: 'text', match: { text: filter.text } });
-  if (filter.channelId !== undefined) must.push(match('channelId', filter.channelId));
-  if (filter.guildId !== undefined) must.push(match('guildId', filter.guildId));
-  if (filter.dm === 'only') must.push({ key: 'isDm', match: { value: true } });
-  if (filter.dm === 'exclude') mustNot.push({ key: 'isDm', match: { value: true } });
+  const must: StoreCondition[] = [...(extra.must ?? [])];
+  const mustNot: StoreCondition[] = [...(extra.must_not ?? [])];
+  const isDm = matchValue('isDm', true);
+  if (filter.source !== undefined) must.push(matchValue('source', filter.source));
+  if (filter.kind === 'sillytavern') must.push(isEmpty('source'));
+  if (filter.kind === 'memory-pool') mustNot.push(isEmpty('source'));
+  if (filter.speaker !== undefined) must.push(matchText('speakers', filter.speaker));
+  if (filter.text !== undefined) must.push(matchText('text', filter.text));
+  if (filter.channelId !== undefined) must.push(matchValue('channelId', filter.channelId));
+  if (filter.guildId !== undefined) must.push(matchValue('guildId', filter.guildId));
+  if (filter.dm === 'only') must.push(isDm);
+  if (filter.dm === 'exclude') mustNot.push(isDm);
   if (filter.undated === 'only') mustNot.push(DATED);
   if (filter.undated === 'exclude') must.push(DATED);
   if (filter.fromMs !== undefined || filter.toMs !== undefined) {
-    must.push({
-      key: TIMELINE_KEY,
-      range: {
+    must.push(
+      inRange(TIMELINE_KEY, {
         ...(filter.fromMs === undefined ? {} : { gte: filter.fromMs }),
         ...(filter.toMs === undefined ? {} : { lt: filter.toMs }),
-      },
-    });
+      }),
+    );
   }
-  if (must.length === 0 && mustNot.length === 0) return undefined;
-  return {
-    ...(must.length ? { must: must as StoreCondition[] } : {}),
-    ...(mustNot.length ? { must_not: mustNot as StoreCondition[] } : {}),
-  };
+  return combineConditions(must, mustNot);
 }

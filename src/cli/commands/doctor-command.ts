@@ -16,8 +16,8 @@ import {
   loadCommandConfig,
   openDataTools,
   processOutput,
-  runCommand,
 } from '../data-tool-context.js';
+import { runCommand } from './command-failure.js';
 
 export interface DoctorCommandOptions {
   config?: string;

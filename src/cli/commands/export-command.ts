@@ -13,8 +13,8 @@ import {
   openDataTools,
   processOutput,
   requireConfiguredBot,
-  runCommand,
 } from '../data-tool-context.js';
+import { runCommand } from './command-failure.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ExportCommandOptions {

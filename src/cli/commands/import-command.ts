@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
+import { CommandFailure, runCommand } from './command-failure.js';
 import { createCommandProgress } from './command-progress.js';
 import {
   type CommandOutput,
@@ -28,12 +29,19 @@ export async function runImport(
   options: ImportCommandOptions,
   io: CommandOutput = processOutput,
 ): Promise<number> {
+  return runCommand(io, () => importKind(kind, paths, options, io));
+}
+
+async function importKind(
+  kind: string,
+  paths: readonly string[],
+  options: ImportCommandOptions,
+  io: CommandOutput,
+): Promise<number> {
   if (!isImportKind(kind)) {
-    io.err(`error: unknown kind "${kind}". Use one of: ${IMPORT_KINDS.join(', ')}.\n`);
-    return 1;
+    throw new CommandFailure(`error: unknown kind "${kind}". Use one of: ${IMPORT_KINDS.join(', ')}.`);
   }
-  const config = loadBotConfig(options, io);
-  if (config === undefined) return 1;
+  const config = loadBotConfig(options);
   const [{ readHistory }, { importHistory }] = await Promise.all([
     import('../../importers/import-kinds.js'),
     import('../../importers/import-history.js'),
@@ -44,11 +52,9 @@ export async function runImport(
     history = readHistory(kind, paths, config.bots[options.bot]!, options);
   } catch (error) {
     // A ValidationError names the file, line and fix; anything else (a file that cannot be read) says why.
-    io.err(`error: ${isMemoryPoolError(error) ? error.message : String(error)}\n`);
-    return 1;
+    throw new CommandFailure(`error: ${isMemoryPoolError(error) ? error.message : String(error)}`);
   }
-  const store = await connectCommandStore(config, 'import', io);
-  if (store === undefined) return 1;
+  const store = await connectCommandStore(config, 'import');
   const [{ createEmbedder }, { createLogger }, { openMessageJournal }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../logging/logger.js'),
@@ -70,10 +76,9 @@ export async function runImport(
   } catch (error) {
     bar.stop(); // before the message, so it is not drawn over
     const detail = isMemoryPoolError(error) ? error.message : String(error);
-    io.err(
-      `error: import stopped: ${detail}. Run it again: what is already journaled counts as duplicates.\n`,
+    throw new CommandFailure(
+      `error: import stopped: ${detail}. Run it again: what is already journaled counts as duplicates.`,
     );
-    return 1;
   } finally {
     bar.stop();
     journal.close();

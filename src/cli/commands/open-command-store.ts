@@ -5,6 +5,7 @@
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import { CommandFailure } from './command-failure.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
 import type { HybridPointStore } from '../../store/hybrid-point-store.js';
 import type { PointStore } from '../../store/point-store.js';
@@ -42,31 +43,27 @@ export function unknownBotMessage(config: MemoryPoolConfig, bot: string): string
   );
 }
 
-/** The config with `bot` in it, or undefined after printing what is wrong. */
-export function loadBotConfig(
-  options: { readonly config?: string | undefined; readonly bot: string },
-  io: CommandOutput,
-): MemoryPoolConfig | undefined {
+/** The config with `bot` in it; throws CommandFailure saying what is wrong. */
+export function loadBotConfig(options: {
+  readonly config?: string | undefined;
+  readonly bot: string;
+}): MemoryPoolConfig {
   let config: MemoryPoolConfig;
   try {
     config = loadConfig(options.config === undefined ? {} : { configPath: options.config });
   } catch (error) {
-    io.err(`${isMemoryPoolError(error) ? error.message : String(error)}\n`);
-    return undefined;
+    throw new CommandFailure(isMemoryPoolError(error) ? error.message : String(error));
   }
-  if (config.bots[options.bot] === undefined) {
-    io.err(`${unknownBotMessage(config, options.bot)}\n`);
-    return undefined;
-  }
+  if (config.bots[options.bot] === undefined)
+    throw new CommandFailure(unknownBotMessage(config, options.bot));
   return config;
 }
 
-/** A client of the config's store once it answers, or undefined after printing how to make it answer. */
+/** A client of the config's store once it answers; throws CommandFailure saying how to make it answer. */
 export async function connectCommandStore(
   config: MemoryPoolConfig,
   command: string,
-  io: CommandOutput,
-): Promise<(PointStore & HybridPointStore) | undefined> {
+): Promise<PointStore & HybridPointStore> {
   const { createQdrantPointStore } = await import('../../store/qdrant/qdrant-point-store.js');
   const url = storeUrlOf(config);
   const client = createQdrantPointStore({
@@ -82,7 +79,6 @@ export async function connectCommandStore(
         ? `\`memory-pool serve\` owns the embedded store: start it with this config and run ${command} again ` +
           `(${command} runs safely beside it), or serve the store alone with \`memory-pool qdrant --data ${config.store.path} --port ${config.store.port}\`.`
         : 'Check store.qdrant.url / QDRANT_URL and that Qdrant is running.';
-    io.err(`error: cannot reach the store at ${url} (${(error as Error).message}). ${fix}\n`);
-    return undefined;
+    throw new CommandFailure(`error: cannot reach the store at ${url} (${(error as Error).message}). ${fix}`);
   }
 }

@@ -14,14 +14,13 @@ import {
 } from '../../maintenance/reembed-collection.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
 import {
-  CommandFailure,
   type CommandOutput,
   loadCommandConfig,
   openDataTools,
   processOutput,
   requireConfiguredBot,
-  runCommand,
 } from '../data-tool-context.js';
+import { CommandFailure, runCommand } from './command-failure.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ReembedCommandOptions {

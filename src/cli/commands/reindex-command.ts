@@ -8,6 +8,7 @@ import {
   loadBotConfig,
   processOutput,
 } from './open-command-store.js';
+import { CommandFailure, runCommand } from './command-failure.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ReindexCommandOptions {
@@ -25,8 +26,11 @@ export async function runReindex(
   options: ReindexCommandOptions,
   io: ReindexOutput = processOutput,
 ): Promise<number> {
-  const config = loadBotConfig(options, io);
-  if (config === undefined) return 1;
+  return runCommand(io, () => reindex(options, io));
+}
+
+async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promise<number> {
+  const config = loadBotConfig(options);
   // Loaded after the config is valid, so a mistake answers at once without loading models or SQLite.
   const [{ createEmbedder }, { createLogger }, { openMessageJournal }, parts] = await Promise.all([
     import('../../embedding/create-embedder.js'),
@@ -39,8 +43,7 @@ export async function runReindex(
     import('../../parts/parts-index.js'),
     import('../../service/live-collections.js'),
   ]);
-  const client = await connectCommandStore(config, 'reindex', io);
-  if (client === undefined) return 1;
+  const client = await connectCommandStore(config, 'reindex');
   // Logs go to stderr, so --json output stays one JSON document.
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const embedder = createEmbedder(config.embedding, { logger });
@@ -77,10 +80,9 @@ export async function runReindex(
       },
     );
   } catch (error) {
-    io.err(
-      `error: reindex stopped: ${(error as Error).message}. Run it again: it redoes what is not done.\n`,
+    throw new CommandFailure(
+      `error: reindex stopped: ${(error as Error).message}. Run it again: it redoes what is not done.`,
     );
-    return 1;
   } finally {
     bar.stop();
     journal.close();

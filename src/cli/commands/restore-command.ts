@@ -6,14 +6,13 @@ import type { Command } from 'commander';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
 import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import {
-  CommandFailure,
   type CommandOutput,
   loadCommandConfig,
   openDataTools,
   processOutput,
   requireConfiguredBot,
-  runCommand,
 } from '../data-tool-context.js';
+import { CommandFailure, runCommand } from './command-failure.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface RestoreCommandOptions {

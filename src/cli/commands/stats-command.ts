@@ -7,8 +7,8 @@ import {
   openDataTools,
   processOutput,
   requireConfiguredBot,
-  runCommand,
 } from '../data-tool-context.js';
+import { runCommand } from './command-failure.js';
 
 export interface StatsCommandOptions {
   bot?: string;

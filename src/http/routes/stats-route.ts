@@ -1,11 +1,11 @@
 /** @module `GET /bots/{bot}/stats`: what a bot's memory holds (retrieve scope: it reads no memory text). */
 import type { Hono } from 'hono';
-import type { BotConfig } from '../../config/config-types.js';
-import type { BotStatsResponse } from '../../wire/stats-response.js';
 import { authorize } from '../../auth/api-key-auth.js';
+import type { BotConfig } from '../../config/config-types.js';
+import { allOf, matchValue, unsourcedPoints } from '../../store/store-filters.js';
+import type { BotStatsResponse } from '../../wire/stats-response.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
 import { requireBot } from './require-bot.js';
-import { unsourcedPoints } from '../../store/store-filters.js';
 
 export function registerStatsRoute(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   app.get('/bots/:bot/stats', async (c) => {
@@ -25,9 +25,7 @@ export async function readBotStats(
   const [total, unsourced, ...perSource] = await Promise.all([
     deps.store.countPoints(bot.collection),
     deps.store.countPoints(bot.collection, unsourcedPoints()),
-    ...sources.map((source) =>
-      deps.store.countPoints(bot.collection, { must: [{ key: 'source', match: { value: source } }] }),
-    ),
+    ...sources.map((source) => deps.store.countPoints(bot.collection, allOf(matchValue('source', source)))),
   ]);
   const body: BotStatsResponse = {
     bot: bot.name,

@@ -3,6 +3,7 @@
  * their `messageIds` are the ids "index chats" gives (the ones the sillytavern importer derives).
  */
 import type { PointStore, StoredPointId } from '../../store/point-store.js';
+import { unsourcedPoints } from '../../store/store-filters.js';
 
 const PAGE = 256;
 
@@ -13,7 +14,7 @@ export async function findKnownSillyTavernIds(store: PointStore, collection: str
   let offset: StoredPointId | undefined;
   do {
     const page = await store.scrollPoints(collection, {
-      filter: { must: [{ is_empty: { key: 'source' } }] },
+      filter: unsourcedPoints(),
       limit: PAGE,
       ...(offset === undefined ? {} : { offset }),
     });
