@@ -22,7 +22,7 @@ import {
 import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
-import { mapInSlices } from './time-slicer.js';
+import { mapInSlices, pauseIfDue } from './time-slicer.js';
 import { searchNearest } from './vector-search.js';
 
 /** A scored point, best first in any list of them. */
@@ -90,6 +90,9 @@ export class CollectionReader {
       const index = this.table.sparse.get(query.name);
       return index === undefined ? [] : searchSparse(index, query.vector, limit, test, threshold);
     }
+    // The dense passes are native calls of up to ~25 ms at 100k x 1536 that cannot yield: several searches
+    // arriving in one turn would otherwise run back to back in it. Each waits for a slice of its own first.
+    await pauseIfDue();
     const slots = this.table.dense.get(query.name);
     if (slots === undefined) return [];
     const distance = this.distanceOf(query.name);
