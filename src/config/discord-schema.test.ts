@@ -37,6 +37,7 @@ test('a discord section gets its defaults, and DISCORD_TOKEN fills the token', (
     purgeOnLeave: false,
     backfill: 0,
     commands: 'guild',
+    recallScope: 'guild',
   });
   assert.equal(load(BOTS).discord, undefined, 'no section, no Discord connection');
 });

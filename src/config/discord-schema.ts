@@ -86,6 +86,17 @@ export const discordSchema = section({
   backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
     0,
   ),
+  /**
+   * Default guild: how far what Discord recalls (`/memory recall`, companion replies) reaches, narrowing the
+   * bot's `retrieve.scope` (never widening it). `guild`: in a server, that server's memories plus shared ones
+   * (no server and not a DM: SillyTavern's, the API's); in a DM, that DM plus shared ones. `channel`: likewise
+   * per channel. `dm-private`: DMs stay in their own DM, other servers are recalled. `global`: only the bot's
+   * `retrieve.scope` applies (a DM could then be recalled in a server).
+   */
+  recallScope: oneOf(
+    ['guild', 'channel', 'dm-private', 'global'],
+    'Pick how far Discord recall reaches; guild keeps DMs and other servers out.',
+  ).default('guild'),
   /** Optional (off by default): reply as the persona when mentioned, in DMs, and in replyChannels. */
   companion: companionSchema.optional(),
   /**

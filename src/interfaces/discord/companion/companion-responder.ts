@@ -4,11 +4,12 @@
  * recent messages; the streamed reply is sent in pieces of at most 2,000 characters and recorded as `self`.
  */
 import { type Client, Events, type Message } from 'discord.js';
-import type { CompanionConfig } from '../../../config/config-types.js';
+import type { CompanionConfig, RecallScope } from '../../../config/config-types.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { DiscordMemory } from '../discord-memory.js';
 import type { DiscordRecorder } from '../discord-recorder.js';
 import { readMessageFacts } from '../message-facts.js';
+import { recallWhereAsked } from '../recall-where-asked.js';
 import { rewriteDiscordMarkup } from '../rewrite-discord-markup.js';
 import { buildCompanionPrompt } from './build-companion-prompt.js';
 import { type CharacterCard, readCharacterCard } from './read-character-card.js';
@@ -18,6 +19,8 @@ import { streamChatCompletion } from './stream-chat-completion.js';
 export interface CompanionOptions {
   readonly client: Client;
   readonly companion: CompanionConfig;
+  /** `discord.recallScope`: how far the memories in a reply may come from. */
+  readonly recallScope: RecallScope;
   readonly memory: DiscordMemory;
   readonly recorder: DiscordRecorder;
   readonly logger: Logger;
@@ -28,7 +31,7 @@ const TYPING_RENEW_MS = 8000;
 
 /** Loads the card (a bad card stops start-up, naming the fix) and answers from then on. */
 export function attachCompanion(options: CompanionOptions): { readonly idle: () => Promise<void> } {
-  const { client, companion, memory, recorder, logger } = options;
+  const { client, companion, recallScope, memory, recorder, logger } = options;
   const card: CharacterCard | undefined =
     companion.card === undefined ? undefined : readCharacterCard(companion.card);
   const name = card?.name ?? memory.bot.selfSpeaker;
@@ -77,13 +80,10 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
             ];
       });
       const query = turns.at(-1)?.text ?? message.content;
-      const recalled = await memory
-        .retrieve({
-          query_text: query,
-          channel_id: message.channelId,
-          ...(message.guildId === null ? { is_dm: true } : { guild_id: message.guildId }),
-          exclude_message_ids: recent.map((m) => m.id),
-        })
+      const recalled = await recallWhereAsked(memory, recallScope, message, {
+        query_text: query,
+        exclude_message_ids: recent.map((m) => m.id),
+      })
         .then((answer) => answer.formatted)
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'discord companion: recall failed; replying without memories');

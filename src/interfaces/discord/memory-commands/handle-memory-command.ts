@@ -2,6 +2,7 @@
 import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import type { CommandContext } from './command-context.js';
 import { askToForget } from './confirm-forget.js';
+import { recallWhereAsked } from '../recall-where-asked.js';
 import { parseMessageLink } from './parse-message-link.js';
 
 const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral }) as const;
@@ -98,13 +99,11 @@ export async function handleMemoryCommand(
   }
 }
 
-/** Recall scoped to where it is asked: this guild and channel, or this DM, as the bot's privacy scope allows. */
+/** Recall private to where it is asked (`discord.recallScope`): this server, or this DM, plus what is shared. */
 async function recall(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const response = await context.memory.retrieve({
+  const response = await recallWhereAsked(context.memory, context.config.recallScope, interaction, {
     query_text: interaction.options.getString('query', true),
-    channel_id: interaction.channelId,
-    ...(interaction.guildId === null ? { is_dm: true } : { guild_id: interaction.guildId }),
   });
   await interaction.editReply(
     truncate(response.formatted || `${context.memory.bot.selfSpeaker} remembers nothing about that here.`),

@@ -151,6 +151,8 @@ export interface DiscordHarness {
   send(t: string, d: unknown): Promise<void>;
   /** Answers the bot's edits of its deferred replies with a message, as Discord does. */
   answerReplyEdits(): void;
+  /** Answers the bot's posts in any channel with the message it sent, as Discord does. */
+  answerChannelSends(): void;
   /** Chunks everything journaled, so recall sees it. */
   flush(): Promise<void>;
   /** The recalled chunk texts for a query, as /retrieve answers them. */
@@ -170,6 +172,7 @@ export function testDiscordConfig(overrides: Partial<DiscordConfig> = {}): Disco
     purgeOnLeave: false,
     backfill: 0,
     commands: 'guild',
+    recallScope: 'guild',
     ...overrides,
   };
 }
@@ -228,6 +231,20 @@ export async function startDiscordHarness(
             }
           : undefined,
       ),
+    answerChannelSends: () =>
+      fake.respond((call) => {
+        const channelId = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+        return call.method === 'POST' && channelId !== undefined
+          ? {
+              body: messagePayload({
+                channelId,
+                ...(channelId === DM_CHANNEL ? { guildId: null } : {}),
+                content: (call.body as { content?: string }).content ?? '',
+                author: { ...BOT_USER, bot: true },
+              }),
+            }
+          : undefined;
+      }),
     flush: async () => {
       await service.writer.runOnce({ flush: true });
     },
