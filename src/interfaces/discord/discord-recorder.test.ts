@@ -192,6 +192,29 @@ describe('the Discord recorder, a real discord.js client fed gateway packets', (
     assert.equal((await h.recall('grew up near the sea')).join('\n').match(/near the sea/g)?.length, 1);
   });
 
+  test('a PluralKit repost with its proxy tags stripped (prefix or suffix) is not a forget either', async () => {
+    for (const [tagged, proxied] of [
+      ['l: my first boat was called Heron', 'my first boat was called Heron'],
+      ['my grandmother baked quince jam -l', 'my grandmother baked quince jam'],
+    ] as const) {
+      const id = newMessageId();
+      await h.send('MESSAGE_CREATE', messagePayload({ id, content: tagged }));
+      await h.fake.dispatch('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({
+          content: proxied,
+          webhookId: '880000000000000001',
+          author: { id: '880000000000000001', username: 'Luna', bot: true },
+        }),
+      );
+    }
+    await h.flush();
+    const texts = (await h.recall('first boat Heron grandmother quince jam')).join('\n');
+    assert.equal(texts.match(/Helen: .*boat was called Heron/g)?.length, 1, texts);
+    assert.equal(texts.match(/Helen: .*quince jam/g)?.length, 1, texts);
+  });
+
   test('the companion itself is recorded as self', async () => {
     await h.send(
       'MESSAGE_CREATE',
