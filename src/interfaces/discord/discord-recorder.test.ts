@@ -11,6 +11,7 @@ import {
   newMessageId,
   OFFTOPIC,
   SAM,
+  recordChannelWithThreads,
   SECRET,
   startDiscordHarness,
   threadPayload,
@@ -495,11 +496,6 @@ describe('every delete path forgets, whether or not discord.js has the channel c
   });
   after(() => h.close());
 
-  /** What discord.js forgets after a restart: an archived thread is not in any cache. */
-  const evictChannel = (id: string) => {
-    h.discord.client.channels.cache.delete(id);
-    h.discord.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
-  };
   const forgetLog = async () =>
     (await fetch(`${h.service.url}/admin/forget-log?bot=mythos`).then((r) => r.json())) as {
       entries: { selector: Record<string, unknown> }[];
@@ -534,7 +530,7 @@ describe('every delete path forgets, whether or not discord.js has the channel c
       messagePayload({ id: three, channelId: thread, content: 'archived: the linen map' }),
     );
     await h.flush();
-    evictChannel(thread);
+    h.evictChannel(thread);
     await h.send('MESSAGE_DELETE', { id: one, channel_id: thread, guild_id: GUILD });
     await h.send('MESSAGE_DELETE_BULK', { ids: [two, three], channel_id: thread, guild_id: GUILD });
     assert.doesNotMatch(
@@ -551,26 +547,22 @@ describe('every delete path forgets, whether or not discord.js has the channel c
       messagePayload({ channelId: thread, content: 'old thread: the brass telescope' }),
     );
     await h.flush();
-    evictChannel(thread);
+    h.evictChannel(thread);
     await h.send('THREAD_DELETE', { id: thread, guild_id: GUILD, parent_id: GENERAL, type: 11 });
     assert.doesNotMatch((await h.recall('brass telescope')).join('\n'), /telescope/);
   });
 
   test('a deleted channel forgets its messages and its threads, the archived ones too', async () => {
     const [cached, archived] = ['210000000000000023', '210000000000000024'];
-    await h.send('THREAD_CREATE', threadPayload(cached, OFFTOPIC));
-    await h.send('THREAD_CREATE', threadPayload(archived, OFFTOPIC));
     h.discord.state.setChannelRule(OFFTOPIC, 'allow');
-    const lines = {
-      [OFFTOPIC]: 'channel: the paper lanterns',
-      [cached]: 'thread: the paper cranes',
-      [archived]: 'archived thread: the paper boats',
-    };
-    for (const [channelId, content] of Object.entries(lines))
-      await h.send('MESSAGE_CREATE', messagePayload({ channelId, content }));
-    await h.flush();
+    await recordChannelWithThreads(
+      h,
+      OFFTOPIC,
+      [cached, archived],
+      ['channel: the paper lanterns', 'thread: the paper cranes', 'archived thread: the paper boats'],
+    );
     assert.equal((await h.recall('paper lanterns cranes boats')).length, 3);
-    evictChannel(archived);
+    h.evictChannel(archived);
     await h.send('CHANNEL_DELETE', {
       id: OFFTOPIC,
       type: 0,

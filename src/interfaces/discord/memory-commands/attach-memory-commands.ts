@@ -33,6 +33,7 @@ export function attachMemoryCommands(options: AttachMemoryCommandsOptions): Atta
     ...options,
     rules: () => options.recorder.rules(),
     backfillChannel: (channelId) => options.recorder.backfillChannel(channelId),
+    channelWithThreads: (channelId) => options.recorder.channelWithThreads(channelId),
   };
   const definition = buildMemoryCommand();
   const pending = new Set<Promise<unknown>>();

@@ -89,7 +89,8 @@ export async function handleMemoryCommand(
         context,
         'channel',
         channelId,
-        (count) => `${self} remembers ${count} message${count === 1 ? '' : 's'} from <#${channelId}>.`,
+        (count) =>
+          `${self} remembers ${count} message${count === 1 ? '' : 's'} from <#${channelId}> and its threads.`,
       );
     }
     default:

@@ -153,6 +153,8 @@ export interface DiscordHarness {
   answerReplyEdits(): void;
   /** Answers the bot's posts in any channel with the message it sent, as Discord does. */
   answerChannelSends(): void;
+  /** Drops a channel or thread from discord.js's caches, as a restart does with an archived thread. */
+  evictChannel(id: string): void;
   /** Chunks everything journaled, so recall sees it. */
   flush(): Promise<void>;
   /** The recalled chunk texts for a query, as /retrieve answers them. */
@@ -245,6 +247,10 @@ export async function startDiscordHarness(
             }
           : undefined;
       }),
+    evictChannel: (id) => {
+      connection.client.channels.cache.delete(id);
+      connection.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
+    },
     flush: async () => {
       await service.writer.runOnce({ flush: true });
     },
@@ -257,4 +263,21 @@ export async function startDiscordHarness(
       await fake.close();
     },
   };
+}
+
+/**
+ * Records one message in `parentId`, one in a thread under it and one in a second thread that is then evicted
+ * (archived, from before a restart): everything a forget of the channel must reach. Texts in that order.
+ */
+export async function recordChannelWithThreads(
+  h: DiscordHarness,
+  parentId: string,
+  [cached, archived]: readonly [string, string],
+  texts: readonly [string, string, string],
+): Promise<void> {
+  await h.send('THREAD_CREATE', threadPayload(cached, parentId));
+  await h.send('THREAD_CREATE', threadPayload(archived, parentId));
+  for (const [index, channelId] of [parentId, cached, archived].entries())
+    await h.send('MESSAGE_CREATE', messagePayload({ channelId, content: texts[index]! }));
+  await h.flush();
 }
