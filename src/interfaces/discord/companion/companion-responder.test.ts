@@ -8,6 +8,7 @@ import {
   GENERAL,
   messagePayload,
   OFFTOPIC,
+  SAM,
   startDiscordHarness,
 } from '../test-support/discord-harness.js';
 import { cardPng } from './test-support/card-png.js';
@@ -85,6 +86,60 @@ test('companion: mentioned, it answers with the card persona and recalled memori
       recalled.match(/^Mythos: /gm)?.length,
       2,
       "each sent part is one of the companion's own messages",
+    );
+  } finally {
+    await h.close();
+    await chat.close();
+  }
+});
+
+test('companion: after a restart (nothing cached) the recent messages come from the channel history', async () => {
+  const chat = await startFakeChat('Yes, the ferry at nine.');
+  const h = await startDiscordHarness({
+    channels: [GENERAL],
+    companion: {
+      baseUrl: chat.url,
+      model: 'test-model',
+      systemPrompt: 'You are Mythos.',
+      replyChannels: [],
+      contextMessages: 3,
+      timeoutMs: 10_000,
+    },
+  });
+  h.answerChannelSends();
+  // Said before the restart: Discord has them, discord.js's cache does not. Discord answers newest first.
+  const older = [
+    messagePayload({ content: 'shall we take the ferry tomorrow?', author: SAM }),
+    messagePayload({ content: 'only if it leaves after eight' }),
+  ].reverse();
+  h.fake.respond((call) =>
+    call.method === 'GET' && call.path === `/channels/${GENERAL}/messages` ? { body: older } : undefined,
+  );
+  try {
+    const mention = (content: string) =>
+      h.send(
+        'MESSAGE_CREATE',
+        messagePayload({ content: `<@${BOT_USER.id}> ${content}`, mentions: [BOT_USER] }),
+      );
+    await mention('which ferry did we pick?');
+    const turns = chat.requests[0]?.messages.slice(1).map((m) => m.content);
+    assert.deepEqual(turns, [
+      'Sam: shall we take the ferry tomorrow?',
+      'Helen: only if it leaves after eight',
+      'Helen: Mythos which ferry did we pick?',
+    ]);
+    const reads = h.fake.calls.filter(
+      (c) => c.method === 'GET' && c.path === `/channels/${GENERAL}/messages`,
+    );
+    assert.equal(reads.length, 1);
+    assert.match(reads[0]?.query ?? '', /limit=3/);
+    assert.match(reads[0]?.query ?? '', /before=\d+/);
+
+    await mention('and when?');
+    assert.equal(
+      h.fake.calls.filter((c) => c.method === 'GET' && c.path === `/channels/${GENERAL}/messages`).length,
+      1,
+      'read once: from then on the cache holds the channel',
     );
   } finally {
     await h.close();

@@ -13,6 +13,7 @@ import { recallWhereAsked } from '../recall-where-asked.js';
 import { rewriteDiscordMarkup } from '../rewrite-discord-markup.js';
 import { buildCompanionPrompt } from './build-companion-prompt.js';
 import { type CharacterCard, readCharacterCard } from './read-character-card.js';
+import { RecentContext } from './read-recent-context.js';
 import { splitReply } from './split-reply.js';
 import { streamChatCompletion } from './stream-chat-completion.js';
 
@@ -36,6 +37,7 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
     companion.card === undefined ? undefined : readCharacterCard(companion.card);
   const name = card?.name ?? memory.bot.selfSpeaker;
   const replies = new Set<Promise<void>>();
+  const context = new RecentContext();
 
   const shouldReply = (message: Message): boolean => {
     const own = client.user?.id;
@@ -63,10 +65,13 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
     const typing = setInterval(() => void channel.sendTyping().catch(() => undefined), TYPING_RENEW_MS);
     try {
       const names = { aliasedUserIds: new Set<string>(), selfUserId: client.user!.id, selfName: name };
-      const recent = [...channel.messages.cache.values()]
-        .filter((m) => !m.system && m.content.trim() !== '' && m.createdTimestamp <= message.createdTimestamp)
-        .sort((a, b) => a.createdTimestamp - b.createdTimestamp)
-        .slice(-Math.max(1, companion.contextMessages));
+      const recent = await context
+        .read(channel, message, Math.max(1, companion.contextMessages))
+        .catch((error: unknown) => {
+          // Without Read Message History the reply still has the message it answers.
+          logger.warn({ err: error }, 'discord companion: could not read the channel history');
+          return [message];
+        });
       const turns = recent.flatMap((m) => {
         const facts = readMessageFacts(m);
         return facts === undefined
