@@ -58,7 +58,8 @@ export const discordSchema = section({
   bot: text('Name one of the bots under bots:.').optional(),
   /**
    * Default: the bot account's own user id. Whose messages are recorded as `self` (the companion): set it to
-   * another bot's id when the companion replies through another framework and this account only records.
+   * another bot's id when the companion replies through another framework and this account only records (so
+   * not with `companion`, which replies as this account).
    */
   selfUserId: snowflake.optional(),
   /** Default []: guilds (servers) recorded whole, every channel and thread in them. */
@@ -107,6 +108,16 @@ export const discordSchema = section({
     ['guild', 'global', 'off'],
     'Pick where the /memory slash commands are registered.',
   ).default('guild'),
+}).superRefine((discord, ctx) => {
+  // The companion replies only as this account; another bot as self would leave it never replying.
+  if (discord.companion !== undefined && discord.selfUserId !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selfUserId'],
+      message:
+        'is for recording a companion that another framework replies through, and companion makes this bot account reply itself (already self). Remove selfUserId, or remove companion to let the other bot reply',
+    });
+  }
 });
 
 /** The section's cross-key rule: it names a configured bot, or there is only one. */
