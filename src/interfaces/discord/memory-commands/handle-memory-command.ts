@@ -112,8 +112,8 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
 }
 
 /**
- * Forgets one linked message: your own, any message in your DM with the bot, or (with Manage Messages) anyone's
- * in this server.
+ * Forgets one linked message: your own, any message in your DM with the bot, or (with Manage Messages in the
+ * linked channel) anyone's in this server.
  */
 async function forgetOne(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
   const link = parseMessageLink(interaction.options.getString('link', true));
@@ -140,14 +140,21 @@ async function forgetOne(interaction: ChatInputCommandInteraction, context: Comm
   }
   const own = message.author.id === interaction.user.id;
   const inOwnDm = interaction.guildId === null && channel.id === interaction.channelId && channel.isDMBased();
+  // Manage Messages where the message is: Discord computed the caller's permissions only for the channel the
+  // command is typed in; any other channel's come from the cached roles and that channel's overwrites.
   const moderates =
-    interaction.guildId !== null &&
+    interaction.inCachedGuild() &&
     !channel.isDMBased() &&
     channel.guildId === interaction.guildId &&
-    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
+    (channel.id === interaction.channelId
+      ? interaction.memberPermissions
+      : channel.permissionsFor(interaction.member)
+    )?.has(PermissionFlagsBits.ManageMessages) === true;
   if (!own && !inOwnDm && !moderates) {
     await interaction.reply(
-      ephemeral('You can forget your own messages (or, with Manage Messages, any in this server).'),
+      ephemeral(
+        'You can forget your own messages (or, with Manage Messages in its channel, any in this server).',
+      ),
     );
     return;
   }

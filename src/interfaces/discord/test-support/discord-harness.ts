@@ -32,7 +32,8 @@ export function newMessageId(): string {
   return String(lastMessageId);
 }
 
-const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+/** A text channel of the test guild, as GUILD_CREATE lists it. */
+export const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
   id,
   type: 0,
   name,
@@ -186,9 +187,14 @@ export async function startDiscordHarness(
     speakerAliases?: Record<string, string>;
     /** Set up the fake's REST answers before the client logs in (e.g. history for back-fill). */
     prepare?: (fake: FakeDiscord) => void;
+    /** Replaces parts of the guild's GUILD_CREATE (e.g. roles, channels with permission overwrites). */
+    guild?: Record<string, unknown>;
   } = {},
 ): Promise<DiscordHarness> {
-  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  const fake = await startFakeDiscord({
+    botUser: BOT_USER,
+    guilds: [{ ...guildPayload(), ...options.guild }],
+  });
   options.prepare?.(fake);
   const config = testDiscordConfig(discord);
   const service = await startTestService({
