@@ -96,6 +96,8 @@ export interface DiscordConfig {
   /** Recent messages recorded per allowed channel on first sight; 0: none. */
   readonly backfill: number;
   readonly commands: 'guild' | 'global' | 'off';
+  /** Narrows the bot's scope for what Discord recalls; default `guild` (private to where it is asked). */
+  readonly recallScope: RecallScope;
   readonly companion?: CompanionConfig;
 }
 

@@ -37,6 +37,7 @@ test('a discord section gets its defaults, and DISCORD_TOKEN fills the token', (
     purgeOnLeave: false,
     backfill: 0,
     commands: 'guild',
+    recallScope: 'guild',
   });
   assert.equal(load(BOTS).discord, undefined, 'no section, no Discord connection');
 });
@@ -88,4 +89,13 @@ test('a companion needs a persona, and its card path resolves next to the config
   assert.match(config.discord?.companion?.card ?? '', /memory-pool-discord-config-[^/]+\/cards\/m\.png$/);
   assert.equal(config.discord?.companion?.baseUrl, 'http://127.0.0.1:11434/v1');
   assert.ok(!JSON.stringify(describeConfig(config)).includes('sk-chat-secret'));
+});
+
+test('a companion with selfUserId is refused: this account replies, so it is self already', () => {
+  const companion = 'companion: { baseUrl: "http://127.0.0.1:11434/v1", model: llama3.1, systemPrompt: hi }';
+  assert.match(
+    refusal(`${BOTS}discord: { token: t, selfUserId: "705500000000000009", ${companion} }\n`),
+    /discord\.selfUserId: .*companion.*Remove selfUserId/,
+  );
+  assert.equal(load(`${BOTS}discord: { token: t, ${companion} }\n`).discord?.selfUserId, undefined);
 });

@@ -58,7 +58,8 @@ export const discordSchema = section({
   bot: text('Name one of the bots under bots:.').optional(),
   /**
    * Default: the bot account's own user id. Whose messages are recorded as `self` (the companion): set it to
-   * another bot's id when the companion replies through another framework and this account only records.
+   * another bot's id when the companion replies through another framework and this account only records (so
+   * not with `companion`, which replies as this account).
    */
   selfUserId: snowflake.optional(),
   /** Default []: guilds (servers) recorded whole, every channel and thread in them. */
@@ -86,6 +87,17 @@ export const discordSchema = section({
   backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
     0,
   ),
+  /**
+   * Default guild: how far what Discord recalls (`/memory recall`, companion replies) reaches, narrowing the
+   * bot's `retrieve.scope` (never widening it). `guild`: in a server, that server's memories plus shared ones
+   * (no server and not a DM: SillyTavern's, the API's); in a DM, that DM plus shared ones. `channel`: likewise
+   * per channel. `dm-private`: DMs stay in their own DM, other servers are recalled. `global`: only the bot's
+   * `retrieve.scope` applies (a DM could then be recalled in a server).
+   */
+  recallScope: oneOf(
+    ['guild', 'channel', 'dm-private', 'global'],
+    'Pick how far Discord recall reaches; guild keeps DMs and other servers out.',
+  ).default('guild'),
   /** Optional (off by default): reply as the persona when mentioned, in DMs, and in replyChannels. */
   companion: companionSchema.optional(),
   /**
@@ -96,6 +108,16 @@ export const discordSchema = section({
     ['guild', 'global', 'off'],
     'Pick where the /memory slash commands are registered.',
   ).default('guild'),
+}).superRefine((discord, ctx) => {
+  // The companion replies only as this account; another bot as self would leave it never replying.
+  if (discord.companion !== undefined && discord.selfUserId !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selfUserId'],
+      message:
+        'is for recording a companion that another framework replies through, and companion makes this bot account reply itself (already self). Remove selfUserId, or remove companion to let the other bot reply',
+    });
+  }
 });
 
 /** The section's cross-key rule: it names a configured bot, or there is only one. */

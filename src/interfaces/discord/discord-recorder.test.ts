@@ -11,6 +11,7 @@ import {
   newMessageId,
   OFFTOPIC,
   SAM,
+  recordChannelWithThreads,
   SECRET,
   startDiscordHarness,
   threadPayload,
@@ -190,6 +191,29 @@ describe('the Discord recorder, a real discord.js client fed gateway packets', (
     );
     await h.flush();
     assert.equal((await h.recall('grew up near the sea')).join('\n').match(/near the sea/g)?.length, 1);
+  });
+
+  test('a PluralKit repost with its proxy tags stripped (prefix or suffix) is not a forget either', async () => {
+    for (const [tagged, proxied] of [
+      ['l: my first boat was called Heron', 'my first boat was called Heron'],
+      ['my grandmother baked quince jam -l', 'my grandmother baked quince jam'],
+    ] as const) {
+      const id = newMessageId();
+      await h.send('MESSAGE_CREATE', messagePayload({ id, content: tagged }));
+      await h.fake.dispatch('MESSAGE_DELETE', { id, channel_id: GENERAL, guild_id: GUILD });
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({
+          content: proxied,
+          webhookId: '880000000000000001',
+          author: { id: '880000000000000001', username: 'Luna', bot: true },
+        }),
+      );
+    }
+    await h.flush();
+    const texts = (await h.recall('first boat Heron grandmother quince jam')).join('\n');
+    assert.equal(texts.match(/Helen: .*boat was called Heron/g)?.length, 1, texts);
+    assert.equal(texts.match(/Helen: .*quince jam/g)?.length, 1, texts);
   });
 
   test('the companion itself is recorded as self', async () => {
@@ -472,11 +496,6 @@ describe('every delete path forgets, whether or not discord.js has the channel c
   });
   after(() => h.close());
 
-  /** What discord.js forgets after a restart: an archived thread is not in any cache. */
-  const evictChannel = (id: string) => {
-    h.discord.client.channels.cache.delete(id);
-    h.discord.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
-  };
   const forgetLog = async () =>
     (await fetch(`${h.service.url}/admin/forget-log?bot=mythos`).then((r) => r.json())) as {
       entries: { selector: Record<string, unknown> }[];
@@ -511,7 +530,7 @@ describe('every delete path forgets, whether or not discord.js has the channel c
       messagePayload({ id: three, channelId: thread, content: 'archived: the linen map' }),
     );
     await h.flush();
-    evictChannel(thread);
+    h.evictChannel(thread);
     await h.send('MESSAGE_DELETE', { id: one, channel_id: thread, guild_id: GUILD });
     await h.send('MESSAGE_DELETE_BULK', { ids: [two, three], channel_id: thread, guild_id: GUILD });
     assert.doesNotMatch(
@@ -528,26 +547,22 @@ describe('every delete path forgets, whether or not discord.js has the channel c
       messagePayload({ channelId: thread, content: 'old thread: the brass telescope' }),
     );
     await h.flush();
-    evictChannel(thread);
+    h.evictChannel(thread);
     await h.send('THREAD_DELETE', { id: thread, guild_id: GUILD, parent_id: GENERAL, type: 11 });
     assert.doesNotMatch((await h.recall('brass telescope')).join('\n'), /telescope/);
   });
 
   test('a deleted channel forgets its messages and its threads, the archived ones too', async () => {
     const [cached, archived] = ['210000000000000023', '210000000000000024'];
-    await h.send('THREAD_CREATE', threadPayload(cached, OFFTOPIC));
-    await h.send('THREAD_CREATE', threadPayload(archived, OFFTOPIC));
     h.discord.state.setChannelRule(OFFTOPIC, 'allow');
-    const lines = {
-      [OFFTOPIC]: 'channel: the paper lanterns',
-      [cached]: 'thread: the paper cranes',
-      [archived]: 'archived thread: the paper boats',
-    };
-    for (const [channelId, content] of Object.entries(lines))
-      await h.send('MESSAGE_CREATE', messagePayload({ channelId, content }));
-    await h.flush();
+    await recordChannelWithThreads(
+      h,
+      OFFTOPIC,
+      [cached, archived],
+      ['channel: the paper lanterns', 'thread: the paper cranes', 'archived thread: the paper boats'],
+    );
     assert.equal((await h.recall('paper lanterns cranes boats')).length, 3);
-    evictChannel(archived);
+    h.evictChannel(archived);
     await h.send('CHANNEL_DELETE', {
       id: OFFTOPIC,
       type: 0,

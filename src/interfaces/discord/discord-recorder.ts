@@ -96,11 +96,8 @@ export class DiscordRecorder {
       }
     });
     client.on(Events.ChannelDelete, (channel) => {
-      // A thread is its own channel in the journal: the deleted channel's threads go with it, those in the
-      // cache now and those recorded from before (an archived thread is not cached).
-      const threads = client.channels.cache.filter((c) => c.isThread() && c.parentId === channel.id);
-      const ids = new Set([channel.id, ...threads.keys(), ...this.#options.state.threadsOf(channel.id)]);
-      this.#enqueue(() => this.#forgetChannels([...ids], 'channel deleted'));
+      const ids = this.channelWithThreads(channel.id);
+      this.#enqueue(() => this.#forgetChannels(ids, 'channel deleted'));
     });
     client.once(Events.ClientReady, (ready) => {
       for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
@@ -116,6 +113,17 @@ export class DiscordRecorder {
           await this.#forget({ guild_id: guild.id }, 'removed from guild');
       }),
     );
+  }
+
+  /**
+   * A channel and its threads: a thread is its own channel in the journal, so whatever forgets a channel forgets
+   * these, the threads in the cache now and those recorded from before (an archived thread is not cached).
+   */
+  channelWithThreads(channelId: string): string[] {
+    const threads = this.#options.client.channels.cache.filter(
+      (c) => c.isThread() && c.parentId === channelId,
+    );
+    return [...new Set([channelId, ...threads.keys(), ...this.#options.state.threadsOf(channelId)])];
   }
 
   /** Records a message the bot sent itself (a companion reply) at once, as the gateway's echo of it would. */
@@ -156,7 +164,8 @@ export class DiscordRecorder {
       if (this.#proxies.noteWebhookPost(facts.channelId, facts.content, Date.now())) return;
     }
     const decision = decideRecording(facts, rules, (userId) => state.isOptedOut(userId));
-    if (!decision.record || state.wasForgotten(facts.authorId, facts.channelId, facts.createdAt)) return;
+    const place = [facts.channelId, ...(facts.parentChannelId === undefined ? [] : [facts.parentChannelId])];
+    if (!decision.record || state.wasForgotten(facts.authorId, place, facts.createdAt)) return;
     const names = {
       aliasedUserIds: new Set(Object.keys(memory.bot.speakerAliases)),
       selfUserId: rules.selfUserId,

@@ -99,15 +99,18 @@ export class DiscordState {
       .run(this.bot, kind, id, at);
   }
 
-  /** Whether a message written at `createdAt` by `userId` in `channelId` was covered by such a forget. */
-  wasForgotten(userId: string, channelId: string, createdAt: number): boolean {
+  /**
+   * Whether a message written at `createdAt` by `userId` in `channelIds` (its channel, and a thread's parent:
+   * forgetting a channel covers its threads, those unknown at the time too) was covered by such a forget.
+   */
+  wasForgotten(userId: string, channelIds: readonly string[], createdAt: number): boolean {
     return (
       this.db
         .prepare(
           `SELECT 1 FROM forgotten_before WHERE bot = ? AND at >= ?
-           AND ((kind = 'user' AND id = ?) OR (kind = 'channel' AND id = ?))`,
+           AND ((kind = 'user' AND id = ?) OR (kind = 'channel' AND id IN (SELECT value FROM json_each(?))))`,
         )
-        .get(this.bot, createdAt, userId, channelId) !== undefined
+        .get(this.bot, createdAt, userId, JSON.stringify(channelIds)) !== undefined
     );
   }
 

@@ -1,7 +1,7 @@
 /**
- * @module PluralKit-style proxies delete a person's message and repost its text through a webhook. That delete
- * is not the person forgetting: a recorded message whose text a webhook reposts in the same channel within a
- * few seconds is kept, and the repost is not recorded twice.
+ * @module PluralKit-style proxies delete a person's message and repost its text (proxy tags stripped) through a
+ * webhook. That delete is not the person forgetting: a recorded message whose text a webhook reposts in the
+ * same channel within a few seconds is kept, and the repost is not recorded twice.
  */
 
 interface RecentMessage {
@@ -33,12 +33,21 @@ export class ProxyReposts {
     this.#recorded.push({ id, channelId, text: text.trim(), at: now });
   }
 
-  /** A webhook post: true when it reposts a message recorded just before (so it is not recorded again). */
+  /**
+   * A webhook post: true when it reposts a message recorded just before in the same channel (so it is not
+   * recorded again; the original stays, the person's own message). PluralKit strips the proxy tags (`l: hi`
+   * and `hi -l` are reposted as `hi`), so the original's text need only contain the repost's; an exact match
+   * wins, then the latest original.
+   */
   noteWebhookPost(channelId: string, text: string, now: number): boolean {
     this.#prune(now);
     const repost = { id: '', channelId, text: text.trim(), at: now };
     this.#reposts.push(repost);
-    const original = this.#recorded.find((m) => m.channelId === channelId && m.text === repost.text);
+    if (repost.text === '') return false;
+    const candidates = this.#recorded.filter(
+      (m) => m.channelId === channelId && m.text.includes(repost.text),
+    );
+    const original = candidates.find((m) => m.text === repost.text) ?? candidates.at(-1);
     if (original !== undefined) this.#proxied.add(original.id);
     return original !== undefined;
   }

@@ -99,6 +99,17 @@ describe('authors', () => {
     assert.equal(recorded(webhook, rules({ otherBots: 'all' })), true);
   });
 
+  test('recording for a companion another framework runs: a bot that mentions the companion counts too', () => {
+    const mentionsCompanion = message({
+      authorId: 'u-bot',
+      authorIsBot: true,
+      mentionedUsers: new Map([['u-companion', 'Mythos']]),
+    });
+    const forCompanion = rules({ otherBots: 'mentions', selfUserId: 'u-companion' });
+    assert.equal(recorded(mentionsCompanion, forCompanion), true);
+    assert.equal(recorded(message({ authorId: 'u-bot', authorIsBot: true }), forCompanion), false);
+  });
+
   test('a person who opted out is not recorded; everyone else still is', () => {
     const optedOut = (id: string) => id === 'u-helen';
     assert.deepEqual(decideRecording(message(), rules(), optedOut), {

@@ -51,8 +51,14 @@ export function decideRecording(
   if (message.authorId === rules.selfUserId) return { record: true, asSelf: true };
   if (message.authorIsBot || message.webhookId !== undefined) {
     if (rules.otherBots === 'none') return { record: false, reason: 'other bots are not recorded' };
-    if (rules.otherBots === 'mentions' && !message.mentionedUsers.has(rules.ownUserId)) {
-      return { record: false, reason: 'other bots are recorded only when they mention this bot' };
+    // The companion is this account, or the bot another framework replies through (selfUserId).
+    const mentionsCompanion =
+      message.mentionedUsers.has(rules.ownUserId) || message.mentionedUsers.has(rules.selfUserId);
+    if (rules.otherBots === 'mentions' && !mentionsCompanion) {
+      return {
+        record: false,
+        reason: 'other bots are recorded only when they mention this bot or the companion',
+      };
     }
   }
   if (optedOut(message.authorId)) return { record: false, reason: 'author opted out' };

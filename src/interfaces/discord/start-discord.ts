@@ -73,7 +73,14 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     companion =
       config.companion === undefined
         ? undefined
-        : attachCompanion({ client, companion: config.companion, memory: options.memory, recorder, logger });
+        : attachCompanion({
+            client,
+            companion: config.companion,
+            recallScope: config.recallScope,
+            memory: options.memory,
+            recorder,
+            logger,
+          });
   } catch (error) {
     state.close();
     throw error;

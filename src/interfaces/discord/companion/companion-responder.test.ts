@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -9,38 +7,12 @@ import {
   BOT_USER,
   GENERAL,
   messagePayload,
-  newMessageId,
   OFFTOPIC,
+  SAM,
   startDiscordHarness,
 } from '../test-support/discord-harness.js';
 import { cardPng } from './test-support/card-png.js';
-
-/** A chat-completions server that records each request and streams `reply` back in small deltas. */
-async function startFakeChat(reply: string) {
-  const requests: { messages: { role: string; content: string }[]; stream: boolean; model: string }[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      requests.push(JSON.parse(body));
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (let at = 0; at < reply.length; at += 700) {
-        response.write(
-          `data: ${JSON.stringify({ choices: [{ delta: { content: reply.slice(at, at + 700) } }] })}\n\n`,
-        );
-      }
-      response.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startFakeChat } from './test-support/fake-chat.js';
 
 test('companion: mentioned, it answers with the card persona and recalled memories, split at 2,000, recorded as self', async () => {
   const reply = `${'Pixel is your grey cat, I remember. '.repeat(100).trim()}\n\nSee you soon.`; // ~3,700 characters
@@ -67,17 +39,7 @@ test('companion: mentioned, it answers with the card persona and recalled memori
       timeoutMs: 10_000,
     },
   });
-  h.fake.respond((call) =>
-    call.method === 'POST' && call.path === `/channels/${GENERAL}/messages`
-      ? {
-          body: messagePayload({
-            id: newMessageId(),
-            content: (call.body as { content: string }).content,
-            author: { ...BOT_USER, bot: true },
-          }),
-        }
-      : undefined,
-  );
+  h.answerChannelSends();
   try {
     // Said in another channel (the bot's scope is global), so only recall can bring it in.
     await h.send(
@@ -124,6 +86,60 @@ test('companion: mentioned, it answers with the card persona and recalled memori
       recalled.match(/^Mythos: /gm)?.length,
       2,
       "each sent part is one of the companion's own messages",
+    );
+  } finally {
+    await h.close();
+    await chat.close();
+  }
+});
+
+test('companion: after a restart (nothing cached) the recent messages come from the channel history', async () => {
+  const chat = await startFakeChat('Yes, the ferry at nine.');
+  const h = await startDiscordHarness({
+    channels: [GENERAL],
+    companion: {
+      baseUrl: chat.url,
+      model: 'test-model',
+      systemPrompt: 'You are Mythos.',
+      replyChannels: [],
+      contextMessages: 3,
+      timeoutMs: 10_000,
+    },
+  });
+  h.answerChannelSends();
+  // Said before the restart: Discord has them, discord.js's cache does not. Discord answers newest first.
+  const older = [
+    messagePayload({ content: 'shall we take the ferry tomorrow?', author: SAM }),
+    messagePayload({ content: 'only if it leaves after eight' }),
+  ].reverse();
+  h.fake.respond((call) =>
+    call.method === 'GET' && call.path === `/channels/${GENERAL}/messages` ? { body: older } : undefined,
+  );
+  try {
+    const mention = (content: string) =>
+      h.send(
+        'MESSAGE_CREATE',
+        messagePayload({ content: `<@${BOT_USER.id}> ${content}`, mentions: [BOT_USER] }),
+      );
+    await mention('which ferry did we pick?');
+    const turns = chat.requests[0]?.messages.slice(1).map((m) => m.content);
+    assert.deepEqual(turns, [
+      'Sam: shall we take the ferry tomorrow?',
+      'Helen: only if it leaves after eight',
+      'Helen: Mythos which ferry did we pick?',
+    ]);
+    const reads = h.fake.calls.filter(
+      (c) => c.method === 'GET' && c.path === `/channels/${GENERAL}/messages`,
+    );
+    assert.equal(reads.length, 1);
+    assert.match(reads[0]?.query ?? '', /limit=3/);
+    assert.match(reads[0]?.query ?? '', /before=\d+/);
+
+    await mention('and when?');
+    assert.equal(
+      h.fake.calls.filter((c) => c.method === 'GET' && c.path === `/channels/${GENERAL}/messages`).length,
+      1,
+      'read once: from then on the cache holds the channel',
     );
   } finally {
     await h.close();

@@ -4,20 +4,24 @@
  * recent messages; the streamed reply is sent in pieces of at most 2,000 characters and recorded as `self`.
  */
 import { type Client, Events, type Message } from 'discord.js';
-import type { CompanionConfig } from '../../../config/config-types.js';
+import type { CompanionConfig, RecallScope } from '../../../config/config-types.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { DiscordMemory } from '../discord-memory.js';
 import type { DiscordRecorder } from '../discord-recorder.js';
 import { readMessageFacts } from '../message-facts.js';
+import { recallWhereAsked } from '../recall-where-asked.js';
 import { rewriteDiscordMarkup } from '../rewrite-discord-markup.js';
 import { buildCompanionPrompt } from './build-companion-prompt.js';
 import { type CharacterCard, readCharacterCard } from './read-character-card.js';
+import { RecentContext } from './read-recent-context.js';
 import { splitReply } from './split-reply.js';
 import { streamChatCompletion } from './stream-chat-completion.js';
 
 export interface CompanionOptions {
   readonly client: Client;
   readonly companion: CompanionConfig;
+  /** `discord.recallScope`: how far the memories in a reply may come from. */
+  readonly recallScope: RecallScope;
   readonly memory: DiscordMemory;
   readonly recorder: DiscordRecorder;
   readonly logger: Logger;
@@ -28,11 +32,12 @@ const TYPING_RENEW_MS = 8000;
 
 /** Loads the card (a bad card stops start-up, naming the fix) and answers from then on. */
 export function attachCompanion(options: CompanionOptions): { readonly idle: () => Promise<void> } {
-  const { client, companion, memory, recorder, logger } = options;
+  const { client, companion, recallScope, memory, recorder, logger } = options;
   const card: CharacterCard | undefined =
     companion.card === undefined ? undefined : readCharacterCard(companion.card);
   const name = card?.name ?? memory.bot.selfSpeaker;
   const replies = new Set<Promise<void>>();
+  const context = new RecentContext();
 
   const shouldReply = (message: Message): boolean => {
     const own = client.user?.id;
@@ -60,10 +65,13 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
     const typing = setInterval(() => void channel.sendTyping().catch(() => undefined), TYPING_RENEW_MS);
     try {
       const names = { aliasedUserIds: new Set<string>(), selfUserId: client.user!.id, selfName: name };
-      const recent = [...channel.messages.cache.values()]
-        .filter((m) => !m.system && m.content.trim() !== '' && m.createdTimestamp <= message.createdTimestamp)
-        .sort((a, b) => a.createdTimestamp - b.createdTimestamp)
-        .slice(-Math.max(1, companion.contextMessages));
+      const recent = await context
+        .read(channel, message, Math.max(1, companion.contextMessages))
+        .catch((error: unknown) => {
+          // Without Read Message History the reply still has the message it answers.
+          logger.warn({ err: error }, 'discord companion: could not read the channel history');
+          return [message];
+        });
       const turns = recent.flatMap((m) => {
         const facts = readMessageFacts(m);
         return facts === undefined
@@ -77,13 +85,10 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
             ];
       });
       const query = turns.at(-1)?.text ?? message.content;
-      const recalled = await memory
-        .retrieve({
-          query_text: query,
-          channel_id: message.channelId,
-          ...(message.guildId === null ? { is_dm: true } : { guild_id: message.guildId }),
-          exclude_message_ids: recent.map((m) => m.id),
-        })
+      const recalled = await recallWhereAsked(memory, recallScope, message, {
+        query_text: query,
+        exclude_message_ids: recent.map((m) => m.id),
+      })
         .then((answer) => answer.formatted)
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'discord companion: recall failed; replying without memories');

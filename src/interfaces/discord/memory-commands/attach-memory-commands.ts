@@ -1,6 +1,7 @@
 /**
  * @module Registers `/memory` (in each guild at once, or globally, or not at all: `discord.commands`) and
- * routes its interactions and confirmation buttons to their handlers.
+ * routes its interactions and confirmation buttons to their handlers. `off` changes nothing on Discord:
+ * another instance may be answering the registrations there.
  */
 import { type Client, Events, MessageFlags } from 'discord.js';
 import type { DiscordConfig } from '../../../config/config-types.js';
@@ -12,6 +13,8 @@ import type { CommandContext } from './command-context.js';
 import { handleForgetButton, isForgetButton } from './confirm-forget.js';
 import { handleMemoryCommand } from './handle-memory-command.js';
 import { buildMemoryCommand, MEMORY_COMMAND } from './memory-command-definition.js';
+
+type Commands = NonNullable<Client['application']>['commands'];
 
 export interface AttachMemoryCommandsOptions {
   readonly client: Client;
@@ -33,25 +36,46 @@ export function attachMemoryCommands(options: AttachMemoryCommandsOptions): Atta
     ...options,
     rules: () => options.recorder.rules(),
     backfillChannel: (channelId) => options.recorder.backfillChannel(channelId),
+    channelWithThreads: (channelId) => options.recorder.channelWithThreads(channelId),
   };
   const definition = buildMemoryCommand();
   const pending = new Set<Promise<unknown>>();
-  const register = (guildId?: string) => {
+  const track = (
+    what: string,
+    guildId: string | undefined,
+    work: (commands: Commands) => Promise<unknown>,
+  ) => {
     const commands = client.application?.commands;
     if (commands === undefined) return;
-    const call = (guildId === undefined ? commands.set([definition]) : commands.set([definition], guildId))
-      .catch((error: unknown) => logger.warn({ err: error, guildId }, 'discord: could not register /memory'))
+    const call = work(commands)
+      .catch((error: unknown) => logger.warn({ err: error, guildId }, `discord: could not ${what} /memory`))
       .finally(() => pending.delete(call));
     pending.add(call);
+  };
+  const register = (guildId?: string) =>
+    track('register', guildId, (commands) =>
+      guildId === undefined ? commands.set([definition]) : commands.set([definition], guildId),
+    );
+  // Registered globally, a /memory left in a guild from `commands: guild` would show twice there. Only that
+  // one command is removed: whatever else the application registered in the guild is not memory-pool's.
+  const unregisterStale = (guildId: string) =>
+    track('remove the per-guild', guildId, async (commands) => {
+      for (const command of (await commands.fetch({ guildId })).values()) {
+        if (command.name === MEMORY_COMMAND) await commands.delete(command.id, guildId);
+      }
+    });
+  const setUp = (guildId: string) => {
+    if (config.commands === 'guild') register(guildId);
+    else if (config.commands === 'global') unregisterStale(guildId);
   };
 
   client.once(Events.ClientReady, (ready) => {
     if (config.commands === 'global') register();
-    else if (config.commands === 'guild') for (const guildId of ready.guilds.cache.keys()) register(guildId);
+    for (const guildId of ready.guilds.cache.keys()) setUp(guildId);
   });
-  // A guild joined later gets the command at once too.
+  // A guild joined later is set up at once too.
   client.on(Events.GuildCreate, (guild) => {
-    if (config.commands === 'guild' && client.isReady()) register(guild.id);
+    if (client.isReady()) setUp(guild.id);
   });
 
   client.on(Events.InteractionCreate, (interaction) => {

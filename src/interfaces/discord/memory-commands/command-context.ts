@@ -12,6 +12,8 @@ export interface CommandContext {
   readonly logger: Logger;
   /** The recorder's rules in force, for answers that say whether a place is recorded. */
   readonly rules: () => RecordingRules;
+  /** A channel and its threads (cached, or recorded from before): what forgetting the channel covers. */
+  readonly channelWithThreads: (channelId: string) => readonly string[];
   /** Back-fills a channel just allowed, on first sight when `backfill` is set; whether it was queued. */
   readonly backfillChannel: (channelId: string) => boolean;
 }

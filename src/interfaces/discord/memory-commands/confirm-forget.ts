@@ -18,10 +18,17 @@ const CONFIRM = 'memory:confirm';
 const CANCEL = 'memory:cancel';
 
 type ForgetKind = 'user' | 'channel';
+type Selector = Exclude<DiscordForget, { message_ids: string[] }>;
 
-function selectorFor(kind: ForgetKind, target: string): Exclude<DiscordForget, { message_ids: string[] }> {
-  return kind === 'user' ? { discord_user_id: target } : { channel_id: target };
+/** What one forget covers: a person, or a channel with its threads (worked out again when confirmed). */
+function selectorsFor(kind: ForgetKind, target: string, context: CommandContext): Selector[] {
+  return kind === 'user'
+    ? [{ discord_user_id: target }]
+    : context.channelWithThreads(target).map((channelId) => ({ channel_id: channelId }));
 }
+
+const countAll = (selectors: readonly Selector[], context: CommandContext): number =>
+  selectors.reduce((sum, selector) => sum + context.memory.count(selector), 0);
 
 /** Answers (ephemerally) with what would be forgotten and the buttons that do it. */
 export async function askToForget(
@@ -31,7 +38,7 @@ export async function askToForget(
   target: string,
   what: (count: number) => string,
 ): Promise<void> {
-  const count = context.memory.count(selectorFor(kind, target));
+  const count = countAll(selectorsFor(kind, target, context), context);
   if (count === 0) {
     await interaction.reply({ content: 'Nothing recorded to forget.', flags: MessageFlags.Ephemeral });
     return;
@@ -75,11 +82,20 @@ export async function handleForgetButton(
     return;
   }
   const [, , kind, target] = parts as [string, string, ForgetKind, string, string];
+  const selectors = selectorsFor(kind, target, context);
   // Noted first: a back-fill still reading history must not record again what is being forgotten.
-  context.state.noteForgotten(kind, target, Date.now());
-  const result = await context.memory.forget(selectorFor(kind, target));
+  const now = Date.now();
+  for (const selector of selectors) {
+    context.state.noteForgotten(kind, 'channel_id' in selector ? selector.channel_id : target, now);
+  }
+  let forgotten = 0;
+  for (const selector of selectors) {
+    // A thread with nothing recorded is left alone (no empty forget in the log).
+    if (selectors.length > 1 && context.memory.count(selector) === 0) continue;
+    forgotten += (await context.memory.forget(selector)).messages_forgotten;
+  }
   await interaction.update({
-    content: `Forgotten: ${result.messages_forgotten} message${result.messages_forgotten === 1 ? '' : 's'}. They will not be recalled again.`,
+    content: `Forgotten: ${forgotten} message${forgotten === 1 ? '' : 's'}. They will not be recalled again.`,
     components: [],
   });
 }

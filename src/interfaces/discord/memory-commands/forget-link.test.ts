@@ -6,15 +6,39 @@ import {
   GENERAL,
   GUILD,
   HELEN,
+  type MessageOptions,
   messagePayload,
   newMessageId,
+  OFFTOPIC,
   SAM,
+  SECRET,
   startDiscordHarness,
+  textChannel,
 } from '../test-support/discord-harness.js';
-import { ask, command } from '../test-support/discord-interactions.js';
+import { ask, type Caller, command } from '../test-support/discord-interactions.js';
 
 const MANAGE_MESSAGES = 1n << 13n;
+const VIEW_CHANNEL = 1n << 10n;
 const OTHER_GUILD = '100000000000000009';
+const MODS = '400000000000000001';
+
+/** Says something, recorded and served by Discord's REST like any real message. */
+async function sayAndServe(h: DiscordHarness, options: MessageOptions): Promise<string> {
+  const id = newMessageId();
+  const payload = messagePayload({ ...options, id });
+  const channelId = options.channelId ?? GENERAL;
+  await h.send('MESSAGE_CREATE', payload);
+  await h.flush();
+  h.fake.respond((call) =>
+    call.method === 'GET' && call.path === `/channels/${channelId}/messages/${id}`
+      ? { body: payload }
+      : undefined,
+  );
+  return id;
+}
+
+const forgetLink = (h: DiscordHarness, caller: Caller, link: string) =>
+  ask(h, command(caller, 'forget', [{ name: 'link', type: 3, value: link }]));
 
 describe('/memory forget <link> checks the message, not the ids typed into the link', () => {
   let h: DiscordHarness;
@@ -27,21 +51,8 @@ describe('/memory forget <link> checks the message, not the ids typed into the l
   });
   after(() => h.close());
 
-  /** Sam says something in #general, recorded and served by Discord's REST like any real message. */
-  const samSays = async (content: string) => {
-    const id = newMessageId();
-    const payload = messagePayload({ id, content, author: SAM });
-    await h.send('MESSAGE_CREATE', payload);
-    await h.flush();
-    h.fake.respond((call) =>
-      call.method === 'GET' && call.path === `/channels/${GENERAL}/messages/${id}`
-        ? { body: payload }
-        : undefined,
-    );
-    return id;
-  };
-  const forget = (caller: Parameters<typeof command>[0], link: string) =>
-    ask(h, command(caller, 'forget', [{ name: 'link', type: 3, value: link }]));
+  const samSays = (content: string) => sayAndServe(h, { content, author: SAM });
+  const forget = (caller: Caller, link: string) => forgetLink(h, caller, link);
 
   test("a DM link holding another person's message id forgets nothing", async () => {
     const id = await samSays('Sam: my bike lock code is 9911');
@@ -71,5 +82,67 @@ describe('/memory forget <link> checks the message, not the ids typed into the l
     );
     assert.match(answer.callback?.data?.content ?? '', /Forgotten: it will not be recalled again/);
     assert.doesNotMatch((await h.recall('locker number')).join('\n'), /locker is number 42/);
+  });
+});
+
+describe('/memory forget <link> reads Manage Messages in the linked channel, not where it is typed', () => {
+  let h: DiscordHarness;
+  const role = (id: string, name: string, permissions: bigint, position: number) => ({
+    id,
+    name,
+    permissions: String(permissions),
+    position,
+    color: 0,
+    hoist: false,
+    managed: false,
+    mentionable: false,
+    flags: 0,
+  });
+  before(async () => {
+    h = await startDiscordHarness(
+      { channels: [GENERAL, OFFTOPIC, SECRET] },
+      {
+        guild: {
+          // Mods may manage messages everywhere but #secret; Sam, no mod, may in #offtopic.
+          roles: [role(GUILD, '@everyone', VIEW_CHANNEL, 0), role(MODS, 'mods', MANAGE_MESSAGES, 1)],
+          channels: [
+            textChannel(GENERAL, 'general'),
+            textChannel(OFFTOPIC, 'offtopic', {
+              permission_overwrites: [{ id: SAM.id, type: 1, allow: String(MANAGE_MESSAGES), deny: '0' }],
+            }),
+            textChannel(SECRET, 'secret', {
+              permission_overwrites: [{ id: MODS, type: 0, allow: '0', deny: String(MANAGE_MESSAGES) }],
+            }),
+          ],
+        },
+      },
+    );
+    h.answerReplyEdits();
+  });
+  after(() => h.close());
+
+  test('a mod typing in #general cannot forget in #secret, where mods may not manage messages', async () => {
+    const id = await sayAndServe(h, { channelId: SECRET, content: 'secret: my safe code is 3141' });
+    const answer = await forgetLink(
+      h,
+      { user: SAM, roles: [MODS], permissions: MANAGE_MESSAGES },
+      `https://discord.com/channels/${GUILD}/${SECRET}/${id}`,
+    );
+    assert.match(answer.callback?.data?.content ?? '', /your own messages/);
+    assert.match((await h.recall('safe code')).join('\n'), /3141/);
+  });
+
+  test('someone typing in #general forgets in #offtopic, where they may manage messages', async () => {
+    const id = await sayAndServe(h, {
+      channelId: OFFTOPIC,
+      content: 'offtopic: my spare key is under the pot',
+    });
+    const answer = await forgetLink(
+      h,
+      { user: SAM, permissions: 0n },
+      `https://discord.com/channels/${GUILD}/${OFFTOPIC}/${id}`,
+    );
+    assert.match(answer.callback?.data?.content ?? '', /Forgotten: it will not be recalled again/);
+    assert.doesNotMatch((await h.recall('spare key')).join('\n'), /under the pot/);
   });
 });

@@ -2,6 +2,7 @@
 import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import type { CommandContext } from './command-context.js';
 import { askToForget } from './confirm-forget.js';
+import { recallWhereAsked } from '../recall-where-asked.js';
 import { parseMessageLink } from './parse-message-link.js';
 
 const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral }) as const;
@@ -88,7 +89,8 @@ export async function handleMemoryCommand(
         context,
         'channel',
         channelId,
-        (count) => `${self} remembers ${count} message${count === 1 ? '' : 's'} from <#${channelId}>.`,
+        (count) =>
+          `${self} remembers ${count} message${count === 1 ? '' : 's'} from <#${channelId}> and its threads.`,
       );
     }
     default:
@@ -98,13 +100,11 @@ export async function handleMemoryCommand(
   }
 }
 
-/** Recall scoped to where it is asked: this guild and channel, or this DM, as the bot's privacy scope allows. */
+/** Recall private to where it is asked (`discord.recallScope`): this server, or this DM, plus what is shared. */
 async function recall(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const response = await context.memory.retrieve({
+  const response = await recallWhereAsked(context.memory, context.config.recallScope, interaction, {
     query_text: interaction.options.getString('query', true),
-    channel_id: interaction.channelId,
-    ...(interaction.guildId === null ? { is_dm: true } : { guild_id: interaction.guildId }),
   });
   await interaction.editReply(
     truncate(response.formatted || `${context.memory.bot.selfSpeaker} remembers nothing about that here.`),
@@ -112,8 +112,8 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
 }
 
 /**
- * Forgets one linked message: your own, any message in your DM with the bot, or (with Manage Messages) anyone's
- * in this server.
+ * Forgets one linked message: your own, any message in your DM with the bot, or (with Manage Messages in the
+ * linked channel) anyone's in this server.
  */
 async function forgetOne(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
   const link = parseMessageLink(interaction.options.getString('link', true));
@@ -140,14 +140,21 @@ async function forgetOne(interaction: ChatInputCommandInteraction, context: Comm
   }
   const own = message.author.id === interaction.user.id;
   const inOwnDm = interaction.guildId === null && channel.id === interaction.channelId && channel.isDMBased();
+  // Manage Messages where the message is: Discord computed the caller's permissions only for the channel the
+  // command is typed in; any other channel's come from the cached roles and that channel's overwrites.
   const moderates =
-    interaction.guildId !== null &&
+    interaction.inCachedGuild() &&
     !channel.isDMBased() &&
     channel.guildId === interaction.guildId &&
-    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
+    (channel.id === interaction.channelId
+      ? interaction.memberPermissions
+      : channel.permissionsFor(interaction.member)
+    )?.has(PermissionFlagsBits.ManageMessages) === true;
   if (!own && !inOwnDm && !moderates) {
     await interaction.reply(
-      ephemeral('You can forget your own messages (or, with Manage Messages, any in this server).'),
+      ephemeral(
+        'You can forget your own messages (or, with Manage Messages in its channel, any in this server).',
+      ),
     );
     return;
   }

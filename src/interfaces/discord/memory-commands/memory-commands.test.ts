@@ -10,7 +10,9 @@ import {
   newMessageId,
   OFFTOPIC,
   SAM,
+  recordChannelWithThreads,
   startDiscordHarness,
+  threadPayload,
 } from '../test-support/discord-harness.js';
 import { ask, command, press } from '../test-support/discord-interactions.js';
 
@@ -169,6 +171,38 @@ describe('/memory slash commands', () => {
     );
     await h.flush();
     assert.doesNotMatch((await h.recall('lighthouse closed')).join('\n'), /lighthouse/);
+  });
+
+  test('forget-channel counts and forgets its threads too, cached or not, and they stay forgotten', async () => {
+    const [cached, archived, unseen] = ['210000000000000031', '210000000000000032', '210000000000000033'];
+    await recordChannelWithThreads(
+      h,
+      OFFTOPIC,
+      [cached, archived],
+      ['offtopic: the blue kite', 'thread: the red kite', 'archived thread: the green kite'],
+    );
+    assert.equal((await h.recall('blue red green kite')).join('\n').match(/kite/g)?.length, 3);
+    h.evictChannel(archived);
+    const writtenBefore = newMessageId();
+
+    const forget = await ask(
+      h,
+      command({ user: HELEN, permissions: MANAGE_GUILD, channelId: OFFTOPIC }, 'forget-channel'),
+    );
+    assert.match(forget.callback?.data?.content ?? '', /remembers 3 messages from <#\d+> and its threads/);
+    const confirm = forget.callback?.data?.components?.[0]?.components[0];
+    const confirmed = await ask(h, press({ user: HELEN, channelId: OFFTOPIC }, confirm!.custom_id));
+    assert.match(confirmed.callback?.data?.content ?? '', /Forgotten: 3 messages/);
+    assert.doesNotMatch((await h.recall('blue red green kite')).join('\n'), /kite/);
+
+    // A message of a thread under it, written before the forget and delivered after (a re-delivery).
+    await h.send('THREAD_CREATE', threadPayload(unseen, OFFTOPIC));
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ id: writtenBefore, channelId: unseen, content: 'late thread: the yellow kite' }),
+    );
+    await h.flush();
+    assert.doesNotMatch((await h.recall('yellow kite')).join('\n'), /kite/);
   });
 
   test('an unknown command answers only the caller too', async () => {

@@ -32,7 +32,8 @@ export function newMessageId(): string {
   return String(lastMessageId);
 }
 
-const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+/** A text channel of the test guild, as GUILD_CREATE lists it. */
+export const textChannel = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
   id,
   type: 0,
   name,
@@ -151,6 +152,10 @@ export interface DiscordHarness {
   send(t: string, d: unknown): Promise<void>;
   /** Answers the bot's edits of its deferred replies with a message, as Discord does. */
   answerReplyEdits(): void;
+  /** Answers the bot's posts in any channel with the message it sent, as Discord does. */
+  answerChannelSends(): void;
+  /** Drops a channel or thread from discord.js's caches, as a restart does with an archived thread. */
+  evictChannel(id: string): void;
   /** Chunks everything journaled, so recall sees it. */
   flush(): Promise<void>;
   /** The recalled chunk texts for a query, as /retrieve answers them. */
@@ -170,6 +175,7 @@ export function testDiscordConfig(overrides: Partial<DiscordConfig> = {}): Disco
     purgeOnLeave: false,
     backfill: 0,
     commands: 'guild',
+    recallScope: 'guild',
     ...overrides,
   };
 }
@@ -181,9 +187,14 @@ export async function startDiscordHarness(
     speakerAliases?: Record<string, string>;
     /** Set up the fake's REST answers before the client logs in (e.g. history for back-fill). */
     prepare?: (fake: FakeDiscord) => void;
+    /** Replaces parts of the guild's GUILD_CREATE (e.g. roles, channels with permission overwrites). */
+    guild?: Record<string, unknown>;
   } = {},
 ): Promise<DiscordHarness> {
-  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  const fake = await startFakeDiscord({
+    botUser: BOT_USER,
+    guilds: [{ ...guildPayload(), ...options.guild }],
+  });
   options.prepare?.(fake);
   const config = testDiscordConfig(discord);
   const service = await startTestService({
@@ -228,6 +239,24 @@ export async function startDiscordHarness(
             }
           : undefined,
       ),
+    answerChannelSends: () =>
+      fake.respond((call) => {
+        const channelId = /^\/channels\/(\d+)\/messages$/.exec(call.path)?.[1];
+        return call.method === 'POST' && channelId !== undefined
+          ? {
+              body: messagePayload({
+                channelId,
+                ...(channelId === DM_CHANNEL ? { guildId: null } : {}),
+                content: (call.body as { content?: string }).content ?? '',
+                author: { ...BOT_USER, bot: true },
+              }),
+            }
+          : undefined;
+      }),
+    evictChannel: (id) => {
+      connection.client.channels.cache.delete(id);
+      connection.client.guilds.cache.get(GUILD)?.channels.cache.delete(id);
+    },
     flush: async () => {
       await service.writer.runOnce({ flush: true });
     },
@@ -240,4 +269,21 @@ export async function startDiscordHarness(
       await fake.close();
     },
   };
+}
+
+/**
+ * Records one message in `parentId`, one in a thread under it and one in a second thread that is then evicted
+ * (archived, from before a restart): everything a forget of the channel must reach. Texts in that order.
+ */
+export async function recordChannelWithThreads(
+  h: DiscordHarness,
+  parentId: string,
+  [cached, archived]: readonly [string, string],
+  texts: readonly [string, string, string],
+): Promise<void> {
+  await h.send('THREAD_CREATE', threadPayload(cached, parentId));
+  await h.send('THREAD_CREATE', threadPayload(archived, parentId));
+  for (const [index, channelId] of [parentId, cached, archived].entries())
+    await h.send('MESSAGE_CREATE', messagePayload({ channelId, content: texts[index]! }));
+  await h.flush();
 }

@@ -6,7 +6,10 @@ import type { RecordedCall } from './fake-discord.js';
 
 export interface Caller {
   readonly user: typeof HELEN;
+  /** What Discord computed for the channel the interaction comes from. */
   readonly permissions?: bigint;
+  /** The caller's role ids in the guild. */
+  readonly roles?: readonly string[];
   /** null: asked in a DM. */
   readonly guildId?: string | null;
   readonly channelId?: string;
@@ -37,7 +40,7 @@ const interactionBase = (caller: Caller) => {
           context: 0,
           member: {
             user,
-            roles: [],
+            roles: caller.roles ?? [],
             joined_at: new Date().toISOString(),
             deaf: false,
             mute: false,

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../../runtime/test-support/debian-chromium.js';
+import { launchChromium } from '../../../src/runtime/test-support/debian-chromium.js';
 
 /** One chunk as the extension writes it. */
 export interface StChunk {

@@ -7,9 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
-import { skipWithoutChromium } from '../../runtime/test-support/debian-chromium.js';
-import { TEST_DIMENSIONS } from '../../service/test-support/start-test-service.js';
+import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
+import { skipWithoutChromium } from '../../../src/runtime/test-support/debian-chromium.js';
+import { TEST_DIMENSIONS } from '../../../src/service/test-support/start-test-service.js';
 import {
   type DiscordHarness,
   GENERAL,
@@ -17,9 +17,9 @@ import {
   newMessageId,
   SAM,
   startDiscordHarness,
-} from './test-support/discord-harness.js';
-import { ask, command } from './test-support/discord-interactions.js';
-import { openSillyTavernTab, type SillyTavernTab } from './test-support/sillytavern-tab.js';
+} from '../../../src/interfaces/discord/test-support/discord-harness.js';
+import { ask, command } from '../../../src/interfaces/discord/test-support/discord-interactions.js';
+import { openSillyTavernTab, type SillyTavernTab } from './sillytavern-tab.js';
 
 test('Discord → MCP recall, and MCP remember → /memory recall on Discord', async () => {
   const h = await startDiscordHarness({ channels: [GENERAL] });
