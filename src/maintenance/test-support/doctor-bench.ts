@@ -1,0 +1,87 @@
+/**
+ * @module For doctor tests: a store (the embedded one, or a real Qdrant with QDRANT_URL), config files that
+ * point at it, each with its own journal folder and uniquely named collection (deleted at the end), and
+ * `memory-pool doctor` run in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { type DoctorDeps, runDoctor } from '../../cli/commands/doctor-command.js';
+import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
+import { startTestQdrant, type TestQdrant } from '../../service/test-support/start-test-qdrant.js';
+import { captureOutput } from './data-tool-fixture.js';
+
+export interface DoctorSetup {
+  readonly config: string;
+  readonly dataDir: string;
+  /** The bot's collection (not created); every collection whose name starts with it is deleted at the end. */
+  readonly collection: string;
+}
+
+export interface DoctorBench {
+  readonly client: QdrantClient;
+  readonly store: TestQdrant;
+  /** A config with bot `mythos`; `embedding` and `extra` are YAML lines (default: the 64-d hashing embedder). */
+  setup(options?: { embedding?: string; extra?: readonly string[]; dataDir?: string }): DoctorSetup;
+  /** The setup's journal, closed after `use`. */
+  withJournal<T>(setup: DoctorSetup, use: (journal: MessageJournal) => T): T;
+  doctor(config: string, deps?: DoctorDeps): Promise<{ code: number; out: string; err: string }>;
+  close(): Promise<void>;
+}
+
+export async function startDoctorBench(): Promise<DoctorBench> {
+  const store = await startTestQdrant();
+  const client = new QdrantClient({
+    url: store.url,
+    ...(store.apiKey ? { apiKey: store.apiKey } : {}),
+    checkCompatibility: false,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-doctor-'));
+  const collections: string[] = [];
+  return {
+    client,
+    store,
+    setup(options = {}) {
+      const id = randomUUID().slice(0, 8);
+      const collection = `doctor_${id}`;
+      collections.push(collection);
+      const dataDir = options.dataDir ?? join(dir, id);
+      const config = join(dir, `${id}.yaml`);
+      writeFileSync(
+        config,
+        [
+          `dataDir: ${JSON.stringify(dataDir)}`,
+          `store: { qdrant: { url: ${JSON.stringify(store.url)} } }`,
+          options.embedding ?? 'embedding: { provider: hashing, dimensions: 64 }',
+          `bots: { mythos: { selfSpeaker: Mythos, collection: ${collection} } }`,
+          ...(options.extra ?? []),
+          '',
+        ].join('\n'),
+      );
+      return { config, dataDir, collection };
+    },
+    withJournal(setup, use) {
+      const journal = openMessageJournal(setup.dataDir);
+      try {
+        return use(journal);
+      } finally {
+        journal.close();
+      }
+    },
+    async doctor(config, deps = {}) {
+      const io = captureOutput();
+      const code = await runDoctor({ config }, io, deps);
+      return { code, ...io.text() };
+    },
+    async close() {
+      // Every collection a test made from a setup's name: the bot's, its parts, a reembed's target.
+      for (const { name } of (await client.getCollections()).collections) {
+        if (collections.some((base) => name.startsWith(base))) await client.deleteCollection(name);
+      }
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
