@@ -1,14 +1,17 @@
 /**
  * @module `memory-pool doctor`'s checks of each bot's collection: a layout the bot writes (classified by the
- * same code that writes it, st-collection-layout.ts), vectors of the embedder's size and Cosine distance, and
- * no text index on messageIds.
+ * same code that writes it, st-collection-layout.ts), vectors of the size and distance of the model serve
+ * embeds with (after `memory-pool reembed`, the model the journal recorded), and no text index on messageIds.
  */
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
+import { parseEmbeddingSection } from '../config/load-embedding-section.js';
+import { createEmbedder } from '../embedding/create-embedder.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionShape, PointStore } from '../store/point-store.js';
 import { readStLayout, ST_SPARSE_VECTOR } from '../store/st-hybrid/st-collection-layout.js';
 import type { CollectionLayout, StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
+import { describeModel, sameModel } from './route-bots.js';
 
 type Model = { readonly model: string; readonly dimensions: number | undefined };
 
@@ -46,6 +49,29 @@ async function checkBotCollection(
     return [pass(name, 'not created yet: the first save creates it with the embedder’s size')];
   }
   const checks: DoctorCheck[] = [];
+  const serve = readServeModel(journal, collection, configured);
+  if ('error' in serve) {
+    checks.push(
+      fail(
+        `bot ${bot.name}: recorded embedding`,
+        serve.error,
+        `Set the environment variables it names, or switch back with \`memory-pool reembed --bot ${bot.name} --rollback\`.`,
+      ),
+    );
+  } else if (serve.written !== undefined) {
+    // A fail, not a note: serve follows the journal and works, but import, restore's model check and a
+    // serve started without this journal embed with the config's model, against vectors of another.
+    const configName = `bot ${bot.name}: config names the model serve uses`;
+    checks.push(
+      sameModel(serve, configured)
+        ? pass(configName, `${describeModel(configured)}, as memory-pool reembed recorded for ${collection}`)
+        : fail(
+            configName,
+            `the config still names ${describeModel(configured)}; serve uses the recorded ${describeModel(serve)} for ${collection} (memory-pool reembed switched it)`,
+            `Set embedding: in the config to the recorded settings ${serve.written} (or switch back with \`memory-pool reembed --bot ${bot.name} --rollback\`).`,
+          ),
+    );
+  }
   const layout = readWritableLayout(shape, details.layout);
   if ('problem' in layout) {
     checks.push(
@@ -56,7 +82,8 @@ async function checkBotCollection(
       ),
     );
   } else {
-    const problems = vectorProblems(journal, collection, layout, configured, configured);
+    const expected = 'error' in serve ? configured : serve;
+    const problems = vectorProblems(journal, collection, layout, expected, serve);
     checks.push(
       problems.length > 0
         ? fail(
@@ -72,6 +99,26 @@ async function checkBotCollection(
   }
   checks.push(checkMessageIdsIndex(bot, collection, details.payloadIndexes.messageIds));
   return checks;
+}
+
+/** The model serve embeds `collection` with: the section a reembed recorded for it, else the config's. */
+function readServeModel(
+  journal: MessageJournal,
+  collection: string,
+  configured: Model,
+): (Model & { readonly written?: string }) | { readonly error: string } {
+  const written = journal.routes.embeddingOf(collection);
+  if (written === undefined) return configured;
+  try {
+    const recorded = createEmbedder(
+      parseEmbeddingSection(written, `the embedding reembed recorded for ${collection}`),
+    );
+    // A provider without a stated size: the size the journal recorded when the collection was built.
+    const dimensions = recorded.dimensions ?? journal.collectionModel(collection)?.dimensions;
+    return { model: recorded.model, dimensions, written };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 type WritableLayout =

@@ -24,7 +24,13 @@ export interface DoctorBench {
   readonly client: QdrantClient;
   readonly store: TestQdrant;
   /** A config with bot `mythos`; `embedding` and `extra` are YAML lines (default: the 64-d hashing embedder). */
-  setup(options?: { embedding?: string; extra?: readonly string[]; dataDir?: string }): DoctorSetup;
+  setup(options?: {
+    embedding?: string;
+    extra?: readonly string[];
+    dataDir?: string;
+    /** Another config of the same bot: its journal and collection. */
+    of?: DoctorSetup;
+  }): DoctorSetup;
   /** The setup's journal, closed after `use`. */
   withJournal<T>(setup: DoctorSetup, use: (journal: MessageJournal) => T): T;
   doctor(config: string, deps?: DoctorDeps): Promise<{ code: number; out: string; err: string }>;
@@ -45,9 +51,9 @@ export async function startDoctorBench(): Promise<DoctorBench> {
     store,
     setup(options = {}) {
       const id = randomUUID().slice(0, 8);
-      const collection = `doctor_${id}`;
+      const collection = options.of?.collection ?? `doctor_${id}`;
       collections.push(collection);
-      const dataDir = options.dataDir ?? join(dir, id);
+      const dataDir = options.dataDir ?? options.of?.dataDir ?? join(dir, id);
       const config = join(dir, `${id}.yaml`);
       writeFileSync(
         config,
