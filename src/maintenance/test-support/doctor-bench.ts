@@ -26,6 +26,8 @@ export interface DoctorBench {
   /** A config with bot `mythos`; `embedding` and `extra` are YAML lines (default: the 64-d hashing embedder). */
   setup(options?: {
     embedding?: string;
+    /** The `store:` line (default: the bench's store). */
+    store?: string;
     extra?: readonly string[];
     dataDir?: string;
     /** Another config of the same bot: its journal and collection. */
@@ -59,7 +61,7 @@ export async function startDoctorBench(): Promise<DoctorBench> {
         config,
         [
           `dataDir: ${JSON.stringify(dataDir)}`,
-          `store: { qdrant: { url: ${JSON.stringify(store.url)} } }`,
+          options.store ?? `store: { qdrant: { url: ${JSON.stringify(store.url)} } }`,
           options.embedding ?? 'embedding: { provider: hashing, dimensions: 64 }',
           `bots: { mythos: { selfSpeaker: Mythos, collection: ${collection} } }`,
           ...(options.extra ?? []),
