@@ -3,15 +3,15 @@
  * point at it, each with its own journal folder and uniquely named collection (deleted at the end), and
  * `memory-pool doctor` run in-process.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { type DoctorDeps, runDoctor } from '../../cli/commands/doctor-command.js';
 import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
-import { startTestQdrant, type TestQdrant } from '../../service/test-support/start-test-qdrant.js';
+import type { TestQdrant } from '../../service/test-support/start-test-qdrant.js';
 import { captureOutput } from './data-tool-fixture.js';
+import { startDataToolStore } from './data-tool-store.js';
 
 export interface DoctorSetup {
   readonly config: string;
@@ -40,23 +40,18 @@ export interface DoctorBench {
 }
 
 export async function startDoctorBench(): Promise<DoctorBench> {
-  const store = await startTestQdrant();
-  const client = new QdrantClient({
-    url: store.url,
-    ...(store.apiKey ? { apiKey: store.apiKey } : {}),
-    checkCompatibility: false,
-  });
+  const tools = await startDataToolStore();
+  const { qdrant: store, client } = tools;
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-doctor-'));
-  const collections: string[] = [];
+  let configs = 0;
   return {
     client,
     store,
     setup(options = {}) {
-      const id = randomUUID().slice(0, 8);
-      const collection = options.of?.collection ?? `doctor_${id}`;
-      collections.push(collection);
-      const dataDir = options.dataDir ?? options.of?.dataDir ?? join(dir, id);
-      const config = join(dir, `${id}.yaml`);
+      const collection = options.of?.collection ?? tools.uniqueCollection('doctor');
+      configs += 1;
+      const dataDir = options.dataDir ?? options.of?.dataDir ?? join(dir, collection);
+      const config = join(dir, `config-${configs}.yaml`);
       writeFileSync(
         config,
         [
@@ -84,11 +79,7 @@ export async function startDoctorBench(): Promise<DoctorBench> {
       return { code, ...io.text() };
     },
     async close() {
-      // Every collection a test made from a setup's name: the bot's, its parts, a reembed's target.
-      for (const { name } of (await client.getCollections()).collections) {
-        if (collections.some((base) => name.startsWith(base))) await client.deleteCollection(name);
-      }
-      await store.close();
+      await tools.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
