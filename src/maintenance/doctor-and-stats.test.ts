@@ -44,10 +44,29 @@ describe('memory-pool stats and doctor', () => {
     assert.equal(stats.forgotten, 1);
     assert.equal(stats.oldest, '2026-11-02T09:01:00.000Z');
     assert.equal(stats.newest, '2026-11-02T09:05:00.000Z');
+    assert.equal(stats.pending, 0, 'every message is stored');
     const table = captureOutput();
     await runStats({ config }, table);
     assert.match(table.text().out, /^bot\s+collection\s+source\s+points\s+messages\n/);
     assert.match(table.text().out, /mythos\s+mem_mythos\s+\(none: SillyTavern\)\s+1\s+0/);
+  });
+
+  test('stats counts a message saved but not yet stored as pending', async () => {
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'hermes',
+      messages: [{ speaker_kind: 'user', text: 'Pixel learned to open the kitchen door', message_id: 'h3' }],
+    });
+    assert.equal(saved.status, 200);
+    const io = captureOutput();
+    assert.equal(await runStats({ config, json: true }, io), 0, io.text().err);
+    const [waiting] = JSON.parse(io.text().out).bots;
+    assert.equal(waiting.pending, 1);
+    assert.equal(waiting.messagesBySource.hermes, 3);
+    await service.writer.runOnce({ flush: true });
+    const after = captureOutput();
+    await runStats({ config, json: true }, after);
+    assert.equal(JSON.parse(after.text().out).bots[0].pending, 0, 'stored once the writer ran');
   });
 
   test('doctor passes every check on a healthy setup and exits 0', async () => {

@@ -64,6 +64,10 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     const saved: string[] = [];
     let building = true;
     let savedDuringBuild = 0;
+    // Ids serve stored while the bot still used the old collection (seen in the journal after each write):
+    // serve answers from the old collection until the switch, so each must be there.
+    const storedBeforeSwitch: string[] = [];
+    const routes = openMessageJournal(join(dir(), 'service'));
     const saves = (async () => {
       for (let round = 0; building || round < 3; round += 1) {
         const ids = [0, 1, 2, 3].map((i) => `live-${round}-${i}`);
@@ -79,13 +83,18 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
         });
         assert.equal(response.status, 200);
         saved.push(...ids);
-        if (building) savedDuringBuild += 1;
+        if (building) {
+          savedDuringBuild += 1;
+          await service.writer.runOnce({ flush: true });
+          if (routes.routes.activeCollection('mem_mythos') === 'mem_mythos') storedBeforeSwitch.push(...ids);
+        }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     const built = await reembed(config, { to });
     building = false;
     await saves;
+    routes.close();
     assert.equal(built.code, 0, built.err);
     assert.equal(built.summary.switched, true, 'switched without stopping serve');
     assert.ok(savedDuringBuild > 0, 'saves were acknowledged while the reembed ran');
@@ -103,10 +112,19 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       fresh.some((p) => p.payload?.messageIds === 'st_1,st_2'),
       'SillyTavern point moved too',
     );
-    const holding = (id: string) =>
-      fresh.filter((p) => String(p.payload?.messageIds).split(',').includes(id)).length;
+    const holding = (points: typeof fresh, id: string) =>
+      points.filter((p) => String(p.payload?.messageIds).split(',').includes(id)).length;
     for (const id of saved)
-      assert.equal(holding(id), 1, `message ${id} is in the new collection exactly once`);
+      assert.equal(holding(fresh, id), 1, `message ${id} is in the new collection exactly once`);
+    assert.ok(storedBeforeSwitch.length > 0, 'serve stored saves while the reembed built');
+    const old = await allPoints(client, 'mem_mythos');
+    for (const id of storedBeforeSwitch) {
+      assert.equal(
+        holding(old, id),
+        1,
+        `message ${id}, stored during the build, reached the old collection too`,
+      );
+    }
   });
 
   test('the running serve answers from the new collection with the new model and writes new saves there', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -79,6 +80,45 @@ describe('export and restore', () => {
         messages: 4,
       },
     });
+  });
+
+  test('export --dry-run counts and writes nothing; without --out the snapshot goes to stdout, the summary to stderr', async () => {
+    const planned = join(service.dir, 'planned.jsonl');
+    const dry = captureOutput();
+    assert.equal(
+      await runExport(
+        { bot: 'mythos', config: source, out: planned, dryRun: true, json: true },
+        dry,
+        undefined,
+        NOW,
+      ),
+      0,
+      dry.text().err,
+    );
+    const report = JSON.parse(dry.text().out);
+    assert.equal(report.dryRun, true);
+    assert.equal(report.points, (await client.count('mem_mythos')).count);
+    assert.equal(existsSync(planned) || existsSync(`${planned}.partial`), false, 'a dry run writes no file');
+
+    const chunks: Buffer[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    const piped = captureOutput();
+    assert.equal(await runExport({ bot: 'mythos', config: source }, piped, stdout, NOW), 0, piped.text().err);
+    assert.equal(
+      Buffer.concat(chunks).toString('utf8'),
+      gunzipSync(readFileSync(first)).toString('utf8'),
+      'stdout carries the same snapshot as --out, uncompressed',
+    );
+    assert.equal(piped.text().out, '', 'nothing but the snapshot on stdout');
+    assert.match(
+      piped.text().err,
+      /mem_mythos \(bot mythos, model hashing:\S+\): exported to stdout \d+ points/,
+    );
   });
 
   test('export → restore on a fresh embedded store → export gives the same bytes; a second restore changes nothing', async () => {
