@@ -42,15 +42,17 @@ export function requireConfiguredBot(config: MemoryPoolConfig, bot: string): voi
   throw new CommandFailure(unknownBotMessage(config, bot));
 }
 
+/** The store half of DataToolContext: what the doctor opens on its own, apart from the journal. */
+export type DataStore = Omit<DataToolContext, 'config' | 'journal'>;
+
 /**
  * Reaches the store: over its URL when something serves it (a real Qdrant, or `serve` with the embedded
  * store), else, for the embedded store, by opening its data folder here on a free loopback port.
  */
-export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolContext> {
-  const [{ createQdrantPointStore }, { createQdrantStoreAdmin }, { openMessageJournal }] = await Promise.all([
+export async function openDataStore(config: MemoryPoolConfig): Promise<DataStore> {
+  const [{ createQdrantPointStore }, { createQdrantStoreAdmin }] = await Promise.all([
     import('../store/qdrant/qdrant-point-store.js'),
     import('../store/qdrant/qdrant-store-admin.js'),
-    import('../journal/message-journal.js'),
   ]);
   const apiKey = config.store.apiKey ? { apiKey: config.store.apiKey } : {};
   let url = storeUrlOf(config);
@@ -82,17 +84,33 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
       );
     }
   }
-  const journal = openMessageJournal(config.dataDir);
   return {
-    config,
     store: createQdrantPointStore({ url, ...apiKey, timeoutMs: 60_000 }),
     admin: createQdrantStoreAdmin({ url, ...apiKey }),
-    journal,
     storeUrl: url,
     storeOpenedHere,
+    close: closeStore,
+  };
+}
+
+/** The store (as openDataStore reaches it) and the journal; a journal that cannot be opened closes the store. */
+export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolContext> {
+  const { openMessageJournal } = await import('../journal/message-journal.js');
+  const store = await openDataStore(config);
+  let journal: MessageJournal;
+  try {
+    journal = openMessageJournal(config.dataDir);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return {
+    ...store,
+    config,
+    journal,
     close: async () => {
       journal.close();
-      await closeStore();
+      await store.close();
     },
   };
 }

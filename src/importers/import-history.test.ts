@@ -3,12 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { StoreError } from '../errors/memory-pool-error.js';
 import { createLogger } from '../logging/logger.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../service/test-support/start-test-service.js';
+import { startServiceOnTestStore } from '../service/test-support/start-service-on-test-store.js';
+import { TEST_DIMENSIONS, type TestService, testBot } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStoreHooks } from '../store/test-support/with-store-hooks.js';
 import type { ImportedHistory } from './imported-history.js';
@@ -34,13 +30,17 @@ const history: ImportedHistory = {
 describe('importHistory', () => {
   let service: TestService;
   let deps: ImportDeps;
+  let collection: string;
   before(async () => {
-    service = await startTestService({ bots: [testBot('mythos')] });
+    ({ service, collection } = await startServiceOnTestStore(testBot('mythos')));
     await service.writer.stop(); // only the import writes chunks here
     deps = {
       config: service.config,
       journal: (await import('../journal/message-journal.js')).openMessageJournal(service.config.dataDir),
-      store: createQdrantPointStore({ url: service.storeUrl! }),
+      store: createQdrantPointStore({
+        url: service.storeUrl!,
+        ...(service.config.store.apiKey ? { apiKey: service.config.store.apiKey } : {}),
+      }),
       embedder: new HashingEmbedder({ dimensions: TEST_DIMENSIONS }),
       logger: createLogger({ level: 'silent' }),
     };
@@ -80,7 +80,7 @@ describe('importHistory', () => {
     assert.equal(resumed.duplicates, 6);
     assert.equal(resumed.pendingMessages, 0);
     assert.ok(resumed.chunksWritten > 0);
-    const stored = await deps.store.scrollPoints('mem_mythos', { limit: 100 });
+    const stored = await deps.store.scrollPoints(collection, { limit: 100 });
     const ids = stored.points.flatMap((p) => String(p.payload.messageIds).split(','));
     assert.deepEqual(ids.sort(), ['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
     assert.equal(

@@ -23,8 +23,9 @@ describe('memory-pool stats and doctor', () => {
   let service: TestService;
   let client: QdrantClient;
   let config: string;
+  let collection: string;
   before(async () => {
-    ({ service, client } = await startServiceWithMemories());
+    ({ service, client, collection } = await startServiceWithMemories());
     config = await writeDataToolConfig(service.dir, 'running', { service });
   });
   after(() => service.close());
@@ -33,7 +34,7 @@ describe('memory-pool stats and doctor', () => {
     const io = captureOutput();
     assert.equal(await runStats({ config, json: true }, io), 0, io.text().err);
     const [stats] = JSON.parse(io.text().out).bots;
-    assert.equal(stats.collection, 'mem_mythos');
+    assert.equal(stats.collection, collection);
     assert.equal(stats.pointsBySource[UNSOURCED], 1);
     assert.ok(stats.pointsBySource.discord >= 1 && stats.pointsBySource.hermes >= 1);
     assert.equal(
@@ -44,10 +45,32 @@ describe('memory-pool stats and doctor', () => {
     assert.equal(stats.forgotten, 1);
     assert.equal(stats.oldest, '2026-11-02T09:01:00.000Z');
     assert.equal(stats.newest, '2026-11-02T09:05:00.000Z');
+    assert.equal(stats.pending, 0, 'every message is stored');
     const table = captureOutput();
     await runStats({ config }, table);
     assert.match(table.text().out, /^bot\s+collection\s+source\s+points\s+messages\n/);
-    assert.match(table.text().out, /mythos\s+mem_mythos\s+\(none: SillyTavern\)\s+1\s+0/);
+    assert.match(
+      table.text().out,
+      new RegExp(`mythos\\s+${collection}\\s+\\(none: SillyTavern\\)\\s+1\\s+0`),
+    );
+  });
+
+  test('stats counts a message saved but not yet stored as pending', async () => {
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'hermes',
+      messages: [{ speaker_kind: 'user', text: 'Pixel learned to open the kitchen door', message_id: 'h3' }],
+    });
+    assert.equal(saved.status, 200);
+    const io = captureOutput();
+    assert.equal(await runStats({ config, json: true }, io), 0, io.text().err);
+    const [waiting] = JSON.parse(io.text().out).bots;
+    assert.equal(waiting.pending, 1);
+    assert.equal(waiting.messagesBySource.hermes, 3);
+    await service.writer.runOnce({ flush: true });
+    const after = captureOutput();
+    await runStats({ config, json: true }, after);
+    assert.equal(JSON.parse(after.text().out).bots[0].pending, 0, 'stored once the writer ran');
   });
 
   test('doctor passes every check on a healthy setup and exits 0', async () => {
@@ -77,9 +100,11 @@ describe('memory-pool stats and doctor', () => {
     assert.equal(mismatch.code, 1);
     assert.match(
       mismatch.out,
-      /FAIL {2}bot mythos: collection mem_mythos: holds 64-dimensional vectors, the embedder makes 32\n {6}fix: .*reembed/,
+      new RegExp(
+        `FAIL {2}bot mythos: collection ${collection}: holds 64-dimensional vectors, the embedder makes 32\\n {6}fix: .*reembed`,
+      ),
     );
-    await client.createPayloadIndex('mem_mythos', {
+    await client.createPayloadIndex(collection, {
       field_name: 'messageIds',
       field_schema: 'text',
       wait: true,
@@ -87,7 +112,7 @@ describe('memory-pool stats and doctor', () => {
     const indexed = await doctor(config, false);
     assert.equal(indexed.code, 1);
     assert.match(indexed.out, /FAIL {2}bot mythos: no full-text index on messageIds.*\n {6}fix: Delete it/);
-    await client.deletePayloadIndex('mem_mythos', 'messageIds', { wait: true });
+    await client.deletePayloadIndex(collection, 'messageIds', { wait: true });
     const broken = join(service.dir, 'broken.yaml');
     writeFileSync(broken, 'listen: { port: not-a-port }\n');
     const bad = await doctor(broken, false);

@@ -5,21 +5,11 @@
 import { statfsSync } from 'node:fs';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { StoreAdmin } from '../store/store-admin.js';
-
-export interface DoctorCheck {
-  readonly name: string;
-  readonly ok: boolean;
-  /** What was found. */
-  readonly detail: string;
-  /** What to do, on a failure. */
-  readonly fix?: string;
-}
-
-const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
-const fail = (name: string, detail: string, fix: string): DoctorCheck => ({ name, ok: false, detail, fix });
+import { type DoctorCheck, fail, pass } from './doctor-check.js';
 
 /** Below this, a burst of saves could fill the disk and the journal would refuse them. */
 export const MIN_FREE_BYTES = 256 * 1024 * 1024;
@@ -46,6 +36,8 @@ export async function checkEmbedder(
   embedder: Embedder,
 ): Promise<{ check: DoctorCheck; dimensions?: number }> {
   const name = 'embedder answers';
+  const dimensionFix =
+    'Set embedding.dimensions to what the model makes, or use a model that supports the configured size.';
   try {
     const [vector] = await embedder.embed(['memory-pool doctor checks the embedder']);
     const length = vector?.length ?? 0;
@@ -54,7 +46,7 @@ export async function checkEmbedder(
         check: fail(
           name,
           `${embedder.model} returned ${length}-dimensional vectors, the config says ${embedder.dimensions}`,
-          'Set embedding.dimensions to what the model makes, or use a model that supports the configured size.',
+          dimensionFix,
         ),
       };
     }
@@ -63,98 +55,58 @@ export async function checkEmbedder(
       dimensions: length,
     };
   } catch (error) {
+    // A remote embedder checks the size itself and refuses the answer: the same fix as above.
+    const wrongSize = isMemoryPoolError(error) && error.code === 'embedding_dimension_mismatch';
     return {
-      check: fail(name, (error as Error).message, 'Check embedding.baseUrl, the model name and the API key.'),
+      check: fail(
+        name,
+        (error as Error).message,
+        wrongSize ? dimensionFix : 'Check embedding.baseUrl, the model name and the API key.',
+      ),
     };
   }
 }
 
-/** Each bot's collection fits what memory-pool and st-qdrant-memory write and search. */
-export async function checkCollections(
-  deps: { readonly admin: StoreAdmin; readonly journal: MessageJournal },
-  config: MemoryPoolConfig,
-  embedder: { readonly model: string; readonly dimensions: number | undefined },
-): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
-  for (const bot of Object.values(config.bots)) {
-    const collection = deps.journal.routes.activeCollection(bot.collection);
-    const name = `bot ${bot.name}: collection ${collection}`;
-    const details = await deps.admin.readCollection(collection);
-    if (details === undefined) {
-      checks.push(pass(name, 'not created yet: the first save creates it with the embedder’s size'));
-      continue;
-    }
-    const vectors = details.layout.vectors as { size?: number; distance?: string } | undefined;
-    if (typeof vectors?.size !== 'number' || details.layout.sparseVectors !== undefined) {
-      checks.push(
-        fail(
-          name,
-          `uses named or sparse vectors (${JSON.stringify(details.layout)}), which memory-pool and st-qdrant-memory cannot write`,
-          `Point bots.${bot.name}.collection at another collection (memory-pool creates it on first save).`,
-        ),
-      );
-      continue;
-    }
-    const problems: string[] = [];
-    if (embedder.dimensions !== undefined && vectors.size !== embedder.dimensions) {
-      problems.push(`holds ${vectors.size}-dimensional vectors, the embedder makes ${embedder.dimensions}`);
-    }
-    if (vectors.distance !== 'Cosine') problems.push(`uses ${vectors.distance} distance, not Cosine`);
-    const recorded = deps.journal.collectionModel(collection);
-    if (recorded && recorded.model !== embedder.model) {
-      problems.push(`was written with ${recorded.model}, the config embeds with ${embedder.model}`);
-    }
-    if (problems.length > 0) {
-      checks.push(
-        fail(
-          name,
-          problems.join('; '),
-          `Configure the model that made the collection again, or move it to the new model with \`memory-pool reembed --bot ${bot.name} --to <file>\`.`,
-        ),
-      );
-    } else {
-      checks.push(
-        pass(
-          name,
-          `${details.pointsCount} points, ${vectors.size}-d Cosine, model ${recorded?.model ?? 'not recorded yet'}`,
-        ),
-      );
-    }
-    const messageIdsIndex = details.payloadIndexes.messageIds;
-    checks.push(
-      messageIdsIndex === 'text'
-        ? fail(
-            `bot ${bot.name}: no full-text index on messageIds`,
-            `${collection} has a full-text index on messageIds: st-qdrant-memory's duplicate check then matches words, not the whole id list`,
-            `Delete it: curl -X DELETE <store>/collections/${collection}/index/messageIds`,
-          )
-        : pass(
-            `bot ${bot.name}: no full-text index on messageIds`,
-            messageIdsIndex === undefined ? 'no index on messageIds' : `a ${messageIdsIndex} index`,
-          ),
-    );
-  }
-  return checks;
+/** How the journal check measures free space; tests give a full disk. */
+export interface FreeSpace {
+  /** Free bytes for an unprivileged writer under `dir` (default: statfs). */
+  readonly freeBytes?: (dir: string) => number;
+  /** Below this, the check fails (default MIN_FREE_BYTES). */
+  readonly minFreeBytes?: number;
 }
 
+const statfsFreeBytes = (dir: string): number => {
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
+};
+
 /** The journal can be written and its disk has room. */
-export function checkJournal(journal: MessageJournal, dataDir: string): DoctorCheck {
+export function checkJournal(journal: MessageJournal, dataDir: string, space: FreeSpace = {}): DoctorCheck {
   const name = 'journal writable';
+  const min = space.minFreeBytes ?? MIN_FREE_BYTES;
   try {
     journal.probeWritable();
-    const stats = statfsSync(dataDir);
-    const free = stats.bavail * stats.bsize;
+    const free = (space.freeBytes ?? statfsFreeBytes)(dataDir);
     const freeMb = Math.floor(free / 1024 / 1024);
-    return free < MIN_FREE_BYTES
+    return free < min
       ? fail(
           name,
           `${dataDir} has ${freeMb} MB free`,
-          `Free disk space (at least ${MIN_FREE_BYTES / 1024 / 1024} MB) or move dataDir.`,
+          `Free disk space (at least ${Math.ceil(min / 1024 / 1024)} MB) or move dataDir.`,
         )
       : pass(name, `${dataDir}, ${freeMb} MB free`);
   } catch (error) {
-    return fail(name, (error as Error).message, `Make ${dataDir} writable and free disk space.`);
+    return journalFailure(dataDir, error);
   }
+}
+
+/** The journal could not be opened or written. */
+export function journalFailure(dataDir: string, error: unknown): DoctorCheck {
+  return fail(
+    'journal writable',
+    (error as Error).message,
+    `Make ${dataDir} a writable folder with free disk space (dataDir in the config).`,
+  );
 }
 
 /** Nothing waits for hours to be stored. */

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runReembed } from '../cli/commands/reembed-command.js';
 import { runReindex } from '../cli/commands/reindex-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { openMessageJournal } from '../journal/message-journal.js';
-import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
+import { restartTestService, storeClientOf } from '../service/test-support/start-service-on-test-store.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
 import { reembedTargetName } from './reembed-target.js';
 import {
   captureOutput,
@@ -38,32 +39,38 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
   let config: string;
   let to: string;
   let target: string;
+  /** The bot's collection, named for this run. */
+  let collection: string;
   const dir = () => service.dir;
   before(async () => {
-    ({ service, client } = await startServiceWithMemories());
+    ({ service, client, collection } = await startServiceWithMemories());
     config = await writeDataToolConfig(service.dir, 'running', { service });
     to = join(service.dir, 'new-model.yaml');
     writeFileSync(to, `embedding: { provider: hashing, dimensions: ${NEW_DIMENSIONS} }\n`);
     const model = new HashingEmbedder({ dimensions: NEW_DIMENSIONS }).model;
-    target = reembedTargetName('mem_mythos', model, NEW_DIMENSIONS);
+    target = reembedTargetName(collection, model, NEW_DIMENSIONS);
   });
   after(() => service.close());
 
   test('--dry-run reports what it would embed and writes nothing', async () => {
     const dry = await reembed(config, { to, dryRun: true });
     assert.equal(dry.code, 0, dry.err);
-    assert.equal(dry.summary.sync.embedded, (await allPoints(client, 'mem_mythos')).length);
+    assert.equal(dry.summary.sync.embedded, (await allPoints(client, collection)).length);
     assert.equal((await client.collectionExists(target)).exists, false);
     const journal = openMessageJournal(join(dir(), 'service'));
-    assert.equal(journal.routes.reembedOf('mem_mythos'), undefined, 'a dry run records no reembed');
+    assert.equal(journal.routes.reembedOf(collection), undefined, 'a dry run records no reembed');
     journal.close();
   });
 
   test('beside a running serve it builds and switches; saves made meanwhile are each in the new collection once', async () => {
-    const before = new Map((await allPoints(client, 'mem_mythos')).map((p) => [p.id, p.payload]));
+    const before = new Map((await allPoints(client, collection)).map((p) => [p.id, p.payload]));
     const saved: string[] = [];
     let building = true;
     let savedDuringBuild = 0;
+    // Ids serve stored while the bot still used the old collection (seen in the journal after each write):
+    // serve answers from the old collection until the switch, so each must be there.
+    const storedBeforeSwitch: string[] = [];
+    const routes = openMessageJournal(join(dir(), 'service'));
     const saves = (async () => {
       for (let round = 0; building || round < 3; round += 1) {
         const ids = [0, 1, 2, 3].map((i) => `live-${round}-${i}`);
@@ -79,13 +86,18 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
         });
         assert.equal(response.status, 200);
         saved.push(...ids);
-        if (building) savedDuringBuild += 1;
+        if (building) {
+          savedDuringBuild += 1;
+          await service.writer.runOnce({ flush: true });
+          if (routes.routes.activeCollection(collection) === collection) storedBeforeSwitch.push(...ids);
+        }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     const built = await reembed(config, { to });
     building = false;
     await saves;
+    routes.close();
     assert.equal(built.code, 0, built.err);
     assert.equal(built.summary.switched, true, 'switched without stopping serve');
     assert.ok(savedDuringBuild > 0, 'saves were acknowledged while the reembed ran');
@@ -103,10 +115,19 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       fresh.some((p) => p.payload?.messageIds === 'st_1,st_2'),
       'SillyTavern point moved too',
     );
-    const holding = (id: string) =>
-      fresh.filter((p) => String(p.payload?.messageIds).split(',').includes(id)).length;
+    const holding = (points: typeof fresh, id: string) =>
+      points.filter((p) => String(p.payload?.messageIds).split(',').includes(id)).length;
     for (const id of saved)
-      assert.equal(holding(id), 1, `message ${id} is in the new collection exactly once`);
+      assert.equal(holding(fresh, id), 1, `message ${id} is in the new collection exactly once`);
+    assert.ok(storedBeforeSwitch.length > 0, 'serve stored saves while the reembed built');
+    const old = await allPoints(client, collection);
+    for (const id of storedBeforeSwitch) {
+      assert.equal(
+        holding(old, id),
+        1,
+        `message ${id}, stored during the build, reached the old collection too`,
+      );
+    }
   });
 
   test('the running serve answers from the new collection with the new model and writes new saves there', async () => {
@@ -130,7 +151,7 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       true,
       'a save after the switch is written to the new collection',
     );
-    assert.equal(await holds('mem_mythos', 'tomatoes'), false);
+    assert.equal(await holds(collection, 'tomatoes'), false);
     // Queried with the old 16-d model, the 32-d collection would refuse the search.
     const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'tomatoes in the garden' });
     assert.equal(recalled.status, 200);
@@ -155,7 +176,7 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
 
   test('serve started again with the old model in its config follows the journal (the recorded model)', async () => {
     await service.stop();
-    const restarted = await startTestService({ dir: dir(), bots: [testBot('mythos')] });
+    const restarted = await restartTestService(service);
     try {
       const recalled = await restarted.post('/retrieve', {
         bot: 'mythos',
@@ -176,7 +197,7 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
         ],
       });
       await restarted.writer.runOnce({ flush: true });
-      const store = new QdrantClient({ url: restarted.storeUrl!, checkCompatibility: false });
+      const store = storeClientOf(restarted);
       const point = (await allPoints(store, target)).find((p) =>
         String(p.payload?.text).includes('turned red'),
       );
@@ -187,9 +208,9 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
   });
 
   test('--rollback brings what was written since back to the old collection; --drop-old leaves an alias', async () => {
-    const stopped = await startTestService({ dir: dir(), bots: [testBot('mythos')] });
-    const store = new QdrantClient({ url: stopped.storeUrl!, checkCompatibility: false });
-    const oldIds = new Set((await allPoints(store, 'mem_mythos')).map((p) => p.id));
+    const stopped = await restartTestService(service);
+    const store = storeClientOf(stopped);
+    const oldIds = new Set((await allPoints(store, collection)).map((p) => p.id));
     const sinceSwitch = (await allPoints(store, target)).filter((p) => !oldIds.has(p.id));
     await stopped.stop();
     const rolled = await reembed(config, { rollback: true });
@@ -201,13 +222,13 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       'what was saved after the switch reaches the old collection, and nothing else is embedded again',
     );
     const journal = openMessageJournal(join(dir(), 'service'));
-    assert.equal(journal.routes.activeCollection('mem_mythos'), 'mem_mythos');
+    assert.equal(journal.routes.activeCollection(collection), collection);
     journal.close();
     const forward = await reembed(config, { to });
     assert.equal(forward.summary.switched, true);
     const dropped = await reembed(config, { dropOld: true });
     assert.equal(dropped.code, 0, dropped.err);
-    assert.equal(dropped.summary.dropped, 'mem_mythos');
+    assert.equal(dropped.summary.dropped, collection);
     const noRollback = await reembed(config, { rollback: true });
     assert.equal(noRollback.code, 1);
     assert.match(noRollback.err, /no previous collection/);

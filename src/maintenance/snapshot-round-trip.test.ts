@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -38,8 +39,10 @@ describe('export and restore', () => {
   let client: QdrantClient;
   let source: string;
   let first: string;
+  /** The bot's collection, named for this run; the others here are named after it (so they are cleaned up). */
+  let collection: string;
   before(async () => {
-    ({ service, client } = await startServiceWithMemories());
+    ({ service, client, collection } = await startServiceWithMemories());
     source = await writeDataToolConfig(service.dir, 'source', { service });
     first = join(service.dir, 'first.jsonl.gz');
     await exportTo(source, first);
@@ -54,7 +57,7 @@ describe('export and restore', () => {
       .map((l) => JSON.parse(l));
     const header = lines[0];
     assert.equal(header.format, 'memory-pool-snapshot');
-    assert.equal(header.collection, 'mem_mythos');
+    assert.equal(header.collection, collection);
     assert.equal(header.vectorSize, 64);
     assert.equal(header.distance, 'Cosine');
     assert.equal(header.model.model, 'hashing:words-trigrams-v1');
@@ -81,8 +84,49 @@ describe('export and restore', () => {
     });
   });
 
-  test('export → restore on a fresh embedded store → export gives the same bytes; a second restore changes nothing', async () => {
-    const target = await writeDataToolConfig(service.dir, 'target');
+  test('export --dry-run counts and writes nothing; without --out the snapshot goes to stdout, the summary to stderr', async () => {
+    const planned = join(service.dir, 'planned.jsonl');
+    const dry = captureOutput();
+    assert.equal(
+      await runExport(
+        { bot: 'mythos', config: source, out: planned, dryRun: true, json: true },
+        dry,
+        undefined,
+        NOW,
+      ),
+      0,
+      dry.text().err,
+    );
+    const report = JSON.parse(dry.text().out);
+    assert.equal(report.dryRun, true);
+    assert.equal(report.points, (await client.count(collection)).count);
+    assert.equal(existsSync(planned) || existsSync(`${planned}.partial`), false, 'a dry run writes no file');
+
+    const chunks: Buffer[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    const piped = captureOutput();
+    assert.equal(await runExport({ bot: 'mythos', config: source }, piped, stdout, NOW), 0, piped.text().err);
+    assert.equal(
+      Buffer.concat(chunks).toString('utf8'),
+      gunzipSync(readFileSync(first)).toString('utf8'),
+      'stdout carries the same snapshot as --out, uncompressed',
+    );
+    assert.equal(piped.text().out, '', 'nothing but the snapshot on stdout');
+    assert.match(
+      piped.text().err,
+      new RegExp(`${collection} \\(bot mythos, model hashing:\\S+\\): exported to stdout \\d+ points`),
+    );
+  });
+
+  test('export → restore into the lost collection with a fresh journal → export gives the same bytes; a second restore changes nothing', async () => {
+    // The store lost the collection and the machine its journal: the snapshot is all that is left.
+    const target = await writeDataToolConfig(service.dir, 'target', { service, ownJournal: true });
+    await client.deleteCollection(collection);
     const restored = await restore(first, target);
     assert.equal(restored.code, 0, restored.err);
     assert.equal(restored.summary.alreadyRestored, false);
@@ -113,29 +157,29 @@ describe('export and restore', () => {
   });
 
   test('restore refuses a collection with another model’s vectors, and a non-empty one, naming the fix', async () => {
-    await client.createCollection('mem_small', { vectors: { size: 32, distance: 'Cosine' } });
-    const other = await restore(first, source, { intoCollection: 'mem_small' });
+    await client.createCollection(`${collection}_small`, { vectors: { size: 32, distance: 'Cosine' } });
+    const other = await restore(first, source, { intoCollection: `${collection}_small` });
     assert.equal(other.code, 1);
-    assert.match(other.err, /mem_small has the vector layout .*--into-collection/);
+    assert.match(other.err, new RegExp(`${collection}_small has the vector layout .*--into-collection`));
     const busy = await restore(first, source);
     assert.equal(busy.code, 1);
     assert.match(busy.err, /already holds \d+ points.*--into-collection/);
   });
 
   test('a dry run writes nothing; a cut-short or bad file is refused with its line and the fix', async () => {
-    const dry = await restore(first, source, { intoCollection: 'mem_copy', dryRun: true });
+    const dry = await restore(first, source, { intoCollection: `${collection}_copy`, dryRun: true });
     assert.equal(dry.code, 0, dry.err);
-    assert.equal((await client.collectionExists('mem_copy')).exists, false);
+    assert.equal((await client.collectionExists(`${collection}_copy`)).exists, false);
     const text = gunzipSync(readFileSync(first)).toString('utf8').split('\n');
     const cut = join(service.dir, 'cut.jsonl');
     writeFileSync(cut, `${text.slice(0, 3).join('\n')}\n`);
-    const cutShort = await restore(cut, source, { intoCollection: 'mem_copy' });
+    const cutShort = await restore(cut, source, { intoCollection: `${collection}_copy` });
     assert.match(cutShort.err, /cut\.jsonl ends at line 3 without its end line/);
     const bad = join(service.dir, 'bad.jsonl');
     writeFileSync(bad, `${text[0]}\n{"type":"point","id":7}\n`);
-    const badLine = await restore(bad, source, { intoCollection: 'mem_copy' });
+    const badLine = await restore(bad, source, { intoCollection: `${collection}_copy` });
     assert.match(badLine.err, /bad\.jsonl line 2: is point 7 without a vector/);
-    assert.equal((await client.collectionExists('mem_copy')).exists, false);
+    assert.equal((await client.collectionExists(`${collection}_copy`)).exists, false);
   });
 
   test('a journal row this journal would refuse refuses the whole restore before any point is written', async () => {
@@ -153,7 +197,7 @@ describe('export and restore', () => {
         row.text = { x: 1 };
       }),
     );
-    const nestedValue = await restore(nested, source, { intoCollection: 'mem_half' });
+    const nestedValue = await restore(nested, source, { intoCollection: `${collection}_half` });
     assert.equal(nestedValue.code, 1);
     assert.match(
       nestedValue.err,
@@ -168,12 +212,12 @@ describe('export and restore', () => {
         row.evil = 1;
       }),
     );
-    const extraColumn = await restore(extra, source, { intoCollection: 'mem_half' });
+    const extraColumn = await restore(extra, source, { intoCollection: `${collection}_half` });
     assert.equal(extraColumn.code, 1);
     assert.match(
       extraColumn.err,
       /extra-column\.jsonl: its journal rows cannot be restored .*"evil".*nothing was written/,
     );
-    assert.equal((await client.collectionExists('mem_half')).exists, false);
+    assert.equal((await client.collectionExists(`${collection}_half`)).exists, false);
   });
 });

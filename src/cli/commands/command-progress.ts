@@ -7,12 +7,22 @@ export interface CommandProgress {
   stop(): void;
 }
 
-/** A cli-progress bar when stdout is a terminal and the output is not JSON; otherwise a no-op. */
-export async function createCommandProgress(io: CommandOutput, json: boolean): Promise<CommandProgress> {
-  if (!io.isTTY || json) return { update: () => undefined, stop: () => undefined };
+/** Where the bar is drawn: stderr, so a snapshot or JSON on stdout stays clean. */
+export type ProgressStream = NodeJS.WritableStream & { readonly isTTY?: boolean };
+
+/**
+ * A cli-progress bar on `stream` when both the output and that stream are terminals and the output is not
+ * JSON; otherwise a no-op (`2> log` must not fill the log with redrawn bars).
+ */
+export async function createCommandProgress(
+  io: CommandOutput,
+  json: boolean,
+  stream: ProgressStream = process.stderr,
+): Promise<CommandProgress> {
+  if (!io.isTTY || stream.isTTY !== true || json) return { update: () => undefined, stop: () => undefined };
   const { SingleBar, Presets } = await import('cli-progress');
   const bar = new SingleBar(
-    { format: '{phase} [{bar}] {percentage}% | {value}/{total}' },
+    { format: '{phase} [{bar}] {percentage}% | {value}/{total}', stream },
     Presets.shades_classic,
   );
   let current: string | undefined;

@@ -1,20 +1,23 @@
 /** @module `memory-pool doctor [--config F]`: every check a pass/fail line with its fix; exit 0 only when all pass. */
 import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
+import type { MessageJournal } from '../../journal/message-journal.js';
+import type { DoctorCheck } from '../../maintenance/doctor-check.js';
 import {
-  type DoctorCheck,
+  type FreeSpace,
   checkApiKeys,
   checkBacklog,
-  checkCollections,
   checkEmbedder,
   checkJournal,
   checkStore,
+  journalFailure,
 } from '../../maintenance/doctor-checks.js';
+import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
 import {
   type CommandOutput,
-  type DataToolContext,
+  type DataStore,
   loadCommandConfig,
-  openDataTools,
+  openDataStore,
   processOutput,
 } from '../data-tool-context.js';
 import { runCommand } from './command-failure.js';
@@ -24,8 +27,17 @@ export interface DoctorCommandOptions {
   json?: boolean;
 }
 
+/** What tests set in place of the clock and the disk. */
+export interface DoctorDeps extends FreeSpace {
+  readonly now?: () => number;
+}
+
 /** Runs every check it can (a config that does not load stops the rest); resolves with the exit code. */
-export function runDoctor(options: DoctorCommandOptions, io: CommandOutput = processOutput): Promise<number> {
+export function runDoctor(
+  options: DoctorCommandOptions,
+  io: CommandOutput = processOutput,
+  deps: DoctorDeps = {},
+): Promise<number> {
   return runCommand(io, async () => {
     const checks: DoctorCheck[] = [];
     let config: MemoryPoolConfig | undefined;
@@ -40,7 +52,7 @@ export function runDoctor(options: DoctorCommandOptions, io: CommandOutput = pro
         fix: 'Fix the keys named above.',
       });
     }
-    if (config !== undefined) checks.push(...(await runConfiguredChecks(config)));
+    if (config !== undefined) checks.push(...(await runConfiguredChecks(config, deps)));
     io.out(
       options.json === true
         ? `${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`
@@ -50,13 +62,18 @@ export function runDoctor(options: DoctorCommandOptions, io: CommandOutput = pro
   });
 }
 
-async function runConfiguredChecks(config: MemoryPoolConfig): Promise<DoctorCheck[]> {
-  const { createEmbedder } = await import('../../embedding/create-embedder.js');
+async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const [{ createEmbedder }, { openMessageJournal }] = await Promise.all([
+    import('../../embedding/create-embedder.js'),
+    import('../../journal/message-journal.js'),
+  ]);
   const embedder = createEmbedder(config.embedding);
   const checks: DoctorCheck[] = [];
-  let tools: DataToolContext | undefined;
+  // The store and the journal are opened apart, so a failure of one is reported as its own.
+  let store: DataStore | undefined;
+  let journal: MessageJournal | undefined;
   try {
-    tools = await openDataTools(config);
+    store = await openDataStore(config);
   } catch (error) {
     checks.push({
       name: 'store reachable',
@@ -66,22 +83,34 @@ async function runConfiguredChecks(config: MemoryPoolConfig): Promise<DoctorChec
     });
   }
   try {
-    if (tools !== undefined)
-      checks.push(await checkStore(tools.admin, tools.storeUrl, tools.storeOpenedHere));
+    journal = openMessageJournal(config.dataDir);
+  } catch (error) {
+    checks.push(journalFailure(config.dataDir, error));
+  }
+  try {
+    if (store !== undefined)
+      checks.push(await checkStore(store.admin, store.storeUrl, store.storeOpenedHere));
     const embedded = await checkEmbedder(embedder);
     checks.push(embedded.check);
-    if (tools !== undefined) {
+    // Without the journal, the collections in use (after a reembed switch) and their models are unknown.
+    if (store !== undefined && journal !== undefined) {
       checks.push(
-        ...(await checkCollections(tools, config, {
+        ...(await checkCollections({ ...store, journal }, config, {
           model: embedder.model,
           dimensions: embedded.dimensions ?? embedder.dimensions,
         })),
       );
-      checks.push(checkJournal(tools.journal, config.dataDir), checkBacklog(tools.journal, Date.now()));
+    }
+    if (journal !== undefined) {
+      checks.push(
+        checkJournal(journal, config.dataDir, deps),
+        checkBacklog(journal, (deps.now ?? Date.now)()),
+      );
     }
     checks.push(...checkApiKeys(config));
   } finally {
-    await tools?.close();
+    journal?.close();
+    await store?.close();
   }
   return checks;
 }

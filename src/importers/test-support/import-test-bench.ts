@@ -1,20 +1,17 @@
 /**
- * @module For importer tests: a running memory service (embedded store, hashing embedder), a config file
- * pointing at it as a user's would, `memory-pool import` run in-process, and the bot's points read back.
+ * @module For importer tests: a running memory service (hashing embedder; its embedded store, or the Qdrant at
+ * QDRANT_URL), a config file pointing at it as a user's would, `memory-pool import` run in-process, and the
+ * bot's points read back.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runImport, type ImportCommandOptions } from '../../cli/commands/import-command.js';
 import type { CommandOutput } from '../../cli/commands/open-command-store.js';
 import type { BotConfig } from '../../config/config-types.js';
 import type { ImportSummary } from '../import-history.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { startServiceOnTestStore } from '../../service/test-support/start-service-on-test-store.js';
+import { TEST_DIMENSIONS, type TestService, testBot } from '../../service/test-support/start-test-service.js';
 
 export interface ImportRun {
   readonly code: number;
@@ -47,23 +44,25 @@ export interface ImportTestBench {
 
 /** Starts the service with one bot, `mythos` (selfSpeaker Mythos unless `bot` says otherwise). */
 export async function startImportTestBench(bot: Partial<BotConfig> = {}): Promise<ImportTestBench> {
-  const botConfig = testBot('mythos', bot);
-  const service = await startTestService({ bots: [botConfig] });
-  const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+  const { service, client, collection } = await startServiceOnTestStore(testBot('mythos', bot));
+  const botConfig = service.config.bots.mythos!;
   const configFile = join(service.dir, 'memory-pool.yaml');
   // YAML reads JSON, so the config is written as JSON.
   writeFileSync(
     configFile,
     JSON.stringify({
       dataDir: service.config.dataDir,
-      store: {
-        embedded: { path: join(service.dir, 'qdrant'), port: Number(new URL(service.storeUrl!).port) },
-      },
+      store:
+        service.config.store.kind === 'qdrant'
+          ? { qdrant: { url: service.config.store.url } }
+          : {
+              embedded: { path: join(service.dir, 'qdrant'), port: Number(new URL(service.storeUrl!).port) },
+            },
       embedding: { provider: 'hashing', dimensions: TEST_DIMENSIONS },
       bots: {
         mythos: {
           selfSpeaker: botConfig.selfSpeaker,
-          collection: botConfig.collection,
+          collection,
           speakerAliases: botConfig.speakerAliases,
           chunk: botConfig.chunk,
         },
@@ -73,7 +72,7 @@ export async function startImportTestBench(bot: Partial<BotConfig> = {}): Promis
   return {
     service,
     client,
-    collection: botConfig.collection,
+    collection,
     async run(kind, paths, options = {}) {
       let out = '';
       let err = '';

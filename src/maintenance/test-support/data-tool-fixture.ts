@@ -1,16 +1,16 @@
-/** @module A running test service with memories of every kind, and config files for the data commands. */
+/**
+ * @module A running test service with memories of every kind, and config files for the data commands. It runs on
+ * the service's embedded store, or on a real Qdrant when QDRANT_URL is set (start-service-on-test-store.ts):
+ * `QDRANT_URL=http://localhost:6333 npm test -- maintenance importers` runs the same tests there.
+ */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { CommandOutput } from '../../cli/data-tool-context.js';
 import { findFreePort } from '../../runtime/find-free-port.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { startServiceOnTestStore } from '../../service/test-support/start-service-on-test-store.js';
+import { TEST_DIMENSIONS, type TestService, testBot } from '../../service/test-support/start-test-service.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 
@@ -31,41 +31,56 @@ export function captureOutput(): CommandOutput & { readonly text: () => { out: s
 }
 
 /**
- * A config file for the CLI. With `service`, it points at the service's journal and running store; without,
- * at fresh folders under `dir` whose embedded store nothing serves (the command opens it itself).
+ * A config file for the CLI. With `service`, it points at the service's store, bot collection and journal (with
+ * `ownJournal`, a fresh journal under `dir` instead); without, at fresh folders under `dir` whose embedded store
+ * nothing serves (the command opens it itself).
  */
 export async function writeDataToolConfig(
   dir: string,
   name: string,
-  options: { service?: TestService; dimensions?: number; embedding?: string } = {},
+  options: { service?: TestService; ownJournal?: boolean; dimensions?: number; embedding?: string } = {},
 ): Promise<string> {
+  const { service } = options;
   const file = join(dir, `${name}.yaml`);
-  const port = options.service ? Number(new URL(options.service.storeUrl!).port) : await findFreePort();
-  const dataDir = options.service ? options.service.config.dataDir : join(dir, name, 'service');
-  const storePath = options.service ? join(options.service.dir, 'qdrant') : join(dir, name, 'qdrant');
+  const dataDir = service && !options.ownJournal ? service.config.dataDir : join(dir, name, 'service');
+  const collection = service?.config.bots.mythos?.collection ?? 'mem_mythos';
   writeFileSync(
     file,
     [
       `dataDir: ${JSON.stringify(dataDir)}`,
       // The service's own address, so reembed sees it running.
-      `listen: { port: ${options.service ? Number(new URL(options.service.url).port) : await findFreePort()} }`,
-      `store: { embedded: { path: ${JSON.stringify(storePath)}, port: ${port} } }`,
+      `listen: { port: ${service ? Number(new URL(service.url).port) : await findFreePort()} }`,
+      await storeLine(dir, name, service),
       options.embedding ??
         `embedding: { provider: hashing, dimensions: ${options.dimensions ?? TEST_DIMENSIONS} }`,
-      'bots: { mythos: { selfSpeaker: Mythos, collection: mem_mythos } }',
+      `bots: { mythos: { selfSpeaker: Mythos, collection: ${collection} } }`,
       '',
     ].join('\n'),
   );
   return file;
 }
 
+/** The service's store as a user's config names it (a real Qdrant's key comes from QDRANT_API_KEY). */
+async function storeLine(dir: string, name: string, service: TestService | undefined): Promise<string> {
+  if (service?.config.store.kind === 'qdrant') {
+    return `store: { qdrant: { url: ${JSON.stringify(service.config.store.url)} } }`;
+  }
+  const port = service ? Number(new URL(service.storeUrl!).port) : await findFreePort();
+  const path = service ? join(service.dir, 'qdrant') : join(dir, name, 'qdrant');
+  return `store: { embedded: { path: ${JSON.stringify(path)}, port: ${port} } }`;
+}
+
 /**
  * Starts a service holding memory-pool chunks from two sources, one forgotten message (a tombstone and a
  * rewritten chunk) and a SillyTavern point (no source, written straight to the store).
  */
-export async function startServiceWithMemories(): Promise<{ service: TestService; client: QdrantClient }> {
-  const service = await startTestService({ bots: [testBot('mythos')] });
-  const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+export async function startServiceWithMemories(): Promise<{
+  service: TestService;
+  client: QdrantClient;
+  /** The bot's collection, named for this run. */
+  collection: string;
+}> {
+  const { service, client, collection } = await startServiceOnTestStore(testBot('mythos'));
   let clock = 0;
   const message = (kind: 'user' | 'self', id: string, text: string) => {
     clock += 60_000;
@@ -85,7 +100,7 @@ export async function startServiceWithMemories(): Promise<{ service: TestService
   await service.writer.runOnce({ flush: true });
   assert.equal((await service.post('/forget', { bot: 'mythos', message_ids: ['d2'] })).status, 200);
   await service.writer.runOnce({ flush: true });
-  await client.upsert('mem_mythos', {
+  await client.upsert(collection, {
     wait: true,
     points: [
       {
@@ -95,5 +110,5 @@ export async function startServiceWithMemories(): Promise<{ service: TestService
       },
     ],
   });
-  return { service, client };
+  return { service, client, collection };
 }
