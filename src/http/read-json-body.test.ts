@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { MAX_JSON_DEPTH } from './read-json-body.js';
+import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake-service-deps.js';
 
 describe('JSON bodies: content type and depth', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startTestService();
+  let fake: FakeServiceDeps;
+  before(() => {
+    fake = createFakeServiceDeps();
   });
-  after(() => service.close());
+  after(() => fake.close());
 
   const retrieve = (body: string, headers: Record<string, string>) =>
-    service.app.request('/retrieve', { method: 'POST', headers, body });
+    fake.app.request('/retrieve', { method: 'POST', headers, body });
   const query = JSON.stringify({ bot: 'mythos', query_text: 'bees' });
 
   test('a body not declared JSON is a 415 saying to send Content-Type: application/json', async () => {
