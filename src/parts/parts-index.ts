@@ -79,7 +79,7 @@ export class PartsIndex {
     // Parts an earlier version of these chunks had and this one does not (a forget changed the windows).
     const stale = partsOfChunks(chunks.map((c) => c.chunkId));
     await store.deletePoints(parts, {
-      filter: { ...stale, ...noneOf(hasId(points.map((p) => p.id))) },
+      filter: allOf(stale, noneOf(hasId(points.map((p) => p.id)))),
     });
     return true;
   }
