@@ -6,6 +6,7 @@
  * parts start incomplete and `memory-pool reindex` rebuilds them.
  */
 import type { Database } from 'better-sqlite3';
+import { ValidationError } from '../errors/memory-pool-error.js';
 
 /** The tables a snapshot carries, in the order they are written and restored. */
 export const SNAPSHOT_TABLES = [
@@ -37,6 +38,10 @@ const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
   collection_models: { collection: 'collection' },
 };
 
+/** Where a row came from, for an error about it: its table and place by default; a restore names the file's line. */
+export type RowOrigin = (table: SnapshotTable, index: number) => string;
+const placeInTable: RowOrigin = (table, index) => `${table} row ${index + 1}`;
+
 export interface SnapshotNames {
   readonly bot: string;
   readonly collection: string;
@@ -63,18 +68,21 @@ export class JournalSnapshot {
     rows: readonly JournalRow[],
     from: SnapshotNames,
     to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
   ): number {
     const renamed = RENAMED[table];
     // Column names come from a file: only the table's own may reach the SQL text.
     const known = new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
-    for (const row of rows) {
+    rows.forEach((row, index) => {
       const unknown = Object.keys(row).find((column) => !known.has(column));
       if (unknown !== undefined) {
-        throw new Error(
-          `a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
+        const origin = originOf(table, index);
+        throw new ValidationError(
+          origin,
+          `${origin}: a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
         );
       }
-    }
+    });
     return this.db.transaction(() => {
       let inserted = 0;
       for (const row of rows) {
@@ -100,11 +108,12 @@ export class JournalSnapshot {
     rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
     from: SnapshotNames,
     to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
   ): void {
     const rolledBack = new Error('trial insert rolled back');
     try {
       this.db.transaction(() => {
-        for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to);
+        for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to, originOf);
         throw rolledBack;
       })();
     } catch (error) {
