@@ -107,8 +107,12 @@ async function checkFile(request: RestoreRequest) {
     if (line.type === 'header') header = line;
     else if (line.type === 'point') points += 1;
     else if (line.type === 'row') {
-      (rows[line.table] ??= []).push(line.row);
-      (rowLines[line.table] ??= []).push(lineNumber);
+      const list = rows[line.table] ?? [];
+      const numbers = rowLines[line.table] ?? [];
+      list.push(line.row);
+      numbers.push(lineNumber);
+      rows[line.table] = list;
+      rowLines[line.table] = numbers;
     } else if (line.points !== points) {
       throw new StoreError(
         'store_failed',
