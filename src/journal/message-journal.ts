@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
-import { CollectionRoutes } from './collection-routes.js';
+import { CollectionRoutes } from './reembed-routes.js';
 import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
 import { JournalSnapshot } from './journal-snapshot.js';

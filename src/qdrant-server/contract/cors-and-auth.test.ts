@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { readEnv } from '../../runtime/read-env.js';
-import { expectError, expectOk } from './envelope.js';
+import { expectError, expectOk } from './expect-envelope.js';
 import { sendHttp } from './send-http.js';
 import { type ContractTarget, isRealQdrant, openTarget } from './target.js';
 
