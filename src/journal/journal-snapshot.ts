@@ -49,11 +49,15 @@ export interface SnapshotNames {
 
 /** Reads and writes snapshot rows and restore progress, over the journal's database. */
 export class JournalSnapshot {
-  constructor(private readonly db: Database) {}
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
 
   /** The rows of one table for a bot and its collection. */
   readRows(table: SnapshotTable, names: SnapshotNames): JournalRow[] {
-    return this.db
+    return this.#db
       .prepare(SELECTS[table])
       .all({ bot: names.bot, collection: names.collection }) as JournalRow[];
   }
@@ -72,7 +76,7 @@ export class JournalSnapshot {
   ): number {
     const renamed = RENAMED[table];
     // Column names come from a file: only the table's own may reach the SQL text.
-    const known = new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    const known = new Set((this.#db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
     rows.forEach((row, index) => {
       const unknown = Object.keys(row).find((column) => !known.has(column));
       if (unknown !== undefined) {
@@ -83,7 +87,7 @@ export class JournalSnapshot {
         );
       }
     });
-    return this.db.transaction(() => {
+    return this.#db.transaction(() => {
       let inserted = 0;
       for (const row of rows) {
         const copy: Record<string, string | number | null> = { ...row };
@@ -93,7 +97,7 @@ export class JournalSnapshot {
         }
         const columns = Object.keys(copy);
         const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ON CONFLICT DO NOTHING`;
-        inserted += this.db.prepare(sql).run(copy).changes;
+        inserted += this.#db.prepare(sql).run(copy).changes;
       }
       return inserted;
     })();
@@ -112,7 +116,7 @@ export class JournalSnapshot {
   ): void {
     const rolledBack = new Error('trial insert rolled back');
     try {
-      this.db.transaction(() => {
+      this.#db.transaction(() => {
         for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to, originOf);
         throw rolledBack;
       })();
@@ -123,14 +127,14 @@ export class JournalSnapshot {
 
   /** The snapshot a collection is being restored from, and whether that restore finished. */
   restoreOf(collection: string): { snapshot: string; complete: boolean } | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare('SELECT snapshot, complete FROM restores WHERE collection = ?')
       .get(collection) as { snapshot: string; complete: number } | undefined;
     return row && { snapshot: row.snapshot, complete: row.complete === 1 };
   }
 
   recordRestore(collection: string, snapshot: string, complete: boolean, now: number): void {
-    this.db
+    this.#db
       .prepare(
         `INSERT INTO restores (collection, snapshot, complete, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (collection) DO UPDATE SET snapshot = excluded.snapshot, complete = excluded.complete,
