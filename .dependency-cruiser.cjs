@@ -40,6 +40,28 @@ module.exports = {
       to: { path: '^src/qdrant-server/' },
     },
     {
+      name: 'interfaces-do-not-import-http',
+      comment:
+        'the interfaces (MCP, Discord) call the service through ingest, retrieval, forgetting and maintenance, never through its HTTP layer',
+      severity: 'error',
+      from: { path: '^src/interfaces/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'http-reaches-interfaces-only-for-mcp',
+      comment: 'the HTTP layer serves one interface, MCP, from its route file (src/http/routes/mcp-route.ts) only',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/interfaces/', pathNot: '^src/interfaces/mcp/' },
+    },
+    {
+      name: 'only-the-mcp-route-imports-mcp',
+      comment: 'within src/http, only src/http/routes/mcp-route.ts may import src/interfaces/mcp',
+      severity: 'error',
+      from: { path: '^src/http/', pathNot: '^src/http/routes/mcp-route\\.ts$' },
+      to: { path: '^src/interfaces/mcp/' },
+    },
+    {
       name: 'no-cycles',
       comment: 'no import cycles at run time (a cycle made only of `import type` vanishes when compiled)',
       severity: 'error',

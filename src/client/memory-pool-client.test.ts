@@ -348,6 +348,23 @@ describe('MemoryPoolClient transport', () => {
     }
   });
 
+  test('the error reports the Retry-After the service asked for, though a retry waits at most 5 s', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
+      res.end(JSON.stringify({ error: { code: 'store_unavailable', message: 'down' } }));
+    });
+    const url = await listen(server);
+    try {
+      const client = new MemoryPoolClient({ baseUrl: url, retries: 0 });
+      await assert.rejects(client.retrieve({ bot: 'b', query_text: 'q' }), {
+        code: 'store_unavailable',
+        retryAfterMs: 60_000,
+      });
+    } finally {
+      server.close();
+    }
+  });
+
   test("the caller's signal ends a retry wait at once, with the caller's reason", async () => {
     let calls = 0;
     const server = createServer((_req, res) => {

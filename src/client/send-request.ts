@@ -1,5 +1,5 @@
 /** @module One HTTP call to the service: a timeout per attempt, retries with backoff, and typed errors. */
-import { computeBackoffMs, parseRetryAfterMs, sleep } from '../runtime/retry.js';
+import { parseRetryAfterMs, runWithRetries } from '../runtime/retry.js';
 import {
   MemoryPoolApiError,
   MemoryPoolNetworkError,
@@ -36,18 +36,21 @@ const MAX_RETRY_AFTER_MS = 5_000;
 /** Sends the request and returns the parsed JSON body; throws MemoryPool*Error. */
 export async function sendRequest<T>(settings: TransportSettings, spec: RequestSpec): Promise<T> {
   const url = `${settings.baseUrl}${spec.path}`;
-  const attempts = spec.idempotent ? settings.retries + 1 : 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await sendOnce<T>(settings, spec, url);
-    } catch (error) {
-      // Timeouts are not retried: the caller's time budget is already spent.
-      const retryable =
-        error instanceof MemoryPoolNetworkError || (error instanceof MemoryPoolApiError && error.retryable);
-      if (!retryable || attempt >= attempts) throw error;
-      await sleep(retryDelay(settings.retryDelayMs, attempt, error), spec.signal);
-    }
-  }
+  return runWithRetries(() => sendOnce<T>(settings, spec, url), {
+    maxRetries: spec.idempotent ? settings.retries : 0,
+    baseMs: settings.retryDelayMs,
+    maxMs: Number.POSITIVE_INFINITY,
+    // A longer Retry-After is waited for 5 s and tried again: a bot would rather retry soon than give up.
+    maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+    clampRetryAfter: true,
+    // Timeouts are not retried: the caller's time budget is already spent.
+    classify: (error) => ({
+      retry:
+        error instanceof MemoryPoolNetworkError || (error instanceof MemoryPoolApiError && error.retryable),
+      retryAfterMs: error instanceof MemoryPoolApiError ? error.retryAfterMs : undefined,
+    }),
+    signal: spec.signal,
+  });
 }
 
 async function sendOnce<T>(settings: TransportSettings, spec: RequestSpec, url: string): Promise<T> {
@@ -88,7 +91,7 @@ async function sendOnce<T>(settings: TransportSettings, spec: RequestSpec, url: 
 function toApiError(response: Response, json: unknown, url: string): MemoryPoolApiError {
   const body = (json as { error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined)
     ?.error;
-  const retryAfterMs = readRetryAfterMs(response.headers.get('retry-after'));
+  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'));
   if (typeof body?.code === 'string' && typeof body.message === 'string') {
     const field = typeof body.field === 'string' ? body.field : undefined;
     return new MemoryPoolApiError(
@@ -101,18 +104,6 @@ function toApiError(response: Response, json: unknown, url: string): MemoryPoolA
   }
   const message = `${url} answered HTTP ${response.status} without an error body`;
   return new MemoryPoolApiError(response.status, 'unexpected_response', message, undefined, retryAfterMs);
-}
-
-function readRetryAfterMs(header: string | null): number | undefined {
-  const told = parseRetryAfterMs(header);
-  return told === undefined ? undefined : Math.min(told, MAX_RETRY_AFTER_MS);
-}
-
-/** Exponential backoff with jitter, or the server's `Retry-After` when it sent one. */
-function retryDelay(baseMs: number, attempt: number, error: unknown): number {
-  const told = error instanceof MemoryPoolApiError ? error.retryAfterMs : undefined;
-  if (told !== undefined) return told;
-  return computeBackoffMs(attempt - 1, { baseMs, maxMs: Number.POSITIVE_INFINITY });
 }
 
 function parseJson(text: string): unknown {

@@ -27,14 +27,17 @@ export class InvalidConfigError extends ConfigError {
   }
 }
 
-/** Joins path segments as `bots.mythos.chunk`, `apiKeys[0].key`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+/**
+ * Joins path segments (a zod issue's path) as `bots.mythos.chunk`, `apiKeys[0].key`; the empty path is `root`,
+ * the name of the whole document where the reader meets it (the config file, a request body, a line).
+ */
+export function formatPath(path: readonly PropertyKey[], root = '(top level)'): string {
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`;
     else text += text === '' ? String(segment) : `.${String(segment)}`;
   }
-  return text === '' ? '(top level)' : text;
+  return text === '' ? root : text;
 }
 
 /** Renders the problems as the lines a user reads at start-up. */

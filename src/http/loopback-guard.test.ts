@@ -1,23 +1,32 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake-service-deps.js';
 
 describe('without API keys, browser pages are refused', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startTestService();
+  let fake: FakeServiceDeps;
+  before(() => {
+    fake = createFakeServiceDeps();
   });
-  after(() => service.close());
+  after(() => fake.close());
 
   const forget = (headers: Record<string, string>) =>
-    service.app.request('/forget', {
+    fake.app.request('/forget', {
       method: 'POST',
       headers,
       body: JSON.stringify({ bot: 'mythos', source: 'api' }),
     });
 
+  const save = async (body: unknown) => {
+    const response = await fake.app.request('/save', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { json: (await response.json()) as Record<string, unknown> };
+  };
+
   test('`Origin: null` (sandboxed iframe, data: or file: page) is refused, with a JSON or a simple body', async () => {
-    const saved = await service.post('/save', {
+    const saved = await save({
       bot: 'mythos',
       messages: [{ speaker_kind: 'user', text: 'I keep bees on the roof', message_id: 'null-origin-1' }],
     });
@@ -29,7 +38,7 @@ describe('without API keys, browser pages are refused', () => {
       assert.equal(body.error.code, 'forbidden');
       assert.match(body.error.message, /origin "null"/);
     }
-    const again = await service.post('/save', {
+    const again = await save({
       bot: 'mythos',
       messages: [{ speaker_kind: 'user', text: 'I keep bees on the roof', message_id: 'null-origin-1' }],
     });

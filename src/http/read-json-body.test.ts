@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
-import { MAX_JSON_DEPTH } from './read-json-body.js';
+import { formatFieldPath, MAX_JSON_DEPTH } from './read-json-body.js';
+import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake-service-deps.js';
 
 describe('JSON bodies: content type and depth', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startTestService();
+  let fake: FakeServiceDeps;
+  before(() => {
+    fake = createFakeServiceDeps();
   });
-  after(() => service.close());
+  after(() => fake.close());
 
   const retrieve = (body: string, headers: Record<string, string>) =>
-    service.app.request('/retrieve', { method: 'POST', headers, body });
+    fake.app.request('/retrieve', { method: 'POST', headers, body });
   const query = JSON.stringify({ bot: 'mythos', query_text: 'bees' });
 
   test('a body not declared JSON is a 415 saying to send Content-Type: application/json', async () => {
@@ -59,5 +59,17 @@ describe('JSON bodies: content type and depth', () => {
       'content-type': 'application/json',
     });
     assert.equal(fits.status, 200);
+  });
+
+  test('a body of the wrong kind names the field `(body)`, as every error about the whole body does', async () => {
+    for (const body of ['[]', '"bees"', 'null']) {
+      const response = await retrieve(body, { 'content-type': 'application/json' });
+      assert.equal(response.status, 400, body);
+      const json = (await response.json()) as { error: { code: string; message: string; field: string } };
+      assert.equal(json.error.field, '(body)', body);
+      assert.match(json.error.message, /^\(body\): /, body);
+    }
+    assert.equal(formatFieldPath([]), '(body)');
+    assert.equal(formatFieldPath(['messages', 2, 'text']), 'messages[2].text');
   });
 });

@@ -9,9 +9,12 @@ import { findTooDeep } from '../runtime/find-too-deep.js';
 /** Deepest nesting a request body may have: the API's own bodies nest 4 levels; recursive code must never see 5,000. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Formats a zod issue path as `messages[2].text`, the same way config keys are named; `(body)` for the root. */
+/**
+ * Formats a zod issue path as `messages[2].text`, the same way config keys are named; the root is `(body)`,
+ * the field every other error about the body as a whole names (too large, too deep, not JSON).
+ */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
-  return formatPath(path) || '(body)';
+  return formatPath(path, '(body)');
 }
 
 /** Throws 415 unless the request says its body is JSON (see json-media-type.ts for why this matters). */

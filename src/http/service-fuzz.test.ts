@@ -8,12 +8,13 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_CODES } from '../errors/memory-pool-error.js';
+import { readEnv } from '../runtime/read-env.js';
 import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
 import { exchangeRaw } from './test-support/raw-http-exchange.js';
 import { createRequestGenerator, type FuzzRequest } from './test-support/random-requests.js';
 
-const SEED = Number(process.env.MEMORY_POOL_FUZZ_SEED ?? 0x5eed);
-const RUNS = Number(process.env.MEMORY_POOL_FUZZ_RUNS ?? 1500);
+const SEED = Number(readEnv(process.env, 'MEMORY_POOL_FUZZ_SEED') ?? 0x5eed);
+const RUNS = Number(readEnv(process.env, 'MEMORY_POOL_FUZZ_RUNS') ?? 1500);
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
 /** Requests sent as raw bytes over a real socket, where framing and hang-ups are the point. */
 const SOCKET_RUNS = 120;

@@ -33,57 +33,57 @@ const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 const MAX_IDLE_SLEEP_MS = 5_000;
 
 export class ChunkWriter {
-  private timer: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
   /**
    * Every unit of work (planning, one batch of deletes or writes, an exclusive task) runs on this chain,
    * one after another: a forget never interleaves with a write of the old text, and it waits for at most
    * one batch, not a whole backlog.
    */
-  private chain: Promise<unknown> = Promise.resolve();
-  private looping: Promise<void> | undefined;
-  private rerun = false;
-  private stopped = true;
+  #chain: Promise<unknown> = Promise.resolve();
+  #looping: Promise<void> | undefined;
+  #rerun = false;
+  #stopped = true;
   /** Bumped by stop(), so a pass in progress ends after its current step. */
-  private generation = 0;
+  #generation = 0;
   /** Aborts the background write in progress, so a forget need not wait for a slow embedder. */
-  private backgroundWrite: AbortController | undefined;
-  private readonly now: () => number;
-  private readonly deps: ChunkBatchDeps;
+  #backgroundWrite: AbortController | undefined;
+  readonly #now: () => number;
+  readonly #deps: ChunkBatchDeps;
   /** Wakes the chunks an outage of the store or the embedder left in backoff as soon as it answers again. */
-  private readonly recovery: OutageRecovery;
+  readonly #recovery: OutageRecovery;
 
   constructor(deps: ChunkWriterDeps) {
-    this.now = deps.now ?? Date.now;
-    this.recovery = new OutageRecovery({
+    this.#now = deps.now ?? Date.now;
+    this.#recovery = new OutageRecovery({
       probe: (dependency) => (dependency === 'store' ? deps.store.probe() : deps.embedder.probe()),
       makeDue: (chunkIds) => deps.journal.chunks.makeChunksDue(chunkIds),
-      now: this.now,
+      now: this.#now,
     });
-    this.deps = { ...deps, now: this.now, recovery: this.recovery };
+    this.#deps = { ...deps, now: this.#now, recovery: this.#recovery };
   }
 
   /** Starts the background loop. */
   start(): void {
-    this.stopped = false;
+    this.#stopped = false;
     // Delays chosen before a restart may be hours long for errors the operator has since fixed.
-    this.deps.journal.chunks.resetRetryDelays();
+    this.#deps.journal.chunks.resetRetryDelays();
     this.wake();
   }
 
   /** Asks for a pass soon (after a /save); passes never overlap. */
   wake(): void {
-    if (this.stopped) return;
-    this.schedule(0);
+    if (this.#stopped) return;
+    this.#schedule(0);
   }
 
   /** Stops the loop and waits for the work in progress; pending work stays in the journal for next start. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.generation += 1;
-    clearTimeout(this.timer);
-    this.backgroundWrite?.abort();
-    await this.looping;
-    await this.chain;
+    this.#stopped = true;
+    this.#generation += 1;
+    clearTimeout(this.#timer);
+    this.#backgroundWrite?.abort();
+    await this.#looping;
+    await this.#chain;
   }
 
   /**
@@ -91,15 +91,15 @@ export class ChunkWriter {
    * progress is aborted (its chunks stay due and are written again right after).
    */
   runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T> {
-    this.backgroundWrite?.abort();
-    return this.enqueue(() =>
+    this.#backgroundWrite?.abort();
+    return this.#enqueue(() =>
       task({
-        deleteDueChunks: () => this.deleteDueChunks(),
+        deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
-          const chunks = this.deps.journal.chunks.plannedChunks(chunkIds);
+          const chunks = this.#deps.journal.chunks.plannedChunks(chunkIds);
           const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
           for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
-            await writeChunkBatch(this.deps, chunks.slice(start, start + WRITE_BATCH), signal);
+            await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
           }
         },
       }),
@@ -111,91 +111,91 @@ export class ChunkWriter {
    * a forget asked to delete, then write every due chunk, one batch at a time. `flush` also writes non-idle remainders. Resolves with when the next pass is due.
    */
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
-    const generation = this.generation;
+    const generation = this.#generation;
     let planning: PlanningResult;
     let planned = 0;
     do {
-      planning = await this.enqueue(async () =>
-        planReadyChunks(this.deps.journal, this.deps.bots, this.now(), options.flush ?? false, PLAN_BATCH),
+      planning = await this.#enqueue(async () =>
+        planReadyChunks(this.#deps.journal, this.#deps.bots, this.#now(), options.flush ?? false, PLAN_BATCH),
       );
       // The chain is promises only: without a macrotask between units, /save would still wait for them all.
       planned += planning.planned;
       if (planning.more) await new Promise((resolve) => setImmediate(resolve));
-    } while (planning.more && generation === this.generation);
+    } while (planning.more && generation === this.#generation);
     // A chunk's plan is on disk before its point is written, so a power loss cannot re-cut it differently.
-    if (planned > 0) await this.deps.journal.flush();
+    if (planned > 0) await this.#deps.journal.flush();
     const nextFlush = planning.flushAt;
-    await this.recovery.probeDue();
-    while (generation === this.generation && (await this.enqueue(() => this.runStep()))) {
+    await this.#recovery.probeDue();
+    while (generation === this.#generation && (await this.#enqueue(() => this.#runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
-    const nextRetry = this.deps.journal.chunks.nextChunkDueAt();
-    return [nextFlush, nextRetry, this.recovery.nextProbeAt()]
+    const nextRetry = this.#deps.journal.chunks.nextChunkDueAt();
+    return [nextFlush, nextRetry, this.#recovery.nextProbeAt()]
       .filter((t): t is number => t !== undefined)
       .sort((a, b) => a - b)[0];
   }
 
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(work);
-    this.chain = run.catch(() => undefined);
+  #enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(work);
+    this.#chain = run.catch(() => undefined);
     return run;
   }
 
   /** One batch of deletes, else one batch of writes; false when nothing was due. */
-  private async runStep(): Promise<boolean> {
-    const deletions = this.deps.journal.chunks.dueDeletions(this.now(), WRITE_BATCH);
+  async #runStep(): Promise<boolean> {
+    const deletions = this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
     if (deletions.length > 0) {
-      await deleteChunkBatch(this.deps, deletions);
+      await deleteChunkBatch(this.#deps, deletions);
       return true;
     }
-    const due = this.deps.journal.chunks.dueChunks(this.now(), WRITE_BATCH);
+    const due = this.#deps.journal.chunks.dueChunks(this.#now(), WRITE_BATCH);
     if (due.length === 0) return false;
     const controller = new AbortController();
-    this.backgroundWrite = controller;
+    this.#backgroundWrite = controller;
     try {
-      await writeChunkBatch(this.deps, due, controller.signal);
+      await writeChunkBatch(this.#deps, due, controller.signal);
     } finally {
-      this.backgroundWrite = undefined;
+      this.#backgroundWrite = undefined;
     }
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;
   }
 
-  private async deleteDueChunks(): Promise<void> {
+  async #deleteDueChunks(): Promise<void> {
     for (;;) {
-      const deletions = this.deps.journal.chunks.dueDeletions(this.now(), WRITE_BATCH);
+      const deletions = this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
       if (deletions.length === 0) return;
-      await deleteChunkBatch(this.deps, deletions);
+      await deleteChunkBatch(this.#deps, deletions);
     }
   }
 
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.loop(), Math.max(0, delayMs));
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#loop(), Math.max(0, delayMs));
   }
 
-  private async loop(): Promise<void> {
-    if (this.looping) {
-      this.rerun = true;
+  async #loop(): Promise<void> {
+    if (this.#looping) {
+      this.#rerun = true;
       return;
     }
-    this.looping = this.runPasses();
-    await this.looping;
-    this.looping = undefined;
+    this.#looping = this.#runPasses();
+    await this.#looping;
+    this.#looping = undefined;
   }
 
-  private async runPasses(): Promise<void> {
+  async #runPasses(): Promise<void> {
     let nextAt: number | undefined;
     try {
       do {
-        this.rerun = false;
+        this.#rerun = false;
         nextAt = await this.runOnce();
-      } while (this.rerun && !this.stopped);
+      } while (this.#rerun && !this.#stopped);
     } catch (error) {
-      this.deps.logger.error({ err: error }, 'chunk writer pass failed');
+      this.#deps.logger.error({ err: error }, 'chunk writer pass failed');
     }
-    if (this.stopped) return;
-    const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.now();
-    this.schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
+    if (this.#stopped) return;
+    const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.#now();
+    this.#schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
   }
 }

@@ -5,6 +5,7 @@
  * (a cheap call, instead of each chunk's own retry) and the moment it answers, or any write through it
  * succeeds, its waiting chunks are made due at once.
  */
+import { withDeadline } from '../runtime/abort-deadline.js';
 
 /** What a chunk write depends on and can wait out. */
 export type WriteDependency = 'store' | 'embedder';
@@ -71,7 +72,7 @@ export class OutageRecovery {
   async probeDue(): Promise<void> {
     for (const [dependency, watch] of [...this.#watches]) {
       if (watch.waiting.size === 0 || this.#deps.now() < watch.nextProbeAt) continue;
-      const answered = await withTimeout(this.#deps.probe(dependency), PROBE_TIMEOUT_MS);
+      const answered = await answersWithin(() => this.#deps.probe(dependency), PROBE_TIMEOUT_MS);
       if (this.#watches.get(dependency) !== watch) continue; // a write settled it meanwhile
       if (!answered) {
         watch.nextProbeAt = this.#deps.now() + PROBE_INTERVAL_MS;
@@ -89,20 +90,11 @@ export class OutageRecovery {
 }
 
 /** Whether `probe` resolved within `ms` (a rejection or a timeout is false). */
-async function withTimeout(probe: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
+async function answersWithin(probe: () => Promise<void>, ms: number): Promise<boolean> {
   try {
-    return await Promise.race([
-      probe.then(
-        () => true,
-        () => false,
-      ),
-      timedOut,
-    ]);
-  } finally {
-    clearTimeout(timer);
+    await withDeadline(ms, { onTimeout: (error) => error }, probe);
+    return true;
+  } catch {
+    return false;
   }
 }

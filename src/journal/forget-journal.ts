@@ -48,10 +48,13 @@ const FORGET_SLICE = 250;
 
 /** Forget operations over the journal's tables; each public method is one transaction, but forgetMessages. */
 export class ForgetJournal {
-  constructor(
-    private readonly db: Database,
-    private readonly health: JournalHealth = new JournalHealth(),
-  ) {}
+  readonly #db: Database;
+  readonly #health: JournalHealth;
+
+  constructor(db: Database, health: JournalHealth = new JournalHealth()) {
+    this.#db = db;
+    this.#health = health;
+  }
 
   /** The messages `match` names, as forget targets; limited to `sources` when given (a source-scoped key). */
   findMatching(bot: string, match: MessageMatch, sources?: readonly string[]): ForgetTarget[] {
@@ -59,7 +62,7 @@ export class ForgetJournal {
     const sourceArgs = sources ?? [];
     const query = (where: string, ...args: unknown[]): ForgetTarget[] =>
       (
-        this.db
+        this.#db
           .prepare(`SELECT source, message_id FROM messages WHERE bot = ? AND ${where}${sourceClause}`)
           .all(bot, ...args, ...sourceArgs) as { source: string; message_id: string }[]
       ).map((row) => ({ source: row.source, id: row.message_id }));
@@ -96,15 +99,15 @@ export class ForgetJournal {
     now: number,
     sources?: readonly string[],
   ): Promise<JournalForgetResult> {
-    const find = this.db.prepare(
+    const find = this.#db.prepare(
       `SELECT m.source, m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = ? AND m.message_id = ?`,
     );
-    const remove = this.db.prepare('DELETE FROM messages WHERE bot = ? AND source = ? AND message_id = ?');
-    const readTombstone = this.db.prepare(
+    const remove = this.#db.prepare('DELETE FROM messages WHERE bot = ? AND source = ? AND message_id = ?');
+    const readTombstone = this.#db.prepare(
       'SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?',
     );
-    const writeTombstone = this.db.prepare(
+    const writeTombstone = this.#db.prepare(
       `INSERT INTO forgotten_messages (bot, message_id, forgotten_at, sources) VALUES (?, ?, ?, ?)
        ON CONFLICT (bot, message_id) DO UPDATE SET sources = excluded.sources`,
     );
@@ -120,14 +123,14 @@ export class ForgetJournal {
             ]);
       writeTombstone.run(bot, id, now, merged);
     };
-    const markForDelete = this.db.prepare(
+    const markForDelete = this.#db.prepare(
       'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
     );
     let messagesForgotten = 0;
     let pendingDropped = 0;
     const storedChunks = new Set<string>();
     const touchedChunks = new Set<string>();
-    const forgetSlice = this.db.transaction((slice: readonly ForgetTarget[]) => {
+    const forgetSlice = this.#db.transaction((slice: readonly ForgetTarget[]) => {
       const touchedHere = new Set<string>();
       for (const target of slice) {
         const allowed = target.source !== undefined ? [target.source] : sources;
@@ -156,10 +159,10 @@ export class ForgetJournal {
     });
     for (let start = 0; start < targets.length; start += FORGET_SLICE) {
       if (start > 0) await setImmediate();
-      this.health.write(() => forgetSlice.immediate(targets.slice(start, start + FORGET_SLICE)));
+      this.#health.write(() => forgetSlice.immediate(targets.slice(start, start + FORGET_SLICE)));
     }
     // Counted once all slices are done, so a chunk emptied across two slices is one delete, not a rewrite too.
-    const remaining = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
+    const remaining = this.#db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
     let pointsDeleted = 0;
     let pointsRewritten = 0;
     for (const chunkId of storedChunks) {
@@ -177,7 +180,7 @@ export class ForgetJournal {
 
   /** The subset of `messageIds` journaled for `bot` in `source` (what a forget of them would reach). */
   journaledAmong(bot: string, source: string, messageIds: readonly string[]): Set<string> {
-    return this.selectIds(
+    return this.#selectIds(
       messageIds,
       (marks) => `SELECT message_id FROM messages WHERE bot = ? AND source = ? AND message_id IN (${marks})`,
       [bot, source],
@@ -186,7 +189,7 @@ export class ForgetJournal {
 
   /** The subset of `messageIds` that were forgotten for `bot`. */
   forgottenAmong(bot: string, messageIds: readonly string[]): Set<string> {
-    return this.selectIds(
+    return this.#selectIds(
       messageIds.filter((id) => id !== ''),
       (marks) =>
         // A tombstone whose message is still journaled belongs to another source (a scoped forget).
@@ -197,12 +200,12 @@ export class ForgetJournal {
   }
 
   /** Runs an `IN (...)` query over `ids` in slices (SQLite limits bound parameters per statement). */
-  private selectIds(ids: readonly string[], sql: (marks: string) => string, args: unknown[]): Set<string> {
+  #selectIds(ids: readonly string[], sql: (marks: string) => string, args: unknown[]): Set<string> {
     const found = new Set<string>();
     const unique = [...new Set(ids)];
     for (let start = 0; start < unique.length; start += 500) {
       const slice = unique.slice(start, start + 500);
-      const rows = this.db.prepare(sql(slice.map(() => '?').join(', '))).all(...args, ...slice) as {
+      const rows = this.#db.prepare(sql(slice.map(() => '?').join(', '))).all(...args, ...slice) as {
         message_id: string;
       }[];
       for (const row of rows) found.add(row.message_id);
@@ -211,8 +214,8 @@ export class ForgetJournal {
   }
 
   recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): void {
-    this.health.write(() =>
-      this.db
+    this.#health.write(() =>
+      this.#db
         .prepare('INSERT INTO forget_audit (at, actor, bot, selector, result) VALUES (?, ?, ?, ?, ?)')
         .run(entry.at, entry.actor, entry.bot, JSON.stringify(entry.selector), JSON.stringify(entry.result)),
     );
@@ -220,7 +223,7 @@ export class ForgetJournal {
 
   /** Newest first. */
   listAudit(options: { bot?: string; limit: number }): ForgetAuditEntry[] {
-    const rows = this.db
+    const rows = this.#db
       .prepare(
         `SELECT id, at, actor, bot, selector, result FROM forget_audit
          WHERE (? IS NULL OR bot = ?) ORDER BY id DESC LIMIT ?`,

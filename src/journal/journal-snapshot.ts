@@ -6,6 +6,7 @@
  * parts start incomplete and `memory-pool reindex` rebuilds them.
  */
 import type { Database } from 'better-sqlite3';
+import { ValidationError } from '../errors/memory-pool-error.js';
 
 /** The tables a snapshot carries, in the order they are written and restored. */
 export const SNAPSHOT_TABLES = [
@@ -37,6 +38,10 @@ const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
   collection_models: { collection: 'collection' },
 };
 
+/** Where a row came from, for an error about it: its table and place by default; a restore names the file's line. */
+export type RowOrigin = (table: SnapshotTable, index: number) => string;
+const placeInTable: RowOrigin = (table, index) => `${table} row ${index + 1}`;
+
 export interface SnapshotNames {
   readonly bot: string;
   readonly collection: string;
@@ -44,11 +49,15 @@ export interface SnapshotNames {
 
 /** Reads and writes snapshot rows and restore progress, over the journal's database. */
 export class JournalSnapshot {
-  constructor(private readonly db: Database) {}
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
 
   /** The rows of one table for a bot and its collection. */
   readRows(table: SnapshotTable, names: SnapshotNames): JournalRow[] {
-    return this.db
+    return this.#db
       .prepare(SELECTS[table])
       .all({ bot: names.bot, collection: names.collection }) as JournalRow[];
   }
@@ -63,19 +72,22 @@ export class JournalSnapshot {
     rows: readonly JournalRow[],
     from: SnapshotNames,
     to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
   ): number {
     const renamed = RENAMED[table];
     // Column names come from a file: only the table's own may reach the SQL text.
-    const known = new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
-    for (const row of rows) {
+    const known = new Set((this.#db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    rows.forEach((row, index) => {
       const unknown = Object.keys(row).find((column) => !known.has(column));
       if (unknown !== undefined) {
-        throw new Error(
-          `a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
+        const origin = originOf(table, index);
+        throw new ValidationError(
+          origin,
+          `${origin}: a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
         );
       }
-    }
-    return this.db.transaction(() => {
+    });
+    return this.#db.transaction(() => {
       let inserted = 0;
       for (const row of rows) {
         const copy: Record<string, string | number | null> = { ...row };
@@ -85,7 +97,7 @@ export class JournalSnapshot {
         }
         const columns = Object.keys(copy);
         const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ON CONFLICT DO NOTHING`;
-        inserted += this.db.prepare(sql).run(copy).changes;
+        inserted += this.#db.prepare(sql).run(copy).changes;
       }
       return inserted;
     })();
@@ -100,11 +112,12 @@ export class JournalSnapshot {
     rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
     from: SnapshotNames,
     to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
   ): void {
     const rolledBack = new Error('trial insert rolled back');
     try {
-      this.db.transaction(() => {
-        for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to);
+      this.#db.transaction(() => {
+        for (const table of SNAPSHOT_TABLES) this.insertRows(table, rows[table] ?? [], from, to, originOf);
         throw rolledBack;
       })();
     } catch (error) {
@@ -114,14 +127,14 @@ export class JournalSnapshot {
 
   /** The snapshot a collection is being restored from, and whether that restore finished. */
   restoreOf(collection: string): { snapshot: string; complete: boolean } | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare('SELECT snapshot, complete FROM restores WHERE collection = ?')
       .get(collection) as { snapshot: string; complete: number } | undefined;
     return row && { snapshot: row.snapshot, complete: row.complete === 1 };
   }
 
   recordRestore(collection: string, snapshot: string, complete: boolean, now: number): void {
-    this.db
+    this.#db
       .prepare(
         `INSERT INTO restores (collection, snapshot, complete, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (collection) DO UPDATE SET snapshot = excluded.snapshot, complete = excluded.complete,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
-import { CollectionRoutes } from './collection-routes.js';
+import { CollectionRoutes } from './reembed-routes.js';
 import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
 import { JournalSnapshot } from './journal-snapshot.js';
@@ -64,13 +64,13 @@ export function openMessageJournal(dataDir: string): MessageJournal {
  * waits for the write lock (busy_timeout) and then reads what is current.
  */
 export class MessageJournal {
-  private readonly insertMessage;
-  private readonly selectMessage;
-  private readonly isForgotten;
-  private readonly updateText;
-  private readonly replanChunk;
-  private readonly selectPending;
-  private readonly probeWrite;
+  readonly #insertMessage;
+  readonly #selectMessage;
+  readonly #isForgotten;
+  readonly #updateText;
+  readonly #replanChunk;
+  readonly #selectPending;
+  readonly #probeWrite;
 
   /** Whether the last guarded write (saves, forgets) failed because the journal cannot be written. */
   readonly health = new JournalHealth();
@@ -86,44 +86,43 @@ export class MessageJournal {
   /** A bot's rows for export and restore. */
   readonly snapshots: JournalSnapshot;
 
+  readonly #db: Database;
   readonly #walSync: WalSync | undefined;
 
   /** `walPath` makes flush() fsync it; without one (an in-memory database) there is nothing to flush. */
-  constructor(
-    private readonly db: Database,
-    walPath?: string,
-  ) {
+  constructor(db: Database, walPath?: string) {
+    this.#db = db;
     this.#walSync = walPath === undefined ? undefined : new WalSync(walPath, this.health);
     this.chunks = new ChunkQueue(db);
     this.forgetting = new ForgetJournal(db, this.health);
     this.partsIndexes = new PartsIndexState(db);
     this.routes = new CollectionRoutes(db);
     this.snapshots = new JournalSnapshot(db);
-    this.insertMessage = db.prepare(
+    this.#insertMessage = db.prepare(
       `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
          speaker_name, channel_id, guild_id, is_dm, arrived_at)
        VALUES (@bot, @messageId, @source, @conversation, @speakerKind, @text, @ts, @userId,
          @speakerName, @channelId, @guildId, @isDm, @arrivedAt)`,
     );
-    this.selectMessage = db.prepare(
+    this.#selectMessage = db.prepare(
       'SELECT text, chunk_id FROM messages WHERE bot = ? AND source = ? AND message_id = ?',
     );
-    this.isForgotten = db.prepare('SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?');
-    this.updateText = db.prepare(
+    this.#isForgotten = db.prepare('SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?');
+    this.#updateText = db.prepare(
       'UPDATE messages SET text = ? WHERE bot = ? AND source = ? AND message_id = ?',
     );
-    this.replanChunk = db.prepare(
+    this.#replanChunk = db.prepare(
       `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
        WHERE chunk_id = ?`,
     );
-    this.selectPending = db.prepare(
+    this.#selectPending = db.prepare(
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
     );
     // Sixteen pages' worth: a write that needs fresh space, as a save would, then gives it back.
     const insertProbe = db.prepare('INSERT INTO journal_probe (filler) VALUES (zeroblob(65536))');
     const clearProbe = db.prepare('DELETE FROM journal_probe');
-    this.probeWrite = db.transaction(() => {
+    this.#probeWrite = db.transaction(() => {
       insertProbe.run();
       clearProbe.run();
     });
@@ -143,12 +142,12 @@ export class MessageJournal {
    */
   checkWritable(): void {
     if (this.health.failure === undefined) return;
-    this.health.write(() => this.probeWrite.immediate());
+    this.health.write(() => this.#probeWrite.immediate());
   }
 
   /** For the doctor: one small write now, whatever happened before; throws JournalError when it fails. */
   probeWritable(): void {
-    this.health.write(() => this.probeWrite());
+    this.health.write(() => this.#probeWrite());
   }
 
   /**
@@ -157,13 +156,13 @@ export class MessageJournal {
    * overwritten under the same point id. Forgotten ids are ignored.
    */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
-    const record = this.db.transaction(() => {
+    const record = this.#db.transaction(() => {
       let accepted = 0;
       let duplicates = 0;
       let edited = 0;
       let forgotten = 0;
       for (const m of messages) {
-        const tombstone = this.isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
+        const tombstone = this.#isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
         if (
           tombstone &&
           (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
@@ -171,7 +170,7 @@ export class MessageJournal {
           forgotten += 1;
           continue;
         }
-        const existing = this.selectMessage.get(m.bot, m.source, m.messageId) as
+        const existing = this.#selectMessage.get(m.bot, m.source, m.messageId) as
           | { text: string; chunk_id: string | null }
           | undefined;
         if (existing !== undefined) {
@@ -179,12 +178,12 @@ export class MessageJournal {
             duplicates += 1;
             continue;
           }
-          this.updateText.run(m.text, m.bot, m.source, m.messageId);
-          if (existing.chunk_id !== null) this.replanChunk.run(existing.chunk_id);
+          this.#updateText.run(m.text, m.bot, m.source, m.messageId);
+          if (existing.chunk_id !== null) this.#replanChunk.run(existing.chunk_id);
           edited += 1;
           continue;
         }
-        this.insertMessage.run({
+        this.#insertMessage.run({
           bot: m.bot,
           messageId: m.messageId,
           source: m.source,
@@ -212,12 +211,12 @@ export class MessageJournal {
    * synchronous, so no /save can commit in the middle of it and share (or wait for) its commit.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return this.#db.transaction(work).immediate();
   }
 
   /** Conversations with messages still waiting for a chunk. */
   pendingConversations(): PendingConversation[] {
-    const rows = this.db
+    const rows = this.#db
       .prepare(
         `SELECT bot, conversation, MAX(arrived_at) AS last FROM messages WHERE chunk_id IS NULL
          GROUP BY bot, conversation`,
@@ -228,12 +227,12 @@ export class MessageJournal {
 
   /** A conversation's pending messages, oldest first. */
   pendingMessages(bot: string, conversation: string): JournalMessage[] {
-    return (this.selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
+    return (this.#selectPending.all(bot, conversation) as MessageRow[]).map(toMessage);
   }
 
   /** How many of one conversation's messages are not in a stored chunk yet (an import's check that it is done). */
   unstoredInConversation(bot: string, conversation: string): number {
-    const row = this.db
+    const row = this.#db
       .prepare(
         `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
          WHERE m.bot = ? AND m.conversation = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
@@ -244,10 +243,10 @@ export class MessageJournal {
 
   /** Counts for /metrics and stats. */
   queueDepth(): { pendingMessages: number; plannedChunks: number; storedChunks: number } {
-    const pending = this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as {
+    const pending = this.#db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id IS NULL').get() as {
       n: number;
     };
-    const chunks = this.db
+    const chunks = this.#db
       .prepare(
         "SELECT SUM(state = 'planned' OR needs_delete = 1) AS planned, SUM(state = 'stored' AND needs_delete = 0) AS stored FROM chunks",
       )
@@ -268,21 +267,21 @@ export class MessageJournal {
     planned: number;
     stored: number;
   } {
-    const sources = this.db
+    const sources = this.#db
       .prepare('SELECT source, COUNT(*) AS n FROM messages WHERE bot = ? GROUP BY source ORDER BY source')
       .all(bot) as { source: string; n: number }[];
-    const pending = this.db
+    const pending = this.#db
       .prepare(
         `SELECT COUNT(*) AS n, MIN(m.arrived_at) AS oldest FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
          WHERE m.bot = ? AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
       )
       .get(bot) as { n: number; oldest: number | null };
-    const forgotten = this.db
+    const forgotten = this.#db
       .prepare('SELECT COUNT(*) AS n FROM forgotten_messages WHERE bot = ?')
       .get(bot) as {
       n: number;
     };
-    const chunks = this.db
+    const chunks = this.#db
       .prepare(
         `SELECT COALESCE(SUM(state = 'planned' OR needs_delete = 1), 0) AS planned,
                 COALESCE(SUM(state = 'stored' AND needs_delete = 0), 0) AS stored FROM chunks WHERE bot = ?`,
@@ -303,14 +302,14 @@ export class MessageJournal {
    * of a chunk waiting for its write (undefined when nothing waits).
    */
   oldestPending(): { arrivedAt: number; lastError: string | null } | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare(
         `SELECT MIN(m.arrived_at) AS arrived FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
          WHERE m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1`,
       )
       .get() as { arrived: number | null };
     if (row.arrived === null) return undefined;
-    const failed = this.db
+    const failed = this.#db
       .prepare("SELECT last_error FROM chunks WHERE state = 'planned' AND last_error IS NOT NULL LIMIT 1")
       .get() as { last_error: string } | undefined;
     return { arrivedAt: row.arrived, lastError: failed?.last_error ?? null };
@@ -318,7 +317,7 @@ export class MessageJournal {
 
   /** When a bot's oldest and newest journaled messages were said (ms), or undefined with none. */
   memorySpan(bot: string): { oldestMs: number; newestMs: number } | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare('SELECT MIN(ts) AS oldest, MAX(ts) AS newest FROM messages WHERE bot = ?')
       .get(bot) as { oldest: number | null; newest: number | null };
     return row.oldest === null || row.newest === null
@@ -328,13 +327,13 @@ export class MessageJournal {
 
   /** The embedding model recorded for a collection the first time memory-pool wrote to it. */
   collectionModel(collection: string): { model: string; dimensions: number } | undefined {
-    return this.db
+    return this.#db
       .prepare('SELECT model, dimensions FROM collection_models WHERE collection = ?')
       .get(collection) as { model: string; dimensions: number } | undefined;
   }
 
   recordCollectionModel(collection: string, model: string, dimensions: number, now: number): void {
-    this.db
+    this.#db
       .prepare(
         'INSERT INTO collection_models (collection, model, dimensions, recorded_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
       )
@@ -343,6 +342,6 @@ export class MessageJournal {
 
   close(): void {
     this.#walSync?.close();
-    this.db.close();
+    this.#db.close();
   }
 }

@@ -7,11 +7,15 @@ import type { Database } from 'better-sqlite3';
 
 /** The parts_indexes table; every method is one statement. */
 export class PartsIndexState {
-  constructor(private readonly db: Database) {}
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
 
   /** Records an index before its parts collection is created: complete when no chunk was there before it. */
   recordStarted(collection: string, complete: boolean, now: number): void {
-    this.db
+    this.#db
       .prepare(
         'INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       )
@@ -20,7 +24,7 @@ export class PartsIndexState {
 
   /** After a reindex built the parts of every chunk that was there. */
   markComplete(collection: string, now: number): void {
-    this.db
+    this.#db
       .prepare(
         `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, 1, ?)
          ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
@@ -30,7 +34,7 @@ export class PartsIndexState {
 
   /** undefined when no parts index was started for `collection` (by this journal). */
   isComplete(collection: string): boolean | undefined {
-    const row = this.db.prepare('SELECT complete FROM parts_indexes WHERE collection = ?').get(collection) as
+    const row = this.#db.prepare('SELECT complete FROM parts_indexes WHERE collection = ?').get(collection) as
       | { complete: number }
       | undefined;
     return row === undefined ? undefined : row.complete === 1;

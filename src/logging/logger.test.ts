@@ -46,4 +46,14 @@ describe('logs', () => {
     assert.match(pretty.text(), /configured/);
     assert.doesNotMatch(pretty.text(), /sk-secret/);
   });
+
+  test('an empty or blank LOG_LEVEL counts as unset (the default level), like every variable', () => {
+    for (const LOG_LEVEL of ['', '  ']) {
+      const out = capture();
+      const logger = createLogger({ env: { LOG_LEVEL }, format: 'json', destination: out.stream });
+      assert.equal(logger.level, 'info', JSON.stringify(LOG_LEVEL));
+    }
+    assert.equal(createLogger({ env: { LOG_LEVEL: 'warn' }, format: 'json' }).level, 'warn');
+    assert.equal(createLogger({ env: { NODE_TEST_CONTEXT: 'child' }, format: 'json' }).level, 'silent');
+  });
 });

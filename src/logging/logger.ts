@@ -4,6 +4,7 @@
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { readEnv } from '../runtime/read-env.js';
 
 export type { Logger };
 
@@ -33,6 +34,8 @@ export interface CreateLoggerOptions {
   readonly format?: LogFormat;
   /** Where lines go (default stdout); tests pass a stream. */
   readonly destination?: NodeJS.WritableStream;
+  /** Where LOG_LEVEL is read (default process.env). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** The format to use when none was asked for: people read terminals, collectors read pipes and files. */
@@ -40,9 +43,14 @@ export function defaultLogFormat(stream: { isTTY?: boolean } = process.stdout): 
   return stream.isTTY ? 'pretty' : 'json';
 }
 
-/** Creates the process logger; level from LOG_LEVEL (default info), silent under the test runner unless asked. */
+/**
+ * Creates the process logger; level from LOG_LEVEL (default info; empty counts as unset, as for every
+ * variable), silent under the test runner unless asked.
+ */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const level = options.level ?? process.env.LOG_LEVEL ?? (process.env.NODE_TEST_CONTEXT ? 'silent' : 'info');
+  const env = options.env ?? process.env;
+  const level =
+    options.level ?? readEnv(env, 'LOG_LEVEL') ?? (readEnv(env, 'NODE_TEST_CONTEXT') ? 'silent' : 'info');
   const settings = {
     name: options.name ?? 'memory-pool',
     level,

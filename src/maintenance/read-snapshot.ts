@@ -17,8 +17,22 @@ import {
 /** A snapshot's lines in order, as the CLI reads them from the (possibly gzipped) file. */
 export type SnapshotSource = () => AsyncIterable<string>;
 
+/** A checked line and its line number in the file (from 1), for errors found after the read. */
+export interface NumberedSnapshotLine {
+  readonly line: SnapshotLine;
+  readonly lineNumber: number;
+}
+
 /** Reads the lines, checked; the first is the header and the last the end line. */
 export async function* readSnapshotLines(file: string, source: SnapshotSource): AsyncGenerator<SnapshotLine> {
+  for await (const { line } of readNumberedSnapshotLines(file, source)) yield line;
+}
+
+/** readSnapshotLines, with each line's number. */
+export async function* readNumberedSnapshotLines(
+  file: string,
+  source: SnapshotSource,
+): AsyncGenerator<NumberedSnapshotLine> {
   let lineNumber = 0;
   let header: SnapshotHeader | undefined;
   let end: SnapshotEnd | undefined;
@@ -37,14 +51,14 @@ export async function* readSnapshotLines(file: string, source: SnapshotSource): 
     const type = (line as { type?: unknown } | null)?.type;
     if (header === undefined) {
       header = checkHeader(line, fail);
-      yield header;
+      yield { line: header, lineNumber };
       continue;
     }
-    if (type === 'point') yield checkPoint(line, fail);
-    else if (type === 'row') yield checkRow(line, fail);
+    if (type === 'point') yield { line: checkPoint(line, fail), lineNumber };
+    else if (type === 'row') yield { line: checkRow(line, fail), lineNumber };
     else if (type === 'end') {
       end = line as SnapshotEnd;
-      yield end;
+      yield { line: end, lineNumber };
     } else throw fail(`has type ${JSON.stringify(type)}, not point, row or end`);
   }
   if (header === undefined) {

@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { StoreError, ValidationError } from '../errors/memory-pool-error.js';
-import type { JournalRow, SnapshotNames, SnapshotTable } from '../journal/journal-snapshot.js';
+import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../journal/journal-snapshot.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
-import { type SnapshotSource, readSnapshotLines } from './read-snapshot.js';
+import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 
 export interface RestoreDeps {
@@ -46,7 +46,7 @@ const BATCH = 128;
 export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest): Promise<RestoreSummary> {
   const now = deps.now ?? Date.now;
   const { store, journal } = deps;
-  const { header, points, rows } = await checkFile(request);
+  const { header, points, rows, originOf } = await checkFile(request);
   const snapshotId = createHash('sha256').update(formatSnapshotLine(header)).digest('hex');
   const previous = journal.snapshots.restoreOf(request.collection);
   const base = { bot: request.bot, collection: request.collection, dryRun: request.dryRun, points };
@@ -56,7 +56,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   await checkTarget(deps, request, header, previous?.snapshot === snapshotId);
   const from = { bot: header.bot, collection: header.collection };
   const to = { bot: request.bot, collection: request.collection };
-  checkRowsFit(journal, request.file, rows, from, to);
+  checkRowsFit(journal, request.file, rows, from, to, originOf);
   const warnings =
     header.model !== null && header.model.model !== request.configuredModel
       ? [
@@ -102,13 +102,17 @@ async function checkFile(request: RestoreRequest) {
   let header: SnapshotHeader | undefined;
   let points = 0;
   const rows: Partial<Record<SnapshotTable, JournalRow[]>> = {};
-  for await (const line of readSnapshotLines(request.file, request.source)) {
+  const rowLines: Partial<Record<SnapshotTable, number[]>> = {};
+  for await (const { line, lineNumber } of readNumberedSnapshotLines(request.file, request.source)) {
     if (line.type === 'header') header = line;
     else if (line.type === 'point') points += 1;
     else if (line.type === 'row') {
       const list = rows[line.table] ?? [];
+      const numbers = rowLines[line.table] ?? [];
       list.push(line.row);
+      numbers.push(lineNumber);
       rows[line.table] = list;
+      rowLines[line.table] = numbers;
     } else if (line.points !== points) {
       throw new StoreError(
         'store_failed',
@@ -117,7 +121,9 @@ async function checkFile(request: RestoreRequest) {
       );
     }
   }
-  return { header: header as SnapshotHeader, points, rows };
+  // A row the journal refuses is named by its line, as the read names a line it refuses.
+  const originOf: RowOrigin = (table, index) => `${request.file} line ${rowLines[table]?.[index]}`;
+  return { header: header as SnapshotHeader, points, rows, originOf };
 }
 
 /** The journal rows must fit this journal before any point is written (the check itself writes nothing). */
@@ -127,10 +133,17 @@ function checkRowsFit(
   rows: Partial<Record<SnapshotTable, JournalRow[]>>,
   from: SnapshotNames,
   to: SnapshotNames,
+  originOf: RowOrigin,
 ): void {
   try {
-    journal.snapshots.checkRows(rows, from, to);
+    journal.snapshots.checkRows(rows, from, to, originOf);
   } catch (error) {
+    if (error instanceof ValidationError) {
+      throw new ValidationError(
+        error.field ?? file,
+        `${error.message}; nothing was written. Export the bot again, or restore an unmodified snapshot.`,
+      );
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ValidationError(
       file,

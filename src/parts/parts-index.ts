@@ -40,7 +40,11 @@ export function partsOfChunks(chunkIds: readonly string[]): StoreFilter {
 }
 
 export class PartsIndex {
-  constructor(private readonly deps: PartsIndexDeps) {}
+  readonly #deps: PartsIndexDeps;
+
+  constructor(deps: PartsIndexDeps) {
+    this.#deps = deps;
+  }
 
   /**
    * Writes the parts of chunks of one collection, replacing what an earlier version of each chunk had.
@@ -51,7 +55,7 @@ export class PartsIndex {
     chunks: readonly ChunkToIndex[],
     signal?: AbortSignal,
   ): Promise<boolean> {
-    const { store, guard } = this.deps;
+    const { store, guard } = this.#deps;
     const embedder = this.embedderOf(collection);
     const points = this.planPoints(chunks, collection);
     if (points.length === 0) return true;
@@ -79,19 +83,19 @@ export class PartsIndex {
     // Parts an earlier version of these chunks had and this one does not (a forget changed the windows).
     const stale = partsOfChunks(chunks.map((c) => c.chunkId));
     await store.deletePoints(parts, {
-      filter: { ...stale, ...noneOf(hasId(points.map((p) => p.id))) },
+      filter: allOf(stale, noneOf(hasId(points.map((p) => p.id)))),
     });
     return true;
   }
 
   /** The embedder of `collection`'s parts: the model its chunks are embedded with. */
   embedderOf(collection: string): Embedder {
-    return this.deps.embedderFor?.(collection) ?? this.deps.embedder;
+    return this.#deps.embedderFor?.(collection) ?? this.#deps.embedder;
   }
 
   /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
   planPoints(chunks: readonly ChunkToIndex[], collection: string): PartPoint[] {
-    const { journal, bots } = this.deps;
+    const { journal, bots } = this.#deps;
     const embedder = this.embedderOf(collection);
     const plan = {
       messagesPerPart: MESSAGES_PER_PART,
@@ -109,11 +113,11 @@ export class PartsIndex {
   /** Deletes every part of these chunks (before their points are deleted). */
   async deleteParts(collection: string, chunkIds: readonly string[]): Promise<void> {
     if (chunkIds.length === 0) return;
-    await this.deps.store.deletePoints(partsCollectionName(collection), { filter: partsOfChunks(chunkIds) });
+    await this.#deps.store.deletePoints(partsCollectionName(collection), { filter: partsOfChunks(chunkIds) });
   }
 
   /** Deletes the parts a bulk forget's filter selects (parts carry the fields it filters on). */
   async deleteMatching(collection: string, filter: StoreFilter): Promise<void> {
-    await this.deps.store.deletePoints(partsCollectionName(collection), { filter });
+    await this.#deps.store.deletePoints(partsCollectionName(collection), { filter });
   }
 }

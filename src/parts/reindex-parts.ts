@@ -12,6 +12,7 @@ import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import { type ChunkToIndex, type PartsIndex, partsOfChunks } from './parts-index.js';
 import { unsourcedPoints } from '../store/store-filters.js';
+import { sleep } from '../runtime/retry.js';
 
 export interface ReindexDeps {
   readonly config: MemoryPoolConfig;
@@ -52,6 +53,8 @@ export interface ReindexSummary {
 }
 
 const SILLYTAVERN_POINTS = unsourcedPoints();
+/** How often a chunk that serve is rewriting is looked at again while it settles. */
+const SETTLE_POLL_MS = 200;
 
 /** Reindexes one bot's collection; throws on store or embedder failures (a rerun redoes what is not done). */
 export async function reindexParts(
@@ -178,7 +181,8 @@ async function settleChanged(
     }
     if (watching.size === 0) break;
     if (Date.now() > deadline) return watching.size;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // No signal reaches reindex (its command has none to pass), so this wait is not abortable: settleMs bounds it.
+    await sleep(SETTLE_POLL_MS);
   }
   return 0;
 }

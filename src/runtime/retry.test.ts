@@ -97,6 +97,27 @@ describe('runWithRetries', () => {
     assert.equal(calls, 1);
   });
 
+  test('with clampRetryAfter, a Retry-After longer than it may wait is waited only that long, then retried', async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    const result = await runWithRetries(
+      async () => {
+        calls++;
+        if (calls < 2) throw new Error('rate limited');
+        return 'done';
+      },
+      {
+        ...settings,
+        maxRetryAfterMs: 5,
+        clampRetryAfter: true,
+        classify: () => ({ retry: true, retryAfterMs: 60_000 }),
+        onRetry: (_e, _r, ms) => delays.push(ms),
+      },
+    );
+    assert.equal(result, 'done');
+    assert.deepEqual(delays, [5]);
+  });
+
   test('waits the Retry-After it was told instead of its own backoff', async () => {
     const delays: number[] = [];
     let calls = 0;

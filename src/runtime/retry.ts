@@ -58,8 +58,13 @@ export interface RetryVerdict {
 export interface RetrySettings extends BackoffSettings {
   /** Retries after the first attempt. */
   readonly maxRetries: number;
-  /** A Retry-After longer than this is not waited out: the error goes to the caller. */
+  /** A Retry-After longer than this is not waited out: the error goes to the caller (but see clampRetryAfter). */
   readonly maxRetryAfterMs: number;
+  /**
+   * Wait a longer Retry-After for only maxRetryAfterMs and retry, instead of passing the error on (default
+   * false): for a caller that would rather try again soon than give up, like the client.
+   */
+  readonly clampRetryAfter?: boolean;
   /** Whether an error is worth another attempt. */
   classify(error: unknown): RetryVerdict;
   readonly signal?: AbortSignal | undefined;
@@ -68,7 +73,7 @@ export interface RetrySettings extends BackoffSettings {
 
 /**
  * Runs `attempt` until it succeeds, fails in a way `classify` will not retry, or retries run out. Waits the
- * other side's Retry-After when given, else backoff; stops at once when `signal` aborts.
+ * other side's Retry-After when given (up to maxRetryAfterMs), else backoff; stops at once when `signal` aborts.
  */
 export async function runWithRetries<T>(attempt: () => Promise<T>, settings: RetrySettings): Promise<T> {
   for (let retry = 0; ; retry++) {
@@ -77,8 +82,11 @@ export async function runWithRetries<T>(attempt: () => Promise<T>, settings: Ret
     } catch (error) {
       const verdict = settings.classify(error);
       if (!verdict.retry || retry >= settings.maxRetries) throw error;
-      const told = verdict.retryAfterMs;
-      if (told !== undefined && told > settings.maxRetryAfterMs) throw error;
+      let told = verdict.retryAfterMs;
+      if (told !== undefined && told > settings.maxRetryAfterMs) {
+        if (!settings.clampRetryAfter) throw error;
+        told = settings.maxRetryAfterMs;
+      }
       const delayMs = told ?? computeBackoffMs(retry, settings);
       settings.onRetry?.(error, retry + 1, delayMs);
       await sleep(delayMs, settings.signal);

@@ -30,11 +30,15 @@ export class LiveCollections {
   /** Embedders by recorded section, built once each. */
   readonly #built = new Map<string, ServiceEmbedders>();
 
-  constructor(private readonly deps: LiveCollectionsDeps) {}
+  readonly #deps: LiveCollectionsDeps;
+
+  constructor(deps: LiveCollectionsDeps) {
+    this.#deps = deps;
+  }
 
   /** `bot` with the collection it uses now (a switch made while serve runs takes effect at once). */
   bot(bot: BotConfig): BotConfig {
-    const collection = this.deps.journal.routes.resolve(bot.collection);
+    const collection = this.#deps.journal.routes.resolve(bot.collection);
     return collection === bot.collection ? bot : { ...bot, collection };
   }
 
@@ -49,16 +53,16 @@ export class LiveCollections {
   }
 
   #embeddersOf(collection: string): ServiceEmbedders {
-    const { journal, configured } = this.deps;
+    const { journal, configured } = this.#deps;
     const written = journal.routes.embeddingOf(collection);
     if (written === undefined) return configured;
     let built = this.#built.get(written);
     if (built === undefined) {
       const embedding = parseEmbeddingSection(written, `the embedding reembed recorded for ${collection}`);
-      built = this.deps.build(embedding);
+      built = this.#deps.build(embedding);
       this.#built.set(written, built);
       if (!sameModel(built.embedder, configured.embedder)) {
-        this.deps.logger.warn(
+        this.#deps.logger.warn(
           {
             collection,
             model: describeModel(built.embedder),

@@ -3,6 +3,7 @@
  * "not ready" in seconds rather than after its whole request timeout, and the embedder's answer is reused
  * for `readiness.embedderCacheMs`, so a load balancer polling /ready costs no embedding calls.
  */
+import { withDeadline } from '../runtime/abort-deadline.js';
 import type { ReadinessCheck } from '../wire/service-status.js';
 
 /** Resolves when the dependency is usable; throws (any error) when it is not. */
@@ -10,25 +11,18 @@ export type Probe = () => Promise<void> | void;
 
 /** Runs `probe`, answering not-ready when it throws or has not answered within `timeoutMs`. */
 export async function runProbe(probe: Probe, timeoutMs: number): Promise<ReadinessCheck> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<ReadinessCheck>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, error: `no answer within ${timeoutMs} ms (readiness.timeoutMs)` }),
-      timeoutMs,
-    );
-  });
-  const answered = (async (): Promise<ReadinessCheck> => {
-    try {
-      await probe();
-      return { ok: true };
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
-  })();
+  const timedOut: ReadinessCheck = {
+    ok: false,
+    error: `no answer within ${timeoutMs} ms (readiness.timeoutMs)`,
+  };
   try {
-    return await Promise.race([answered, timedOut]);
-  } finally {
-    clearTimeout(timer);
+    await withDeadline(timeoutMs, { onTimeout: () => timedOut }, async () => {
+      await probe();
+    });
+    return { ok: true };
+  } catch (error) {
+    if (error === timedOut) return timedOut;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -64,12 +64,17 @@ export function allOf(...conditions: StoreCondition[]): StoreFilter {
   return { must: conditions };
 }
 
-/** The points SillyTavern (st-qdrant-memory) wrote: they carry no `source`. */
+/** The condition a point SillyTavern (st-qdrant-memory) wrote meets: it carries no `source`. */
+export function hasNoSource(): StoreCondition {
+  return isEmpty('source');
+}
+
+/** The points SillyTavern (st-qdrant-memory) wrote. */
 export function unsourcedPoints(): StoreFilter {
-  return { must: [isEmpty('source')] };
+  return allOf(hasNoSource());
 }
 
 /** The points memory-pool wrote: every one has a `source`. */
 export function sourcedPoints(): StoreFilter {
-  return { must_not: [isEmpty('source')] };
+  return noneOf(hasNoSource());
 }

@@ -97,6 +97,28 @@ test('a crashed offline worker fails its job as retryable, and the next job runs
   assert.equal(started, 2);
 });
 
+test('texts the offline model refuses fail as a provider error that retrying cannot help', async () => {
+  const client = new OfflineModelClient({
+    workers: 1,
+    startWorker: () => {
+      // A worker whose model throws on every job, as one refusing its input would.
+      const refusing = new Worker(
+        "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (job) => parentPort.postMessage({ id: job.id, error: 'input too strange' }));",
+        { eval: true },
+      );
+      refusing.unref();
+      return refusing;
+    },
+  });
+  await assert.rejects(client.embed(['one', 'two'], false), (error: unknown) => {
+    assert.ok(isMemoryPoolError(error));
+    assert.equal(error.code, 'embedding_failed');
+    assert.equal(error.retryable, false);
+    assert.equal(error.message, 'offline embedder failed on 2 texts (input too strange)');
+    return true;
+  });
+});
+
 test('one embed call of several texts is shared by every worker of the pool, not run one text after another', async () => {
   let started = 0;
   const client = new OfflineModelClient({

@@ -80,8 +80,8 @@ export class OfflineEmbedder implements Embedder {
       if (result.status === 'rejected') {
         options.signal?.throwIfAborted();
         const error: unknown = result.reason;
-        if (isMemoryPoolError(error)) throw error; // a crashed worker: retryable, and already says so
-        // The model itself refused these texts: sending them again gives the same answer.
+        // The client says whether retrying helps: yes after a crashed worker, no when the model refused the texts.
+        if (isMemoryPoolError(error)) throw error;
         throw new ProviderError(
           'embedding_failed',
           `offline embedder failed on ${batches[index]!.length} texts`,

@@ -167,7 +167,16 @@ export class OfflineModelClient {
       slot.running = undefined;
       worker.unref();
       if (message.vectors) running.job.resolve(message.vectors);
-      else running.job.reject(new Error(message.error ?? 'the offline model failed'));
+      else {
+        // The model itself refused these texts: sending them again gives the same answer.
+        running.job.reject(
+          new ProviderError(
+            'embedding_failed',
+            `offline embedder failed on ${running.job.texts.length} texts (${message.error ?? 'no reason given'})`,
+            { retryable: false },
+          ),
+        );
+      }
       this.#pump();
     });
     const crash = (reason: string, cause?: unknown) => {

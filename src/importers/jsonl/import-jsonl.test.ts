@@ -54,6 +54,9 @@ describe('memory-pool import jsonl', () => {
       writeFileSync(file, '{"speaker_kind":"user","text":"   ","message_id":"b3","ts":1700000000000}\n');
       const empty = await bench.run('jsonl', [file]);
       assert.match(empty.err, /bad\.jsonl:1: text must not be empty\. Fix or delete this message/);
+      writeFileSync(file, '["not", "an", "object"]\n');
+      const array = await bench.run('jsonl', [file]);
+      assert.match(array.err, /bad\.jsonl:1: line Invalid input: expected object/);
       const stats = await fetch(`${bench.service.url}/bots/mythos/stats`).then((r) => r.json());
       assert.equal(
         JSON.stringify(stats).includes('"import"'),

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { formatPath } from '../../config/config-problems.js';
 import { saveMessageSchema } from '../../wire/save-request.js';
 import { type ImportedHistory, type ImportedMessage, refuseInput } from '../imported-history.js';
 import { listImportFiles } from '../list-import-files.js';
@@ -35,7 +36,7 @@ export function importJsonl(paths: readonly string[], options: { readonly source
         const parsed = importLineSchema.safeParse(value);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
-          const field = issue.path.join('.') || 'line';
+          const field = formatPath(issue.path, 'line');
           throw refuseInput(origin, `${field} ${issue.message}`, LINE_FIX);
         }
         messages.push({ origin, message: parsed.data });

@@ -4,10 +4,12 @@
  */
 import type { Principal } from '../../auth/api-key-auth.js';
 import type { BotConfig } from '../../config/config-types.js';
-import { acceptSave } from '../../http/routes/save-route.js';
-import { readBotStats } from '../../http/routes/stats-route.js';
-import type { ServiceDeps } from '../../http/service-deps.js';
-import { forgetPermissions } from '../../auth/forget-permissions.js';
+import { type AcceptSaveDeps, acceptSave } from '../../ingest/accept-save.js';
+import { readBotStats } from '../../maintenance/read-bot-stats.js';
+import type { PointStore } from '../../store/point-store.js';
+import type { ForgetRequest, ForgetResponse } from '../../wire/forget-request.js';
+import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
+import { type ForgetPermissions, forgetPermissions } from '../../auth/forget-permissions.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import { DISCORD_SOURCE } from './to-save-message.js';
@@ -36,7 +38,14 @@ function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: strin
   return { field: 'guildId', value: selector.guild_id };
 }
 
-export function createInProcessDiscordMemory(deps: ServiceDeps, bot: BotConfig): DiscordMemory {
+/** The service's own operations the interface calls (the composition root passes its ServiceDeps). */
+export interface InProcessMemoryDeps extends AcceptSaveDeps {
+  readonly store: PointStore;
+  forget(bot: BotConfig, request: ForgetRequest, permissions: ForgetPermissions): Promise<ForgetResponse>;
+  retrieve(bot: BotConfig, request: RetrieveRequest): Promise<RetrieveResponse>;
+}
+
+export function createInProcessDiscordMemory(deps: InProcessMemoryDeps, bot: BotConfig): DiscordMemory {
   const permissions = forgetPermissions(discordPrincipal(bot.name));
   return {
     bot,

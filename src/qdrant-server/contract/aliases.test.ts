@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectClientError, expectError, expectOk } from './envelope.js';
+import { expectClientError, expectError, expectOk } from './expect-envelope.js';
 import { seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

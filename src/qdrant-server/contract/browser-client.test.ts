@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { readEnv } from '../../runtime/read-env.js';
 import { launchChromium, skipWithoutChromium } from '../../runtime/test-support/debian-chromium.js';
 import { type ContractTarget, isRealQdrant, openTarget } from './target.js';
 
@@ -155,7 +156,7 @@ describe('with a key, a browser page on any origin (SillyTavern) talks to the st
   const browser = useBrowser();
   before(async () => {
     target = await openTarget({
-      apiKey: process.env.QDRANT_URL ? process.env.QDRANT_API_KEY : 'browser-test-key-0123456789',
+      apiKey: isRealQdrant() ? readEnv(process.env, 'QDRANT_API_KEY') : 'browser-test-key-0123456789',
     });
   });
   after(async () => {

@@ -1,7 +1,7 @@
 /** @module Contract: collection create / get / exists / list / delete and the version route (qdrant-subset.md §0.1, §1). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectClientError, expectError, expectOk } from './envelope.js';
+import { expectClientError, expectError, expectOk } from './expect-envelope.js';
 import { createCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

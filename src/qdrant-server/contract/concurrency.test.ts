@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { expectOk } from './envelope.js';
+import { expectOk } from './expect-envelope.js';
 import { createCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { expectError, expectOk } from './envelope.js';
+import { readEnv } from '../../runtime/read-env.js';
+import { expectError, expectOk } from './expect-envelope.js';
 import { sendHttp } from './send-http.js';
 import { type ContractTarget, isRealQdrant, openTarget } from './target.js';
 
@@ -67,9 +68,11 @@ describe('cors', () => {
 
 // Auth needs a keyed server: the embedded store is started with keys; a real Qdrant only if its keys are given.
 const skipAuth =
-  isRealQdrant() && !process.env.QDRANT_API_KEY ? 'set QDRANT_API_KEY to test auth on a real Qdrant' : false;
+  isRealQdrant() && readEnv(process.env, 'QDRANT_API_KEY') === undefined
+    ? 'set QDRANT_API_KEY to test auth on a real Qdrant'
+    : false;
 const skipReadOnly =
-  isRealQdrant() && !process.env.QDRANT_READ_ONLY_API_KEY
+  isRealQdrant() && readEnv(process.env, 'QDRANT_READ_ONLY_API_KEY') === undefined
     ? 'set QDRANT_READ_ONLY_API_KEY for read-only tests'
     : false;
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { assertClose, expectOk } from './envelope.js';
+import { assertClose, expectOk } from './expect-envelope.js';
 import { sendHttp } from './send-http.js';
 import { type StoreProcess, startStoreProcess } from './store-process.js';
 import { isRealQdrant } from './target.js';

@@ -1,7 +1,7 @@
 /** @module Contract: error envelopes, missing collections, request-extraction errors, names and routing (qdrant-subset.md §0). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, expectOk } from './envelope.js';
+import { expectError, expectOk } from './expect-envelope.js';
 import { seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

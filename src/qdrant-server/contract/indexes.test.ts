@@ -1,7 +1,7 @@
 /** @module Contract: payload indexes, payload_schema counts and text-index token semantics (qdrant-subset.md §1, §4.4). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, expectOk } from './envelope.js';
+import { expectError, expectOk } from './expect-envelope.js';
 import { seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

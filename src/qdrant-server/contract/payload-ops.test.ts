@@ -1,7 +1,7 @@
 /** @module Contract: set, overwrite, delete-keys and clear payload (qdrant-subset.md §2 payload operations). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectClientError, expectError, expectOk } from './envelope.js';
+import { expectClientError, expectError, expectOk } from './expect-envelope.js';
 import { eventually, seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

@@ -1,7 +1,7 @@
 /** @module Contract: retrieve, GET point, scroll (with and without order_by) and count (qdrant-subset.md §3). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, expectOk } from './envelope.js';
+import { expectError, expectOk } from './expect-envelope.js';
 import { seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

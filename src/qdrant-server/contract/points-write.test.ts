@@ -1,7 +1,7 @@
 /** @module Contract: upsert, point ids, vector storage and delete (qdrant-subset.md §2). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertClose, expectClientError, expectError, expectOk } from './envelope.js';
+import { assertClose, expectClientError, expectError, expectOk } from './expect-envelope.js';
 import { createCollection, eventually, seedCollection, upsertPoints } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

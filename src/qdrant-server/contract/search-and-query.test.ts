@@ -1,7 +1,7 @@
 /** @module Contract: POST /points/search and /points/query, ordering, thresholds, prefetch (qdrant-subset.md §3). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertClose, expectClientError, expectError, expectOk } from './envelope.js';
+import { assertClose, expectClientError, expectError, expectOk } from './expect-envelope.js';
 import { seedCollection } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 

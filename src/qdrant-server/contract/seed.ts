@@ -1,5 +1,5 @@
 /** @module Creates and fills collections for contract tests over raw HTTP, failing loudly if the setup itself fails. */
-import { expectOk } from './envelope.js';
+import { expectOk } from './expect-envelope.js';
 import type { ContractTarget } from './target.js';
 
 /** A point as written in a `{"points": [...]}` upsert body. */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { expectOk } from './envelope.js';
+import { expectOk } from './expect-envelope.js';
 import type { HttpReply } from './send-http.js';
 import { eventually } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';

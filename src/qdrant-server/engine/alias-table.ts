@@ -13,24 +13,24 @@ function compareBytes(a: string, b: string): number {
 
 /** The alias mapping of one store. */
 export class AliasTable {
-  private aliases: Map<string, string>;
+  #aliases: Map<string, string>;
 
   constructor(initial: ReadonlyMap<string, string>) {
-    this.aliases = new Map(initial);
+    this.#aliases = new Map(initial);
   }
 
   /** The collection an alias names, or undefined. */
   target(alias: string): string | undefined {
-    return this.aliases.get(alias);
+    return this.#aliases.get(alias);
   }
 
   has(alias: string): boolean {
-    return this.aliases.has(alias);
+    return this.#aliases.has(alias);
   }
 
   /** The mapping after `actions`, without changing this table; throws the first failing action's error. */
   plan(actions: readonly AliasAction[], collectionExists: (name: string) => boolean): Map<string, string> {
-    const next = new Map(this.aliases);
+    const next = new Map(this.#aliases);
     for (const action of actions) {
       if (action.kind === 'create') {
         if (!collectionExists(action.collection)) {
@@ -58,17 +58,17 @@ export class AliasTable {
 
   /** Swaps in a mapping made by `plan` (after it is persisted). */
   replace(next: Map<string, string>): void {
-    this.aliases = next;
+    this.#aliases = next;
   }
 
   /** The mapping without the aliases of `collection` (a deleted collection takes its aliases along). */
   without(collection: string): Map<string, string> {
-    return new Map([...this.aliases].filter(([, target]) => target !== collection));
+    return new Map([...this.#aliases].filter(([, target]) => target !== collection));
   }
 
   /** Every alias, by collection then alias name. */
   list(): AliasDescription[] {
-    return [...this.aliases]
+    return [...this.#aliases]
       .map(([alias_name, collection_name]) => ({ alias_name, collection_name }))
       .sort(
         (a, b) =>
@@ -82,6 +82,6 @@ export class AliasTable {
   }
 
   get all(): ReadonlyMap<string, string> {
-    return this.aliases;
+    return this.#aliases;
   }
 }

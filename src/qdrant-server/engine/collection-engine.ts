@@ -47,37 +47,36 @@ export interface CollectionState {
 /** A collection backed by the store's SQLite file. */
 export class EmbeddedCollection implements CollectionEngine {
   readonly name: string;
-  private readonly spec: CollectionSpec;
-  private readonly vectors: VectorConfig;
-  private readonly indexes: Map<string, PayloadFieldSchema>;
-  private readonly table: PointTable;
-  private readonly reader: CollectionReader;
+  readonly #spec: CollectionSpec;
+  readonly #vectors: VectorConfig;
+  readonly #indexes: Map<string, PayloadFieldSchema>;
+  readonly #table: PointTable;
+  readonly #reader: CollectionReader;
   /** Operations applied so far; the next one gets this number (Qdrant's first operation_id is 0). */
-  private operations: number;
+  #operations: number;
+  readonly #db: SqlitePersistence;
 
-  constructor(
-    state: CollectionState,
-    private readonly db: SqlitePersistence,
-  ) {
+  constructor(state: CollectionState, db: SqlitePersistence) {
+    this.#db = db;
     this.name = state.name;
-    this.spec = state.spec;
-    this.operations = state.operations;
-    this.indexes = new Map(Object.entries(state.indexes));
-    this.vectors = new VectorConfig(state.spec);
-    const dims = new Map([...this.vectors.dense].map(([name, params]) => [name, params.size]));
-    this.table = new PointTable(dims, this.vectors.sparse.keys());
-    this.reader = new CollectionReader(this.vectors, this.table, this.indexes);
+    this.#spec = state.spec;
+    this.#operations = state.operations;
+    this.#indexes = new Map(Object.entries(state.indexes));
+    this.#vectors = new VectorConfig(state.spec);
+    const dims = new Map([...this.#vectors.dense].map(([name, params]) => [name, params.size]));
+    this.#table = new PointTable(dims, this.#vectors.sparse.keys());
+    this.#reader = new CollectionReader(this.#vectors, this.#table, this.#indexes);
   }
 
   /** Loads the stored points while opening the store (no write back), with vector storage sized to fit. */
   loadPoints(count: number, rows: Iterable<StoredPoint>): void {
-    this.table.reserve(count);
-    for (const row of rows) this.loadPoint(row);
-    this.table.trim();
+    this.#table.reserve(count);
+    for (const row of rows) this.#loadPoint(row);
+    this.#table.trim();
   }
 
   /** Adds a stored point while opening the store (no write back). */
-  private loadPoint(row: StoredPoint): void {
+  #loadPoint(row: StoredPoint): void {
     const named = row.vectors === null ? undefined : decodeNamedVectors(row.vectors);
     const dense = named?.dense ?? new Map<string, Float32Array>();
     if (row.vector !== null) {
@@ -87,7 +86,7 @@ export class EmbeddedCollection implements CollectionEngine {
     }
     const vectors: PointVectors = { dense, sparse: named?.sparse ?? new Map() };
     // Re-made without prototypes, like every payload the engine holds (see copyJson).
-    this.table.put(
+    this.#table.put(
       pointIdFromKey(row.key),
       vectors,
       copyJson(JSON.parse(row.payload) as Payload),
@@ -96,28 +95,28 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   info(): Record<string, unknown> {
-    return describeCollection(this.spec, this.vectors, this.indexes, this.table);
+    return describeCollection(this.#spec, this.#vectors, this.#indexes, this.#table);
   }
 
   vectorParams(): VectorParams | null {
-    return this.spec.vectors;
+    return this.#spec.vectors;
   }
 
   upsert(points: readonly PointInput[]): UpdateOutcome {
     const latest = new Map<string, { id: PointId; vectors: PointVectors; payload: Payload }>();
     for (const point of points) {
-      const vectors = this.vectors.preparePoint(point.vector);
+      const vectors = this.#vectors.preparePoint(point.vector);
       // Last duplicate wins, as in Qdrant's HashMap of points.
       latest.set(pointIdKey(point.id), { id: point.id, vectors, payload: copyJson(point.payload) });
     }
-    const op = this.commit((version) => {
+    const op = this.#commit((version) => {
       for (const [key, point] of latest) {
         const unnamed = point.vectors.dense.get('');
         const blob = unnamed === undefined ? null : encodeVector(unnamed);
-        this.db.putPoint(this.name, key, blob, encodeNamedVectors(point.vectors), point.payload, version);
+        this.#db.putPoint(this.name, key, blob, encodeNamedVectors(point.vectors), point.payload, version);
       }
     });
-    for (const point of latest.values()) this.table.put(point.id, point.vectors, point.payload, op);
+    for (const point of latest.values()) this.#table.put(point.id, point.vectors, point.payload, op);
     return { operationId: op, missingIds: [] };
   }
 
@@ -125,93 +124,93 @@ export class EmbeddedCollection implements CollectionEngine {
     const seen = new Set<string>();
     const records: PointRecord[] = [];
     for (const id of ids) {
-      const entry = this.table.get(id);
+      const entry = this.#table.get(id);
       if (entry === undefined || seen.has(entry.key)) continue;
       seen.add(entry.key);
-      records.push(this.reader.record(entry, options));
+      records.push(this.#reader.record(entry, options));
     }
     return records;
   }
 
   async search(request: SearchRequest): Promise<ScoredPointRecord[]> {
-    const query = this.reader.prepareQuery(request.using ?? '', request.vector);
-    const test = this.reader.predicate(request.filter);
+    const query = this.#reader.prepareQuery(request.using ?? '', request.vector);
+    const test = this.#reader.predicate(request.filter);
     // An offset past every point skips them all: no need to rank the collection to say so.
-    if (request.offset >= this.table.size) return [];
-    const hits = await this.reader.nearest(
+    if (request.offset >= this.#table.size) return [];
+    const hits = await this.#reader.nearest(
       query,
       request.offset + request.limit,
       test,
       request.scoreThreshold,
     );
-    return mapInSlices(hits.slice(request.offset), (hit) => this.reader.scoredRecord(hit, request));
+    return mapInSlices(hits.slice(request.offset), (hit) => this.#reader.scoredRecord(hit, request));
   }
 
   query(request: QueryRequest): Promise<ScoredPointRecord[]> {
-    return runQuery(this.reader, request);
+    return runQuery(this.#reader, request);
   }
 
   queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]> {
-    return runQueryGroups(this.reader, request);
+    return runQueryGroups(this.#reader, request);
   }
 
   scroll(request: ScrollRequest): Promise<ScrollPage> {
-    return scrollPoints(this.reader, request);
+    return scrollPoints(this.#reader, request);
   }
 
   count(filter?: Filter): number {
-    if (filter === undefined) return this.table.size;
-    const test = this.reader.predicate(filter) as (entry: PointEntry) => boolean;
+    if (filter === undefined) return this.#table.size;
+    const test = this.#reader.predicate(filter) as (entry: PointEntry) => boolean;
     let count = 0;
-    for (const entry of this.table.values()) if (test(entry)) count++;
+    for (const entry of this.#table.values()) if (test(entry)) count++;
     return count;
   }
 
   deletePoints(selector: PointSelector): UpdateOutcome {
-    const { entries } = this.select(selector);
-    const op = this.commit(() => {
-      for (const entry of entries) this.db.deletePoint(this.name, entry.key);
+    const { entries } = this.#select(selector);
+    const op = this.#commit(() => {
+      for (const entry of entries) this.#db.deletePoint(this.name, entry.key);
     });
-    for (const entry of entries) this.table.delete(entry);
+    for (const entry of entries) this.#table.delete(entry);
     // Deleting a missing id is not an error in Qdrant.
     return { operationId: op, missingIds: [] };
   }
 
   setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome {
-    return this.rewritePayloads(selector, (old) => mergePayload(old, payload, key));
+    return this.#rewritePayloads(selector, (old) => mergePayload(old, payload, key));
   }
 
   overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome {
-    return this.rewritePayloads(selector, () => copyJson(payload));
+    return this.#rewritePayloads(selector, () => copyJson(payload));
   }
 
   deletePayloadKeys(selector: PointSelector, keys: readonly string[]): UpdateOutcome {
-    return this.rewritePayloads(selector, (old) => deletePayloadPaths(old, keys));
+    return this.#rewritePayloads(selector, (old) => deletePayloadPaths(old, keys));
   }
 
   clearPayload(selector: PointSelector): UpdateOutcome {
-    return this.rewritePayloads(selector, emptyJsonObject);
+    return this.#rewritePayloads(selector, emptyJsonObject);
   }
 
   createIndex(field: string, schema: PayloadFieldSchema): UpdateOutcome {
-    return this.rewriteIndexes(() => this.indexes.set(field, schema));
+    return this.#rewriteIndexes(() => this.#indexes.set(field, schema));
   }
 
   deleteIndex(field: string): UpdateOutcome {
-    return this.rewriteIndexes(() => this.indexes.delete(field));
+    return this.#rewriteIndexes(() => this.#indexes.delete(field));
   }
 
   /** Forgets the in-memory state (the store has already deleted the rows). */
   drop(): void {
-    for (const entry of [...this.table.values()]) this.table.delete(entry);
+    for (const entry of [...this.#table.values()]) this.#table.delete(entry);
   }
 
-  private rewritePayloads(selector: PointSelector, rewrite: (old: Payload) => Payload): UpdateOutcome {
-    const { entries, missing } = this.select(selector);
+  #rewritePayloads(selector: PointSelector, rewrite: (old: Payload) => Payload): UpdateOutcome {
+    const { entries, missing } = this.#select(selector);
     // Compute every new payload before writing, so a bad path fails the whole call and changes nothing.
     const updated = entries.map((entry) => ({ entry, payload: rewrite(entry.payload) }));
-    const op = this.commit((version) => {
-      for (const { entry, payload } of updated) this.db.setPayload(this.name, entry.key, payload, version);
+    const op = this.#commit((version) => {
+      for (const { entry, payload } of updated) this.#db.setPayload(this.name, entry.key, payload, version);
     });
     for (const { entry, payload } of updated) {
       entry.payload = payload;
@@ -220,26 +219,26 @@ export class EmbeddedCollection implements CollectionEngine {
     return { operationId: op, missingIds: missing };
   }
 
-  private rewriteIndexes(change: () => void): UpdateOutcome {
-    const before = new Map(this.indexes);
+  #rewriteIndexes(change: () => void): UpdateOutcome {
+    const before = new Map(this.#indexes);
     change();
     try {
-      const op = this.commit(() => this.db.setIndexes(this.name, Object.fromEntries(this.indexes)));
+      const op = this.#commit(() => this.#db.setIndexes(this.name, Object.fromEntries(this.#indexes)));
       return { operationId: op, missingIds: [] };
     } catch (error) {
-      this.indexes.clear();
-      for (const [field, schema] of before) this.indexes.set(field, schema);
+      this.#indexes.clear();
+      for (const [field, schema] of before) this.#indexes.set(field, schema);
       throw error;
     }
   }
 
   /** The existing points a selector names, plus the explicitly named ids that do not exist. */
-  private select(selector: PointSelector): { entries: PointEntry[]; missing: PointId[] } {
-    if ('filter' in selector) return { entries: this.reader.matching(selector.filter), missing: [] };
+  #select(selector: PointSelector): { entries: PointEntry[]; missing: PointId[] } {
+    if ('filter' in selector) return { entries: this.#reader.matching(selector.filter), missing: [] };
     const entries = new Map<string, PointEntry>();
     const missing: PointId[] = [];
     for (const id of selector.ids) {
-      const entry = this.table.get(id);
+      const entry = this.#table.get(id);
       if (entry === undefined) missing.push(id);
       else entries.set(entry.key, entry);
     }
@@ -247,13 +246,13 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   /** Writes one operation in a transaction, bumping the persisted operation counter with it. */
-  private commit(write: (operation: number) => void): number {
-    const operation = this.operations;
-    this.db.transaction(() => {
+  #commit(write: (operation: number) => void): number {
+    const operation = this.#operations;
+    this.#db.transaction(() => {
       write(operation);
-      this.db.setOperations(this.name, operation + 1);
+      this.#db.setOperations(this.name, operation + 1);
     });
-    this.operations = operation + 1;
+    this.#operations = operation + 1;
     return operation;
   }
 }

@@ -44,7 +44,7 @@ export class CollectionReader {
     readonly table: PointTable,
     readonly indexes: ReadonlyMap<string, PayloadFieldSchema>,
   ) {
-    this.indexLookup = { textIndex: (key) => this.textIndex(key) };
+    this.indexLookup = { textIndex: (key) => this.#textIndex(key) };
   }
 
   /** The predicate for a filter, or undefined when there is none (everything matches). */
@@ -61,7 +61,7 @@ export class CollectionReader {
 
   /** Checks a query vector against the vector `name` and prepares it the way stored vectors were prepared. */
   prepareQuery(name: string, vector: VectorInput): PreparedQuery {
-    if (isSparseInput(vector)) return this.prepareSparseQuery(name, prepareSparse(vector));
+    if (isSparseInput(vector)) return this.#prepareSparseQuery(name, prepareSparse(vector));
     return { kind: 'dense', name, vector: this.vectors.prepareDenseQuery(name, vector) };
   }
 
@@ -69,10 +69,10 @@ export class CollectionReader {
   storedQuery(entry: PointEntry, name: string): PreparedQuery | undefined {
     if (this.vectors.sparse.has(name)) {
       const doc = entry.sparse.get(name);
-      return doc === undefined ? undefined : this.prepareSparseQuery(name, doc);
+      return doc === undefined ? undefined : this.#prepareSparseQuery(name, doc);
     }
     this.vectors.denseParams(name);
-    const vector = this.storedDense(entry, name);
+    const vector = this.#storedDense(entry, name);
     return vector === undefined ? undefined : { kind: 'dense', name, vector };
   }
 
@@ -95,7 +95,7 @@ export class CollectionReader {
     await pauseIfDue();
     const slots = this.table.dense.get(query.name);
     if (slots === undefined) return [];
-    const distance = this.distanceOf(query.name);
+    const distance = this.#distanceOf(query.name);
     const found = await searchNearest({
       slots,
       distance,
@@ -122,7 +122,7 @@ export class CollectionReader {
     }
     const slots = this.table.dense.get(query.name);
     if (slots === undefined) return [];
-    const distance = this.distanceOf(query.name);
+    const distance = this.#distanceOf(query.name);
     const score = scorerFor(distance);
     const top = new TopK<PointEntry>(limit, isSimilarity(distance), compareEntries);
     for (const entry of entries) {
@@ -150,7 +150,7 @@ export class CollectionReader {
 
   /** Whether larger scores are better for queries on this vector (sparse vectors score like Dot). */
   higherIsBetter(name: string): boolean {
-    return this.vectors.sparse.has(name) || isSimilarity(this.distanceOf(name));
+    return this.vectors.sparse.has(name) || isSimilarity(this.#distanceOf(name));
   }
 
   /** A point as returned to clients, with payload and vectors only when asked for. */
@@ -159,19 +159,19 @@ export class CollectionReader {
     const payload = selectPayload(entry.payload, options.withPayload);
     if (payload !== undefined) record.payload = payload;
     if (options.withVector !== false) {
-      const vector = this.recordVectors(entry, options.withVector === true ? undefined : options.withVector);
+      const vector = this.#recordVectors(entry, options.withVector === true ? undefined : options.withVector);
       if (vector !== undefined) record.vector = vector;
     }
     return record;
   }
 
   /** The point's vectors (all, or the named ones): a bare array when that is only the unnamed vector. */
-  private recordVectors(entry: PointEntry, names: readonly string[] | undefined): PointRecord['vector'] {
+  #recordVectors(entry: PointEntry, names: readonly string[] | undefined): PointRecord['vector'] {
     const out: Record<string, number[] | SparseVectorOutput> = {};
     let count = 0;
     for (const name of entry.dense.keys()) {
       if (names !== undefined && !names.includes(name)) continue;
-      const vector = this.storedDense(entry, name);
+      const vector = this.#storedDense(entry, name);
       if (vector === undefined) continue;
       setOwn(out, name, Array.from(vector));
       count++;
@@ -187,7 +187,7 @@ export class CollectionReader {
   }
 
   /** A copy of a stored dense vector (views are unsafe to hand to usearch and to callers). */
-  private storedDense(entry: PointEntry, name: string): Float32Array | undefined {
+  #storedDense(entry: PointEntry, name: string): Float32Array | undefined {
     const owner = entry.dense.get(name);
     const slots = this.table.dense.get(name);
     // slot -1: rewritten or deleted while a sliced read that still holds this point was under way.
@@ -195,18 +195,18 @@ export class CollectionReader {
     return slots.copy(owner.slot);
   }
 
-  private prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {
+  #prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {
     const params = this.vectors.sparseParams(name);
     const index = this.table.sparse.get(name);
     if (index === undefined) throw badInput(`Not existing vector name error: ${name}`);
     return { kind: 'sparse', name, vector: weightQuery(vector, params, index) };
   }
 
-  private distanceOf(name: string): VectorParams['distance'] {
+  #distanceOf(name: string): VectorParams['distance'] {
     return this.vectors.denseParams(name).distance;
   }
 
-  private textIndex(key: string): TextIndexParams | undefined {
+  #textIndex(key: string): TextIndexParams | undefined {
     const schema = this.indexes.get(key);
     if (schema?.type !== 'text') return undefined;
     const params = schema.params ?? {};

@@ -21,77 +21,80 @@ export interface IdentifiedPoint {
 const compareEntries = (a: IdentifiedPoint, b: IdentifiedPoint) => comparePointIds(a.id, b.id);
 
 export class IdOrder<PointEntry extends IdentifiedPoint> {
-  private sorted: PointEntry[] | null = null;
+  #sorted: PointEntry[] | null = null;
   /** Points with a new id since `sorted` was snapshotted. */
-  private added: PointEntry[] = [];
-  private removedCount = 0;
+  #added: PointEntry[] = [];
+  #removedCount = 0;
   /** Whether inserts and removals are being tracked (a list exists or is being built). */
-  private tracking = false;
-  private refreshing: Promise<void> | undefined;
+  #tracking = false;
+  #refreshing: Promise<void> | undefined;
 
-  constructor(
-    /** The point that holds `key` now, if any. */
-    private readonly current: (key: string) => PointEntry | undefined,
-    private readonly all: () => Iterable<PointEntry>,
-  ) {}
+  /** The point that holds `key` now, if any. */
+  readonly #current: (key: string) => PointEntry | undefined;
+  readonly #all: () => Iterable<PointEntry>;
+
+  constructor(current: (key: string) => PointEntry | undefined, all: () => Iterable<PointEntry>) {
+    this.#current = current;
+    this.#all = all;
+  }
 
   /** A point with an id not in the table before. */
   inserted(entry: PointEntry): void {
-    if (this.tracking) this.added.push(entry);
+    if (this.#tracking) this.#added.push(entry);
   }
 
   removed(): void {
-    if (this.tracking) this.removedCount++;
+    if (this.#tracking) this.#removedCount++;
   }
 
   /** The id-sorted list; entries may be stale: resolve each with `current` and skip those it gives nothing for. */
   async list(): Promise<readonly PointEntry[]> {
-    for (let refresh = 0; refresh < MAX_REFRESHES && this.needsRefresh(); refresh++) {
-      this.refreshing ??= this.refresh().finally(() => {
-        this.refreshing = undefined;
+    for (let refresh = 0; refresh < MAX_REFRESHES && this.#needsRefresh(); refresh++) {
+      this.#refreshing ??= this.#refresh().finally(() => {
+        this.#refreshing = undefined;
       });
-      await this.refreshing;
+      await this.#refreshing;
     }
-    return this.sorted ?? [];
+    return this.#sorted ?? [];
   }
 
-  private needsRefresh(): boolean {
-    return this.sorted === null || this.added.length > 0 || this.removedCount > this.sorted.length / 4;
+  #needsRefresh(): boolean {
+    return this.#sorted === null || this.#added.length > 0 || this.#removedCount > this.#sorted.length / 4;
   }
 
-  private async refresh(): Promise<void> {
-    if (this.sorted === null) {
-      this.tracking = true;
-      this.added = [];
-      this.removedCount = 0;
-      this.sorted = await sortInSlices([...this.all()], compareEntries);
+  async #refresh(): Promise<void> {
+    if (this.#sorted === null) {
+      this.#tracking = true;
+      this.#added = [];
+      this.#removedCount = 0;
+      this.#sorted = await sortInSlices([...this.#all()], compareEntries);
       return;
     }
-    const additions = this.added;
-    const anyRemoved = this.removedCount > 0;
-    this.added = [];
-    this.removedCount = 0;
+    const additions = this.#added;
+    const anyRemoved = this.#removedCount > 0;
+    this.#added = [];
+    this.#removedCount = 0;
     // The points that hold the new ids now (rewritten since, perhaps); ids removed again are left out.
     const fresh = new Set<PointEntry>();
     for (const entry of additions) {
-      const now = this.current(entry.key);
+      const now = this.#current(entry.key);
       if (now !== undefined) fresh.add(now);
     }
-    const old = this.sorted;
+    const old = this.#sorted;
     const sortedFresh = await sortInSlices([...fresh], compareEntries);
     if (!anyRemoved) {
       // Nothing left the table, so no id came back either: fold the new points in as they are.
-      this.sorted = await insertSorted(old, sortedFresh);
+      this.#sorted = await insertSorted(old, sortedFresh);
       return;
     }
     const kept: PointEntry[] = [];
     for (let i = 0; i < old.length; i++) {
       if (i % CHECK_EVERY === 0) await pauseIfDue();
-      const now = this.current((old[i] as PointEntry).key);
+      const now = this.#current((old[i] as PointEntry).key);
       // An id removed and inserted again comes back through `fresh`.
       if (now !== undefined && !fresh.has(now)) kept.push(now);
     }
-    this.sorted = await mergeInSlices(kept, sortedFresh, compareEntries);
+    this.#sorted = await mergeInSlices(kept, sortedFresh, compareEntries);
   }
 }
 

@@ -130,15 +130,19 @@ const BOUNDED_LIMIT = 1024;
 /** The first `capacity` items by `order`, kept sorted while offered: a page costs a pass, not a sort of all. */
 class SortedFirst<T> {
   readonly items: T[] = [];
-  constructor(
-    private readonly capacity: number,
-    private readonly order: (a: T, b: T) => number,
-  ) {}
+  readonly #capacity: number;
+  readonly #order: (a: T, b: T) => number;
+
+  constructor(capacity: number, order: (a: T, b: T) => number) {
+    this.#capacity = capacity;
+    this.#order = order;
+  }
 
   offer(item: T): void {
-    const { items, order } = this;
-    if (this.capacity === 0) return;
-    if (items.length === this.capacity && order(item, items[items.length - 1] as T) >= 0) return;
+    const items = this.items;
+    const order = this.#order;
+    if (this.#capacity === 0) return;
+    if (items.length === this.#capacity && order(item, items[items.length - 1] as T) >= 0) return;
     let low = 0;
     let high = items.length;
     while (low < high) {
@@ -147,7 +151,7 @@ class SortedFirst<T> {
       else high = middle;
     }
     items.splice(low, 0, item);
-    if (items.length > this.capacity) items.pop();
+    if (items.length > this.#capacity) items.pop();
   }
 }
 

@@ -57,11 +57,11 @@ export function compareEntries(a: PointEntry, b: PointEntry): number {
 
 /** In-memory points of one collection. */
 export class PointTable {
-  private readonly byKey = new Map<string, PointEntry>();
+  readonly #byKey = new Map<string, PointEntry>();
   /** Every point by id, for scroll; built and kept up to date in time slices. */
   readonly idOrder = new IdOrder<PointEntry>(
-    (key) => this.byKey.get(key),
-    () => this.byKey.values(),
+    (key) => this.#byKey.get(key),
+    () => this.#byKey.values(),
   );
   /** Each dense vector name's slots. */
   readonly dense: ReadonlyMap<string, VectorSlots<DenseSlot>>;
@@ -74,19 +74,19 @@ export class PointTable {
   }
 
   get size(): number {
-    return this.byKey.size;
+    return this.#byKey.size;
   }
 
   get(id: PointId): PointEntry | undefined {
-    return this.byKey.get(pointIdKey(id));
+    return this.#byKey.get(pointIdKey(id));
   }
 
   getByKey(key: string): PointEntry | undefined {
-    return this.byKey.get(key);
+    return this.#byKey.get(key);
   }
 
   values(): IterableIterator<PointEntry> {
-    return this.byKey.values();
+    return this.#byKey.values();
   }
 
   /** Room for `count` points' vectors of every dense name, before loading that many. */
@@ -102,7 +102,7 @@ export class PointTable {
   /** Inserts or replaces a whole point (Qdrant's upsert semantics); vector names must exist in the table. */
   put(id: PointId, vectors: PointVectors, payload: Payload, version: number): PointEntry {
     const key = pointIdKey(id);
-    const old = this.byKey.get(key);
+    const old = this.#byKey.get(key);
     const entry = new PointEntry(id, key, payload, version);
     for (const [name, vector] of vectors.dense) {
       const slots = this.dense.get(name);
@@ -118,7 +118,7 @@ export class PointTable {
       for (const [name, previous] of old.dense) {
         if (!vectors.dense.has(name)) this.dense.get(name)?.remove(previous.slot);
       }
-      this.removeSparse(old);
+      this.#removeSparse(old);
     }
     if (vectors.sparse.size > 0) {
       const docs = new Map<string, SparseDoc>();
@@ -129,7 +129,7 @@ export class PointTable {
       }
       entry.sparse = docs;
     }
-    this.byKey.set(key, entry);
+    this.#byKey.set(key, entry);
     // A rewritten point keeps its place: readers of the order look each id up anew.
     if (old === undefined) this.idOrder.inserted(entry);
     return entry;
@@ -137,12 +137,12 @@ export class PointTable {
 
   delete(entry: PointEntry): void {
     for (const [name, owner] of entry.dense) this.dense.get(name)?.remove(owner.slot);
-    this.removeSparse(entry);
-    this.byKey.delete(entry.key);
+    this.#removeSparse(entry);
+    this.#byKey.delete(entry.key);
     this.idOrder.removed();
   }
 
-  private removeSparse(entry: PointEntry): void {
+  #removeSparse(entry: PointEntry): void {
     for (const [name, doc] of entry.sparse) this.sparse.get(name)?.remove(doc);
   }
 }

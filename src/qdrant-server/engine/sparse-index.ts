@@ -74,35 +74,35 @@ function positionOf(indices: Uint32Array, index: number): number {
 
 /** The stored vectors of one sparse vector name, by dimension. */
 export class SparseIndex {
-  private readonly postings = new Map<number, Posting>();
-  private readonly docs: (SparseDoc | undefined)[] = [];
-  private readonly freeSlots: number[] = [];
-  private count = 0;
+  readonly #postings = new Map<number, Posting>();
+  readonly #docs: (SparseDoc | undefined)[] = [];
+  readonly #freeSlots: number[] = [];
+  #count = 0;
   /** A search's scores by slot, valid for the slots in `touched[0..n)` that `accumulate` returned. */
-  private scoreBySlot = new Float32Array(0);
-  private touchedSlots = new Int32Array(0);
+  #scoreBySlot = new Float32Array(0);
+  #touchedSlots = new Int32Array(0);
   /** The number of the last search that met each slot, so the scratch needs no reset between searches. */
-  private marks = new Uint32Array(0);
-  private searches = 0;
+  #marks = new Uint32Array(0);
+  #searches = 0;
 
   /** How many points hold this sparse vector (Qdrant's `vector_count`, the N of idf), empty ones included. */
   get documentCount(): number {
-    return this.count;
+    return this.#count;
   }
 
   /** Stores a point's vector (indices ascending) and returns it as stored. */
   add(vector: SparseVectorData, point: PointEntry): SparseDoc {
-    const slot = this.freeSlots.pop() ?? this.docs.length;
+    const slot = this.#freeSlots.pop() ?? this.#docs.length;
     const doc = new SparseDoc(vector.indices, vector.values, point, slot);
-    this.docs[slot] = doc;
-    if (this.docs.length > this.marks.length) this.growScratch();
-    this.count++;
+    this.#docs[slot] = doc;
+    if (this.#docs.length > this.#marks.length) this.#growScratch();
+    this.#count++;
     for (let i = 0; i < doc.indices.length; i++) {
       const index = doc.indices[i] as number;
-      let posting = this.postings.get(index);
+      let posting = this.#postings.get(index);
       if (posting === undefined) {
         posting = new Posting();
-        this.postings.set(index, posting);
+        this.#postings.set(index, posting);
       }
       doc.positions[i] = posting.push(slot, doc.values[i] as number);
     }
@@ -110,21 +110,21 @@ export class SparseIndex {
   }
 
   remove(doc: SparseDoc): void {
-    if (this.docs[doc.slot] !== doc) return;
+    if (this.#docs[doc.slot] !== doc) return;
     for (let i = 0; i < doc.indices.length; i++) {
       const index = doc.indices[i] as number;
-      const posting = this.postings.get(index) as Posting;
+      const posting = this.#postings.get(index) as Posting;
       const at = doc.positions[i] as number;
       const moved = posting.removeAt(at);
       if (moved >= 0) {
-        const other = this.docs[moved] as SparseDoc;
+        const other = this.#docs[moved] as SparseDoc;
         other.positions[positionOf(other.indices, index)] = at;
       }
-      if (posting.size === 0) this.postings.delete(index);
+      if (posting.size === 0) this.#postings.delete(index);
     }
-    this.docs[doc.slot] = undefined;
-    this.freeSlots.push(doc.slot);
-    this.count--;
+    this.#docs[doc.slot] = undefined;
+    this.#freeSlots.push(doc.slot);
+    this.#count--;
   }
 
   /**
@@ -132,7 +132,7 @@ export class SparseIndex {
    * too (Qdrant's posting lists keep them).
    */
   documentFrequency(index: number): number {
-    return this.postings.get(index)?.size ?? 0;
+    return this.#postings.get(index)?.size ?? 0;
   }
 
   /**
@@ -142,13 +142,13 @@ export class SparseIndex {
    * order, the very sequence of roundings `scoreSparse` makes.
    */
   accumulate(query: SparseVectorData): number {
-    const epoch = this.nextSearch();
-    const scores = this.scoreBySlot;
-    const marks = this.marks;
-    const touched = this.touchedSlots;
+    const epoch = this.#nextSearch();
+    const scores = this.#scoreBySlot;
+    const marks = this.#marks;
+    const touched = this.#touchedSlots;
     let met = 0;
     for (let q = 0; q < query.indices.length; q++) {
-      const posting = this.postings.get(query.indices[q] as number);
+      const posting = this.#postings.get(query.indices[q] as number);
       if (posting === undefined) continue;
       const weight = query.values[q] as number;
       const { slots, weights, size } = posting;
@@ -171,33 +171,33 @@ export class SparseIndex {
 
   /** The slots met by the last `accumulate`. */
   touched(): Int32Array {
-    return this.touchedSlots;
+    return this.#touchedSlots;
   }
 
   /** The scores of the last `accumulate`, by slot. */
   scores(): Float32Array {
-    return this.scoreBySlot;
+    return this.#scoreBySlot;
   }
 
   /** The stored vector in a slot met by a search. */
   docAt(slot: number): SparseDoc {
-    return this.docs[slot] as SparseDoc;
+    return this.#docs[slot] as SparseDoc;
   }
 
-  private nextSearch(): number {
-    if (this.searches === 0xffff_ffff) {
+  #nextSearch(): number {
+    if (this.#searches === 0xffff_ffff) {
       // After four billion searches, clear every mark rather than let an old number come back.
-      this.marks.fill(0);
-      this.searches = 0;
+      this.#marks.fill(0);
+      this.#searches = 0;
     }
-    return ++this.searches;
+    return ++this.#searches;
   }
 
-  private growScratch(): void {
-    const capacity = Math.max(INITIAL_CAPACITY, Math.ceil(this.docs.length * GROWTH));
+  #growScratch(): void {
+    const capacity = Math.max(INITIAL_CAPACITY, Math.ceil(this.#docs.length * GROWTH));
     // Growth happens between searches, so no mark needs keeping (epochs start at 1).
-    this.marks = new Uint32Array(capacity);
-    this.scoreBySlot = new Float32Array(capacity);
-    this.touchedSlots = new Int32Array(capacity);
+    this.#marks = new Uint32Array(capacity);
+    this.#scoreBySlot = new Float32Array(capacity);
+    this.#touchedSlots = new Int32Array(capacity);
   }
 }

@@ -96,13 +96,13 @@ function isBusy(error: unknown): boolean {
 
 /** Prepared statements over the two tables; the engine wraps each of its operations in `transaction`. */
 export class SqlitePersistence {
-  private readonly db: Database.Database;
-  private readonly statements;
+  readonly #db: Database.Database;
+  readonly #statements;
 
   constructor(dataDir: string) {
-    this.db = openDatabase(dataDir);
-    const db = this.db;
-    this.statements = {
+    this.#db = openDatabase(dataDir);
+    const db = this.#db;
+    this.#statements = {
       collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
       points: db.prepare('SELECT id_key, vector, vectors, payload, version FROM points WHERE collection = ?'),
       countPoints: db.prepare('SELECT COUNT(*) AS count FROM points WHERE collection = ?'),
@@ -128,12 +128,12 @@ export class SqlitePersistence {
 
   /** Runs `write` in one transaction: all of it is committed, or none. */
   transaction<T>(write: () => T): T {
-    return this.db.transaction(write)();
+    return this.#db.transaction(write)();
   }
 
   loadCollections(): StoredCollection[] {
     return (
-      this.statements.collections.all() as {
+      this.#statements.collections.all() as {
         name: string;
         spec: string;
         indexes: string;
@@ -149,12 +149,12 @@ export class SqlitePersistence {
 
   /** How many points a collection has stored. */
   countPoints(collection: string): number {
-    return (this.statements.countPoints.get(collection) as { count: number }).count;
+    return (this.#statements.countPoints.get(collection) as { count: number }).count;
   }
 
   /** Streams a collection's points, so loading never holds every row's JS object at once. */
   *loadPoints(collection: string): Generator<StoredPoint> {
-    for (const row of this.statements.points.iterate(collection) as Iterable<{
+    for (const row of this.#statements.points.iterate(collection) as Iterable<{
       id_key: string;
       vector: Buffer | null;
       vectors: Buffer | null;
@@ -172,20 +172,20 @@ export class SqlitePersistence {
   }
 
   insertCollection(name: string, spec: unknown, indexes: unknown): void {
-    this.statements.insertCollection.run(name, JSON.stringify(spec), JSON.stringify(indexes));
+    this.#statements.insertCollection.run(name, JSON.stringify(spec), JSON.stringify(indexes));
   }
 
   deleteCollection(name: string): void {
-    this.statements.deleteCollectionPoints.run(name);
-    this.statements.deleteCollection.run(name);
+    this.#statements.deleteCollectionPoints.run(name);
+    this.#statements.deleteCollection.run(name);
   }
 
   setOperations(name: string, operations: number): void {
-    this.statements.setOperations.run(operations, name);
+    this.#statements.setOperations.run(operations, name);
   }
 
   setIndexes(name: string, indexes: unknown): void {
-    this.statements.setIndexes.run(JSON.stringify(indexes), name);
+    this.#statements.setIndexes.run(JSON.stringify(indexes), name);
   }
 
   putPoint(
@@ -196,30 +196,30 @@ export class SqlitePersistence {
     payload: unknown,
     version: number,
   ): void {
-    this.statements.putPoint.run(collection, key, vector, vectors, JSON.stringify(payload), version);
+    this.#statements.putPoint.run(collection, key, vector, vectors, JSON.stringify(payload), version);
   }
 
   setPayload(collection: string, key: string, payload: unknown, version: number): void {
-    this.statements.setPayload.run(JSON.stringify(payload), version, collection, key);
+    this.#statements.setPayload.run(JSON.stringify(payload), version, collection, key);
   }
 
   deletePoint(collection: string, key: string): void {
-    this.statements.deletePoint.run(collection, key);
+    this.#statements.deletePoint.run(collection, key);
   }
 
   /** Every alias → collection pair. */
   loadAliases(): Map<string, string> {
-    const rows = this.statements.aliases.all() as { alias: string; collection: string }[];
+    const rows = this.#statements.aliases.all() as { alias: string; collection: string }[];
     return new Map(rows.map((row) => [row.alias, row.collection]));
   }
 
   /** Replaces the whole alias table (call inside `transaction`). */
   saveAliases(aliases: ReadonlyMap<string, string>): void {
-    this.statements.clearAliases.run();
-    for (const [alias, collection] of aliases) this.statements.insertAlias.run(alias, collection);
+    this.#statements.clearAliases.run();
+    for (const [alias, collection] of aliases) this.#statements.insertAlias.run(alias, collection);
   }
 
   close(): void {
-    this.db.close();
+    this.#db.close();
   }
 }

@@ -19,12 +19,15 @@ function compareBytes(a: string, b: string): number {
 }
 
 class EmbeddedStore implements StoreEngine {
-  private readonly collections = new Map<string, EmbeddedCollection>();
-  private readonly aliases: AliasTable;
-  private closed = false;
+  readonly #collections = new Map<string, EmbeddedCollection>();
+  readonly #aliases: AliasTable;
+  #closed = false;
 
-  constructor(private readonly db: SqlitePersistence) {
-    this.aliases = new AliasTable(db.loadAliases());
+  readonly #db: SqlitePersistence;
+
+  constructor(db: SqlitePersistence) {
+    this.#db = db;
+    this.#aliases = new AliasTable(db.loadAliases());
     for (const stored of db.loadCollections()) {
       const collection = new EmbeddedCollection(
         {
@@ -36,71 +39,71 @@ class EmbeddedStore implements StoreEngine {
         db,
       );
       collection.loadPoints(db.countPoints(stored.name), db.loadPoints(stored.name));
-      this.collections.set(stored.name, collection);
+      this.#collections.set(stored.name, collection);
     }
   }
 
   listCollections(): string[] {
-    return [...this.collections.keys()].sort(compareBytes);
+    return [...this.#collections.keys()].sort(compareBytes);
   }
 
   exists(name: string): boolean {
-    return this.collections.has(this.resolve(name));
+    return this.#collections.has(this.#resolve(name));
   }
 
   collection(name: string): CollectionEngine {
-    const resolved = this.resolve(name);
-    const collection = this.collections.get(resolved);
+    const resolved = this.#resolve(name);
+    const collection = this.#collections.get(resolved);
     if (collection === undefined) throw notFound(`Collection \`${resolved}\` doesn't exist!`);
     return collection;
   }
 
   createCollection(name: string, spec: CollectionSpec): void {
-    if (this.collections.has(name)) throw alreadyExists(`Collection \`${name}\` already exists!`);
-    if (this.aliases.has(name)) {
+    if (this.#collections.has(name)) throw alreadyExists(`Collection \`${name}\` already exists!`);
+    if (this.#aliases.has(name)) {
       throw badInput(`Can't create collection with name ${name}. Alias with the same name already exists`);
     }
-    this.db.transaction(() => this.db.insertCollection(name, spec, {}));
-    this.collections.set(name, new EmbeddedCollection({ name, spec, indexes: {}, operations: 0 }, this.db));
+    this.#db.transaction(() => this.#db.insertCollection(name, spec, {}));
+    this.#collections.set(name, new EmbeddedCollection({ name, spec, indexes: {}, operations: 0 }, this.#db));
   }
 
   deleteCollection(name: string): boolean {
-    const collection = this.collections.get(name);
+    const collection = this.#collections.get(name);
     if (collection === undefined) return false;
-    const remaining = this.aliases.without(name);
-    this.db.transaction(() => {
-      this.db.deleteCollection(name);
-      this.db.saveAliases(remaining);
+    const remaining = this.#aliases.without(name);
+    this.#db.transaction(() => {
+      this.#db.deleteCollection(name);
+      this.#db.saveAliases(remaining);
     });
-    this.aliases.replace(remaining);
-    this.collections.delete(name);
+    this.#aliases.replace(remaining);
+    this.#collections.delete(name);
     collection.drop();
     return true;
   }
 
   updateAliases(actions: readonly AliasAction[]): void {
-    const next = this.aliases.plan(actions, (name) => this.collections.has(name));
-    this.db.transaction(() => this.db.saveAliases(next));
-    this.aliases.replace(next);
+    const next = this.#aliases.plan(actions, (name) => this.#collections.has(name));
+    this.#db.transaction(() => this.#db.saveAliases(next));
+    this.#aliases.replace(next);
   }
 
   listAliases(): AliasDescription[] {
-    return this.aliases.list();
+    return this.#aliases.list();
   }
 
   collectionAliases(collection: string): AliasDescription[] {
-    return this.aliases.of(collection);
+    return this.#aliases.of(collection);
   }
 
   /** An alias's collection name, else the name itself (Qdrant's `resolve_name`). */
-  private resolve(name: string): string {
-    return this.aliases.target(name) ?? name;
+  #resolve(name: string): string {
+    return this.#aliases.target(name) ?? name;
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.db.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
   }
 }
 

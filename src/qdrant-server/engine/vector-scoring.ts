@@ -81,63 +81,68 @@ export interface Scored<T> {
  * allocated by `capacity`, so a client's `limit: 1e9` costs what the collection's size costs.
  */
 export class TopK<T> {
-  private readonly heap: Scored<T>[] = [];
+  readonly #heap: Scored<T>[] = [];
 
-  constructor(
-    private readonly capacity: number,
-    private readonly higherIsBetter: boolean,
-    private readonly tieBreak: (a: T, b: T) => number,
-  ) {}
+  readonly #capacity: number;
+  readonly #higherIsBetter: boolean;
+  readonly #tieBreak: (a: T, b: T) => number;
+
+  constructor(capacity: number, higherIsBetter: boolean, tieBreak: (a: T, b: T) => number) {
+    this.#capacity = capacity;
+    this.#higherIsBetter = higherIsBetter;
+    this.#tieBreak = tieBreak;
+  }
 
   get full(): boolean {
-    return this.heap.length >= this.capacity;
+    return this.#heap.length >= this.#capacity;
   }
 
   /** The kept candidates, best first. */
   get items(): Scored<T>[] {
-    return [...this.heap].sort((a, b) => (this.beats(a.item, a.score, b) ? -1 : 1));
+    return [...this.#heap].sort((a, b) => (this.#beats(a.item, a.score, b) ? -1 : 1));
   }
 
   /** The current worst kept score (undefined while not full). */
   worst(): number | undefined {
-    return this.full ? this.heap[0]?.score : undefined;
+    return this.full ? this.#heap[0]?.score : undefined;
   }
 
   offer(item: T, score: number): void {
-    if (this.capacity <= 0) return;
-    const heap = this.heap;
-    if (heap.length < this.capacity) {
+    if (this.#capacity <= 0) return;
+    const heap = this.#heap;
+    if (heap.length < this.#capacity) {
       heap.push({ item, score });
-      this.siftUp(heap.length - 1);
-    } else if (this.beats(item, score, heap[0] as Scored<T>)) {
+      this.#siftUp(heap.length - 1);
+    } else if (this.#beats(item, score, heap[0] as Scored<T>)) {
       heap[0] = { item, score };
-      this.siftDown(0);
+      this.#siftDown(0);
     }
   }
 
   /** Whether `a` should sit above `b` in the heap: it is the worse of the two. */
-  private isWorse(a: Scored<T>, b: Scored<T>): boolean {
-    return this.beats(b.item, b.score, a);
+  #isWorse(a: Scored<T>, b: Scored<T>): boolean {
+    return this.#beats(b.item, b.score, a);
   }
 
-  private siftUp(at: number): void {
-    const heap = this.heap;
+  #siftUp(at: number): void {
+    const heap = this.#heap;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!this.isWorse(heap[at] as Scored<T>, heap[parent] as Scored<T>)) return;
+      if (!this.#isWorse(heap[at] as Scored<T>, heap[parent] as Scored<T>)) return;
       [heap[at], heap[parent]] = [heap[parent] as Scored<T>, heap[at] as Scored<T>];
       at = parent;
     }
   }
 
-  private siftDown(at: number): void {
-    const heap = this.heap;
+  #siftDown(at: number): void {
+    const heap = this.#heap;
     for (;;) {
       const left = 2 * at + 1;
       const right = left + 1;
       let worst = at;
-      if (left < heap.length && this.isWorse(heap[left] as Scored<T>, heap[worst] as Scored<T>)) worst = left;
-      if (right < heap.length && this.isWorse(heap[right] as Scored<T>, heap[worst] as Scored<T>))
+      if (left < heap.length && this.#isWorse(heap[left] as Scored<T>, heap[worst] as Scored<T>))
+        worst = left;
+      if (right < heap.length && this.#isWorse(heap[right] as Scored<T>, heap[worst] as Scored<T>))
         worst = right;
       if (worst === at) return;
       [heap[at], heap[worst]] = [heap[worst] as Scored<T>, heap[at] as Scored<T>];
@@ -145,8 +150,8 @@ export class TopK<T> {
     }
   }
 
-  private beats(item: T, score: number, other: Scored<T>): boolean {
-    if (score !== other.score) return this.higherIsBetter ? score > other.score : score < other.score;
-    return this.tieBreak(item, other.item) < 0;
+  #beats(item: T, score: number, other: Scored<T>): boolean {
+    if (score !== other.score) return this.#higherIsBetter ? score > other.score : score < other.score;
+    return this.#tieBreak(item, other.item) < 0;
   }
 }

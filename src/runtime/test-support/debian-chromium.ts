@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { readEnv } from '../read-env.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -12,7 +13,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  * (MEMORY_POOL_REQUIRE_BROWSER=1, which CI sets, makes a missing browser a failure instead).
  */
 export const skipWithoutChromium: string | false =
-  !existsSync(CHROMIUM_PATH) && process.env.MEMORY_POOL_REQUIRE_BROWSER !== '1'
+  !existsSync(CHROMIUM_PATH) && readEnv(process.env, 'MEMORY_POOL_REQUIRE_BROWSER') !== '1'
     ? `needs ${CHROMIUM_PATH} (apt-get install chromium)`
     : false;
 

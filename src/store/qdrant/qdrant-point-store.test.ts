@@ -1,3 +1,4 @@
+import { readEnv } from '../../runtime/read-env.js';
 import { startTestQdrant } from '../../service/test-support/start-test-qdrant.js';
 import { describePointStoreContract } from '../test-support/point-store-contract.js';
 import { createQdrantPointStore } from './qdrant-point-store.js';
@@ -5,7 +6,7 @@ import { createQdrantStoreAdmin } from './qdrant-store-admin.js';
 
 // Against a real Qdrant: QDRANT_URL=http://localhost:6333 [QDRANT_API_KEY=…] npm test -- qdrant-point-store
 describePointStoreContract(
-  process.env.QDRANT_URL
+  readEnv(process.env, 'QDRANT_URL')
     ? 'the Qdrant adapter over the Qdrant at QDRANT_URL'
     : 'the Qdrant adapter over the embedded store',
   async () => {

@@ -32,11 +32,15 @@ interface RouteRow {
 
 /** The collection_routes, reembeds and collection_embeddings tables; each method is one statement or transaction. */
 export class CollectionRoutes {
-  constructor(private readonly db: Database) {}
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
 
   /** undefined when the collection was never switched. */
   routeOf(collection: string): CollectionRoute | undefined {
-    const row = this.db.prepare('SELECT * FROM collection_routes WHERE collection = ?').get(collection) as
+    const row = this.#db.prepare('SELECT * FROM collection_routes WHERE collection = ?').get(collection) as
       | RouteRow
       | undefined;
     return (
@@ -59,7 +63,7 @@ export class CollectionRoutes {
    * switched to or away from (a service started before a later switch still holds that name).
    */
   resolve(name: string): string {
-    const row = this.db
+    const row = this.#db
       .prepare(
         'SELECT target FROM collection_routes WHERE collection = ? OR target = ? OR previous = ? LIMIT 1',
       )
@@ -73,25 +77,25 @@ export class CollectionRoutes {
    * `target` ends.
    */
   switchTo(collection: string, target: string, now: number): void {
-    this.db
+    this.#db
       .transaction(() => {
         const from = this.activeCollection(collection);
-        this.db.prepare('UPDATE chunks SET collection = ? WHERE collection = ?').run(target, from);
-        this.db
+        this.#db.prepare('UPDATE chunks SET collection = ? WHERE collection = ?').run(target, from);
+        this.#db
           .prepare(
             `INSERT INTO collection_routes (collection, target, previous, switched_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (collection) DO UPDATE SET target = excluded.target, previous = excluded.previous,
              switched_at = excluded.switched_at`,
           )
           .run(collection, target, from, now);
-        this.db.prepare('DELETE FROM reembeds WHERE collection = ?').run(collection);
+        this.#db.prepare('DELETE FROM reembeds WHERE collection = ?').run(collection);
       })
       .immediate();
   }
 
   /** After `--drop-old` deleted the previous collection: there is nothing to roll back to. */
   forgetPrevious(collection: string): void {
-    this.db.prepare('UPDATE collection_routes SET previous = NULL WHERE collection = ?').run(collection);
+    this.#db.prepare('UPDATE collection_routes SET previous = NULL WHERE collection = ?').run(collection);
   }
 
   /**
@@ -99,16 +103,16 @@ export class CollectionRoutes {
    * unexpanded): from the commit on, the service writes what it stores in `source` to `target` as well.
    */
   beginReembed(collection: string, source: string, target: string, embedding: string, now: number): void {
-    this.db
+    this.#db
       .transaction(() => {
-        this.db
+        this.#db
           .prepare(
             `INSERT INTO reembeds (collection, source, target, started_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (collection) DO UPDATE SET source = excluded.source, target = excluded.target,
              started_at = CASE WHEN reembeds.target = excluded.target THEN reembeds.started_at ELSE excluded.started_at END`,
           )
           .run(collection, source, target, now);
-        this.db
+        this.#db
           .prepare(
             `INSERT INTO collection_embeddings (collection, embedding, recorded_at) VALUES (?, ?, ?)
            ON CONFLICT (collection) DO UPDATE SET embedding = excluded.embedding, recorded_at = excluded.recorded_at`,
@@ -119,7 +123,7 @@ export class CollectionRoutes {
   }
 
   reembedOf(collection: string): ReembedInProgress | undefined {
-    const row = this.db.prepare('SELECT * FROM reembeds WHERE collection = ?').get(collection) as
+    const row = this.#db.prepare('SELECT * FROM reembeds WHERE collection = ?').get(collection) as
       | { collection: string; source: string; target: string; started_at: number }
       | undefined;
     return (
@@ -133,7 +137,7 @@ export class CollectionRoutes {
    * Asked after the write, so a write finished before a reembed began is one its passes copy.
    */
   followerOf(written: string): string | undefined {
-    const reembed = this.db.prepare('SELECT target FROM reembeds WHERE source = ?').get(written) as
+    const reembed = this.#db.prepare('SELECT target FROM reembeds WHERE source = ?').get(written) as
       | { target: string }
       | undefined;
     if (reembed !== undefined) return reembed.target;
@@ -143,7 +147,7 @@ export class CollectionRoutes {
 
   /** The `embedding:` section (JSON, `${VAR}` unexpanded) a reembed built `collection` with, if any. */
   embeddingOf(collection: string): string | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare('SELECT embedding FROM collection_embeddings WHERE collection = ?')
       .get(collection) as { embedding: string } | undefined;
     return row?.embedding;
