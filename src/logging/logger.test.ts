@@ -31,7 +31,11 @@ describe('logs', () => {
   test('JSON lines parse, and keys are redacted in both formats', () => {
     const json = capture();
     createLogger({ level: 'info', format: 'json', destination: json.stream }).info(
-      { apiKey: 'sk-secret', headers: { authorization: 'Bearer sk-secret' } },
+      {
+        apiKey: 'sk-secret',
+        headers: { authorization: 'Bearer sk-secret' },
+        discord: { token: 'sk-secret' },
+      },
       'configured',
     );
     const entry = JSON.parse(json.text()) as Record<string, unknown>;

@@ -19,6 +19,10 @@ const REDACTED_PATHS = [
   '*.*.apiKey',
   'key',
   '*.key',
+  // The Discord bot token (discord.token, or a client's options) is a credential like a key.
+  'token',
+  '*.token',
+  '*.*.token',
   'headers.authorization',
   'headers["api-key"]',
   'headers["x-api-key"]',

@@ -11,10 +11,13 @@ export type ChannelRule = 'allow' | 'deny';
 
 /** Opt-outs and channel rules of one memory-pool bot; every method is one statement. */
 export class DiscordState {
-  private constructor(
-    private readonly db: Database,
-    private readonly bot: string,
-  ) {}
+  readonly #db: Database;
+  readonly #bot: string;
+
+  private constructor(db: Database, bot: string) {
+    this.#db = db;
+    this.#bot = bot;
+  }
 
   /** Opens (or creates) `discord.sqlite` in `dataDir`. */
   static open(dataDir: string, bot: string): DiscordState {
@@ -41,7 +44,7 @@ export class DiscordState {
 
   isOptedOut(userId: string): boolean {
     return (
-      this.db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.bot, userId) !==
+      this.#db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.#bot, userId) !==
       undefined
     );
   }
@@ -49,23 +52,23 @@ export class DiscordState {
   /** Records the choice; returns whether it changed anything. */
   setOptedOut(userId: string, optedOut: boolean, at: number): boolean {
     const statement = optedOut
-      ? this.db.prepare('INSERT OR IGNORE INTO opt_outs (bot, user_id, at) VALUES (?, ?, ?)')
-      : this.db.prepare('DELETE FROM opt_outs WHERE bot = ? AND user_id = ?');
-    return (optedOut ? statement.run(this.bot, userId, at) : statement.run(this.bot, userId)).changes > 0;
+      ? this.#db.prepare('INSERT OR IGNORE INTO opt_outs (bot, user_id, at) VALUES (?, ?, ?)')
+      : this.#db.prepare('DELETE FROM opt_outs WHERE bot = ? AND user_id = ?');
+    return (optedOut ? statement.run(this.#bot, userId, at) : statement.run(this.#bot, userId)).changes > 0;
   }
 
   setChannelRule(channelId: string, rule: ChannelRule): void {
-    this.db
+    this.#db
       .prepare(
         'INSERT INTO channel_rules (bot, channel_id, rule) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET rule = ?',
       )
-      .run(this.bot, channelId, rule, rule);
+      .run(this.#bot, channelId, rule, rule);
   }
 
   channelRules(): ReadonlyMap<string, ChannelRule> {
-    const rows = this.db
+    const rows = this.#db
       .prepare('SELECT channel_id, rule FROM channel_rules WHERE bot = ?')
-      .all(this.bot) as {
+      .all(this.#bot) as {
       channel_id: string;
       rule: ChannelRule;
     }[];
@@ -74,17 +77,17 @@ export class DiscordState {
 
   hasBackfilled(channelId: string): boolean {
     return (
-      this.db
+      this.#db
         .prepare('SELECT 1 FROM backfilled WHERE bot = ? AND channel_id = ?')
-        .get(this.bot, channelId) !== undefined
+        .get(this.#bot, channelId) !== undefined
     );
   }
 
   /** Marked once a channel's back-fill completed, so it is read once (and again after a crash half-way). */
   markBackfilled(channelId: string, at: number): void {
-    this.db
+    this.#db
       .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
-      .run(this.bot, channelId, at);
+      .run(this.#bot, channelId, at);
   }
 
   /**
@@ -92,11 +95,11 @@ export class DiscordState {
    * before it is never recorded again, even when a back-fill or a re-delivered event brings it afterwards.
    */
   noteForgotten(kind: 'user' | 'channel', id: string, at: number): void {
-    this.db
+    this.#db
       .prepare(
         'INSERT INTO forgotten_before (bot, kind, id, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = MAX(at, excluded.at)',
       )
-      .run(this.bot, kind, id, at);
+      .run(this.#bot, kind, id, at);
   }
 
   /**
@@ -105,37 +108,37 @@ export class DiscordState {
    */
   wasForgotten(userId: string, channelIds: readonly string[], createdAt: number): boolean {
     return (
-      this.db
+      this.#db
         .prepare(
           `SELECT 1 FROM forgotten_before WHERE bot = ? AND at >= ?
            AND ((kind = 'user' AND id = ?) OR (kind = 'channel' AND id IN (SELECT value FROM json_each(?))))`,
         )
-        .get(this.bot, createdAt, userId, JSON.stringify(channelIds)) !== undefined
+        .get(this.#bot, createdAt, userId, JSON.stringify(channelIds)) !== undefined
     );
   }
 
   /** Remembers a thread recorded from: deleting its parent channel forgets it too, cached or not. */
   noteThread(threadId: string, parentId: string): void {
-    this.db
+    this.#db
       .prepare('INSERT OR IGNORE INTO threads (bot, thread_id, parent_id) VALUES (?, ?, ?)')
-      .run(this.bot, threadId, parentId);
+      .run(this.#bot, threadId, parentId);
   }
 
   parentOf(threadId: string): string | undefined {
-    const row = this.db
+    const row = this.#db
       .prepare('SELECT parent_id FROM threads WHERE bot = ? AND thread_id = ?')
-      .get(this.bot, threadId) as { parent_id: string } | undefined;
+      .get(this.#bot, threadId) as { parent_id: string } | undefined;
     return row?.parent_id;
   }
 
   threadsOf(parentId: string): string[] {
-    const rows = this.db
+    const rows = this.#db
       .prepare('SELECT thread_id FROM threads WHERE bot = ? AND parent_id = ?')
-      .all(this.bot, parentId) as { thread_id: string }[];
+      .all(this.#bot, parentId) as { thread_id: string }[];
     return rows.map((row) => row.thread_id);
   }
 
   close(): void {
-    this.db.close();
+    this.#db.close();
   }
 }
