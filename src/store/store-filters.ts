@@ -69,6 +69,17 @@ export function unsourcedPoints(): StoreFilter {
   return { must: [isEmpty('source')] };
 }
 
+/** Those of `ids` that SillyTavern wrote (a point with a `source` among them is not matched). */
+export function unsourcedPointsAmong(ids: readonly StoredPointId[]): StoreFilter {
+  return { must: [hasId(ids), isEmpty('source')] };
+}
+
+/** Whether a payload's `source` is what `isEmpty('source')` matches (missing, null, an empty list). */
+export function isUnsourcedPayload(payload: Readonly<Record<string, unknown>>): boolean {
+  const { source } = payload;
+  return source === undefined || source === null || (Array.isArray(source) && source.length === 0);
+}
+
 /** The points memory-pool wrote: every one has a `source`. */
 export function sourcedPoints(): StoreFilter {
   return { must_not: [isEmpty('source')] };

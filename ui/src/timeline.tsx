@@ -8,12 +8,7 @@ import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
 import { FilterBar } from './filter-bar.js';
 import { formatCount, pointDay, pointDayKey } from './format.js';
-import {
-  type ForgetPlan,
-  planForgetMatching,
-  planForgetPoint,
-  planForgetSillyTavern,
-} from './forget-plans.js';
+import { type ForgetPlan, planForgetMatching, planForgetPoint } from './forget-plans.js';
 import { MemoryCard } from './memory-card.js';
 import { PointEditor } from './point-editor.js';
 import { can, canEditPoint, canForgetPoint } from './session.js';
@@ -105,8 +100,12 @@ export function Timeline(props: {
     if (!next && step > 0 && cursor) void load(cursor);
   };
 
-  const onlySillyTavern = filter.kind === 'sillytavern' && Object.keys(filter).length === 1;
-  const bulk = can(who, 'forget') && hasFilter(filter) && (total ?? 0) > 0;
+  // SillyTavern's points are forgotten only with an admin key: other keys are not offered a bulk forget of them.
+  const bulk =
+    can(who, 'forget') &&
+    hasFilter(filter) &&
+    (total ?? 0) > 0 &&
+    (filter.kind !== 'sillytavern' || can(who, 'admin'));
 
   return (
     <section aria-label="Timeline">
@@ -117,18 +116,9 @@ export function Timeline(props: {
             ? 'Loading…'
             : `${formatCount(total, 'memory', 'memories')}${hasFilter(filter) ? ' match' : ''}`}
         </p>
-        {bulk && !onlySillyTavern && (
+        {bulk && (
           <button type="button" class="danger" onClick={() => guard(() => planForgetMatching(bot, filter))}>
             Forget all matching…
-          </button>
-        )}
-        {bulk && onlySillyTavern && can(who, 'admin') && (
-          <button
-            type="button"
-            class="danger"
-            onClick={() => setPlan(planForgetSillyTavern(bot, total ?? 0))}
-          >
-            Forget all SillyTavern memories…
           </button>
         )}
       </div>

@@ -322,6 +322,7 @@ describe('viewer routes', () => {
       messages: 0,
       message_ids: [],
       message_ids_by_source: {},
+      unsourced_point_ids: [],
       kept: 0,
     });
   });

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { authorize, type Principal } from '../../auth/api-key-auth.js';
+import { forgetPermissions } from '../../auth/forget-permissions.js';
 import type { BotConfig, Operation } from '../../config/config-types.js';
 import { AuthError, ValidationError } from '../../errors/memory-pool-error.js';
 import type { StoredPointId } from '../../store/point-store.js';
@@ -96,8 +97,6 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
     const principal = c.get('principal');
     authorizeBrowse(principal, bot, 'forget');
     const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
-    const key = principal.kind === 'key' ? principal.key : undefined;
-    const sources = key === undefined || key.sources === '*' ? undefined : key.sources;
-    return c.json(await deps.viewer.forgetSelection(bot, filter, sources));
+    return c.json(await deps.viewer.forgetSelection(bot, filter, forgetPermissions(principal)));
   });
 }

@@ -6,11 +6,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
-import { buildViewer, launchBrowser, seedMemories, seriousViolations, skipBrowser } from './viewer-harness.js';
+import {
+  buildViewer,
+  countPoints,
+  journalCounts,
+  launchBrowser,
+  seedMemories,
+  seriousViolations,
+  skipBrowser,
+  storeClient,
+} from './viewer-harness.js';
 
 const ADMIN = 'viewer-admin-key-1234567890abcdef';
 const READER = 'viewer-reader-key-1234567890abcdef';
 const HERMES_CURATOR = 'viewer-hermes-key-1234567890abcdef';
+const COLLECTION = 'mem_mythos';
+const asAdmin = { authorization: `Bearer ${ADMIN}` };
 
 async function signIn(page: Page, url: string, key: string) {
   await page.goto(url);
@@ -132,17 +143,57 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
     }
   });
 
-  test('an admin key sees the forget audit log and may forget all of SillyTavern', async () => {
+  test("an admin key forgets one SillyTavern memory from its card: the confirmed counts are what goes", async () => {
     const page = await browser.newPage();
+    const before = { points: await countPoints(service, COLLECTION), journal: await journalCounts(service, 'mythos', asAdmin) };
     try {
       await signIn(page, `${service.url}/ui?kind=sillytavern`, ADMIN);
-      await page.waitForSelector('article.memory');
-      await page.click('button:has-text("Forget all SillyTavern memories")');
-      await page.waitForSelector('dialog .forget-counts');
-      assert.equal(await page.getAttribute('dialog .forget-counts', 'data-points'), '2');
+      await page.waitForSelector('article[data-point-id="900001"] button.danger');
+      await page.focus('article[data-point-id="900001"]');
+      await page.keyboard.press('Delete');
+      const counts = page.locator('dialog .forget-counts');
+      await counts.waitFor();
+      assert.equal(await counts.textContent(), '1 memory and 2 messages will be forgotten.');
       await page.click('dialog button.danger');
       await page.waitForSelector('dialog .forget-result');
-      assert.match(await page.textContent('dialog .forget-result') ?? '', /2 memories deleted/);
+      assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
+      assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [900_001] }), []);
+      assert.equal(await countPoints(service, COLLECTION), before.points - 1);
+      const after = await journalCounts(service, 'mythos', asAdmin);
+      // SillyTavern's messages were never in the journal: they are tombstoned, so an import never brings them back.
+      assert.deepEqual(after, { messages: before.journal.messages, forgotten: before.journal.forgotten + 2 });
+      await page.click('dialog button:has-text("Close")');
+      await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 1);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("an admin key's bulk forget counts SillyTavern's memories too, and sees them in the audit log", async () => {
+    const page = await browser.newPage();
+    const november = {
+      must: [{ key: 'timestamp', range: { gte: Date.parse('2026-11-28T00:00:00Z'), lt: Date.parse('2026-11-30T00:00:00Z') } }],
+    };
+    const matching = await countPoints(service, COLLECTION, november);
+    const unsourced = await countPoints(service, COLLECTION, { ...november, must: [...november.must, { is_empty: { key: 'source' } }] });
+    assert.equal(unsourced, 1, "one of SillyTavern's memories is in the range");
+    const before = { points: await countPoints(service, COLLECTION), journal: await journalCounts(service, 'mythos', asAdmin) };
+    try {
+      await signIn(page, `${service.url}/ui?from=2026-11-28&to=2026-11-29`, ADMIN);
+      await page.click('button:has-text("Forget all matching")');
+      const counts = page.locator('dialog .forget-counts');
+      await counts.waitFor();
+      assert.equal(await counts.getAttribute('data-points'), String(matching));
+      const messages = Number(await counts.getAttribute('data-messages'));
+      assert.equal(messages, 4 + 2, "Helen's four Discord messages and the two SillyTavern's memory holds");
+      assert.doesNotMatch(await page.textContent('dialog') ?? '', /will stay/);
+      await page.click('dialog button.danger');
+      await page.waitForSelector('dialog .forget-result');
+      assert.equal(await countPoints(service, COLLECTION, november), 0);
+      assert.equal(await countPoints(service, COLLECTION), before.points - matching);
+      const after = await journalCounts(service, 'mythos', asAdmin);
+      assert.equal(before.journal.messages - after.messages, messages - 2, "the journal's rows: the Discord messages");
+      assert.equal(after.forgotten - before.journal.forgotten, messages, 'a tombstone for every message confirmed');
       await page.click('dialog button:has-text("Close")');
       await page.waitForSelector('.empty');
       await page.click('nav button:has-text("Health")');
