@@ -31,8 +31,7 @@ describe('POST /forget with point_ids', () => {
     // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
     return { status: response.status, json: (await response.json()) as any };
   };
-  const ids = async () =>
-    (await client.scroll('mem_mythos', { limit: 100 })).points.map((p) => p.id).sort();
+  const ids = async () => (await client.scroll('mem_mythos', { limit: 100 })).points.map((p) => p.id).sort();
 
   before(async () => {
     service = await startTestService({
