@@ -99,6 +99,31 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.waitForURL((url) => url.search === '');
   });
 
+  test('filtering by channel keeps the channel in the URL, and the bookmarked URL opens with it', async () => {
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    await page.click('summary:has-text("More filters")');
+    await page.fill('input[name=channel_id]', 'c1');
+    await page.click('button:has-text("Apply")');
+    await page.waitForURL(/channel_id=c1/);
+    const expected = await timelineIds(service, 'channel_id=c1');
+    assert.ok(expected.length > 0);
+    await page.waitForFunction((n) => document.querySelectorAll('article.memory').length === n, expected.length);
+    assert.deepEqual(await cardIds(page), expected);
+    const places = await page.$$eval('article.memory', (cards) =>
+      cards.map((c) => [...c.querySelectorAll('.badge.place')].map((b) => b.textContent).join(' ')),
+    );
+    assert.deepEqual(new Set(places), new Set(['guild g1 channel c1']));
+    const bookmarked = page.url();
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    await page.goto(bookmarked);
+    await page.waitForSelector('article.memory');
+    assert.equal(await page.inputValue('input[name=channel_id]'), 'c1');
+    assert.deepEqual(await cardIds(page), expected);
+    assert.match((await page.textContent('.summary [role=status]')) ?? '', new RegExp(`^${expected.length} memor(y|ies) match`));
+  });
+
   test('arrow keys move through the timeline; Enter opens a memory and Escape closes it', async () => {
     await page.goto(`${service.url}/ui`);
     await page.waitForSelector('article.memory');
