@@ -12,6 +12,7 @@ import {
   SCREENSHOT_DIR,
   buildViewer,
   countPoints,
+  journalCounts,
   launchBrowser,
   seedMemories,
   seriousViolations,
@@ -197,6 +198,7 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
   test('forgetting one memory: Delete asks with the exact counts, and exactly that leaves the store', async () => {
     const [id] = await timelineIds(service, 'dm=only');
     const before = await countPoints(service, COLLECTION);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?dm=only`);
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Delete');
@@ -205,11 +207,17 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await counts.getAttribute('data-points'), '1');
     assert.equal(await counts.getAttribute('data-messages'), '2');
     assert.equal(await counts.textContent(), '1 memory and 2 messages will be forgotten.');
+    const stated = Number(await counts.getAttribute('data-messages'));
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
     assert.equal(await countPoints(service, COLLECTION), before - 1);
     assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [id!] }), []);
+    // The messages the confirmation counted left the journal, each with its tombstone.
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
   });
 
   test('forgetting one message rewrites its memory without it', async () => {
@@ -218,16 +226,22 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     const client = storeClient(service);
     const [before] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
     assert.ok(Number(before?.payload?.messageCount) >= 2);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?source=discord`);
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Enter');
     await page.locator('dialog button:has-text("Forget this message")').first().click();
     await page.waitForSelector('dialog .forget-counts');
     assert.match(await page.textContent('dialog .forget-counts') ?? '', /^1 message will be forgotten; its memory stays/);
+    const stated = Number(await page.getAttribute('dialog .forget-counts', 'data-messages'));
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     const [after] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
     assert.equal(after?.payload?.messageCount, Number(before?.payload?.messageCount) - 1);
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
   });
 
   test('forgetting everything matching a filter: the confirmation counts exactly what goes', async () => {
@@ -240,11 +254,13 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     const matching = await countPoints(service, COLLECTION, june);
     assert.equal(matching, 30);
     const before = await countPoints(service, COLLECTION);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?source=import&from=2026-06-01&to=2026-06-30`);
     await page.click('button:has-text("Forget all matching")');
     const counts = page.locator('dialog .forget-counts');
     await counts.waitFor();
     assert.equal(await counts.textContent(), '30 memories and 30 messages will be forgotten.');
+    const stated = Number(await counts.getAttribute('data-messages'));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/confirm-forget.png` });
     assert.deepEqual(await seriousViolations(page), [], 'the confirmation passes axe');
     await page.click('dialog button.danger');
@@ -252,6 +268,11 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await page.textContent('dialog .forget-result'), '30 messages forgotten; 30 memories deleted, 0 memories rewritten.');
     assert.equal(await countPoints(service, COLLECTION, june), 0);
     assert.equal(await countPoints(service, COLLECTION), before - 30);
+    // The messages the confirmation counted left the journal, each with its tombstone.
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
     await page.click('dialog button:has-text("Close")');
     await page.waitForSelector('.empty');
   });
