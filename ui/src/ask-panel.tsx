@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { RetrieveHit, RetrieveResponse, SignalExplanation } from '../../src/wire/retrieve-request.js';
 import { postJson } from './api.js';
+import { ErrorAlert } from './error-alert.js';
 import { formatCount, pointDay } from './format.js';
 import { ChunkText, SourceBadges } from './memory-card.js';
 
@@ -113,11 +114,7 @@ export function AskPanel(props: { bot: string }) {
           </button>
         </div>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {answer && (
         <div class="answer">
           <p role="status">

@@ -71,7 +71,10 @@ function groupBySource(messages: readonly { message_id: string; source: string }
 }
 
 /** SillyTavern's points by id (admin), in batches: `/forget`'s `point_ids` with `include_unsourced`. */
-async function forgetUnsourcedPoints(bot: string, pointIds: readonly (string | number)[]): Promise<ForgetTotals> {
+async function forgetUnsourcedPoints(
+  bot: string,
+  pointIds: readonly (string | number)[],
+): Promise<ForgetTotals> {
   const totals = zero();
   for (let i = 0; i < pointIds.length; i += BATCH) {
     addTotals(

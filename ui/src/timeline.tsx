@@ -6,10 +6,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TimelinePageResponse, TimelinePoint, WhoamiResponse } from '../../src/wire/viewer.js';
 import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
+import { ErrorAlert } from './error-alert.js';
 import { FilterBar } from './filter-bar.js';
-import { formatCount, pointDay, pointDayKey } from './format.js';
 import { type ForgetPlan, planForgetMatching, planForgetPoint } from './forget-plans.js';
+import { formatCount, pointDay, pointDayKey } from './format.js';
 import { MemoryCard } from './memory-card.js';
+import { PointDetail } from './point-detail.js';
 import { PointEditor } from './point-editor.js';
 import { can, canEditPoint, canForgetPoint } from './session.js';
 import { type Filter, filterQuery, hasFilter } from './url-state.js';
@@ -39,6 +41,7 @@ export function Timeline(props: {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<TimelinePoint | null>(null);
+  const [viewing, setViewing] = useState<TimelinePoint | null>(null);
   const [plan, setPlan] = useState<ForgetPlan | null>(null);
   const [reloads, setReloads] = useState(0);
   const generation = useRef(0);
@@ -122,11 +125,7 @@ export function Timeline(props: {
           </button>
         )}
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {order === 'storage' && (total ?? 0) > 0 && (
         <p class="note" role="note">
           Shown in storage order, not newest first: this collection has no timestamp index yet (SillyTavern
@@ -156,7 +155,9 @@ export function Timeline(props: {
                 point={point}
                 onFocusMove={(step) => moveFocus(document.activeElement, step)}
                 actions={{
-                  ...(canEditPoint(who, point) ? { onOpen: () => setEditing(point) } : {}),
+                  ...(canEditPoint(who, point)
+                    ? { onOpen: () => setEditing(point) }
+                    : { onOpen: () => setViewing(point), readOnly: true }),
                   ...(canForgetPoint(who, point)
                     ? { onForget: () => guard(() => planForgetPoint(bot, point)) }
                     : {}),
@@ -192,6 +193,7 @@ export function Timeline(props: {
           }}
         />
       )}
+      {viewing && <PointDetail bot={bot} point={viewing} onClose={() => setViewing(null)} />}
       {plan && (
         <ConfirmForget
           plan={plan}

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
 import {
+  SCREENSHOT_DIR,
   buildViewer,
   countPoints,
   journalCounts,
@@ -111,6 +112,49 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
         return [forget.status, selection.status, secret.status];
       }, id);
       assert.deepEqual(tried, [403, 403, 403]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('Enter on a card opens a read-only key its details: messages with speakers and ids, source, channel, point id', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui?source=discord&dm=exclude`, READER);
+      await page.waitForSelector('article.memory');
+      const id = (await page.getAttribute('article.memory', 'data-point-id'))!;
+      await page.focus('article.memory');
+      await page.keyboard.press('Enter');
+      const dialog = page.locator('dialog[open]');
+      await dialog.locator('.point-messages li').first().waitFor();
+      const detail = await (
+        await fetch(`${service.url}/bots/mythos/points/${id}`, { headers: { authorization: `Bearer ${READER}` } })
+      ).json();
+      const facts = (await dialog.locator('.point-facts').textContent()) ?? '';
+      for (const expected of ['discord', 'c1', 'g1', id]) assert.ok(facts.includes(expected), `shows ${expected}`);
+      const lines = await dialog.locator('.point-messages li .meta').allTextContents();
+      assert.deepEqual(
+        lines.map((line) => line.replace(/ · .* · id /, ' ')),
+        detail.messages.map((m: { speaker_kind: string; message_id: string }) =>
+          `${m.speaker_kind === 'self' ? 'the companion' : 'Helen'} ${m.message_id}`,
+        ),
+      );
+      assert.equal(await dialog.locator('textarea, button.danger, button.primary').count(), 0, 'nothing to change');
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/point-detail.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('dialog', { state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), id, 'focus comes back');
+      // SillyTavern's memory: the ids its payload holds.
+      await page.goto(`${service.url}/ui?kind=sillytavern`);
+      await page.focus('article[data-point-id="900000"]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('dialog[open] .point-facts');
+      const text = (await page.textContent('dialog[open]')) ?? '';
+      assert.match(text, /SillyTavern/);
+      assert.match(text, /st-0-a st-0-b/);
+      await page.click('dialog button:has-text("Close")');
+      await page.waitForSelector('dialog', { state: 'detached' });
     } finally {
       await page.close();
     }
