@@ -126,17 +126,39 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
   });
 
   test('arrow keys move through the timeline; Enter opens a memory and Escape closes it', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-point-id'));
     await page.goto(`${service.url}/ui`);
     await page.waitForSelector('article.memory');
     await page.focus('article.memory');
     await page.keyboard.press('ArrowDown');
     const ids = await cardIds(page);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1]);
+    assert.equal(await focused(), ids[1]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), ids[1], 'ArrowUp goes back');
     await page.keyboard.press('Enter');
     await page.waitForSelector('dialog[open]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog', { state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1], 'focus comes back');
+    assert.equal(await focused(), ids[1], 'focus comes back');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), ids[0], 'the first memory stays focused at the top');
+  });
+
+  test('ArrowDown from the last memory loaded brings the next page, and the next ArrowDown goes on into it', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-point-id'));
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    const first = await cardIds(page);
+    assert.equal(first.length, 50);
+    await page.focus(`article[data-point-id="${first.at(-1)}"]`);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length > 50);
+    await page.keyboard.press('ArrowDown');
+    const all = await timelineIds(service);
+    assert.deepEqual((await cardIds(page)).slice(0, 51), all.slice(0, 51));
+    assert.equal(await focused(), all[50], 'the first memory of the next page');
   });
 
   test("Ask shows exactly /retrieve's hits and block, with each hit's explanation and the block's size", async () => {
@@ -156,6 +178,26 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.ok(firstHit.includes(`${Math.round(direct.json.hits[0].score * 100)}%`));
     assert.match(firstHit, /Why it ranked: (hybrid|chunk-only) recall/);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/ask.png`, fullPage: true });
+    // Narrowed to one channel's scope: exactly what /retrieve answers with the same fields (the DM is left out).
+    const query = 'the surprise trip to Porto';
+    const unscoped = await service.post('/retrieve', { bot: 'mythos', query_text: query, explain: true });
+    assert.ok(unscoped.json.hits.some((hit: { channelId?: string }) => hit.channelId === 'dm7'));
+    await page.fill('input[name=query]', query);
+    await page.fill('input[name=guild_id]', 'g1');
+    await page.fill('input[name=channel_id]', 'c1');
+    await page.selectOption('select[name=scope]', 'channel');
+    await page.click('button[type=submit]');
+    const scoped = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: query,
+      explain: true,
+      guild_id: 'g1',
+      channel_id: 'c1',
+      scope: 'channel',
+    });
+    assert.ok(scoped.json.hits.every((hit: { channelId?: string }) => [undefined, 'c1'].includes(hit.channelId)));
+    await page.waitForFunction((block) => document.querySelector('pre.block')?.textContent === block, scoped.json.formatted);
+    assert.equal(await page.locator('.hits > li').count(), scoped.json.hits.length);
   });
 
   test("correcting a memory-pool message rebuilds and re-embeds its memory under the same id", async () => {
@@ -328,6 +370,21 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     for (const expected of ['ready', 'store', 'embedder', 'SillyTavern: 2', 'hermes: 1', 'Forget audit log', 'open']) {
       assert.ok(text.includes(expected), `health shows "${expected}"`);
     }
+    const stats = await (await fetch(`${service.url}/bots/mythos/stats`)).json();
+    assert.ok(stats.model, 'a model is recorded');
+    assert.ok(text.includes(`Model: ${stats.model}`), 'health shows the recorded model');
+    assert.match(text, /0 messages\s*waiting to be stored(?!, the oldest)/);
+    // One message waits for its chunk: the backlog says so, with its age.
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'hermes',
+      messages: [{ message_id: 'wait-1', speaker_kind: 'user', text: 'A message still waiting for its chunk.' }],
+    });
+    assert.equal(saved.json.accepted, 1);
+    await page.reload();
+    await page.waitForSelector('.health table');
+    const after = (await page.textContent('.health')) ?? '';
+    assert.match(after, /1 message\s*waiting to be stored, the oldest for \d+ (s|min)/);
     assert.deepEqual(await seriousViolations(page), []);
   });
 
