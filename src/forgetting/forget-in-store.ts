@@ -55,13 +55,14 @@ export async function forgetInStore(
   // Rewritten before the answer, so what the answer counts is what recall now sees.
   await ops.writeChunks(journal.chunkIds);
   const filter =
-    parsed.kind === 'unsourced-points'
-      ? held && held.pointIds.length > 0
-        ? unsourcedPointsAmong(held.pointIds)
-        : undefined
-      : storeFilterFor(parsed.selector, sources);
+    parsed.kind === 'unsourced-points' ? heldPointsFilter(held) : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
   return { pointsDeletedByFilter: deleted, pending: false };
+}
+
+/** SillyTavern's points a `point_ids` forget found (a point given a source since is not matched); none if none. */
+function heldPointsFilter(held: UnsourcedPointMessages | undefined): StoreFilter | undefined {
+  return held && held.pointIds.length > 0 ? unsourcedPointsAmong(held.pointIds) : undefined;
 }
 
 /** The payload filter of a bulk selector, for points the journal does not know; none for ids and users. */

@@ -36,14 +36,14 @@ export async function forgetMemories(
   const selectorFields = Object.fromEntries(
     Object.entries(request).filter(([field, value]) => field !== 'bot' && value !== undefined),
   );
-  // The journal forgets the targets found now (in slices that let other requests run): a message saved
-  // after this line is not forgotten, and an id re-sent meanwhile meets its tombstone or is forgotten with it.
   // SillyTavern's points named by id: their messages are tombstoned (so an import of the chat never brings them
   // back) and forgotten wherever the journal holds them too, before the points go.
   const held =
     parsed.kind === 'unsourced-points'
       ? await readUnsourcedPointMessages(deps.store, bot.collection, parsed.pointIds)
       : undefined;
+  // The journal forgets the targets found now (in slices that let other requests run): a message saved
+  // after this line is not forgotten, and an id re-sent meanwhile meets its tombstone or is forgotten with it.
   const targets =
     parsed.kind === 'journal'
       ? findForgetTargets(deps.journal, bot.name, parsed.selector, sources)
