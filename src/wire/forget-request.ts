@@ -4,12 +4,12 @@ import { messageIdSchema } from './save-request.js';
 
 const id = z.string().min(1).max(200);
 
+/** A UUID as Qdrant accepts one for a point id (the hyphens may be left out). */
+export const POINT_UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
 /** A stored point's id as Qdrant has it: an unsigned integer or a UUID. */
 const pointIdSchema = z.union(
-  [
-    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    z.string().regex(/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i),
-  ],
+  [z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(POINT_UUID_PATTERN)],
   { message: 'must be a point id: an unsigned integer or a UUID' },
 );
 
