@@ -6,7 +6,7 @@ import type { ParsedForget } from './parse-forget-selector.js';
 /** Throws 403 when the caller may not forget what `parsed` names. */
 export function authorizeForget(parsed: ParsedForget, permissions: ForgetPermissions): void {
   const { actor, sources } = permissions;
-  if (parsed.kind === 'unsourced' && !permissions.unsourced) {
+  if (parsed.kind !== 'journal' && !permissions.unsourced) {
     throw new AuthError(
       'forbidden',
       `the API key "${actor}" needs the admin scope to forget points without a source`,

@@ -1,7 +1,7 @@
 /**
  * @module The store half of a forget, run alone on the chunk writer: delete the points the journal marked,
  * rewrite the chunks that keep other messages, and delete by payload filter the points of a bulk selector
- * the journal does not know (an earlier journal, another memory-pool).
+ * the journal does not know (an earlier journal, another memory-pool) or SillyTavern's points named by id.
  */
 import type { JournalForgetResult } from '../journal/forget-journal.js';
 import type { MessageJournal } from '../journal/message-journal.js';
@@ -10,7 +10,15 @@ import type { PartsIndex } from '../parts/parts-index.js';
 import type { PointStore, StoreCondition, StoreFilter } from '../store/point-store.js';
 import type { ForgetSelector } from './forget-selector.js';
 import type { ParsedForget } from './parse-forget-selector.js';
-import { allOf, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store/store-filters.js';
+import {
+  allOf,
+  matchAny,
+  matchValue,
+  sourcedPoints,
+  unsourcedPoints,
+  unsourcedPointsAmong,
+} from '../store/store-filters.js';
+import type { UnsourcedPointMessages } from './unsourced-point-messages.js';
 
 export interface ForgetStoreDeps {
   readonly journal: MessageJournal;
@@ -34,6 +42,7 @@ export async function forgetInStore(
   parsed: ParsedForget,
   journal: JournalForgetResult | undefined,
   sources: readonly string[] | undefined,
+  held?: UnsourcedPointMessages,
 ): Promise<StoreForgetResult> {
   if (parsed.kind === 'unsourced') {
     const deleted = await deleteByFilter(deps, target.collection, unsourcedPoints());
@@ -45,9 +54,15 @@ export async function forgetInStore(
   if (pending || !journal) return { pointsDeletedByFilter: 0, pending };
   // Rewritten before the answer, so what the answer counts is what recall now sees.
   await ops.writeChunks(journal.chunkIds);
-  const filter = storeFilterFor(parsed.selector, sources);
+  const filter =
+    parsed.kind === 'unsourced-points' ? heldPointsFilter(held) : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
   return { pointsDeletedByFilter: deleted, pending: false };
+}
+
+/** SillyTavern's points a `point_ids` forget found (a point given a source since is not matched); none if none. */
+function heldPointsFilter(held: UnsourcedPointMessages | undefined): StoreFilter | undefined {
+  return held && held.pointIds.length > 0 ? unsourcedPointsAmong(held.pointIds) : undefined;
 }
 
 /** The payload filter of a bulk selector, for points the journal does not know; none for ids and users. */

@@ -12,6 +12,7 @@ import { authorizeForget } from './authorize-forget.js';
 import { type ForgetStoreDeps, forgetInStore } from './forget-in-store.js';
 import { findForgetTargets } from './forget-selector.js';
 import { parseForgetSelector } from './parse-forget-selector.js';
+import { readUnsourcedPointMessages } from './unsourced-point-messages.js';
 
 export interface ForgetDeps extends ForgetStoreDeps {
   /** Runs the forget alone on the chunk writer: no write of old text, and no new write, can interleave. */
@@ -35,28 +36,34 @@ export async function forgetMemories(
   const selectorFields = Object.fromEntries(
     Object.entries(request).filter(([field, value]) => field !== 'bot' && value !== undefined),
   );
+  // SillyTavern's points named by id: their messages are tombstoned (so an import of the chat never brings them
+  // back) and forgotten wherever the journal holds them too, before the points go.
+  const held =
+    parsed.kind === 'unsourced-points'
+      ? await readUnsourcedPointMessages(deps.store, bot.collection, parsed.pointIds)
+      : undefined;
   // The journal forgets the targets found now (in slices that let other requests run): a message saved
   // after this line is not forgotten, and an id re-sent meanwhile meets its tombstone or is forgotten with it.
-  const journal =
+  const targets =
     parsed.kind === 'journal'
-      ? await deps.journal.forgetting.forgetMessages(
-          bot.name,
-          findForgetTargets(deps.journal, bot.name, parsed.selector, sources),
-          Date.now(),
-          sources,
-        )
-      : undefined;
+      ? findForgetTargets(deps.journal, bot.name, parsed.selector, sources)
+      : held?.messageIds.map((id) => ({ id }));
+  const journal = targets
+    ? await deps.journal.forgetting.forgetMessages(bot.name, targets, Date.now(), sources)
+    : undefined;
   if (journal) {
     result.points_deleted = journal.pointsDeleted;
     result.points_rewritten = journal.pointsRewritten;
     result.pending_dropped = journal.pendingDropped;
     result.messages_forgotten = journal.messagesForgotten;
   }
+  // The messages SillyTavern's deleted points held, beside any journal copies of them.
+  if (held) result.messages_forgotten += held.messageCount;
   try {
     // Alone on the chunk writer: after any write of the old text still in flight, and before any chunk of
     // a message saved after the journal step can be written (so a filter delete cannot reach it).
     const store = await deps.runExclusive((ops) =>
-      forgetInStore(deps, ops, { bot: bot.name, collection: bot.collection }, parsed, journal, sources),
+      forgetInStore(deps, ops, { bot: bot.name, collection: bot.collection }, parsed, journal, sources, held),
     );
     result.points_deleted += store.pointsDeletedByFilter;
     storePending = store.pending;

@@ -296,6 +296,49 @@ describe('edits and forgetting', () => {
     );
   });
 
+  test("an admin forgets single SillyTavern points by id: their messages are tombstoned, a sourced point named stays", async () => {
+    const texts = ['[2026-10-02]\nHelen: the red kite', '[2026-10-03]\nHelen: the blue kite'];
+    const vectors = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed(texts);
+    await save([user('st-keep', 'a discord message beside them', { channel_id: 'st-by-id' })]);
+    await save([user('Mythos_5_2', 'the same message, imported before', { channel_id: 'st-import' })], {
+      source: 'sillytavern',
+    });
+    await flush();
+    const [sourced] = await pointsOf('st-by-id');
+    await client.upsert('mem_mythos', {
+      wait: true,
+      points: texts.map((text, i) => ({
+        id: 8100 + i,
+        vector: Array.from(vectors[i]!),
+        payload: { text, speakers: 'Helen', messageCount: 2, timestamp: DAY, messageIds: `Mythos_5_${i + 1},Mythos_5_${i + 2}`, isChunk: true },
+      })),
+    });
+    const denied = await forget({ point_ids: [8100], include_unsourced: true }, 'discord');
+    assert.equal(denied.status, 403);
+    const response = await forget({ point_ids: [8100, sourced!.id], include_unsourced: true });
+    assert.equal(response.status, 200, JSON.stringify(response.json));
+    // The SillyTavern point and the journal's copy of one of its messages go; the discord point stays.
+    assert.deepEqual(response.json, {
+      ok: true,
+      points_deleted: 2,
+      points_rewritten: 0,
+      pending_dropped: 0,
+      messages_forgotten: 3,
+    });
+    const left = await points([{ has_id: [8100, 8101, sourced!.id] }]);
+    assert.deepEqual(left.map((p) => p.id).sort(), [8101, sourced!.id].sort());
+    assert.equal((await pointsOf('st-import')).length, 0);
+    // An import of the chat (or any re-send) never brings the forgotten messages back, whatever the source.
+    const resent = await save(
+      [user('Mythos_5_1', 'the red kite'), user('Mythos_5_2', 'the red kite, again')],
+      { source: 'sillytavern' },
+    );
+    assert.deepEqual([resent.accepted, resent.forgotten], [0, 2]);
+    const log = await fetch(`${service.url}/admin/forget-log?bot=mythos&limit=1`, { headers: as('admin') });
+    const [entry] = ((await log.json()) as { entries: { selector: Record<string, unknown> }[] }).entries;
+    assert.deepEqual(entry!.selector, { point_ids: [8100, sourced!.id], include_unsourced: true });
+  });
+
   test('forget by channel and by guild', async () => {
     await save([user('c1', 'channel one talk', { channel_id: 'c-one', guild_id: 'g9' })]);
     await save([user('c2', 'channel two talk', { channel_id: 'c-two', guild_id: 'g9' })]);

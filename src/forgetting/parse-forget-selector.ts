@@ -1,12 +1,14 @@
 /** @module Turns a `POST /forget` body into exactly one selector, or a 400 that says which fields clash. */
 import type { ForgetRequest } from '../wire/forget-request.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
+import type { StoredPointId } from '../store/point-store.js';
 import type { ForgetSelector } from './forget-selector.js';
 
-/** A journal selector, or the explicit request for SillyTavern's unsourced points. */
+/** A journal selector, or the explicit request for SillyTavern's unsourced points: all, or some by id. */
 export type ParsedForget =
   | { readonly kind: 'journal'; readonly selector: ForgetSelector }
-  | { readonly kind: 'unsourced' };
+  | { readonly kind: 'unsourced' }
+  | { readonly kind: 'unsourced-points'; readonly pointIds: readonly StoredPointId[] };
 
 const SELECTOR_FIELDS = [
   'message_ids',
@@ -15,6 +17,7 @@ const SELECTOR_FIELDS = [
   'user_id',
   'channel_id',
   'guild_id',
+  'point_ids',
 ] as const;
 
 export function parseForgetSelector(request: ForgetRequest): ParsedForget {
@@ -36,10 +39,19 @@ export function parseForgetSelector(request: ForgetRequest): ParsedForget {
         : `name exactly one selector per forget, got ${named.join(' and ')}; send one request per selector (only message_ids may be narrowed by a source)`,
     );
   }
+  if (request.point_ids !== undefined) {
+    if (request.include_unsourced !== true) {
+      throw new ValidationError(
+        'include_unsourced',
+        'point_ids names points without a source (written by SillyTavern); confirm with "include_unsourced": true',
+      );
+    }
+    return { kind: 'unsourced-points', pointIds: request.point_ids };
+  }
   if (request.include_unsourced !== undefined && request.source !== null) {
     throw new ValidationError(
       'include_unsourced',
-      'include_unsourced: only valid with "source": null (the points SillyTavern wrote, which have no source)',
+      'include_unsourced: only valid with "source": null or "point_ids" (the points SillyTavern wrote, which have no source)',
     );
   }
   if (request.source === null) {

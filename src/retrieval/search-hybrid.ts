@@ -8,7 +8,7 @@ import { encodeQueryTerms } from '../parts/sparse-vector.js';
 import { tokenizeText } from '../parts/tokenize-text.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { PointStore, ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
-import { allOf, hasNoSource } from '../store/store-filters.js';
+import { allOf, withoutSource } from '../store/store-filters.js';
 import { type FusedEntry, fuseScores, type RankedEntry } from './fuse-scores.js';
 
 export interface HybridSearch {
@@ -36,7 +36,7 @@ const PART_FIELDS = ['chunkId', 'messageIds'];
  * Chunks memory-pool writes carry a `source` and have parts; the chunk search looks only at the others, so
  * a chunk is never ranked both whole and by its parts.
  */
-const WITHOUT_PARTS: StoreCondition = hasNoSource();
+const WITHOUT_PARTS: StoreCondition = withoutSource();
 
 function toPartEntries(points: readonly ScoredStorePoint[]): RankedEntry[] {
   return points.flatMap((p) => {

@@ -1,7 +1,18 @@
 /** @module The filter builders: SillyTavern's points told apart in one place, and filters combined without loss. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allOf, hasId, matchAny, noneOf, sourcedPoints, unsourcedPoints } from './store-filters.js';
+import {
+  allOf,
+  anyOf,
+  hasId,
+  joinFilters,
+  matchAny,
+  matchValue,
+  noneOf,
+  sourcedPoints,
+  unsourcedPoints,
+  withoutSource,
+} from './store-filters.js';
 import { type FilterablePoint, matchFilter } from './test-support/match-filter.js';
 
 const points: FilterablePoint[] = [
@@ -24,4 +35,15 @@ test('allOf keeps every clause of the filters it joins (an object spread would d
   const joined = allOf(sourcedPoints(), noneOf(hasId([2])));
   assert.deepEqual(ids(joined), [1]);
   assert.deepEqual(ids({ ...sourcedPoints(), ...noneOf(hasId([2])) }), [1, 3, 4], 'what the spread did');
+});
+
+test('joinFilters joins must and must_not lists, keeps a should as its own condition, and is undefined for nothing', () => {
+  const a = matchValue('source', 'discord');
+  const b = matchValue('isDm', true);
+  assert.equal(joinFilters(undefined, undefined), undefined);
+  assert.deepEqual(joinFilters(allOf(a), noneOf(b), unsourcedPoints()), {
+    must: [a, withoutSource()],
+    must_not: [b],
+  });
+  assert.deepEqual(joinFilters(anyOf(a, b), allOf(a)), { must: [{ should: [a, b] }, a] });
 });

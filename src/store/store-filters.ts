@@ -64,17 +64,46 @@ export function allOf(...conditions: StoreCondition[]): StoreFilter {
   return { must: conditions };
 }
 
-/** The condition a point SillyTavern (st-qdrant-memory) wrote meets: it carries no `source`. */
-export function hasNoSource(): StoreCondition {
+/** Points that meet every filter given: their `must` and `must_not` joined; undefined when none narrows. */
+export function joinFilters(...filters: readonly (StoreFilter | undefined)[]): StoreFilter | undefined {
+  const must: StoreCondition[] = [];
+  const mustNot: StoreCondition[] = [];
+  for (const filter of filters) {
+    if (filter === undefined) continue;
+    const { must: all, must_not: none, ...rest } = filter;
+    must.push(...listConditions(all));
+    mustNot.push(...listConditions(none));
+    // A `should` keeps its meaning only as a nested condition of its own.
+    if (Object.values(rest).some((value) => value != null)) must.push(rest);
+  }
+  return combineConditions(must, mustNot);
+}
+
+const listConditions = (conditions: StoreCondition | StoreCondition[] | null | undefined) =>
+  conditions == null ? [] : Array.isArray(conditions) ? conditions : [conditions];
+
+/** The condition SillyTavern's (st-qdrant-memory's) points meet: they carry no `source`, memory-pool's all do. */
+export function withoutSource(): StoreCondition {
   return isEmpty('source');
 }
 
-/** The points SillyTavern (st-qdrant-memory) wrote. */
+/** The points SillyTavern (st-qdrant-memory) wrote: they carry no `source`. */
 export function unsourcedPoints(): StoreFilter {
-  return allOf(hasNoSource());
+  return allOf(withoutSource());
+}
+
+/** Those of `ids` that SillyTavern wrote (a point with a `source` among them is not matched). */
+export function unsourcedPointsAmong(ids: readonly StoredPointId[]): StoreFilter {
+  return allOf(hasId(ids), withoutSource());
+}
+
+/** Whether a payload's `source` is what `withoutSource()` matches (missing, null, an empty list). */
+export function isUnsourcedPayload(payload: Readonly<Record<string, unknown>>): boolean {
+  const { source } = payload;
+  return source === undefined || source === null || (Array.isArray(source) && source.length === 0);
 }
 
 /** The points memory-pool wrote: every one has a `source`. */
 export function sourcedPoints(): StoreFilter {
-  return noneOf(hasNoSource());
+  return noneOf(withoutSource());
 }

@@ -4,7 +4,14 @@
  */
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { StoreCondition, StoreFilter } from '../store/point-store.js';
-import { combineConditions, inRange, isEmpty, matchText, matchValue } from '../store/store-filters.js';
+import {
+  combineConditions,
+  inRange,
+  joinFilters,
+  matchText,
+  matchValue,
+  withoutSource,
+} from '../store/store-filters.js';
 import { TIMELINE_KEY } from '../store/timeline-index.js';
 
 /** Which points a timeline, a count or a bulk forget covers. Every field narrows. */
@@ -113,17 +120,14 @@ export const DATED: StoreCondition = inRange(TIMELINE_KEY, { gte: -Number.MAX_VA
 export const timestampIs = (ms: number): StoreCondition => inRange(TIMELINE_KEY, { gte: ms, lte: ms });
 export const timestampBelow = (ms: number): StoreCondition => inRange(TIMELINE_KEY, { lt: ms });
 
-/** The store's payload filter for `filter`, plus extra conditions; undefined when nothing narrows. */
-export function toStoreFilter(
-  filter: TimelineFilter,
-  extra: { must?: readonly StoreCondition[]; must_not?: readonly StoreCondition[] } = {},
-): StoreFilter | undefined {
-  const must: StoreCondition[] = [...(extra.must ?? [])];
-  const mustNot: StoreCondition[] = [...(extra.must_not ?? [])];
+/** The store's payload filter for `filter`, narrowed by `extra` too; undefined when nothing narrows. */
+export function toStoreFilter(filter: TimelineFilter, extra?: StoreFilter): StoreFilter | undefined {
+  const must: StoreCondition[] = [];
+  const mustNot: StoreCondition[] = [];
   const isDm = matchValue('isDm', true);
   if (filter.source !== undefined) must.push(matchValue('source', filter.source));
-  if (filter.kind === 'sillytavern') must.push(isEmpty('source'));
-  if (filter.kind === 'memory-pool') mustNot.push(isEmpty('source'));
+  if (filter.kind === 'sillytavern') must.push(withoutSource());
+  if (filter.kind === 'memory-pool') mustNot.push(withoutSource());
   if (filter.speaker !== undefined) must.push(matchText('speakers', filter.speaker));
   if (filter.text !== undefined) must.push(matchText('text', filter.text));
   if (filter.channelId !== undefined) must.push(matchValue('channelId', filter.channelId));
@@ -140,5 +144,5 @@ export function toStoreFilter(
       }),
     );
   }
-  return combineConditions(must, mustNot);
+  return joinFilters(extra, combineConditions(must, mustNot));
 }

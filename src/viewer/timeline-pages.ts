@@ -6,7 +6,8 @@
  * order instead: a read never builds an index.
  */
 import { StoreError, ValidationError } from '../errors/memory-pool-error.js';
-import type { PointStore, StoredPointId, StoredRecord } from '../store/point-store.js';
+import type { PointStore, StoredPointId, StoredRecord, StoreFilter } from '../store/point-store.js';
+import { allOf, noneOf } from '../store/store-filters.js';
 import { TIMELINE_KEY } from '../store/timeline-index.js';
 import type { OrderedRecord, TimelineStore } from '../store/timeline-store.js';
 import type { TimelinePosition } from './timeline-cursor.js';
@@ -49,7 +50,7 @@ export async function readTimelinePage(
   const byId = async (
     position: Extract<TimelinePosition, { offset?: unknown }>,
     need: number,
-    narrowing: { must?: (typeof DATED)[]; must_not?: (typeof DATED)[] },
+    narrowing: StoreFilter | undefined,
     after: TimelinePosition | undefined,
   ): Promise<Step> => {
     const storeFilter = toStoreFilter(filter, narrowing);
@@ -65,24 +66,19 @@ export async function readTimelinePage(
   const step = async (position: TimelinePosition, need: number): Promise<Step> => {
     switch (position.phase) {
       case 'tie':
-        return byId(
-          position,
-          need,
-          { must: [timestampIs(position.timestamp)] },
-          {
-            phase: 'older',
-            timestamp: position.timestamp,
-          },
-        );
+        return byId(position, need, allOf(timestampIs(position.timestamp)), {
+          phase: 'older',
+          timestamp: position.timestamp,
+        });
       case 'undated':
-        return byId(position, need, { must_not: [DATED] }, undefined);
+        return byId(position, need, noneOf(DATED), undefined);
       case 'storage':
-        return byId(position, need, {}, undefined);
+        return byId(position, need, undefined, undefined);
       case 'older': {
         const bound = position.timestamp;
         const storeFilter = toStoreFilter(
           filter,
-          bound === undefined ? {} : { must: [timestampBelow(bound)] },
+          bound === undefined ? undefined : allOf(timestampBelow(bound)),
         );
         // One more than needed tells whether the last timestamp taken goes on past this page.
         const rows = await store.scrollOrdered(collection, {

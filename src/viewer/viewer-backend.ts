@@ -6,10 +6,13 @@
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { NotFoundError, StoreError, ValidationError } from '../errors/memory-pool-error.js';
+import type { ForgetPermissions } from '../auth/forget-permissions.js';
+import { readHeldMessageIds } from '../chunking/held-message-ids.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoredPointId } from '../store/point-store.js';
+import { isUnsourcedPayload } from '../store/store-filters.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import type {
   ForgetSelectionResponse,
@@ -37,11 +40,11 @@ export interface ViewerBackend {
     page: { limit: number; cursor?: string },
   ): Promise<TimelinePageResponse>;
   pointDetail(bot: BotConfig, id: StoredPointId): Promise<PointDetailResponse>;
-  /** `sources`: the sources the caller may forget (undefined: all). */
+  /** What the caller may forget (`permissions`: its sources, and whether SillyTavern's points too). */
   forgetSelection(
     bot: BotConfig,
     filter: TimelineFilter,
-    sources: readonly string[] | undefined,
+    permissions: Pick<ForgetPermissions, 'sources' | 'unsourced'>,
   ): Promise<ForgetSelectionResponse>;
   editPointText(bot: BotConfig, id: StoredPointId, text: string): Promise<PointTextResponse>;
 }
@@ -84,14 +87,24 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       return { point: toTimelinePoint(record), messages: messages.map(toPointMessage) };
     },
 
-    async forgetSelection(bot, filter, sources) {
+    async forgetSelection(bot, filter, { sources, unsourced }) {
+      const unsourcedPointIds: StoredPointId[] = [];
       if ((await store.describeCollection(bot.collection)) === undefined) {
-        return { points: 0, messages: 0, message_ids: [], message_ids_by_source: {}, kept: 0 };
+        return {
+          points: 0,
+          messages: 0,
+          message_ids: [],
+          message_ids_by_source: {},
+          unsourced_point_ids: unsourcedPointIds,
+          kept: 0,
+        };
       }
       const storeFilter = toStoreFilter(filter);
       let points = 0;
       let kept = 0;
       const messageIds = new Set<string>();
+      // What SillyTavern's points hold: `/forget` counts each point's messages, so these are counted per point.
+      let unsourcedMessages = 0;
       const bySource = new Map<string, Set<string>>();
       let offset: StoredPointId | undefined;
       do {
@@ -102,6 +115,12 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
         });
         for (const record of page.points) {
           const source = record.payload.source;
+          if (unsourced && isUnsourcedPayload(record.payload)) {
+            points += 1;
+            unsourcedPointIds.push(record.id);
+            unsourcedMessages += readHeldMessageIds(record.payload.messageIds).length;
+            continue;
+          }
           const forgettable =
             typeof source === 'string' && (sources === undefined || sources.includes(source));
           const messages = forgettable ? journal.chunks.chunkMessages(String(record.id)) : [];
@@ -121,9 +140,10 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       } while (offset !== undefined);
       return {
         points,
-        messages: messageIds.size,
+        messages: messageIds.size + unsourcedMessages,
         message_ids: [...messageIds],
         message_ids_by_source: Object.fromEntries([...bySource].map(([source, ids]) => [source, [...ids]])),
+        unsourced_point_ids: unsourcedPointIds,
         kept,
       };
     },

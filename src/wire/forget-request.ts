@@ -4,15 +4,27 @@ import { messageIdSchema } from './save-request.js';
 
 const id = z.string().min(1).max(200);
 
+/** A UUID as Qdrant accepts one for a point id (the hyphens may be left out). */
+export const POINT_UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** A stored point's id as Qdrant has it: an unsigned integer or a UUID. */
+const pointIdSchema = z.union(
+  [z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(POINT_UUID_PATTERN)],
+  { message: 'must be a point id: an unsigned integer or a UUID' },
+);
+
 /**
  * Exactly one selector: `message_ids`, `source`, `discord_user_id` / `user_id`, `channel_id` or `guild_id`.
- * Points SillyTavern wrote have no source; only `source: null` with `include_unsourced: true` (admin) reaches them.
+ * Points SillyTavern wrote have no source; only `include_unsourced: true` (admin) reaches them: all of them with
+ * `source: null`, or some with `point_ids`.
  */
 export const forgetRequestSchema = z.object({
   bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
   message_ids: z.array(messageIdSchema).min(1, 'must list at least one id').max(1000).optional(),
   source: z.string().min(1).max(100).nullable().optional(),
   include_unsourced: z.boolean().optional(),
+  /** SillyTavern's points by id (with `include_unsourced: true`); a point that has a source is left alone. */
+  point_ids: z.array(pointIdSchema).min(1, 'must list at least one id').max(1000).optional(),
   discord_user_id: id.optional(),
   user_id: id.optional(),
   channel_id: id.optional(),

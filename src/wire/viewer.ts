@@ -61,7 +61,7 @@ export interface PointDetailResponse {
 
 /** `GET /bots/{bot}/forget-selection`: what forgetting everything matching a filter removes, exactly. */
 export interface ForgetSelectionResponse {
-  /** Points that go: memory-pool's points matching the filter whose messages the journal holds. */
+  /** Points that go: memory-pool's points matching the filter whose messages the journal holds (and SillyTavern's for admin keys). */
   readonly points: number;
   /** Journal messages that go; see `message_ids_by_source` for how to forget them. */
   readonly messages: number;
@@ -71,7 +71,13 @@ export interface ForgetSelectionResponse {
    * `source`, so an id another source also used is not forgotten there (the counts above stay exact).
    */
   readonly message_ids_by_source: Readonly<Record<string, readonly string[]>>;
-  /** Matching points that stay: SillyTavern's, another source than the key may forget, or unknown to the journal. */
+  /**
+   * SillyTavern's matching points, for a key that may forget them (admin; counted in `points`, and the
+   * messages they hold in `messages`): send them to `/forget` as `point_ids` with `include_unsourced: true`.
+   * Empty for other keys.
+   */
+  readonly unsourced_point_ids: readonly (string | number)[];
+  /** Matching points that stay: SillyTavern's (but for admin keys), another source than the key may forget, or unknown to the journal. */
   readonly kept: number;
 }
 

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { RetrieveHit, RetrieveResponse, SignalExplanation } from '../../src/wire/retrieve-request.js';
 import { postJson } from './api.js';
+import { ErrorAlert } from './error-alert.js';
 import { formatCount, pointDay } from './format.js';
 import { ChunkText, SourceBadges } from './memory-card.js';
 
@@ -62,6 +63,7 @@ export function AskPanel(props: { bot: string }) {
       ...(text('guild_id') ? { guild_id: text('guild_id') } : {}),
       ...(text('channel_id') ? { channel_id: text('channel_id') } : {}),
       ...(form.get('is_dm') ? { is_dm: true } : {}),
+      ...(text('scope') ? { scope: text('scope') } : {}),
       ...(text('sources')
         ? {
             sources: text('sources')
@@ -104,6 +106,16 @@ export function AskPanel(props: { bot: string }) {
           Only sources
           <input name="sources" placeholder="discord, hermes" />
         </label>
+        <label class="field">
+          Scope
+          {/* Any key may narrow recall this way; the service never widens it past the bot's own scope. */}
+          <select name="scope">
+            <option value="">the bot's own</option>
+            <option value="dm-private">dm-private</option>
+            <option value="guild">guild</option>
+            <option value="channel">channel</option>
+          </select>
+        </label>
         <label class="field check">
           <input name="is_dm" type="checkbox" /> asked in a DM
         </label>
@@ -113,11 +125,7 @@ export function AskPanel(props: { bot: string }) {
           </button>
         </div>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {answer && (
         <div class="answer">
           <p role="status">

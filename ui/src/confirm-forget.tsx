@@ -1,7 +1,8 @@
 /** @module The confirmation every forget passes: exact counts first, Cancel focused, then what the service did. */
 import { useState } from 'preact/hooks';
-import { formatCount } from './format.js';
+import { ErrorAlert } from './error-alert.js';
 import type { ForgetPlan, ForgetTotals } from './forget-plans.js';
+import { formatCount } from './format.js';
 import { Modal } from './modal.js';
 
 export function ConfirmForget(props: { plan: ForgetPlan; onClose: (changed: boolean) => void }) {
@@ -57,11 +58,7 @@ export function ConfirmForget(props: { plan: ForgetPlan; onClose: (changed: bool
           )}
         </>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div class="actions">
         {done ? (
           <button type="button" autofocus onClick={() => props.onClose(true)}>

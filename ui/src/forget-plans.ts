@@ -2,6 +2,7 @@
  * @module Every forget the page offers, planned before it runs: the confirmation shows the exact counts the
  * plan was built from, and running it goes through `POST /forget` (tombstones, audit log, the key's limits).
  */
+import { readHeldMessageIds } from '../../src/chunking/held-message-ids.js';
 import type { ForgetResponse } from '../../src/wire/forget-request.js';
 import type { ForgetSelectionResponse, PointDetailResponse, TimelinePoint } from '../../src/wire/viewer.js';
 import { botPath, getJson, postJson } from './api.js';
@@ -48,13 +49,17 @@ async function forgetIds(bot: string, idsBySource: IdsBySource): Promise<ForgetT
         source,
         message_ids: ids.slice(i, i + BATCH),
       });
-      totals.points_deleted += answer.points_deleted;
-      totals.points_rewritten += answer.points_rewritten;
-      totals.pending_dropped += answer.pending_dropped;
-      totals.messages_forgotten += answer.messages_forgotten;
+      addTotals(totals, answer);
     }
   }
   return totals;
+}
+
+function addTotals(totals: ForgetTotals, answer: ForgetResponse): void {
+  totals.points_deleted += answer.points_deleted;
+  totals.points_rewritten += answer.points_rewritten;
+  totals.pending_dropped += answer.pending_dropped;
+  totals.messages_forgotten += answer.messages_forgotten;
 }
 
 function groupBySource(messages: readonly { message_id: string; source: string }[]): IdsBySource {
@@ -65,8 +70,38 @@ function groupBySource(messages: readonly { message_id: string; source: string }
   return groups;
 }
 
-/** One memory: every message the journal holds for it. */
+/** SillyTavern's points by id (admin), in batches: `/forget`'s `point_ids` with `include_unsourced`. */
+async function forgetUnsourcedPoints(
+  bot: string,
+  pointIds: readonly (string | number)[],
+): Promise<ForgetTotals> {
+  const totals = zero();
+  for (let i = 0; i < pointIds.length; i += BATCH) {
+    addTotals(
+      totals,
+      await postJson<ForgetResponse>('/forget', {
+        bot,
+        point_ids: pointIds.slice(i, i + BATCH),
+        include_unsourced: true,
+      }),
+    );
+  }
+  return totals;
+}
+
+/** One memory: every message the journal holds for it, or (SillyTavern's, admin) the point by its id. */
 export async function planForgetPoint(bot: string, point: TimelinePoint): Promise<ForgetPlan> {
+  if (point.source === undefined) {
+    return {
+      title: 'Forget this SillyTavern memory?',
+      points: 1,
+      // Counted as the service counts what a forgotten SillyTavern point held.
+      messages: readHeldMessageIds(point.messageIds).length,
+      kept: 0,
+      rewrites: false,
+      run: () => forgetUnsourcedPoints(bot, [point.id]),
+    };
+  }
   const detail = await getJson<PointDetailResponse>(
     botPath(bot, `points/${encodeURIComponent(String(point.id))}`),
   );
@@ -98,7 +133,7 @@ export function planForgetMessage(
   };
 }
 
-/** Everything the filter matches that the key may forget. */
+/** Everything the filter matches that the key may forget (SillyTavern's points too, for an admin key). */
 export async function planForgetMatching(bot: string, filter: Filter): Promise<ForgetPlan> {
   const selection = await getJson<ForgetSelectionResponse>(
     `${botPath(bot, 'forget-selection')}?${filterQuery(filter).toString()}`,
@@ -109,21 +144,11 @@ export async function planForgetMatching(bot: string, filter: Filter): Promise<F
     messages: selection.messages,
     kept: selection.kept,
     rewrites: false,
-    run: () => forgetIds(bot, selection.message_ids_by_source),
-  };
-}
-
-/** SillyTavern's points, all of them (admin): the API's `source: null` with `include_unsourced`. */
-export function planForgetSillyTavern(bot: string, points: number): ForgetPlan {
-  return {
-    title: "Forget all of SillyTavern's memories?",
-    points,
-    messages: 0,
-    kept: 0,
-    rewrites: false,
-    run: async () => ({
-      ...zero(),
-      ...(await postJson<ForgetResponse>('/forget', { bot, source: null, include_unsourced: true })),
-    }),
+    run: async () => {
+      const totals = await forgetIds(bot, selection.message_ids_by_source);
+      const unsourced = await forgetUnsourcedPoints(bot, selection.unsourced_point_ids);
+      for (const key of Object.keys(totals) as (keyof ForgetTotals)[]) totals[key] += unsourced[key];
+      return totals;
+    },
   };
 }

@@ -1,5 +1,5 @@
 /** @module One memory in the timeline: time, speakers, the chunk text with speakers set apart, where it came from. */
-import type { TimelinePoint } from '../../src/wire/viewer.js';
+import type { PointMessage, TimelinePoint } from '../../src/wire/viewer.js';
 import { pointTime, splitChunkText } from './format.js';
 
 export function SourceBadges(props: {
@@ -32,8 +32,14 @@ export function ChunkText(props: { text: string; speakers: string }) {
   );
 }
 
+/** Who wrote a journal message, as the page names them. */
+export const speakerOf = (message: PointMessage): string =>
+  message.speaker_kind === 'self' ? 'the companion' : (message.speaker_name ?? message.user_id ?? 'a person');
+
 export interface CardActions {
+  /** Opens the memory: its editor, or (`readOnly`) its details for a key that may not change it. */
   readonly onOpen?: () => void;
+  readonly readOnly?: boolean;
   readonly onForget?: () => void;
 }
 
@@ -76,7 +82,7 @@ export function MemoryCard(props: {
         <footer>
           {actions.onOpen && (
             <button type="button" class="small" tabIndex={-1} onClick={actions.onOpen}>
-              Edit
+              {actions.readOnly ? 'Details' : 'Edit'}
             </button>
           )}
           {actions.onForget && (

@@ -11,14 +11,12 @@ import type {
   WhoamiResponse,
 } from '../../src/wire/viewer.js';
 import { botPath, getJson, postJson, putJson } from './api.js';
-import { formatTime, pointTime } from './format.js';
+import { ErrorAlert } from './error-alert.js';
 import { type ForgetPlan, planForgetMessage } from './forget-plans.js';
+import { formatTime, pointTime } from './format.js';
+import { SourceBadges, speakerOf } from './memory-card.js';
 import { Modal } from './modal.js';
-import { SourceBadges } from './memory-card.js';
 import { can } from './session.js';
-
-const speakerOf = (message: PointMessage): string =>
-  message.speaker_kind === 'self' ? 'the companion' : (message.speaker_name ?? message.user_id ?? 'a person');
 
 /** The `/save` message that edits `message` to `text` (everything else as the journal holds it). */
 function toSaveMessage(message: PointMessage, text: string) {
@@ -127,11 +125,7 @@ export function PointEditor(props: {
           {status}
         </p>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div class="actions">
         <button type="button" onClick={() => props.onClose(changed)}>
           Close

@@ -7,9 +7,9 @@ export const can = (who: WhoamiResponse, operation: ViewerOperation): boolean =>
 const maySource = (who: WhoamiResponse, source: string): boolean =>
   who.sources === '*' || who.sources.includes(source);
 
-/** memory-pool's points through `/forget` within the key's sources; SillyTavern's only in bulk, as admin. */
+/** memory-pool's points through `/forget` within the key's sources; SillyTavern's (no source) as admin. */
 export const canForgetPoint = (who: WhoamiResponse, point: TimelinePoint): boolean =>
-  point.source !== undefined && can(who, 'forget') && maySource(who, point.source);
+  point.source === undefined ? can(who, 'admin') : can(who, 'forget') && maySource(who, point.source);
 
 /** memory-pool's points are edited through `/save` (save scope, the point's source); SillyTavern's as admin. */
 export const canEditPoint = (who: WhoamiResponse, point: TimelinePoint): boolean =>

@@ -6,15 +6,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TimelinePageResponse, TimelinePoint, WhoamiResponse } from '../../src/wire/viewer.js';
 import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
+import { ErrorAlert } from './error-alert.js';
 import { FilterBar } from './filter-bar.js';
+import { type ForgetPlan, planForgetMatching, planForgetPoint } from './forget-plans.js';
 import { formatCount, pointDay, pointDayKey } from './format.js';
-import {
-  type ForgetPlan,
-  planForgetMatching,
-  planForgetPoint,
-  planForgetSillyTavern,
-} from './forget-plans.js';
 import { MemoryCard } from './memory-card.js';
+import { PointDetail } from './point-detail.js';
 import { PointEditor } from './point-editor.js';
 import { can, canEditPoint, canForgetPoint } from './session.js';
 import { type Filter, filterQuery, hasFilter } from './url-state.js';
@@ -44,6 +41,7 @@ export function Timeline(props: {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<TimelinePoint | null>(null);
+  const [viewing, setViewing] = useState<TimelinePoint | null>(null);
   const [plan, setPlan] = useState<ForgetPlan | null>(null);
   const [reloads, setReloads] = useState(0);
   const generation = useRef(0);
@@ -105,8 +103,12 @@ export function Timeline(props: {
     if (!next && step > 0 && cursor) void load(cursor);
   };
 
-  const onlySillyTavern = filter.kind === 'sillytavern' && Object.keys(filter).length === 1;
-  const bulk = can(who, 'forget') && hasFilter(filter) && (total ?? 0) > 0;
+  // SillyTavern's points are forgotten only with an admin key: other keys are not offered a bulk forget of them.
+  const bulk =
+    can(who, 'forget') &&
+    hasFilter(filter) &&
+    (total ?? 0) > 0 &&
+    (filter.kind !== 'sillytavern' || can(who, 'admin'));
 
   return (
     <section aria-label="Timeline">
@@ -117,26 +119,13 @@ export function Timeline(props: {
             ? 'Loading…'
             : `${formatCount(total, 'memory', 'memories')}${hasFilter(filter) ? ' match' : ''}`}
         </p>
-        {bulk && !onlySillyTavern && (
+        {bulk && (
           <button type="button" class="danger" onClick={() => guard(() => planForgetMatching(bot, filter))}>
             Forget all matching…
           </button>
         )}
-        {bulk && onlySillyTavern && can(who, 'admin') && (
-          <button
-            type="button"
-            class="danger"
-            onClick={() => setPlan(planForgetSillyTavern(bot, total ?? 0))}
-          >
-            Forget all SillyTavern memories…
-          </button>
-        )}
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {order === 'storage' && (total ?? 0) > 0 && (
         <p class="note" role="note">
           Shown in storage order, not newest first: this collection has no timestamp index yet (SillyTavern
@@ -166,7 +155,9 @@ export function Timeline(props: {
                 point={point}
                 onFocusMove={(step) => moveFocus(document.activeElement, step)}
                 actions={{
-                  ...(canEditPoint(who, point) ? { onOpen: () => setEditing(point) } : {}),
+                  ...(canEditPoint(who, point)
+                    ? { onOpen: () => setEditing(point) }
+                    : { onOpen: () => setViewing(point), readOnly: true }),
                   ...(canForgetPoint(who, point)
                     ? { onForget: () => guard(() => planForgetPoint(bot, point)) }
                     : {}),
@@ -202,6 +193,7 @@ export function Timeline(props: {
           }}
         />
       )}
+      {viewing && <PointDetail bot={bot} point={viewing} onClose={() => setViewing(null)} />}
       {plan && (
         <ConfirmForget
           plan={plan}

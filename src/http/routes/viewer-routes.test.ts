@@ -90,7 +90,10 @@ describe('viewer routes', () => {
           messageIds: `m${i}`,
           isChunk: true,
           ...(i % 3 === 0 ? {} : { source: i % 3 === 1 ? 'discord' : 'hermes' }),
-          ...(i % 4 === 0 ? { isDm: true, channelId: `dm${i}` } : {}),
+          // DMs have a channel of their own; the rest sit in six channels of two guilds (c1, c3, c5 in g1).
+          ...(i % 4 === 0
+            ? { isDm: true, channelId: `dm${i}` }
+            : { channelId: `c${i % 6}`, guildId: `g${i % 2}` }),
         },
       })),
     });
@@ -223,10 +226,25 @@ describe('viewer routes', () => {
       ['&undated=only&source=discord', (p) => p.undated === true && p.source === 'discord'],
       ['&undated=only&kind=sillytavern&speaker=Helen', (p) => p.undated === true && p.source === undefined],
       ['&undated=only&text=by%20hand%203', (p) => p.id === 29],
+      ['&channel_id=c3', (p) => p.channelId === 'c3'],
+      ['&channel_id=dm8', (p) => p.channelId === 'dm8'],
+      ['&guild_id=g1', (p) => p.guildId === 'g1'],
+      ['&guild_id=g0&kind=sillytavern', (p) => p.guildId === 'g0' && p.source === undefined],
+      ['&guild_id=g1&channel_id=c1&source=discord', (p) => p.channelId === 'c1' && p.source === 'discord'],
+      ['&guild_id=g0&channel_id=c3', () => false],
+    ];
+    const placeCases = [
+      '&channel_id=c3',
+      '&channel_id=dm8',
+      '&guild_id=g1',
+      '&guild_id=g0&kind=sillytavern',
+      '&guild_id=g1&channel_id=c1&source=discord',
     ];
     const all = await walk('', 200);
     for (const [query, keep] of cases) {
       const expected = all.filter((p) => keep(p as unknown as Record<string, unknown>)).map((p) => p.id);
+      if (placeCases.includes(query))
+        assert.ok(expected.length > 1 || query.includes('dm8'), `${query} finds some`);
       const got = await walk(query, 4);
       assert.deepEqual(
         got.map((p) => p.id),
@@ -322,6 +340,7 @@ describe('viewer routes', () => {
       messages: 0,
       message_ids: [],
       message_ids_by_source: {},
+      unsourced_point_ids: [],
       kept: 0,
     });
   });

@@ -6,10 +6,12 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { authorize, type Principal } from '../../auth/api-key-auth.js';
+import { forgetPermissions } from '../../auth/forget-permissions.js';
 import type { BotConfig, Operation } from '../../config/config-types.js';
 import { AuthError, ValidationError } from '../../errors/memory-pool-error.js';
 import type { StoredPointId } from '../../store/point-store.js';
 import { parseTimelineFilter } from '../../viewer/timeline-filter.js';
+import { POINT_UUID_PATTERN } from '../../wire/forget-request.js';
 import type { WhoamiResponse } from '../../wire/viewer.js';
 import { readJsonBody } from '../read-json-body.js';
 import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
@@ -28,7 +30,7 @@ const pointTextSchema = z.object({
 /** A point id from the path: an unsigned integer or a UUID, as Qdrant's ids are. */
 function readPointId(text: string): StoredPointId {
   if (/^\d{1,15}$/.test(text)) return Number(text);
-  if (/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(text)) return text;
+  if (POINT_UUID_PATTERN.test(text)) return text;
   throw new ValidationError('id', `id: expected an unsigned integer or a UUID, got "${text.slice(0, 60)}"`);
 }
 
@@ -96,8 +98,6 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
     const principal = c.get('principal');
     authorizeBrowse(principal, bot, 'forget');
     const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
-    const key = principal.kind === 'key' ? principal.key : undefined;
-    const sources = key === undefined || key.sources === '*' ? undefined : key.sources;
-    return c.json(await deps.viewer.forgetSelection(bot, filter, sources));
+    return c.json(await deps.viewer.forgetSelection(bot, filter, forgetPermissions(principal)));
   });
 }

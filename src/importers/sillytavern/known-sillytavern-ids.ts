@@ -2,6 +2,7 @@
  * @module The message ids st-qdrant-memory already stored in a collection: its points have no `source`, and
  * their `messageIds` are the ids "index chats" gives (the ones the sillytavern importer derives).
  */
+import { readHeldMessageIds } from '../../chunking/held-message-ids.js';
 import type { PointStore, StoredPointId } from '../../store/point-store.js';
 import { unsourcedPoints } from '../../store/store-filters.js';
 
@@ -19,9 +20,7 @@ export async function findKnownSillyTavernIds(store: PointStore, collection: str
       ...(offset === undefined ? {} : { offset }),
     });
     for (const point of page.points) {
-      const messageIds = point.payload.messageIds;
-      // Split exactly, as the extension's recall does: a substring match would take `X_1_1` for `X_1_10`.
-      if (typeof messageIds === 'string') for (const id of messageIds.split(',')) ids.add(id.trim());
+      for (const id of readHeldMessageIds(point.payload.messageIds)) ids.add(id);
     }
     offset = page.nextOffset;
   } while (offset !== undefined);

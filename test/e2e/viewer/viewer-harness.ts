@@ -11,6 +11,7 @@ export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
 import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
 import { TEST_DIMENSIONS, type TestService } from '../../../src/service/test-support/start-test-service.js';
+import type { BotStatsResponse } from '../../../src/wire/stats-response.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -124,6 +125,18 @@ export const storeClient = (service: TestService) =>
 export async function countPoints(service: TestService, collection: string, filter?: object): Promise<number> {
   const answer = await storeClient(service).count(collection, { exact: true, ...(filter ? { filter } : {}) });
   return answer.count;
+}
+
+/** The journal as `GET /bots/{bot}/stats` counts it: messages held (every source) and tombstones. */
+export async function journalCounts(
+  service: TestService,
+  bot: string,
+  headers: Record<string, string> = {},
+): Promise<{ messages: number; forgotten: number }> {
+  const answer = await fetch(`${service.url}/bots/${bot}/stats`, { headers });
+  const stats = (await answer.json()) as BotStatsResponse;
+  const messages = Object.values(stats.messages.bySource).reduce((sum, n) => sum + n, 0);
+  return { messages, forgotten: stats.messages.forgotten };
 }
 
 const AXE_SOURCE = readFileSync(`${repoRoot}node_modules/axe-core/axe.min.js`, 'utf8');

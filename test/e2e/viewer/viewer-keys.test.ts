@@ -6,11 +6,23 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
-import { buildViewer, launchBrowser, seedMemories, seriousViolations, skipBrowser } from './viewer-harness.js';
+import {
+  SCREENSHOT_DIR,
+  buildViewer,
+  countPoints,
+  journalCounts,
+  launchBrowser,
+  seedMemories,
+  seriousViolations,
+  skipBrowser,
+  storeClient,
+} from './viewer-harness.js';
 
 const ADMIN = 'viewer-admin-key-1234567890abcdef';
 const READER = 'viewer-reader-key-1234567890abcdef';
 const HERMES_CURATOR = 'viewer-hermes-key-1234567890abcdef';
+const COLLECTION = 'mem_mythos';
+const asAdmin = { authorization: `Bearer ${ADMIN}` };
 
 async function signIn(page: Page, url: string, key: string) {
   await page.goto(url);
@@ -105,6 +117,49 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
     }
   });
 
+  test('Enter on a card opens a read-only key its details: messages with speakers and ids, source, channel, point id', async () => {
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui?source=discord&dm=exclude`, READER);
+      await page.waitForSelector('article.memory');
+      const id = (await page.getAttribute('article.memory', 'data-point-id'))!;
+      await page.focus('article.memory');
+      await page.keyboard.press('Enter');
+      const dialog = page.locator('dialog[open]');
+      await dialog.locator('.point-messages li').first().waitFor();
+      const detail = await (
+        await fetch(`${service.url}/bots/mythos/points/${id}`, { headers: { authorization: `Bearer ${READER}` } })
+      ).json();
+      const facts = (await dialog.locator('.point-facts').textContent()) ?? '';
+      for (const expected of ['discord', 'c1', 'g1', id]) assert.ok(facts.includes(expected), `shows ${expected}`);
+      const lines = await dialog.locator('.point-messages li .meta').allTextContents();
+      assert.deepEqual(
+        lines.map((line) => line.replace(/ · .* · id /, ' ')),
+        detail.messages.map((m: { speaker_kind: string; message_id: string }) =>
+          `${m.speaker_kind === 'self' ? 'the companion' : 'Helen'} ${m.message_id}`,
+        ),
+      );
+      assert.equal(await dialog.locator('textarea, button.danger, button.primary').count(), 0, 'nothing to change');
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/point-detail.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('dialog', { state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), id, 'focus comes back');
+      // SillyTavern's memory: the ids its payload holds.
+      await page.goto(`${service.url}/ui?kind=sillytavern`);
+      await page.focus('article[data-point-id="900000"]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('dialog[open] .point-facts');
+      const text = (await page.textContent('dialog[open]')) ?? '';
+      assert.match(text, /SillyTavern/);
+      assert.match(text, /st-0-a st-0-b/);
+      await page.click('dialog button:has-text("Close")');
+      await page.waitForSelector('dialog', { state: 'detached' });
+    } finally {
+      await page.close();
+    }
+  });
+
   test("a key limited to one source may forget that source's memories only; SillyTavern's need admin", async () => {
     const page = await browser.newPage();
     try {
@@ -132,17 +187,57 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
     }
   });
 
-  test('an admin key sees the forget audit log and may forget all of SillyTavern', async () => {
+  test("an admin key forgets one SillyTavern memory from its card: the confirmed counts are what goes", async () => {
     const page = await browser.newPage();
+    const before = { points: await countPoints(service, COLLECTION), journal: await journalCounts(service, 'mythos', asAdmin) };
     try {
       await signIn(page, `${service.url}/ui?kind=sillytavern`, ADMIN);
-      await page.waitForSelector('article.memory');
-      await page.click('button:has-text("Forget all SillyTavern memories")');
-      await page.waitForSelector('dialog .forget-counts');
-      assert.equal(await page.getAttribute('dialog .forget-counts', 'data-points'), '2');
+      await page.waitForSelector('article[data-point-id="900001"] button.danger');
+      await page.focus('article[data-point-id="900001"]');
+      await page.keyboard.press('Delete');
+      const counts = page.locator('dialog .forget-counts');
+      await counts.waitFor();
+      assert.equal(await counts.textContent(), '1 memory and 2 messages will be forgotten.');
       await page.click('dialog button.danger');
       await page.waitForSelector('dialog .forget-result');
-      assert.match(await page.textContent('dialog .forget-result') ?? '', /2 memories deleted/);
+      assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
+      assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [900_001] }), []);
+      assert.equal(await countPoints(service, COLLECTION), before.points - 1);
+      const after = await journalCounts(service, 'mythos', asAdmin);
+      // SillyTavern's messages were never in the journal: they are tombstoned, so an import never brings them back.
+      assert.deepEqual(after, { messages: before.journal.messages, forgotten: before.journal.forgotten + 2 });
+      await page.click('dialog button:has-text("Close")');
+      await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 1);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("an admin key's bulk forget counts SillyTavern's memories too, and sees them in the audit log", async () => {
+    const page = await browser.newPage();
+    const november = {
+      must: [{ key: 'timestamp', range: { gte: Date.parse('2026-11-28T00:00:00Z'), lt: Date.parse('2026-11-30T00:00:00Z') } }],
+    };
+    const matching = await countPoints(service, COLLECTION, november);
+    const unsourced = await countPoints(service, COLLECTION, { ...november, must: [...november.must, { is_empty: { key: 'source' } }] });
+    assert.equal(unsourced, 1, "one of SillyTavern's memories is in the range");
+    const before = { points: await countPoints(service, COLLECTION), journal: await journalCounts(service, 'mythos', asAdmin) };
+    try {
+      await signIn(page, `${service.url}/ui?from=2026-11-28&to=2026-11-29`, ADMIN);
+      await page.click('button:has-text("Forget all matching")');
+      const counts = page.locator('dialog .forget-counts');
+      await counts.waitFor();
+      assert.equal(await counts.getAttribute('data-points'), String(matching));
+      const messages = Number(await counts.getAttribute('data-messages'));
+      assert.equal(messages, 4 + 2, "Helen's four Discord messages and the two SillyTavern's memory holds");
+      assert.doesNotMatch(await page.textContent('dialog') ?? '', /will stay/);
+      await page.click('dialog button.danger');
+      await page.waitForSelector('dialog .forget-result');
+      assert.equal(await countPoints(service, COLLECTION, november), 0);
+      assert.equal(await countPoints(service, COLLECTION), before.points - matching);
+      const after = await journalCounts(service, 'mythos', asAdmin);
+      assert.equal(before.journal.messages - after.messages, messages - 2, "the journal's rows: the Discord messages");
+      assert.equal(after.forgotten - before.journal.forgotten, messages, 'a tombstone for every message confirmed');
       await page.click('dialog button:has-text("Close")');
       await page.waitForSelector('.empty');
       await page.click('nav button:has-text("Health")');

@@ -12,6 +12,7 @@ import {
   SCREENSHOT_DIR,
   buildViewer,
   countPoints,
+  journalCounts,
   launchBrowser,
   seedMemories,
   seriousViolations,
@@ -99,18 +100,65 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.waitForURL((url) => url.search === '');
   });
 
+  test('filtering by channel keeps the channel in the URL, and the bookmarked URL opens with it', async () => {
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    await page.click('summary:has-text("More filters")');
+    await page.fill('input[name=channel_id]', 'c1');
+    await page.click('button:has-text("Apply")');
+    await page.waitForURL(/channel_id=c1/);
+    const expected = await timelineIds(service, 'channel_id=c1');
+    assert.ok(expected.length > 0);
+    await page.waitForFunction((n) => document.querySelectorAll('article.memory').length === n, expected.length);
+    assert.deepEqual(await cardIds(page), expected);
+    const places = await page.$$eval('article.memory', (cards) =>
+      cards.map((c) => [...c.querySelectorAll('.badge.place')].map((b) => b.textContent).join(' ')),
+    );
+    assert.deepEqual(new Set(places), new Set(['guild g1 channel c1']));
+    const bookmarked = page.url();
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    await page.goto(bookmarked);
+    await page.waitForSelector('article.memory');
+    assert.equal(await page.inputValue('input[name=channel_id]'), 'c1');
+    assert.deepEqual(await cardIds(page), expected);
+    assert.match((await page.textContent('.summary [role=status]')) ?? '', new RegExp(`^${expected.length} memor(y|ies) match`));
+  });
+
   test('arrow keys move through the timeline; Enter opens a memory and Escape closes it', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-point-id'));
     await page.goto(`${service.url}/ui`);
     await page.waitForSelector('article.memory');
     await page.focus('article.memory');
     await page.keyboard.press('ArrowDown');
     const ids = await cardIds(page);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1]);
+    assert.equal(await focused(), ids[1]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), ids[1], 'ArrowUp goes back');
     await page.keyboard.press('Enter');
     await page.waitForSelector('dialog[open]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog', { state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point-id')), ids[1], 'focus comes back');
+    assert.equal(await focused(), ids[1], 'focus comes back');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), ids[0], 'the first memory stays focused at the top');
+  });
+
+  test('ArrowDown from the last memory loaded brings the next page, and the next ArrowDown goes on into it', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-point-id'));
+    await page.goto(`${service.url}/ui`);
+    await page.waitForSelector('article.memory');
+    const first = await cardIds(page);
+    assert.equal(first.length, 50);
+    await page.focus(`article[data-point-id="${first.at(-1)}"]`);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length > 50);
+    await page.keyboard.press('ArrowDown');
+    const all = await timelineIds(service);
+    assert.deepEqual((await cardIds(page)).slice(0, 51), all.slice(0, 51));
+    assert.equal(await focused(), all[50], 'the first memory of the next page');
   });
 
   test("Ask shows exactly /retrieve's hits and block, with each hit's explanation and the block's size", async () => {
@@ -130,6 +178,26 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.ok(firstHit.includes(`${Math.round(direct.json.hits[0].score * 100)}%`));
     assert.match(firstHit, /Why it ranked: (hybrid|chunk-only) recall/);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/ask.png`, fullPage: true });
+    // Narrowed to one channel's scope: exactly what /retrieve answers with the same fields (the DM is left out).
+    const query = 'the surprise trip to Porto';
+    const unscoped = await service.post('/retrieve', { bot: 'mythos', query_text: query, explain: true });
+    assert.ok(unscoped.json.hits.some((hit: { channelId?: string }) => hit.channelId === 'dm7'));
+    await page.fill('input[name=query]', query);
+    await page.fill('input[name=guild_id]', 'g1');
+    await page.fill('input[name=channel_id]', 'c1');
+    await page.selectOption('select[name=scope]', 'channel');
+    await page.click('button[type=submit]');
+    const scoped = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: query,
+      explain: true,
+      guild_id: 'g1',
+      channel_id: 'c1',
+      scope: 'channel',
+    });
+    assert.ok(scoped.json.hits.every((hit: { channelId?: string }) => [undefined, 'c1'].includes(hit.channelId)));
+    await page.waitForFunction((block) => document.querySelector('pre.block')?.textContent === block, scoped.json.formatted);
+    assert.equal(await page.locator('.hits > li').count(), scoped.json.hits.length);
   });
 
   test("correcting a memory-pool message rebuilds and re-embeds its memory under the same id", async () => {
@@ -172,6 +240,7 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
   test('forgetting one memory: Delete asks with the exact counts, and exactly that leaves the store', async () => {
     const [id] = await timelineIds(service, 'dm=only');
     const before = await countPoints(service, COLLECTION);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?dm=only`);
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Delete');
@@ -180,11 +249,17 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await counts.getAttribute('data-points'), '1');
     assert.equal(await counts.getAttribute('data-messages'), '2');
     assert.equal(await counts.textContent(), '1 memory and 2 messages will be forgotten.');
+    const stated = Number(await counts.getAttribute('data-messages'));
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
     assert.equal(await countPoints(service, COLLECTION), before - 1);
     assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [id!] }), []);
+    // The messages the confirmation counted left the journal, each with its tombstone.
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
   });
 
   test('forgetting one message rewrites its memory without it', async () => {
@@ -193,16 +268,22 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     const client = storeClient(service);
     const [before] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
     assert.ok(Number(before?.payload?.messageCount) >= 2);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?source=discord`);
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Enter');
     await page.locator('dialog button:has-text("Forget this message")').first().click();
     await page.waitForSelector('dialog .forget-counts');
     assert.match(await page.textContent('dialog .forget-counts') ?? '', /^1 message will be forgotten; its memory stays/);
+    const stated = Number(await page.getAttribute('dialog .forget-counts', 'data-messages'));
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     const [after] = await client.retrieve(COLLECTION, { ids: [id!], with_payload: true });
     assert.equal(after?.payload?.messageCount, Number(before?.payload?.messageCount) - 1);
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
   });
 
   test('forgetting everything matching a filter: the confirmation counts exactly what goes', async () => {
@@ -215,11 +296,13 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     const matching = await countPoints(service, COLLECTION, june);
     assert.equal(matching, 30);
     const before = await countPoints(service, COLLECTION);
+    const journalBefore = await journalCounts(service, 'mythos');
     await page.goto(`${service.url}/ui?source=import&from=2026-06-01&to=2026-06-30`);
     await page.click('button:has-text("Forget all matching")');
     const counts = page.locator('dialog .forget-counts');
     await counts.waitFor();
     assert.equal(await counts.textContent(), '30 memories and 30 messages will be forgotten.');
+    const stated = Number(await counts.getAttribute('data-messages'));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/confirm-forget.png` });
     assert.deepEqual(await seriousViolations(page), [], 'the confirmation passes axe');
     await page.click('dialog button.danger');
@@ -227,6 +310,11 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await page.textContent('dialog .forget-result'), '30 messages forgotten; 30 memories deleted, 0 memories rewritten.');
     assert.equal(await countPoints(service, COLLECTION, june), 0);
     assert.equal(await countPoints(service, COLLECTION), before - 30);
+    // The messages the confirmation counted left the journal, each with its tombstone.
+    assert.deepEqual(await journalCounts(service, 'mythos'), {
+      messages: journalBefore.messages - stated,
+      forgotten: journalBefore.forgotten + stated,
+    });
     await page.click('dialog button:has-text("Close")');
     await page.waitForSelector('.empty');
   });
@@ -282,6 +370,21 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     for (const expected of ['ready', 'store', 'embedder', 'SillyTavern: 2', 'hermes: 1', 'Forget audit log', 'open']) {
       assert.ok(text.includes(expected), `health shows "${expected}"`);
     }
+    const stats = await (await fetch(`${service.url}/bots/mythos/stats`)).json();
+    assert.ok(stats.model, 'a model is recorded');
+    assert.ok(text.includes(`Model: ${stats.model}`), 'health shows the recorded model');
+    assert.match(text, /0 messages\s*waiting to be stored(?!, the oldest)/);
+    // One message waits for its chunk: the backlog says so, with its age.
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'hermes',
+      messages: [{ message_id: 'wait-1', speaker_kind: 'user', text: 'A message still waiting for its chunk.' }],
+    });
+    assert.equal(saved.json.accepted, 1);
+    await page.reload();
+    await page.waitForSelector('.health table');
+    const after = (await page.textContent('.health')) ?? '';
+    assert.match(after, /1 message\s*waiting to be stored, the oldest for \d+ (s|min)/);
     assert.deepEqual(await seriousViolations(page), []);
   });
 
