@@ -2,7 +2,7 @@
  * @module Benchmark of the embedded store's sparse search: `idf` queries over chat-sized documents (Zipf-distributed
  * terms, about 12–40 distinct terms each), median and p95 latency beside a plain JS scan that scores every document,
  * and recall against that scan (must be 1.00: the engine's sparse search is exact). Two query sets: 8 draws from
- * the documents' own distribution, so most queries hold words found in nearly every document (text tokenised with
+ * the documents' own distribution, so most queries hold words found in nearly every document (text tokenized with
  * its stop words: the worst case), and 5 draws past the 100 most frequent words (a tokenizer that drops stop
  * words, as BM25 setups usually do).
  * Run: `node --import tsx bench/sparse-search.bench.ts [--quick]` (--quick: only 10k documents).

@@ -103,7 +103,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 /** Resident set size, and what the JS heap plus ArrayBuffers hold (the engine's own retained memory), in MB. */
 function memoryMb(): { rss: number; retained: number } {
-  // One collection can leave garbage that only the next one frees (weakly held and finalised objects).
+  // One collection can leave garbage that only the next one frees (weakly held and finalized objects).
   for (let i = 0; i < 3; i++) collectGarbage();
   const usage = process.memoryUsage();
   return { rss: usage.rss / 2 ** 20, retained: (usage.heapUsed + usage.arrayBuffers) / 2 ** 20 };

@@ -1,6 +1,6 @@
 /**
  * @module Reads LoCoMo conversations (the schema of ../shared/datasets/locomo-dev/README.md) into what the
- * recall benchmark sends and scores: sessions in order with real dates, turns, and normalised evidence.
+ * recall benchmark sends and scores: sessions in order with real dates, turns, and normalized evidence.
  */
 import { readFileSync } from 'node:fs';
 
@@ -23,7 +23,7 @@ export interface LocomoSession {
 export interface LocomoQuestion {
   readonly question: string;
   readonly category: number;
-  /** Evidence dia_ids that name a turn of the conversation, normalised; empty when none is valid. */
+  /** Evidence dia_ids that name a turn of the conversation, normalized; empty when none is valid. */
   readonly evidence: readonly string[];
 }
 
@@ -61,10 +61,10 @@ export function parseSessionDate(value: string): number {
 }
 
 /**
- * Splits one evidence string into normalised dia_ids: some hold several ids joined by `;` or spaces, some
+ * Splits one evidence string into normalized dia_ids: some hold several ids joined by `;` or spaces, some
  * are zero-padded (`D30:05` is `D30:5`).
  */
-export function normaliseEvidence(raw: string): string[] {
+export function normalizeEvidence(raw: string): string[] {
   return raw
     .split(/[;,\s]+/)
     .map((part) => /^D(\d+):(\d+)$/i.exec(part.trim()))
@@ -95,7 +95,7 @@ function readSessions(conversation: Record<string, unknown>): LocomoSession[] {
       index: Number(match[1]),
       startMs: parseSessionDate(date),
       turns: turns.map((turn: Record<string, unknown>) => ({
-        diaId: normaliseEvidence(String(turn.dia_id))[0] ?? String(turn.dia_id),
+        diaId: normalizeEvidence(String(turn.dia_id))[0] ?? String(turn.dia_id),
         speaker: String(turn.speaker),
         text: readTurnText(turn),
       })),
@@ -122,7 +122,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
         category: Number(item.category),
         // Evidence naming no turn of the conversation is dropped; a question left with none counts as found.
         evidence: [
-          ...new Set(((item.evidence ?? []) as unknown[]).flatMap((raw) => normaliseEvidence(String(raw)))),
+          ...new Set(((item.evidence ?? []) as unknown[]).flatMap((raw) => normalizeEvidence(String(raw)))),
         ].filter((id) => known.has(id)),
       })),
     };

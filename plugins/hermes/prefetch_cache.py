@@ -22,7 +22,7 @@ class PrefetchCache:
 
     def warm(self, query: str, fetch: Callable[[], Any], spawn: Callable[..., threading.Thread]) -> None:
         """Runs `fetch` on a background thread and keeps its answer for `query`, replacing any older one."""
-        entry = _Entry(_normalise(query))
+        entry = _Entry(_normalize(query))
         with self._lock:
             self._entry = entry
 
@@ -40,7 +40,7 @@ class PrefetchCache:
         """The recall started for this query (waiting up to `timeout` if it still runs; `late` if too late or failed), else None."""
         with self._lock:
             entry = self._entry
-            if entry is None or entry.query != _normalise(query):
+            if entry is None or entry.query != _normalize(query):
                 return None
             self._entry = None
         if not entry.done.wait(timeout) or entry.value is None:
@@ -48,5 +48,5 @@ class PrefetchCache:
         return entry.value
 
 
-def _normalise(query: str) -> str:
+def _normalize(query: str) -> str:
     return str(query or "").strip()

@@ -1,6 +1,6 @@
 """Which prompts carry nothing worth recalling for: Hermes's `is_trivial_prompt` when the host has it, else the same rule here.
 
-Older hosts lack the function; the rule below follows its documented behaviour: empty input, slash commands, and
+Older hosts lack the function; the rule below follows its documented behavior: empty input, slash commands, and
 a bare greeting or acknowledgement with nothing after it but whitespace and punctuation.
 """
 

@@ -3,7 +3,7 @@
 /** Who wrote a message: a person, or the agent itself. */
 export type SpeakerKind = 'user' | 'self';
 
-/** A saved message, normalised at the HTTP edge (ids are strings, `ts` filled with the arrival time if missing). */
+/** A saved message, normalized at the HTTP edge (ids are strings, `ts` filled with the arrival time if missing). */
 export interface MemoryMessage {
   readonly bot: string;
   readonly source: string;

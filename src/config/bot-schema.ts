@@ -54,7 +54,7 @@ const retrieveSchema = section({
 export const botSchema = section({
   /** Required: the agent's own name in chunk text; with SillyTavern, its character name there. */
   selfSpeaker: text('Set it to the name the agent speaks as, e.g. "Mythos".'),
-  /** Default `mem_` + selfSpeaker sanitised by `collectionNaming`'s rule ("Dr. Smith" → mem_dr_smith). */
+  /** Default `mem_` + selfSpeaker sanitized by `collectionNaming`'s rule ("Dr. Smith" → mem_dr_smith). */
   collection: text('Set the Qdrant collection name, e.g. mem_mythos.')
     .refine(
       isUsableCollectionName,
@@ -107,11 +107,11 @@ export const botsSchema = z
         bot.stChatId === undefined &&
         !isUsableCollectionName(defaultCollectionName(bot.selfSpeaker, bot.collectionNaming))
       ) {
-        // Non-Latin names sanitise to nothing, and every such agent would share the one collection `mem_`.
+        // Non-Latin names sanitize to nothing, and every such agent would share the one collection `mem_`.
         ctx.addIssue({
           code: 'custom',
           path: [name, 'collection'],
-          message: `selfSpeaker "${bot.selfSpeaker}" gives the unusable default collection "${defaultCollectionName(bot.selfSpeaker, bot.collectionNaming)}" (${NAMING_KEEPS[bot.collectionNaming]} survive the ${bot.collectionNaming} sanitising). Set bots.${name}.collection (and use the same name in SillyTavern), or collectionNaming to the rule your extension uses`,
+          message: `selfSpeaker "${bot.selfSpeaker}" gives the unusable default collection "${defaultCollectionName(bot.selfSpeaker, bot.collectionNaming)}" (${NAMING_KEEPS[bot.collectionNaming]} survive the ${bot.collectionNaming} sanitizing). Set bots.${name}.collection (and use the same name in SillyTavern), or collectionNaming to the rule your extension uses`,
         });
       }
     }

@@ -105,14 +105,14 @@ describe('config validation', () => {
       /^bots\.m\.retrieve\.scope: expected one of global \| guild \| channel \| dm-private, got "server"/,
     ],
     [
-      'a selfSpeaker that sanitises to nothing',
+      'a selfSpeaker that sanitizes to nothing',
       'bots: { alisa: { selfSpeaker: Алиса } }',
       /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_".*Set bots\.alisa\.collection/,
     ],
     [
-      "a selfSpeaker that sanitises to nothing under the chosen fork's rule",
+      "a selfSpeaker that sanitizes to nothing under the chosen fork's rule",
       'bots: { alisa: { selfSpeaker: Алиса, collectionNaming: starrysky180111 } }',
-      /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_" \(only Latin letters, digits, CJK ideographs and kana survive the starrysky180111 sanitising\)/,
+      /^bots\.alisa\.collection: selfSpeaker "Алиса" gives the unusable default collection "mem_" \(only Latin letters, digits, CJK ideographs and kana survive the starrysky180111 sanitizing\)/,
     ],
     [
       'an unknown collection naming rule',

@@ -14,7 +14,7 @@ export interface BotConfig {
   readonly name: string;
   /** The agent's own name in chunk text; when sharing with SillyTavern, its character name there. */
   readonly selfSpeaker: string;
-  /** Qdrant collection; default `mem_` + st-qdrant-memory's sanitising of selfSpeaker. */
+  /** Qdrant collection; default `mem_` + st-qdrant-memory's sanitizing of selfSpeaker. */
   readonly collection: string;
   /** Shadota's per-chat fork: the chat whose collection this is; written into every point as `chatId`. */
   readonly stChatId?: string;

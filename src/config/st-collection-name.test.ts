@@ -38,7 +38,7 @@ describe('sanitizeCollectionName', () => {
 });
 
 describe('defaultCollectionName', () => {
-  test('is mem_ plus the agent name sanitised by the chosen rule', () => {
+  test('is mem_ plus the agent name sanitized by the chosen rule', () => {
     assert.equal(defaultCollectionName('Dr. Smith'), 'mem_dr_smith');
     assert.equal(defaultCollectionName('Алиса'), 'mem_');
     assert.equal(defaultCollectionName('初音ミク', 'starrysky180111'), 'mem_初音ミク');
@@ -48,7 +48,7 @@ describe('defaultCollectionName', () => {
 });
 
 describe('perChatCollectionName', () => {
-  test("is Shadota's mem_<character>_<chat id>, both sanitised upstream's way, or mem_<character> without a chat", () => {
+  test("is Shadota's mem_<character>_<chat id>, both sanitized upstream's way, or mem_<character> without a chat", () => {
     assert.equal(
       perChatCollectionName('Seraphina', 'Seraphina - 2025-05-01@12h30m00s'),
       'mem_seraphina_seraphina_-_2025-05-01_12h30m00s',
@@ -65,7 +65,7 @@ describe('isUsableCollectionName', () => {
     assert.equal(isUsableCollectionName('mem_Алиса'), true);
   });
 
-  test('refuses a name that sanitised to nothing, is empty, too long, has whitespace or what Qdrant forbids', () => {
+  test('refuses a name that sanitized to nothing, is empty, too long, has whitespace or what Qdrant forbids', () => {
     assert.equal(isUsableCollectionName(defaultCollectionName('Алиса')), false);
     assert.equal(isUsableCollectionName(''), false);
     assert.equal(isUsableCollectionName('m'.repeat(256)), false);

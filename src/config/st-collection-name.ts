@@ -35,7 +35,7 @@ function collapseUnderscores(name: string): string {
   return name.replace(/_+/g, '_').replace(/^_|_$/g, '');
 }
 
-/** A character name sanitised by the given fork's rule (upstream's when none is named): "Dr. Smith" → `dr_smith`. */
+/** A character name sanitized by the given fork's rule (upstream's when none is named): "Dr. Smith" → `dr_smith`. */
 export function sanitizeCollectionName(
   name: string,
   naming: CollectionNaming = 'upstream',
@@ -50,9 +50,9 @@ export function defaultCollectionName(selfSpeaker: string, naming: CollectionNam
 }
 
 /**
- * Shadota's fork: one collection per chat, `mem_<character>_<chatId>`, both sanitised the upstream way
+ * Shadota's fork: one collection per chat, `mem_<character>_<chatId>`, both sanitized the upstream way
  * ("Seraphina", "Seraphina - 2025-05-01@12h30m00s" → `mem_seraphina_seraphina_-_2025-05-01_12h30m00s`);
- * `mem_<character>` when the chat id sanitises to nothing, as the fork does.
+ * `mem_<character>` when the chat id sanitizes to nothing, as the fork does.
  */
 export function perChatCollectionName(selfSpeaker: string, chatId: string): string {
   const chat = sanitizeCollectionName(chatId);
@@ -65,7 +65,7 @@ const FORBIDDEN_IN_NAME = /[<>:"/\\|?*\u0000-\u001F\s]/u;
 
 /**
  * Whether a name is safe to use: 1-255 characters, none Qdrant forbids or whitespace, and not ending in `_`,
- * which is what a name that sanitises to nothing leaves ("Алиса" → `mem_` under the upstream rule): every
+ * which is what a name that sanitizes to nothing leaves ("Алиса" → `mem_` under the upstream rule): every
  * such agent would share that one collection, so config should ask for an explicit `collection`.
  */
 export function isUsableCollectionName(name: string): boolean {

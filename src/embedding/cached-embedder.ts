@@ -75,7 +75,7 @@ export class CachedEmbedder implements Embedder {
     // Each caller waits with its own signal; the provider call is not aborted, since others may share it.
     const vectors = await raceAbort(Promise.all([...pending.values()]), options.signal);
     const byText = new Map([...pending.keys()].map((text, i) => [text, vectors[i]!]));
-    // Copies, so a caller that scales or normalises its vector in place cannot corrupt the cache.
+    // Copies, so a caller that scales or normalizes its vector in place cannot corrupt the cache.
     return texts.map((text) => byText.get(text)!.slice());
   }
 

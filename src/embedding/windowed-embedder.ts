@@ -1,6 +1,6 @@
 /**
  * @module A decorator that makes an embedder read all of every text: a text longer than the model's input
- * window is embedded in windows that fit, and their vectors are pooled (mean, then L2-normalised), so a
+ * window is embedded in windows that fit, and their vectors are pooled (mean, then L2-normalized), so a
  * chunk's vector covers the whole chunk instead of its first ~128 tokens (USE-lite) or a refused request.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';

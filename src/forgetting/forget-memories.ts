@@ -1,5 +1,5 @@
 /**
- * @module `POST /forget`'s work, in order: parse and authorise the selector (400/403 before anything is
+ * @module `POST /forget`'s work, in order: parse and authorize the selector (400/403 before anything is
  * touched); the journal forgets at once (tombstones, pending messages dropped, chunks marked); then the
  * store half (forget-in-store) runs alone on the chunk writer. Every forget is audited.
  */

@@ -1,4 +1,4 @@
-/** @module A save once the caller is authorised: journal the window, count it, wake the chunk writer. */
+/** @module A save once the caller is authorized: journal the window, count it, wake the chunk writer. */
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';

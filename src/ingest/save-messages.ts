@@ -1,5 +1,5 @@
 /**
- * @module `POST /save`'s work: normalise a client's window into messages, reject bad ones by field, and commit
+ * @module `POST /save`'s work: normalize a client's window into messages, reject bad ones by field, and commit
  * the new ones to the journal. Chunking and embedding happen later, in the chunk writer, after the answer.
  */
 import type { SaveRequest, SaveResponse } from '../wire/save-request.js';

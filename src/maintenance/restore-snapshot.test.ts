@@ -48,7 +48,7 @@ describe('restore resumes after an interruption and refuses another model’s ve
     dir = mkdtempSync(join(tmpdir(), 'memory-pool-restore-'));
     collection = tools.uniqueCollection('restore');
     await tools.client.createCollection(collection, { vectors: { size: 8, distance: 'Cosine' } });
-    // Unit vectors: the store keeps Cosine vectors normalised, so these read back exactly as written.
+    // Unit vectors: the store keeps Cosine vectors normalized, so these read back exactly as written.
     await tools.client.upsert(collection, {
       wait: true,
       points: Array.from({ length: POINTS }, (_, i) => ({

@@ -30,7 +30,7 @@ export interface PartPoint {
   readonly payload: PartPayload;
 }
 
-/** Messages per part: each message with its next neighbour (measured against three, docs/recall.md). */
+/** Messages per part: each message with its next neighbor (measured against three, docs/recall.md). */
 export const MESSAGES_PER_PART = 2;
 
 /**

@@ -104,7 +104,7 @@ describe('the parts index follows its chunks', () => {
     await flush();
     const parts = await assertPartsMirrorChunks();
     assert.ok(parts.length >= 2);
-    assert.equal((await partsHolding('a2')).length, 2, 'a middle message sits with each neighbour');
+    assert.equal((await partsHolding('a2')).length, 2, 'a middle message sits with each neighbor');
   });
 
   test('an edit leaves no part with the old text', async () => {

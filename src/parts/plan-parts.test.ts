@@ -7,7 +7,7 @@ const chars = (text: string) => text.length;
 const lines = (...texts: string[]): PartLine[] =>
   texts.map((text, i) => ({ messageId: `m${i + 1}`, line: `A: ${text}`, ts: 1000 + i }));
 
-test('each message is paired with its next neighbour, one step apart', () => {
+test('each message is paired with its next neighbor, one step apart', () => {
   const parts = planParts(lines('one', 'two', 'three', 'four'), {
     messagesPerPart: 2,
     maxTokens: 400,

@@ -21,7 +21,7 @@ export interface PlannedPart {
 }
 
 export interface PartPlanOptions {
-  /** Messages per window: each message with its next neighbour(s). */
+  /** Messages per window: each message with its next neighbor(s). */
   readonly messagesPerPart: number;
   /** The embedder's window (`inputWindow.maxTokens`): a window that would pass it keeps fewer messages. */
   readonly maxTokens: number;

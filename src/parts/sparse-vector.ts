@@ -6,11 +6,11 @@
 import type { SparseVector } from '../store/hybrid-point-store.js';
 import { hashToken } from './token-hash.js';
 
-/** Robertson's standard parameters (as Lucene and Elasticsearch use): term saturation and length normalisation. */
+/** Robertson's standard parameters (as Lucene and Elasticsearch use): term saturation and length normalization. */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 /**
- * The average part length in terms, for length normalisation. A constant, because the store does not
+ * The average part length in terms, for length normalization. A constant, because the store does not
  * share its corpus statistics; parts are bounded by the embedder's window, and a part of two or three chat
  * messages holds about this many terms after stop words.
  */

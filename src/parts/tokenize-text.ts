@@ -18,7 +18,7 @@ const APOSTROPHE_SUFFIX = /n['’]t\b|['’](s|re|ve|ll|d|m)\b/gu;
 const MAX_WORD_LENGTH = 40;
 
 /**
- * The terms of `text` in order, repeats kept (term frequency counts them): NFKC-normalised, lowercased,
+ * The terms of `text` in order, repeats kept (term frequency counts them): NFKC-normalized, lowercased,
  * split into letter/digit runs, stop words and one-letter words dropped (single digits kept), then
  * stemmed with the Porter stemmer (`stemmer`; words outside a-z pass through unchanged).
  */

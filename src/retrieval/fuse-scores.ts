@@ -1,5 +1,5 @@
 /**
- * @module Hybrid recall's ranking: a convex combination of min-max normalised scores, dense and lexical
+ * @module Hybrid recall's ranking: a convex combination of min-max normalized scores, dense and lexical
  * weighted equally (Bruch, Gai and Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS
  * 2023). Unlike reciprocal rank fusion it keeps how far ahead a result is in each signal, so a weak signal's
  * near-ties cannot outvote a strong signal's clear winner (measured in docs/recall.md).
@@ -57,7 +57,7 @@ interface Builder {
 const entryKey = (entry: RankedEntry) => (entry.part ? `part:${entry.part.id}` : `chunk:${entry.chunkId}`);
 
 /** Scores of a list mapped onto [0, 1] by its own minimum and maximum; a list of equal scores maps to 1. */
-function normalise(list: readonly RankedEntry[]): (score: number) => number {
+function normalize(list: readonly RankedEntry[]): (score: number) => number {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (const { score } of list) {
@@ -81,7 +81,7 @@ export function fuseScores(lists: FusionLists): FusedEntry[] {
   for (const [signal, list, weight] of weighted) {
     if (list.length === 0) continue;
     best += weight;
-    const scale = normalise(list);
+    const scale = normalize(list);
     const seen = new Set<string>();
     for (const [position, entry] of list.entries()) {
       const key = entryKey(entry);

@@ -85,7 +85,7 @@ describe('hybrid recall returns passages of chunks', () => {
     assert.equal(new Set(returned).size, returned.length, 'no message is returned twice');
   });
 
-  test('an excluded message is never returned, while its neighbours still are', async () => {
+  test('an excluded message is never returned, while its neighbors still are', async () => {
     const { hits } = await retrieve({
       query_text: 'What is the name of Tomas greyhound?',
       exclude_message_ids: ['t4'],

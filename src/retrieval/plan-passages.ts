@@ -1,7 +1,7 @@
 /**
  * @module What hybrid recall returns for a ranking of parts: passages, not whole chunks. Each part, best
  * first, contributes the messages of it no better passage already holds, so the context a reader takes in
- * rank order spends no turn twice and no turn on a chunk's unrelated neighbours. A chunk without parts
+ * rank order spends no turn twice and no turn on a chunk's unrelated neighbors. A chunk without parts
  * (SillyTavern's) is one passage, whole.
  */
 import type { FusedEntry } from './fuse-scores.js';

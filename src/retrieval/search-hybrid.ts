@@ -29,7 +29,7 @@ export interface HybridRanking {
   readonly chunks: ReadonlyMap<string, ScoredStorePoint>;
 }
 
-/** Parts fetched per signal for each hit wanted: a hit's best part competes with its own neighbours. */
+/** Parts fetched per signal for each hit wanted: a hit's best part competes with its own neighbors. */
 const PARTS_PER_CANDIDATE = 4;
 const PART_FIELDS = ['chunkId', 'messageIds'];
 /**

@@ -1,6 +1,6 @@
 /**
  * @module Finds JSON nested deeper than a bound by scanning the raw text, iteratively: checked before parsing,
- * a deep body can reach no recursive code (validation, filters, serialisation) and is a 400, not a stack overflow.
+ * a deep body can reach no recursive code (validation, filters, serialization) and is a 400, not a stack overflow.
  */
 
 const QUOTE = 0x22;

@@ -53,7 +53,7 @@ function qqpfCollection(name: string): string {
   return `mem_${kept.slice(0, 255 - 'mem'.length - 1)}`;
 }
 
-/** Shadota's per-chat collection: both parts sanitised the upstream way. */
+/** Shadota's per-chat collection: both parts sanitized the upstream way. */
 function shadotaCollection(character: string, chatId: string): string {
   const clean = (s: string) =>
     s

@@ -53,7 +53,7 @@ export interface RetrieveExplanation {
   /** `hybrid` (parts and chunks fused), or `chunk-only` (the collection's parts index is not complete). */
   readonly mode: 'hybrid' | 'chunk-only';
   /**
-   * Hybrid: 0.5 × the dense cosine and 0.5 × the BM25 score, each min-max normalised over its list (0..1);
+   * Hybrid: 0.5 × the dense cosine and 0.5 × the BM25 score, each min-max normalized over its list (0..1);
    * chunk-only: 0.
    */
   readonly fused: number;

@@ -32,7 +32,7 @@ class RecallStatus:
     glyph: str = "\U0001f9e0"
 
 
-# The current host's rule, written for these tests from its documented behaviour (the plugin's copy is separate).
+# The current host's rule, written for these tests from its documented behavior (the plugin's copy is separate).
 _TRIVIAL = re.compile(
     r"^(yes|no|ok|okay|sure|thanks|thank you|y|n|yep|nope|yeah|nah|hi|hey|hello|yo|sup|continue|go ahead|do it|"
     r"proceed|got it|cool|nice|great|done|next|lgtm|k)[\s!?.:;,\"'~()\[\]{}<>*&^%$#@+=`\u2018\u2019\u201c\u201d"

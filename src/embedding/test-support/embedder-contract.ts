@@ -1,5 +1,5 @@
 /**
- * @module The behaviour every Embedder must show, as a node:test suite. Each implementation's tests call
+ * @module The behavior every Embedder must show, as a node:test suite. Each implementation's tests call
  * `describeEmbedderContract` with a factory; add a new embedder and run it through this to know it fits.
  */
 import assert from 'node:assert/strict';

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { HashingEmbedder } from '../hashing/hashing-embedder.js';
 
-/** One misbehaviour, applied to one request. */
+/** One misbehavior, applied to one request. */
 export type FakeFault =
   /** Answer with this status and an OpenAI-style error body; `retryAfter` sets the Retry-After header. */
   | {

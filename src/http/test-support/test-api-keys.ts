@@ -1,4 +1,4 @@
-/** @module Two API keys for tests of authorisation: one limited like a Discord bot's, one that may only recall. */
+/** @module Two API keys for tests of authorization: one limited like a Discord bot's, one that may only recall. */
 import type { ApiKeyConfig } from '../../config/config-types.js';
 
 /** Saves and recalls for the bot `mythos` only, acting as the source `discord`. */

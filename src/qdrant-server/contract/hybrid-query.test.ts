@@ -20,7 +20,7 @@ interface Scored {
 const ids = (points: Scored[]) => points.map((p) => p.id);
 const scores = (points: Scored[]) => Object.fromEntries(points.map((p) => [p.id, p.score]));
 
-/** Qdrant's DBSF normalisation (mean ± 3 sample deviations), computed here independently of the store. */
+/** Qdrant's DBSF normalization (mean ± 3 sample deviations), computed here independently of the store. */
 function dbsf(values: number[]): number[] {
   if (values.length < 2) return values.map(() => 0.5);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
@@ -138,7 +138,7 @@ describe('hybrid query', () => {
     assert.deepEqual(ids(strictlyAbove).sort(), [2, 4]);
   });
 
-  test('dbsf normalises each list with mean ± 3 standard deviations and sums (§3.3)', async () => {
+  test('dbsf normalizes each list with mean ± 3 standard deviations and sums (§3.3)', async () => {
     const fused = await query({
       prefetch: [
         { ...dense, limit: 3 },

@@ -76,7 +76,7 @@ describe('named and sparse vectors', () => {
     assert.deepEqual(client.config.params.vectors, { dense: { size: 4, distance: 'Cosine' } });
   });
 
-  test('a named dense vector is searched with `using` or `{name, vector}`, Cosine-normalised (§1)', async () => {
+  test('a named dense vector is searched with `using` or `{name, vector}`, Cosine-normalized (§1)', async () => {
     const viaQuery = await query({ query: [1, 0, 0, 0], using: 'dense', limit: 2 });
     assert.deepEqual(ids(viaQuery), [1, 3]);
     assertClose(

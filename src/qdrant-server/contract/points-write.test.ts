@@ -155,7 +155,7 @@ describe('points-write', () => {
     assert.equal(viaPath.id, canonical);
   });
 
-  test('Cosine vectors are stored normalised: [2,6,7,8] (§2 Cosine storage)', async () => {
+  test('Cosine vectors are stored normalized: [2,6,7,8] (§2 Cosine storage)', async () => {
     const name = await seedCollection(target, 'w_cos', [
       { id: 1, vector: [2, 6, 7, 8] },
       { id: 2, vector: [0, 0, 0, 0] },

@@ -11,7 +11,7 @@ function close(actual: readonly number[] | undefined, expected: readonly number[
 }
 
 describe('collection writes', () => {
-  test('Cosine vectors are normalised at upsert; Dot vectors keep their f32 values', async () => {
+  test('Cosine vectors are normalized at upsert; Dot vectors keep their f32 values', async () => {
     const { store } = openTestStore();
     const cosine = createTestCollection(store, 'cos', 4, 'Cosine');
     cosine.upsert([{ id: 1, vector: [2, 6, 7, 8], payload: {} }]);

@@ -1,6 +1,6 @@
 /**
  * @module The seam between the embedded store's engine and its HTTP layer.
- * Requests arrive here already parsed and shape-validated (ids normalised, filters parsed);
+ * Requests arrive here already parsed and shape-validated (ids normalized, filters parsed);
  * the engine owns the semantic checks that need collection state (dimensions, missing points).
  * Writes are synchronous: better-sqlite3 is, and a single thread makes every write atomic. Reads that can walk
  * the whole collection are asynchronous and run in time slices (time-slicer.ts); writes may land between slices.
@@ -76,7 +76,7 @@ export interface PointRecord {
   id: PointId;
   payload?: Payload;
   /**
-   * f32 values (already rounded with Math.fround); the HTTP layer serialises them shortest-round-trip.
+   * f32 values (already rounded with Math.fround); the HTTP layer serializes them shortest-round-trip.
    * A plain array when the only vector returned is the unnamed one, else a map by name (as Qdrant does).
    */
   vector?: number[] | Record<string, number[] | SparseVectorOutput>;
@@ -178,7 +178,7 @@ export interface PayloadFieldSchema {
 
 export interface CollectionEngine {
   readonly name: string;
-  /** `GET /collections/{name}` result, ready to serialise. */
+  /** `GET /collections/{name}` result, ready to serialize. */
   info(): Record<string, unknown>;
   /** The unnamed vector's params, or null for a collection without one. */
   vectorParams(): VectorParams | null;

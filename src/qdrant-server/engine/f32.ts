@@ -1,11 +1,11 @@
-/** @module f32 vector preparation: rounding JSON numbers to f32 and Qdrant's Cosine pre-normalisation (qdrant-subset.md §2). */
+/** @module f32 vector preparation: rounding JSON numbers to f32 and Qdrant's Cosine pre-normalization (qdrant-subset.md §2). */
 import type { Distance } from './engine-api.js';
 
 /** f32::EPSILON: below this squared length a vector is treated as zero and stored as is. */
 const F32_EPSILON = 1.1920929e-7;
 
 /**
- * Rounds every component to f32 and, for Cosine, normalises to unit length with f32 arithmetic,
+ * Rounds every component to f32 and, for Cosine, normalizes to unit length with f32 arithmetic,
  * as Qdrant's `cosine_preprocess` does. Returns a fresh array (never a view), which usearch needs.
  */
 export function prepareVector(values: readonly number[], distance: Distance): Float32Array {

@@ -1,7 +1,7 @@
 /** @module Qdrant point ids: unsigned integers or UUIDs, parsed, compared and keyed the way Qdrant does (qdrant-subset.md §2). */
 import { formatError, badInput } from '../qdrant-error.js';
 
-/** A normalised point id: a safe non-negative integer, or a lowercase hyphenated UUID. */
+/** A normalized point id: a safe non-negative integer, or a lowercase hyphenated UUID. */
 export type PointId = number | string;
 
 const HEX32 = /^[0-9a-f]{32}$/;

@@ -65,7 +65,7 @@ describe('scroll', () => {
     });
   });
 
-  test('order_by sorts by value (ties by id), repeats multi-valued points, honours start_from', async () => {
+  test('order_by sorts by value (ties by id), repeats multi-valued points, honors start_from', async () => {
     const { store } = openTestStore();
     const c = createTestCollection(store, 'o', 1, 'Dot');
     c.upsert([

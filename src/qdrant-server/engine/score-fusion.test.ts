@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fuseDistributions, fuseRanks, normaliseDistribution, rankScore } from './score-fusion.js';
+import { fuseDistributions, fuseRanks, normalizeDistribution, rankScore } from './score-fusion.js';
 
 const hits = (...ids: string[]) => ids.map((id, i) => ({ item: id, score: 100 - i }));
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -32,11 +32,11 @@ describe('score fusion', () => {
     );
   });
 
-  test('DBSF normalises with mean ± 3 sample standard deviations; short or flat lists give 0.5', async () => {
+  test('DBSF normalizes with mean ± 3 sample standard deviations; short or flat lists give 0.5', async () => {
     // [1, 2, 3]: mean 2, sample variance 1, so the extremes are -1 and 5.
-    assert.deepEqual(normaliseDistribution([3, 2, 1]), [4 / 6, 3 / 6, 2 / 6].map(Math.fround));
-    assert.deepEqual(normaliseDistribution([7]), [0.5]);
-    assert.deepEqual(normaliseDistribution([2, 2, 2]), [0.5, 0.5, 0.5]);
+    assert.deepEqual(normalizeDistribution([3, 2, 1]), [4 / 6, 3 / 6, 2 / 6].map(Math.fround));
+    assert.deepEqual(normalizeDistribution([7]), [0.5]);
+    assert.deepEqual(normalizeDistribution([2, 2, 2]), [0.5, 0.5, 0.5]);
     const fused = await fuseDistributions(
       [
         [

@@ -66,12 +66,12 @@ export async function fuseDistributions<T, H extends Scored<T> = Scored<T>>(
   const fused = new Map<string, { first: H; score: number }>();
   for (const list of lists) {
     await pauseIfDue();
-    const normalised = normaliseDistribution(list.map((hit) => hit.score));
+    const normalized = normalizeDistribution(list.map((hit) => hit.score));
     for (let i = 0; i < list.length; i++) {
       if (i % CHECK_EVERY === 0) await pauseIfDue();
       const hit = list[i] as H;
       const key = keyOf(hit.item);
-      const score = normalised[i] as number;
+      const score = normalized[i] as number;
       const current = fused.get(key);
       if (current === undefined) fused.set(key, { first: hit, score });
       else current.score = Math.fround(current.score + score);
@@ -81,7 +81,7 @@ export async function fuseDistributions<T, H extends Scored<T> = Scored<T>>(
 }
 
 /** Qdrant's `distr_norm`: Welford's one-pass mean and sample variance in f32, then min-max over mean ± 3σ. */
-export function normaliseDistribution(scores: readonly number[]): number[] {
+export function normalizeDistribution(scores: readonly number[]): number[] {
   if (scores.length < 2) return scores.map(() => 0.5);
   let mean = 0;
   let aggregate = 0;

@@ -8,7 +8,7 @@
 import type { PointEntry, SparseVectorData } from './point-table.js';
 
 const INITIAL_CAPACITY = 8;
-/** Posting lists and the scratch arrays grow by half when full: amortised appends, at most a third unused. */
+/** Posting lists and the scratch arrays grow by half when full: amortized appends, at most a third unused. */
 const GROWTH = 1.5;
 
 /** A stored sparse vector: indices strictly ascending (Qdrant sorts them at upsert), f32 weights. */

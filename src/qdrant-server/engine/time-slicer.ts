@@ -1,6 +1,6 @@
 /**
  * @module Cooperative time slices for long reads. The store shares its process (and event loop) with the
- * service, so a read that scores or serialises 100k points in one go would stall every other request; long
+ * service, so a read that scores or serializes 100k points in one go would stall every other request; long
  * loops instead check `due()` every few hundred items and, once the running slice has used SLICE_MS,
  * `await next()` hands the event loop back before they go on.
  *

@@ -53,7 +53,7 @@ export class VectorConfig {
     throw notExisting(name);
   }
 
-  /** Checks and prepares a point's vectors: f32, Cosine-normalised, sparse indices sorted. */
+  /** Checks and prepares a point's vectors: f32, Cosine-normalized, sparse indices sorted. */
   preparePoint(vector: PointInput['vector']): PointVectors {
     if (vector === null) return NO_VECTORS;
     if (Array.isArray(vector)) {

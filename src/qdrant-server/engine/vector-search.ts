@@ -1,5 +1,5 @@
 /**
- * @module Exact nearest-neighbour search over a VectorSlots block. Large searches go to usearch's SIMD
+ * @module Exact nearest-neighbor search over a VectorSlots block. Large searches go to usearch's SIMD
  * `exactSearch`, first over the int8 codes (Cosine, Dot), then if needed over the f32 vectors; the candidates
  * are re-scored exactly in JS and accepted only when an error bound proves no point outside them could rank
  * higher. Otherwise the next, slower stage runs, ending in a full JS scan. Results are therefore always exact
@@ -34,7 +34,7 @@ const F32_ROUNDOFF = 1.2e-7;
 export interface NearestRequest<Owner extends SlotOwner> {
   readonly slots: VectorSlots<Owner>;
   readonly distance: Distance;
-  /** Already prepared (f32, normalised for Cosine), a standalone array. */
+  /** Already prepared (f32, normalized for Cosine), a standalone array. */
   readonly query: Float32Array;
   readonly k: number;
   /**

@@ -13,7 +13,7 @@ export interface SlotOwner {
 const INITIAL_CAPACITY = 64;
 /**
  * Capacity grows by half when full: at most a third of the block is unused (doubling left up to half, 1.3x the
- * vectors' size at 100k points), for about twice the amortised copying, which is small beside the SQLite write.
+ * vectors' size at 100k points), for about twice the amortized copying, which is small beside the SQLite write.
  */
 const GROWTH = 1.5;
 /** int8 codes use ±127 for the largest component seen times this headroom, so most growth needs no re-quantizing. */

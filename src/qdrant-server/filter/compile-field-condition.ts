@@ -93,9 +93,9 @@ export function compileFieldCondition(
   textIndex: TextIndexParams | undefined,
 ): CompiledFieldCondition {
   const { match, range, valuesCount, isEmpty, isNull } = condition;
-  const tokenised =
+  const tokenized =
     textIndex !== undefined && match !== undefined && /^(text|text_any|phrase)$/.test(match.kind);
-  if (tokenised) {
+  if (tokenized) {
     // The index judges the whole value (each string element of an array), bypassing the other parts.
     const check = compileMatch(match, textIndex);
     return { test: lookIntoArrays(check), whenMissing: false };

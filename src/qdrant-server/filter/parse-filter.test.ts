@@ -33,7 +33,7 @@ describe('parseFilter structure', () => {
     );
   });
 
-  test('conditions of every kind are recognised', () => {
+  test('conditions of every kind are recognized', () => {
     const filter = parseFilter({
       must: [
         { key: 'a', range: { gte: 1 } },

@@ -1,6 +1,6 @@
 /**
  * @module Shape checks for request bodies, failing with serde-style texts (`invalid type: string "x", expected usize`)
- * as 400 `Format error in JSON body`, the way Qdrant's deserialiser reports them (qdrant-subset.md §0.2).
+ * as 400 `Format error in JSON body`, the way Qdrant's deserializer reports them (qdrant-subset.md §0.2).
  */
 import { parseJsonPointId, type PointId } from '../engine/point-id.js';
 import { formatError, type QdrantError } from '../qdrant-error.js';

@@ -13,7 +13,7 @@ function elapsedSeconds(c: Context<QdrantEnv>): number {
 
 /**
  * Answers 200 with `result` in the success envelope. A result with a long array (a search with a huge `limit`)
- * is streamed in slices so serialising it never blocks the process for long; `time` then comes last, as always.
+ * is streamed in slices so serializing it never blocks the process for long; `time` then comes last, as always.
  */
 export function respondResult(c: Context<QdrantEnv>, result: unknown): Response {
   if (!hasLongArray(result)) return c.json({ result, status: 'ok', time: elapsedSeconds(c) });

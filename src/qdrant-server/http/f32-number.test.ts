@@ -1,4 +1,4 @@
-/** @module Tests for the shortest f32 round-trip serialisation. */
+/** @module Tests for the shortest f32 round-trip serialization. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { toShortestF32, toShortestF32Vector } from './f32-number.js';
@@ -10,7 +10,7 @@ describe('toShortestF32', () => {
     assert.equal(JSON.stringify(toShortestF32(stored)), '0.31');
   });
 
-  test('a normalised Cosine component keeps the digits Qdrant prints', () => {
+  test('a normalized Cosine component keeps the digits Qdrant prints', () => {
     assert.equal(JSON.stringify(toShortestF32(Math.fround(0.16169041))), '0.16169041');
     assert.equal(JSON.stringify(toShortestF32(Math.fround(0.5659165))), '0.5659165');
   });

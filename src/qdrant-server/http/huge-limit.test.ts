@@ -95,7 +95,7 @@ describe('huge limits and offsets', () => {
       assert.equal(reply.status, 200, reply.text.slice(0, 200));
       // Everything but `time`, which differs between the two answers.
       const expected = JSON.stringify({ result: await unsliced(body), status: 'ok', time: reply.json.time });
-      // Every point, so the answer was long enough to be serialised in slices.
+      // Every point, so the answer was long enough to be serialized in slices.
       assert.equal(reply.text.match(/"id":/g)?.length, COUNT, path);
       assert.equal(reply.text, expected, `${path} ${JSON.stringify(Object.keys(body))}`);
     }

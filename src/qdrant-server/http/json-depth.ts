@@ -3,7 +3,7 @@
  * `remaining_depth: 128` and refuses the container that brings it to 0 (serde_json src/de.rs, `check_recursion!`):
  * 127 nested arrays/objects parse, the 128th is `recursion limit exceeded`. The store checks the same bound on
  * the raw text before parsing, iteratively, so a deep body can reach no recursive code (filters, payload edits,
- * serialisation) and answers 400 instead of overflowing the stack.
+ * serialization) and answers 400 instead of overflowing the stack.
  */
 import { findTooDeep as findNestedPast } from '../../runtime/find-too-deep.js';
 

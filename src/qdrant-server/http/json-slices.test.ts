@@ -1,4 +1,4 @@
-/** @module Tests that sliced serialisation gives exactly JSON.stringify's text and hands the event loop back between slices. */
+/** @module Tests that sliced serialization gives exactly JSON.stringify's text and hands the event loop back between slices. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hasLongArray, MappedList, SLICE_ITEMS, sliceJson, streamPieces } from './json-slices.js';
@@ -31,7 +31,7 @@ test('sliced text equals JSON.stringify for results of every shape', () => {
   }
 });
 
-test('a list formatted as it is serialised gives the text of the formatted array', () => {
+test('a list formatted as it is serialized gives the text of the formatted array', () => {
   const format = (p: { id: number; score: number }) => ({ id: p.id, doubled: p.score * 2, gone: undefined });
   const mapped = (n: number) => new MappedList(points(n), format);
   for (const value of [
@@ -75,5 +75,5 @@ test('the stream yields to timers between slices', async () => {
   clearInterval(timer);
   assert.equal(text, JSON.stringify(points(SLICE_ITEMS * 200)));
   assert.ok(chunks > 1, `${chunks} chunks`);
-  assert.ok(ticks > 0, 'a timer ran while the answer was being serialised');
+  assert.ok(ticks > 0, 'a timer ran while the answer was being serialized');
 });

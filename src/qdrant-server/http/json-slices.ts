@@ -1,5 +1,5 @@
 /**
- * @module Serialises a large result in slices. One JSON.stringify of 100k points with payloads blocks the process
+ * @module Serializes a large result in slices. One JSON.stringify of 100k points with payloads blocks the process
  * (the service included) for hundreds of milliseconds; cutting long arrays into slices of SLICE_ITEMS elements,
  * each stringified between event-loop turns, keeps every block short. Small results are one stringify, as before.
  */
@@ -13,7 +13,7 @@ const MIN_CHUNK_CHARS = 1024;
 const MAX_CHUNK_CHARS = 1 << 18;
 
 /**
- * A list whose items are formatted only as they are serialised: 100k formatted points never live at once, so
+ * A list whose items are formatted only as they are serialized: 100k formatted points never live at once, so
  * the garbage collector has fewer survivors to copy (its pauses were most of a huge answer's stalls).
  * JSON.stringify sees the formatted array (toJSON); sliceJson formats one slice at a time.
  */
@@ -108,7 +108,7 @@ export function* sliceJson(value: unknown, depth = 0): Generator<string> {
 
 /**
  * A byte stream of `pieces`. Each pull waits for its turn among the other sliced reads (time-slicer.ts), then
- * serialises pieces until that slice is used up, so writing a 12 MB answer never holds the event loop for long.
+ * serializes pieces until that slice is used up, so writing a 12 MB answer never holds the event loop for long.
  */
 export function streamPieces(pieces: Iterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -11,7 +11,7 @@ import { isJsonObject, type JsonObject, readObject } from './body-shape.js';
 const DISTANCES: readonly string[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
 const MAX_VECTOR_SIZE = 65536;
 
-/** Whether a value deserialises as Qdrant's VectorParams: a positive integer size and a known distance. */
+/** Whether a value deserializes as Qdrant's VectorParams: a positive integer size and a known distance. */
 function isVectorParams(value: unknown): value is JsonObject & { size: number; distance: Distance } {
   return (
     isJsonObject(value) &&

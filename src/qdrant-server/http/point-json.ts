@@ -1,4 +1,4 @@
-/** @module Points as Qdrant serialises them: `Record` and `ScoredPoint` key order, f32 vectors and scores in shortest form. */
+/** @module Points as Qdrant serializes them: `Record` and `ScoredPoint` key order, f32 vectors and scores in shortest form. */
 import type { PointRecord, ScoredPointRecord } from '../engine/engine-api.js';
 import { setOwn } from '../filter/index.js';
 import { toShortestF32, toShortestF32Vector } from './f32-number.js';

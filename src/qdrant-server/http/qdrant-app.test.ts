@@ -1,4 +1,4 @@
-/** @module Tests for the app's shared behaviour: envelope, service routes, routing, body extraction errors. */
+/** @module Tests for the app's shared behavior: envelope, service routes, routing, body extraction errors. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { StoreEngine } from '../engine/engine-api.js';

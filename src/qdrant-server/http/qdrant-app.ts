@@ -1,6 +1,6 @@
 /**
  * @module The embedded store's Qdrant-compatible REST API as a Hono app (qdrant-subset.md): middleware in Qdrant's
- * order (origin guard when keyless, CORS, path normalisation, auth), the service routes, then one route group per file.
+ * order (origin guard when keyless, CORS, path normalization, auth), the service routes, then one route group per file.
  */
 import { Hono } from 'hono';
 import type { StoreLogger } from '../store-logger.js';
@@ -11,7 +11,7 @@ import { registerCollectionRoutes } from './collection-routes.js';
 import { corsMiddleware } from './cors.js';
 import { respondError } from './envelope.js';
 import { registerIndexRoutes } from './index-routes.js';
-import { normalisePath } from './normalise-path.js';
+import { normalizePath } from './normalize-path.js';
 import { guardOrigins } from './origin-guard.js';
 import { registerPayloadRoutes } from './payload-routes.js';
 import { registerPointReadRoutes } from './point-read-routes.js';
@@ -36,7 +36,7 @@ export interface QdrantAppOptions {
 
 /** Builds the app; serve it with @hono/node-server or call `app.request()` in tests. */
 export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
-  const app = new Hono<QdrantEnv>({ getPath: normalisePath });
+  const app = new Hono<QdrantEnv>({ getPath: normalizePath });
   const keyless = !options.apiKey && !options.readOnlyApiKey;
   if (keyless) app.use(guardOrigins(options.corsOrigins ?? []));
   app.use(corsMiddleware());

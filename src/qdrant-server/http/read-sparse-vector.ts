@@ -1,6 +1,6 @@
 /**
  * @module A sparse vector in a search or query body, `{indices, values}`: u32 indices and f32 values of equal
- * length, indices unique, as Qdrant's `SparseVector` deserialiser and validator require (qdrant-hybrid.md §2).
+ * length, indices unique, as Qdrant's `SparseVector` deserializer and validator require (qdrant-hybrid.md §2).
  */
 import type { SparseVectorInput } from '../engine/engine-api.js';
 import { type FieldViolation, formatError, validationError } from '../qdrant-error.js';

@@ -29,7 +29,7 @@ describe("starrysky180111's BM25 encoding", () => {
     assert.deepEqual(tokenizeStBm25('café-au-lait'), ['caf', 'au', 'lait']);
   });
 
-  test('values saturate term frequency with k1 = 1.2 and no length normalisation', () => {
+  test('values saturate term frequency with k1 = 1.2 and no length normalization', () => {
     const vector = encodeStBm25('Mochi mochi MOCHI cat');
     assert.deepEqual(vector.indices, [hashStToken('mochi'), hashStToken('cat')]);
     assert.deepEqual(vector.values, [(3 * 2.2) / (3 + 1.2), 1]);

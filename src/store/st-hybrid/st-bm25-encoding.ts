@@ -2,13 +2,13 @@
  * @module The sparse vector starrysky180111's st-qdrant-memory fork (v3.3, "BM25 hybrid") puts on every point
  * and query, rebuilt here so its hybrid search ranks memory-pool's memories exactly as its own.
  *
- * Not the parts index's encoding (src/parts): that one stems, drops stop words, normalises length and hashes
+ * Not the parts index's encoding (src/parts): that one stems, drops stop words, normalizes length and hashes
  * UTF-8 bytes, so the two disagree on any non-ASCII term. The fork's rule, from its source:
  * - lowercase the text; tokens are the ASCII runs `[a-z0-9_]{2,}`, then, for each run of CJK characters
  *   (ideographs incl. Extension A and compatibility ideographs, hiragana, katakana, hangul syllables), every
  *   single character and (`cjkBigram`, on by default) every adjacent pair, all over UTF-16 code units;
  * - a token's index is FNV-1a 32-bit over its UTF-16 code units, unsigned; equal indices add up;
- * - its value is `tf * (k1 + 1) / (tf + k1)` (BM25's saturation, no length normalisation), k1 = 1.2;
+ * - its value is `tf * (k1 + 1) / (tf + k1)` (BM25's saturation, no length normalization), k1 = 1.2;
  *   queries are encoded the same way, and the store multiplies in the idf (`modifier: "idf"`).
  */
 import type { SparseVector } from '../hybrid-point-store.js';

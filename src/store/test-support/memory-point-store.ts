@@ -318,7 +318,7 @@ function compareIds(a: StoredPointId, b: StoredPointId): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Cosine similarity, which Qdrant computes over vectors it normalised on upsert. */
+/** Cosine similarity, which Qdrant computes over vectors it normalized on upsert. */
 function cosine(query: readonly number[], vector: readonly number[] | undefined, what: string): number {
   if (vector === undefined) return Number.NaN;
   if (query.length !== vector.length) {

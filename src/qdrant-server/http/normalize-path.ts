@@ -1,7 +1,7 @@
 /** @module actix's `NormalizePath::trim()`: repeated slashes merge and a trailing slash is dropped before routing. */
 
-/** The request's path, normalised; the query string is not part of it. */
-export function normalisePath(request: Request): string {
+/** The request's path, normalized; the query string is not part of it. */
+export function normalizePath(request: Request): string {
   const url = request.url;
   const start = url.indexOf('/', url.indexOf('://') + 3);
   if (start === -1) return '/';
