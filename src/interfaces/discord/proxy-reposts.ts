@@ -11,20 +11,38 @@ interface RecentMessage {
   readonly at: number;
 }
 
+/** The most a proxy tag may add on either side of the reposted text (PluralKit's are a few characters). */
+const MAX_TAG_CHARS = 16;
+
+/** A proxy tag: short, and one word at most (`l:`, `-l`, `[`), never a clause of the person's own text. */
+const isTag = (text: string) => text.length <= MAX_TAG_CHARS && !/\s/.test(text);
+
+/**
+ * Whether `original` is `repost` with proxy tags around it: exactly it, or it with a tag before and/or after.
+ * A repost merely found inside a longer message ("ok" in "I took the book") is not one.
+ */
+function isTaggedRepost(original: string, repost: string): boolean {
+  if (original === repost) return true;
+  for (let at = original.indexOf(repost); at >= 0; at = original.indexOf(repost, at + 1)) {
+    const before = original.slice(0, at).trim();
+    const after = original.slice(at + repost.length).trim();
+    if (isTag(before) && isTag(after)) return true;
+  }
+  return false;
+}
+
 /** Recently recorded messages and recent webhook posts, per channel, kept for `graceMs`. */
 export class ProxyReposts {
   readonly #recorded: RecentMessage[] = [];
-  readonly #reposts: RecentMessage[] = [];
-  /** Ids of recorded messages a webhook has reposted: their deletes are not forgets. */
-  readonly #proxied = new Set<string>();
+  /** Ids of recorded messages a webhook has reposted (their deletes are not forgets), with when. */
+  readonly #proxied = new Map<string, number>();
 
   constructor(readonly graceMs: number) {}
 
   #prune(now: number): void {
-    for (const list of [this.#recorded, this.#reposts]) {
-      while (list.length > 0 && list[0]!.at < now - this.graceMs) list.shift();
-    }
-    if (this.#recorded.length === 0) this.#proxied.clear();
+    while (this.#recorded.length > 0 && this.#recorded[0]!.at < now - this.graceMs) this.#recorded.shift();
+    // A proxy deletes its original within the grace, and the delete is decided a grace later at most.
+    for (const [id, at] of this.#proxied) if (at < now - 2 * this.graceMs) this.#proxied.delete(id);
   }
 
   /** Remembers a recorded message for a while (a proxy's repost follows within seconds). */
@@ -36,19 +54,18 @@ export class ProxyReposts {
   /**
    * A webhook post: true when it reposts a message recorded just before in the same channel (so it is not
    * recorded again; the original stays, the person's own message). PluralKit strips the proxy tags (`l: hi`
-   * and `hi -l` are reposted as `hi`), so the original's text need only contain the repost's; an exact match
-   * wins, then the latest original.
+   * and `hi -l` are reposted as `hi`), so the original may carry a short tag around the repost's text; an
+   * exact match wins, then the latest original. Each original is matched by one repost at most.
    */
   noteWebhookPost(channelId: string, text: string, now: number): boolean {
     this.#prune(now);
-    const repost = { id: '', channelId, text: text.trim(), at: now };
-    this.#reposts.push(repost);
-    if (repost.text === '') return false;
+    const repost = text.trim();
+    if (repost === '') return false;
     const candidates = this.#recorded.filter(
-      (m) => m.channelId === channelId && m.text.includes(repost.text),
+      (m) => m.channelId === channelId && !this.#proxied.has(m.id) && isTaggedRepost(m.text, repost),
     );
-    const original = candidates.find((m) => m.text === repost.text) ?? candidates.at(-1);
-    if (original !== undefined) this.#proxied.add(original.id);
+    const original = candidates.find((m) => m.text === repost) ?? candidates.at(-1);
+    if (original !== undefined) this.#proxied.set(original.id, now);
     return original !== undefined;
   }
 
