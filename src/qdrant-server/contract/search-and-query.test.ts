@@ -161,7 +161,7 @@ describe('search-and-query', () => {
     );
   });
 
-  test('query without a query lists by id with score 1, honouring offset and the default limit 10 (§3 query)', async () => {
+  test('query without a query lists by id with score 1, honoring offset and the default limit 10 (§3 query)', async () => {
     const many = await seedCollection(
       target,
       'sq_scroll',

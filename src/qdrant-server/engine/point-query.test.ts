@@ -19,6 +19,40 @@ function query(c: CollectionEngine, request: Partial<QueryRequest>) {
 const ids = (hits: { id: unknown }[]) => hits.map((h) => h.id);
 
 describe('query', () => {
+  test('a point deleted or rewritten while the prefetches ran is left out, never scored from a freed slot', async () => {
+    const c = tenPoints();
+    const realNow = performance.now.bind(performance);
+    let skew = 0;
+    // Every slice is due at once, so the query hands the event loop back before each search (a busy store).
+    performance.now = () => realNow() + (skew += 10);
+    try {
+      const running = query(c, {
+        query: { kind: 'nearest', vector: [1, 0] },
+        prefetch: [
+          { query: { kind: 'nearest', vector: [1, 0] }, prefetch: [], limit: 10 },
+          { query: { kind: 'nearest', vector: [0, 1] }, prefetch: [], limit: 10 },
+        ],
+      });
+      // Two turns: the first prefetch has searched, the second waits for its slice.
+      for (let turn = 0; turn < 2; turn++) await new Promise(setImmediate);
+      c.upsert([{ id: 2, vector: [3, 7], payload: { low: true } }]);
+      c.deletePoints({ ids: [3] });
+      const hits = await running;
+      assert.ok(
+        hits.every((hit) => typeof hit.score === 'number' && Number.isFinite(hit.score)),
+        JSON.stringify(hits.map((hit) => [hit.id, hit.score])),
+      );
+      assert.ok(!ids(hits).includes(3), 'the deleted point is not returned');
+      const two = hits.find((hit) => hit.id === 2);
+      assert.ok(
+        two === undefined || two.score === 3,
+        'the rewritten point, if returned, is scored as it is now',
+      );
+    } finally {
+      performance.now = realNow;
+    }
+  });
+
   test('nearest vector query matches search', async () => {
     const c = tenPoints();
     const hits = await query(c, { query: { kind: 'nearest', vector: [1, 0] }, limit: 3 });
@@ -35,7 +69,7 @@ describe('query', () => {
     });
   });
 
-  test('no query and no prefetch lists by id with score 1 and version 0, honouring offset and filter', async () => {
+  test('no query and no prefetch lists by id with score 1 and version 0, honoring offset and filter', async () => {
     const c = tenPoints();
     const hits = await query(c, {
       offset: 1,

@@ -153,8 +153,13 @@ async function merge(
   reader: CollectionReader,
   stage: PrefetchRequest,
   query: QueryInput,
-  sources: readonly QueryHit[][],
+  prefetched: readonly QueryHit[][],
 ): Promise<QueryHit[]> {
+  // The prefetches hand the event loop back between searches: a point deleted or rewritten meanwhile is left
+  // out (its old entry's slots are freed, so rescoring it would read no vector and answer a null score).
+  const sources = prefetched.map((hits) =>
+    hits.filter((hit) => reader.table.getByKey(hit.item.key) === hit.item),
+  );
   if (query.kind === 'rrf' || query.kind === 'dbsf') {
     const fused =
       query.kind === 'rrf'

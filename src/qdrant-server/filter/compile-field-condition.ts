@@ -87,7 +87,7 @@ function countValues(v: unknown): number {
   return Array.isArray(v) ? v.length : 1;
 }
 
-/** Compiles a field condition, honouring Qdrant's precedence: values_count, then is_empty, then is_null. */
+/** Compiles a field condition, honoring Qdrant's precedence: values_count, then is_empty, then is_null. */
 export function compileFieldCondition(
   condition: FieldCondition,
   textIndex: TextIndexParams | undefined,
