@@ -85,7 +85,8 @@ export async function forgetMemories(
       'store_unavailable',
       'the forget is recorded: nothing forgotten comes back, and the points memory-pool wrote for those messages are ' +
         'deleted in the background once the store answers. Repeat the request then to finish it (a bulk selector also ' +
-        'deletes matching points the journal does not know, which only a repeat does).',
+        "deletes matching points the journal does not know, and SillyTavern's points named by point_ids go, which " +
+        'only a repeat does).',
       { retryable: true },
     );
   }
