@@ -127,7 +127,9 @@ export class CollectionReader {
     const top = new TopK<PointEntry>(limit, isSimilarity(distance), compareEntries);
     for (const entry of entries) {
       const owner = entry.dense.get(query.name);
-      if (owner !== undefined) top.offer(entry, score(slots.raw(), owner.slot * slots.dim, query.vector));
+      // A point rewritten or deleted since it was found has freed its slot: it is left out, not misread.
+      if (owner === undefined || this.table.getByKey(entry.key) !== entry) continue;
+      top.offer(entry, score(slots.raw(), owner.slot * slots.dim, query.vector));
     }
     return takeWhilePassing(top.items, distance, threshold);
   }

@@ -157,9 +157,10 @@ async function merge(
 ): Promise<QueryHit[]> {
   // The prefetches hand the event loop back between searches: a point deleted or rewritten meanwhile is left
   // out (its old entry's slots are freed, so rescoring it would read no vector and answer a null score).
-  const sources = prefetched.map((hits) =>
-    hits.filter((hit) => reader.table.getByKey(hit.item.key) === hit.item),
-  );
+  // In slices: two whole-collection prefetches are 200k lookups.
+  const isCurrent = (hit: QueryHit) => reader.table.getByKey(hit.item.key) === hit.item;
+  const sources: QueryHit[][] = [];
+  for (const hits of prefetched) sources.push(await filterInSlices(hits, isCurrent));
   if (query.kind === 'rrf' || query.kind === 'dbsf') {
     const fused =
       query.kind === 'rrf'
