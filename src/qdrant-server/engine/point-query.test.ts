@@ -24,7 +24,10 @@ describe('query', () => {
     const realNow = performance.now.bind(performance);
     let skew = 0;
     // Every slice is due at once, so the query hands the event loop back before each search (a busy store).
-    performance.now = () => realNow() + (skew += 10);
+    performance.now = () => {
+      skew += 10;
+      return realNow() + skew;
+    };
     try {
       const running = query(c, {
         query: { kind: 'nearest', vector: [1, 0] },
