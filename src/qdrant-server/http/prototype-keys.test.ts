@@ -270,7 +270,7 @@ describe('prototype names as vector names', () => {
     assert.equal(upsert.status, 200, upsert.text);
     const point = await app.send('GET', '/collections/v/points/1');
     assert.deepEqual(Object.keys(point.json.result.vector).sort(), ['__proto__', 'constructor', 'toString']);
-    assert.deepEqual(point.json.result.vector.__proto__, [1, 0]);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(point.json.result.vector, '__proto__')?.value, [1, 0]);
     const hits = await app.send('POST', '/collections/v/points/query', {
       query: [1, 0],
       using: '__proto__',
