@@ -106,3 +106,74 @@ describe('recall privacy scopes over points from two guilds, a DM and SillyTaver
     ]);
   });
 });
+
+describe('exclude_channel_ids', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({
+      bots: [testBot('mythos', { retrieve: { limit: 10, scoreThreshold: -1, scope: 'guild' } })],
+    });
+    const say = (text: string, id: string, channel: string) =>
+      service.post('/save', {
+        bot: 'mythos',
+        source: 'discord',
+        messages: [
+          {
+            speaker_kind: 'user',
+            text,
+            message_id: id,
+            speaker_name: 'Helen',
+            channel_id: channel,
+            guild_id: 'ga',
+          },
+        ],
+      });
+    await say('the lighthouse keeper shared a staff secret', 'staff', 'staff-room');
+    await say('the lighthouse keeper waved at everyone', 'open', 'general');
+    await say('the lighthouse keeper whispered in a staff thread', 'thread', 'staff-thread');
+    await service.writer.runOnce({ flush: true });
+  });
+  after(() => service.close());
+
+  async function recall(extra: Record<string, unknown> = {}) {
+    const response = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: 'the lighthouse keeper',
+      guild_id: 'ga',
+      channel_id: 'general',
+      explain: true,
+      ...extra,
+    });
+    assert.equal(response.status, 200, JSON.stringify(response.json));
+    return response.json as { hits: { messageIds: string; explain: { mode: string } }[] };
+  }
+
+  test('a memory in an excluded channel (or thread) is never recalled; the others are', async () => {
+    const before = await recall();
+    assert.deepEqual(before.hits.map((h) => h.messageIds).sort(), ['open', 'staff', 'thread']);
+    const { hits } = await recall({ exclude_channel_ids: ['staff-room', ' staff-thread ', ''] });
+    assert.deepEqual(
+      hits.map((h) => h.messageIds),
+      ['open'],
+    );
+    // The parts are searched too (hybrid), with the same filter.
+    assert.ok(hits.every((h) => h.explain.mode === 'hybrid'));
+  });
+
+  test('an empty list answers as before', async () => {
+    const { hits } = await recall({ exclude_channel_ids: [] });
+    assert.equal(hits.length, 3);
+  });
+
+  test('bad input is a 400 naming the field', async () => {
+    for (const bad of ['staff-room', [1], Array.from({ length: 1001 }, (_, i) => `c${i}`)]) {
+      const response = await service.post('/retrieve', {
+        bot: 'mythos',
+        query_text: 'the lighthouse keeper',
+        exclude_channel_ids: bad,
+      });
+      assert.equal(response.status, 400);
+      assert.match(JSON.stringify(response.json), /exclude_channel_ids/);
+    }
+  });
+});

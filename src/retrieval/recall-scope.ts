@@ -26,18 +26,29 @@ export interface RecallContext {
 const isDmPoint = matchValue('isDm', true);
 const notDm = noneOf(isDmPoint);
 
+/** What a request may add to the bot's scope; every field only removes points. */
+export interface RecallNarrowing {
+  readonly scope?: RecallScope;
+  readonly sources?: readonly string[];
+  /** Channels (or threads) whose points are left out, e.g. those the asker may not read. */
+  readonly excludeChannelIds?: readonly string[];
+}
+
 /**
- * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources. Each part
- * only removes points, so a request can narrow the bot's scope but never widen it.
+ * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources AND not the
+ * excluded channels. Each part only removes points, so a request can narrow the bot's scope but never widen it.
  */
 export function buildRecallFilter(
   botScope: RecallScope,
   context: RecallContext,
-  narrowing: { readonly scope?: RecallScope; readonly sources?: readonly string[] } = {},
+  narrowing: RecallNarrowing = {},
 ): StoreFilter | undefined {
   const parts = [buildScopeFilter(botScope, context)];
   if (narrowing.scope !== undefined) parts.push(buildScopeFilter(narrowing.scope, context));
   if (narrowing.sources !== undefined) parts.push(allOf(matchAny('source', narrowing.sources)));
+  // Blank ids name no channel; an empty list adds no filter, so a request without it answers as before.
+  const excluded = (narrowing.excludeChannelIds ?? []).map((id) => id.trim()).filter((id) => id !== '');
+  if (excluded.length > 0) parts.push(noneOf(matchAny('channelId', excluded)));
   const must = parts.filter((part): part is StoreFilter => part !== undefined);
   if (must.length === 0) return undefined;
   return must.length === 1 ? must[0] : allOf(...must);

@@ -6,6 +6,8 @@ export const retrieveRequestSchema = z.object({
   query_text: z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(20_000),
   /** Message ids already in the caller's context: hits holding any of them are left out. */
   exclude_message_ids: z.array(z.string()).max(1000).optional(),
+  /** Channel (or thread) ids whose memories are never returned, e.g. those the asker may not read. */
+  exclude_channel_ids: z.array(z.string()).max(1000).optional(),
   limit: z.number().int().min(1).max(50).optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
   /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */

@@ -1,7 +1,8 @@
 /**
  * @module Discord's recall (`/memory recall`, companion replies): `/retrieve` told where it is asked and narrowed
  * by `discord.recallScope`, so a DM or another server's talk never comes back where it does not belong, whatever
- * the bot's own `retrieve.scope` lets other clients see.
+ * the bot's own `retrieve.scope` lets other clients see; in a server, nor what was said in a channel its readers
+ * may not view.
  */
 import type { RecallScope } from '../../config/config-types.js';
 import type { RetrieveResponse } from '../../wire/retrieve-request.js';
@@ -13,16 +14,31 @@ interface RecallPlace {
   readonly channelId: string;
 }
 
+/** `exclude_channel_ids` takes at most 1000 ids. */
+const MAX_EXCLUDED_CHANNELS = 1000;
+
+/**
+ * Recalls for `place`. In a server, `hiddenChannelIds` are the server's channels and threads the readers may not
+ * view (`listHiddenChannels`), left out of recall; undefined (it could not be told) or more than `/retrieve` takes
+ * keeps recall to this channel (`scope: channel`), so a failure to list them never shows what they hold.
+ */
 export function recallWhereAsked(
   memory: DiscordMemory,
   scope: RecallScope,
   place: RecallPlace,
   query: { readonly query_text: string; readonly exclude_message_ids?: string[] },
+  hiddenChannelIds: readonly string[] | undefined,
 ): Promise<RetrieveResponse> {
+  if (place.guildId === null) {
+    return memory.retrieve({ ...query, channel_id: place.channelId, is_dm: true, scope });
+  }
+  const known = hiddenChannelIds !== undefined && hiddenChannelIds.length <= MAX_EXCLUDED_CHANNELS;
   return memory.retrieve({
     ...query,
     channel_id: place.channelId,
-    ...(place.guildId === null ? { is_dm: true } : { guild_id: place.guildId }),
-    scope,
+    guild_id: place.guildId,
+    // `channel` is the narrowest scope: whatever `discord.recallScope` says, it keeps recall to this channel.
+    scope: known ? scope : 'channel',
+    ...(known && hiddenChannelIds.length > 0 ? { exclude_channel_ids: [...hiddenChannelIds] } : {}),
   });
 }

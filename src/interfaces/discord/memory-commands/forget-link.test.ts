@@ -10,15 +10,16 @@ import {
   messagePayload,
   newMessageId,
   OFFTOPIC,
+  rolePayload,
   SAM,
   SECRET,
   startDiscordHarness,
   textChannel,
+  VIEW_CHANNEL,
 } from '../test-support/discord-harness.js';
 import { ask, type Caller, command } from '../test-support/discord-interactions.js';
 
 const MANAGE_MESSAGES = 1n << 13n;
-const VIEW_CHANNEL = 1n << 10n;
 const OTHER_GUILD = '100000000000000009';
 const MODS = '400000000000000001';
 
@@ -87,24 +88,16 @@ describe('/memory forget <link> checks the message, not the ids typed into the l
 
 describe('/memory forget <link> reads Manage Messages in the linked channel, not where it is typed', () => {
   let h: DiscordHarness;
-  const role = (id: string, name: string, permissions: bigint, position: number) => ({
-    id,
-    name,
-    permissions: String(permissions),
-    position,
-    color: 0,
-    hoist: false,
-    managed: false,
-    mentionable: false,
-    flags: 0,
-  });
   before(async () => {
     h = await startDiscordHarness(
       { channels: [GENERAL, OFFTOPIC, SECRET] },
       {
         guild: {
           // Mods may manage messages everywhere but #secret; Sam, no mod, may in #offtopic.
-          roles: [role(GUILD, '@everyone', VIEW_CHANNEL, 0), role(MODS, 'mods', MANAGE_MESSAGES, 1)],
+          roles: [
+            rolePayload(GUILD, '@everyone', VIEW_CHANNEL, 0),
+            rolePayload(MODS, 'mods', MANAGE_MESSAGES, 1),
+          ],
           channels: [
             textChannel(GENERAL, 'general'),
             textChannel(OFFTOPIC, 'offtopic', {

@@ -2,6 +2,7 @@
 import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import type { CommandContext } from './command-context.js';
 import { askToForget } from './confirm-forget.js';
+import { listHiddenChannels } from '../hidden-channels.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
 import { parseMessageLink } from './parse-message-link.js';
 
@@ -100,12 +101,25 @@ export async function handleMemoryCommand(
   }
 }
 
-/** Recall private to where it is asked (`discord.recallScope`): this server, or this DM, plus what is shared. */
+/**
+ * Recall private to where it is asked (`discord.recallScope`): this server, or this DM, plus what is shared;
+ * in a server, not what was said in channels the asker may not view. The answer is ephemeral, so the asker
+ * is its only reader.
+ */
 async function recall(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void> {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const response = await recallWhereAsked(context.memory, context.config.recallScope, interaction, {
-    query_text: interaction.options.getString('query', true),
-  });
+  // Outside a cached server (a DM, or a server discord.js does not hold) there is no list: a DM needs none,
+  // and recall in an unknown server keeps to its channel.
+  const hidden = interaction.inCachedGuild()
+    ? listHiddenChannels(interaction.guild, [interaction.member], context.channelWithThreads)
+    : undefined;
+  const response = await recallWhereAsked(
+    context.memory,
+    context.config.recallScope,
+    interaction,
+    { query_text: interaction.options.getString('query', true) },
+    hidden,
+  );
   await interaction.editReply(
     truncate(response.formatted || `${context.memory.bot.selfSpeaker} remembers nothing about that here.`),
   );

@@ -43,6 +43,28 @@ export const textChannel = (id: string, name: string, extra: Record<string, unkn
   ...extra,
 });
 
+/** Bits of Discord's permissions the tests set. */
+export const VIEW_CHANNEL = 1n << 10n;
+const SEND_MESSAGES = 1n << 11n;
+const READ_MESSAGE_HISTORY = 1n << 16n;
+
+/** A role as GUILD_CREATE lists it; a guild's `@everyone` role has the guild's id. */
+export const rolePayload = (id: string, name: string, permissions: bigint, position = 0) => ({
+  id,
+  name,
+  permissions: String(permissions),
+  position,
+  color: 0,
+  hoist: false,
+  managed: false,
+  mentionable: false,
+  flags: 0,
+});
+
+/** A guild's `@everyone` role, with Discord's usual rights to read and write. */
+export const everyoneRole = (guildId: string) =>
+  rolePayload(guildId, '@everyone', VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY);
+
 /** A GUILD_CREATE payload: #general, #offtopic, #secret and a thread under #general. */
 export function guildPayload(): Record<string, unknown> {
   return {
@@ -50,7 +72,8 @@ export function guildPayload(): Record<string, unknown> {
     name: 'Lisbon friends',
     unavailable: false,
     owner_id: HELEN.id,
-    roles: [],
+    // Every real server has @everyone; discord.js computes no permission without it.
+    roles: [everyoneRole(GUILD)],
     emojis: [],
     features: [],
     members: [],
@@ -97,6 +120,8 @@ export interface MessageOptions {
   readonly guildId?: string | null;
   readonly author?: { id: string; username: string; global_name?: string | null; bot?: boolean };
   readonly nick?: string;
+  /** The author's role ids in the guild. */
+  readonly roles?: readonly string[];
   readonly content: string;
   readonly webhookId?: string;
   readonly type?: number;
@@ -118,7 +143,7 @@ export function messagePayload(options: MessageOptions): Record<string, unknown>
       : {
           member: {
             nick: options.nick ?? null,
-            roles: [],
+            roles: options.roles ?? [],
             joined_at: new Date().toISOString(),
             deaf: false,
             mute: false,
