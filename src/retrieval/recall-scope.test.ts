@@ -107,30 +107,36 @@ describe('recall privacy scopes over points from two guilds, a DM and SillyTaver
   });
 });
 
-describe('exclude_channel_ids', () => {
+describe('readable_channel_ids', () => {
   let service: TestService;
   before(async () => {
     service = await startTestService({
       bots: [testBot('mythos', { retrieve: { limit: 10, scoreThreshold: -1, scope: 'guild' } })],
     });
-    const say = (text: string, id: string, channel: string) =>
+    const say = (
+      text: string,
+      id: string,
+      place: { channel_id: string; guild_id?: string; is_dm?: boolean },
+    ) =>
       service.post('/save', {
         bot: 'mythos',
         source: 'discord',
-        messages: [
-          {
-            speaker_kind: 'user',
-            text,
-            message_id: id,
-            speaker_name: 'Helen',
-            channel_id: channel,
-            guild_id: 'ga',
-          },
-        ],
+        messages: [{ speaker_kind: 'user', text, message_id: id, speaker_name: 'Helen', ...place }],
       });
-    await say('the lighthouse keeper shared a staff secret', 'staff', 'staff-room');
-    await say('the lighthouse keeper waved at everyone', 'open', 'general');
-    await say('the lighthouse keeper whispered in a staff thread', 'thread', 'staff-thread');
+    await say('the lighthouse keeper shared a staff secret', 'staff', {
+      channel_id: 'staff-room',
+      guild_id: 'ga',
+    });
+    await say('the lighthouse keeper waved at everyone', 'open', { channel_id: 'general', guild_id: 'ga' });
+    await say('the lighthouse keeper whispered in a staff thread', 'thread', {
+      channel_id: 'staff-thread',
+      guild_id: 'ga',
+    });
+    // Shared across interfaces: a chat of no server (as Hermes saves), not a DM.
+    await say('the lighthouse keeper told the agent a story', 'shared', {
+      channel_id: 'agent-chat',
+      is_dm: false,
+    });
     await service.writer.runOnce({ flush: true });
   });
   after(() => service.close());
@@ -147,33 +153,35 @@ describe('exclude_channel_ids', () => {
     assert.equal(response.status, 200, JSON.stringify(response.json));
     return response.json as { hits: { messageIds: string; explain: { mode: string } }[] };
   }
+  const recalled = (hits: { messageIds: string }[]) => hits.map((h) => h.messageIds).sort();
 
-  test('a memory in an excluded channel (or thread) is never recalled; the others are', async () => {
-    const before = await recall();
-    assert.deepEqual(before.hits.map((h) => h.messageIds).sort(), ['open', 'staff', 'thread']);
-    const { hits } = await recall({ exclude_channel_ids: ['staff-room', ' staff-thread ', ''] });
-    assert.deepEqual(
-      hits.map((h) => h.messageIds),
-      ['open'],
-    );
+  test("the server's memories come only from readable channels; a memory of no server still comes", async () => {
+    assert.deepEqual(recalled((await recall()).hits), ['open', 'shared', 'staff', 'thread']);
+    const { hits } = await recall({ readable_channel_ids: [' general ', ''] });
+    assert.deepEqual(recalled(hits), ['open', 'shared']);
     // The parts are searched too (hybrid), with the same filter.
     assert.ok(hits.every((h) => h.explain.mode === 'hybrid'));
   });
 
-  test('an empty list answers as before', async () => {
-    const { hits } = await recall({ exclude_channel_ids: [] });
-    assert.equal(hits.length, 3);
+  test('an empty list vouches for no channel of the server: only what belongs to none is recalled', async () => {
+    assert.deepEqual(recalled((await recall({ readable_channel_ids: [] })).hits), ['shared']);
   });
 
-  test('bad input is a 400 naming the field', async () => {
-    for (const bad of ['staff-room', [1], Array.from({ length: 1001 }, (_, i) => `c${i}`)]) {
+  test('bad input is a 400 naming the field; the list needs guild_id', async () => {
+    const many = Array.from({ length: 5001 }, (_, i) => `c${i}`);
+    for (const extra of [
+      { guild_id: 'ga', readable_channel_ids: 'general' },
+      { guild_id: 'ga', readable_channel_ids: [1] },
+      { guild_id: 'ga', readable_channel_ids: many },
+      { readable_channel_ids: ['general'] },
+    ]) {
       const response = await service.post('/retrieve', {
         bot: 'mythos',
         query_text: 'the lighthouse keeper',
-        exclude_channel_ids: bad,
+        ...extra,
       });
-      assert.equal(response.status, 400);
-      assert.match(JSON.stringify(response.json), /exclude_channel_ids/);
+      assert.equal(response.status, 400, JSON.stringify(extra).slice(0, 80));
+      assert.match(JSON.stringify(response.json), /readable_channel_ids/);
     }
   });
 });

@@ -30,13 +30,17 @@ const notDm = noneOf(isDmPoint);
 export interface RecallNarrowing {
   readonly scope?: RecallScope;
   readonly sources?: readonly string[];
-  /** Channels (or threads) whose points are left out, e.g. those the asker may not read. */
-  readonly excludeChannelIds?: readonly string[];
+  /**
+   * The channels (and threads) of the context's guild the asker may read: that guild's points are kept only
+   * from these, so a channel the caller could not vouch for (unknown, deleted, private) stays out.
+   */
+  readonly readableChannelIds?: readonly string[];
 }
 
 /**
- * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources AND not the
- * excluded channels. Each part only removes points, so a request can narrow the bot's scope but never widen it.
+ * The filter of one recall: the bot's scope AND the scope the request asks for AND its sources AND, for the
+ * guild asked in, only its readable channels. Each part only removes points, so a request can narrow the
+ * bot's scope but never widen it.
  */
 export function buildRecallFilter(
   botScope: RecallScope,
@@ -46,9 +50,9 @@ export function buildRecallFilter(
   const parts = [buildScopeFilter(botScope, context)];
   if (narrowing.scope !== undefined) parts.push(buildScopeFilter(narrowing.scope, context));
   if (narrowing.sources !== undefined) parts.push(allOf(matchAny('source', narrowing.sources)));
-  // Blank ids name no channel; an empty list adds no filter, so a request without it answers as before.
-  const excluded = (narrowing.excludeChannelIds ?? []).map((id) => id.trim()).filter((id) => id !== '');
-  if (excluded.length > 0) parts.push(noneOf(matchAny('channelId', excluded)));
+  if (narrowing.readableChannelIds !== undefined) {
+    parts.push(readableInGuild(context.guildId, narrowing.readableChannelIds));
+  }
   const must = parts.filter((part): part is StoreFilter => part !== undefined);
   if (must.length === 0) return undefined;
   return must.length === 1 ? must[0] : allOf(...must);
@@ -89,4 +93,17 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
     }
   }
   return combineConditions(must, mustNot);
+}
+
+/**
+ * Points of `guildId` only from `channelIds` (blank ids name none; an empty list keeps none of that guild);
+ * points of no guild or another guild are left to the scope. Without a guild, nothing is readable by this rule.
+ */
+function readableInGuild(guildId: string | undefined, channelIds: readonly string[]): StoreFilter {
+  if (guildId === undefined) return allOf(isEmpty('guildId'));
+  const readable = channelIds.map((id) => id.trim()).filter((id) => id !== '');
+  const thisGuild = matchValue('guildId', guildId);
+  return readable.length === 0
+    ? noneOf(thisGuild)
+    : noneOf(allOf(thisGuild, noneOf(matchAny('channelId', readable))));
 }

@@ -95,7 +95,7 @@ async function recall(
     {
       ...(request.scope ? { scope: request.scope } : {}),
       ...(request.sources ? { sources: request.sources } : {}),
-      ...(request.exclude_channel_ids ? { excludeChannelIds: request.exclude_channel_ids } : {}),
+      ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
   const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;

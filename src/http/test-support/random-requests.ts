@@ -198,7 +198,7 @@ export function createRequestGenerator(seed: number) {
       ...(chance(0.2) ? { scope: pick(['global', 'guild', 'channel', 'dm-private', 'everything']) } : {}),
       ...(chance(0.2) ? { sources: [pick(['api', 'fuzz', randomString()])] } : {}),
       ...(chance(0.2) ? { exclude_message_ids: [`fuzz-${int(500)}`] } : {}),
-      ...(chance(0.2) ? { exclude_channel_ids: pick([['c1'], ['c2', ' '], [], 'c1', [1]]) } : {}),
+      ...(chance(0.2) ? { readable_channel_ids: pick([['c1'], ['c2', ' '], [], 'c1', [1]]) } : {}),
       ...(chance(0.2) ? { guild_id: 'g1', channel_id: 'c1' } : {}),
     }),
     '/forget': () => {

@@ -223,6 +223,36 @@ describe('Discord recall leaves out channels its readers may not view', () => {
     assert.doesNotMatch(recalled, /private: my raise/, 'nor a private thread the asker is not in');
   });
 
+  test('/memory recall in #general leaves out what it cannot vouch for: an archived private thread, an unknown channel', async () => {
+    const ARCHIVED_PRIVATE = '400000000000000014';
+    await h.send('THREAD_CREATE', { ...threadPayload(ARCHIVED_PRIVATE, GENERAL), type: 12 });
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({ channelId: ARCHIVED_PRIVATE, content: 'archived private: the raise diary picnic' }),
+    );
+    h.evictChannel(ARCHIVED_PRIVATE);
+    // A thread brought in by an import (no parent known) and a channel deleted while the bot was away.
+    for (const [channel, text] of [
+      ['400000000000000015', 'imported: the bonus audit picnic'],
+      ['400000000000000016', 'ghost: the hidden picnic at Belem'],
+    ] as const) {
+      const saved = await h.service.post('/save', {
+        bot: 'mythos',
+        source: 'discord',
+        messages: [
+          { speaker_kind: 'user', text, message_id: `m-${channel}`, channel_id: channel, guild_id: GUILD },
+        ],
+      });
+      assert.equal(saved.status, 200);
+    }
+    await h.flush();
+    const recalled = await recallAs({ user: SAM });
+    assert.match(recalled, /picnic is at Belem/, 'a channel the asker may read still is');
+    assert.doesNotMatch(recalled, /archived private/);
+    assert.doesNotMatch(recalled, /imported: the bonus/);
+    assert.doesNotMatch(recalled, /ghost: the hidden/);
+  });
+
   test('/memory recall by staff: #secret and its threads too', async () => {
     const recalled = await recallAs({ user: SAM, roles: [STAFF] });
     assert.match(recalled, /picnic is at Belem/);

@@ -126,6 +126,11 @@ export class DiscordRecorder {
     return [...new Set([channelId, ...threads.keys(), ...this.#options.state.threadsOf(channelId)])];
   }
 
+  /** The public threads recorded from, by parent channel (archived ones are not cached). */
+  recordedPublicThreads(): ReadonlyMap<string, readonly string[]> {
+    return this.#options.state.publicThreadsByParent();
+  }
+
   /** Records a message the bot sent itself (a companion reply) at once, as the gateway's echo of it would. */
   recordSent(message: Message): Promise<void> {
     this.#enqueue(() => this.#onCreate(message));
@@ -171,7 +176,9 @@ export class DiscordRecorder {
       selfUserId: rules.selfUserId,
       selfName: memory.bot.selfSpeaker,
     };
-    if (facts.parentChannelId !== undefined) state.noteThread(facts.channelId, facts.parentChannelId);
+    if (facts.parentChannelId !== undefined) {
+      state.noteThread(facts.channelId, facts.parentChannelId, facts.threadIsPublic);
+    }
     await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
   }

@@ -39,6 +39,11 @@ export class DiscordState {
         at INTEGER NOT NULL, PRIMARY KEY (bot, kind, id));
       CREATE TABLE IF NOT EXISTS threads (
         bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (bot, thread_id));`);
+    // Whether a thread is public (1) or private (0); rows from before the column stay unknown (NULL).
+    const columns = db.prepare('PRAGMA table_info(threads)').all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'public')) {
+      db.exec('ALTER TABLE threads ADD COLUMN public INTEGER');
+    }
     return new DiscordState(db, bot);
   }
 
@@ -118,10 +123,30 @@ export class DiscordState {
   }
 
   /** Remembers a thread recorded from: deleting its parent channel forgets it too, cached or not. */
-  noteThread(threadId: string, parentId: string): void {
+  noteThread(threadId: string, parentId: string, isPublic?: boolean): void {
     this.#db
-      .prepare('INSERT OR IGNORE INTO threads (bot, thread_id, parent_id) VALUES (?, ?, ?)')
-      .run(this.#bot, threadId, parentId);
+      .prepare(
+        `INSERT INTO threads (bot, thread_id, parent_id, public) VALUES (?, ?, ?, ?)
+         ON CONFLICT (bot, thread_id) DO UPDATE SET public = coalesce(excluded.public, public)`,
+      )
+      .run(this.#bot, threadId, parentId, isPublic === undefined ? null : isPublic ? 1 : 0);
+  }
+
+  /**
+   * The public threads recorded from, by parent channel: a reader of the parent may read them, cached or
+   * archived (private ones, and those recorded before their kind was kept, are not listed).
+   */
+  publicThreadsByParent(): Map<string, string[]> {
+    const rows = this.#db
+      .prepare('SELECT thread_id, parent_id FROM threads WHERE bot = ? AND public = 1')
+      .all(this.#bot) as { thread_id: string; parent_id: string }[];
+    const byParent = new Map<string, string[]>();
+    for (const row of rows) {
+      const threads = byParent.get(row.parent_id);
+      if (threads === undefined) byParent.set(row.parent_id, [row.thread_id]);
+      else threads.push(row.thread_id);
+    }
+    return byParent;
   }
 
   parentOf(threadId: string): string | undefined {

@@ -2,7 +2,7 @@
  * @module The narrow view of a Discord message the recorder decides on: plain data, so the rules are tested
  * with plain objects and only `readMessageFacts` knows discord.js.
  */
-import type { Message, PartialMessage } from 'discord.js';
+import { ChannelType, type Message, type PartialMessage } from 'discord.js';
 
 /** What the recorder needs of one message. Ids are snowflake strings, never numbers. */
 export interface MessageFacts {
@@ -11,6 +11,8 @@ export interface MessageFacts {
   readonly channelId: string;
   /** A thread's parent channel: allow and deny rules of the parent apply to its threads. */
   readonly parentChannelId?: string;
+  /** For a message in a thread: whether everyone who can view the parent can view the thread. */
+  readonly threadIsPublic?: boolean;
   /** Absent in direct messages. */
   readonly guildId?: string;
   readonly isDm: boolean;
@@ -50,7 +52,9 @@ export function readMessageFacts(message: Message | PartialMessage): MessageFact
   return {
     id: message.id,
     channelId: message.channelId,
-    ...(parentChannelId === undefined ? {} : { parentChannelId }),
+    ...(parentChannelId === undefined
+      ? {}
+      : { parentChannelId, threadIsPublic: channel.type !== ChannelType.PrivateThread }),
     ...(message.guildId === null ? {} : { guildId: message.guildId }),
     isDm: message.guildId === null,
     authorId: message.author.id,

@@ -14,31 +14,32 @@ interface RecallPlace {
   readonly channelId: string;
 }
 
-/** `exclude_channel_ids` takes at most 1000 ids. */
-const MAX_EXCLUDED_CHANNELS = 1000;
+/** `readable_channel_ids` takes at most 5000 ids. */
+const MAX_READABLE_CHANNELS = 5000;
 
 /**
- * Recalls for `place`. In a server, `hiddenChannelIds` are the server's channels and threads the readers may not
- * view (`listHiddenChannels`), left out of recall; undefined (it could not be told) or more than `/retrieve` takes
- * keeps recall to this channel (`scope: channel`), so a failure to list them never shows what they hold.
+ * Recalls for `place`. In a server, `readableChannelIds` are the server's channels and threads the readers may
+ * read (`listReadableChannels`): the server's memories are recalled from those only. Undefined (it could not be
+ * told) or more than `/retrieve` takes keeps recall to this channel (`scope: channel`), so a failure to list
+ * them never shows what the others hold.
  */
 export function recallWhereAsked(
   memory: DiscordMemory,
   scope: RecallScope,
   place: RecallPlace,
   query: { readonly query_text: string; readonly exclude_message_ids?: string[] },
-  hiddenChannelIds: readonly string[] | undefined,
+  readableChannelIds: readonly string[] | undefined,
 ): Promise<RetrieveResponse> {
   if (place.guildId === null) {
     return memory.retrieve({ ...query, channel_id: place.channelId, is_dm: true, scope });
   }
-  const known = hiddenChannelIds !== undefined && hiddenChannelIds.length <= MAX_EXCLUDED_CHANNELS;
+  const known = readableChannelIds !== undefined && readableChannelIds.length <= MAX_READABLE_CHANNELS;
   return memory.retrieve({
     ...query,
     channel_id: place.channelId,
     guild_id: place.guildId,
     // `channel` is the narrowest scope: whatever `discord.recallScope` says, it keeps recall to this channel.
     scope: known ? scope : 'channel',
-    ...(known && hiddenChannelIds.length > 0 ? { exclude_channel_ids: [...hiddenChannelIds] } : {}),
+    ...(known ? { readable_channel_ids: [...readableChannelIds] } : {}),
   });
 }

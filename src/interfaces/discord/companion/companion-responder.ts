@@ -8,7 +8,7 @@ import type { CompanionConfig, RecallScope } from '../../../config/config-types.
 import type { Logger } from '../../../logging/logger.js';
 import type { DiscordMemory } from '../discord-memory.js';
 import type { DiscordRecorder } from '../discord-recorder.js';
-import { listHiddenChannels } from '../hidden-channels.js';
+import { listReadableChannels } from '../readable-channels.js';
 import { readMessageFacts } from '../message-facts.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
 import { rewriteDiscordMarkup } from '../rewrite-discord-markup.js';
@@ -91,7 +91,7 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
         recallScope,
         message,
         { query_text: query, exclude_message_ids: recent.map((m) => m.id) },
-        listUnreadableChannels(message, recorder),
+        listReadableChannelsForReply(message, recorder),
       )
         .then((answer) => answer.formatted)
         .catch((error: unknown) => {
@@ -131,19 +131,22 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
 }
 
 /**
- * The channels of the server whose memories a reply to `message` must not carry. The reply is posted where it
- * was asked, to everyone who reads that channel; the bot cannot list them (no GuildMembers intent), so it takes
- * the channels `@everyone` cannot view (whoever reads the reply may lack any role) plus those the asker cannot
- * view (a member may be denied what @everyone sees). The reply's own channel (and a thread's parent, which
- * every reader of the thread can view) is kept: its readers are the ones it was said to. Undefined (recall then
- * keeps to the channel) when the server or the asker is not known; a DM needs no list.
+ * The channels of the server whose memories a reply to `message` may carry. The reply is posted where it was
+ * asked, to everyone who reads that channel; the bot cannot list them (no GuildMembers intent), so it takes the
+ * channels both `@everyone` (whoever reads the reply may hold no role) and the asker (a member may be denied
+ * what @everyone sees) may read, plus the reply's own channel (and a thread's parent, which every reader of the
+ * thread can view): its readers are the ones it was said to. Undefined (recall then keeps to the channel) when
+ * the server or the asker is not known; a DM needs no list.
  */
-function listUnreadableChannels(message: Message, recorder: DiscordRecorder): string[] | undefined {
+function listReadableChannelsForReply(message: Message, recorder: DiscordRecorder): string[] | undefined {
   if (!message.inGuild() || message.member === null) return undefined;
   const guild = message.guild;
-  const hidden = listHiddenChannels(guild, [guild.roles.everyone, message.member], (id) =>
-    recorder.channelWithThreads(id),
+  const readable = listReadableChannels(
+    guild,
+    [guild.roles.everyone, message.member],
+    recorder.recordedPublicThreads(),
   );
+  if (readable === undefined) return undefined;
   const parentId = message.channel.isThread() ? message.channel.parentId : null;
-  return hidden?.filter((id) => id !== message.channelId && id !== parentId);
+  return [...new Set([...readable, message.channelId, ...(parentId === null ? [] : [parentId])])];
 }

@@ -2,7 +2,7 @@
 import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import type { CommandContext } from './command-context.js';
 import { askToForget } from './confirm-forget.js';
-import { listHiddenChannels } from '../hidden-channels.js';
+import { listReadableChannels } from '../readable-channels.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
 import { parseMessageLink } from './parse-message-link.js';
 
@@ -110,15 +110,15 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   // Outside a cached server (a DM, or a server discord.js does not hold) there is no list: a DM needs none,
   // and recall in an unknown server keeps to its channel.
-  const hidden = interaction.inCachedGuild()
-    ? listHiddenChannels(interaction.guild, [interaction.member], context.channelWithThreads)
+  const readable = interaction.inCachedGuild()
+    ? listReadableChannels(interaction.guild, [interaction.member], context.state.publicThreadsByParent())
     : undefined;
   const response = await recallWhereAsked(
     context.memory,
     context.config.recallScope,
     interaction,
     { query_text: interaction.options.getString('query', true) },
-    hidden,
+    readable,
   );
   await interaction.editReply(
     truncate(response.formatted || `${context.memory.bot.selfSpeaker} remembers nothing about that here.`),
