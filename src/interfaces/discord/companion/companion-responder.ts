@@ -141,11 +141,18 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
 function listReadableChannelsForReply(message: Message, recorder: DiscordRecorder): string[] | undefined {
   if (!message.inGuild() || message.member === null) return undefined;
   const guild = message.guild;
-  const readable = listReadableChannels(
-    guild,
-    [guild.roles.everyone, message.member],
-    recorder.recordedPublicThreads(),
-  );
+  let readable: string[] | undefined;
+  try {
+    readable = listReadableChannels(
+      guild,
+      [guild.roles.everyone, message.member],
+      recorder.recordedPublicThreads(),
+    );
+  } catch {
+    // Rights that cannot be worked out (discord.sqlite unreadable, a cache discord.js cannot compute from):
+    // the reply still comes, with recall kept to this channel.
+    return undefined;
+  }
   if (readable === undefined) return undefined;
   const parentId = message.channel.isThread() ? message.channel.parentId : null;
   return [...new Set([...readable, message.channelId, ...(parentId === null ? [] : [parentId])])];
