@@ -3,6 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { RecallScope } from '../config/config-types.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { matchFilter } from '../store/test-support/match-filter.js';
+import { retrieveRequestSchema } from '../wire/retrieve-request.js';
+import { buildRecallFilter } from './recall-scope.js';
 import {
   startTestService,
   TEST_DIMENSIONS,
@@ -184,4 +187,22 @@ describe('readable_channel_ids', () => {
       assert.match(JSON.stringify(response.json), /readable_channel_ids/);
     }
   });
+});
+
+test('scope channel: a point naming only another server is not shared with this one; a point naming none is', () => {
+  const filter = buildRecallFilter('global', { guildId: 'ga', channelId: 'a1' }, { scope: 'channel' });
+  const kept = (payload: Record<string, unknown>) => matchFilter(filter, { id: 1, payload });
+  assert.equal(kept({ guildId: 'gb' }), false, 'another server, no channel');
+  assert.equal(kept({ guildId: 'ga' }), true, 'this server, no channel');
+  assert.equal(kept({}), true, 'no place at all (SillyTavern)');
+  assert.equal(kept({ guildId: 'ga', channelId: 'a2' }), false, 'another channel');
+  assert.equal(kept({ guildId: 'ga', channelId: 'a1' }), true, 'this channel');
+});
+
+test('the exported request schema stays a plain object schema: clients may pick or omit its fields', () => {
+  assert.deepEqual(Object.keys(retrieveRequestSchema.pick({ bot: true, query_text: true }).shape), [
+    'bot',
+    'query_text',
+  ]);
+  assert.ok(retrieveRequestSchema.omit({ explain: true }).safeParse({ bot: 'b', query_text: 'q' }).success);
 });

@@ -86,7 +86,12 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
       break;
     }
     case 'channel': {
-      const neutral = allOf(isEmpty('channelId'), notDm);
+      // A point of no channel is shared, unless it belongs to another server (a save naming only its guild).
+      const ownGuildOrNone =
+        context.guildId === undefined
+          ? isEmpty('guildId')
+          : anyOf(isEmpty('guildId'), matchValue('guildId', context.guildId));
+      const neutral = allOf(isEmpty('channelId'), notDm, ownGuildOrNone);
       const own = context.channelId !== undefined ? matchValue('channelId', context.channelId) : undefined;
       must.push(own ? anyOf(own, neutral) : neutral);
       break;

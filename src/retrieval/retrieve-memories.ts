@@ -8,7 +8,7 @@
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { isMemoryPoolError, MemoryPoolError } from '../errors/memory-pool-error.js';
+import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
@@ -55,6 +55,12 @@ export async function retrieveMemories(
   request: RetrieveRequest,
   signal?: AbortSignal,
 ): Promise<RetrieveResponse> {
+  if (request.readable_channel_ids !== undefined && request.guild_id === undefined) {
+    throw new ValidationError(
+      'readable_channel_ids',
+      'needs guild_id: it lists the channels of that server the asker may read',
+    );
+  }
   const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const timeoutError = () =>
     new MemoryPoolError(

@@ -1,35 +1,32 @@
 /** @module The wire contract of `POST /retrieve`, shared by the server and the TypeScript client. */
 import { z } from 'zod';
 
-export const retrieveRequestSchema = z
-  .object({
-    bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
-    query_text: z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(20_000),
-    /** Message ids already in the caller's context: hits holding any of them are left out. */
-    exclude_message_ids: z.array(z.string()).max(1000).optional(),
-    /**
-     * The channels (and threads) of `guild_id` the asker may read: a memory of that server is recalled only from
-     * one of them (what it cannot be told about stays out); memories of no server are not affected.
-     */
-    readable_channel_ids: z.array(z.string()).max(5000).optional(),
-    limit: z.number().int().min(1).max(50).optional(),
-    score_threshold: z.number().min(-1).max(1).optional(),
-    /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */
-    guild_id: z.string().min(1).max(200).optional(),
-    channel_id: z.string().min(1).max(200).optional(),
-    /** Inferred when absent: a channel_id without a guild_id is a DM. */
-    is_dm: z.boolean().optional(),
-    /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
-    scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
-    /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */
-    sources: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
-    /** Say, per hit, which parts and which signals ranked it (`hits[].explain`). */
-    explain: z.boolean({ message: 'must be true or false' }).optional(),
-  })
-  .refine((request) => request.readable_channel_ids === undefined || request.guild_id !== undefined, {
-    message: 'needs guild_id: it lists the channels of that server the asker may read',
-    path: ['readable_channel_ids'],
-  });
+export const retrieveRequestSchema = z.object({
+  bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
+  query_text: z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(20_000),
+  /** Message ids already in the caller's context: hits holding any of them are left out. */
+  exclude_message_ids: z.array(z.string()).max(1000).optional(),
+  /**
+   * The channels (and threads) of `guild_id` the asker may read: a memory of that server is recalled only from
+   * one of them (what it cannot be told about stays out); memories of no server are not affected. Needs
+   * `guild_id`, checked where recall starts (a refinement here would stop users of this exported schema from
+   * calling `.pick()` or `.omit()` on it).
+   */
+  readable_channel_ids: z.array(z.string()).max(5000).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+  score_threshold: z.number().min(-1).max(1).optional(),
+  /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */
+  guild_id: z.string().min(1).max(200).optional(),
+  channel_id: z.string().min(1).max(200).optional(),
+  /** Inferred when absent: a channel_id without a guild_id is a DM. */
+  is_dm: z.boolean().optional(),
+  /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
+  scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
+  /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */
+  sources: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
+  /** Say, per hit, which parts and which signals ranked it (`hits[].explain`). */
+  explain: z.boolean({ message: 'must be true or false' }).optional(),
+});
 
 export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
 

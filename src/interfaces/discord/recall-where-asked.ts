@@ -40,6 +40,7 @@ export function recallWhereAsked(
     guild_id: place.guildId,
     // `channel` is the narrowest scope: whatever `discord.recallScope` says, it keeps recall to this channel.
     scope: known ? scope : 'channel',
-    ...(known ? { readable_channel_ids: [...readableChannelIds] } : {}),
+    // The channel asked in is read by whoever asked (a private thread whose members the bot does not know too).
+    ...(known ? { readable_channel_ids: [...new Set([...readableChannelIds, place.channelId])] } : {}),
   });
 }
