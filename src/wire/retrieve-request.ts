@@ -12,7 +12,7 @@ export const retrieveRequestSchema = z.object({
    * `guild_id`, checked where recall starts (a refinement here would stop users of this exported schema from
    * calling `.pick()` or `.omit()` on it).
    */
-  readable_channel_ids: z.array(z.string()).max(5000).optional(),
+  readable_channel_ids: z.array(z.string()).max(20_000).optional(),
   limit: z.number().int().min(1).max(50).optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
   /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */

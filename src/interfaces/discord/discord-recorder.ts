@@ -92,12 +92,19 @@ export class DiscordRecorder {
         const place = this.#placeOf(deleted.channelId, deleted.guildId);
         this.#enqueue(() => this.#onDelete(deleted.ids, place));
       } else if (deleted?.kind === 'thread') {
-        this.#enqueue(() => this.#forgetChannels([deleted.threadId], 'thread deleted'));
+        this.#enqueue(async () => {
+          await this.#forgetChannels([deleted.threadId], 'thread deleted');
+          this.#options.state.dropThreads([deleted.threadId]);
+        });
       }
     });
     client.on(Events.ChannelDelete, (channel) => {
       const ids = this.channelWithThreads(channel.id);
-      this.#enqueue(() => this.#forgetChannels(ids, 'channel deleted'));
+      this.#enqueue(async () => {
+        await this.#forgetChannels(ids, 'channel deleted');
+        // Kept until the forget is done: it is what finds an archived thread's memories.
+        this.#options.state.dropThreads(ids);
+      });
     });
     client.once(Events.ClientReady, (ready) => {
       for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);

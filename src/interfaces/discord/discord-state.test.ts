@@ -28,6 +28,11 @@ test('threads keep their kind: only public ones are readable through their paren
     state.noteThread('t-public', 'general');
     state.noteThread('t-old', 'general', true);
     assert.deepEqual(state.publicThreadsByParent().get('general')?.sort(), ['t-old', 't-public']);
+    // A deleted thread, and a deleted channel with its threads, are dropped.
+    state.dropThreads(['t-public']);
+    state.dropThreads(['secret']);
+    assert.deepEqual(Object.fromEntries(state.publicThreadsByParent()), { general: ['t-old'] });
+    assert.deepEqual(state.threadsOf('secret'), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

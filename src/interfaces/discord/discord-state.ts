@@ -132,6 +132,16 @@ export class DiscordState {
       .run(this.#bot, threadId, parentId, isPublic === undefined ? null : isPublic ? 1 : 0);
   }
 
+  /** Drops deleted threads (a deleted channel's too): nothing of theirs is left to recall or to forget. */
+  dropThreads(ids: readonly string[]): void {
+    this.#db
+      .prepare(
+        `DELETE FROM threads WHERE bot = ?
+         AND (thread_id IN (SELECT value FROM json_each(?)) OR parent_id IN (SELECT value FROM json_each(?)))`,
+      )
+      .run(this.#bot, JSON.stringify(ids), JSON.stringify(ids));
+  }
+
   /**
    * The public threads recorded from, by parent channel: a reader of the parent may read them, cached or
    * archived (private ones, and those recorded before their kind was kept, are not listed).

@@ -14,8 +14,8 @@ interface RecallPlace {
   readonly channelId: string;
 }
 
-/** `readable_channel_ids` takes at most 5000 ids. */
-const MAX_READABLE_CHANNELS = 5000;
+/** `readable_channel_ids` takes at most 20,000 ids. */
+const MAX_READABLE_CHANNELS = 20_000;
 
 /**
  * Recalls for `place`. In a server, `readableChannelIds` are the server's channels and threads the readers may
