@@ -1,6 +1,9 @@
 /** @module The wire contract of `POST /retrieve`, shared by the server and the TypeScript client. */
 import { z } from 'zod';
 
+/** The most channel ids `readable_channel_ids` takes. */
+export const MAX_READABLE_CHANNEL_IDS = 20_000;
+
 export const retrieveRequestSchema = z.object({
   bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
   query_text: z.string({ message: 'must be a string' }).min(1, 'must not be empty').max(20_000),
@@ -12,7 +15,7 @@ export const retrieveRequestSchema = z.object({
    * `guild_id`, checked where recall starts (a refinement here would stop users of this exported schema from
    * calling `.pick()` or `.omit()` on it).
    */
-  readable_channel_ids: z.array(z.string()).max(20_000).optional(),
+  readable_channel_ids: z.array(z.string()).max(MAX_READABLE_CHANNEL_IDS).optional(),
   limit: z.number().int().min(1).max(50).optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
   /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */

@@ -17,25 +17,32 @@ export type ChannelReader = GuildMember | Role;
 
 /**
  * The ids of `guild`'s cached channels and threads every reader may read, with the recorded public threads of
- * each readable channel (`publicThreads`, by parent: archived threads are not cached). Undefined when it cannot
- * be told (no `@everyone` role cached): the caller must then keep recall to the channel asked in.
+ * each readable channel (`publicThreads`, by parent: archived threads are not cached; read only when needed).
+ * Undefined when it cannot be told (no `@everyone` role cached, discord.sqlite unreadable, a cache discord.js
+ * cannot compute from): the caller must then keep recall to the channel asked in.
  */
 export function listReadableChannels(
   guild: Guild,
   readers: readonly ChannelReader[],
-  publicThreads: ReadonlyMap<string, readonly string[]>,
+  publicThreads: () => ReadonlyMap<string, readonly string[]>,
 ): string[] | undefined {
   // Every permission starts from @everyone; without it discord.js cannot compute any (it throws).
   if (!guild.roles.cache.has(guild.id)) return undefined;
-  const readable = new Set<string>();
-  for (const channel of guild.channels.cache.values()) {
-    // A category holds no messages.
-    if (channel.type === ChannelType.GuildCategory) continue;
-    if (!readers.every((reader) => canRead(channel, reader))) continue;
-    readable.add(channel.id);
-    if (!channel.isThread()) for (const thread of publicThreads.get(channel.id) ?? []) readable.add(thread);
+  try {
+    const threadsByParent = publicThreads();
+    const readable = new Set<string>();
+    for (const channel of guild.channels.cache.values()) {
+      // A category holds no messages.
+      if (channel.type === ChannelType.GuildCategory) continue;
+      if (!readers.every((reader) => canRead(channel, reader))) continue;
+      readable.add(channel.id);
+      if (!channel.isThread())
+        for (const thread of threadsByParent.get(channel.id) ?? []) readable.add(thread);
+    }
+    return [...readable];
+  } catch {
+    return undefined;
   }
-  return [...readable];
 }
 
 /**

@@ -5,7 +5,7 @@
  * may not view.
  */
 import type { RecallScope } from '../../config/config-types.js';
-import type { RetrieveResponse } from '../../wire/retrieve-request.js';
+import { MAX_READABLE_CHANNEL_IDS, type RetrieveResponse } from '../../wire/retrieve-request.js';
 import type { DiscordMemory } from './discord-memory.js';
 
 /** A channel (or thread) in a server, or a DM (no guild). */
@@ -13,9 +13,6 @@ interface RecallPlace {
   readonly guildId: string | null;
   readonly channelId: string;
 }
-
-/** `readable_channel_ids` takes at most 20,000 ids. */
-const MAX_READABLE_CHANNELS = 20_000;
 
 /**
  * Recalls for `place`. In a server, `readableChannelIds` are the server's channels and threads the readers may
@@ -33,14 +30,16 @@ export function recallWhereAsked(
   if (place.guildId === null) {
     return memory.retrieve({ ...query, channel_id: place.channelId, is_dm: true, scope });
   }
-  const known = readableChannelIds !== undefined && readableChannelIds.length <= MAX_READABLE_CHANNELS;
+  // The channel asked in is read by whoever asked (a private thread whose members the bot does not know too).
+  const readable =
+    readableChannelIds === undefined ? undefined : [...new Set([...readableChannelIds, place.channelId])];
+  const known = readable !== undefined && readable.length <= MAX_READABLE_CHANNEL_IDS;
   return memory.retrieve({
     ...query,
     channel_id: place.channelId,
     guild_id: place.guildId,
     // `channel` is the narrowest scope: whatever `discord.recallScope` says, it keeps recall to this channel.
     scope: known ? scope : 'channel',
-    // The channel asked in is read by whoever asked (a private thread whose members the bot does not know too).
-    ...(known ? { readable_channel_ids: [...new Set([...readableChannelIds, place.channelId])] } : {}),
+    ...(known ? { readable_channel_ids: readable } : {}),
   });
 }

@@ -134,26 +134,16 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
  * The channels of the server whose memories a reply to `message` may carry. The reply is posted where it was
  * asked, to everyone who reads that channel; the bot cannot list them (no GuildMembers intent), so it takes the
  * channels both `@everyone` (whoever reads the reply may hold no role) and the asker (a member may be denied
- * what @everyone sees) may read, plus the reply's own channel (and a thread's parent, which every reader of the
- * thread can view): its readers are the ones it was said to. Undefined (recall then keeps to the channel) when
- * the server or the asker is not known; a DM needs no list.
+ * what @everyone sees) may read, plus a thread's parent, which every reader of the thread can view (the reply's
+ * own channel is added by recallWhereAsked): its readers are the ones it was said to. Undefined (recall then
+ * keeps to the channel) when the server, the asker or their rights are not known; a DM needs no list.
  */
 function listReadableChannelsForReply(message: Message, recorder: DiscordRecorder): string[] | undefined {
   if (!message.inGuild() || message.member === null) return undefined;
   const guild = message.guild;
-  let readable: string[] | undefined;
-  try {
-    readable = listReadableChannels(
-      guild,
-      [guild.roles.everyone, message.member],
-      recorder.recordedPublicThreads(),
-    );
-  } catch {
-    // Rights that cannot be worked out (discord.sqlite unreadable, a cache discord.js cannot compute from):
-    // the reply still comes, with recall kept to this channel.
-    return undefined;
-  }
-  if (readable === undefined) return undefined;
+  const readable = listReadableChannels(guild, [guild.roles.everyone, message.member], () =>
+    recorder.recordedPublicThreads(),
+  );
   const parentId = message.channel.isThread() ? message.channel.parentId : null;
-  return [...new Set([...readable, message.channelId, ...(parentId === null ? [] : [parentId])])];
+  return readable === undefined || parentId === null ? readable : [...readable, parentId];
 }

@@ -110,15 +110,11 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   // Outside a cached server (a DM, or a server discord.js does not hold) there is no list: a DM needs none,
   // and recall in an unknown server keeps to its channel.
-  let readable: string[] | undefined;
-  try {
-    readable = interaction.inCachedGuild()
-      ? listReadableChannels(interaction.guild, [interaction.member], context.state.publicThreadsByParent())
-      : undefined;
-  } catch {
-    // Rights that cannot be worked out keep recall to this channel, as an unknown server does.
-    readable = undefined;
-  }
+  const readable = interaction.inCachedGuild()
+    ? listReadableChannels(interaction.guild, [interaction.member], () =>
+        context.state.publicThreadsByParent(),
+      )
+    : undefined;
   const response = await recallWhereAsked(
     context.memory,
     context.config.recallScope,
