@@ -5,7 +5,7 @@
  * imports into a fresh store and then runs the import again (which must add nothing); it prints both times per
  * round and their medians. The progress bar is drawn when stderr is a terminal. `--embedder hashing` leaves
  * the model out, so what is left is the import's own cost (reading, checks, journal, planning, store writes).
- * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|hashing --workers N]
+ * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|distilled|hashing --workers N]
  *
  * Measured (2-core machine shared with six other engineers' jobs): offline embedder, 10,000 messages, 1 round:
  * first import 1,377.8 s (7 messages/s, 1,116 chunks), second 0.21 s, at load average median 14 (2.8 to 22);
@@ -32,7 +32,9 @@ const { values: args } = parseArgs({
 const EMBEDDING =
   args.embedder === 'hashing'
     ? { provider: 'hashing', dimensions: 512 }
-    : { provider: 'offline', ...(args.workers === undefined ? {} : { workers: Number(args.workers) }) };
+    : args.embedder === 'distilled'
+      ? { provider: 'distilled' }
+      : { provider: 'offline', ...(args.workers === undefined ? {} : { workers: Number(args.workers) }) };
 const MESSAGES = Number(args.messages);
 const ROUNDS = Number(args.rounds);
 const PER_CHAT = 500;

@@ -2,7 +2,8 @@
  * @module Recall benchmark (issue 12): ingests LoCoMo conversations through the HTTP API as a client would,
  * asks every question with POST /retrieve, and prints evidence recall at 5 / 10 / 25 / 50 turns overall and
  * per category, the chunks and characters returned, and /retrieve latency. Product defaults throughout.
- * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] (docs/recall.md)
+ * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--embedder distilled]
+ * (docs/recall.md)
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -70,6 +71,8 @@ const dir = mkdtempSync(join(tmpdir(), 'memory-pool-recall-'));
 // The schema applies the product's defaults (offline embedder, chunk sizes, retrieve settings); only the
 // places (free ports, a scratch folder) and, when asked, the chunk sizes differ.
 const checked = configSchema.safeParse({
+  // --embedder distilled (or any provider that needs no other key) measures another offline model.
+  ...(argValue('--embedder') ? { embedding: { provider: argValue('--embedder') } } : {}),
   bots: Object.fromEntries(
     conversations.map((c) => [
       botName(c),
@@ -83,7 +86,7 @@ const checked = configSchema.safeParse({
 });
 if (!checked.success) {
   const problems = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-  console.error(`recall benchmark: bad --min-chars/--max-chars:\n${problems.join('\n')}`);
+  console.error(`recall benchmark: bad --min-chars/--max-chars/--embedder:\n${problems.join('\n')}`);
   process.exit(2);
 }
 const config: MemoryPoolConfig = {

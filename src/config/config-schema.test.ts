@@ -57,7 +57,7 @@ describe('config validation', () => {
     [
       'an unknown provider',
       'embedding: { provider: cohere }',
-      /^embedding\.provider: expected one of openai-compatible \| openai \| openrouter \| offline \| hashing, got "cohere"\. Pick/,
+      /^embedding\.provider: expected one of openai-compatible \| openai \| openrouter \| offline \| distilled \| hashing, got "cohere"\. Pick/,
     ],
     [
       'openai-compatible without a URL',
@@ -265,6 +265,15 @@ describe('config defaults', () => {
       workers: 2,
     });
     assert.deepEqual(load('embedding: { provider: offline }').embedding, { provider: 'offline' });
+  });
+
+  test('distilled takes no other key: its table is fixed', () => {
+    assert.deepEqual(load('embedding: { provider: distilled }').embedding, { provider: 'distilled' });
+    assert.ok(
+      problemsFor('embedding: { provider: distilled, workers: 2 }').some((p) =>
+        /^embedding\.workers: provider distilled takes no other keys\. Remove workers/.test(p),
+      ),
+    );
   });
 
   test("a bot gets st-qdrant-memory's collection name and the documented defaults", () => {

@@ -64,6 +64,8 @@ export type EmbeddingConfig =
       /** Model worker threads; unset: sized to the machine (see defaultOfflineWorkers). */
       readonly workers?: number;
     }
+  /** USE-lite distilled into a static token table (256-d): no workers, microseconds a text, lower recall. */
+  | { readonly provider: 'distilled' }
   /** Deterministic feature hashing: lexical only, for tests and smoke runs. */
   | { readonly provider: 'hashing'; readonly dimensions: number };
 

@@ -5,7 +5,7 @@
 import type { EmbeddingConfig } from './config-types.js';
 import { httpUrl, integer, oneOf, section, secret, text } from './config-fields.js';
 
-const PROVIDERS = ['openai-compatible', 'openai', 'openrouter', 'offline', 'hashing'] as const;
+const PROVIDERS = ['openai-compatible', 'openai', 'openrouter', 'offline', 'distilled', 'hashing'] as const;
 type Provider = (typeof PROVIDERS)[number];
 
 /** What each preset fills in; `dimensions` only applies with the preset's own model. */
@@ -31,6 +31,7 @@ const KEYS_BY_PROVIDER: Record<Provider, readonly string[]> = {
   openai: CLIENT_KEYS,
   openrouter: CLIENT_KEYS,
   offline: ['workers'],
+  distilled: [],
   hashing: ['dimensions'],
 };
 
@@ -40,7 +41,7 @@ const CLIENT_DEFAULTS = { batchSize: 64, timeoutMs: 15_000, maxRetries: 5 } as c
 const KEY_HINT = 'Set embedding.apiKey, or the MEMORY_POOL_EMBEDDING_API_KEY';
 
 export const embeddingSchema = section({
-  /** Required in a section: openai-compatible | openai | openrouter | offline (the default with no section) | hashing. */
+  /** Required in a section: openai-compatible | openai | openrouter | offline (the default with no section) | distilled | hashing. */
   provider: oneOf(PROVIDERS, 'Pick the embedding provider; see docs/configuration.md.'),
   /** openai-compatible: required (`/embeddings` is appended). Presets fill it in. */
   baseUrl: httpUrl(
@@ -104,6 +105,7 @@ export const embeddingSchema = section({
         ? { provider: 'offline' }
         : { provider: 'offline', workers: section.workers };
     }
+    if (section.provider === 'distilled') return { provider: 'distilled' };
     if (section.provider === 'hashing') return { provider: 'hashing', dimensions: section.dimensions ?? 256 };
     const preset = PRESETS[section.provider];
     const usesPresetModel = section.model === undefined || section.model === preset?.model;

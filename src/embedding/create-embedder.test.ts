@@ -13,6 +13,8 @@ describe('createEmbedder', () => {
     assert.equal(createEmbedder({ provider: 'hashing', dimensions: 32 }).dimensions, 32);
     const offline = createEmbedder({ provider: 'offline' });
     assert.deepEqual([offline.model, offline.dimensions], ['offline:use-lite-512', 512]);
+    const distilled = createEmbedder({ provider: 'distilled' });
+    assert.deepEqual([distilled.model, distilled.dimensions], ['distilled:use-lite-static-256-v1', 256]);
     const remote = createEmbedder({
       provider: 'openai-compatible',
       baseUrl: 'http://127.0.0.1:11434/v1/',

@@ -5,6 +5,7 @@
 import type { EmbeddingConfig } from '../config/config-types.js';
 import type { Logger } from '../logging/logger.js';
 import { CachedEmbedder } from './cached-embedder.js';
+import { DistilledEmbedder } from './distilled/distilled-embedder.js';
 import type { Embedder } from './embedder.js';
 import { HashingEmbedder } from './hashing/hashing-embedder.js';
 import { OfflineEmbedder } from './offline/offline-embedder.js';
@@ -51,6 +52,8 @@ function createModelEmbedder(config: EmbeddingConfig, deps: EmbedderDeps): Embed
         logger,
         ...(config.workers === undefined ? {} : { workers: config.workers }),
       });
+    case 'distilled':
+      return new DistilledEmbedder();
     case 'hashing':
       return new HashingEmbedder({ dimensions: config.dimensions });
   }
