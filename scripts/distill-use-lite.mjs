@@ -8,6 +8,9 @@
 //    scores are the SentencePiece model's log-probabilities, so no corpus is needed to count frequencies.
 // 4. Quantize each row to int8 with one float32 scale per row and write the table (format below).
 // At run time a text's vector is the L2-normalized sum of its tokens' rows (src/embedding/distilled/).
+// The same inputs give the same bytes (two runs compared). Another table is another model: put its SHA-256
+// in src/embedding/distilled/static-table.ts and a new model name in distilled-embedder.ts, so collections
+// embedded with the old table refuse the new vectors.
 //
 // File format, little-endian: 8 bytes magic "MPSTAT01", uint32 rows, uint32 dims, float32 scale[rows],
 // int8 value[rows * dims] (row-major); row i, dimension j = value[i * dims + j] * scale[i].
