@@ -10,7 +10,7 @@ import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { OfflineEmbedder } from '../offline/offline-embedder.js';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { DistilledEmbedder } from './distilled-embedder.js';
-import { SHIPPED_TABLE, loadStaticTable } from './static-table.js';
+import { loadStaticTable, SHIPPED_TABLE } from './static-table.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -70,4 +70,21 @@ test('the distilled model records a name of its own, so USE-lite collections ref
   // Reads any length: a sum of rows has no window to overflow, so nothing is split or cut.
   assert.equal(distilled.inputWindow.maxTokens, Number.POSITIVE_INFINITY);
   assert.equal(distilled.inputWindow.countTokens('cat cat cat'), 3);
+});
+
+test('a long batch lets the event loop in while it embeds, and stops there when its signal aborts', async () => {
+  const embedder = new DistilledEmbedder();
+  // ~1,500 characters each: thousands of them take far longer than one turn of the event loop.
+  const chunks = Array.from({ length: 3000 }, (_, i) =>
+    `chunk ${i}: the harbour, the rain, the night train. `.repeat(30),
+  );
+  const controller = new AbortController();
+  let ranMeanwhile = false;
+  setImmediate(() => {
+    ranMeanwhile = true;
+    controller.abort(new Error('the client went away'));
+  });
+  await assert.rejects(embedder.embed(chunks, { signal: controller.signal }), /the client went away/);
+  assert.ok(ranMeanwhile);
+  await assert.rejects(embedder.embed(['late'], { signal: controller.signal }), /the client went away/);
 });

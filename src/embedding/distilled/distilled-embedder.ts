@@ -4,10 +4,11 @@
  * no graph: microseconds per text on the calling thread, at some cost in recall (docs/recall.md).
  */
 import { createRequire } from 'node:module';
-import type { Embedder, InputWindow } from '../embedder.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Embedder, EmbedOptions, InputWindow } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
 import { SentencePieceTokenizer, type Vocabulary } from './sentencepiece-tokenizer.js';
-import { SHIPPED_TABLE, type StaticTable, loadStaticTable } from './static-table.js';
+import { loadStaticTable, SHIPPED_TABLE, type StaticTable } from './static-table.js';
 
 const require = createRequire(import.meta.url);
 /** Its vectors are not USE-lite's (256-d, another space): a collection made by one refuses the other. */
@@ -15,6 +16,8 @@ const MODEL = 'distilled:use-lite-static-256-v1';
 const DIMENSIONS = 256;
 /** The id of an unknown character; an empty text gets its row, so every vector has unit length. */
 const UNKNOWN_ID = 0;
+/** Longest stretch of embedding before other work on the event loop gets a turn. */
+const YIELD_AFTER_MS = 5;
 
 interface LoadedModel {
   readonly tokenizer: SentencePieceTokenizer;
@@ -41,8 +44,23 @@ export class DistilledEmbedder implements Embedder {
     countTokens: (text) => loadShared().tokenizer.encode(text).length,
   };
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return texts.map((text) => this.embedOne(text));
+  /**
+   * Computes on the calling thread, so a long batch (an import's hundreds of chunks, ~0.2 ms each) hands the
+   * event loop back every few milliseconds: /retrieve and /save keep answering meanwhile.
+   */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    options.signal?.throwIfAborted();
+    const vectors: Float32Array[] = [];
+    let since = performance.now();
+    for (const text of texts) {
+      if (performance.now() - since > YIELD_AFTER_MS) {
+        await yieldToEventLoop();
+        options.signal?.throwIfAborted();
+        since = performance.now();
+      }
+      vectors.push(this.embedOne(text));
+    }
+    return vectors;
   }
 
   /** Loads the table, so /ready fails (ProviderError) when the shipped file is missing or damaged. */
