@@ -1,10 +1,10 @@
 /** @module Reads a whole-document JSON export (Discord, ChatGPT), refusing a file that is not JSON with the fix. */
-import { readFileSync } from 'node:fs';
 import { refuseInput } from './imported-history.js';
+import { readTextFile } from './read-text-file.js';
 
 /** The parsed document; a parse error names the file, the line it stopped at, and how to get a good file. */
 export function readJsonFile(file: string, fix: string): unknown {
-  const text = readFileSync(file, 'utf8');
+  const text = readTextFile(file);
   try {
     return JSON.parse(text);
   } catch (error) {

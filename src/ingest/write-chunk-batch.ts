@@ -130,8 +130,17 @@ async function writeCollectionGroup(
     });
     for (const p of group) metrics.chunksStored.inc({ bot: p.chunk.bot });
   } catch (error) {
-    // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt.
-    if (isMemoryPoolError(error) && error.code === 'collection_missing') guard.invalidate(collection);
+    // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt; its
+    // parts hold the deleted memories' text, so they go too.
+    if (isMemoryPoolError(error) && error.code === 'collection_missing') {
+      guard.invalidate(collection);
+      await deps.parts?.dropIfCollectionGone(collection).catch((dropError: unknown) => {
+        deps.logger.warn(
+          { collection, err: dropError },
+          'could not delete the parts of a deleted collection',
+        );
+      });
+    }
     recordChunkFailure(
       deps,
       group.map((p) => p.chunk),

@@ -32,6 +32,11 @@ export class PartsIndexState {
       .run(collection, now);
   }
 
+  /** After its parts collection was deleted: the next one starts afresh (complete again when it starts empty). */
+  forget(collection: string): void {
+    this.#db.prepare('DELETE FROM parts_indexes WHERE collection = ?').run(collection);
+  }
+
   /** undefined when no parts index was started for `collection` (by this journal). */
   isComplete(collection: string): boolean | undefined {
     const row = this.#db.prepare('SELECT complete FROM parts_indexes WHERE collection = ?').get(collection) as

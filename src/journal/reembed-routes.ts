@@ -131,6 +131,11 @@ export class CollectionRoutes {
     );
   }
 
+  /** True while a reembed builds `name`: it may not exist yet, and its parts are reindex's, not leftovers. */
+  isReembedTarget(name: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM reembeds WHERE target = ?').get(name) !== undefined;
+  }
+
   /**
    * The collection a chunk just stored in `written` must also reach: the target of a reembed building from
    * it, or, after a switch away from it, the collection switched to (a write that began before the switch).

@@ -1,16 +1,17 @@
 /**
- * @module Reads a snapshot file's lines back, checking each: a line that is not what the format says stops
- * the read with the file, the line number and what to do.
+ * @module Reads a snapshot file's lines back, checking each: a line that is not what the format says (a
+ * point the store would refuse, or one repeating an id) stops the read with the file, the line number and
+ * what to do.
  */
 import { ValidationError } from '../errors/memory-pool-error.js';
 import { SNAPSHOT_TABLES } from '../journal/journal-snapshot.js';
+import { checkSnapshotPoint, readSnapshotVectors, type SnapshotVectors } from './check-snapshot-point.js';
 import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type SnapshotEnd,
   type SnapshotHeader,
   type SnapshotLine,
-  type SnapshotPointLine,
   type SnapshotRowLine,
 } from './snapshot-format.js';
 
@@ -35,7 +36,10 @@ export async function* readNumberedSnapshotLines(
 ): AsyncGenerator<NumberedSnapshotLine> {
   let lineNumber = 0;
   let header: SnapshotHeader | undefined;
+  let vectors: SnapshotVectors | undefined;
   let end: SnapshotEnd | undefined;
+  /** Each point id's line: a repeated id would be stored once, and the restore's count would be wrong. */
+  const idLines = new Map<string, number>();
   for await (const text of source()) {
     lineNumber += 1;
     if (text.trim() === '') continue;
@@ -49,13 +53,21 @@ export async function* readNumberedSnapshotLines(
       throw fail('is not JSON');
     }
     const type = (line as { type?: unknown } | null)?.type;
-    if (header === undefined) {
+    if (header === undefined || vectors === undefined) {
       header = checkHeader(line, fail);
+      vectors = readSnapshotVectors(header, fail);
       yield { line: header, lineNumber };
       continue;
     }
-    if (type === 'point') yield { line: checkPoint(line, fail), lineNumber };
-    else if (type === 'row') yield { line: checkRow(line, fail), lineNumber };
+    if (type === 'point') {
+      const point = checkSnapshotPoint(line, vectors, fail);
+      // Qdrant reads a UUID in any case as the same id.
+      const key = String(point.id).toLowerCase();
+      const first = idLines.get(key);
+      if (first !== undefined) throw fail(`repeats the point id ${point.id} of line ${first}`);
+      idLines.set(key, lineNumber);
+      yield { line: point, lineNumber };
+    } else if (type === 'row') yield { line: checkRow(line, fail), lineNumber };
     else if (type === 'end') {
       end = line as SnapshotEnd;
       yield { line: end, lineNumber };
@@ -96,18 +108,6 @@ function checkHeader(line: unknown, fail: Fail): SnapshotHeader {
     throw fail('lacks bot, collection or layout');
   }
   return header as SnapshotHeader;
-}
-
-function checkPoint(line: unknown, fail: Fail): SnapshotPointLine {
-  const point = line as Partial<SnapshotPointLine>;
-  if (typeof point.id !== 'string' && typeof point.id !== 'number') throw fail('is a point without an id');
-  if (point.vector === undefined || typeof point.vector !== 'object' || point.vector === null) {
-    throw fail(`is point ${point.id} without a vector`);
-  }
-  if (point.payload === undefined || typeof point.payload !== 'object' || point.payload === null) {
-    throw fail(`is point ${point.id} without a payload`);
-  }
-  return point as SnapshotPointLine;
 }
 
 function checkRow(line: unknown, fail: Fail): SnapshotRowLine {

@@ -99,6 +99,15 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
 
 /** Reads the whole file once before anything is written: a bad line refuses the restore, not half of it. */
 async function checkFile(request: RestoreRequest) {
+  try {
+    return await readWholeFile(request);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(error.field ?? request.file, `${error.message} Nothing was written.`);
+  }
+}
+
+async function readWholeFile(request: RestoreRequest) {
   let header: SnapshotHeader | undefined;
   let points = 0;
   const rows: Partial<Record<SnapshotTable, JournalRow[]>> = {};

@@ -74,3 +74,80 @@ test('parts of another model, another dimension or another layout are refused wi
   const plain = createPartsGuard(await storeWith('mem_d', { vectors: 64 }), journal);
   await assert.rejects(plain.ensureParts('mem_d', 'hashing:v1', 64), /reindex/);
 });
+
+/** A store whose `collection` is gone while its parts (one part, from a write before the delete) stay. */
+async function orphanedParts(collection: string, hooks: Parameters<typeof createMemoryPointStore>[0] = {}) {
+  const store = createMemoryPointStore(hooks);
+  await store.createHybridCollection(`${collection}__parts`, 64);
+  await store.upsertHybridPoints(`${collection}__parts`, [
+    {
+      id: 1,
+      dense: new Array(64).fill(1),
+      sparse: { indices: [1], values: [1] },
+      payload: { text: 'deleted' },
+    },
+  ]);
+  return store;
+}
+
+test('the parts of a collection that is gone are deleted, and the next index starts afresh', async () => {
+  const store = await orphanedParts('mem_f');
+  journal.partsIndexes.recordStarted('mem_f', false, Date.now());
+  const guard = createPartsGuard(store, journal);
+  assert.equal(await guard.dropIfCollectionGone('mem_f'), true);
+  assert.equal(await store.describeCollection('mem_f__parts'), undefined);
+  assert.equal(journal.partsIndexes.isComplete('mem_f'), undefined, 'the old index’s state went with it');
+  assert.equal(await guard.dropIfCollectionGone('mem_f'), false, 'nothing left to delete');
+});
+
+test('a collection that exists, or that a reembed is building, keeps its parts', async () => {
+  const store = await orphanedParts('mem_g');
+  await store.createCollection('mem_g', 64);
+  assert.equal(await createPartsGuard(store, journal).dropIfCollectionGone('mem_g'), false);
+  assert.equal(store.heldPoints('mem_g__parts').length, 1);
+  const building = await orphanedParts('mem_h__m0123abcd');
+  journal.routes.beginReembed('mem_h', 'mem_h', 'mem_h__m0123abcd', '{}', Date.now());
+  assert.equal(await createPartsGuard(building, journal).dropIfCollectionGone('mem_h__m0123abcd'), false);
+  assert.equal(building.heldPoints('mem_h__m0123abcd__parts').length, 1);
+});
+
+test('a first write racing a drop keeps the parts it writes', async () => {
+  let releaseDelete: () => void = () => undefined;
+  let deleteReached: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => {
+    deleteReached = resolve;
+  });
+  // The drop has seen the collection missing and is about to delete the parts when the first write begins.
+  const store = await orphanedParts('mem_i', {
+    beforeCall: async ({ method }) => {
+      if (method !== 'deleteCollection') return;
+      deleteReached();
+      await new Promise<void>((resolve) => {
+        releaseDelete = resolve;
+      });
+    },
+  });
+  const guard = createPartsGuard(store, journal);
+  const dropping = guard.dropIfCollectionGone('mem_i');
+  await reached;
+  const writing = (async () => {
+    await store.createCollection('mem_i', 64); // the chunk writer creates the collection before its parts
+    await guard.ensureParts('mem_i', 'hashing:v1', 64);
+    await store.upsertHybridPoints('mem_i__parts', [
+      {
+        id: 2,
+        dense: new Array(64).fill(1),
+        sparse: { indices: [2], values: [1] },
+        payload: { text: 'fresh' },
+      },
+    ]);
+  })();
+  // Give the write every chance to run ahead of the delete before letting the delete go.
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  releaseDelete();
+  await Promise.all([dropping, writing]);
+  assert.deepEqual(
+    store.heldPoints('mem_i__parts').map((p) => p.payload.text),
+    ['fresh'],
+  );
+});

@@ -1,7 +1,8 @@
 /**
  * @module The collection guard's checks for parts collections: created on first write with the embedder's
  * dimension (and recorded as incomplete when chunks were stored before it), never recreated, never written
- * or searched with another model's vectors or a layout that is not the parts layout.
+ * or searched with another model's vectors or a layout that is not the parts layout; deleted with the parts
+ * text when their collection is gone.
  */
 import { StoreError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
@@ -17,6 +18,12 @@ export interface PartsGuard {
   checkPartsUsable(collection: string, model: string, dimensions: number): Promise<boolean>;
   /** Forgets what was checked, after the store said the collection is gone. */
   invalidate(collection: string): void;
+  /**
+   * After the store said `collection` is gone (deleted by SillyTavern's "Delete All Memories" or any client):
+   * deletes its parts, which hold the same text. True when parts were deleted. A collection that exists again
+   * (a first write created it) or that a reembed is building keeps its parts.
+   */
+  dropIfCollectionGone(collection: string): Promise<boolean>;
 }
 
 /** Chunks memory-pool stored carry a `source`; SillyTavern's never have parts written with them. */
@@ -24,10 +31,22 @@ const MEMORY_POOL_CHUNKS = sourcedPoints();
 
 export function createPartsGuard(store: PointStore & HybridPointStore, journal: MessageJournal): PartsGuard {
   const checked = new Map<string, string>();
+  const lock = createKeyedLock();
   const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
     const parts = partsCollectionName(collection);
     const signature = `${model}@${dimensions}`;
     if (checked.get(parts) === signature) return true;
+    // Never beside a drop of the same parts: a drop between its check and its create would lose fresh parts.
+    return lock(parts, () => verifyUnlocked(collection, parts, signature, model, dimensions, create));
+  };
+  const verifyUnlocked = async (
+    collection: string,
+    parts: string,
+    signature: string,
+    model: string,
+    dimensions: number,
+    create: boolean,
+  ) => {
     const recorded = journal.collectionModel(parts);
     if (recorded && recorded.model !== model) {
       throw incompatible(
@@ -62,6 +81,38 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       (await verify(collection, model, dimensions, false)) &&
       journal.partsIndexes.isComplete(collection) === true,
     invalidate: (collection) => void checked.delete(partsCollectionName(collection)),
+    dropIfCollectionGone: (collection) => {
+      const parts = partsCollectionName(collection);
+      // A writer that checked before this must check again, and wait for the drop to finish.
+      checked.delete(parts);
+      return lock(parts, async () => {
+        if (journal.routes.isReembedTarget(collection)) return false;
+        // The writer creates a collection before its parts: one that exists now keeps the parts it has.
+        if ((await store.describeCollection(collection)) !== undefined) return false;
+        if ((await store.describeCollection(parts)) === undefined) return false;
+        await store.deleteCollection(parts);
+        journal.partsIndexes.forget(collection);
+        // Another process (an import) may have created the collection and written parts meanwhile: until a
+        // reindex, recall must not trust an index that may now lack them.
+        if ((await store.describeCollection(collection)) !== undefined)
+          journal.partsIndexes.recordStarted(collection, false, Date.now());
+        return true;
+      });
+    },
+  };
+}
+
+/** Runs tasks of the same key one after another (in this process), tasks of different keys side by side. */
+function createKeyedLock() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
   };
 }
 

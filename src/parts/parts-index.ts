@@ -116,6 +116,11 @@ export class PartsIndex {
     await this.#deps.store.deletePoints(partsCollectionName(collection), { filter: partsOfChunks(chunkIds) });
   }
 
+  /** After the store said `collection` is gone: deletes its parts too (see PartsGuard.dropIfCollectionGone). */
+  dropIfCollectionGone(collection: string): Promise<boolean> {
+    return this.#deps.guard.dropIfCollectionGone(collection);
+  }
+
   /** Deletes the parts a bulk forget's filter selects (parts carry the fields it filters on). */
   async deleteMatching(collection: string, filter: StoreFilter): Promise<void> {
     await this.#deps.store.deletePoints(partsCollectionName(collection), { filter });

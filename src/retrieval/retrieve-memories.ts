@@ -154,9 +154,10 @@ async function recall(
     }
   } catch (error) {
     if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
-    // Deleted by another client: nothing to recall until rewritten (the parts are checked again too).
+    // Deleted by another client: nothing to recall until rewritten; its parts hold the deleted memories'
+    // text, so they go too (and are checked again on the next write).
     deps.guard.invalidate(bot.collection);
-    deps.partsGuard?.invalidate(bot.collection);
+    await deps.partsGuard?.dropIfCollectionGone(bot.collection);
     return EMPTY;
   }
   const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });

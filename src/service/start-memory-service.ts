@@ -24,6 +24,7 @@ import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import { createViewerBackend } from '../viewer/viewer-backend.js';
+import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -150,6 +151,15 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         ),
     });
     const partsGuard = createPartsGuard(store, journal);
+    // Parts of a collection deleted while serve was stopped hold the deleted memories' text; start-up does not wait.
+    const droppingParts = dropOrphanParts(store, journal, partsGuard).then(
+      (dropped) => {
+        if (dropped.length > 0)
+          logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
+    );
+    closers.push(() => droppingParts);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
     const buildEmbedders =

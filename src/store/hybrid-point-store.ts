@@ -40,6 +40,8 @@ export interface HybridPointStore {
    * frequencies the store keeps (`modifier: "idf"`). "Already exists" counts as success.
    */
   createHybridCollection(name: string, denseSize: number): Promise<void>;
+  /** Deletes a collection of memory-pool's own (the parts of a collection that is gone); a missing one is not an error. */
+  deleteCollection(name: string): Promise<void>;
   /** Upserts into a hybrid collection and waits until the points are stored. */
   upsertHybridPoints(collection: string, points: readonly HybridStorePoint[]): Promise<void>;
   /** The Query API's nearest search over one named vector; scores are the store's (cosine, or BM25 with idf). */

@@ -13,6 +13,7 @@ import {
   journalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
+import { checkOrphanParts } from '../../maintenance/doctor-parts-checks.js';
 import {
   type CommandOutput,
   type DataStore,
@@ -99,6 +100,7 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
           model: embedder.model,
           dimensions: embedded.dimensions ?? embedder.dimensions,
         })),
+        await checkOrphanParts(store.store, journal, store.storeOpenedHere ? undefined : store.storeUrl),
       );
     }
     if (journal !== undefined) {

@@ -1,7 +1,7 @@
 /** @module `memory-pool export --bot B [--out file]`: one portable snapshot of a bot's memory (JSON Lines, gzip optional). */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Command } from 'commander';
@@ -14,7 +14,8 @@ import {
   processOutput,
   requireConfiguredBot,
 } from '../data-tool-context.js';
-import { runCommand } from './command-failure.js';
+import { CommandFailure, runCommand } from './command-failure.js';
+import { checkExportDestination } from './check-export-destination.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ExportCommandOptions {
@@ -36,17 +37,31 @@ export function runExport(
   return runCommand(io, async () => {
     const config = loadCommandConfig(options.config);
     requireConfiguredBot(config, options.bot);
+    if (options.out !== undefined) await checkExportDestination(options.out, options.bot);
     const tools = await openDataTools(config);
     const progress = await createCommandProgress(io, options.json === true || options.out === undefined);
     const partial = options.out === undefined ? undefined : `${options.out}.partial`;
     let sink: Writable | undefined;
     let file: Writable | undefined;
+    /** A failed write to the file (a full disk, a folder gone meanwhile): reported once, naming the path. */
+    let writeError: Error | undefined;
+    let renamed = false;
     if (options.dryRun !== true) {
       file = partial === undefined ? stdout : createWriteStream(partial);
+      if (file !== stdout) {
+        file.on('error', (error) => {
+          writeError ??= error;
+        });
+      }
       const gzip = options.gzip === true || (options.out !== undefined && isGzipPath(options.out));
       sink = gzip ? createGzip() : file;
       if (sink !== file) sink.pipe(file);
     }
+    const failedWrite = () =>
+      writeError &&
+      new CommandFailure(
+        `error: --out ${options.out}: cannot be written (${writeError.message}). Free disk space or choose another path.`,
+      );
     let summary: ExportSummary;
     try {
       summary = await exportSnapshot(
@@ -55,7 +70,10 @@ export function runExport(
           bot: options.bot,
           collection: tools.journal.routes.activeCollection(config.bots[options.bot]!.collection),
           write: async (text) => {
-            if (sink !== undefined && !sink.write(text)) await once(sink, 'drain');
+            const failed = failedWrite();
+            if (failed) throw failed;
+            if (sink !== undefined && !sink.write(text))
+              await waitFor(sink, 'drain', file === stdout ? undefined : file);
           },
           onProgress: progress.update,
         },
@@ -66,11 +84,22 @@ export function runExport(
         else if (sink !== file) await once(sink, 'end');
       }
       // Written under .partial and renamed at the end: a file with the final name is always whole.
-      if (partial !== undefined && options.out !== undefined && options.dryRun !== true)
+      if (partial !== undefined && options.out !== undefined && options.dryRun !== true) {
         await rename(partial, options.out);
+        renamed = true;
+      }
+    } catch (error) {
+      throw failedWrite() ?? error;
     } finally {
       progress.stop();
       await tools.close();
+      // A failed export leaves no .partial behind (nothing resumes from it).
+      if (partial !== undefined && file !== undefined && !renamed) {
+        // Closed first: a file still being opened would otherwise appear after the removal.
+        if (!file.closed) await once(file.destroy(), 'close').catch(() => undefined);
+        // A .partial that is not a file (a folder of the same name) is not ours to remove.
+        await rm(partial, { force: true }).catch(() => undefined);
+      }
     }
     const report = { ...summary, out: options.out ?? null, dryRun: options.dryRun === true };
     // Without --out the snapshot itself is on stdout, so the summary goes to stderr.
@@ -78,6 +107,27 @@ export function runExport(
     write(options.json === true ? `${JSON.stringify(report)}\n` : describeExport(report));
     return 0;
   });
+}
+
+/**
+ * Waits for `event` on `stream` (once() rejects on its own error); a failed `file` behind a gzip stops the
+ * gzip from draining, so the file's error ends the wait too.
+ */
+async function waitFor(stream: Writable, event: string, file: Writable | undefined): Promise<void> {
+  const ac = new AbortController();
+  const waits: Promise<unknown>[] = [once(stream, event, { signal: ac.signal })];
+  if (file !== undefined && file !== stream) {
+    waits.push(
+      once(file, 'error', { signal: ac.signal }).then(([error]) => {
+        throw error;
+      }),
+    );
+  }
+  try {
+    await Promise.race(waits);
+  } finally {
+    ac.abort();
+  }
 }
 
 function describeExport(s: ExportSummary & { out: string | null; dryRun: boolean }): string {

@@ -15,6 +15,8 @@ import {
   processOutput,
 } from './open-command-store.js';
 
+const NOTHING_WRITTEN = 'Nothing was written.';
+
 export interface ImportCommandOptions extends ImportReadOptions {
   bot: string;
   config?: string;
@@ -52,7 +54,8 @@ async function importKind(
     history = readHistory(kind, paths, config.bots[options.bot]!, options);
   } catch (error) {
     // A ValidationError names the file, line and fix; anything else (a file that cannot be read) says why.
-    throw new CommandFailure(`error: ${isMemoryPoolError(error) ? error.message : String(error)}`);
+    const detail = isMemoryPoolError(error) ? error.message : String(error);
+    throw new CommandFailure(`error: ${detail}${detail.endsWith('.') ? '' : '.'} ${NOTHING_WRITTEN}`);
   }
   const store = await connectCommandStore(config, 'import');
   const [{ createEmbedder }, { createLogger }, { openMessageJournal }] = await Promise.all([
@@ -66,18 +69,29 @@ async function importKind(
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
   let summary: ImportSummary;
+  /** Messages journaled (committed) before a failure: whether a refusal left anything behind. */
+  let journaled = 0;
+  let toJournal = 0;
+  let reachedChunks = false;
   try {
     summary = await importHistory({ config, journal, store, embedder, logger }, options.bot, history, {
       dryRun: options.dryRun === true,
       skipKnownToSillyTavern: kind === 'sillytavern',
-      onProgress: (phase, done, total) =>
-        bar.update(done, total, phase === 'journal' ? 'messages' : 'chunks'),
+      onProgress: (phase, done, total) => {
+        if (phase === 'journal') [journaled, toJournal] = [done, total];
+        else reachedChunks = true;
+        bar.update(done, total, phase === 'journal' ? 'messages' : 'chunks');
+      },
     });
   } catch (error) {
     bar.stop(); // before the message, so it is not drawn over
     const detail = isMemoryPoolError(error) ? error.message : String(error);
+    const stopped = `error: import stopped: ${detail}${detail.endsWith('.') ? '' : '.'}`;
+    if (options.dryRun === true) throw new CommandFailure(`${stopped} Dry run: nothing was written.`);
+    if (journaled === 0 && !reachedChunks) throw new CommandFailure(`${stopped} ${NOTHING_WRITTEN}`);
     throw new CommandFailure(
-      `error: import stopped: ${detail}. Run it again: what is already journaled counts as duplicates.`,
+      `${stopped} ${journaled} of ${toJournal} messages were journaled before it stopped; ` +
+        'run it again to finish: what is already journaled counts as duplicates.',
     );
   } finally {
     bar.stop();

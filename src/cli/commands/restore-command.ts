@@ -3,6 +3,7 @@ import { createReadStream, existsSync, openSync, readSync, closeSync } from 'nod
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Command } from 'commander';
+import { ValidationError } from '../../errors/memory-pool-error.js';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
 import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import {
@@ -33,10 +34,34 @@ export function snapshotFileSource(file: string): SnapshotSource {
     closeSync(fd);
   }
   const gzipped = header[0] === 0x1f && header[1] === 0x8b;
-  return () => {
+  return async function* () {
     const raw = createReadStream(file);
-    return createInterface({ input: gzipped ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+    try {
+      yield* createInterface({ input: gzipped ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+    } catch (error) {
+      throw gzipped ? describeGzipFailure(file, error) : error;
+    } finally {
+      raw.destroy();
+    }
   };
+}
+
+/** zlib's bare "unexpected end of file" (or a damaged block), as what it means for this file and the fix. */
+function describeGzipFailure(file: string, error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'Z_BUF_ERROR') {
+    return new ValidationError(
+      file,
+      `${file} is cut off: its gzip data ends early. Export the bot again, or copy the file again in full.`,
+    );
+  }
+  if (code === 'Z_DATA_ERROR') {
+    return new ValidationError(
+      file,
+      `${file} is damaged: its gzip data cannot be read (${(error as Error).message}). Export the bot again, or copy the file again.`,
+    );
+  }
+  return error;
 }
 
 /** Runs the command; resolves with the exit code. */

@@ -53,7 +53,8 @@ function currentBranch(
   const seen = new Set<string>();
   let id: unknown = current;
   while (typeof id === 'string') {
-    const node = asRecord(mapping[id]);
+    // Own keys only: "__proto__" or "constructor" would find Object.prototype's, not a node of the export.
+    const node = Object.hasOwn(mapping, id) ? asRecord(mapping[id]) : undefined;
     if (node === undefined || seen.has(id)) {
       throw refuseInput(origin, `message tree is broken at node ${id}`, EXPORT_FIX);
     }

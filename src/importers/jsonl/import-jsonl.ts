@@ -3,12 +3,12 @@
  * few lines of script. One JSON object a line, the `/save` message shape plus a required `ts`:
  * `{"speaker_kind":"user","text":"…","message_id":"m1","ts":1714000000000,"speaker_name":"Helen","channel_id":"c1"}`.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { formatPath } from '../../config/config-problems.js';
 import { saveMessageSchema } from '../../wire/save-request.js';
 import { type ImportedHistory, type ImportedMessage, refuseInput } from '../imported-history.js';
 import { listImportFiles } from '../list-import-files.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** A line: a /save message whose `ts` (Unix ms, or seconds) is required, since imported history is old. */
 export const importLineSchema = saveMessageSchema.extend({
@@ -22,7 +22,7 @@ const LINE_FIX =
 export function importJsonl(paths: readonly string[], options: { readonly source: string }): ImportedHistory {
   const messages: ImportedMessage[] = [];
   for (const file of listImportFiles(paths, '.jsonl')) {
-    readFileSync(file, 'utf8')
+    readTextFile(file)
       .split('\n')
       .forEach((raw, i) => {
         if (raw.trim() === '') return;

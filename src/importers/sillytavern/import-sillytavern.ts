@@ -2,10 +2,10 @@
  * @module `memory-pool import sillytavern`: a chat file, a character's chat folder, the whole `chats/` tree or
  * `group chats/`, read into one history for one bot (one character).
  */
-import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type ImportedHistory, type ImportedMessage, refuseInput, SkipCounter } from '../imported-history.js';
 import { listImportFiles } from '../list-import-files.js';
+import { readTextFile } from '../read-text-file.js';
 import {
   characterNameOf,
   mapChatMessages,
@@ -44,7 +44,7 @@ export function importSillyTavern(
   options: SillyTavernImportOptions,
 ): ImportedHistory {
   const found = listImportFiles(paths, '.jsonl').map((file): FoundChat => {
-    const chat = readSillyTavernChat(file, readFileSync(file, 'utf8'));
+    const chat = readSillyTavernChat(file, readTextFile(file));
     const folder = basename(dirname(file));
     return { chat, folder, group: folder === GROUP_CHATS, character: characterNameOf(chat) ?? folder };
   });

@@ -81,6 +81,11 @@ export function createQdrantPointStore(
         }
       }),
 
+    deleteCollection: (name) =>
+      call(`delete collection ${name}`, () =>
+        orWhenMissing(undefined, async () => void (await client.deleteCollection(name))),
+      ),
+
     upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
       call(`upsert into ${collection}`, async () => {
         await client.upsert(collection, {
