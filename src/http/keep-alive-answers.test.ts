@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { SlowUploadSocket } from './test-support/slow-upload-socket.js';
@@ -23,7 +24,8 @@ describe('answers sent before the body is read, to a keep-alive client', () => {
     await keyless.close();
   });
 
-  test('arrive whole with no reset; a body within the limit is read, and the connection kept', async () => {
+  /** The answers sent before the body is read: a body over the limit, no key, not JSON, a refused Origin. */
+  const rejectedKinds = () => {
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const auth = { authorization: `Bearer ${discordKey.key}` };
     const kinds = [
@@ -38,6 +40,11 @@ describe('answers sent before the body is read, to a keep-alive client', () => {
       },
       { status: [403], service: () => keyless, headers: { ...json, origin: 'null' }, size: 1000 },
     ];
+    return kinds;
+  };
+
+  test('arrive whole with no reset; a body within the limit is read, and the connection kept', async () => {
+    const kinds = rejectedKinds();
     const runs = ROUTES.flatMap((path) =>
       kinds.map(async (kind) => {
         const port = Number(new URL(kind.service().url).port);
@@ -54,6 +61,49 @@ describe('answers sent before the body is read, to a keep-alive client', () => {
           } else assert.equal(socket.closed, false, `${label}: closed without Connection: close`);
         }
         socket.close();
+      }),
+    );
+    await Promise.all(runs);
+  });
+
+  test('a keep-alive agent uploading slowly gets every answer, on one connection unless it is told to close', async () => {
+    const runs = ROUTES.flatMap((path) =>
+      rejectedKinds().map(async (kind) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const sockets = new Set<unknown>();
+        const url = new URL(kind.service().url);
+        for (let i = 0; i < REQUESTS_PER_KIND; i++) {
+          const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+            let status: number | undefined;
+            let error: string | undefined;
+            const body = 'x'.repeat(kind.size);
+            const req = request(
+              { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: kind.headers },
+              (res) => {
+                status = res.statusCode;
+                res.resume();
+              },
+            );
+            req.on('socket', (socket) => sockets.add(socket));
+            req.on('error', (e: NodeJS.ErrnoException) => {
+              error ??= e.code ?? e.message;
+            });
+            req.on('close', () =>
+              resolve({ ...(status === undefined ? {} : { status }), ...(error ? { error } : {}) }),
+            );
+            req.setHeader('content-length', String(body.length));
+            req.write(body.slice(0, body.length / 2));
+            // The rest follows after a pause, whether or not an answer came meanwhile.
+            setTimeout(() => req.end(body.slice(body.length / 2)), UPLOAD_PAUSE_MS);
+          });
+          const label = `${path} ${kind.status[0]}`;
+          assert.equal(outcome.error, undefined, `${label}: the agent saw ${outcome.error}`);
+          assert.ok(kind.status.includes(outcome.status ?? 0), `${label}: answered ${outcome.status}`);
+        }
+        agent.destroy();
+        // A 413 says Connection: close, so each one has its own connection; the others share one.
+        if (kind.status[0] !== 413)
+          assert.equal(sockets.size, 1, `${path} ${kind.status[0]}: connections used`);
       }),
     );
     await Promise.all(runs);
