@@ -1,3 +1,7 @@
+/**
+ * @module Answers the service sends before reading a request body (413, 401, 415, 403) reach a keep-alive client whole:
+ * no reset, and the connection stays open unless the answer says `Connection: close` (issue 26 item 2).
+ */
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
