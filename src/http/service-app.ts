@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { registerMcpRoutes } from './routes/mcp-route.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
 import { createErrorHandler, renderNotFound } from './error-handler.js';
+import { drainUnreadBody } from './drain-unread-body.js';
 import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
@@ -37,6 +38,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
     deps.metrics.httpDuration.observe({ route }, (performance.now() - started) / 1000);
   });
   app.use(limitBody(deps.config.limits.maxBodyBytes));
+  app.use(drainUnreadBody());
   if (deps.config.apiKeys.length === 0) app.use(guardLoopbackHosts());
   app.use(async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !isUiPath(c.req.path)) {

@@ -1,7 +1,7 @@
 /** @module Runs the Hermes plugin's Python tests against a real memory-pool service started here. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, testBot } from '../../src/service/test-support/start-test-service.js';
 
@@ -27,7 +27,8 @@ function runCommand(
   });
 }
 
-test('the Hermes memory-pool plugin passes its Python suite against the real service', async () => {
+/** The real service the Python suites run against, with the bots they expect; its writer flushes often. */
+async function startPythonSuiteService() {
   const service = await startTestService({
     bots: [
       testBot('mythos', { chunk: { minChars: 50, maxChars: 400, idleMs: 200 } }),
@@ -47,21 +48,42 @@ test('the Hermes memory-pool plugin passes its Python suite against the real ser
   const flusher = setInterval(() => {
     service.writer.runOnce({ flush: true }).catch(() => {});
   }, 200);
-  try {
-    const { code, output } = await runCommand(
-      'python3',
-      ['-m', 'unittest', 'discover', '-s', 'plugins/hermes/tests', '-v'],
-      {
-        ...process.env,
-        MEMORY_POOL_TEST_URL: service.url,
-        PYTHONDONTWRITEBYTECODE: '1',
-      },
-    );
+  return {
+    url: service.url,
+    async close() {
+      clearInterval(flusher);
+      await service.close();
+    },
+  };
+}
+
+describe('the Hermes memory-pool plugin', () => {
+  let service: Awaited<ReturnType<typeof startPythonSuiteService>>;
+  before(async () => {
+    service = await startPythonSuiteService();
+  });
+  after(() => service.close());
+
+  /** Runs a Python suite with the live tests on; every test must run (none skipped). */
+  async function runSuite(command: string, args: string[]): Promise<string> {
+    const { code, output } = await runCommand(command, args, {
+      ...process.env,
+      MEMORY_POOL_TEST_URL: service.url,
+      PYTHONDONTWRITEBYTECODE: '1',
+    });
     assert.equal(code, 0, `python tests failed:\n${output}`);
     assert.match(output, /Ran \d+ tests/);
     assert.doesNotMatch(output, /skipped/, `a live test was skipped:\n${output}`);
-  } finally {
-    clearInterval(flusher);
-    await service.close();
+    return output;
   }
+
+  test('passes its Python suite against the real service', async () => {
+    await runSuite('python3', ['-m', 'unittest', 'discover', '-s', 'plugins/hermes/tests', '-v']);
+  });
+
+  test('installs offline with pip and passes the same suite as the installed copy', async () => {
+    // Debian's python3 (pip, setuptools, wheel) builds it with --no-index; the suite loads it by entry point.
+    const output = await runSuite('bash', ['plugins/hermes/tests/install_and_test.sh']);
+    assert.match(output, /InstalledCopy\.test_the_tests_exercise_the_copy_pip_installed.* \.\.\. ok/);
+  });
 });

@@ -5,7 +5,12 @@ import type { ForgetPlan, ForgetTotals } from './forget-plans.js';
 import { formatCount } from './format.js';
 import { Modal } from './modal.js';
 
-export function ConfirmForget(props: { plan: ForgetPlan; onClose: (changed: boolean) => void }) {
+export function ConfirmForget(props: {
+  plan: ForgetPlan;
+  /** Called as soon as the service has forgotten, while the result is still shown. */
+  onForgotten: (totals: ForgetTotals) => void;
+  onClose: (changed: boolean) => void;
+}) {
   const { plan } = props;
   const [running, setRunning] = useState(false);
   const [done, setDone] = useState<ForgetTotals | null>(null);
@@ -19,7 +24,9 @@ export function ConfirmForget(props: { plan: ForgetPlan; onClose: (changed: bool
     setRunning(true);
     setError(null);
     try {
-      setDone(await plan.run());
+      const totals = await plan.run();
+      setDone(totals);
+      props.onForgotten(totals);
     } catch (caught) {
       setError((caught as Error).message);
     } finally {

@@ -1,14 +1,48 @@
 /** @module The timeline's filter form; applying it rewrites the URL, so the view can be bookmarked. */
+import { formatCount } from './format.js';
+import type { SourceCount } from './source-counts.js';
 import type { Filter } from './url-state.js';
 
 const TEXT_FIELDS = [
   ['speaker', 'Speaker'],
-  ['source', 'Source'],
   ['channel_id', 'Channel id'],
   ['guild_id', 'Guild id'],
 ] as const;
 
-export function FilterBar(props: { filter: Filter; onApply: (filter: Filter) => void }) {
+/** The bot's sources to choose from, with their memories; a text box while they are unknown. */
+function SourceField(props: { value: string | undefined; sources: readonly SourceCount[] | null }) {
+  const { value, sources } = props;
+  if (sources === null) {
+    return (
+      <label class="field">
+        Source
+        <input name="source" value={value ?? ''} />
+      </label>
+    );
+  }
+  // A source from a bookmarked URL that holds no memory (any more) stays selectable.
+  const listed = value === undefined || sources.some((s) => s.source === value);
+  return (
+    <label class="field">
+      Source
+      <select name="source" value={value ?? ''}>
+        <option value="">any source</option>
+        {sources.map((s) => (
+          <option key={s.source} value={s.source}>
+            {s.source} ({formatCount(s.memories, 'memory', 'memories')})
+          </option>
+        ))}
+        {!listed && <option value={value}>{value} (no memories)</option>}
+      </select>
+    </label>
+  );
+}
+
+export function FilterBar(props: {
+  filter: Filter;
+  sources: readonly SourceCount[] | null;
+  onApply: (filter: Filter) => void;
+}) {
   const { filter } = props;
   const onSubmit = (event: Event) => {
     event.preventDefault();
@@ -49,6 +83,7 @@ export function FilterBar(props: { filter: Filter; onApply: (filter: Filter) => 
       <details class="more-filters" open={narrowing > 0}>
         <summary>More filters{narrowing > 0 ? ` (${narrowing} set)` : ''}</summary>
         <div class="filter-grid">
+          <SourceField value={filter.source} sources={props.sources} />
           {TEXT_FIELDS.map(([name, label]) => (
             <label class="field" key={name}>
               {label}

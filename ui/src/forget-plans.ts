@@ -20,6 +20,8 @@ export interface ForgetPlan {
   readonly kept: number;
   /** True when the point stays, rewritten without the message. */
   readonly rewrites: boolean;
+  /** The one timeline point the plan deletes, when it forgets a single memory (the page drops its card). */
+  readonly pointId?: string | number;
   run(): Promise<ForgetTotals>;
 }
 
@@ -99,6 +101,7 @@ export async function planForgetPoint(bot: string, point: TimelinePoint): Promis
       messages: readHeldMessageIds(point.messageIds).length,
       kept: 0,
       rewrites: false,
+      pointId: point.id,
       run: () => forgetUnsourcedPoints(bot, [point.id]),
     };
   }
@@ -113,6 +116,7 @@ export async function planForgetPoint(bot: string, point: TimelinePoint): Promis
     messages: ids.length,
     kept: ids.length > 0 ? 0 : 1,
     rewrites: false,
+    pointId: point.id,
     run: () => forgetIds(bot, idsBySource),
   };
 }

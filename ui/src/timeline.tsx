@@ -8,12 +8,13 @@ import { botPath, getJson } from './api.js';
 import { ConfirmForget } from './confirm-forget.js';
 import { ErrorAlert } from './error-alert.js';
 import { FilterBar } from './filter-bar.js';
-import { type ForgetPlan, planForgetMatching, planForgetPoint } from './forget-plans.js';
+import { type ForgetPlan, type ForgetTotals, planForgetMatching, planForgetPoint } from './forget-plans.js';
 import { formatCount, pointDay, pointDayKey } from './format.js';
 import { MemoryCard } from './memory-card.js';
 import { PointDetail } from './point-detail.js';
 import { PointEditor } from './point-editor.js';
 import { can, canEditPoint, canForgetPoint } from './session.js';
+import { useSourceCounts } from './source-counts.js';
 import { type Filter, filterQuery, hasFilter } from './url-state.js';
 
 const PAGE = 50;
@@ -44,6 +45,8 @@ export function Timeline(props: {
   const [viewing, setViewing] = useState<TimelinePoint | null>(null);
   const [plan, setPlan] = useState<ForgetPlan | null>(null);
   const [reloads, setReloads] = useState(0);
+  const [forgets, setForgets] = useState(0);
+  const sources = useSourceCounts(bot, who, forgets);
   const generation = useRef(0);
   const sentinel = useRef<HTMLDivElement>(null);
   const query = filterQuery(filter).toString();
@@ -96,6 +99,16 @@ export function Timeline(props: {
     }
   };
 
+  // The page follows a forget at once, while its result is still shown: one memory's card and the count go
+  // here; anything else (a bulk forget, a rewritten memory) is read again.
+  const forgotten = (done: ForgetPlan, totals: ForgetTotals) => {
+    setForgets((n) => n + 1);
+    if (done.pointId !== undefined && totals.points_deleted > 0 && totals.points_rewritten === 0) {
+      setPoints((before) => before.filter((point) => point.id !== done.pointId));
+      setTotal((before) => (before === null ? before : Math.max(0, before - totals.points_deleted)));
+    } else setReloads((n) => n + 1);
+  };
+
   const moveFocus = (from: EventTarget | null, step: number) => {
     const cards = [...document.querySelectorAll<HTMLElement>('article.memory')];
     const next = cards[cards.indexOf(from as HTMLElement) + step];
@@ -112,7 +125,7 @@ export function Timeline(props: {
 
   return (
     <section aria-label="Timeline">
-      <FilterBar filter={filter} onApply={props.onFilter} />
+      <FilterBar filter={filter} sources={sources} onApply={props.onFilter} />
       <div class="summary">
         <p role="status" aria-live="polite">
           {total === null
@@ -197,10 +210,8 @@ export function Timeline(props: {
       {plan && (
         <ConfirmForget
           plan={plan}
-          onClose={(changed) => {
-            setPlan(null);
-            if (changed) setReloads((n) => n + 1);
-          }}
+          onForgotten={(totals) => forgotten(plan, totals)}
+          onClose={() => setPlan(null)}
         />
       )}
     </section>

@@ -9,8 +9,10 @@ the hooks the way each host's memory manager does (keyword filtering, the checkp
 from __future__ import annotations
 
 import contextvars
+import importlib.metadata
 import importlib.util
 import inspect
+import os
 import re
 import sys
 import threading
@@ -20,7 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-PLUGIN_DIR = Path(__file__).resolve().parent.parent
+SOURCE_DIR = Path(__file__).resolve().parent.parent
+# The code under test: this source tree, or with MEMORY_POOL_HERMES_INSTALLED=1 the copy pip installed
+# (install_and_test.sh), found without importing it: outside a host, importing it fails on agent.memory_provider.
+INSTALLED = os.environ.get("MEMORY_POOL_HERMES_INSTALLED") == "1"
+if INSTALLED:
+    _spec = importlib.util.find_spec("memory_pool_hermes")
+    if _spec is None or _spec.origin is None:
+        raise RuntimeError("MEMORY_POOL_HERMES_INSTALLED=1 but memory_pool_hermes is not installed in this Python")
+    PLUGIN_DIR = Path(_spec.origin).resolve().parent
+else:
+    PLUGIN_DIR = SOURCE_DIR
+ENTRY_POINT_GROUP = "hermes_agent.memory_providers"
 spawned_threads: List[str] = []
 PRE_COMPRESS_CHECKPOINT_API_VERSION = 2
 
@@ -181,8 +194,19 @@ def install_stand_in() -> None:
     sys.modules["agent.memory_provider"] = HOSTS["new"]
 
 
+def load_installed_plugin():
+    """Loads the pip-installed plugin as Hermes does: the `memory-pool` entry point of its provider group."""
+    install_stand_in()
+    points = [p for p in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if p.name == "memory-pool"]
+    if len(points) != 1:
+        raise RuntimeError(f"expected one memory-pool entry point in {ENTRY_POINT_GROUP}, found {len(points)}")
+    return points[0].load()
+
+
 def load_plugin(module_name: str = "_hermes_user_memory.memory-pool__source_test", host: str = "new"):
     """Imports the plugin folder the way Hermes does (a package spec on its `__init__.py`) under the given host."""
+    if INSTALLED and host == "new":
+        return load_installed_plugin()
     install_stand_in()
     if module_name in sys.modules:
         return sys.modules[module_name]  # one import per process, like Hermes's loader

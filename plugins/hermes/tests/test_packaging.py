@@ -49,16 +49,19 @@ def load_cli_like_hermes(package: str):
 
 class PipEntryPoint(unittest.TestCase):
     def test_the_entry_point_loads_a_module_whose_register_hands_over_the_provider(self):
-        project = tomllib.loads((PLUGIN_DIR / "pyproject.toml").read_text())
+        project = tomllib.loads((hermes_stand_in.SOURCE_DIR / "pyproject.toml").read_text())
         points = project["project"]["entry-points"]["hermes_agent.memory_providers"]
         self.assertEqual(points, {"memory-pool": "memory_pool_hermes"})
         self.assertEqual(project["tool"]["setuptools"]["package-dir"], {"memory_pool_hermes": "."})
         # Installed, the package is this folder under that name: link it so, and load it as Hermes does.
-        site = tempfile.mkdtemp(prefix="site-")
-        os.symlink(PLUGIN_DIR, Path(site) / "memory_pool_hermes")
-        sys.path.insert(0, site)
-        self.addCleanup(sys.path.remove, site)
-        loaded = importlib.metadata.EntryPoint("memory-pool", "memory_pool_hermes", "hermes_agent.memory_providers").load()
+        if hermes_stand_in.INSTALLED:
+            loaded = hermes_stand_in.load_installed_plugin()  # the real install: InstalledCopy checks it
+        else:
+            site = tempfile.mkdtemp(prefix="site-")
+            os.symlink(PLUGIN_DIR, Path(site) / "memory_pool_hermes")
+            sys.path.insert(0, site)
+            self.addCleanup(sys.path.remove, site)
+            loaded = importlib.metadata.EntryPoint("memory-pool", "memory_pool_hermes", "hermes_agent.memory_providers").load()
         ctx = hermes_stand_in.FakeContext()
         loaded.register(ctx)
         self.assertEqual(ctx.providers[0].name, "memory-pool")
@@ -69,6 +72,31 @@ class PipEntryPoint(unittest.TestCase):
     def test_the_folder_install_is_recognized_by_its_init_file(self):
         head = (PLUGIN_DIR / "__init__.py").read_text(encoding="utf-8")[:8192]
         self.assertIn("register_memory_provider", head)
+
+
+if hermes_stand_in.INSTALLED:
+    # Defined only for the installed run (install_and_test.sh), so the source-tree run has no skipped test.
+    class InstalledCopy(unittest.TestCase):
+        def test_the_tests_exercise_the_copy_pip_installed_through_its_entry_point(self):
+            self.assertEqual(PLUGIN.__name__, "memory_pool_hermes")
+            origin = Path(PLUGIN.__file__).resolve().parent
+            self.assertEqual(origin, PLUGIN_DIR)
+            self.assertNotEqual(origin, hermes_stand_in.SOURCE_DIR)
+            self.assertIn("site-packages", origin.parts)
+            dist = importlib.metadata.distribution("memory-pool-hermes")
+            self.assertEqual(dist.version, tomllib.loads((hermes_stand_in.SOURCE_DIR / "pyproject.toml").read_text())
+                             ["project"]["version"])
+            shipped = {Path(str(f)).name for f in dist.files or [] if str(f).startswith("memory_pool_hermes/")}
+            for name in ("__init__.py", "provider.py", "config_schema.py", "cli.py", "plugin.yaml", "README.md"):
+                self.assertIn(name, shipped)
+            self.assertFalse(any("tests" in Path(str(f)).parts for f in dist.files or []), "tests left the wheel")
+
+        def test_outside_a_host_the_installed_package_does_not_import(self):
+            import subprocess
+
+            result = subprocess.run([sys.executable, "-c", "import memory_pool_hermes"], capture_output=True, text=True)
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("agent", result.stderr)
 
 
 class DashboardSchema(unittest.TestCase):

@@ -131,6 +131,11 @@ function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolea
   if (request.query?.kind === 'order_by' && request.scoreThreshold !== undefined) {
     throw badRequest("Can't use score_threshold with an order_by query.");
   }
+  // `collection_query.rs::validation`: a fusion ranks its prefetches' lists, so a vector name means nothing.
+  const isFusion = request.query?.kind === 'rrf' || request.query?.kind === 'dbsf';
+  if (isFusion && request.using !== undefined && request.using !== '') {
+    throw badRequest("Fusion queries cannot be combined with the 'using' field.");
+  }
   for (const inner of request.prefetch) checkQueryLogic(inner, false);
 }
 

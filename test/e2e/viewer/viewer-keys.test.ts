@@ -169,6 +169,9 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
         cards.filter((c) => c.querySelector('button.danger')).map((c) => c.querySelector('.badge')?.textContent),
       );
       assert.deepEqual([...new Set(forgettable)], ['hermes']);
+      // It browses every source's memories, so the source filter offers them all.
+      const offered = await page.$$eval('select[name=source] option', (os) => os.map((o) => o.value));
+      assert.deepEqual([...offered].sort(), ['', 'discord', 'hermes', 'import']);
       // The bulk selection leaves out what the key may not forget, and says so.
       await page.goto(`${service.url}/ui?kind=memory-pool`);
       await page.click('button:has-text("Forget all matching")');

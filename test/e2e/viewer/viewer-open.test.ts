@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import type { BotStatsResponse } from '../../../src/wire/stats-response.js';
 import type { TimelinePageResponse } from '../../../src/wire/viewer.js';
 import {
   SCREENSHOT_DIR,
@@ -82,8 +83,17 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
   test('filters live in the URL: a bookmarked view opens filtered, and applying the form rewrites the URL', async () => {
     await page.goto(`${service.url}/ui?source=discord&dm=exclude`);
     await page.waitForSelector('article.memory');
-    assert.equal(await page.inputValue('input[name=source]'), 'discord');
+    assert.equal(await page.inputValue('select[name=source]'), 'discord');
     assert.equal(await page.inputValue('select[name=dm]'), 'exclude');
+    // The source filter offers the bot's sources, each with the memories it wrote, as the stats count them.
+    const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as BotStatsResponse;
+    const offered = await page.$$eval('select[name=source] option', (os) => os.map((o) => [o.value, o.textContent]));
+    const bySource = Object.entries(stats.points.bySource ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    assert.deepEqual(offered, [
+      ['', 'any source'],
+      ...bySource.map(([source, n]) => [source, `${source} (${n} ${n === 1 ? 'memory' : 'memories'})`]),
+    ]);
+    assert.deepEqual(bySource.map(([source]) => source).sort(), ['discord', 'hermes', 'import']);
     assert.deepEqual(await cardIds(page), await timelineIds(service, 'source=discord&dm=exclude'));
     const badges = await page.$$eval('article.memory .badge', (bs) => bs.map((b) => b.textContent));
     assert.ok(badges.includes('discord') && !badges.includes('DM') && !badges.includes('hermes'));
@@ -241,6 +251,7 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     const [id] = await timelineIds(service, 'dm=only');
     const before = await countPoints(service, COLLECTION);
     const journalBefore = await journalCounts(service, 'mythos');
+    const shown = (await timelineIds(service, 'dm=only')).length;
     await page.goto(`${service.url}/ui?dm=only`);
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Delete');
@@ -253,6 +264,14 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     assert.equal(await page.textContent('dialog .forget-result'), '2 messages forgotten; 1 memory deleted, 0 memories rewritten.');
+    // The page follows at once, while the result is still shown: the card and the count go.
+    assert.equal(await page.locator(`article[data-point-id="${id}"]`).count(), 0, 'the card left the page');
+    const left = shown - 1;
+    assert.equal(
+      await page.textContent('.summary [role=status]'),
+      `${left} ${left === 1 ? 'memory' : 'memories'} match`,
+    );
+    assert.ok(await page.locator('dialog .forget-result').isVisible(), 'the result is still shown');
     assert.equal(await countPoints(service, COLLECTION), before - 1);
     assert.deepEqual(await storeClient(service).retrieve(COLLECTION, { ids: [id!] }), []);
     // The messages the confirmation counted left the journal, each with its tombstone.
@@ -308,6 +327,9 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.click('dialog button.danger');
     await page.waitForSelector('dialog .forget-result');
     assert.equal(await page.textContent('dialog .forget-result'), '30 messages forgotten; 30 memories deleted, 0 memories rewritten.');
+    // The list is read again at once, before the result is closed.
+    await page.waitForSelector('.empty');
+    assert.equal(await page.locator('article.memory').count(), 0);
     assert.equal(await countPoints(service, COLLECTION, june), 0);
     assert.equal(await countPoints(service, COLLECTION), before - 30);
     // The messages the confirmation counted left the journal, each with its tombstone.
@@ -316,7 +338,7 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
       forgotten: journalBefore.forgotten + stated,
     });
     await page.click('dialog button:has-text("Close")');
-    await page.waitForSelector('.empty');
+    assert.equal(await page.locator('dialog').count(), 0);
   });
 
   test('memories without a timestamp come last under "No date", filter by the URL and forget like the rest', async () => {
