@@ -85,7 +85,7 @@ export interface JournalChunks {
   markChunkDeleted(chunkId: string, revision: number): Promise<void>;
   markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): Promise<void>;
   /**
-   * Due writes (as dueChunks) that no other holder has a live claim on, claimed for `holder` until
+   * Due writes (as dueChunks) that no holder (this one included) has a live claim on, claimed for `holder` until
    * now + leaseMs. A replica killed mid-write leaves its claim to expire; another then claims the chunk.
    */
   claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]>;

@@ -5,8 +5,9 @@
 import type { PlannedChunk } from '../chunk-queue.js';
 import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
 import type { JournalChunks } from '../journal.js';
-import { type MessageRow, toMessage } from '../message-rows.js';
+import type { MessageRow } from '../message-rows.js';
 import type { PgSession } from './postgres-session.js';
+import { toDecodedMessage } from './postgres-text.js';
 
 const WAITING = "(state = 'planned' OR needs_delete = 1)";
 
@@ -91,7 +92,7 @@ export class PostgresChunks implements JournalChunks {
       'SELECT * FROM messages WHERE chunk_id = $1 ORDER BY ts, arrived_at, message_id',
       [chunkId],
     );
-    return rows.map(toMessage);
+    return rows.map(toDecodedMessage);
   }
 
   async makeChunksDue(chunkIds: readonly string[]): Promise<void> {
@@ -153,13 +154,13 @@ export class PostgresChunks implements JournalChunks {
          SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision, c.planned_at FROM chunks c
          LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
          WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= $1
-           AND (k.chunk_id IS NULL OR k.expires_at <= $1 OR k.holder = $2)
+           AND (k.chunk_id IS NULL OR k.expires_at <= $1)
          ORDER BY c.planned_at LIMIT $3
          FOR UPDATE OF c SKIP LOCKED
        ), claimed AS (
          INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, $4 FROM due
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-         WHERE chunk_claims.expires_at <= $1 OR chunk_claims.holder = excluded.holder
+         WHERE chunk_claims.expires_at <= $1
          RETURNING chunk_id
        )
        SELECT due.chunk_id, bot, collection, attempts, revision FROM due JOIN claimed USING (chunk_id)

@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { BotCounts, Journal, JournalChanges } from '../journal.js';
 import type { PendingConversation, RecordResult } from '../message-journal.js';
-import { type JournalMessage, type MessageRow, toMessage } from '../message-rows.js';
+import type { JournalMessage, MessageRow } from '../message-rows.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
 import { toPostgresJournalError } from './postgres-errors.js';
@@ -18,6 +18,7 @@ import { PostgresPartsIndexes, PostgresRoutes } from './postgres-routes.js';
 import { applyPostgresSchema } from './postgres-schema.js';
 import { PgSession } from './postgres-session.js';
 import { PostgresSnapshots } from './postgres-snapshots.js';
+import { decodeText, encodeText, toDecodedMessage } from './postgres-text.js';
 
 /** BIGINT (oid 20) as a JS number: the journal's ms timestamps and counts are far below 2^53. */
 const TYPES = {
@@ -117,23 +118,23 @@ class PostgresJournal implements Journal {
       `SELECT bot, conversation, MAX(arrived_at) AS last FROM messages WHERE chunk_id IS NULL
        GROUP BY bot, conversation`,
     );
-    return rows.map((r) => ({ bot: r.bot, conversation: r.conversation, lastArrivalMs: r.last }));
+    return rows.map((r) => ({ bot: r.bot, conversation: decodeText(r.conversation), lastArrivalMs: r.last }));
   }
 
   async pendingMessages(bot: string, conversation: string): Promise<JournalMessage[]> {
     const rows = await this.#db.rows<MessageRow>(
       `SELECT * FROM messages WHERE bot = $1 AND conversation = $2 AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
-      [bot, conversation],
+      [bot, encodeText(conversation)],
     );
-    return rows.map(toMessage);
+    return rows.map(toDecodedMessage);
   }
 
   async unstoredInConversation(bot: string, conversation: string): Promise<number> {
     const row = await this.#db.row<{ n: number }>(
       `SELECT COUNT(*) AS n FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = $1 AND m.conversation = $2 AND (m.chunk_id IS NULL OR c.state = 'planned' OR c.needs_delete = 1)`,
-      [bot, conversation],
+      [bot, encodeText(conversation)],
     );
     return row?.n ?? 0;
   }

@@ -7,6 +7,7 @@ import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { RecordResult } from '../message-journal.js';
 import { conversationKey } from '../message-rows.js';
 import type { PgSession } from './postgres-session.js';
+import { decodeText, encodeText } from './postgres-text.js';
 
 interface Known {
   text: string;
@@ -46,7 +47,10 @@ export function recordPostgresMessages(
         bot,
         ids,
       ])) {
-        known.set(`${row.source}\u0000${row.message_id}`, { text: row.text, chunkId: row.chunk_id });
+        known.set(`${row.source}\u0000${row.message_id}`, {
+          text: decodeText(row.text),
+          chunkId: row.chunk_id,
+        });
       }
       const edits: { source: string; id: string; text: string; chunkId: string | null }[] = [];
       for (const m of window) {
@@ -89,7 +93,7 @@ async function applyEdit(
   edit: { source: string; id: string; text: string; chunkId: string | null },
 ): Promise<void> {
   await tx.run('UPDATE messages SET text = $1 WHERE bot = $2 AND source = $3 AND message_id = $4', [
-    edit.text,
+    encodeText(edit.text),
     bot,
     edit.source,
     edit.id,
@@ -122,9 +126,9 @@ async function insertMessages(
       column((m) => m.bot),
       column((m) => m.messageId),
       column((m) => m.source),
-      column((m) => conversationKey(m)),
+      column((m) => encodeText(conversationKey(m))),
       column((m) => m.speakerKind),
-      column((m) => m.text),
+      column((m) => encodeText(m.text)),
       column((m) => m.ts),
       column((m) => m.userId ?? null),
       column((m) => m.speakerName ?? null),

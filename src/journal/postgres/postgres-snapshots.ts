@@ -6,12 +6,15 @@ import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { JournalSnapshots } from '../journal.js';
 import {
   type JournalRow,
+  placeInTable,
+  RENAMED,
   type RowOrigin,
   SNAPSHOT_TABLES,
   type SnapshotNames,
   type SnapshotTable,
 } from '../journal-snapshot.js';
 import type { PgSession } from './postgres-session.js';
+import { decodeText, ESCAPED_MESSAGE_COLUMNS, encodeText } from './postgres-text.js';
 
 const SELECTS: Record<SnapshotTable, string> = {
   messages: 'SELECT * FROM messages WHERE bot = $1 ORDER BY source, message_id',
@@ -21,16 +24,6 @@ const SELECTS: Record<SnapshotTable, string> = {
   collection_models: 'SELECT * FROM collection_models WHERE collection = $2',
 };
 
-const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
-  messages: { bot: 'bot' },
-  chunks: { bot: 'bot', collection: 'collection' },
-  forgotten_messages: { bot: 'bot' },
-  forget_audit: { bot: 'bot' },
-  collection_models: { collection: 'collection' },
-};
-
-const placeInTable: RowOrigin = (table, index) => `${table} row ${index + 1}`;
-
 export class PostgresSnapshots implements JournalSnapshots {
   readonly #db: PgSession;
 
@@ -38,9 +31,13 @@ export class PostgresSnapshots implements JournalSnapshots {
     this.#db = db;
   }
 
-  readRows(table: SnapshotTable, names: SnapshotNames): Promise<JournalRow[]> {
+  async readRows(table: SnapshotTable, names: SnapshotNames): Promise<JournalRow[]> {
     const sql = SELECTS[table];
-    return this.#db.rows<JournalRow>(sql, sql.includes('$2') ? [names.bot, names.collection] : [names.bot]);
+    const rows = await this.#db.rows<JournalRow>(
+      sql,
+      sql.includes('$2') ? [names.bot, names.collection] : [names.bot],
+    );
+    return table === 'messages' ? rows.map((row) => recode(row, decodeText)) : rows;
   }
 
   async insertRows(
@@ -73,7 +70,8 @@ export class PostgresSnapshots implements JournalSnapshots {
     return this.#db.transaction(async (tx) => {
       let inserted = 0;
       for (const row of rows) {
-        const copy: Record<string, string | number | null> = { ...row };
+        const copy: Record<string, string | number | null> =
+          table === 'messages' ? recode(row, encodeText) : { ...row };
         if (renamed.bot !== undefined) copy[renamed.bot] = to.bot;
         if (renamed.collection !== undefined && copy[renamed.collection] === from.collection) {
           copy[renamed.collection] = to.collection;
@@ -130,4 +128,14 @@ export class PostgresSnapshots implements JournalSnapshots {
       [collection, snapshot, complete ? 1 : 0, now],
     );
   }
+}
+
+/** A messages row with its escaped columns encoded or decoded (postgres-text.ts). */
+function recode(row: JournalRow, code: (value: string) => string): Record<string, string | number | null> {
+  const copy: Record<string, string | number | null> = { ...row };
+  for (const column of ESCAPED_MESSAGE_COLUMNS) {
+    const value = copy[column];
+    if (typeof value === 'string') copy[column] = code(value);
+  }
+  return copy;
 }

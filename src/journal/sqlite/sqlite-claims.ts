@@ -69,10 +69,10 @@ export class SqliteChunkClaims {
           `SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision FROM chunks c
            LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
            WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= ?
-             AND (k.chunk_id IS NULL OR k.expires_at <= ? OR k.holder = ?)
+             AND (k.chunk_id IS NULL OR k.expires_at <= ?)
            ORDER BY c.planned_at LIMIT ?`,
         )
-        .all(now, now, holder, limit) as PlannedChunkRow[];
+        .all(now, now, limit) as PlannedChunkRow[];
       const upsert = this.#db.prepare(
         `INSERT INTO chunk_claims (chunk_id, holder, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`,
