@@ -8,6 +8,7 @@ import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { BotCounts, Journal, JournalChanges } from '../journal.js';
 import type { PendingConversation, RecordResult } from '../message-journal.js';
 import type { JournalMessage, MessageRow } from '../message-rows.js';
+import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
 import { toPostgresJournalError } from './postgres-errors.js';
@@ -31,7 +32,10 @@ export interface PostgresJournalOptions {
   readonly maxConnections?: number;
 }
 
-/** Connects, migrates (once, however many replicas start at the same moment) and returns the journal. */
+/**
+ * Connects, migrates (once, however many replicas start at the same moment) and returns the journal; a
+ * server it cannot reach or a journal it cannot open is a ConfigError naming journal.postgres.url.
+ */
 export async function openPostgresJournal(
   url: string,
   options: PostgresJournalOptions = {},
@@ -49,7 +53,7 @@ export async function openPostgresJournal(
     await applyPostgresSchema(new PgSession(pool));
   } catch (error) {
     await pool.end();
-    throw error;
+    throw toConnectError(error, url);
   }
   return new PostgresJournal(new PgSession(pool), url, new PostgresChanges(config), async () => pool.end());
 }
