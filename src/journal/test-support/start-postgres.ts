@@ -31,8 +31,13 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
+export interface StartPostgresOptions {
+  /** Default false: fsync off, as a test's throwaway data needs; a benchmark comparing durability sets true. */
+  readonly durable?: boolean;
+}
+
 /** Starts a server (initdb, then postgres on loopback), as `nobody` when running as root. */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
   const dir = await mkdtemp(join(tmpdir(), 'memory-pool-pg-'));
   const asRoot = process.getuid?.() === 0;
   // The data dir must belong to the user the server runs as, and the parent must let it in.
@@ -50,9 +55,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   );
   const port = await findFreePort();
   // fsync off: a test server's data is thrown away, and fsyncs would only slow the shared machine.
+  const fsync = options.durable === true ? 'on' : 'off';
   const server = spawn(
     join(BIN, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', `fsync=${fsync}`],
     { ...user, env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
