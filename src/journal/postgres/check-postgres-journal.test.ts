@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { ConfigError } from '../../errors/memory-pool-error.js';
+import { ConfigError, JournalError } from '../../errors/memory-pool-error.js';
 import { findFreePort } from '../../runtime/find-free-port.js';
 import { skipWithoutPostgres, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
 import { checkPostgresJournal } from './check-postgres-journal.js';
@@ -17,6 +17,35 @@ const namingTheKey = (pattern: RegExp) => (error: unknown) => {
   assert.match(error.message, pattern);
   return true;
 };
+
+test('a journal whose server goes away answers JournalError (a retryable 503), password hidden', {
+  skip: skipWithoutPostgres,
+}, async () => {
+  const lost = await startPostgres();
+  const url = (await lost.createDatabase('lost')).replace('postgres@', `postgres:${PASSWORD}@`);
+  const journal = await openPostgresJournal(url);
+  await journal.checkWritable();
+  await lost.stop();
+  const unavailable = (error: unknown) => {
+    assert.ok(error instanceof JournalError, String(error));
+    assert.equal(error.code, 'journal_unavailable');
+    assert.equal(error.retryable, true);
+    assert.ok(!error.message.includes(PASSWORD), error.message);
+    assert.match(error.message, /journal\.postgres\.url/);
+    return true;
+  };
+  await assert.rejects(journal.checkWritable(), unavailable);
+  const message = {
+    bot: 'b',
+    source: 'api',
+    messageId: 'm1',
+    speakerKind: 'user',
+    text: 'hi',
+    ts: 1,
+  } as const;
+  await assert.rejects(journal.recordMessages([message], 1), unavailable);
+  await journal.close();
+});
 
 describe('the Postgres journal at start-up', { skip: skipWithoutPostgres }, () => {
   let server: TestPostgres;

@@ -4,7 +4,7 @@
  * crash loop of driver stack traces; the password never appears in it.
  */
 import pg from 'pg';
-import { ConfigError } from '../../errors/memory-pool-error.js';
+import { ConfigError, JournalError } from '../../errors/memory-pool-error.js';
 import { redactPostgresUrl, withoutPassword } from './postgres-errors.js';
 
 const KEY = 'journal.postgres.url';
@@ -30,6 +30,8 @@ export async function checkPostgresJournal(
 /** The ConfigError for a failure to connect to (or open the journal in) the server `url` names. */
 export function toConnectError(error: unknown, url: string): ConfigError {
   if (error instanceof ConfigError) return error;
+  // The journal's own wording of an unreachable server is for a running service; at start-up, the driver's.
+  if (error instanceof JournalError && error.cause !== undefined) return toConnectError(error.cause, url);
   const detail = withoutPassword(error instanceof Error ? error.message : String(error), url);
   const code = (error as { code?: unknown }).code;
   return new ConfigError(

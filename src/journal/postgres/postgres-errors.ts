@@ -40,5 +40,6 @@ export function toPostgresJournalError(error: unknown, url: string): JournalErro
   if (reason === undefined) return undefined;
   return new JournalError(
     `the journal cannot be written: ${reason} (${withoutPassword(message, url)}) at ${redactPostgresUrl(url)}; check the server named by journal.postgres.url, then retry (no restart needed)`,
+    error,
   );
 }

@@ -11,7 +11,6 @@ import type { JournalMessage, MessageRow } from '../message-rows.js';
 import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
-import { toPostgresJournalError } from './postgres-errors.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
@@ -50,12 +49,16 @@ export async function openPostgresJournal(
   // An idle client losing its server is reported by the next query; unhandled, it would end the process.
   pool.on('error', () => undefined);
   try {
-    await applyPostgresSchema(new PgSession(pool));
+    await applyPostgresSchema(new PgSession(pool, url));
   } catch (error) {
     await pool.end();
     throw toConnectError(error, url);
   }
-  return new PostgresJournal(new PgSession(pool), url, new PostgresChanges(config), async () => pool.end());
+  const changes = new PostgresChanges(config);
+  return new PostgresJournal(new PgSession(pool, url), changes, async () => {
+    await changes.close();
+    await pool.end();
+  });
 }
 
 class PostgresJournal implements Journal {
@@ -68,15 +71,12 @@ class PostgresJournal implements Journal {
   readonly changes: JournalChanges;
 
   readonly #db: PgSession;
-  readonly #url: string;
-  readonly #postgresChanges: PostgresChanges;
-  readonly #end: () => Promise<void>;
+  readonly #close: () => Promise<void>;
 
-  constructor(db: PgSession, url: string, changes: PostgresChanges, end: () => Promise<void>) {
+  /** `close` ends what this journal owns: the pool and the listening connection (nothing, in a transaction). */
+  constructor(db: PgSession, changes: JournalChanges, close: () => Promise<void>) {
     this.#db = db;
-    this.#url = url;
-    this.#postgresChanges = changes;
-    this.#end = end;
+    this.#close = close;
     this.chunks = new PostgresChunks(db);
     this.forgetting = new PostgresForgetting(db);
     this.partsIndexes = new PostgresPartsIndexes(db);
@@ -87,13 +87,11 @@ class PostgresJournal implements Journal {
   }
 
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): Promise<RecordResult> {
-    return this.#guard(() => recordPostgresMessages(this.#db, messages, arrivedAt));
+    return recordPostgresMessages(this.#db, messages, arrivedAt);
   }
 
   transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T> {
-    return this.#db.transaction((tx) =>
-      work(new PostgresJournal(tx, this.#url, this.#postgresChanges, () => Promise.resolve())),
-    );
+    return this.#db.transaction((tx) => work(new PostgresJournal(tx, this.changes, () => Promise.resolve())));
   }
 
   /** A commit returns once Postgres made it durable (synchronous_commit), so there is nothing left to flush. */
@@ -103,18 +101,14 @@ class PostgresJournal implements Journal {
 
   /** Asks the server every time: an idle replica learns it lost Postgres from its /ready, not its next save. */
   checkWritable(): Promise<void> {
-    return this.#guard(async () => {
-      await this.#db.run('SELECT 1');
-    });
+    return this.#db.run('SELECT 1').then(() => undefined);
   }
 
   probeWritable(): Promise<void> {
-    return this.#guard(() =>
-      this.#db.transaction(async (tx) => {
-        await tx.run("INSERT INTO journal_probe (filler) VALUES ('\\x00'::bytea)");
-        await tx.run('DELETE FROM journal_probe');
-      }),
-    );
+    return this.#db.transaction(async (tx) => {
+      await tx.run("INSERT INTO journal_probe (filler) VALUES ('\\x00'::bytea)");
+      await tx.run('DELETE FROM journal_probe');
+    });
   }
 
   async pendingConversations(): Promise<PendingConversation[]> {
@@ -227,17 +221,7 @@ class PostgresJournal implements Journal {
     );
   }
 
-  async close(): Promise<void> {
-    await this.#postgresChanges.close();
-    await this.#end();
-  }
-
-  /** Turns "Postgres cannot take writes now" into JournalError (a retryable 503); anything else as is. */
-  async #guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw toPostgresJournalError(error, this.#url) ?? error;
-    }
+  close(): Promise<void> {
+    return this.#close();
   }
 }

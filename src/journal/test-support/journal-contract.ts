@@ -359,6 +359,34 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual(mine(await a.chunks.claimDueChunks('A', 11_100, 100, 1000)), takenOver.slice(0, 2));
     });
 
+    test('two connections claiming in a loop share the due chunks without overlap', async () => {
+      const bot = newBot();
+      const chunkIds = ids(40, `${bot}-k`);
+      await a.recordMessages(
+        ids(40).map((id) => message(bot, id)),
+        1,
+      );
+      for (const [i, chunkId] of chunkIds.entries()) {
+        await a.chunks.planChunk(
+          { chunkId, bot, collection: 'col', source: 'api', messageIds: [`m${i + 1}`] },
+          50_000 + i,
+        );
+      }
+      const claimAll = async (journal: Journal, holder: string) => {
+        const got: string[] = [];
+        for (;;) {
+          const batch = (await journal.chunks.claimDueChunks(holder, 60_000, 3, 10_000)).map(
+            (c) => c.chunkId,
+          );
+          const ours = batch.filter((id) => chunkIds.includes(id));
+          if (batch.length === 0) return got;
+          got.push(...ours);
+        }
+      };
+      const [fromA, fromB] = await Promise.all([claimAll(a, 'A'), claimAll(b, 'B')]);
+      assert.deepEqual([...fromA, ...fromB].sort(), [...chunkIds].sort());
+    });
+
     test('routes, reembeds, parts indexes and models read the same from every connection', async () => {
       const col = `${newBot()}-col`;
       assert.equal(await b.routes.activeCollection(col), col);
