@@ -107,6 +107,38 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual((await b.botCounts(bot)).bySource, { api: 1, discord: 1 });
     });
 
+    test('counts and spans read the same from both connections', async () => {
+      const bot = newBot();
+      const before = await b.queueDepth();
+      await a.recordMessages(
+        ids(3).map((id) => message(bot, id, id, { channelId: 'c9' })),
+        70,
+      );
+      await a.chunks.planChunk(
+        { chunkId: `${bot}-c`, bot, collection: 'col', source: 'api', messageIds: ['m1', 'm2'] },
+        71,
+      );
+      const planned = await b.queueDepth();
+      assert.deepEqual(
+        [planned.pendingMessages - before.pendingMessages, planned.plannedChunks - before.plannedChunks],
+        [1, 1],
+      );
+      await b.chunks.markChunkStored(`${bot}-c`, 0, 72);
+      assert.equal(await a.unstoredInConversation(bot, 'api\u0000c9'), 1);
+      assert.deepEqual(await a.memorySpan(bot), { oldestMs: 1001, newestMs: 1003 });
+      assert.equal(await a.memorySpan(newBot()), undefined);
+      assert.deepEqual(await b.botCounts(bot), {
+        bySource: { api: 3 },
+        pending: 1,
+        oldestPendingAt: 70,
+        forgotten: 0,
+        planned: 0,
+        stored: 1,
+      });
+      const conversations = (await b.pendingConversations()).filter((c) => c.bot === bot);
+      assert.deepEqual(conversations, [{ bot, conversation: 'api\u0000c9', lastArrivalMs: 70 }]);
+    });
+
     test('an edit of a stored chunk plans it again under a new revision', async () => {
       const bot = newBot();
       await a.recordMessages([message(bot, 'm1'), message(bot, 'm2')], 1);

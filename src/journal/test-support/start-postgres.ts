@@ -1,6 +1,6 @@
 /** @module A throwaway Postgres server for tests: Debian's postgresql 15 in a temp dir on a free port, torn down after. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,13 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', `fsync=${fsync}`],
     { ...user, env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // A test run that ends without stop() (a failed before(), a crash) still takes its server down with it.
+  const stopOnExit = () => {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', stopOnExit);
+  server.once('exit', () => process.removeListener('exit', stopOnExit));
   let log = '';
   server.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);
