@@ -29,6 +29,9 @@ export class PostgresChunks implements JournalChunks {
     now: number,
   ): Promise<void> {
     await this.#db.transaction(async (tx) => {
+      // The messages' id locks first, as a save and a forget take them: a forget of one of them waits for
+      // this plan (or this for it) instead of the two locking the chunk and its messages in opposite orders.
+      await tx.lockMessageIds(chunk.bot, chunk.messageIds);
       await tx.run(
         `INSERT INTO chunks (chunk_id, bot, collection, state, planned_at) VALUES ($1, $2, $3, 'planned', $4)
          ON CONFLICT (chunk_id) DO UPDATE SET state = 'planned', next_attempt_at = 0`,

@@ -26,7 +26,8 @@ export function recordPostgresMessages(
   const byBot = new Map<string, MemoryMessage[]>();
   for (const m of messages) byBot.set(m.bot, [...(byBot.get(m.bot) ?? []), m]);
   return session.transaction(async (tx) => {
-    for (const [bot, window] of byBot) {
+    // Bots in one order too, so two windows naming the same two bots never wait on each other's locks.
+    for (const [bot, window] of [...byBot].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
       const ids = window.map((m) => m.messageId);
       await tx.lockMessageIds(bot, ids);
       const tombstones = new Map(
