@@ -38,6 +38,16 @@ export function applyEnvOverrides(raw: Raw, env: NodeJS.ProcessEnv, cwd: string,
   // Relative to where the command runs, as any path given on a command line would be.
   if (dataDir !== undefined) set(raw, 'dataDir', 'dataDir', 'MEMORY_POOL_DATA_DIR', resolve(cwd, dataDir));
 
+  const postgresUrl = readEnv(env, 'MEMORY_POOL_POSTGRES_URL');
+  if (postgresUrl !== undefined) {
+    set(
+      sectionOf(sectionOf(raw, 'journal'), 'postgres'),
+      'url',
+      'journal.postgres.url',
+      'MEMORY_POOL_POSTGRES_URL',
+      postgresUrl,
+    );
+  }
   applyStoreEnv(raw, env, set);
   applyEmbeddingKeyEnv(raw, env, set);
   applyKeyEnv(raw, env, out);

@@ -9,6 +9,7 @@ import { botsSchema } from './bot-schema.js';
 import { httpUrl, integer, section, secret, text, webOrigin } from './config-fields.js';
 import { discordSchema } from './discord-schema.js';
 import { embeddingSchema } from './embedding-schema.js';
+import { journalSchema } from './journal-schema.js';
 
 const PORT_FIX = 'Set a free TCP port.';
 
@@ -99,6 +100,8 @@ export const configSchema = section({
   embedding: embeddingSchema.prefault({ provider: 'offline' }),
   /** Default ./data/service (env MEMORY_POOL_DATA_DIR): the service's own journal and caches. */
   dataDir: text('Set a folder, e.g. ./data/service.').default('./data/service'),
+  /** Optional: `postgres.url` (env MEMORY_POOL_POSTGRES_URL) names a shared Postgres journal; refused this release. */
+  journal: journalSchema.optional(),
   /** Default []: no auth, loopback only. */
   apiKeys: z
     .array(apiKeySchema, { error: 'expected a list of keys. Write each as "- name: ..." under apiKeys:' })

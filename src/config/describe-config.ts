@@ -23,6 +23,9 @@ export function describeConfig(config: MemoryPoolConfig): { [key: string]: JsonV
       embedding.provider === 'openai-compatible'
         ? { ...embedding, baseUrl: maskUrl(embedding.baseUrl), apiKey: hide(embedding.apiKey) }
         : embedding,
+    ...(config.journal?.postgres === undefined
+      ? {}
+      : { journal: { postgres: { url: maskUrl(config.journal.postgres.url) } } }),
     apiKeys: config.apiKeys.map((apiKey) => ({ ...apiKey, key: SECRET_SET })),
     ...(config.discord === undefined ? {} : { discord: describeDiscord(config.discord) }),
   }) as { [key: string]: JsonValue };

@@ -4,6 +4,11 @@
  * current write from one that raced with an edit or forget.
  */
 import type { Database } from 'better-sqlite3';
+import {
+  PLANNED_CHUNK_COLUMNS as CHUNK_COLUMNS,
+  type PlannedChunkRow as ChunkRow,
+  toPlannedChunk,
+} from './chunk-rows.js';
 import { type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 
 /** A chunk whose messages are fixed but whose store write (or delete, after a forget) is not done yet. */
@@ -14,26 +19,6 @@ export interface PlannedChunk {
   readonly attempts: number;
   /** Changes with every edit or forget touching the chunk: a write of an older revision is not current. */
   readonly revision: number;
-}
-
-/** The columns a PlannedChunk is read from, and the row they give. */
-const CHUNK_COLUMNS = 'chunk_id, bot, collection, attempts, revision';
-interface ChunkRow {
-  chunk_id: string;
-  bot: string;
-  collection: string;
-  attempts: number;
-  revision: number;
-}
-
-function toPlannedChunk(row: ChunkRow): PlannedChunk {
-  return {
-    chunkId: row.chunk_id,
-    bot: row.bot,
-    collection: row.collection,
-    attempts: row.attempts,
-    revision: row.revision,
-  };
 }
 
 /**

@@ -30,7 +30,7 @@ const SELECTS: Record<SnapshotTable, string> = {
 };
 
 /** Columns that name the bot or its collection, rewritten when a restore targets another name. */
-const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
+export const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
   messages: { bot: 'bot' },
   chunks: { bot: 'bot', collection: 'collection' },
   forgotten_messages: { bot: 'bot' },
@@ -40,7 +40,7 @@ const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string }> = {
 
 /** Where a row came from, for an error about it: its table and place by default; a restore names the file's line. */
 export type RowOrigin = (table: SnapshotTable, index: number) => string;
-const placeInTable: RowOrigin = (table, index) => `${table} row ${index + 1}`;
+export const placeInTable: RowOrigin = (table, index) => `${table} row ${index + 1}`;
 
 export interface SnapshotNames {
   readonly bot: string;

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { InvalidConfigError } from './config-problems.js';
+import { describeConfig } from './describe-config.js';
+import { loadConfig } from './load-config.js';
+
+const PASSWORD = 'pg-pass-Secret';
+
+/** The problems loadConfig reports for a config file and env. */
+function problemsOf(yaml: string, env: NodeJS.ProcessEnv = {}) {
+  const cwd = mkdtempSync(join(tmpdir(), 'memory-pool-journal-config-'));
+  writeFileSync(join(cwd, 'memory-pool.yaml'), yaml);
+  try {
+    loadConfig({ cwd, env });
+  } catch (error) {
+    assert.ok(error instanceof InvalidConfigError, String(error));
+    assert.ok(!error.message.includes(PASSWORD), `the password leaked: ${error.message}`);
+    return error.problems;
+  }
+  assert.fail('the config was accepted');
+}
+
+test('a Postgres journal URL is refused at start-up this release, naming the key and its variable', () => {
+  const fromEnv = problemsOf('', { MEMORY_POOL_POSTGRES_URL: `postgres://pool:${PASSWORD}@db:5432/memory` });
+  assert.deepEqual(
+    fromEnv.map((p) => [p.path, p.envVar]),
+    [['journal.postgres.url', 'MEMORY_POOL_POSTGRES_URL']],
+  );
+  assert.match(fromEnv[0]!.message, /lands in the next release/);
+  const fromFile = problemsOf(`journal: { postgres: { url: "postgresql://pool:${PASSWORD}@db/memory" } }`);
+  assert.deepEqual(
+    fromFile.map((p) => p.path),
+    ['journal.postgres.url'],
+  );
+});
+
+test('a URL that is not postgres:// is a problem naming the key, without echoing the value', () => {
+  for (const url of [`mysql://pool:${PASSWORD}@db/memory`, `pool:${PASSWORD}@db`, 'postgres:///memory']) {
+    const [problem, ...more] = problemsOf(`journal: { postgres: { url: "${url}" } }`);
+    assert.equal(more.length, 0);
+    assert.equal(problem?.path, 'journal.postgres.url');
+    assert.match(problem!.message, /expected a postgres:\/\/ URL/);
+  }
+  const [unknown] = problemsOf('journal: { postgress: { url: x } }');
+  assert.equal(unknown?.path, 'journal.postgress');
+});
+
+test('describeConfig masks the credentials of the Postgres URL', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'memory-pool-journal-config-'));
+  const config = loadConfig({ cwd, env: {} });
+  const described = describeConfig({
+    ...config,
+    journal: { postgres: { url: `postgres://pool:${PASSWORD}@db:5432/memory` } },
+  });
+  assert.deepEqual(described.journal, { postgres: { url: 'postgres://[set]@db:5432/memory' } });
+});

@@ -1,0 +1,179 @@
+/**
+ * @module The journal as an async port: everything MessageJournal and its sub-objects offer, plus what N
+ * replicas sharing one journal need (leases, chunk claims, change notification). Implemented over SQLite
+ * (`sqlite/`, wrapping MessageJournal) and Postgres (`postgres/`); `test-support/journal-contract.ts` runs
+ * the same cases on both. Callers still use MessageJournal: the move to this port is the next step.
+ */
+import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { PlannedChunk } from './chunk-queue.js';
+import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from './forget-journal.js';
+import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from './journal-snapshot.js';
+import type { PendingConversation, RecordResult } from './message-journal.js';
+import type { JournalMessage } from './message-rows.js';
+import type { CollectionRoute, ReembedInProgress } from './reembed-routes.js';
+
+/** One bot's counts for GET /bots/{bot}/stats. */
+export interface BotCounts {
+  readonly bySource: Record<string, number>;
+  readonly pending: number;
+  readonly oldestPendingAt: number | null;
+  readonly forgotten: number;
+  readonly planned: number;
+  readonly stored: number;
+}
+
+/** The journal; every method is one transaction unless it says otherwise. */
+export interface Journal {
+  /** Stores a window: new ids accepted, same text a duplicate, new text an edit, tombstoned ids ignored. */
+  recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): Promise<RecordResult>;
+  /**
+   * Runs `work` as one transaction on the journal it is given (a nested call is a savepoint); nothing of it
+   * stays on a throw. Other callers of this journal object wait until it ends.
+   */
+  transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T>;
+  /** Resolves once every commit so far is durable (SQLite fsyncs its WAL; Postgres commits durably). */
+  flush(): Promise<void>;
+  /** For /ready: rejects with JournalError while the journal cannot be written (or reached). */
+  checkWritable(): Promise<void>;
+  /** For the doctor: one small write now; rejects with JournalError when it fails. */
+  probeWritable(): Promise<void>;
+  pendingConversations(): Promise<PendingConversation[]>;
+  pendingMessages(bot: string, conversation: string): Promise<JournalMessage[]>;
+  unstoredInConversation(bot: string, conversation: string): Promise<number>;
+  queueDepth(): Promise<{ pendingMessages: number; plannedChunks: number; storedChunks: number }>;
+  botCounts(bot: string): Promise<BotCounts>;
+  oldestPending(): Promise<{ arrivedAt: number; lastError: string | null } | undefined>;
+  memorySpan(bot: string): Promise<{ oldestMs: number; newestMs: number } | undefined>;
+  collectionModel(collection: string): Promise<{ model: string; dimensions: number } | undefined>;
+  recordCollectionModel(collection: string, model: string, dimensions: number, now: number): Promise<void>;
+
+  readonly chunks: JournalChunks;
+  readonly forgetting: JournalForgetting;
+  readonly partsIndexes: JournalPartsIndexes;
+  readonly routes: JournalRoutes;
+  readonly snapshots: JournalSnapshots;
+  readonly leases: JournalLeases;
+  readonly changes: JournalChanges;
+  close(): Promise<void>;
+}
+
+/** The chunk queue (see chunk-queue.ts for each method's meaning), plus claims so replicas never write one chunk twice. */
+export interface JournalChunks {
+  planChunk(
+    chunk: {
+      chunkId: string;
+      bot: string;
+      collection: string;
+      source: string;
+      messageIds: readonly string[];
+    },
+    now: number,
+  ): Promise<void>;
+  dueChunks(now: number, limit: number): Promise<PlannedChunk[]>;
+  plannedChunks(chunkIds: readonly string[]): Promise<PlannedChunk[]>;
+  storedChunks(bot: string): Promise<PlannedChunk[]>;
+  storedAmong(chunkIds: readonly string[]): Promise<PlannedChunk[]>;
+  hasChunk(chunkId: string): Promise<boolean>;
+  dueDeletions(now: number, limit: number): Promise<PlannedChunk[]>;
+  makeDeletionsDue(bot: string): Promise<void>;
+  hasPendingDeletions(bot: string): Promise<boolean>;
+  nextChunkDueAt(): Promise<number | undefined>;
+  chunkMessages(chunkId: string): Promise<JournalMessage[]>;
+  makeChunksDue(chunkIds: readonly string[]): Promise<void>;
+  resetRetryDelays(): Promise<void>;
+  markChunkStored(chunkId: string, revision: number, now: number): Promise<void>;
+  markChunkDeleted(chunkId: string, revision: number): Promise<void>;
+  markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): Promise<void>;
+  /**
+   * Due writes (as dueChunks) that no holder (this one included) has a live claim on, claimed for `holder` until
+   * now + leaseMs. A replica killed mid-write leaves its claim to expire; another then claims the chunk.
+   */
+  claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]>;
+  /** Gives claims back early (the write is done or failed). */
+  releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void>;
+}
+
+/** Forgetting (see forget-journal.ts). forgetMessages runs in slices, one transaction each. */
+export interface JournalForgetting {
+  findMatching(bot: string, match: MessageMatch, sources?: readonly string[]): Promise<ForgetTarget[]>;
+  forgetMessages(
+    bot: string,
+    targets: readonly ForgetTarget[],
+    now: number,
+    sources?: readonly string[],
+  ): Promise<JournalForgetResult>;
+  journaledAmong(bot: string, source: string, messageIds: readonly string[]): Promise<Set<string>>;
+  forgottenAmong(bot: string, messageIds: readonly string[]): Promise<Set<string>>;
+  recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): Promise<void>;
+  listAudit(options: { bot?: string; limit: number }): Promise<ForgetAuditEntry[]>;
+}
+
+/** Parts-index state (see parts-index-state.ts). */
+export interface JournalPartsIndexes {
+  recordStarted(collection: string, complete: boolean, now: number): Promise<void>;
+  markComplete(collection: string, now: number): Promise<void>;
+  isComplete(collection: string): Promise<boolean | undefined>;
+}
+
+/** Collection routes, reembeds and recorded embeddings (see reembed-routes.ts). */
+export interface JournalRoutes {
+  routeOf(collection: string): Promise<CollectionRoute | undefined>;
+  activeCollection(collection: string): Promise<string>;
+  resolve(name: string): Promise<string>;
+  switchTo(collection: string, target: string, now: number): Promise<void>;
+  forgetPrevious(collection: string): Promise<void>;
+  beginReembed(
+    collection: string,
+    source: string,
+    target: string,
+    embedding: string,
+    now: number,
+  ): Promise<void>;
+  reembedOf(collection: string): Promise<ReembedInProgress | undefined>;
+  followerOf(written: string): Promise<string | undefined>;
+  embeddingOf(collection: string): Promise<string | undefined>;
+}
+
+/** Export/restore rows (see journal-snapshot.ts). */
+export interface JournalSnapshots {
+  readRows(table: SnapshotTable, names: SnapshotNames): Promise<JournalRow[]>;
+  insertRows(
+    table: SnapshotTable,
+    rows: readonly JournalRow[],
+    from: SnapshotNames,
+    to: SnapshotNames,
+    originOf?: RowOrigin,
+  ): Promise<number>;
+  /** Rejects with what insertRows would refuse in `rows`, writing nothing (a rolled-back trial). */
+  checkRows(
+    rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
+    from: SnapshotNames,
+    to: SnapshotNames,
+    originOf?: RowOrigin,
+  ): Promise<void>;
+  restoreOf(collection: string): Promise<{ snapshot: string; complete: boolean } | undefined>;
+  recordRestore(collection: string, snapshot: string, complete: boolean, now: number): Promise<void>;
+}
+
+/**
+ * Named leases for work one replica at a time must do (the Discord gateway, a conversation's chunk
+ * planning, a reembed pass, an import): held until they expire unless renewed, so a killed holder's lease
+ * passes to another replica.
+ */
+export interface JournalLeases {
+  /** Takes `name` for `holder` until now + ttlMs if it is free, expired, or already `holder`'s (a renewal). */
+  acquire(name: string, holder: string, ttlMs: number, now: number): Promise<boolean>;
+  /** Gives the lease up, if `holder` still has it. */
+  release(name: string, holder: string): Promise<void>;
+  /** Who holds `name` at `now`, if anyone. */
+  holderOf(name: string, now: number): Promise<string | undefined>;
+}
+
+/** What another replica (or process) changed that a replica keeps in memory. */
+export type JournalTopic = 'routes' | 'parts-indexes';
+
+/** Change notification: Postgres LISTEN/NOTIFY; SQLite polls its data version. */
+export interface JournalChanges {
+  /** Calls `listener` after a change another connection committed (possibly more often); returns the unwatch. */
+  watch(listener: (topic: JournalTopic) => void): () => void;
+}

@@ -1,0 +1,45 @@
+/**
+ * @module What a Postgres failure means to the journal's callers: an unreachable or full server is a
+ * retryable 503 (`journal_unavailable`), as a full disk is for SQLite; the URL's password never appears.
+ */
+import { JournalError } from '../../errors/memory-pool-error.js';
+
+/** SQLSTATE classes and socket codes that mean "the server cannot take writes now", not a bug. */
+const UNAVAILABLE: readonly (readonly [RegExp, string])[] = [
+  [/^08/, 'the connection to Postgres failed'],
+  [/^53/, 'Postgres is out of resources (disk, memory or connections)'],
+  [/^57P0[123]/, 'Postgres is shutting down or restarting'],
+  [/^25006$/, 'Postgres is read-only (a standby?)'],
+  [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE)$/, 'Postgres cannot be reached'],
+];
+
+/** `url` with its password replaced by `***`, for logs and messages. */
+export function redactPostgresUrl(url: string): string {
+  if (!URL.canParse(url)) return '(an unreadable URL)';
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+/** `text` with every occurrence of the URL's password removed (a driver message may quote its settings). */
+export function withoutPassword(text: string, url: string): string {
+  const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
+  return password === '' ? text : text.split(password).join('***');
+}
+
+/** The JournalError for a failure that means Postgres cannot take writes now, else undefined. */
+export function toPostgresJournalError(error: unknown, url: string): JournalError | undefined {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const reason =
+    typeof code === 'string'
+      ? UNAVAILABLE.find(([pattern]) => pattern.test(code))?.[1]
+      : /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+        ? 'the connection to Postgres failed'
+        : undefined;
+  if (reason === undefined) return undefined;
+  return new JournalError(
+    `the journal cannot be written: ${reason} (${withoutPassword(message, url)}) at ${redactPostgresUrl(url)}; check the server named by journal.postgres.url, then retry (no restart needed)`,
+    error,
+  );
+}

@@ -1,0 +1,34 @@
+/** @module Named leases in Postgres: one upsert whose conflict clause only takes a free, expired or own lease. */
+import type { JournalLeases } from '../journal.js';
+import type { PgSession } from './postgres-session.js';
+
+export class PostgresLeases implements JournalLeases {
+  readonly #db: PgSession;
+
+  constructor(db: PgSession) {
+    this.#db = db;
+  }
+
+  /** The conflict clause runs on the row's latest committed version, so two replicas never both win. */
+  async acquire(name: string, holder: string, ttlMs: number, now: number): Promise<boolean> {
+    const changed = await this.#db.run(
+      `INSERT INTO journal_leases (name, holder, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE journal_leases.holder = excluded.holder OR journal_leases.expires_at <= $4`,
+      [name, holder, now + ttlMs, now],
+    );
+    return changed === 1;
+  }
+
+  async release(name: string, holder: string): Promise<void> {
+    await this.#db.run('DELETE FROM journal_leases WHERE name = $1 AND holder = $2', [name, holder]);
+  }
+
+  async holderOf(name: string, now: number): Promise<string | undefined> {
+    const row = await this.#db.row<{ holder: string }>(
+      'SELECT holder FROM journal_leases WHERE name = $1 AND expires_at > $2',
+      [name, now],
+    );
+    return row?.holder;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * @module The journal's Postgres schema: the SQLite tables (journal-schema.ts explains each) with the same
+ * columns and meanings, so snapshot rows read the same on both, plus leases and chunk claims. Created or
+ * migrated at open under an advisory lock, so replicas starting together do it once.
+ */
+import { ConfigError } from '../../errors/memory-pool-error.js';
+import type { PgSession } from './postgres-session.js';
+
+const SCHEMA_VERSION = 1;
+/** Any fixed key; only memory-pool's migration takes it. */
+const MIGRATION_LOCK = 7_242_024;
+
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS messages (
+     bot TEXT NOT NULL, message_id TEXT NOT NULL, source TEXT NOT NULL, conversation TEXT NOT NULL,
+     speaker_kind TEXT NOT NULL, text TEXT NOT NULL, ts BIGINT NOT NULL, user_id TEXT, speaker_name TEXT,
+     channel_id TEXT, guild_id TEXT, is_dm INTEGER NOT NULL DEFAULT 0, arrived_at BIGINT NOT NULL, chunk_id TEXT,
+     PRIMARY KEY (bot, source, message_id)
+   )`,
+  'CREATE INDEX IF NOT EXISTS messages_pending ON messages (bot, conversation, ts) WHERE chunk_id IS NULL',
+  'CREATE INDEX IF NOT EXISTS messages_by_chunk ON messages (chunk_id) WHERE chunk_id IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS messages_by_id ON messages (bot, message_id, chunk_id)',
+  'CREATE INDEX IF NOT EXISTS messages_by_user ON messages (bot, user_id) WHERE user_id IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS chunks (
+     chunk_id TEXT PRIMARY KEY, bot TEXT NOT NULL, collection TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('planned', 'stored')), revision INTEGER NOT NULL DEFAULT 0,
+     needs_delete INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at BIGINT NOT NULL DEFAULT 0, last_error TEXT, planned_at BIGINT NOT NULL, stored_at BIGINT
+   )`,
+  "CREATE INDEX IF NOT EXISTS chunks_due ON chunks (next_attempt_at) WHERE state = 'planned' OR needs_delete = 1",
+  `CREATE TABLE IF NOT EXISTS forgotten_messages (
+     bot TEXT NOT NULL, message_id TEXT NOT NULL, forgotten_at BIGINT NOT NULL, sources TEXT,
+     PRIMARY KEY (bot, message_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS forget_audit (
+     id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL, bot TEXT NOT NULL,
+     selector TEXT NOT NULL, result TEXT NOT NULL
+   )`,
+  'CREATE TABLE IF NOT EXISTS journal_probe (id BIGSERIAL PRIMARY KEY, filler BYTEA NOT NULL)',
+  `CREATE TABLE IF NOT EXISTS collection_models (
+     collection TEXT PRIMARY KEY, model TEXT NOT NULL, dimensions INTEGER NOT NULL, recorded_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS parts_indexes (
+     collection TEXT PRIMARY KEY, complete INTEGER NOT NULL, updated_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS collection_routes (
+     collection TEXT PRIMARY KEY, target TEXT NOT NULL, previous TEXT, switched_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS reembeds (
+     collection TEXT PRIMARY KEY, source TEXT NOT NULL, target TEXT NOT NULL, started_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS collection_embeddings (
+     collection TEXT PRIMARY KEY, embedding TEXT NOT NULL, recorded_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS restores (
+     collection TEXT PRIMARY KEY, snapshot TEXT NOT NULL, complete INTEGER NOT NULL, updated_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS journal_leases (
+     name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS chunk_claims (
+     chunk_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL
+   )`,
+];
+
+/**
+ * Creates the tables if needed and refuses a journal written by a newer memory-pool. The advisory lock is
+ * transaction-scoped: a replica killed mid-migration releases it with its connection.
+ */
+export async function applyPostgresSchema(session: PgSession): Promise<void> {
+  await session.transaction(async (tx) => {
+    await tx.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.run('CREATE TABLE IF NOT EXISTS journal_schema (version INTEGER NOT NULL)');
+    const current = await tx.row<{ version: number }>('SELECT version FROM journal_schema');
+    if (current !== undefined && current.version > SCHEMA_VERSION) {
+      throw new ConfigError(
+        'journal.postgres.url',
+        `names a journal written by a newer memory-pool (schema ${current.version}, this build knows ${SCHEMA_VERSION}); upgrade memory-pool, or point journal.postgres.url at another database`,
+      );
+    }
+    for (const sql of STATEMENTS) await tx.run(sql);
+    if (current === undefined)
+      await tx.run('INSERT INTO journal_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
+    else await tx.run('UPDATE journal_schema SET version = $1', [SCHEMA_VERSION]);
+  });
+}

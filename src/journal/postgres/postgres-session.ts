@@ -1,0 +1,101 @@
+/**
+ * @module The slice of node-postgres the journal uses: queries on the pool or, inside a transaction, on the
+ * one client that holds it; a nested transaction is a savepoint.
+ */
+import type pg from 'pg';
+import { toPostgresJournalError } from './postgres-errors.js';
+
+/** What both a pool and a checked-out client offer. */
+type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+/**
+ * Queries for one connection scope: the pool (each call its own transaction), or one open transaction.
+ * A failure that means Postgres cannot take writes now (unreachable, full, restarting) becomes JournalError,
+ * a retryable 503, wherever it happens; anything else is thrown as the driver threw it.
+ */
+export class PgSession {
+  readonly #pool: pg.Pool;
+  readonly #url: string;
+  readonly #client: pg.PoolClient | undefined;
+  readonly #depth: number;
+
+  /** `url` only words errors (its password hidden). */
+  constructor(pool: pg.Pool, url: string, client?: pg.PoolClient, depth = 0) {
+    this.#pool = pool;
+    this.#url = url;
+    this.#client = client;
+    this.#depth = depth;
+  }
+
+  async #query(sql: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    const target: Queryable = this.#client ?? this.#pool;
+    try {
+      return await target.query(sql, values as unknown[]);
+    } catch (error) {
+      throw toPostgresJournalError(error, this.#url) ?? error;
+    }
+  }
+
+  /** The rows of one statement. */
+  async rows<T>(sql: string, values: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.#query(sql, values);
+    return result.rows as T[];
+  }
+
+  /** The first row of one statement, if any. */
+  async row<T>(sql: string, values: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.rows<T>(sql, values))[0];
+  }
+
+  /** Runs one statement; how many rows it changed. */
+  async run(sql: string, values: readonly unknown[] = []): Promise<number> {
+    const result = await this.#query(sql, values);
+    return result.rowCount ?? 0;
+  }
+
+  /** Runs `work` in one transaction (a savepoint when this session already is one). */
+  async transaction<T>(work: (session: PgSession) => Promise<T>): Promise<T> {
+    if (this.#client !== undefined) {
+      const name = `tx${this.#depth + 1}`;
+      await this.#client.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await work(new PgSession(this.#pool, this.#url, this.#client, this.#depth + 1));
+        await this.#client.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await this.#client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    }
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw toPostgresJournalError(error, this.#url) ?? error;
+    });
+    let broken = false;
+    try {
+      const session = new PgSession(this.#pool, this.#url, client, 1);
+      await session.run('BEGIN');
+      const result = await work(session);
+      await session.run('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true; // a connection that cannot roll back is not handed to the next caller
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Locks the given (bot, message id) pairs until the transaction ends, in one order, so two never deadlock. */
+  async lockMessageIds(bot: string, messageIds: readonly string[]): Promise<void> {
+    if (this.#client === undefined) throw new Error('lockMessageIds needs a transaction');
+    if (messageIds.length === 0) return;
+    await this.run(
+      `SELECT pg_advisory_xact_lock(h) FROM (
+         SELECT DISTINCT hashtextextended($1 || chr(1) || id, 0) AS h FROM unnest($2::text[]) AS id ORDER BY 1
+       ) AS ordered`,
+      [bot, messageIds],
+    );
+  }
+}

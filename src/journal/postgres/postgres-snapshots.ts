@@ -1,0 +1,141 @@
+/**
+ * @module Export and restore rows in Postgres, as journal-snapshot.ts does in SQLite: the tables have the
+ * same columns, so a snapshot taken from either backend restores into the other.
+ */
+import { ValidationError } from '../../errors/memory-pool-error.js';
+import type { JournalSnapshots } from '../journal.js';
+import {
+  type JournalRow,
+  placeInTable,
+  RENAMED,
+  type RowOrigin,
+  SNAPSHOT_TABLES,
+  type SnapshotNames,
+  type SnapshotTable,
+} from '../journal-snapshot.js';
+import type { PgSession } from './postgres-session.js';
+import { decodeText, ESCAPED_MESSAGE_COLUMNS, encodeText } from './postgres-text.js';
+
+const SELECTS: Record<SnapshotTable, string> = {
+  messages: 'SELECT * FROM messages WHERE bot = $1 ORDER BY source, message_id',
+  chunks: 'SELECT * FROM chunks WHERE bot = $1 ORDER BY chunk_id',
+  forgotten_messages: 'SELECT * FROM forgotten_messages WHERE bot = $1 ORDER BY message_id',
+  forget_audit: 'SELECT * FROM forget_audit WHERE bot = $1 ORDER BY id',
+  collection_models: 'SELECT * FROM collection_models WHERE collection = $2',
+};
+
+export class PostgresSnapshots implements JournalSnapshots {
+  readonly #db: PgSession;
+
+  constructor(db: PgSession) {
+    this.#db = db;
+  }
+
+  async readRows(table: SnapshotTable, names: SnapshotNames): Promise<JournalRow[]> {
+    const sql = SELECTS[table];
+    const rows = await this.#db.rows<JournalRow>(
+      sql,
+      sql.includes('$2') ? [names.bot, names.collection] : [names.bot],
+    );
+    return table === 'messages' ? rows.map((row) => recode(row, decodeText)) : rows;
+  }
+
+  async insertRows(
+    table: SnapshotTable,
+    rows: readonly JournalRow[],
+    from: SnapshotNames,
+    to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
+  ): Promise<number> {
+    // Column names come from a file: only the table's own may reach the SQL text.
+    const known = new Set(
+      (
+        await this.#db.rows<{ column_name: string }>(
+          'SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+          [table],
+        )
+      ).map((row) => row.column_name),
+    );
+    rows.forEach((row, index) => {
+      const unknown = Object.keys(row).find((column) => !known.has(column));
+      if (unknown !== undefined) {
+        const origin = originOf(table, index);
+        throw new ValidationError(
+          origin,
+          `${origin}: a ${table} row has the column ${JSON.stringify(unknown)}, which the journal does not have`,
+        );
+      }
+    });
+    const renamed = RENAMED[table];
+    return this.#db.transaction(async (tx) => {
+      let inserted = 0;
+      for (const row of rows) {
+        const copy: Record<string, string | number | null> =
+          table === 'messages' ? recode(row, encodeText) : { ...row };
+        if (renamed.bot !== undefined) copy[renamed.bot] = to.bot;
+        if (renamed.collection !== undefined && copy[renamed.collection] === from.collection) {
+          copy[renamed.collection] = to.collection;
+        }
+        const columns = Object.keys(copy);
+        inserted += await tx.run(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
+           ON CONFLICT DO NOTHING`,
+          Object.values(copy),
+        );
+      }
+      // Audit rows keep their ids: the sequence must move past them, or the next forget's id collides.
+      if (table === 'forget_audit' && rows.length > 0) {
+        await tx.run(
+          "SELECT setval(pg_get_serial_sequence('forget_audit', 'id'), GREATEST((SELECT MAX(id) FROM forget_audit), 1))",
+        );
+      }
+      return inserted;
+    });
+  }
+
+  async checkRows(
+    rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
+    from: SnapshotNames,
+    to: SnapshotNames,
+    originOf: RowOrigin = placeInTable,
+  ): Promise<void> {
+    const rolledBack = new Error('trial insert rolled back');
+    try {
+      await this.#db.transaction(async (tx) => {
+        const trial = new PostgresSnapshots(tx);
+        for (const table of SNAPSHOT_TABLES)
+          await trial.insertRows(table, rows[table] ?? [], from, to, originOf);
+        throw rolledBack;
+      });
+    } catch (error) {
+      if (error !== rolledBack) throw error;
+    }
+  }
+
+  async restoreOf(collection: string): Promise<{ snapshot: string; complete: boolean } | undefined> {
+    const row = await this.#db.row<{ snapshot: string; complete: number }>(
+      'SELECT snapshot, complete FROM restores WHERE collection = $1',
+      [collection],
+    );
+    return row && { snapshot: row.snapshot, complete: row.complete === 1 };
+  }
+
+  async recordRestore(collection: string, snapshot: string, complete: boolean, now: number): Promise<void> {
+    await this.#db.run(
+      `INSERT INTO restores (collection, snapshot, complete, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (collection) DO UPDATE SET snapshot = excluded.snapshot, complete = excluded.complete,
+         updated_at = excluded.updated_at`,
+      [collection, snapshot, complete ? 1 : 0, now],
+    );
+  }
+}
+
+/** A messages row with its escaped columns encoded or decoded (postgres-text.ts). */
+function recode(row: JournalRow, code: (value: string) => string): Record<string, string | number | null> {
+  const copy: Record<string, string | number | null> = { ...row };
+  for (const column of ESCAPED_MESSAGE_COLUMNS) {
+    const value = copy[column];
+    if (typeof value === 'string') copy[column] = code(value);
+  }
+  return copy;
+}

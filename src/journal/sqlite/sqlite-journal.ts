@@ -1,0 +1,162 @@
+/**
+ * @module The Journal port over SQLite: the existing MessageJournal (its queries and semantics unchanged),
+ * made async and serialised, plus the lease and claim tables and data_version polling.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { MemoryMessage } from '../../chunking/memory-message.js';
+import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
+import { applyJournalSchema } from '../journal-schema.js';
+import { MessageJournal } from '../message-journal.js';
+import { SerialGate, toAsync } from '../serial-gate.js';
+import { SqliteChanges } from './sqlite-changes.js';
+import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
+
+/** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
+export function openSqliteJournal(dataDir: string): Journal {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, 'journal.sqlite');
+  const db = new BetterSqlite3(path);
+  // The same pragmas as openMessageJournal: WAL, with durability from flush() (wal-sync.ts).
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  try {
+    applyJournalSchema(db);
+    applyClaimTables(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteJournal(db, new MessageJournal(db, `${path}-wal`));
+}
+
+/** Runs a call now (inside a transaction) or after the calls queued before it (outside one). */
+type Runner = <R>(work: () => R) => Promise<Awaited<R>>;
+
+/**
+ * One connection shared by every caller: calls queue behind an open transaction (which may await), so
+ * nothing of another caller's lands inside it. A transaction's own journal runs its calls directly.
+ */
+export class SqliteJournal implements Journal {
+  readonly chunks: JournalChunks;
+  readonly forgetting;
+  readonly partsIndexes;
+  readonly routes;
+  readonly snapshots;
+  readonly leases: JournalLeases;
+  readonly changes: JournalChanges;
+
+  readonly #db: Database;
+  readonly #journal: MessageJournal;
+  readonly #run: Runner;
+  readonly #depth: number;
+  readonly #sqliteChanges: SqliteChanges;
+
+  constructor(
+    db: Database,
+    journal: MessageJournal,
+    inTransaction?: { depth: number; changes: SqliteChanges },
+  ) {
+    this.#db = db;
+    this.#journal = journal;
+    this.#depth = inTransaction?.depth ?? 0;
+    const gate = new SerialGate();
+    this.#run = (
+      inTransaction === undefined
+        ? <R>(work: () => R) => gate.run(async () => await work())
+        : <R>(work: () => R) => Promise.resolve().then(work)
+    ) as Runner;
+    this.chunks = {
+      ...toAsync(journal.chunks, this.#run),
+      ...toAsync(new SqliteChunkClaims(db), this.#run),
+    };
+    this.forgetting = toAsync(journal.forgetting, this.#run);
+    this.partsIndexes = toAsync(journal.partsIndexes, this.#run);
+    this.routes = toAsync(journal.routes, this.#run);
+    this.snapshots = toAsync(journal.snapshots, this.#run);
+    this.leases = toAsync(new SqliteLeases(db), this.#run);
+    this.#sqliteChanges = inTransaction?.changes ?? new SqliteChanges(db);
+    this.changes = this.#sqliteChanges;
+  }
+
+  recordMessages(messages: readonly MemoryMessage[], arrivedAt: number) {
+    return this.#run(() => this.#journal.recordMessages(messages, arrivedAt));
+  }
+
+  transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T> {
+    const depth = this.#depth + 1;
+    const inner = new SqliteJournal(this.#db, this.#journal, { depth, changes: this.#sqliteChanges });
+    // The outermost is BEGIN IMMEDIATE (see MessageJournal on why writes take the lock first); nested, a savepoint.
+    const [begin, commit, rollback] =
+      this.#depth === 0
+        ? ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK']
+        : [`SAVEPOINT tx${depth}`, `RELEASE tx${depth}`, `ROLLBACK TO tx${depth}; RELEASE tx${depth}`];
+    return this.#run(async () => {
+      this.#db.exec(begin);
+      try {
+        const result = await work(inner);
+        this.#db.exec(commit);
+        return result;
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec(rollback);
+        throw error;
+      }
+    }) as Promise<T>;
+  }
+
+  flush() {
+    return this.#journal.flush();
+  }
+
+  checkWritable() {
+    return this.#run(() => this.#journal.checkWritable());
+  }
+
+  probeWritable() {
+    return this.#run(() => this.#journal.probeWritable());
+  }
+
+  pendingConversations() {
+    return this.#run(() => this.#journal.pendingConversations());
+  }
+
+  pendingMessages(bot: string, conversation: string) {
+    return this.#run(() => this.#journal.pendingMessages(bot, conversation));
+  }
+
+  unstoredInConversation(bot: string, conversation: string) {
+    return this.#run(() => this.#journal.unstoredInConversation(bot, conversation));
+  }
+
+  queueDepth() {
+    return this.#run(() => this.#journal.queueDepth());
+  }
+
+  botCounts(bot: string) {
+    return this.#run(() => this.#journal.botCounts(bot));
+  }
+
+  oldestPending() {
+    return this.#run(() => this.#journal.oldestPending());
+  }
+
+  memorySpan(bot: string) {
+    return this.#run(() => this.#journal.memorySpan(bot));
+  }
+
+  collectionModel(collection: string) {
+    return this.#run(() => this.#journal.collectionModel(collection));
+  }
+
+  recordCollectionModel(collection: string, model: string, dimensions: number, now: number) {
+    return this.#run(() => this.#journal.recordCollectionModel(collection, model, dimensions, now));
+  }
+
+  async close(): Promise<void> {
+    await this.#run(() => undefined); // after whatever is queued
+    this.#sqliteChanges.stop();
+    this.#journal.close();
+  }
+}
