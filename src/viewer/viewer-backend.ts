@@ -28,8 +28,8 @@ import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
 export interface ViewerBackendDeps {
   readonly store: PointStore & TimelineStore & Pick<HybridPointStore, 'retrievePoints'>;
   readonly journal: MessageJournal;
-  /** Embeds an edited SillyTavern point (the chunk embedder: same model as the collection). */
-  readonly embedder: Embedder;
+  /** The chunk embedder of the model recorded for a collection, which embeds an edited SillyTavern point. */
+  embedderFor(collection: string): Embedder;
   readonly guard: CollectionGuard;
 }
 
@@ -156,8 +156,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
           `id: point "${id}" was written by memory-pool; edit its messages with POST /save (same message_id, new text)`,
         );
       }
-      const [vector] = await deps.embedder.embed([text]);
-      await deps.guard.ensureCollection(bot.collection, deps.embedder.model, vector!.length);
+      const embedder = deps.embedderFor(bot.collection);
+      const [vector] = await embedder.embed([text]);
+      await deps.guard.ensureCollection(bot.collection, embedder.model, vector!.length);
       const payload = { ...record.payload, text };
       const write = () =>
         store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);

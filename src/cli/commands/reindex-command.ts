@@ -1,6 +1,6 @@
 /** @module `memory-pool reindex --bot B`: builds the parts of the chunks a bot stored before its parts index existed. */
 import type { Command } from 'commander';
-import { routeBots } from '../../maintenance/route-bots.js';
+import { routeBots } from '../../core/route-bots.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
 import {
   type CommandOutput,
@@ -38,10 +38,10 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
     import('../../journal/message-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
-  const [{ createPartsGuard }, { PartsIndex }, { LiveCollections }] = await Promise.all([
+  const [{ createPartsGuard }, { PartsIndex }, { BotCollections }] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
-    import('../../service/live-collections.js'),
+    import('../../core/bot-collections.js'),
   ]);
   const client = await connectCommandStore(config, 'reindex');
   // Logs go to stderr, so --json output stays one JSON document.
@@ -54,7 +54,8 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
   let summary: ReindexSummary;
   try {
     // A collection a reembed built is embedded with the model it recorded, as serve does.
-    const models = new LiveCollections({
+    const models = new BotCollections({
+      bots: config.bots,
       journal,
       configured: { embedder, queryEmbedder: embedder },
       build: (embedding) => {

@@ -1,6 +1,7 @@
 /** @module `memory-pool stats [--bot B]`: points by source, messages, pending, oldest and newest memory. */
 import type { Command } from 'commander';
-import { collectBotStats, formatStatsTable } from '../../maintenance/collect-stats.js';
+import { liveCollection } from '../../core/bot-collections.js';
+import { readBotStats } from '../../core/read-bot-stats.js';
 import {
   type CommandOutput,
   loadCommandConfig,
@@ -9,6 +10,7 @@ import {
   requireConfiguredBot,
 } from '../data-tool-context.js';
 import { runCommand } from './command-failure.js';
+import { formatStatsTable, toCliStats } from './format-stats.js';
 
 export interface StatsCommandOptions {
   bot?: string;
@@ -25,7 +27,9 @@ export function runStats(options: StatsCommandOptions, io: CommandOutput = proce
     const tools = await openDataTools(config);
     try {
       const stats = [];
-      for (const bot of bots) stats.push(await collectBotStats(tools, bot));
+      for (const bot of bots) {
+        stats.push(toCliStats(await readBotStats(tools, bot, liveCollection(tools.journal, bot))));
+      }
       io.out(options.json === true ? `${JSON.stringify({ bots: stats })}\n` : formatStatsTable(stats));
     } finally {
       await tools.close();

@@ -6,7 +6,8 @@ import { readPresentedKey } from '../../auth/api-key-auth.js';
 import { isJsonMediaType } from '../json-media-type.js';
 import { MAX_JSON_DEPTH, readBodyText } from '../read-json-body.js';
 import { findTooDeep } from '../../runtime/find-too-deep.js';
-import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
 
 /** Never dialled: requests go to `app.request`, which only reads the path. */

@@ -10,7 +10,8 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { CommandOutput } from '../../cli/data-tool-context.js';
 import { findFreePort } from '../../runtime/find-free-port.js';
 import { startServiceOnTestStore } from '../../service/test-support/start-service-on-test-store.js';
-import { TEST_DIMENSIONS, type TestService, testBot } from '../../service/test-support/start-test-service.js';
+import { type TestService } from '../../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 
