@@ -7,18 +7,17 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { storeUrlOf, unknownBotMessage } from './commands/open-command-store.js';
 import { CommandFailure } from './commands/command-failure.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 // The data commands write where reindex and import write.
 export { type CommandOutput, processOutput } from './commands/open-command-store.js';
 
 export interface DataToolContext {
   readonly config: MemoryPoolConfig;
-  readonly store: PointStore & HybridPointStore;
+  readonly store: MemoryStore;
   readonly admin: StoreAdmin;
   readonly journal: MessageJournal;
   /** Where the store was reached, and whether this process opened it. */

@@ -4,7 +4,7 @@ import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { StoreError } from '../errors/memory-pool-error.js';
 import { createLogger } from '../logging/logger.js';
 import { startServiceOnTestStore } from '../service/test-support/start-service-on-test-store.js';
-import { type TestService } from '../service/test-support/start-test-service.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
 import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStoreHooks } from '../store/test-support/with-store-hooks.js';

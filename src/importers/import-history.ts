@@ -15,16 +15,15 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore } from '../store/point-store.js';
 import type { ImportedHistory } from './imported-history.js';
 import { findKnownSillyTavernIds } from './sillytavern/known-sillytavern-ids.js';
 import { validateImportedMessages } from './validate-imported-messages.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ImportDeps {
   readonly config: MemoryPoolConfig;
   readonly journal: MessageJournal;
-  readonly store: PointStore & HybridPointStore;
+  readonly store: MemoryStore;
   readonly embedder: Embedder;
   readonly logger: Logger;
   readonly now?: () => number;

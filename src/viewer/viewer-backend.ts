@@ -10,10 +10,8 @@ import type { ForgetPermissions } from '../auth/forget-permissions.js';
 import { readHeldMessageIds } from '../chunking/held-message-ids.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore, StoredPointId } from '../store/point-store.js';
+import type { StoredPointId } from '../store/point-store.js';
 import { isUnsourcedPayload } from '../store/store-filters.js';
-import type { TimelineStore } from '../store/timeline-store.js';
 import type {
   ForgetSelectionResponse,
   PointDetailResponse,
@@ -24,9 +22,10 @@ import { decodeCursor, encodeCursor } from './timeline-cursor.js';
 import { type TimelineFilter, toStoreFilter } from './timeline-filter.js';
 import { readTimelinePage } from './timeline-pages.js';
 import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ViewerBackendDeps {
-  readonly store: PointStore & TimelineStore & Pick<HybridPointStore, 'retrievePoints'>;
+  readonly store: MemoryStore;
   readonly journal: MessageJournal;
   /** The chunk embedder of the model recorded for a collection, which embeds an edited SillyTavern point. */
   embedderFor(collection: string): Embedder;

@@ -7,8 +7,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { CommandFailure } from './command-failure.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
-import type { HybridPointStore } from '../../store/hybrid-point-store.js';
-import type { PointStore } from '../../store/point-store.js';
+import type { MemoryStore } from '../../store/memory-store.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CommandOutput {
@@ -60,10 +59,7 @@ export function loadBotConfig(options: {
 }
 
 /** A client of the config's store once it answers; throws CommandFailure saying how to make it answer. */
-export async function connectCommandStore(
-  config: MemoryPoolConfig,
-  command: string,
-): Promise<PointStore & HybridPointStore> {
+export async function connectCommandStore(config: MemoryPoolConfig, command: string): Promise<MemoryStore> {
   const { createQdrantPointStore } = await import('../../store/qdrant/qdrant-point-store.js');
   const url = storeUrlOf(config);
   const client = createQdrantPointStore({

@@ -11,7 +11,7 @@ import type { CommandOutput } from '../../cli/commands/open-command-store.js';
 import type { BotConfig } from '../../config/config-types.js';
 import type { ImportSummary } from '../import-history.js';
 import { startServiceOnTestStore } from '../../service/test-support/start-service-on-test-store.js';
-import { type TestService } from '../../service/test-support/start-test-service.js';
+import type { TestService } from '../../service/test-support/start-test-service.js';
 import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 
 export interface ImportRun {
