@@ -2,7 +2,6 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import {
   DENSE_VECTOR,
-  type HybridPointStore,
   type HybridStorePoint,
   type QueryOptions,
   SPARSE_VECTOR,
@@ -10,7 +9,6 @@ import {
 } from '../hybrid-point-store.js';
 import type {
   CollectionShape,
-  PointStore,
   ScoredStorePoint,
   SearchOptions,
   ScrollOptions,
@@ -21,7 +19,7 @@ import type {
 } from '../point-store.js';
 import type { MemoryStore } from '../memory-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
-import type { OrderedRecord, TimelineStore } from '../timeline-store.js';
+import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StoreError } from '../../errors/memory-pool-error.js';
-import type { PointStore, StoredPointId, StoreFilter } from '../point-store.js';
+import type { StoredPointId, StoreFilter } from '../point-store.js';
 import { allOf, isEmpty, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store-filters.js';
 import type { MemoryStore } from '../memory-store.js';
 
