@@ -19,7 +19,7 @@ import {
 } from '../interfaces/discord/test-support/discord-harness.js';
 import { ask, command } from '../interfaces/discord/test-support/discord-interactions.js';
 import { reembedTargetName } from '../maintenance/reembed-target.js';
-import { captureOutput, writeDataToolConfig } from '../maintenance/test-support/data-tool-fixture.js';
+import { captureOutput, writeDataToolConfig } from '../cli/commands/test-support/data-tool-fixture.js';
 import { storeClientOf } from '../service/test-support/start-service-on-test-store.js';
 
 const NEW_DIMENSIONS = 32;

@@ -11,7 +11,7 @@ import {
   captureOutput,
   startServiceWithMemories,
   writeDataToolConfig,
-} from './test-support/data-tool-fixture.js';
+} from '../cli/commands/test-support/data-tool-fixture.js';
 
 async function doctor(config: string, json = true) {
   const io = captureOutput();
