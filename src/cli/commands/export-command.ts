@@ -7,14 +7,8 @@ import { createGzip } from 'node:zlib';
 import type { Command } from 'commander';
 import { type ExportSummary, exportSnapshot } from '../../maintenance/export-snapshot.js';
 import { isGzipPath } from '../../maintenance/snapshot-format.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { runCommand } from './command-failure.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ExportCommandOptions {
@@ -101,10 +95,7 @@ export function registerExportCommand(program: Command): void {
     .requiredOption('--bot <name>', 'the bot whose memory to export')
     .option('--out <file>', 'snapshot file (.gz: gzipped); default: stdout')
     .option('--gzip', 'gzip the snapshot even without a .gz name')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'count what would be exported, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ExportCommandOptions) => {

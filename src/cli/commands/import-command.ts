@@ -6,14 +6,9 @@ import type { Command } from 'commander';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { connectCommandStore, loadBotConfig } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
-import {
-  type CommandOutput,
-  connectCommandStore,
-  loadBotConfig,
-  processOutput,
-} from './open-command-store.js';
 
 export interface ImportCommandOptions extends ImportReadOptions {
   bot: string;
@@ -120,10 +115,7 @@ export function registerImportCommand(program: Command): void {
     .addArgument(program.createArgument('<kind>', 'what the files are').choices(IMPORT_KINDS))
     .argument('<paths...>', 'files or folders to read (folders are walked)')
     .requiredOption('--bot <name>', 'the bot whose memory receives the history')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--source <name>', 'the source to tag the messages with (default: the kind; jsonl: import)')
     .option(
       '--user-name <name>',

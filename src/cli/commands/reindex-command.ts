@@ -2,13 +2,8 @@
 import type { Command } from 'commander';
 import { routeBots } from '../../core/route-bots.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
-import {
-  type CommandOutput,
-  connectCommandStore,
-  loadBotConfig,
-  processOutput,
-} from './open-command-store.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { connectCommandStore, loadBotConfig } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ReindexCommandOptions {
@@ -122,10 +117,7 @@ export function registerReindexCommand(program: Command): void {
       "Build the parts of a bot's stored chunks, so recall turns hybrid (safe beside a running serve)",
     )
     .requiredOption('--bot <name>', 'the bot whose collection to reindex')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'report what would be written, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ReindexCommandOptions) => {

@@ -5,14 +5,8 @@ import { createGunzip } from 'node:zlib';
 import type { Command } from 'commander';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
 import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface RestoreCommandOptions {
@@ -110,10 +104,7 @@ export function registerRestoreCommand(program: Command): void {
     .argument('<file>', 'the snapshot (.jsonl, gzipped or not)')
     .requiredOption('--bot <name>', 'the bot the memory is restored for')
     .option('--into-collection <name>', "collection to restore into (default: the bot's collection)")
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'check the file and the target, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (file: string, options: RestoreCommandOptions) => {

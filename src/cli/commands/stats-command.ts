@@ -2,14 +2,8 @@
 import type { Command } from 'commander';
 import { liveCollection } from '../../core/bot-collections.js';
 import { readBotStats } from '../../core/read-bot-stats.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { runCommand } from './command-failure.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { formatStatsTable, toCliStats } from './format-stats.js';
 
 export interface StatsCommandOptions {
@@ -46,10 +40,7 @@ export function registerStatsCommand(program: Command): void {
       "What each bot's memory holds: points by source, messages, pending, oldest and newest memory",
     )
     .option('--bot <name>', 'only this bot (default: every configured bot)')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--json', 'print machine-readable figures')
     .action(async (options: StatsCommandOptions) => {
       process.exitCode = await runStats(options);

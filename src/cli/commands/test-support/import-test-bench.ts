@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runImport, type ImportCommandOptions } from '../import-command.js';
-import type { CommandOutput } from '../open-command-store.js';
+import type { CommandOutput } from '../command-io.js';
 import type { BotConfig } from '../../../config/config-types.js';
 import type { ImportSummary } from '../../../importers/import-history.js';
 import { startServiceOnTestStore } from '../../../service/test-support/start-service-on-test-store.js';
