@@ -1,4 +1,5 @@
 /** @module `memory-pool export --bot B [--out file]`: one portable snapshot of a bot's memory (JSON Lines, gzip optional). */
+import { liveCollection } from '../../core/bot-collections.js';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
@@ -47,7 +48,7 @@ export function runExport(
         { store: tools.admin, journal: tools.journal, now },
         {
           bot: options.bot,
-          collection: tools.journal.routes.activeCollection(config.bots[options.bot]!.collection),
+          collection: liveCollection(tools.journal, config.bots[options.bot]!),
           write: async (text) => {
             if (sink !== undefined && !sink.write(text)) await once(sink, 'drain');
           },

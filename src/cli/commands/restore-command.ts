@@ -1,4 +1,5 @@
 /** @module `memory-pool restore <file> --bot B [--into-collection C]`: a snapshot back into an empty collection. */
+import { liveCollection } from '../../core/bot-collections.js';
 import { createReadStream, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -51,8 +52,7 @@ export function runRestore(
     const progress = await createCommandProgress(io, options.json === true);
     let summary: RestoreSummary;
     try {
-      const collection =
-        options.intoCollection ?? tools.journal.routes.activeCollection(config.bots[options.bot]!.collection);
+      const collection = options.intoCollection ?? liveCollection(tools.journal, config.bots[options.bot]!);
       summary = await restoreSnapshot(
         { store: tools.admin, journal: tools.journal },
         {
