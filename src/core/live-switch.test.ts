@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { QdrantClient } from '@qdrant/js-client-rest';
+import { runImport } from '../cli/commands/import-command.js';
 import { runReembed } from '../cli/commands/reembed-command.js';
 import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
@@ -93,7 +94,11 @@ describe('a reembed switch made while serve runs is followed by every reader and
       with_payload: true,
     });
     assert.equal(point?.payload?.text, edited, `${step}: the edit is in the live collection`);
-    assert.equal((point?.vector as number[] | undefined)?.length, dimensions, `${step}: embedded with its model`);
+    assert.equal(
+      (point?.vector as number[] | undefined)?.length,
+      dimensions,
+      `${step}: embedded with its model`,
+    );
     const detail = await get(`/bots/mythos/points/${ST_POINT}`);
     assert.equal(detail.json.point.text, edited, `${step}: a point read reads the live collection`);
     if (other !== undefined && (await client.collectionExists(other)).exists) {
@@ -157,6 +162,40 @@ describe('a reembed switch made while serve runs is followed by every reader and
   test('after the switch, on the new collection with the new model', async () => {
     await reembed({ to });
     await checkAllOn('switch', target, NEW_DIMENSIONS, OLD);
+  });
+
+  test('memory-pool import after the switch writes to the new collection with the new model', async () => {
+    const file = join(h.service.dir, 'history.jsonl');
+    const line = (id: string, text: string, minutes: number) =>
+      JSON.stringify({
+        speaker_kind: 'user',
+        speaker_name: 'Helen',
+        text,
+        message_id: id,
+        ts: clock + minutes * 60_000,
+      });
+    writeFileSync(
+      file,
+      `${[
+        line(
+          'imp1',
+          'Imported: the lighthouse keeper painted the stairs bright yellow every single spring',
+          1,
+        ),
+        line('imp2', 'Imported: his daughter counted all two hundred and twelve steps on the way up', 2),
+      ].join('\n')}\n`,
+    );
+    const io = captureOutput();
+    const code = await runImport('jsonl', [file], { bot: 'mythos', config, json: true }, io);
+    const { out, err } = io.text();
+    assert.equal(code, 0, err);
+    const summary = JSON.parse(out) as { collection: string; chunksWritten: number; pendingMessages: number };
+    assert.equal(summary.collection, target);
+    assert.equal(summary.pendingMessages, 0, 'every imported message is stored');
+    const page = await client.scroll(target, { limit: 1000, with_payload: true, with_vector: true });
+    const imported = page.points.filter((p) => String(p.payload?.text).includes('lighthouse'));
+    assert.equal(imported.length, 1);
+    assert.equal((imported[0]?.vector as number[] | undefined)?.length, NEW_DIMENSIONS);
   });
 
   test('after --rollback, on the old collection with the old model', async () => {

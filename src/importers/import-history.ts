@@ -25,6 +25,11 @@ export interface ImportDeps {
   readonly journal: MessageJournal;
   readonly store: MemoryStore;
   readonly embedder: Embedder;
+  /**
+   * The embedder of the model a reembed recorded for a collection (the CLI asks the service core); default:
+   * `embedder` for every collection.
+   */
+  readonly embedderFor?: (collection: string) => Embedder;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -181,6 +186,7 @@ async function writeChunks(
     journal,
     store,
     embedder,
+    ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
     guard: createPartsGuard(store, journal),
   });
   const writer = new ChunkWriter({
@@ -188,6 +194,9 @@ async function writeChunks(
     journal,
     store,
     embedder,
+    ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
+    // A chunk stored while a reembed builds (or just after its switch) reaches the other collection too, as in serve.
+    followerOf: (collection) => journal.routes.followerOf(collection),
     guard: createCollectionGuard(store, journal),
     metrics,
     logger,

@@ -60,9 +60,25 @@ async function importKind(
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
+  // After a reembed switch the history goes to the bot's live collection, embedded with its recorded model.
+  const { BotCollections } = await import('../../core/bot-collections.js');
+  const collections = new BotCollections({
+    bots: config.bots,
+    journal,
+    configured: { embedder, queryEmbedder: embedder },
+    build: (embedding) => {
+      const built = createEmbedder(embedding, { logger });
+      return { embedder: built, queryEmbedder: built };
+    },
+    logger,
+  });
+  const bots = Object.entries(config.bots).map(([name, bot]) => [name, collections.route(bot)] as const);
+  const routed = { ...config, bots: Object.fromEntries(bots) };
+  const embedderFor = (collection: string) => collections.embedderFor(collection);
   let summary: ImportSummary;
   try {
-    summary = await importHistory({ config, journal, store, embedder, logger }, options.bot, history, {
+    const deps = { config: routed, journal, store, embedder, embedderFor, logger };
+    summary = await importHistory(deps, options.bot, history, {
       dryRun: options.dryRun === true,
       skipKnownToSillyTavern: kind === 'sillytavern',
       onProgress: (phase, done, total) =>
