@@ -8,7 +8,9 @@
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import type { Embedder } from '../embedding/embedder.js';
 import type { MessageJournal } from '../journal/message-journal.js';
+import type { Logger } from '../logging/logger.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { CommandFailure } from './commands/command-io.js';
 import { formatHttpUrl } from '../runtime/format-http-url.js';
@@ -160,5 +162,41 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
       journal.close();
       await store.close();
     },
+  };
+}
+
+/** What a command that writes a bot's memory (import, reindex) needs of the service core. */
+export interface CommandRouting {
+  /** The config with each bot on the collection it uses now (after a reembed switch, the new one). */
+  readonly config: MemoryPoolConfig;
+  /** The embedder of the model recorded for a collection (the configured one when none was recorded). */
+  embedderFor(collection: string): Embedder;
+}
+
+/** Routes the config's bots as serve does (src/core/bot-collections.ts), embedding with `embedder` by default. */
+export async function routeCommandBots(
+  config: MemoryPoolConfig,
+  journal: MessageJournal,
+  embedder: Embedder,
+  logger: Logger,
+): Promise<CommandRouting> {
+  const [{ BotCollections }, { createEmbedder }] = await Promise.all([
+    import('../core/bot-collections.js'),
+    import('../embedding/create-embedder.js'),
+  ]);
+  const collections = new BotCollections({
+    bots: config.bots,
+    journal,
+    configured: { embedder, queryEmbedder: embedder },
+    build: (embedding) => {
+      const built = createEmbedder(embedding, { logger });
+      return { embedder: built, queryEmbedder: built };
+    },
+    logger,
+  });
+  const bots = Object.entries(config.bots).map(([name, bot]) => [name, collections.route(bot)] as const);
+  return {
+    config: { ...config, bots: Object.fromEntries(bots) },
+    embedderFor: (collection) => collections.embedderFor(collection),
   };
 }

@@ -7,7 +7,7 @@ import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
-import { connectCommandStore, loadBotConfig } from '../command-context.js';
+import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ImportCommandOptions extends ImportReadOptions {
@@ -61,20 +61,7 @@ async function importKind(
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
   // After a reembed switch the history goes to the bot's live collection, embedded with its recorded model.
-  const { BotCollections } = await import('../../core/bot-collections.js');
-  const collections = new BotCollections({
-    bots: config.bots,
-    journal,
-    configured: { embedder, queryEmbedder: embedder },
-    build: (embedding) => {
-      const built = createEmbedder(embedding, { logger });
-      return { embedder: built, queryEmbedder: built };
-    },
-    logger,
-  });
-  const bots = Object.entries(config.bots).map(([name, bot]) => [name, collections.route(bot)] as const);
-  const routed = { ...config, bots: Object.fromEntries(bots) };
-  const embedderFor = (collection: string) => collections.embedderFor(collection);
+  const { config: routed, embedderFor } = await routeCommandBots(config, journal, embedder, logger);
   let summary: ImportSummary;
   try {
     const deps = { config: routed, journal, store, embedder, embedderFor, logger };
