@@ -9,6 +9,7 @@ const LAYERS = [
   ['wire', 'chunking', 'config'], // the wire contract, the shared format, the frozen config
   ['store', 'embedding', 'journal', 'metrics', 'auth', 'client'], // ports, adapters, the durable journal
   ['parts', 'ingest', 'importers', 'retrieval', 'forgetting', 'viewer', 'maintenance'], // what the service does, its importers (they feed the journal as /save does) and its data tools
+  ['core'], // the service core: which collection a bot uses now, the one set of operations, the one wiring
   ['http', 'interfaces'], // how the outside reaches it
   ['service', 'cli'], // the composition root and the command line
 ];
@@ -60,6 +61,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/', pathNot: '^src/http/routes/mcp-route\\.ts$' },
       to: { path: '^src/interfaces/mcp/' },
+    },
+    {
+      name: 'faces-call-the-operations',
+      comment:
+        'the faces (HTTP routes, Discord, MCP) reach the service through the operations (src/core/operations, and the HTTP app through src/core/service-deps.ts) and the wire types, never around them',
+      severity: 'error',
+      // One exception: the error renderer recognises SQLite's "cannot write" failures that reach it from a read.
+      from: {
+        path: '^src/(http|interfaces)/',
+        pathNot: '\\.test\\.ts$|/test-support/|^src/http/error-handler\\.ts$',
+      },
+      to: {
+        path: '^src/(core|parts|ingest|importers|retrieval|forgetting|viewer|maintenance|store|journal)/',
+        pathNot: '^src/core/(operations/|service-deps\\.ts$)',
+      },
     },
     {
       name: 'no-cycles',

@@ -15,7 +15,7 @@ import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
 import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
-import { testBot } from '../src/service/test-support/start-test-service.js';
+import { testBot } from '../src/config/test-support/test-bot.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { Conversation } from './support/conversation-windows.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
-import { testBot } from '../src/service/test-support/start-test-service.js';
+import { testBot } from '../src/config/test-support/test-bot.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
 import { benchConfig } from './support/bench-config.js';
 

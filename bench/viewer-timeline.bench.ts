@@ -19,11 +19,8 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { chromium } from 'playwright-core';
 import { buildViewer } from '../src/http/test-support/build-viewer.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
-import {
-  TEST_DIMENSIONS,
-  type TestService,
-  startTestService,
-} from '../src/service/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../src/service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS } from '../src/config/test-support/test-bot.js';
 
 function readFlag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);

@@ -3,12 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { ApiKeyConfig } from '../config/config-types.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  testBot,
-  type TestService,
-} from '../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const keys: ApiKeyConfig[] = [
   {

@@ -1,21 +1,15 @@
 /** @module Reads and validates a JSON request body once, at the edge, failing as a 400 that names the field. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { formatPath } from '../config/config-problems.js';
 import { MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 import { isJsonMediaType } from './json-media-type.js';
 import { findTooDeep } from '../runtime/find-too-deep.js';
+import { formatFieldPath, parseWireRequest } from '../wire/parse-wire-request.js';
 
 /** Deepest nesting a request body may have: the API's own bodies nest 4 levels; recursive code must never see 5,000. */
 export const MAX_JSON_DEPTH = 64;
 
-/**
- * Formats a zod issue path as `messages[2].text`, the same way config keys are named; the root is `(body)`,
- * the field every other error about the body as a whole names (too large, too deep, not JSON).
- */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  return formatPath(path, '(body)');
-}
+export { formatFieldPath };
 
 /** Throws 415 unless the request says its body is JSON (see json-media-type.ts for why this matters). */
 export function requireJsonContentType(contentType: string | undefined): void {
@@ -69,11 +63,5 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
       `the request body is not valid JSON (${(error as Error).message}); send a JSON object with Content-Type: application/json`,
     );
   }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const field = formatFieldPath(issue.path);
-    throw new ValidationError(field, `${field}: ${issue.message}`);
-  }
-  return result.data;
+  return parseWireRequest(schema, json);
 }

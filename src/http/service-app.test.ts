@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { MemoryPoolConfig } from '../config/config-types.js';
-import { testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import type { ErrorResponse } from '../wire/error-response.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake-service-deps.js';
 import { discordKey, readerKey } from './test-support/test-api-keys.js';
 
 let fake: FakeServiceDeps | undefined;
-afterEach(() => {
-  fake?.close();
+afterEach(async () => {
+  await fake?.close();
   fake = undefined;
 });
 

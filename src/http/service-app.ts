@@ -13,7 +13,8 @@ import { registerSaveRoute } from './routes/save-route.js';
 import { registerStatsRoute } from './routes/stats-route.js';
 import { isUiPath, registerUiRoutes } from './routes/ui-route.js';
 import { registerViewerRoutes } from './routes/viewer-routes.js';
-import type { ServiceDeps, ServiceEnv } from './service-deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import type { ServiceEnv } from './service-env.js';
 
 /** Paths anyone may call: liveness, readiness and metrics carry no memories (nor does the viewer's page, see isUiPath). */
 const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics']);

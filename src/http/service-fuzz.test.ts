@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_CODES } from '../errors/memory-pool-error.js';
 import { readEnv } from '../runtime/read-env.js';
-import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import { exchangeRaw } from './test-support/raw-http-exchange.js';
 import { createRequestGenerator, type FuzzRequest } from './test-support/random-requests.js';
 

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MemoryPoolConfig } from '../config/config-types.js';
-import { testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import { createServiceApp } from './service-app.js';
-import type { ServiceDeps } from './service-deps.js';
+import type { ServiceDeps } from '../core/service-deps.js';
 
 test('the service answers exactly these routes', () => {
   const config = {

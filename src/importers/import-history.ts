@@ -15,17 +15,21 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore } from '../store/point-store.js';
 import type { ImportedHistory } from './imported-history.js';
 import { findKnownSillyTavernIds } from './sillytavern/known-sillytavern-ids.js';
 import { validateImportedMessages } from './validate-imported-messages.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ImportDeps {
   readonly config: MemoryPoolConfig;
   readonly journal: MessageJournal;
-  readonly store: PointStore & HybridPointStore;
+  readonly store: MemoryStore;
   readonly embedder: Embedder;
+  /**
+   * The embedder of the model a reembed recorded for a collection (the CLI asks the service core); default:
+   * `embedder` for every collection.
+   */
+  readonly embedderFor?: (collection: string) => Embedder;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -182,6 +186,7 @@ async function writeChunks(
     journal,
     store,
     embedder,
+    ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
     guard: createPartsGuard(store, journal),
   });
   const writer = new ChunkWriter({
@@ -189,6 +194,9 @@ async function writeChunks(
     journal,
     store,
     embedder,
+    ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
+    // A chunk stored while a reembed builds (or just after its switch) reaches the other collection too, as in serve.
+    followerOf: (collection) => journal.routes.followerOf(collection),
     guard: createCollectionGuard(store, journal),
     metrics,
     logger,

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
-import { startTestService, TEST_DIMENSIONS, testBot } from '../service/test-support/start-test-service.js';
+import { startTestService } from '../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const DAY = 1.7e12;
 const user = (id: string, text: string, channel: string) => ({

@@ -9,7 +9,7 @@ import { StoreError } from '../errors/memory-pool-error.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import { createLogger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
-import { testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import type { PointStore } from '../store/point-store.js';
 import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
 import { ChunkWriter } from './chunk-writer.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
-import { testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import { planReadyChunks } from './plan-ready-chunks.js';
 
 const bots = { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) };

@@ -6,12 +6,12 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runDoctor } from '../cli/commands/doctor-command.js';
 import { runStats } from '../cli/commands/stats-command.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
-import { UNSOURCED } from './collect-stats.js';
+import { UNSOURCED } from '../cli/commands/format-stats.js';
 import {
   captureOutput,
   startServiceWithMemories,
   writeDataToolConfig,
-} from './test-support/data-tool-fixture.js';
+} from '../cli/commands/test-support/data-tool-fixture.js';
 
 async function doctor(config: string, json = true) {
   const io = captureOutput();

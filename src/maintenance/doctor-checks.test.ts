@@ -9,7 +9,7 @@ import {
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { readEnv } from '../runtime/read-env.js';
 import { findFreePort } from '../runtime/find-free-port.js';
-import { type DoctorBench, startDoctorBench } from './test-support/doctor-bench.js';
+import { type DoctorBench, startDoctorBench } from '../cli/commands/test-support/doctor-bench.js';
 
 const MODEL = new HashingEmbedder({ dimensions: 64 }).model;
 const NOW = Date.UTC(2026, 10, 2, 12);

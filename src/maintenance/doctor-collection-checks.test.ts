@@ -6,8 +6,8 @@ import { runReembed } from '../cli/commands/reembed-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
-import { captureOutput } from './test-support/data-tool-fixture.js';
-import { type DoctorBench, startDoctorBench } from './test-support/doctor-bench.js';
+import { captureOutput } from '../cli/commands/test-support/data-tool-fixture.js';
+import { type DoctorBench, startDoctorBench } from '../cli/commands/test-support/doctor-bench.js';
 
 const embedder = new HashingEmbedder({ dimensions: 64 });
 

@@ -11,7 +11,7 @@ import type { CollectionShape, PointStore } from '../store/point-store.js';
 import { readStLayout, ST_SPARSE_VECTOR } from '../store/st-hybrid/st-collection-layout.js';
 import type { CollectionLayout, StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
-import { describeModel, sameModel } from './route-bots.js';
+import { describeModel, sameModel } from '../config/same-model.js';
 
 type Model = { readonly model: string; readonly dimensions: number | undefined };
 

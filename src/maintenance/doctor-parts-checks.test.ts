@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type DoctorBench, startDoctorBench } from './test-support/doctor-bench.js';
+import { type DoctorBench, startDoctorBench } from '../cli/commands/test-support/doctor-bench.js';
 
 let bench: DoctorBench;
 before(async () => {

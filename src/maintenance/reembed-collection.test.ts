@@ -14,7 +14,7 @@ import {
   captureOutput,
   startServiceWithMemories,
   writeDataToolConfig,
-} from './test-support/data-tool-fixture.js';
+} from '../cli/commands/test-support/data-tool-fixture.js';
 
 const NEW_DIMENSIONS = 32;
 

@@ -14,7 +14,7 @@ import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { reembedTargetName } from './reembed-target.js';
-import { describeModel, sameModel } from './route-bots.js';
+import { describeModel, sameModel } from '../config/same-model.js';
 import { type SyncResult, syncCollection } from './sync-collection.js';
 
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';

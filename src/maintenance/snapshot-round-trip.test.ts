@@ -13,7 +13,7 @@ import {
   captureOutput,
   startServiceWithMemories,
   writeDataToolConfig,
-} from './test-support/data-tool-fixture.js';
+} from '../cli/commands/test-support/data-tool-fixture.js';
 
 const NOW = () => Date.UTC(2026, 11, 3, 12);
 

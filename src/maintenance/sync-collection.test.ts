@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import type { StoreHooks } from '../store/test-support/with-store-hooks.js';
-import { testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import { type ReembedRequest, reembedCollection } from './reembed-collection.js';
 import { reembedTargetName } from './reembed-target.js';
 import { type DataToolStore, failAfter, startDataToolStore } from './test-support/data-tool-store.js';

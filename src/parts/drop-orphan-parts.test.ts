@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { startTestService, type TestService, testBot } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { partsCollectionName } from './parts-collection-name.js';
 
 const DAY = Date.UTC(2026, 11, 1, 12);

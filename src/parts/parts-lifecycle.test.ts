@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { ApiKeyConfig } from '../config/config-types.js';
-import { startTestService, testBot, type TestService } from '../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 import { partsCollectionName } from './parts-collection-name.js';
 
 const admin: ApiKeyConfig = {

@@ -8,12 +8,8 @@ import { type ReindexOutput, runReindex } from '../cli/commands/reindex-command.
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { openMessageJournal } from '../journal/message-journal.js';
 import { findFreePort } from '../runtime/find-free-port.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStoreHooks } from '../store/test-support/with-store-hooks.js';
 import { partsCollectionName } from './parts-collection-name.js';

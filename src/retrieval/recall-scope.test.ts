@@ -6,12 +6,8 @@ import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { matchFilter } from '../store/test-support/match-filter.js';
 import { retrieveRequestSchema } from '../wire/retrieve-request.js';
 import { buildRecallFilter } from './recall-scope.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  testBot,
-  type TestService,
-} from '../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const SCOPES: RecallScope[] = ['global', 'guild', 'channel', 'dm-private'];
 // One bot per scope, each with its own collection holding the same memories.

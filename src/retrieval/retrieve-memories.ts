@@ -12,8 +12,7 @@ import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/m
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
+import type { ScoredStorePoint } from '../store/point-store.js';
 import type {
   RetrieveExplanation,
   RetrieveHit,
@@ -26,9 +25,10 @@ import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { searchHybrid } from './search-hybrid.js';
 import { selectHits } from './select-hits.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface RetrieveDeps {
-  readonly store: PointStore & HybridPointStore;
+  readonly store: MemoryStore;
   /** Decides whether a collection's parts index can be used (else recall is chunk-only, as before parts). */
   readonly partsGuard?: PartsGuard;
   /** Should be cached: clients ask the same query again (retries, concurrent interfaces). */

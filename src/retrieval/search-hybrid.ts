@@ -6,10 +6,11 @@
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { encodeQueryTerms } from '../parts/sparse-vector.js';
 import { tokenizeText } from '../parts/tokenize-text.js';
-import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
-import type { PointStore, ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
+import { DENSE_VECTOR, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
+import type { ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
 import { allOf, withoutSource } from '../store/store-filters.js';
 import { type FusedEntry, fuseScores, type RankedEntry } from './fuse-scores.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface HybridSearch {
   readonly collection: string;
@@ -60,10 +61,7 @@ function mergeByScore(a: readonly RankedEntry[], b: readonly RankedEntry[]): Ran
 }
 
 /** Runs the three searches at once and fuses them. */
-export async function searchHybrid(
-  store: PointStore & HybridPointStore,
-  search: HybridSearch,
-): Promise<HybridRanking> {
+export async function searchHybrid(store: MemoryStore, search: HybridSearch): Promise<HybridRanking> {
   const parts = partsCollectionName(search.collection);
   const partLimit = search.candidates * PARTS_PER_CANDIDATE;
   const threshold = search.scoreThreshold === undefined ? {} : { scoreThreshold: search.scoreThreshold };

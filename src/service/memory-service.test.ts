@@ -2,12 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  testBot,
-  type TestService,
-} from './test-support/start-test-service.js';
+import { startTestService, type TestService } from './test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 // Midday, so the window's messages share one UTC day (a chunk closes where the day changes).
 const DAY = Date.UTC(2026, 10, 30, 12, 0, 0);
@@ -218,7 +214,10 @@ describe('memory service: /save then /retrieve through the embedded store', () =
     assert.equal(response.status, 200);
     const stats = (await response.json()) as { messages: { oldestPendingAt: unknown } };
     const { oldestPendingAt } = stats.messages;
-    assert.ok(typeof oldestPendingAt === 'number' && oldestPendingAt <= Date.now(), 'the oldest pending arrival');
+    assert.ok(
+      typeof oldestPendingAt === 'number' && oldestPendingAt <= Date.now(),
+      'the oldest pending arrival',
+    );
     assert.deepEqual(stats, {
       bot: 'mythos',
       collection: 'mem_mythos',

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { discordKey, readerKey } from '../http/test-support/test-api-keys.js';
-import { startTestService, type TestService, testBot } from './test-support/start-test-service.js';
+import { startTestService, type TestService } from './test-support/start-test-service.js';
+import { testBot } from '../config/test-support/test-bot.js';
 
 describe('service API keys, end to end over a real port', () => {
   let service: TestService;

@@ -7,12 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultCollectionName, perChatCollectionName } from '../config/st-collection-name.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  testBot,
-  type TestService,
-} from './test-support/start-test-service.js';
+import { startTestService, type TestService } from './test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const DAY = Date.UTC(2026, 9, 1, 12, 0, 0);
 const embedder = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });

@@ -1,37 +1,22 @@
 /**
- * @module The composition root of `memory-pool serve`: the embedded store (when configured), the store
- * client, journal, chunk writer and HTTP app, started in order and stopped in reverse.
+ * @module The composition root of `memory-pool serve`: start the embedded store (when configured), assemble
+ * the service (src/core/assemble-service.ts), listen, connect Discord; stopped in reverse order.
  */
-import type { DiscordConfig, EmbeddingConfig, MemoryPoolConfig } from '../config/config-types.js';
-import type { ServiceDeps } from '../http/service-deps.js';
+import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
+import { type AssembleServiceOptions, assembleService } from '../core/assemble-service.js';
+import type { MemoryOperations } from '../core/operations/memory-operations.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { createServiceApp } from '../http/service-app.js';
+import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
-import type { Embedder } from '../embedding/embedder.js';
-import { createEmbedder } from '../embedding/create-embedder.js';
-import { LiveCollections, type ServiceEmbedders } from './live-collections.js';
-import { listenHttp } from '../runtime/listen-http.js';
-import { createServiceApp } from '../http/service-app.js';
-import { ChunkWriter } from '../ingest/chunk-writer.js';
-import { createCollectionGuard } from '../store/collection-guard.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
-import { meterEmbedder } from '../metrics/metered-embedder.js';
-import { createServiceMetrics } from '../metrics/service-metrics.js';
-import { forgetMemories } from '../forgetting/forget-memories.js';
-import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore } from '../store/point-store.js';
-import type { TimelineStore } from '../store/timeline-store.js';
-import { createViewerBackend } from '../viewer/viewer-backend.js';
-import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
-import { createPartsGuard } from '../parts/parts-guard.js';
-import { PartsIndex } from '../parts/parts-index.js';
+import { listenHttp } from '../runtime/listen-http.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
-import { routeBots } from '../maintenance/route-bots.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
-import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
-import { cacheProbe, runProbe } from './readiness-checks.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -43,10 +28,10 @@ export interface MemoryServiceOptions {
    * Builds the embedders of a model a reembed recorded (a collection switched to, or being built, while
    * serve runs); default: createEmbedder for both.
    */
-  readonly buildEmbedders?: (embedding: EmbeddingConfig) => ServiceEmbedders;
+  readonly buildEmbedders?: AssembleServiceOptions['buildEmbedders'];
   readonly logger: Logger;
   /** Replace the store client (tests). */
-  readonly store?: PointStore & HybridPointStore & TimelineStore;
+  readonly store?: MemoryStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
   readonly journal?: MessageJournal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
@@ -76,15 +61,15 @@ export interface MemoryService {
 async function connectDiscord(
   config: MemoryPoolConfig,
   discord: DiscordConfig,
-  deps: ServiceDeps,
+  operations: MemoryOperations,
   options: MemoryServiceOptions,
 ): Promise<DiscordConnection> {
   // The config check guarantees the bot exists, or that there is exactly one.
-  const bot = config.bots[discord.bot ?? Object.keys(config.bots)[0]!]!;
+  const botName = discord.bot ?? Object.keys(config.bots)[0]!;
   const { startDiscord } = await import('../interfaces/discord/start-discord.js');
   return startDiscord({
     config: discord,
-    memory: createInProcessDiscordMemory(deps, bot),
+    memory: createInProcessDiscordMemory(operations, botName),
     dataDir: config.dataDir,
     logger: options.logger,
     ...options.discord,
@@ -93,7 +78,7 @@ async function connectDiscord(
 
 /** Starts everything; resolves when the API port is bound. */
 export async function startMemoryService(options: MemoryServiceOptions): Promise<MemoryService> {
-  const { config, logger, embedder } = options;
+  const { config, logger } = options;
   const closers: (() => Promise<void> | void)[] = [];
   const closeAll = async () => {
     for (const close of [...closers].reverse()) await close();
@@ -129,144 +114,30 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     }
     const journal = options.journal ?? openMessageJournal(config.dataDir);
     closers.push(() => journal.close());
-    // A bot switched by `memory-pool reembed` uses its new collection from this start on, and one switched
-    // while serve runs from that moment (live.bot); its collection is embedded with the model it was built with.
-    const bots = routeBots(config.bots, journal, embedder);
-    const metrics = createServiceMetrics(() => journal.queueDepth());
-    const indexStore = store;
-    const indexFailed = (collection: string, error: unknown) =>
-      logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
-    // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
-    // never by a read; start-up does not wait for it.
-    const indexing = prepareTimelineIndexes(
-      indexStore,
-      Object.values(bots).map((bot) => bot.collection),
-      indexFailed,
-    );
-    closers.push(() => indexing);
-    const guard = createCollectionGuard(store, journal, {
-      prepare: (collection, shape) =>
-        prepareTimelineIndex(indexStore, collection, shape).catch((error: unknown) =>
-          indexFailed(collection, error),
-        ),
-    });
-    const partsGuard = createPartsGuard(store, journal);
-    // Parts of a collection deleted while serve was stopped hold the deleted memories' text; start-up does not wait.
-    const droppingParts = dropOrphanParts(store, journal, partsGuard).then(
-      (dropped) => {
-        if (dropped.length > 0)
-          logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
-      },
-      (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
-    );
-    closers.push(() => droppingParts);
-    const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
-    const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
-    const buildEmbedders =
-      options.buildEmbedders ??
-      ((embedding: EmbeddingConfig) => {
-        const built = createEmbedder(embedding, { logger });
-        return { embedder: built, queryEmbedder: built };
-      });
-    const live = new LiveCollections({
-      journal,
-      configured: { embedder: chunkEmbedder, queryEmbedder },
-      build: (embedding) => {
-        const built = buildEmbedders(embedding);
-        return {
-          embedder: meterEmbedder(built.embedder, metrics, 'chunk'),
-          queryEmbedder: meterEmbedder(built.queryEmbedder, metrics, 'query'),
-        };
-      },
-      logger,
-    });
-    // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
-    for (const bot of Object.values(bots)) live.embedderFor(bot.collection);
-    const embedderFor = (collection: string) => live.embedderFor(collection);
-    const parts = new PartsIndex({
-      bots,
-      journal,
+    const service = assembleService({
+      config,
       store,
-      embedder: chunkEmbedder,
-      embedderFor,
-      guard: partsGuard,
-    });
-    const writer = new ChunkWriter({
-      bots,
       journal,
-      store,
-      embedder: chunkEmbedder,
-      embedderFor,
-      followerOf: (collection) => journal.routes.followerOf(collection),
-      guard,
-      metrics,
+      embedder: options.embedder,
       logger,
-      parts,
+      ...(options.queryEmbedder === undefined ? {} : { queryEmbedder: options.queryEmbedder }),
+      ...(options.buildEmbedders === undefined ? {} : { buildEmbedders: options.buildEmbedders }),
+      ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
     });
-    writer.start();
-    closers.push(() => writer.stop());
+    closers.push(() => service.close());
+    service.writer.start();
 
-    const pointStore = store;
-    const { readiness } = config;
-    const checkEmbedder = cacheProbe(() => embedder.probe(), {
-      ttlMs: readiness.embedderCacheMs,
-      timeoutMs: readiness.timeoutMs,
-    });
-    const deps: ServiceDeps = {
-      config: { ...config, bots },
-      journal,
-      metrics,
-      logger,
-      store: pointStore,
-      wakeWriter: () => writer.wake(),
-      retrieve: (configuredBot, request, signal) => {
-        const bot = live.bot(configuredBot);
-        return retrieveMemories(
-          {
-            store: pointStore,
-            embedder: live.queryEmbedderFor(bot.collection),
-            guard,
-            partsGuard,
-            forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
-            chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
-            ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
-          },
-          bot,
-          request,
-          signal,
-        );
-      },
-      forget: (bot, request, permissions) =>
-        forgetMemories(
-          {
-            journal,
-            store: pointStore,
-            parts,
-            runExclusive: (task) => writer.runExclusive(task),
-            wakeWriter: () => writer.wake(),
-          },
-          live.bot(bot),
-          request,
-          permissions,
-        ),
-      viewer: createViewerBackend({ store: pointStore, journal, embedder: chunkEmbedder, guard }),
-      checkReadiness: async () => {
-        const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
-          runProbe(() => pointStore.probe(), readiness.timeoutMs),
-          checkEmbedder(),
-          runProbe(() => journal.checkWritable(), readiness.timeoutMs),
-        ]);
-        return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
-      },
-    };
-    const app = createServiceApp(deps);
+    const app = createServiceApp(service.deps);
     const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
     closers.push(() => server.close());
     const { url } = server;
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     const discord =
-      config.discord === undefined ? undefined : await connectDiscord(config, config.discord, deps, options);
+      config.discord === undefined
+        ? undefined
+        : await connectDiscord(config, config.discord, service.operations, options);
     if (discord !== undefined) closers.push(() => discord.close());
+    const { writer } = service;
     return { app, url, storeUrl, writer, ...(discord === undefined ? {} : { discord }), close: closeAll };
   } catch (error) {
     await closeAll();

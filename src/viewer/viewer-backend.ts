@@ -10,10 +10,8 @@ import type { ForgetPermissions } from '../auth/forget-permissions.js';
 import { readHeldMessageIds } from '../chunking/held-message-ids.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
-import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore, StoredPointId } from '../store/point-store.js';
+import type { StoredPointId } from '../store/point-store.js';
 import { isUnsourcedPayload } from '../store/store-filters.js';
-import type { TimelineStore } from '../store/timeline-store.js';
 import type {
   ForgetSelectionResponse,
   PointDetailResponse,
@@ -24,12 +22,13 @@ import { decodeCursor, encodeCursor } from './timeline-cursor.js';
 import { type TimelineFilter, toStoreFilter } from './timeline-filter.js';
 import { readTimelinePage } from './timeline-pages.js';
 import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
+import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ViewerBackendDeps {
-  readonly store: PointStore & TimelineStore & Pick<HybridPointStore, 'retrievePoints'>;
+  readonly store: MemoryStore;
   readonly journal: MessageJournal;
-  /** Embeds an edited SillyTavern point (the chunk embedder: same model as the collection). */
-  readonly embedder: Embedder;
+  /** The chunk embedder of the model recorded for a collection, which embeds an edited SillyTavern point. */
+  embedderFor(collection: string): Embedder;
   readonly guard: CollectionGuard;
 }
 
@@ -156,8 +155,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
           `id: point "${id}" was written by memory-pool; edit its messages with POST /save (same message_id, new text)`,
         );
       }
-      const [vector] = await deps.embedder.embed([text]);
-      await deps.guard.ensureCollection(bot.collection, deps.embedder.model, vector!.length);
+      const embedder = deps.embedderFor(bot.collection);
+      const [vector] = await embedder.embed([text]);
+      await deps.guard.ensureCollection(bot.collection, embedder.model, vector!.length);
       const payload = { ...record.payload, text };
       const write = () =>
         store.upsertPoints(bot.collection, [{ id: record.id, vector: Array.from(vector!), payload }]);

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestService, testBot } from '../../src/service/test-support/start-test-service.js';
+import { startTestService } from '../../src/service/test-support/start-test-service.js';
+import { testBot } from '../../src/config/test-support/test-bot.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 

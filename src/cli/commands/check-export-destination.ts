@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { CommandFailure } from './command-failure.js';
+import { CommandFailure } from './command-io.js';
 
 /** Resolves when `out` (and its `.partial` beside it) can be written; throws CommandFailure otherwise. */
 export async function checkExportDestination(out: string, bot: string): Promise<void> {

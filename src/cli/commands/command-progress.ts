@@ -1,5 +1,5 @@
 /** @module The progress bar of the long-running commands: drawn on a terminal only, silent with --json or a pipe. */
-import type { CommandOutput } from './open-command-store.js';
+import type { CommandOutput } from './command-io.js';
 
 export interface CommandProgress {
   /** Shows `done` of `total`; a new `phase` starts the bar again under its name. */

@@ -14,14 +14,8 @@ import {
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
 import { checkOrphanParts } from '../../maintenance/doctor-parts-checks.js';
-import {
-  type CommandOutput,
-  type DataStore,
-  loadCommandConfig,
-  openDataStore,
-  processOutput,
-} from '../data-tool-context.js';
-import { runCommand } from './command-failure.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { type DataStore, loadCommandConfig, openDataStore } from '../command-context.js';
 
 export interface DoctorCommandOptions {
   config?: string;
@@ -136,10 +130,7 @@ export function registerDoctorCommand(program: Command): void {
     .description(
       'Check the config, store, collections, embedder, journal and keys; exit 0 only when all pass',
     )
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--json', 'print the checks as JSON')
     .action(async (options: DoctorCommandOptions) => {
       process.exitCode = await runDoctor(options);

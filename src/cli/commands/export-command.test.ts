@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { captureOutput, writeDataToolConfig } from '../../maintenance/test-support/data-tool-fixture.js';
+import { captureOutput, writeDataToolConfig } from './test-support/data-tool-fixture.js';
 import { runExport } from './export-command.js';
 
 describe('export --out to a path it cannot write', () => {

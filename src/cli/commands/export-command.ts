@@ -1,4 +1,5 @@
 /** @module `memory-pool export --bot B [--out file]`: one portable snapshot of a bot's memory (JSON Lines, gzip optional). */
+import { liveCollection } from '../../core/bot-collections.js';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
@@ -7,14 +8,8 @@ import { createGzip } from 'node:zlib';
 import type { Command } from 'commander';
 import { type ExportSummary, exportSnapshot } from '../../maintenance/export-snapshot.js';
 import { isGzipPath } from '../../maintenance/snapshot-format.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { type CommandOutput, CommandFailure, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { checkExportDestination } from './check-export-destination.js';
 import { createCommandProgress } from './command-progress.js';
 
@@ -68,7 +63,7 @@ export function runExport(
         { store: tools.admin, journal: tools.journal, now },
         {
           bot: options.bot,
-          collection: tools.journal.routes.activeCollection(config.bots[options.bot]!.collection),
+          collection: liveCollection(tools.journal, config.bots[options.bot]!),
           write: async (text) => {
             const failed = failedWrite();
             if (failed) throw failed;
@@ -151,10 +146,7 @@ export function registerExportCommand(program: Command): void {
     .requiredOption('--bot <name>', 'the bot whose memory to export')
     .option('--out <file>', 'snapshot file (.gz: gzipped); default: stdout')
     .option('--gzip', 'gzip the snapshot even without a .gz name')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'count what would be exported, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ExportCommandOptions) => {

@@ -6,14 +6,9 @@ import type { Command } from 'commander';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
-import {
-  type CommandOutput,
-  connectCommandStore,
-  loadBotConfig,
-  processOutput,
-} from './open-command-store.js';
 
 const NOTHING_WRITTEN = 'Nothing was written.';
 
@@ -68,13 +63,16 @@ async function importKind(
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
+  // After a reembed switch the history goes to the bot's live collection, embedded with its recorded model.
+  const { config: routed, embedderFor } = await routeCommandBots(config, journal, embedder, logger);
   let summary: ImportSummary;
   /** Messages journaled (committed) before a failure: whether a refusal left anything behind. */
   let journaled = 0;
   let toJournal = 0;
   let reachedChunks = false;
   try {
-    summary = await importHistory({ config, journal, store, embedder, logger }, options.bot, history, {
+    const deps = { config: routed, journal, store, embedder, embedderFor, logger };
+    summary = await importHistory(deps, options.bot, history, {
       dryRun: options.dryRun === true,
       skipKnownToSillyTavern: kind === 'sillytavern',
       onProgress: (phase, done, total) => {
@@ -134,10 +132,7 @@ export function registerImportCommand(program: Command): void {
     .addArgument(program.createArgument('<kind>', 'what the files are').choices(IMPORT_KINDS))
     .argument('<paths...>', 'files or folders to read (folders are walked)')
     .requiredOption('--bot <name>', 'the bot whose memory receives the history')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--source <name>', 'the source to tag the messages with (default: the kind; jsonl: import)')
     .option(
       '--user-name <name>',

@@ -10,11 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RetrieveHit } from '../../wire/retrieve-request.js';
-import {
-  type TestService,
-  startTestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../../service/test-support/start-test-service.js';
+import { testBot } from '../../config/test-support/test-bot.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'src/cli/main.ts', 'mcp'];

@@ -13,14 +13,8 @@ import {
   reembedCollection,
 } from '../../maintenance/reembed-collection.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ReembedCommandOptions {
@@ -163,10 +157,7 @@ export function registerReembedCommand(program: Command): void {
       'switch back to the collection used before the switch (syncing what was written since)',
     )
     .option('--drop-old', 'delete the collection used before the switch, and point its name at the new one')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'report what would be embedded, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ReembedCommandOptions) => {

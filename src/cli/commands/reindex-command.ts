@@ -1,14 +1,8 @@
 /** @module `memory-pool reindex --bot B`: builds the parts of the chunks a bot stored before its parts index existed. */
 import type { Command } from 'commander';
-import { routeBots } from '../../maintenance/route-bots.js';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
-import {
-  type CommandOutput,
-  connectCommandStore,
-  loadBotConfig,
-  processOutput,
-} from './open-command-store.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface ReindexCommandOptions {
@@ -38,10 +32,9 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
     import('../../journal/message-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
-  const [{ createPartsGuard }, { PartsIndex }, { LiveCollections }] = await Promise.all([
+  const [{ createPartsGuard }, { PartsIndex }] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
-    import('../../service/live-collections.js'),
   ]);
   const client = await connectCommandStore(config, 'reindex');
   // Logs go to stderr, so --json output stays one JSON document.
@@ -49,26 +42,16 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
   const embedder = createEmbedder(config.embedding, { logger });
   const journal = openMessageJournal(config.dataDir);
   const bar = await createCommandProgress(io, options.json === true);
-  // After a reembed switch, the parts to build are the new collection's.
-  const routed = { ...config, bots: routeBots(config.bots, journal) };
   let summary: ReindexSummary;
   try {
-    // A collection a reembed built is embedded with the model it recorded, as serve does.
-    const models = new LiveCollections({
-      journal,
-      configured: { embedder, queryEmbedder: embedder },
-      build: (embedding) => {
-        const built = createEmbedder(embedding, { logger });
-        return { embedder: built, queryEmbedder: built };
-      },
-      logger,
-    });
+    // After a reembed switch, the parts to build are the new collection's, embedded with its recorded model.
+    const { config: routed, embedderFor } = await routeCommandBots(config, journal, embedder, logger);
     const index = new PartsIndex({
       bots: routed.bots,
       journal,
       store: client,
       embedder,
-      embedderFor: (collection) => models.embedderFor(collection),
+      embedderFor,
       guard: createPartsGuard(client, journal),
     });
     summary = await parts.reindexParts(
@@ -121,10 +104,7 @@ export function registerReindexCommand(program: Command): void {
       "Build the parts of a bot's stored chunks, so recall turns hybrid (safe beside a running serve)",
     )
     .requiredOption('--bot <name>', 'the bot whose collection to reindex')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'report what would be written, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (options: ReindexCommandOptions) => {

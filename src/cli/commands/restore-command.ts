@@ -1,4 +1,5 @@
 /** @module `memory-pool restore <file> --bot B [--into-collection C]`: a snapshot back into an empty collection. */
+import { liveCollection } from '../../core/bot-collections.js';
 import { createReadStream, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -6,14 +7,8 @@ import type { Command } from 'commander';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
 import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { CommandFailure, runCommand } from './command-failure.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface RestoreCommandOptions {
@@ -82,8 +77,7 @@ export function runRestore(
     const progress = await createCommandProgress(io, options.json === true);
     let summary: RestoreSummary;
     try {
-      const collection =
-        options.intoCollection ?? tools.journal.routes.activeCollection(config.bots[options.bot]!.collection);
+      const collection = options.intoCollection ?? liveCollection(tools.journal, config.bots[options.bot]!);
       summary = await restoreSnapshot(
         { store: tools.admin, journal: tools.journal },
         {
@@ -135,10 +129,7 @@ export function registerRestoreCommand(program: Command): void {
     .argument('<file>', 'the snapshot (.jsonl, gzipped or not)')
     .requiredOption('--bot <name>', 'the bot the memory is restored for')
     .option('--into-collection <name>', "collection to restore into (default: the bot's collection)")
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--dry-run', 'check the file and the target, write nothing')
     .option('--json', 'print a machine-readable summary')
     .action(async (file: string, options: RestoreCommandOptions) => {

@@ -1,4 +1,5 @@
 /** @module `memory-pool serve`: the memory service with its HTTP API (and the embedded store, when configured). */
+import { configOption } from './command-io.js';
 import type { Command } from 'commander';
 import type { DiscordConfig } from '../../config/config-types.js';
 import { describeConfig } from '../../config/describe-config.js';
@@ -64,10 +65,7 @@ export function registerServeCommand(program: Command): void {
     .description(
       'Run the memory service (HTTP API on 127.0.0.1:3102 by default; embedded store unless QDRANT_URL)',
     )
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .addOption(logFormatOption())
     .addOption(discordCommandsOption())
     .action((options: ServeOptions) => runServe(options));

@@ -1,14 +1,10 @@
 /** @module `memory-pool stats [--bot B]`: points by source, messages, pending, oldest and newest memory. */
 import type { Command } from 'commander';
-import { collectBotStats, formatStatsTable } from '../../maintenance/collect-stats.js';
-import {
-  type CommandOutput,
-  loadCommandConfig,
-  openDataTools,
-  processOutput,
-  requireConfiguredBot,
-} from '../data-tool-context.js';
-import { runCommand } from './command-failure.js';
+import { liveCollection } from '../../core/bot-collections.js';
+import { readBotStats } from '../../core/read-bot-stats.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
+import { formatStatsTable, toCliStats } from './format-stats.js';
 
 export interface StatsCommandOptions {
   bot?: string;
@@ -25,7 +21,9 @@ export function runStats(options: StatsCommandOptions, io: CommandOutput = proce
     const tools = await openDataTools(config);
     try {
       const stats = [];
-      for (const bot of bots) stats.push(await collectBotStats(tools, bot));
+      for (const bot of bots) {
+        stats.push(toCliStats(await readBotStats(tools, bot, liveCollection(tools.journal, bot))));
+      }
       io.out(options.json === true ? `${JSON.stringify({ bots: stats })}\n` : formatStatsTable(stats));
     } finally {
       await tools.close();
@@ -42,10 +40,7 @@ export function registerStatsCommand(program: Command): void {
       "What each bot's memory holds: points by source, messages, pending, oldest and newest memory",
     )
     .option('--bot <name>', 'only this bot (default: every configured bot)')
-    .option(
-      '-c, --config <file>',
-      'YAML config file (default: ./memory-pool.yaml if present, else built-in defaults)',
-    )
+    .addOption(configOption())
     .option('--json', 'print machine-readable figures')
     .action(async (options: StatsCommandOptions) => {
       process.exitCode = await runStats(options);

@@ -7,12 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 import { sillyTavernPayload } from '../test-support/sillytavern-payload.js';
 
 const ADMIN = 'forget-route-admin-key-0123456789';

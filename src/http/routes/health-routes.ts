@@ -1,7 +1,8 @@
 /** @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable), `GET /metrics`. */
 import type { Hono } from 'hono';
 import type { HealthResponse, ReadyResponse } from '../../wire/service-status.js';
-import type { ServiceEnv, ServiceDeps } from '../service-deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 
 export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   app.get('/health', (c) => c.json<HealthResponse>({ status: 'ok' }));

@@ -1,16 +1,13 @@
-/** @module `/mcp` inside the service: MCP over streamable HTTP (stateless), its tools served by the app's own routes. */
+/** @module `/mcp` inside the service: MCP over streamable HTTP (stateless), its tools served by the service's operations. */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
-import { MemoryPoolClient } from '../../client/memory-pool-client.js';
-import { readPresentedKey } from '../../auth/api-key-auth.js';
 import { isJsonMediaType } from '../json-media-type.js';
 import { MAX_JSON_DEPTH, readBodyText } from '../read-json-body.js';
 import { findTooDeep } from '../../runtime/find-too-deep.js';
-import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
-
-/** Never dialled: requests go to `app.request`, which only reads the path. */
-const IN_PROCESS_URL = 'http://memory-pool.in-process';
+import { createOperationsBackend } from '../../interfaces/mcp/operations-backend.js';
 
 /** A JSON-RPC error answer with no id, as the SDK's transport writes its own (`-32700` is a parse error). */
 const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', error: { code: -32700, message }, id: null });
@@ -37,16 +34,12 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
   );
 
   app.post('/mcp', async (c) => {
-    // The tools call /save and /retrieve in-process with the caller's own key, so validation, scopes and
-    // metrics are exactly those of the HTTP API. No retries: a failure here is not a network blip.
-    const presented = readPresentedKey(c.req.raw.headers);
-    const backend = new MemoryPoolClient({
-      baseUrl: IN_PROCESS_URL,
-      ...(presented === undefined ? {} : { apiKey: presented }),
-      retries: 0,
-      // Embedding a query with a slow provider can take a while; the MCP client has its own timeout.
-      timeoutMs: 60_000,
-      fetch: async (url, init) => app.request(url, init),
+    // The tools call the operations with the caller's own principal, and their requests are validated by the
+    // wire schemas, so scopes and validation are exactly those of the HTTP API.
+    const backend = createOperationsBackend({
+      operations: deps.operations,
+      principal: c.get('principal'),
+      checkReadiness: () => deps.checkReadiness(),
     });
     const server = createMcpServer({ backend, bots, ...(defaultBot === undefined ? {} : { defaultBot }) });
     // Stateless: a fresh transport per request (the SDK forbids reusing one), and JSON answers instead of SSE.

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { MemoryPoolError } from '../../errors/memory-pool-error.js';
-import type { ServiceEnv } from '../service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 
 /** The files the page is made of; nothing else under /ui is read from disk. */
 const ASSETS: Readonly<Record<string, string>> = {

@@ -6,12 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
-import {
-  startTestService,
-  TEST_DIMENSIONS,
-  type TestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 import { encodeStBm25 } from '../../store/st-hybrid/st-bm25-encoding.js';
 import { sillyTavernPayload } from '../test-support/sillytavern-payload.js';
 

@@ -6,12 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import {
-  type TestService,
-  startTestService,
-  TEST_DIMENSIONS,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 import type { TimelinePageResponse, WhoamiResponse } from '../../wire/viewer.js';
 import { buildViewer } from '../test-support/build-viewer.js';
 

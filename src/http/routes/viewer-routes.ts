@@ -5,19 +5,13 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { authorize, type Principal } from '../../auth/api-key-auth.js';
-import { forgetPermissions } from '../../auth/forget-permissions.js';
-import type { BotConfig, Operation } from '../../config/config-types.js';
-import { AuthError, ValidationError } from '../../errors/memory-pool-error.js';
-import type { StoredPointId } from '../../store/point-store.js';
-import { parseTimelineFilter } from '../../viewer/timeline-filter.js';
+import { ValidationError } from '../../errors/memory-pool-error.js';
+import { parseTimelineFilter, type StoredPointId } from '../../core/operations/viewer-operations.js';
 import { POINT_UUID_PATTERN } from '../../wire/forget-request.js';
-import type { WhoamiResponse } from '../../wire/viewer.js';
 import { readJsonBody } from '../read-json-body.js';
-import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
-import { requireBot } from './require-bot.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 
-const OPERATIONS: readonly Operation[] = ['save', 'retrieve', 'forget', 'admin'];
 const MAX_PAGE = 200;
 
 const pointTextSchema = z.object({
@@ -43,61 +37,33 @@ function readLimit(text: string | undefined): number {
   return limit;
 }
 
-/**
- * Browsing shows every point's text, beyond what recall's privacy scope lets a key see: for a bot whose
- * scope is not `global`, only an admin key (or an open, keyless service) may browse.
- */
-function authorizeBrowse(principal: Principal, bot: BotConfig, operation: Operation): void {
-  authorize(principal, { operation, bot: bot.name });
-  if (bot.retrieve.scope === 'global' || principal.kind !== 'key') return;
-  if (principal.key.scopes.includes('admin')) return;
-  throw new AuthError(
-    'forbidden',
-    `bot "${bot.name}" recalls with scope "${bot.retrieve.scope}"; browsing its points needs an admin key`,
-  );
-}
-
-function describePrincipal(principal: Principal, deps: ServiceDeps): WhoamiResponse {
-  const key = principal.kind === 'key' ? principal.key : undefined;
-  const operations = key === undefined || key.scopes.includes('admin') ? OPERATIONS : key.scopes;
-  const bots = Object.values(deps.config.bots)
-    .filter((bot) => key === undefined || key.bots === '*' || key.bots.includes(bot.name))
-    .map((bot) => ({ name: bot.name, collection: bot.collection, scope: bot.retrieve.scope }));
-  return { key: key?.name ?? null, operations: [...operations], bots, sources: key?.sources ?? '*' };
-}
-
 export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
-  app.get('/whoami', (c) => c.json(describePrincipal(c.get('principal'), deps)));
+  // Registration reads only the config (the route list is pinned without a service behind it).
+  const viewer = () => deps.operations.viewer;
+  app.get('/whoami', (c) => c.json(viewer().whoami(c.get('principal'))));
 
   app.get('/bots/:bot/points', async (c) => {
-    const bot = requireBot(deps.config, c.req.param('bot'));
-    authorizeBrowse(c.get('principal'), bot, 'retrieve');
     const params = new URL(c.req.url).searchParams;
     const filter = parseTimelineFilter(params);
     const cursor = params.get('cursor') ?? undefined;
     const page = { limit: readLimit(params.get('limit') ?? undefined), ...(cursor ? { cursor } : {}) };
-    return c.json(await deps.viewer.timeline(bot, filter, page));
+    return c.json(await viewer().timeline(c.get('principal'), c.req.param('bot'), filter, page));
   });
 
-  app.get('/bots/:bot/points/:id', async (c) => {
-    const bot = requireBot(deps.config, c.req.param('bot'));
-    authorizeBrowse(c.get('principal'), bot, 'retrieve');
-    return c.json(await deps.viewer.pointDetail(bot, readPointId(c.req.param('id'))));
-  });
+  app.get('/bots/:bot/points/:id', async (c) =>
+    c.json(
+      await viewer().pointDetail(c.get('principal'), c.req.param('bot'), readPointId(c.req.param('id'))),
+    ),
+  );
 
   app.put('/bots/:bot/points/:id/text', async (c) => {
-    const bot = requireBot(deps.config, c.req.param('bot'));
-    authorize(c.get('principal'), { operation: 'admin', bot: bot.name });
     const id = readPointId(c.req.param('id'));
     const { text } = await readJsonBody(c, pointTextSchema);
-    return c.json(await deps.viewer.editPointText(bot, id, text));
+    return c.json(await viewer().editPointText(c.get('principal'), c.req.param('bot'), id, text));
   });
 
   app.get('/bots/:bot/forget-selection', async (c) => {
-    const bot = requireBot(deps.config, c.req.param('bot'));
-    const principal = c.get('principal');
-    authorizeBrowse(principal, bot, 'forget');
     const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
-    return c.json(await deps.viewer.forgetSelection(bot, filter, forgetPermissions(principal)));
+    return c.json(await viewer().forgetSelection(c.get('principal'), c.req.param('bot'), filter));
   });
 }

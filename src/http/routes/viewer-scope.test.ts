@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  startTestService,
-  type TestService,
-  testBot,
-} from '../../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import { testBot } from '../../config/test-support/test-bot.js';
 
 const KEY = 'viewer-scope-key-1234567890abcdef';
 

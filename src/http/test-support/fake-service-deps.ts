@@ -1,7 +1,7 @@
 /**
- * @module ServiceDeps, and the app over them, for in-process tests of the HTTP app (`app.request()`): the real parts,
- * small enough to build here (a journal in a temporary folder, the one in-memory store, the hashing embedder,
- * a chunk writer that is not started), instead of a service listening on ports.
+ * @module The service, assembled as production assembles it (src/core/assemble-service.ts), for in-process
+ * tests of the HTTP app (`app.request()`): a journal in a temporary folder, the one in-memory store, the
+ * hashing embedder and a chunk writer that is not started, instead of a service listening on ports.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,26 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
+import { testBot } from '../../config/test-support/test-bot.js';
+import { assembleService } from '../../core/assemble-service.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
-import { StoreError } from '../../errors/memory-pool-error.js';
-import { forgetMemories } from '../../forgetting/forget-memories.js';
-import { ChunkWriter } from '../../ingest/chunk-writer.js';
-import { openMessageJournal } from '../../journal/message-journal.js';
+import type { ChunkWriter } from '../../ingest/chunk-writer.js';
+import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
 import { createLogger } from '../../logging/logger.js';
-import { createServiceMetrics } from '../../metrics/service-metrics.js';
-import { createPartsGuard } from '../../parts/parts-guard.js';
-import { PartsIndex } from '../../parts/parts-index.js';
-import { retrieveMemories } from '../../retrieval/retrieve-memories.js';
-import { testBot } from '../../service/test-support/start-test-service.js';
-import { createCollectionGuard } from '../../store/collection-guard.js';
 import {
   createMemoryPointStore,
   type MemoryPointStore,
 } from '../../store/test-support/memory-point-store.js';
-import type { TimelineStore } from '../../store/timeline-store.js';
-import { createViewerBackend } from '../../viewer/viewer-backend.js';
 import { createServiceApp } from '../service-app.js';
-import type { ServiceDeps, ServiceEnv } from '../service-deps.js';
+import type { ServiceEnv } from '../service-env.js';
 
 const FAKE_DIMENSIONS = 16;
 
@@ -44,30 +37,16 @@ export interface FakeServiceDeps {
   /** `createServiceApp(deps)`, for `app.request()`. */
   readonly app: Hono<ServiceEnv>;
   readonly store: MemoryPointStore;
-  /** How often a route woke the chunk writer (it is never started: tests flush with `writer.runOnce`). */
-  readonly wakes: () => number;
+  readonly journal: MessageJournal;
+  /** Never started: tests flush with `writer.runOnce`. */
   readonly writer: ChunkWriter;
-  /** Closes the journal and deletes its folder. */
-  close(): void;
+  /** How often an operation woke the chunk writer. */
+  readonly wakes: () => number;
+  /** Stops the writer, closes the journal and deletes its folder. */
+  close(): Promise<void>;
 }
 
-/**
- * The in-memory store has no `order_by` scroll, which only the viewer's timeline uses: that stays tested over
- * the whole service (src/http/routes/viewer-routes.test.ts), so here it is a stub that says so.
- */
-function withoutOrderedScroll(store: MemoryPointStore): MemoryPointStore & TimelineStore {
-  return {
-    ...store,
-    requestFloatIndex: async () => {},
-    scrollOrdered: async () => {
-      throw new StoreError('store_unavailable', 'the in-memory test store has no ordered scroll', {
-        retryable: false,
-      });
-    },
-  };
-}
-
-/** Builds the deps; call `close()` after the test. */
+/** Assembles the service; call `close()` after the test. */
 export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): FakeServiceDeps {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-http-'));
   const bots = options.bots ?? [testBot('mythos')];
@@ -84,69 +63,30 @@ export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Fak
   };
   const journal = openMessageJournal(dir);
   const store = createMemoryPointStore();
-  const embedder = new HashingEmbedder({ dimensions: FAKE_DIMENSIONS });
-  const logger = createLogger({ level: 'silent' });
-  const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
-  const guard = createCollectionGuard(store, journal);
-  const partsGuard = createPartsGuard(store, journal);
-  const parts = new PartsIndex({ bots: config.bots, journal, store, embedder, guard: partsGuard });
-  const writer = new ChunkWriter({
-    bots: config.bots,
-    journal,
-    store,
-    embedder,
-    guard,
-    metrics,
-    logger,
-    parts,
-  });
-  let wakes = 0;
-  const deps: ServiceDeps = {
+  const service = assembleService({
     config,
-    journal,
-    metrics,
-    logger,
     store,
-    wakeWriter: () => {
-      wakes += 1;
-    },
-    retrieve: (bot, request, signal) =>
-      retrieveMemories(
-        {
-          store,
-          embedder,
-          guard,
-          partsGuard,
-          forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
-          chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
-        },
-        bot,
-        request,
-        signal,
-      ),
-    forget: (bot, request, permissions) =>
-      forgetMemories(
-        {
-          journal,
-          store,
-          parts,
-          runExclusive: (task) => writer.runExclusive(task),
-          wakeWriter: () => deps.wakeWriter(),
-        },
-        bot,
-        request,
-        permissions,
-      ),
-    checkReadiness: async () => ({ store: { ok: true }, embedder: { ok: true }, journal: { ok: true } }),
-    viewer: createViewerBackend({ store: withoutOrderedScroll(store), journal, embedder, guard }),
+    journal,
+    embedder: new HashingEmbedder({ dimensions: FAKE_DIMENSIONS }),
+    logger: createLogger({ level: 'silent' }),
+    processMetrics: false,
+  });
+  // Counted on the way to the real wake (a no-op on a writer that was never started).
+  let wakes = 0;
+  const wake = service.writer.wake.bind(service.writer);
+  service.writer.wake = () => {
+    wakes += 1;
+    wake();
   };
   return {
-    deps,
-    app: createServiceApp(deps),
-    store,
+    deps: service.deps,
     wakes: () => wakes,
-    writer,
-    close() {
+    app: createServiceApp(service.deps),
+    store,
+    journal,
+    writer: service.writer,
+    async close() {
+      await service.close();
       journal.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ImportTestBench, startImportTestBench } from '../test-support/import-test-bench.js';
+import {
+  type ImportTestBench,
+  startImportTestBench,
+} from '../../cli/commands/test-support/import-test-bench.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const SELF_ID = '800000000000000001';

@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ImportTestBench, startImportTestBench } from '../test-support/import-test-bench.js';
+import {
+  type ImportTestBench,
+  startImportTestBench,
+} from '../../cli/commands/test-support/import-test-bench.js';
 
 const HISTORY = join(import.meta.dirname, 'fixtures', 'history.jsonl');
 

@@ -3,7 +3,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ImportTestBench, startImportTestBench } from '../test-support/import-test-bench.js';
+import {
+  type ImportTestBench,
+  startImportTestBench,
+} from '../../cli/commands/test-support/import-test-bench.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const MYTHOS_CHAT = join(FIXTURES, 'chats', 'Mythos', 'Mythos - 2024-05-12@10h00m00s000ms.jsonl');

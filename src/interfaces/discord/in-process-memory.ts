@@ -1,16 +1,10 @@
 /**
- * @module DiscordMemory inside `memory-pool serve`: the service's own save, forget and recall, called
- * directly (no HTTP hop, no API key to manage) but through the same functions the routes run.
+ * @module DiscordMemory inside `memory-pool serve`: the service's own operations (src/core/operations/),
+ * called directly (no HTTP hop, no API key to manage) with the interface's own principal, so they
+ * authorize, route to the live collection and count exactly as the routes do.
  */
 import type { Principal } from '../../auth/api-key-auth.js';
-import type { BotConfig } from '../../config/config-types.js';
-import { type AcceptSaveDeps, acceptSave } from '../../ingest/accept-save.js';
-import { readBotStats } from '../../maintenance/read-bot-stats.js';
-import type { PointStore } from '../../store/point-store.js';
-import type { ForgetRequest, ForgetResponse } from '../../wire/forget-request.js';
-import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
-import { type ForgetPermissions, forgetPermissions } from '../../auth/forget-permissions.js';
-import type { MessageMatch } from '../../journal/forget-journal.js';
+import type { MemoryOperations, MessageMatch } from '../../core/operations/memory-operations.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import { DISCORD_SOURCE } from './to-save-message.js';
 
@@ -26,6 +20,7 @@ function discordPrincipal(bot: string): Principal {
       name: DISCORD_SOURCE,
       key: '',
       bots: [bot],
+      source: DISCORD_SOURCE,
       sources: [DISCORD_SOURCE],
       scopes: ['save', 'retrieve', 'forget'],
     },
@@ -38,25 +33,17 @@ function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: strin
   return { field: 'guildId', value: selector.guild_id };
 }
 
-/** The service's own operations the interface calls (the composition root passes its ServiceDeps). */
-export interface InProcessMemoryDeps extends AcceptSaveDeps {
-  readonly store: PointStore;
-  forget(bot: BotConfig, request: ForgetRequest, permissions: ForgetPermissions): Promise<ForgetResponse>;
-  retrieve(bot: BotConfig, request: RetrieveRequest): Promise<RetrieveResponse>;
-}
-
-export function createInProcessDiscordMemory(deps: InProcessMemoryDeps, bot: BotConfig): DiscordMemory {
-  const permissions = forgetPermissions(discordPrincipal(bot.name));
+/** The memory of bot `botName` (configured: the config check guarantees it) through `operations`. */
+export function createInProcessDiscordMemory(operations: MemoryOperations, botName: string): DiscordMemory {
+  const principal = discordPrincipal(botName);
   return {
-    bot,
-    save: async (messages) =>
-      acceptSave(deps, bot, { bot: bot.name, messages: [...messages] }, DISCORD_SOURCE),
-    forget: (selector) => deps.forget(bot, { bot: bot.name, ...selector }, permissions),
-    count: (selector) =>
-      deps.journal.forgetting.findMatching(bot.name, toJournalSelector(selector), [DISCORD_SOURCE]).length,
-    recordedAmong: (messageIds) =>
-      deps.journal.forgetting.journaledAmong(bot.name, DISCORD_SOURCE, messageIds),
-    retrieve: (request) => deps.retrieve(bot, { ...request, bot: bot.name }),
-    stats: () => readBotStats(deps, bot),
+    // The bot as configured (its name, speaker and scope); every memory call below routes to the live collection.
+    bot: operations.bot(botName),
+    save: async (messages) => operations.save(principal, botName, { bot: botName, messages: [...messages] }),
+    forget: (selector) => operations.forget(principal, botName, { bot: botName, ...selector }),
+    count: (selector) => operations.countForgettable(principal, botName, toJournalSelector(selector)),
+    recordedAmong: (messageIds) => operations.recordedAmong(principal, botName, messageIds),
+    retrieve: (request) => operations.retrieve(principal, botName, { ...request, bot: botName }),
+    stats: () => operations.stats(principal, botName),
   };
 }

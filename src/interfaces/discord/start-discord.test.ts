@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { ConfigError } from '../../errors/memory-pool-error.js';
 import { createLogger } from '../../logging/logger.js';
-import { testBot } from '../../service/test-support/start-test-service.js';
+import { testBot } from '../../config/test-support/test-bot.js';
 import type { DiscordMemory } from './discord-memory.js';
 import { startDiscord } from './start-discord.js';
 import { BOT_USER, testDiscordConfig } from './test-support/discord-harness.js';

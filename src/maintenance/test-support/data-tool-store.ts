@@ -7,12 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { StoreError } from '../../errors/memory-pool-error.js';
 import { startTestQdrant, type TestQdrant } from '../../service/test-support/start-test-qdrant.js';
-import type { HybridPointStore } from '../../store/hybrid-point-store.js';
-import type { PointStore } from '../../store/point-store.js';
 import { createQdrantPointStore } from '../../store/qdrant/qdrant-point-store.js';
 import { createQdrantStoreAdmin } from '../../store/qdrant/qdrant-store-admin.js';
 import type { StoreAdmin } from '../../store/store-admin.js';
 import { type StoreHooks, withStoreHooks } from '../../store/test-support/with-store-hooks.js';
+import type { MemoryStore } from '../../store/memory-store.js';
 
 export interface DataToolStore {
   readonly qdrant: TestQdrant;
@@ -20,7 +19,7 @@ export interface DataToolStore {
   /** A collection name unique to this run; it, and every collection named after it, is deleted by close. */
   uniqueCollection(prefix: string): string;
   admin(hooks?: StoreHooks): StoreAdmin;
-  store(hooks?: StoreHooks): PointStore & HybridPointStore;
+  store(hooks?: StoreHooks): MemoryStore;
   close(): Promise<void>;
 }
 

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChunkSizes } from '../../chunking/memory-message.js';
 import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
+import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { Embedder } from '../../embedding/embedder.js';
 import type { MessageJournal } from '../../journal/message-journal.js';
@@ -13,29 +13,6 @@ import {
   type MemoryServiceOptions,
   startMemoryService,
 } from '../start-memory-service.js';
-
-export const TEST_DIMENSIONS = 64;
-
-/** What a test may change of a bot; chunk sizes not given keep testBot's. */
-export type TestBotOverrides = Omit<Partial<BotConfig>, 'chunk'> & { readonly chunk?: Partial<ChunkSizes> };
-
-/**
- * A bot with small chunk sizes and a long idle time: tests flush explicitly with `writer.runOnce({ flush: true })`.
- * The time gap that closes a chunk is the product's default (30 minutes).
- */
-export function testBot(name: string, overrides: TestBotOverrides = {}): BotConfig {
-  const { chunk, ...rest } = overrides;
-  return {
-    name,
-    selfSpeaker: 'Mythos',
-    collection: `mem_${name}`,
-    defaultSource: 'api',
-    speakerAliases: {},
-    retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'global' },
-    ...rest,
-    chunk: { minChars: 120, maxChars: 200, idleMs: 60_000, maxGapMs: 1_800_000, ...chunk },
-  };
-}
 
 export interface TestService extends MemoryService {
   readonly dir: string;

@@ -1,7 +1,14 @@
 /** @module The official Qdrant client set up once, and the wrapper that turns its failures into StoreErrors. */
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { QdrantPointStoreOptions } from './qdrant-point-store.js';
 import { toStoreError } from './store-error-mapping.js';
+
+/** Where the Qdrant (real or embedded) is, for every client memory-pool creates. */
+export interface QdrantPointStoreOptions {
+  readonly url: string;
+  readonly apiKey?: string;
+  /** Per-request timeout in ms (default 10 s). */
+  readonly timeoutMs?: number;
+}
 
 export interface QdrantAccess {
   readonly client: QdrantClient;

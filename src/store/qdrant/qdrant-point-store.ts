@@ -2,7 +2,6 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import {
   DENSE_VECTOR,
-  type HybridPointStore,
   type HybridStorePoint,
   type QueryOptions,
   SPARSE_VECTOR,
@@ -10,7 +9,6 @@ import {
 } from '../hybrid-point-store.js';
 import type {
   CollectionShape,
-  PointStore,
   ScoredStorePoint,
   SearchOptions,
   ScrollOptions,
@@ -19,21 +17,13 @@ import type {
   StoredPointId,
   StoredRecord,
 } from '../point-store.js';
+import type { MemoryStore } from '../memory-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
-import type { OrderedRecord, TimelineStore } from '../timeline-store.js';
-import { createQdrantAccess } from './qdrant-access.js';
-
-export interface QdrantPointStoreOptions {
-  readonly url: string;
-  readonly apiKey?: string;
-  /** Per-request timeout in ms (default 10 s). */
-  readonly timeoutMs?: number;
-}
+import type { OrderedRecord } from '../timeline-store.js';
+import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */
-export function createQdrantPointStore(
-  options: QdrantPointStoreOptions,
-): PointStore & HybridPointStore & StHybridStore & TimelineStore {
+export function createQdrantPointStore(options: QdrantPointStoreOptions): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, 10_000);
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {

@@ -2,7 +2,7 @@
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { StoredPointId } from '../point-store.js';
 import type { CollectionDetails, FullStorePoint, StoreAdmin, StoredVector } from '../store-admin.js';
-import type { QdrantPointStoreOptions } from './qdrant-point-store.js';
+import type { QdrantPointStoreOptions } from './qdrant-access.js';
 import { createQdrantAccess } from './qdrant-access.js';
 
 /** Creates a StoreAdmin that talks to the Qdrant at `url`. */

@@ -1,7 +1,7 @@
 /**
- * @module The one in-memory store for tests: PointStore, the hybrid parts calls and the shared-collection
- * calls of st-qdrant-memory's hybrid fork, over Maps, answering as the Qdrant adapter does (the PointStore
- * contract suite runs against both). Failures are injected with hooks (with-store-hooks.ts), not by hand.
+ * @module The one in-memory store for tests: PointStore, the hybrid parts calls, the timeline's ordered
+ * scroll and the shared-collection calls of st-qdrant-memory's hybrid fork, over Maps, answering as the
+ * Qdrant adapter does (the PointStore contract suite runs against both). Failures are injected with hooks (with-store-hooks.ts), not by hand.
  */
 import { StoreError } from '../../errors/memory-pool-error.js';
 import {
@@ -20,7 +20,9 @@ import type {
   StoreFilter,
 } from '../point-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
+import type { TimelineStore } from '../timeline-store.js';
 import { matchFilter } from './match-filter.js';
+import { scrollOrdered } from './scroll-ordered.js';
 import { type StoreHooks, withStoreHooks } from './with-store-hooks.js';
 
 /** A collection's vectors as Qdrant's create request states them (Cosine only: all the service creates). */
@@ -38,7 +40,7 @@ export interface HeldPoint {
   readonly payload: Record<string, unknown>;
 }
 
-export interface MemoryPointStore extends PointStore, HybridPointStore, StHybridStore {
+export interface MemoryPointStore extends PointStore, HybridPointStore, StHybridStore, TimelineStore {
   /** Creates a collection of any layout (a SillyTavern or hand-made one); "already exists" is an error. */
   createCollectionWithLayout(name: string, layout: MemoryCollectionLayout): Promise<void>;
   /** Deletes a collection, as SillyTavern's hybrid migration does; a missing one is not an error. */
@@ -212,6 +214,15 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
       const page = matching.slice(from, from + scroll.limit);
       return { points: page.map(toRecord), nextOffset: matching[from + scroll.limit]?.id };
     },
+    // Qdrant keeps no index in memory here: every payload key can be ordered by.
+    requestFloatIndex: async () => {},
+    scrollOrdered: async (name, options) =>
+      scrollOrdered(
+        inIdOrder(existing(name, `scroll ${name}`))
+          .filter((p) => matchFilter(options.filter, p))
+          .map(toRecord),
+        options,
+      ),
     countPoints: async (name, filter) =>
       inIdOrder(collections.get(name)).filter((p) => matchFilter(filter, p)).length,
     deletePoints: async (name, selector) => {

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StoreError } from '../../errors/memory-pool-error.js';
-import type { HybridPointStore } from '../hybrid-point-store.js';
-import type { PointStore, StoredPointId, StoreFilter } from '../point-store.js';
+import type { StoredPointId, StoreFilter } from '../point-store.js';
 import { allOf, isEmpty, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store-filters.js';
+import type { MemoryStore } from '../memory-store.js';
 
 /** One store under test; collections named by `uniqueCollection` are removed by `close()`. */
 export interface PointStoreTarget {
-  readonly store: PointStore & HybridPointStore;
+  readonly store: MemoryStore;
   uniqueCollection(prefix: string): string;
   close(): Promise<void>;
 }
@@ -55,7 +55,7 @@ const storeError = (code: string, retryable: boolean) => (error: unknown) => {
 export function describePointStoreContract(name: string, open: () => Promise<PointStoreTarget>): void {
   describe(`PointStore contract: ${name}`, () => {
     let target: PointStoreTarget;
-    let store: PointStore & HybridPointStore;
+    let store: MemoryStore;
     before(async () => {
       target = await open();
       store = target.store;

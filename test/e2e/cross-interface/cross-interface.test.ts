@@ -9,7 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RetrieveHit } from '../../../src/wire/retrieve-request.js';
 import { MemoryPoolClient } from '../../../src/client/memory-pool-client.js';
-import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../../../src/service/test-support/start-test-service.js';
+import { testBot } from '../../../src/config/test-support/test-bot.js';
 import { deriveRememberMessageId } from '../../../src/interfaces/mcp/remember-message-id.js';
 
 const runFile = promisify(execFile);

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
 import { skipWithoutChromium } from '../../../src/runtime/test-support/debian-chromium.js';
-import { TEST_DIMENSIONS } from '../../../src/service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS } from '../../../src/config/test-support/test-bot.js';
 import {
   type DiscordHarness,
   GENERAL,

@@ -10,7 +10,8 @@ import { launchChromium, skipWithoutChromium } from '../../../src/runtime/test-s
 export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
 import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
-import { TEST_DIMENSIONS, type TestService } from '../../../src/service/test-support/start-test-service.js';
+import { type TestService } from '../../../src/service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS } from '../../../src/config/test-support/test-bot.js';
 import type { BotStatsResponse } from '../../../src/wire/stats-response.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));

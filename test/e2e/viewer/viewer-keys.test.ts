@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import { type TestService, startTestService } from '../../../src/service/test-support/start-test-service.js';
+import { testBot } from '../../../src/config/test-support/test-bot.js';
 import {
   SCREENSHOT_DIR,
   buildViewer,

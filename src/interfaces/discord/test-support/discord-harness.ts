@@ -5,11 +5,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Events } from 'discord.js';
 import type { DiscordConfig } from '../../../config/config-types.js';
-import {
-  startTestService,
-  type TestService,
-  testBot,
-} from '../../../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../../../service/test-support/start-test-service.js';
+import { testBot } from '../../../config/test-support/test-bot.js';
 import type { DiscordConnection } from '../start-discord.js';
 import { type FakeDiscord, startFakeDiscord } from './fake-discord.js';
 
@@ -214,6 +211,8 @@ export async function startDiscordHarness(
     prepare?: (fake: FakeDiscord) => void;
     /** Replaces parts of the guild's GUILD_CREATE (e.g. roles, channels with permission overwrites). */
     guild?: Record<string, unknown>;
+    /** The data folder of a service stopped before (restart tests). */
+    dir?: string;
   } = {},
 ): Promise<DiscordHarness> {
   const fake = await startFakeDiscord({
@@ -230,6 +229,7 @@ export async function startDiscordHarness(
       }),
     ],
     config: { discord: config },
+    ...(options.dir === undefined ? {} : { dir: options.dir }),
     discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
   });
   const connection = service.discord!;

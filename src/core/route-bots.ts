@@ -7,6 +7,7 @@
 import type { BotConfig } from '../config/config-types.js';
 import { ConfigError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
+import { describeModel, sameModel } from '../config/same-model.js';
 
 /** The bots with the collection each one uses now; unswitched bots are returned as they are. */
 export function routeBots(
@@ -19,7 +20,7 @@ export function routeBots(
       const route = journal.routes.routeOf(bot.collection);
       if (route === undefined || route.target === bot.collection) return [name, bot];
       const recorded = journal.collectionModel(route.target);
-      // A collection whose embedding reembed recorded is embedded with that model (LiveCollections).
+      // A collection whose embedding reembed recorded is embedded with that model (BotCollections).
       const followable = journal.routes.embeddingOf(route.target) !== undefined;
       if (embedder !== undefined && recorded !== undefined && !followable && !sameModel(recorded, embedder)) {
         const model = describeModel(embedder);
@@ -32,22 +33,4 @@ export function routeBots(
       return [name, { ...bot, collection: route.target }];
     }),
   );
-}
-
-/** Same model and, when both are known, the same vector size (one model may be configured with several). */
-export function sameModel(
-  a: { readonly model: string; readonly dimensions: number | undefined },
-  b: { readonly model: string; readonly dimensions: number | undefined },
-): boolean {
-  return (
-    a.model === b.model &&
-    (a.dimensions === undefined || b.dimensions === undefined || a.dimensions === b.dimensions)
-  );
-}
-
-export function describeModel(m: {
-  readonly model: string;
-  readonly dimensions: number | undefined;
-}): string {
-  return m.dimensions === undefined ? m.model : `${m.model} (${m.dimensions}-d)`;
 }

@@ -1,15 +1,17 @@
 /**
- * @module How a running service follows `memory-pool reembed` without a restart: each bot's collection is
- * read from the journal's routes when it is used (a switch commits in the reembed's process), and a
- * collection a reembed built with another model is embedded with that model, parsed from the section the
- * journal recorded (its `${VAR}` references read from this process's environment).
+ * @module The one answer to "bot B now uses collection C with model M". A running service follows
+ * `memory-pool reembed` without a restart: each bot's collection is read from the journal's routes when it
+ * is used (a switch commits in the reembed's process), and a collection a reembed built with another model
+ * is embedded with that model, parsed from the section the journal recorded (its `${VAR}` references read
+ * from this process's environment). Nothing else reads a bot's configured `collection` for I/O.
  */
 import type { BotConfig, EmbeddingConfig } from '../config/config-types.js';
 import { parseEmbeddingSection } from '../config/load-embedding-section.js';
+import { describeModel, sameModel } from '../config/same-model.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { NotFoundError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
-import { describeModel, sameModel } from '../maintenance/route-bots.js';
 
 /** The two embedders the service keeps per model: one for chunk writes, one (quick, cached) for queries. */
 export interface ServiceEmbedders {
@@ -17,7 +19,9 @@ export interface ServiceEmbedders {
   readonly queryEmbedder: Embedder;
 }
 
-export interface LiveCollectionsDeps {
+export interface BotCollectionsDeps {
+  /** The bots as configured (their `collection` is the name a reembed routes from). */
+  readonly bots: Readonly<Record<string, BotConfig>>;
   readonly journal: MessageJournal;
   /** The configured model's embedders. */
   readonly configured: ServiceEmbedders;
@@ -26,19 +30,49 @@ export interface LiveCollectionsDeps {
   readonly logger: Logger;
 }
 
-export class LiveCollections {
+/** Where `bot`'s memories are read and written now (a switch made while serve runs takes effect at once). */
+export function liveCollection(journal: MessageJournal, bot: BotConfig): string {
+  return journal.routes.resolve(bot.collection);
+}
+
+export class BotCollections {
   /** Embedders by recorded section, built once each. */
   readonly #built = new Map<string, ServiceEmbedders>();
 
-  readonly #deps: LiveCollectionsDeps;
+  readonly #deps: BotCollectionsDeps;
 
-  constructor(deps: LiveCollectionsDeps) {
+  constructor(deps: BotCollectionsDeps) {
     this.#deps = deps;
   }
 
-  /** `bot` with the collection it uses now (a switch made while serve runs takes effect at once). */
-  bot(bot: BotConfig): BotConfig {
-    const collection = this.#deps.journal.routes.resolve(bot.collection);
+  /** The configured bots' names, in config order. */
+  names(): string[] {
+    return Object.keys(this.#deps.bots);
+  }
+
+  /** The bot as configured; a 404 naming the configured bots when there is none of that name. */
+  configured(name: string): BotConfig {
+    const { bots } = this.#deps;
+    const bot = Object.hasOwn(bots, name) ? bots[name] : undefined;
+    if (bot === undefined) {
+      const known = Object.keys(bots).join(', ');
+      throw new NotFoundError(
+        'unknown_bot',
+        `bot: "${name}" is not configured; configured bots: ${known}`,
+        'bot',
+      );
+    }
+    return bot;
+  }
+
+  /** The bot named `name` as it is used now: its `collection` is the live one (embedderFor gives its model). */
+  current(name: string): BotConfig {
+    return this.route(this.configured(name));
+  }
+
+  /** `bot` with the collection it uses now. */
+  route(bot: BotConfig): BotConfig {
+    const collection = liveCollection(this.#deps.journal, bot);
     return collection === bot.collection ? bot : { ...bot, collection };
   }
 
@@ -50,6 +84,11 @@ export class LiveCollections {
   /** The embedder for queries on `collection`. */
   queryEmbedderFor(collection: string): Embedder {
     return this.#embeddersOf(collection).queryEmbedder;
+  }
+
+  /** Reads every bot's recorded model now, so one whose settings cannot be read (a `${VAR}` unset) stops a start. */
+  checkRecordedModels(): void {
+    for (const bot of Object.values(this.#deps.bots)) this.embedderFor(this.route(bot).collection);
   }
 
   #embeddersOf(collection: string): ServiceEmbedders {

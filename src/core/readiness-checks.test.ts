@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
-import { startTestService, TEST_DIMENSIONS, type TestService } from './test-support/start-test-service.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 
 const never = () => new Promise<void>(() => {});
 

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import type { CommandOutput } from '../../cli/data-tool-context.js';
-import { findFreePort } from '../../runtime/find-free-port.js';
-import { startServiceOnTestStore } from '../../service/test-support/start-service-on-test-store.js';
-import { TEST_DIMENSIONS, type TestService, testBot } from '../../service/test-support/start-test-service.js';
+import type { CommandOutput } from '../command-io.js';
+import { findFreePort } from '../../../runtime/find-free-port.js';
+import { startServiceOnTestStore } from '../../../service/test-support/start-service-on-test-store.js';
+import type { TestService } from '../../../service/test-support/start-test-service.js';
+import { TEST_DIMENSIONS, testBot } from '../../../config/test-support/test-bot.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 

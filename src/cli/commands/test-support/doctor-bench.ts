@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { type DoctorDeps, runDoctor } from '../../cli/commands/doctor-command.js';
-import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
-import type { TestQdrant } from '../../service/test-support/start-test-qdrant.js';
+import { type DoctorDeps, runDoctor } from '../doctor-command.js';
+import { type MessageJournal, openMessageJournal } from '../../../journal/message-journal.js';
+import type { TestQdrant } from '../../../service/test-support/start-test-qdrant.js';
 import { captureOutput } from './data-tool-fixture.js';
-import { startDataToolStore } from './data-tool-store.js';
+import { startDataToolStore } from '../../../maintenance/test-support/data-tool-store.js';
 
 export interface DoctorSetup {
   readonly config: string;

@@ -1,10 +1,14 @@
-/** @module `memory-pool stats`: what each bot's memory holds, from the store's counts and the journal. */
-import type { BotConfig } from '../config/config-types.js';
-import type { MessageJournal } from '../journal/message-journal.js';
-import type { PointStore } from '../store/point-store.js';
-import { allOf, matchValue, unsourcedPoints } from '../store/store-filters.js';
+/**
+ * @module `memory-pool stats`'s two renderings of the one stats reader (src/core/read-bot-stats.ts): the
+ * terminal table and the `--json` figures, both as the command has always printed them.
+ */
+import type { BotStats } from '../../core/read-bot-stats.js';
 
-export interface BotStats {
+/** SillyTavern's points (no source in their payload), as the table and `--json` name them. */
+export const UNSOURCED = '(none: SillyTavern)';
+
+/** One bot's figures as `memory-pool stats --json` prints them. */
+export interface CliBotStats {
   readonly bot: string;
   readonly collection: string;
   readonly model: string | null;
@@ -20,46 +24,30 @@ export interface BotStats {
   readonly newest: string | null;
 }
 
-export const UNSOURCED = '(none: SillyTavern)';
-
-/** One bot's figures; the collection is the one in use (after a reembed switch, the new one). */
-export async function collectBotStats(
-  deps: { readonly store: PointStore; readonly journal: MessageJournal },
-  bot: BotConfig,
-): Promise<BotStats> {
-  const { store, journal } = deps;
-  const collection = journal.routes.activeCollection(bot.collection);
-  const counts = journal.botCounts(bot.name);
-  const sources = Object.keys(counts.bySource);
-  const [points, unsourced, ...bySource] = await Promise.all([
-    store.countPoints(collection),
-    store.countPoints(collection, unsourcedPoints()),
-    ...sources.map((source) => store.countPoints(collection, allOf(matchValue('source', source)))),
-  ]);
-  const pointsBySource: Record<string, number> = Object.fromEntries(
-    sources.map((s, i) => [s, bySource[i] ?? 0]),
-  );
+/** The reader's figures in the command's own shape. */
+export function toCliStats(stats: BotStats): CliBotStats {
+  const pointsBySource: Record<string, number> = { ...stats.points.bySource };
+  const { total, unsourced } = stats.points;
   const known = unsourced + Object.values(pointsBySource).reduce((a, b) => a + b, 0);
   if (unsourced > 0) pointsBySource[UNSOURCED] = unsourced;
   // Points of a source this journal has no messages of (another machine's, a restore without its rows).
-  if (points > known) pointsBySource['(other)'] = points - known;
-  const span = journal.memorySpan(bot.name);
+  if (total > known) pointsBySource['(other)'] = total - known;
+  const { span } = stats;
   return {
-    bot: bot.name,
-    collection,
-    model: journal.collectionModel(collection)?.model ?? null,
+    bot: stats.bot,
+    collection: stats.collection,
+    model: stats.model,
     pointsBySource,
-    points,
-    messagesBySource: counts.bySource,
-    pending: counts.pending,
-    forgotten: counts.forgotten,
+    points: total,
+    messagesBySource: stats.messages.bySource,
+    pending: stats.messages.pending,
+    forgotten: stats.messages.forgotten,
     oldest: span ? new Date(span.oldestMs).toISOString() : null,
     newest: span ? new Date(span.newestMs).toISOString() : null,
   };
 }
-
 /** The figures as a terminal table: one row per bot and source, then the bot's totals. */
-export function formatStatsTable(stats: readonly BotStats[]): string {
+export function formatStatsTable(stats: readonly CliBotStats[]): string {
   const rows: string[][] = [['bot', 'collection', 'source', 'points', 'messages']];
   for (const s of stats) {
     const sources = [

@@ -1,0 +1,202 @@
+/**
+ * @module The one context every command on a bot's memory stands on: the config and the bot checked first,
+ * then the store, each failure a line that says the fix. The store is the running service's when something
+ * serves it; when nothing serves the embedded store, the data commands (export, restore, reembed, stats,
+ * doctor) open its folder here, while import and reindex, which write beside a service that owns it, ask for
+ * `serve` (connectCommandStore).
+ */
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { Logger } from '../logging/logger.js';
+import type { StoreAdmin } from '../store/store-admin.js';
+import { CommandFailure } from './commands/command-io.js';
+import { formatHttpUrl } from '../runtime/format-http-url.js';
+import type { MemoryStore } from '../store/memory-store.js';
+
+/**
+ * The store's REST URL. With the embedded store `serve` owns its data folder, so these commands talk to the
+ * running service's store over HTTP rather than opening the folder a second time (two processes would each keep
+ * their own copy of the points). A wildcard listen address is reached on loopback.
+ */
+export function storeUrlOf(config: MemoryPoolConfig): string {
+  if (config.store.kind === 'qdrant') return config.store.url;
+  const host = ['0.0.0.0', '::'].includes(config.store.host) ? '127.0.0.1' : config.store.host;
+  return formatHttpUrl(host, config.store.port);
+}
+
+/** What a command says when `--bot` names a bot the config does not have. */
+export function unknownBotMessage(config: MemoryPoolConfig, bot: string): string {
+  return (
+    `error: --bot ${bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
+    'Pass one of them, or --config the file that defines it.'
+  );
+}
+
+/** The config with `bot` in it; throws CommandFailure saying what is wrong. */
+export function loadBotConfig(options: {
+  readonly config?: string | undefined;
+  readonly bot: string;
+}): MemoryPoolConfig {
+  const config = loadCommandConfig(options.config);
+  requireConfiguredBot(config, options.bot);
+  return config;
+}
+
+/** A client of the config's store once it answers; throws CommandFailure saying how to make it answer. */
+export async function connectCommandStore(config: MemoryPoolConfig, command: string): Promise<MemoryStore> {
+  const { createQdrantPointStore } = await import('../store/qdrant/qdrant-point-store.js');
+  const url = storeUrlOf(config);
+  const client = createQdrantPointStore({
+    url,
+    ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+  });
+  try {
+    await client.probe();
+    return client;
+  } catch (error) {
+    const fix =
+      config.store.kind === 'embedded'
+        ? `\`memory-pool serve\` owns the embedded store: start it with this config and run ${command} again ` +
+          `(${command} runs safely beside it), or serve the store alone with \`memory-pool qdrant --data ${config.store.path} --port ${config.store.port}\`.`
+        : 'Check store.qdrant.url / QDRANT_URL and that Qdrant is running.';
+    throw new CommandFailure(`error: cannot reach the store at ${url} (${(error as Error).message}). ${fix}`);
+  }
+}
+
+export interface DataToolContext {
+  readonly config: MemoryPoolConfig;
+  readonly store: MemoryStore;
+  readonly admin: StoreAdmin;
+  readonly journal: MessageJournal;
+  /** Where the store was reached, and whether this process opened it. */
+  readonly storeUrl: string;
+  readonly storeOpenedHere: boolean;
+  close(): Promise<void>;
+}
+
+/** Loads the config or throws CommandFailure with its problems. */
+export function loadCommandConfig(configPath: string | undefined): MemoryPoolConfig {
+  try {
+    return loadConfig(configPath === undefined ? {} : { configPath });
+  } catch (error) {
+    throw new CommandFailure(isMemoryPoolError(error) ? error.message : String(error));
+  }
+}
+
+/** Throws CommandFailure naming the configured bots when `bot` is not one. */
+export function requireConfiguredBot(config: MemoryPoolConfig, bot: string): void {
+  if (config.bots[bot] !== undefined) return;
+  throw new CommandFailure(unknownBotMessage(config, bot));
+}
+
+/** The store half of DataToolContext: what the doctor opens on its own, apart from the journal. */
+export type DataStore = Omit<DataToolContext, 'config' | 'journal'>;
+
+/**
+ * Reaches the store: over its URL when something serves it (a real Qdrant, or `serve` with the embedded
+ * store), else, for the embedded store, by opening its data folder here on a free loopback port.
+ */
+export async function openDataStore(config: MemoryPoolConfig): Promise<DataStore> {
+  const [{ createQdrantPointStore }, { createQdrantStoreAdmin }] = await Promise.all([
+    import('../store/qdrant/qdrant-point-store.js'),
+    import('../store/qdrant/qdrant-store-admin.js'),
+  ]);
+  const apiKey = config.store.apiKey ? { apiKey: config.store.apiKey } : {};
+  let url = storeUrlOf(config);
+  let closeStore: () => Promise<void> = async () => undefined;
+  let storeOpenedHere = false;
+  try {
+    await createQdrantPointStore({ url, ...apiKey, timeoutMs: 2_000 }).probe();
+  } catch (error) {
+    if (config.store.kind !== 'embedded') {
+      throw new CommandFailure(
+        `error: cannot reach Qdrant at ${url} (${(error as Error).message}). Check store.qdrant.url / QDRANT_URL and that Qdrant is running.`,
+      );
+    }
+    const { startQdrantServer } = await import('../qdrant-server/http/server.js');
+    try {
+      const server = await startQdrantServer({
+        dataDir: config.store.path,
+        host: '127.0.0.1',
+        port: 0,
+        ...apiKey,
+      });
+      url = server.url;
+      closeStore = () => server.close();
+      storeOpenedHere = true;
+    } catch (openError) {
+      throw new CommandFailure(
+        `error: the embedded store at ${url} does not answer and its data folder cannot be opened here (${(openError as Error).message}). ` +
+          'Start `memory-pool serve` with this config (the data commands run beside it), or stop the process holding the folder.',
+      );
+    }
+  }
+  return {
+    store: createQdrantPointStore({ url, ...apiKey, timeoutMs: 60_000 }),
+    admin: createQdrantStoreAdmin({ url, ...apiKey }),
+    storeUrl: url,
+    storeOpenedHere,
+    close: closeStore,
+  };
+}
+
+/** The store (as openDataStore reaches it) and the journal; a journal that cannot be opened closes the store. */
+export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolContext> {
+  const { openMessageJournal } = await import('../journal/message-journal.js');
+  const store = await openDataStore(config);
+  let journal: MessageJournal;
+  try {
+    journal = openMessageJournal(config.dataDir);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return {
+    ...store,
+    config,
+    journal,
+    close: async () => {
+      journal.close();
+      await store.close();
+    },
+  };
+}
+
+/** What a command that writes a bot's memory (import, reindex) needs of the service core. */
+export interface CommandRouting {
+  /** The config with each bot on the collection it uses now (after a reembed switch, the new one). */
+  readonly config: MemoryPoolConfig;
+  /** The embedder of the model recorded for a collection (the configured one when none was recorded). */
+  embedderFor(collection: string): Embedder;
+}
+
+/** Routes the config's bots as serve does (src/core/bot-collections.ts), embedding with `embedder` by default. */
+export async function routeCommandBots(
+  config: MemoryPoolConfig,
+  journal: MessageJournal,
+  embedder: Embedder,
+  logger: Logger,
+): Promise<CommandRouting> {
+  const [{ BotCollections }, { createEmbedder }] = await Promise.all([
+    import('../core/bot-collections.js'),
+    import('../embedding/create-embedder.js'),
+  ]);
+  const collections = new BotCollections({
+    bots: config.bots,
+    journal,
+    configured: { embedder, queryEmbedder: embedder },
+    build: (embedding) => {
+      const built = createEmbedder(embedding, { logger });
+      return { embedder: built, queryEmbedder: built };
+    },
+    logger,
+  });
+  const bots = Object.entries(config.bots).map(([name, bot]) => [name, collections.route(bot)] as const);
+  return {
+    config: { ...config, bots: Object.fromEntries(bots) },
+    embedderFor: (collection) => collections.embedderFor(collection),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * @module The capabilities the operations call, bound once to the store, journal, guards and writer: recall
+ * with the query embedder of the collection's model, forgetting that gives way to the writer, and the
+ * viewer's backend, whose edits embed with the model recorded for the collection.
+ */
+import { forgetMemories } from '../forgetting/forget-memories.js';
+import type { ChunkWriter } from '../ingest/chunk-writer.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { PartsGuard } from '../parts/parts-guard.js';
+import type { PartsIndex } from '../parts/parts-index.js';
+import { retrieveMemories } from '../retrieval/retrieve-memories.js';
+import type { CollectionGuard } from '../store/collection-guard.js';
+import type { MemoryStore } from '../store/memory-store.js';
+import { createViewerBackend } from '../viewer/viewer-backend.js';
+import type { BotCollections } from './bot-collections.js';
+import type { MemoryCapabilities } from './operations/memory-capabilities.js';
+
+export interface CapabilityParts {
+  readonly store: MemoryStore;
+  readonly journal: MessageJournal;
+  readonly collections: BotCollections;
+  readonly guard: CollectionGuard;
+  readonly partsGuard: PartsGuard;
+  readonly parts: PartsIndex;
+  readonly writer: ChunkWriter;
+  readonly recallDeadlineMs?: number;
+}
+
+export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
+  const { store, journal, collections, guard, partsGuard, writer } = parts;
+  return {
+    retrieve: (bot, request, signal) =>
+      retrieveMemories(
+        {
+          store,
+          embedder: collections.queryEmbedderFor(bot.collection),
+          guard,
+          partsGuard,
+          forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
+          chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
+          ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
+        },
+        bot,
+        request,
+        signal,
+      ),
+    forget: (bot, request, permissions) =>
+      forgetMemories(
+        {
+          journal,
+          store,
+          parts: parts.parts,
+          runExclusive: (task) => writer.runExclusive(task),
+          wakeWriter: () => writer.wake(),
+        },
+        bot,
+        request,
+        permissions,
+      ),
+    viewerBackend: createViewerBackend({
+      store,
+      journal,
+      embedderFor: (collection) => collections.embedderFor(collection),
+      guard,
+    }),
+  };
+}

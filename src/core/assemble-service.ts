@@ -1,0 +1,187 @@
+/**
+ * @module The one wiring of the service, with no sockets: journal-routed collections, metered embedders,
+ * guards, the parts index, the chunk writer (not started), the capabilities and the operations over them.
+ * `memory-pool serve` (src/service/start-memory-service.ts) and the in-process tests both call it, so a
+ * test cannot lack what production has (live routing, metering, followers).
+ */
+import type { EmbeddingConfig, MemoryPoolConfig } from '../config/config-types.js';
+import { createEmbedder } from '../embedding/create-embedder.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { ChunkWriter } from '../ingest/chunk-writer.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import type { Logger } from '../logging/logger.js';
+import { meterEmbedder } from '../metrics/metered-embedder.js';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
+import { createPartsGuard } from '../parts/parts-guard.js';
+import { PartsIndex } from '../parts/parts-index.js';
+import { createCollectionGuard } from '../store/collection-guard.js';
+import type { MemoryStore } from '../store/memory-store.js';
+import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
+import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
+import { assembleCapabilities } from './assemble-capabilities.js';
+import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
+import { cacheProbe, runProbe } from './readiness-checks.js';
+import { routeBots } from './route-bots.js';
+import type { ServiceDeps } from './service-deps.js';
+
+export interface AssembleServiceOptions {
+  readonly config: MemoryPoolConfig;
+  readonly store: MemoryStore;
+  /** The journal; the assembled service's close() does not close it (its opener does). */
+  readonly journal: MessageJournal;
+  /** Embeds chunks (batched). */
+  readonly embedder: Embedder;
+  /** Embeds queries; defaults to `embedder` (pass a cached one). */
+  readonly queryEmbedder?: Embedder;
+  /**
+   * Builds the embedders of a model a reembed recorded (a collection switched to, or being built, while
+   * serve runs); default: createEmbedder for both.
+   */
+  readonly buildEmbedders?: (embedding: EmbeddingConfig) => ServiceEmbedders;
+  readonly logger: Logger;
+  /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
+  readonly recallDeadlineMs?: number;
+  /** Whether /metrics carries the process's own figures (default true; tests of many services turn it off). */
+  readonly processMetrics?: boolean;
+}
+
+export interface AssembledService {
+  /** What the HTTP app is built over (createServiceApp). */
+  readonly deps: ServiceDeps;
+  readonly operations: MemoryOperations;
+  readonly collections: BotCollections;
+  /** The chunk writer, not started: serve starts it, in-process tests flush it with `runOnce`. */
+  readonly writer: ChunkWriter;
+  /** Stops the writer and waits for the timeline indexes asked for at assembly. */
+  close(): Promise<void>;
+}
+
+/** Wires the service over a store and a journal; throws ConfigError when a recorded model cannot be used. */
+export function assembleService(options: AssembleServiceOptions): AssembledService {
+  const { config, store, journal, embedder, logger } = options;
+  // A bot switched by `memory-pool reembed` writes its new collection from this start on (the check refuses
+  // a switch to a collection of another, unrecorded model); reads follow later switches (BotCollections).
+  const bots = routeBots(config.bots, journal, embedder);
+  const metrics = createServiceMetrics(() => journal.queueDepth(), {
+    processMetrics: options.processMetrics ?? true,
+  });
+  const indexFailed = (collection: string, error: unknown) =>
+    logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
+  // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
+  // never by a read; assembly does not wait for it.
+  const indexing = prepareTimelineIndexes(
+    store,
+    Object.values(bots).map((bot) => bot.collection),
+    indexFailed,
+  );
+  const guard = createCollectionGuard(store, journal, {
+    prepare: (collection, shape) =>
+      prepareTimelineIndex(store, collection, shape).catch((error: unknown) =>
+        indexFailed(collection, error),
+      ),
+  });
+  const partsGuard = createPartsGuard(store, journal);
+  // Parts of a collection deleted while serve was stopped hold the deleted memories' text; assembly does not
+  // wait for their removal.
+  const droppingParts = dropOrphanParts(store, journal, partsGuard).then(
+    (dropped) => {
+      if (dropped.length > 0) logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
+    },
+    (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
+  );
+  const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
+  const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
+  const buildEmbedders =
+    options.buildEmbedders ??
+    ((embedding: EmbeddingConfig) => {
+      const built = createEmbedder(embedding, { logger });
+      return { embedder: built, queryEmbedder: built };
+    });
+  const collections = new BotCollections({
+    bots: config.bots,
+    journal,
+    configured: { embedder: chunkEmbedder, queryEmbedder },
+    build: (embedding) => {
+      const built = buildEmbedders(embedding);
+      return {
+        embedder: meterEmbedder(built.embedder, metrics, 'chunk'),
+        queryEmbedder: meterEmbedder(built.queryEmbedder, metrics, 'query'),
+      };
+    },
+    logger,
+  });
+  // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
+  collections.checkRecordedModels();
+  const embedderFor = (collection: string) => collections.embedderFor(collection);
+  const parts = new PartsIndex({
+    bots,
+    journal,
+    store,
+    embedder: chunkEmbedder,
+    embedderFor,
+    guard: partsGuard,
+  });
+  const writer = new ChunkWriter({
+    bots,
+    journal,
+    store,
+    embedder: chunkEmbedder,
+    embedderFor,
+    followerOf: (collection) => journal.routes.followerOf(collection),
+    guard,
+    metrics,
+    logger,
+    parts,
+  });
+  const wakeWriter = () => writer.wake();
+  const capabilities = assembleCapabilities({
+    store,
+    journal,
+    collections,
+    guard,
+    partsGuard,
+    parts,
+    writer,
+    ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
+  });
+  const operations = createMemoryOperations({
+    ...capabilities,
+    config,
+    collections,
+    journal,
+    store,
+    metrics,
+    wakeWriter,
+  });
+  const { readiness } = config;
+  const checkEmbedder = cacheProbe(() => embedder.probe(), {
+    ttlMs: readiness.embedderCacheMs,
+    timeoutMs: readiness.timeoutMs,
+  });
+  const deps: ServiceDeps = {
+    config,
+    metrics,
+    logger,
+    operations,
+    checkReadiness: async () => {
+      const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
+        runProbe(() => store.probe(), readiness.timeoutMs),
+        checkEmbedder(),
+        runProbe(() => journal.checkWritable(), readiness.timeoutMs),
+      ]);
+      return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
+    },
+  };
+  return {
+    deps,
+    operations,
+    collections,
+    writer,
+    async close() {
+      await writer.stop();
+      await indexing;
+      await droppingParts;
+    },
+  };
+}

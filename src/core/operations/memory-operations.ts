@@ -1,0 +1,128 @@
+/**
+ * @module The one set of the service's operations: save, retrieve, forget, stats, the forget log and the
+ * viewer's reads and edits. Each takes who asks, which bot and the request, authorizes inside and acts on
+ * the collection the bot uses now (BotCollections), so HTTP, Discord and MCP cannot differ.
+ */
+import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
+import { forgetPermissions } from '../../auth/forget-permissions.js';
+import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
+import { ValidationError } from '../../errors/memory-pool-error.js';
+import { acceptSave } from '../../ingest/accept-save.js';
+import type { MessageMatch } from '../../journal/forget-journal.js';
+import type { MessageJournal } from '../../journal/message-journal.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import type { MemoryStore } from '../../store/memory-store.js';
+import type {
+  ForgetLogEntry,
+  ForgetLogResponse,
+  ForgetRequest,
+  ForgetResponse,
+} from '../../wire/forget-request.js';
+import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
+import type { SaveRequest, SaveResponse } from '../../wire/save-request.js';
+import type { BotStatsResponse } from '../../wire/stats-response.js';
+import type { BotCollections } from '../bot-collections.js';
+import { readBotStats, toStatsResponse } from '../read-bot-stats.js';
+import type { MemoryCapabilities } from './memory-capabilities.js';
+import { createViewerOperations, type ViewerOperations } from './viewer-operations.js';
+
+/** How a forget selects journaled messages (Discord counts what a forget would remove). */
+export type { MessageMatch };
+
+export interface MemoryOperationsDeps extends MemoryCapabilities {
+  readonly config: MemoryPoolConfig;
+  readonly collections: BotCollections;
+  readonly journal: MessageJournal;
+  readonly store: MemoryStore;
+  readonly metrics: ServiceMetrics;
+  /** Tells the chunk writer new messages are waiting. */
+  wakeWriter(): void;
+}
+
+export interface MemoryOperations {
+  /** The configured bots' names, in config order. */
+  bots(): string[];
+  /** A bot as configured (name, speakers, scope): not for I/O, whose collection is routed inside. */
+  bot(botName: string): BotConfig;
+  /** `POST /save`: journal the window (source: the request's, else the key's, else the bot's default). */
+  save(principal: Principal, botName: string, request: SaveRequest): Promise<SaveResponse>;
+  retrieve(
+    principal: Principal,
+    botName: string,
+    request: RetrieveRequest,
+    signal?: AbortSignal,
+  ): Promise<RetrieveResponse>;
+  /** Forgets within what the caller's key may forget. */
+  forget(principal: Principal, botName: string, request: ForgetRequest): Promise<ForgetResponse>;
+  /** How many journaled messages a forget by `match` would remove, within what the caller may forget. */
+  countForgettable(principal: Principal, botName: string, match: MessageMatch): number;
+  /** Which of `messageIds` the caller's own source has journaled for the bot. */
+  recordedAmong(principal: Principal, botName: string, messageIds: readonly string[]): ReadonlySet<string>;
+  /** The forget audit (admin), of one bot or of every bot; `limit` as the query gives it (default 100). */
+  forgetLog(principal: Principal, botName: string | undefined, limit: string | undefined): ForgetLogResponse;
+  stats(principal: Principal, botName: string): Promise<BotStatsResponse>;
+  readonly viewer: ViewerOperations;
+}
+
+/** Builds the operations over the assembled parts (src/core/assemble-service.ts). */
+export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperations {
+  const { collections, journal } = deps;
+  return {
+    bots: () => collections.names(),
+    bot: (botName) => collections.configured(botName),
+
+    async save(principal, botName, request) {
+      const bot = collections.current(botName);
+      const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
+      authorize(principal, { operation: 'save', bot: bot.name, source });
+      return acceptSave(deps, bot, request, source);
+    },
+
+    async retrieve(principal, botName, request, signal) {
+      const bot = collections.current(botName);
+      authorize(principal, { operation: 'retrieve', bot: bot.name });
+      const response = await deps.retrieve(bot, request, signal);
+      deps.metrics.recallHits.observe({ bot: bot.name }, response.hits.length);
+      return response;
+    },
+
+    async forget(principal, botName, request) {
+      const bot = collections.current(botName);
+      authorize(principal, { operation: 'forget', bot: bot.name });
+      return deps.forget(bot, request, forgetPermissions(principal));
+    },
+
+    countForgettable(principal, botName, match) {
+      const bot = collections.current(botName);
+      authorize(principal, { operation: 'forget', bot: bot.name });
+      return journal.forgetting.findMatching(bot.name, match, forgetPermissions(principal).sources).length;
+    },
+
+    recordedAmong(principal, botName, messageIds) {
+      const bot = collections.current(botName);
+      const source = principalSource(principal) ?? bot.defaultSource;
+      authorize(principal, { operation: 'save', bot: bot.name, source });
+      return journal.forgetting.journaledAmong(bot.name, source, messageIds);
+    },
+
+    forgetLog(principal, botName, limitText = '100') {
+      const bot = botName === undefined ? undefined : collections.configured(botName);
+      authorize(principal, { operation: 'admin', bot: bot?.name ?? '*' });
+      const limit = Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        throw new ValidationError('limit', `limit: expected an integer from 1 to 1000, got "${limitText}"`);
+      }
+      const entries = journal.forgetting.listAudit({ ...(bot ? { bot: bot.name } : {}), limit });
+      return { entries: entries as unknown as ForgetLogEntry[] };
+    },
+
+    async stats(principal, botName) {
+      const bot = collections.current(botName);
+      // Retrieve scope: stats read no memory text.
+      authorize(principal, { operation: 'retrieve', bot: bot.name });
+      return toStatsResponse(await readBotStats(deps, bot, bot.collection));
+    },
+
+    viewer: createViewerOperations(deps),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * @module The MCP server's backend inside `memory-pool serve`: the service's own operations, called with the
+ * caller's principal (the key presented to `/mcp`) instead of a loop back through in-process HTTP. Each
+ * request is validated against its wire schema first, so a tool's call answers as the HTTP API would.
+ */
+import type { Principal } from '../../auth/api-key-auth.js';
+import type { MemoryOperations } from '../../core/operations/memory-operations.js';
+import { forgetRequestSchema } from '../../wire/forget-request.js';
+import { parseWireRequest } from '../../wire/parse-wire-request.js';
+import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
+import { saveRequestSchema } from '../../wire/save-request.js';
+import type { ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
+import type { MemoryBackend } from './memory-backend.js';
+
+export interface OperationsBackendOptions {
+  readonly operations: MemoryOperations;
+  /** Who called `/mcp`: every tool acts with exactly this key's rights. */
+  readonly principal: Principal;
+  /** The service's readiness, as `GET /ready` reports it. */
+  checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+}
+
+export function createOperationsBackend(options: OperationsBackendOptions): MemoryBackend {
+  const { operations, principal } = options;
+  return {
+    save: async (request) => {
+      const parsed = parseWireRequest(saveRequestSchema, request);
+      return operations.save(principal, parsed.bot, parsed);
+    },
+    retrieve: async (request, call) => {
+      const parsed = parseWireRequest(retrieveRequestSchema, request);
+      return operations.retrieve(principal, parsed.bot, parsed, call?.signal);
+    },
+    forget: async (request) => {
+      const parsed = parseWireRequest(forgetRequestSchema, request);
+      return operations.forget(principal, parsed.bot, parsed);
+    },
+    stats: (bot) => operations.stats(principal, bot),
+    // Answering at all is health: the service runs this very code.
+    health: async () => ({ status: 'ok' }),
+    ready: async (): Promise<ReadyResponse> => {
+      const checks = await options.checkReadiness();
+      return { ready: Object.values(checks).every((check) => check.ok), checks };
+    },
+  };
+}
