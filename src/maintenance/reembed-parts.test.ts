@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { QdrantClient } from '@qdrant/js-client-rest';
+import { runDoctor } from '../cli/commands/doctor-command.js';
 import { runReembed } from '../cli/commands/reembed-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
@@ -168,6 +169,12 @@ describe('a reembed carries the parts index recall needs', () => {
     assert.equal(switched.switched, true, switched.pending);
     assert.equal(journal.routes.activeCollection(collection), target);
     assert.deepEqual(await recall(), before);
+    const io = captureOutput();
+    await runDoctor({ config }, io);
+    assert.match(
+      io.text().out,
+      new RegExp(`pass {2}bot mythos: recall mode: hybrid: passages from ${target}__parts`),
+    );
   });
 
   test('after --rollback, the old collection’s parts serve again, without what was forgotten since', async () => {

@@ -13,6 +13,7 @@ import {
   journalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
+import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
 import {
   type CommandOutput,
   type DataStore,
@@ -99,6 +100,7 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
           model: embedder.model,
           dimensions: embedded.dimensions ?? embedder.dimensions,
         })),
+        ...(await checkRecallModes({ ...store, journal }, config)),
       );
     }
     if (journal !== undefined) {
