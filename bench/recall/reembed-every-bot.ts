@@ -26,8 +26,8 @@ export async function reembedEveryBot(
           admin: createQdrantStoreAdmin(options),
           journal,
           embedder,
-          // The product's defaults, as the benchmark's config has them: serve keeps its own embedder.
-          embedding: '{}',
+          // The benchmark's own section (the product's defaults), as reembed records a --to file's.
+          embedding: JSON.stringify(config.embedding),
           bots: config.bots,
         },
         // A rebuild: the model is the one in use, which a plain reembed would call nothing to do.
