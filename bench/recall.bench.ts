@@ -2,7 +2,9 @@
  * @module Recall benchmark (issue 12): ingests LoCoMo conversations through the HTTP API as a client would,
  * asks every question with POST /retrieve, and prints evidence recall at 5 / 10 / 25 / 50 turns overall and
  * per category, the chunks and characters returned, and /retrieve latency. Product defaults throughout.
- * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--embedder distilled]
+ * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
+ * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
+ * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
  * (docs/recall.md)
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { startMemoryService } from '../src/service/start-memory-service.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { type LocomoConversation, loadLocomo } from './recall/locomo-dataset.js';
+import { reembedEveryBot } from './recall/reembed-every-bot.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
 const CATEGORIES: Record<number, string> = {
@@ -60,6 +63,7 @@ if (!existsSync(dataFile)) {
   process.exit(0);
 }
 
+const withReembed = process.argv.includes('--reembed');
 const conversations = loadLocomo(dataFile);
 const botName = (c: LocomoConversation) => `locomo-${c.sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 const chunkOverride = {
@@ -173,29 +177,18 @@ async function countMultiDayChunks(bot: string, tsById: Map<string, number>): Pr
   }).length;
 }
 
-try {
-  const tsById = new Map<string, number>();
-  const started = performance.now();
-  let chunks = 0;
-  let multiDay = 0;
-  for (const conversation of conversations) await ingest(conversation, tsById);
-  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
-  for (const conversation of conversations) {
-    chunks += await drain(botName(conversation), idleMs + 600_000);
-    multiDay += await countMultiDayChunks(botName(conversation), tsById);
-  }
-  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-  const sizes = Object.values(config.bots)[0]!.chunk;
-  console.log(`data: ${dataFile} (read at run time, not copied)`);
-  console.log(
-    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
-      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
-      `in ${((performance.now() - started) / 1000).toFixed(1)} s; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
-      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
-  );
+interface Measured {
+  readonly scores: { conversation: string; category: number; byBudget: BudgetScore[] }[];
+  readonly latencies: number[];
+  /** Hits per recall mode (counted only with --reembed, which asks with `explain`). */
+  readonly modes: Map<string, number>;
+}
 
-  const scores: { conversation: string; category: number; byBudget: BudgetScore[] }[] = [];
+/** Asks every question once, in order. */
+async function askEveryQuestion(): Promise<Measured> {
+  const scores: Measured['scores'] = [];
   const latencies: number[] = [];
+  const modes = new Map<string, number>();
   for (const conversation of conversations) {
     for (const question of conversation.questions) {
       const askedAt = performance.now();
@@ -203,8 +196,12 @@ try {
         bot: botName(conversation),
         query_text: question.question,
         limit: RETRIEVE_LIMIT,
+        ...(withReembed ? { explain: true } : {}),
       });
       latencies.push(performance.now() - askedAt);
+      for (const hit of hits) {
+        if (hit.explain) modes.set(hit.explain.mode, (modes.get(hit.explain.mode) ?? 0) + 1);
+      }
       const ranked: readonly RetrieveHit[] = hits;
       scores.push({
         conversation: conversation.sampleId,
@@ -213,10 +210,19 @@ try {
       });
     }
   }
+  return { scores, latencies, modes };
+}
 
-  const row = (label: string, picked: typeof scores) =>
-    `| ${label} (n=${picked.length}) | ${BUDGETS.map((_, b) => pct(mean(picked.map((s) => s.byBudget[b]!.recall)))).join(' | ')} |`;
-  console.log(`\nevidence recall at a budget of N turns (${scores.length} questions)\n`);
+const formatModes = (modes: Map<string, number>) =>
+  [...modes].map(([mode, n]) => `${mode} ${n}`).join(', ') || 'none counted';
+
+/** Prints the recall table, per category and conversation, what was returned, and the latency. */
+function report({ scores, latencies }: Measured, label?: string): void {
+  const row = (name: string, picked: typeof scores) =>
+    `| ${name} (n=${picked.length}) | ${BUDGETS.map((_, b) => pct(mean(picked.map((s) => s.byBudget[b]!.recall)))).join(' | ')} |`;
+  console.log(
+    `\nevidence recall at a budget of N turns (${scores.length} questions${label ? `, ${label}` : ''})\n`,
+  );
   console.log(`| turns | ${BUDGETS.join(' | ')} |`);
   console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
   console.log(row('overall', scores));
@@ -247,6 +253,48 @@ try {
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +
       `(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
+}
+
+try {
+  const tsById = new Map<string, number>();
+  const started = performance.now();
+  let chunks = 0;
+  let multiDay = 0;
+  for (const conversation of conversations) await ingest(conversation, tsById);
+  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
+  for (const conversation of conversations) {
+    chunks += await drain(botName(conversation), idleMs + 600_000);
+    multiDay += await countMultiDayChunks(botName(conversation), tsById);
+  }
+  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  const sizes = Object.values(config.bots)[0]!.chunk;
+  console.log(`data: ${dataFile} (read at run time, not copied)`);
+  console.log(
+    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
+      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
+      `in ${((performance.now() - started) / 1000).toFixed(1)} s; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
+      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
+  );
+
+  const before = await askEveryQuestion();
+  report(before, withReembed ? 'before the reembed' : undefined);
+  if (withReembed) {
+    const reembedStarted = performance.now();
+    const moved = await reembedEveryBot(config, service.storeUrl!, embedder);
+    console.log(
+      `\nre-embedded every bot to the same model (${embedder.model}): ${moved} in ` +
+        `${((performance.now() - reembedStarted) / 1000).toFixed(1)} s (load average ${loadavg()[0]!.toFixed(1)})`,
+    );
+    const after = await askEveryQuestion();
+    report(after, 'right after the switch');
+    const same = after.scores.filter(
+      (s, i) => JSON.stringify(s.byBudget) === JSON.stringify(before.scores[i]!.byBudget),
+    ).length;
+    console.log(
+      `\nafter the reembed: ${same} of ${after.scores.length} questions scored exactly as before; ` +
+        `hits by mode before ${formatModes(before.modes)}, after ${formatModes(after.modes)}`,
+    );
+  }
 } finally {
   await service.close();
   rmSync(dir, { recursive: true, force: true });

@@ -219,11 +219,8 @@ describe('a reembed switch made while serve runs is followed by every reader and
     await checkAllOn('dropped', target, NEW_DIMENSIONS);
   });
 
-  // A todo until the reembed builds the new collection's parts index before it switches (issue 23, defect 1):
-  // until then the new collection answers chunk-only. Drop the todo once that lands.
-  test('recall answered in the same mode (hybrid) after every switch', {
-    todo: 'the reembed building the parts index',
-  }, () => {
+  // The reembed builds the new collection's parts index before it switches (issue 23, defect 1).
+  test('recall answered in the same mode (hybrid) after every switch', () => {
     const expected = [...baseline.modes].sort();
     assert.deepEqual(expected, ['hybrid']);
     for (const [step, seen] of modes)

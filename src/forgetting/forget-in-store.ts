@@ -92,6 +92,7 @@ async function deleteByFilter(
   // During a reembed the collection being built must lose them too (SillyTavern's points included).
   const follower = deps.journal.routes.followerOf(collection);
   if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
+    await deps.parts?.deleteMatching(follower, filter);
     await store.deletePoints(follower, { filter });
   }
   return count;

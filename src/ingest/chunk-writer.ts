@@ -4,6 +4,7 @@
  * waking when due. Work is read from the journal every time, so a restart, or Qdrant or the embedder being
  * down, only delays it.
  */
+import { SerialQueue } from '../runtime/serial-queue.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
@@ -35,11 +36,11 @@ const MAX_IDLE_SLEEP_MS = 5_000;
 export class ChunkWriter {
   #timer: NodeJS.Timeout | undefined;
   /**
-   * Every unit of work (planning, one batch of deletes or writes, an exclusive task) runs on this chain,
+   * Every unit of work (planning, one batch of deletes or writes, an exclusive task) runs on this queue,
    * one after another: a forget never interleaves with a write of the old text, and it waits for at most
    * one batch, not a whole backlog.
    */
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #looping: Promise<void> | undefined;
   #rerun = false;
   #stopped = true;
@@ -83,7 +84,7 @@ export class ChunkWriter {
     clearTimeout(this.#timer);
     this.#backgroundWrite?.abort();
     await this.#looping;
-    await this.#chain;
+    await this.#queue.idle();
   }
 
   /**
@@ -136,9 +137,7 @@ export class ChunkWriter {
   }
 
   #enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(work);
-    this.#chain = run.catch(() => undefined);
-    return run;
+    return this.#queue.enqueue(work);
   }
 
   /** One batch of deletes, else one batch of writes; false when nothing was due. */

@@ -152,8 +152,9 @@ async function writeCollectionGroup(
 
 /**
  * Writes the chunks just stored to the collection a reembed builds (with that collection's model), with the
- * same ids, so nothing stored during the build is missing after the switch. Its parts index is built by
- * reindex. False when aborted (the chunks stay due); throws on failure, so the chunks are retried whole.
+ * same ids, parts first as for the collection in use, so nothing stored during the build is missing after
+ * the switch, in the chunks or in the parts recall reads. False when aborted (the chunks stay due); throws
+ * on failure, so the chunks are retried whole.
  */
 async function writeToFollower(
   deps: ChunkBatchDeps,
@@ -173,6 +174,12 @@ async function writeToFollower(
     throw error;
   }
   await deps.guard.ensureCollection(follower, embedder.model, vectors[0]!.length);
+  const partsWritten = await deps.parts?.writeParts(
+    follower,
+    group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
+    signal,
+  );
+  if (partsWritten === false) return false;
   await deps.store.upsertPoints(follower, toPoints(group, vectors));
   return true;
 }
@@ -199,6 +206,10 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
       // A forget during a reembed: the collection being built must lose the point too.
       const follower = deps.followerOf?.(collection);
       if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
+        await parts?.deleteParts(
+          follower,
+          group.map((c) => c.chunkId),
+        );
         await store.deletePoints(follower, { ids: group.map((c) => c.chunkId) });
       }
       journal.transaction(() => {

@@ -24,15 +24,18 @@ export class PartsIndexState {
 
   /** After a reindex built the parts of every chunk that was there. */
   markComplete(collection: string, now: number): void {
-    this.#db
-      .prepare(
-        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, 1, ?)
-         ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
-      )
-      .run(collection, now);
+    this.#setComplete(collection, true, now);
   }
 
-  /** After its parts collection was deleted: the next one starts afresh (complete again when it starts empty). */
+  /**
+   * Before a reembed builds `collection`'s parts: incomplete until its parts pass marks it complete, even if
+   * serve's first follower write creates the parts collection while the chunks are still being copied.
+   */
+  markIncomplete(collection: string, now: number): void {
+    this.#setComplete(collection, false, now);
+  }
+
+  /** After `collection` and its parts were deleted: a collection created later under the name starts afresh. */
   forget(collection: string): void {
     this.#db.prepare('DELETE FROM parts_indexes WHERE collection = ?').run(collection);
   }
@@ -43,5 +46,14 @@ export class PartsIndexState {
       | { complete: number }
       | undefined;
     return row === undefined ? undefined : row.complete === 1;
+  }
+
+  #setComplete(collection: string, complete: boolean, now: number): void {
+    this.#db
+      .prepare(
+        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (collection) DO UPDATE SET complete = excluded.complete, updated_at = excluded.updated_at`,
+      )
+      .run(collection, complete ? 1 : 0, now);
   }
 }

@@ -51,7 +51,7 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
       result.out,
       /^pass {2}bot mythos: collection \S+: 0 points, one unnamed 64-d Cosine vector/m,
     );
-    assert.match(result.out, /All 9 checks pass\.\n$/);
+    assert.match(result.out, /All 10 checks pass\.\n$/);
   });
 
   test('an unreachable store', {

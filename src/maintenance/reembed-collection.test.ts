@@ -156,12 +156,23 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'tomatoes in the garden' });
     assert.equal(recalled.status, 200);
     assert.ok(recalled.json.hits.some((hit: { text: string }) => hit.text.includes('tomatoes')));
+    const explained = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: 'tomatoes in the garden',
+      explain: true,
+    });
+    assert.deepEqual(
+      [...new Set(explained.json.hits.map((hit: { explain: { mode: string } }) => hit.explain.mode))],
+      ['hybrid'],
+      'the reembed built the parts index with the new model: recall stays hybrid, no reindex needed',
+    );
     const again = await reembed(config, { to });
     assert.equal(again.code, 0, again.err);
     assert.equal(again.summary.from, target, 'a rerun finds the switch done');
-    // The config still names the old model: reindex builds the new collection's parts with the recorded one.
+    // The config still names the old model: reindex checks the new collection's parts with the recorded one.
     const io = captureOutput();
     assert.equal(await runReindex({ bot: 'mythos', config, json: true }, io), 0, io.text().err);
+    assert.equal(JSON.parse(io.text().out).reindexed, 0, 'the reembed left reindex nothing to do');
     const parts = await allPoints(client, `${target}__parts`);
     assert.ok(parts.length > 0);
     assert.ok(

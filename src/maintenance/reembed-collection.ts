@@ -6,16 +6,18 @@
  * to the previous collection; drop-old: deletes the previous collection and points its name at the new one
  * (an alias), for SillyTavern and anything else that addresses the collection by name.
  */
-import type { BotConfig } from '../config/config-types.js';
+import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { MessageJournal } from '../journal/message-journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { reembedTargetName } from './reembed-target.js';
 import { describeModel, sameModel } from '../config/same-model.js';
 import { type SyncResult, syncCollection } from './sync-collection.js';
+import { type PartsSyncResult, syncParts } from './sync-parts.js';
 
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';
 
@@ -27,6 +29,8 @@ export interface ReembedDeps {
   readonly embedder: Embedder;
   /** Its `embedding:` section as written (JSON, `${VAR}` unexpanded), recorded for serve. */
   readonly embedding: string;
+  /** The configured bots: those sharing the collection have their chunks' parts built too. */
+  readonly bots: MemoryPoolConfig['bots'];
   readonly now?: () => number;
 }
 
@@ -36,7 +40,12 @@ export interface ReembedRequest {
   readonly dryRun: boolean;
   /** Whether `memory-pool serve` answers (drop-old waits for it to stop: it may still hold the old collection). */
   readonly serveRunning: boolean;
+  /** Called as each pass advances (the chunk passes, then the parts pass). */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Rebuild even when the collection in use has the model already (the recall benchmark measures that). */
+  readonly rebuild?: boolean;
+  /** How long a chunk serve rewrites during the parts pass may take to settle (default 30 s). */
+  readonly settleMs?: number;
 }
 
 export interface ReembedSummary {
@@ -45,6 +54,8 @@ export interface ReembedSummary {
   readonly from: string;
   readonly to: string;
   readonly sync?: SyncResult;
+  /** The parts index built for `to` (recall's passages), embedded with the same model. */
+  readonly parts?: PartsSyncResult;
   /** True when the bot now uses `to`. */
   readonly switched: boolean;
   /** Why the switch did not happen, and what to do. */
@@ -83,7 +94,10 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   } else {
     const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe']))[0]!.length;
     const recorded = journal.collectionModel(active);
-    if (recorded !== undefined && sameModel(recorded, { model: embedder.model, dimensions })) {
+    target = reembedTargetName(configured, embedder.model, dimensions);
+    const current = recorded !== undefined && sameModel(recorded, { model: embedder.model, dimensions });
+    // A rebuild to the same model still needs a collection other than the one in use to build into.
+    if (current && (request.rebuild !== true || target === active)) {
       return {
         bot: request.bot.name,
         action: request.action,
@@ -93,7 +107,6 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
         dryRun: request.dryRun,
       };
     }
-    target = reembedTargetName(configured, embedder.model, dimensions);
   }
   const base = {
     bot: request.bot.name,
@@ -103,27 +116,45 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
     dryRun: request.dryRun,
   };
   const now = deps.now ?? Date.now;
-  // From this commit on, serve writes what it stores in `active` to `target` too; the passes below copy
-  // what was stored before, so after the last one nothing stored is missing from `target`.
-  if (!request.dryRun) journal.routes.beginReembed(configured, active, target, deps.embedding, now());
-  const sync = await syncCollection(deps, {
+  const progress = request.onProgress ? { onProgress: request.onProgress } : {};
+  if (!request.dryRun) {
+    // Incomplete first: serve's first follower write may create the parts collection while `target` is still
+    // empty, which would otherwise record it complete before its parts pass ran.
+    journal.partsIndexes.markIncomplete(target, now());
+    // From this commit on, serve writes what it stores in `active` to `target` too (chunks and parts); the
+    // passes below copy what was stored before, so after the last one nothing stored is missing from `target`.
+    journal.routes.beginReembed(configured, active, target, deps.embedding, now());
+  }
+  const sync = await syncCollection(deps, { from: active, to: target, dryRun: request.dryRun, ...progress });
+  const parts = await syncParts(deps, {
+    configured,
     from: active,
     to: target,
     dryRun: request.dryRun,
-    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    ...(request.settleMs === undefined ? {} : { settleMs: request.settleMs }),
+    ...progress,
   });
-  const pending = whyNotSwitch(sync, request);
-  if (pending !== undefined) return { ...base, sync, switched: false, pending };
+  const pending = whyNotSwitch(sync, parts, target, request);
+  if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
   journal.routes.switchTo(configured, target, now());
-  return { ...base, sync, switched: true };
+  return { ...base, sync, parts, switched: true };
 }
 
-function whyNotSwitch(sync: SyncResult & { settled: boolean }, request: ReembedRequest): string | undefined {
+function whyNotSwitch(
+  sync: SyncResult & { settled: boolean },
+  parts: PartsSyncResult,
+  target: string,
+  request: ReembedRequest,
+): string | undefined {
   if (request.dryRun) return 'dry run: nothing written';
   if (sync.withoutText.length > 0) {
     return `${sync.withoutText.length} points have no text to embed (e.g. ${String(sync.withoutText[0])}): delete or fix them in the old collection, then run again`;
   }
   if (!sync.settled) return 'writes kept arriving through every pass: run again when the service is quieter';
+  // Recall would fall back to chunk-only on the new collection: the switch waits for a complete parts index.
+  if (!parts.complete) {
+    return `the parts index of ${target} is half-built (${parts.unsettled} chunks serve kept rewriting did not settle), so recall would fall back to chunk-only: run the same command again to finish it`;
+  }
   return undefined;
 }
 
@@ -159,7 +190,9 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
     if (aliased) await admin.setAlias(configured, active);
     await admin.deleteCollection(old);
   }
-  await admin.deleteCollection(`${old}__parts`);
+  // A deleted collection leaves no parts behind, nor a record that would make a new one under the name complete.
+  await admin.deleteCollection(partsCollectionName(old));
+  journal.partsIndexes.forget(old);
   journal.routes.forgetPrevious(configured);
   return { ...base, dropped: old };
 }

@@ -55,6 +55,7 @@ describe('a reembed build stopped halfway', () => {
         journal,
         embedder: NEW,
         embedding: '{"provider":"hashing","dimensions":32}',
+        bots: {},
       },
       request,
     );

@@ -15,7 +15,8 @@ import { unsourcedPoints } from '../store/store-filters.js';
 import { sleep } from '../runtime/retry.js';
 
 export interface ReindexDeps {
-  readonly config: MemoryPoolConfig;
+  /** The bots, each with the collection whose parts to build (after a switch: the routed one). */
+  readonly config: Pick<MemoryPoolConfig, 'bots'>;
   readonly journal: MessageJournal;
   readonly store: PointStore & HybridPointStore;
   readonly parts: PartsIndex;
@@ -30,6 +31,13 @@ export interface ReindexOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** How long a chunk that `serve` is rewriting meanwhile may take to settle (default 30 s). */
   readonly settleMs?: number;
+  /**
+   * The collection whose stored chunks to index (default: the bot's own). A reembed builds the parts of the
+   * collection it is about to switch to from the chunks still recorded in the one in use.
+   */
+  readonly chunksIn?: string;
+  /** Whether to mark the index complete when done (default true; a reembed marks it after every bot's pass). */
+  readonly markComplete?: boolean;
 }
 
 export interface ReindexSummary {
@@ -69,7 +77,8 @@ export async function reindexParts(
   const partsName = partsCollectionName(collection);
   const dryRun = options.dryRun === true;
   const batchSize = options.batchSize ?? 32;
-  const chunks = journal.chunks.storedChunks(botName).filter((c) => c.collection === collection);
+  const chunksIn = options.chunksIn ?? collection;
+  const chunks = journal.chunks.storedChunks(botName).filter((c) => c.collection === chunksIn);
   let partsExist = (await store.describeCollection(partsName)) !== undefined;
   let upToDate = 0;
   let reindexed = 0;
@@ -118,7 +127,7 @@ export async function reindexParts(
     options.onProgress?.(start + batch.length, chunks.length);
   }
   let complete = journal.partsIndexes.isComplete(collection) === true;
-  if (!dryRun && unsettled === 0 && (partsExist || chunks.length === 0)) {
+  if (options.markComplete !== false && !dryRun && unsettled === 0 && (partsExist || chunks.length === 0)) {
     journal.partsIndexes.markComplete(collection, Date.now());
     complete = true;
   }

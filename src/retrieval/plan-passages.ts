@@ -4,6 +4,7 @@
  * rank order spends no turn twice and no turn on a chunk's unrelated neighbors. A chunk without parts
  * (SillyTavern's) is one passage, whole.
  */
+import { splitMessageIds } from '../chunking/held-message-ids.js';
 import type { FusedEntry } from './fuse-scores.js';
 
 /** Consecutive messages of one chunk to return as one hit. */
@@ -26,12 +27,6 @@ export interface PassagePlanOptions {
   readonly chunkMessageIds?: (chunkId: string) => readonly string[] | undefined;
 }
 
-const splitIds = (joined: string) =>
-  joined
-    .split(',')
-    .map((id) => id.trim())
-    .filter((id) => id !== '');
-
 /** Plans passages from fused entries, best first, up to `limit`. */
 export function planPassages(entries: readonly FusedEntry[], options: PassagePlanOptions): Passage[] {
   const covered = new Set(options.excludeMessageIds ?? []);
@@ -47,7 +42,7 @@ export function planPassages(entries: readonly FusedEntry[], options: PassagePla
       passages.push({ chunkId: entry.chunkId, entry });
       continue;
     }
-    const fresh = splitIds(entry.part.messageIds).filter((id) => !covered.has(id));
+    const fresh = splitMessageIds(entry.part.messageIds).filter((id) => !covered.has(id));
     if (fresh.length === 0) continue;
     for (const id of fresh) covered.add(id);
     passages.push({ chunkId: entry.chunkId, messageIds: fresh, entry });

@@ -2,6 +2,7 @@
  * @module One recalled memory as POST /retrieve returns it, read tolerantly from a Qdrant point that any
  * writer may have made: memory-pool, st-qdrant-memory, its old single-message versions, or something else.
  */
+import { splitMessageIds } from '../chunking/held-message-ids.js';
 import type { RetrieveHit } from '../wire/retrieve-request.js';
 
 /**
@@ -39,10 +40,6 @@ function readTimestamp(value: unknown): number {
   return typeof ts === 'number' && Number.isFinite(ts) ? ts : 0;
 }
 
-function countIds(messageIds: string): number {
-  return messageIds.split(',').filter((id) => id.trim() !== '').length;
-}
-
 /** Maps a scored point to a hit, filling what the writer left out with empty values rather than failing. */
 export function toRecallHit(point: ScoredPointLike): RecallHit {
   const payload = point.payload ?? {};
@@ -65,7 +62,7 @@ export function toRecallHit(point: ScoredPointLike): RecallHit {
       typeof messageCount === 'number' && Number.isFinite(messageCount)
         ? messageCount
         : isChunk
-          ? countIds(messageIds)
+          ? splitMessageIds(messageIds).length
           : 1,
   };
   if (!isChunk) hit.legacySpeaker = payload.speaker === 'user' ? 'user' : 'character';

@@ -3,6 +3,7 @@
  * (chunks gone from the store or holding a forgotten message are left out, and the plan is made again
  * without them), trimmed to the passage's messages, explained.
  */
+import { splitMessageIds } from '../chunking/held-message-ids.js';
 import type { MemoryMessage, SpeakerConfig } from '../chunking/memory-message.js';
 import type { StoredPointId, StoredRecord } from '../store/point-store.js';
 import type { RetrieveExplanation } from '../wire/retrieve-request.js';
@@ -25,13 +26,7 @@ export interface PassageSources {
 
 type Payload = Readonly<Record<string, unknown>>;
 
-const idsOf = (payload: Payload | undefined): string[] =>
-  typeof payload?.messageIds === 'string'
-    ? payload.messageIds
-        .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id !== '')
-    : [];
+const idsOf = (payload: Payload | undefined): string[] => splitMessageIds(payload?.messageIds);
 
 /** Up to `limit` hits for the ranking, best first, none holding an excluded or forgotten message. */
 export async function recallPassages(

@@ -5,6 +5,7 @@
  * chunks (recall-passages). Bounded by a deadline: clients give up after 3.5 s.
  */
 
+import { readHeldMessageIds } from '../chunking/held-message-ids.js';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
@@ -149,7 +150,7 @@ async function recall(
       }));
       forgotten = deps.forgottenIds(
         bot.name,
-        candidates.flatMap((hit) => hit.messageIds.split(',').map((id) => id.trim())),
+        candidates.flatMap((hit) => readHeldMessageIds(hit.messageIds)),
       );
     }
   } catch (error) {

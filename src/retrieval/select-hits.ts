@@ -2,6 +2,7 @@
  * @module st-qdrant-memory's post-processing of search results: leave out what the reader already has in
  * context, drop near-duplicates, keep the best `limit`.
  */
+import { readHeldMessageIds } from '../chunking/held-message-ids.js';
 import type { RecallHit } from './recall-hit.js';
 
 export interface SelectHitsOptions {
@@ -25,7 +26,7 @@ export function normalizeForDedupe(text: string): string {
 
 /** Whether any of the hit's comma-joined message ids (trimmed, as st splits them) is excluded. */
 function containsExcludedId(hit: RecallHit, excluded: ReadonlySet<string>): boolean {
-  return hit.messageIds.split(',').some((id) => excluded.has(id.trim()));
+  return readHeldMessageIds(hit.messageIds).some((id) => excluded.has(id));
 }
 
 /**

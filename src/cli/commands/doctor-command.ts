@@ -13,6 +13,7 @@ import {
   journalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
+import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
 import { checkOrphanParts } from '../../maintenance/doctor-parts-checks.js';
 import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { type DataStore, loadCommandConfig, openDataStore } from '../command-context.js';
@@ -95,6 +96,7 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
           dimensions: embedded.dimensions ?? embedder.dimensions,
         })),
         await checkOrphanParts(store.store, journal, store.storeOpenedHere ? undefined : store.storeUrl),
+        ...(await checkRecallModes({ ...store, journal }, config)),
       );
     }
     if (journal !== undefined) {

@@ -99,6 +99,7 @@ export function runReembed(
           journal: tools.journal,
           embedder,
           embedding: target.written,
+          bots: config.bots,
         },
         {
           bot: config.bots[options.bot]!,
@@ -127,8 +128,14 @@ function describeReembed(s: ReembedSummary, model: string): string {
         `${s.sync.deleted} forgotten ones deleted, ${s.sync.passes} passes.`,
     );
   }
+  if (s.parts) {
+    lines.push(
+      `${s.to}__parts: ${s.parts.chunks} chunks, ${s.parts.built} ${s.dryRun ? 'to index' : 'indexed'} ` +
+        `(${s.parts.parts} parts), ${s.parts.upToDate} already indexed, ${s.parts.deleted} forgotten ones deleted.`,
+    );
+  }
   if (s.dropped !== undefined && !s.dryRun)
-    lines.push(`Deleted ${s.dropped}; its name now points at ${s.to} (an alias).`);
+    lines.push(`Deleted ${s.dropped} and its parts index; its name now points at ${s.to} (an alias).`);
   if (s.pending !== undefined) lines.push(`Not switched: ${s.pending}.`);
   else if (s.action !== 'drop-old') {
     lines.push(
@@ -136,7 +143,7 @@ function describeReembed(s: ReembedSummary, model: string): string {
         ? `Bot ${s.bot} already uses ${s.to} with ${model}: nothing to do.`
         : `Switched: bot ${s.bot} now uses ${s.to}, embedded with ${model}; a running serve follows at once (no restart). ` +
             `Set embedding in the config to ${model}'s settings when convenient (serve follows the journal until then); ` +
-            `run \`memory-pool reindex --bot ${s.bot}\` for the parts index; ${s.from} is kept until --drop-old (--rollback switches back).`,
+            `recall uses ${s.to}'s parts index, built with it; ${s.from} is kept until --drop-old (--rollback switches back).`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from 'discord.js';
 import type { Logger } from '../../logging/logger.js';
+import { SerialQueue } from '../../runtime/serial-queue.js';
 import type { DiscordState } from './discord-state.js';
 import { type HistoryChannel, readRecentHistory } from './read-recent-history.js';
 
@@ -22,7 +23,8 @@ export interface ChannelBackfillOptions {
 
 export class ChannelBackfill {
   readonly #options: ChannelBackfillOptions;
-  #tail: Promise<void> = Promise.resolve();
+  /** One channel after another. */
+  readonly #queue = new SerialQueue();
   /** Queued or running: a channel seen twice meanwhile (GUILD_CREATE after an outage, allow twice) is read once. */
   readonly #queued = new Set<string>();
   #lastReadAt = Number.NEGATIVE_INFINITY;
@@ -36,8 +38,8 @@ export class ChannelBackfill {
     const { state, logger, limit, pageDelayMs } = this.#options;
     if (limit === 0 || state.hasBackfilled(channel.id) || this.#queued.has(channel.id)) return false;
     this.#queued.add(channel.id);
-    this.#tail = this.#tail
-      .then(async () => {
+    void this.#queue.enqueue(async () => {
+      try {
         const wait = this.#lastReadAt + pageDelayMs - Date.now();
         if (wait > 0) await sleep(wait);
         const messages = await readRecentHistory(channel, limit, pageDelayMs).finally(() => {
@@ -45,20 +47,17 @@ export class ChannelBackfill {
         });
         this.#options.record(messages, () => state.markBackfilled(channel.id, Date.now()));
         logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
-      })
-      .catch((error: unknown) =>
-        logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed'),
-      )
-      .finally(() => this.#queued.delete(channel.id));
+      } catch (error) {
+        logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed');
+      } finally {
+        this.#queued.delete(channel.id);
+      }
+    });
     return true;
   }
 
   /** Resolves once every queued channel has been read and handed over. */
-  async idle(): Promise<void> {
-    for (;;) {
-      const tail = this.#tail;
-      await tail;
-      if (tail === this.#tail) return;
-    }
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 }

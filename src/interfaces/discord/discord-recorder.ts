@@ -6,6 +6,7 @@
 import { type Channel, type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
 import type { Logger } from '../../logging/logger.js';
+import { SerialQueue } from '../../runtime/serial-queue.js';
 import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
@@ -35,7 +36,8 @@ const MAX_IDS_PER_FORGET = 1000;
 export class DiscordRecorder {
   readonly #options: DiscordRecorderOptions;
   readonly #proxies: ProxyReposts;
-  #tail: Promise<void> = Promise.resolve();
+  /** Events, back-filled messages and sends, handled one at a time in the order they came. */
+  readonly #queue = new SerialQueue();
   readonly #held = new Set<Promise<void>>();
   readonly #backfill: ChannelBackfill;
 
@@ -140,8 +142,7 @@ export class DiscordRecorder {
 
   /** Records a message the bot sent itself (a companion reply) at once, as the gateway's echo of it would. */
   recordSent(message: Message): Promise<void> {
-    this.#enqueue(() => this.#onCreate(message));
-    return this.#tail;
+    return this.#enqueue(() => this.#onCreate(message));
   }
 
   /**
@@ -157,15 +158,20 @@ export class DiscordRecorder {
   /** Resolves once every event received so far is handled (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
-      const tail = this.#tail;
-      await Promise.all([tail, this.#backfill.idle(), ...this.#held]);
-      if (tail === this.#tail && this.#held.size === 0) return;
+      const enqueued = this.#queue.enqueued;
+      await Promise.all([this.#queue.idle(), this.#backfill.idle(), ...this.#held]);
+      if (enqueued === this.#queue.enqueued && this.#held.size === 0) return;
     }
   }
 
-  #enqueue(task: () => Promise<void>): void {
-    this.#tail = this.#tail.then(task).catch((error: unknown) => {
-      this.#options.logger.warn({ err: error }, 'discord: an event could not be recorded');
+  /** Queues `task`; resolves once it is handled (a failure is logged: the events after it still are). */
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    return this.#queue.enqueue(async () => {
+      try {
+        await task();
+      } catch (error) {
+        this.#options.logger.warn({ err: error }, 'discord: an event could not be recorded');
+      }
     });
   }
 

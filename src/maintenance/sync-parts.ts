@@ -1,0 +1,114 @@
+/**
+ * @module A reembed's parts pass: builds the parts index of the collection it is about to switch to, embedded
+ * with that collection's model, from the chunks the journal has stored in the collection in use, so recall
+ * answers in the same mode right after the switch. Resumable like the chunk passes: parts already exactly
+ * what the write path builds are kept, so a stopped run only does what is left.
+ */
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { MessageJournal } from '../journal/message-journal.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
+import { createPartsGuard } from '../parts/parts-guard.js';
+import { PartsIndex, partsOfChunks } from '../parts/parts-index.js';
+import { reindexParts } from '../parts/reindex-parts.js';
+import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { PointStore } from '../store/point-store.js';
+
+export interface PartsSyncDeps {
+  readonly store: PointStore & HybridPointStore;
+  readonly journal: MessageJournal;
+  /** The model of `to`. */
+  readonly embedder: Embedder;
+  readonly bots: MemoryPoolConfig['bots'];
+}
+
+export interface PartsSyncRequest {
+  /** The configured collection being reembedded: the bots configured with it have their chunks indexed. */
+  readonly configured: string;
+  /** The collection in use, whose stored chunks are indexed. */
+  readonly from: string;
+  /** The collection about to be switched to: its parts are written. */
+  readonly to: string;
+  readonly dryRun: boolean;
+  /** How long a chunk serve rewrites meanwhile may take to settle (default 30 s). */
+  readonly settleMs?: number;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface PartsSyncResult {
+  /** Chunks memory-pool stored in `from`, per the journal. */
+  readonly chunks: number;
+  /** Chunks whose parts were (in a dry run: would be) written. */
+  readonly built: number;
+  /** Part points written (or that would be). */
+  readonly parts: number;
+  /** Chunks whose parts `to` already held, exactly: left as they were (a resumed run). */
+  readonly upToDate: number;
+  /** Chunks of parts `to` held that the journal no longer has (forgotten since): deleted (or would be). */
+  readonly deleted: number;
+  /** Chunks serve kept rewriting while their parts were written: a rerun finishes them. */
+  readonly unsettled: number;
+  /** Whether the parts index of `to` is complete, so recall may use it. */
+  readonly complete: boolean;
+}
+
+/** Parts read per step when looking for those of forgotten chunks. */
+const PAGE = 256;
+
+/** Builds `to`'s parts; throws on store or embedder failures (a rerun resumes). */
+export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest): Promise<PartsSyncResult> {
+  const { store, journal } = deps;
+  const parts = new PartsIndex({ ...deps, guard: createPartsGuard(store, journal) });
+  const names = Object.values(deps.bots)
+    .filter((bot) => bot.collection === request.configured)
+    .map((bot) => bot.name);
+  // Every bot configured with the collection writes its parts into `to` (the route is per collection).
+  const bots = Object.fromEntries(
+    Object.entries(deps.bots).map(([name, bot]) => [
+      name,
+      names.includes(name) ? { ...bot, collection: request.to } : bot,
+    ]),
+  );
+  const deleted = await deleteForgottenParts(deps, request);
+  const totals = { chunks: 0, built: 0, parts: 0, upToDate: 0, unsettled: 0 };
+  for (const name of names) {
+    const summary = await reindexParts({ config: { bots }, journal, store, parts }, name, {
+      dryRun: request.dryRun,
+      chunksIn: request.from,
+      markComplete: false,
+      ...(request.settleMs === undefined ? {} : { settleMs: request.settleMs }),
+      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    });
+    totals.chunks += summary.chunks;
+    totals.built += summary.reindexed;
+    totals.parts += summary.partsWritten;
+    totals.upToDate += summary.upToDate;
+    totals.unsettled += summary.unsettled;
+  }
+  if (!request.dryRun && totals.unsettled === 0) journal.partsIndexes.markComplete(request.to, Date.now());
+  const complete = journal.partsIndexes.isComplete(request.to) === true;
+  return { ...totals, deleted, complete };
+}
+
+/**
+ * Deletes the parts `to` holds of chunks the journal no longer has: `to` may be a collection left behind by
+ * an earlier switch (a rollback's), which did not follow the forgets made since. A forgotten message must not
+ * come back with it.
+ */
+async function deleteForgottenParts(deps: PartsSyncDeps, request: PartsSyncRequest): Promise<number> {
+  const { store, journal } = deps;
+  const name = partsCollectionName(request.to);
+  if ((await store.describeCollection(name)) === undefined) return 0;
+  const gone = new Set<string>();
+  let offset: Parameters<PointStore['scrollPoints']>[1]['offset'];
+  do {
+    const page = await store.scrollPoints(name, { limit: PAGE, ...(offset === undefined ? {} : { offset }) });
+    for (const point of page.points) {
+      const chunkId = point.payload.chunkId;
+      if (typeof chunkId === 'string' && !journal.chunks.hasChunk(chunkId)) gone.add(chunkId);
+    }
+    offset = page.nextOffset;
+  } while (offset !== undefined);
+  if (gone.size > 0 && !request.dryRun) await store.deletePoints(name, { filter: partsOfChunks([...gone]) });
+  return gone.size;
+}
