@@ -14,6 +14,7 @@ import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
+import { joinFilters } from '../store/store-filters.js';
 import type {
   RetrieveExplanation,
   RetrieveHit,
@@ -26,6 +27,9 @@ import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { searchHybrid } from './search-hybrid.js';
 import { selectHits } from './select-hits.js';
+import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
+import { timeFilter } from './time/time-filter.js';
+import { weighByWindow } from './time/weigh-by-window.js';
 
 export interface RetrieveDeps {
   readonly store: PointStore & HybridPointStore;
@@ -87,11 +91,14 @@ async function recall(
   signal: AbortSignal,
 ): Promise<RetrieveResponse> {
   const limit = request.limit ?? bot.retrieve.limit;
-  const [vector] = await deps.embedder.embed([request.query_text], { signal });
+  // The query without the words that named its window is what is embedded and matched by word.
+  const time = resolveRecallTime(request, bot.timezone);
+  const { window } = time;
+  const [vector] = await deps.embedder.embed([time.queryText], { signal });
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
-  const filter = buildRecallFilter(
+  const scopeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
@@ -104,7 +111,12 @@ async function recall(
       ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
-  const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
+  const filter = window?.precise ? joinFilters(scopeFilter, timeFilter(window)) : scopeFilter;
+  // A precise window is the question ("what did we talk about yesterday?"): its memories are recalled,
+  // most relevant first, however little their words resemble the question's.
+  const scoreThreshold = window?.precise
+    ? request.score_threshold
+    : (request.score_threshold ?? bot.retrieve.scoreThreshold);
   let candidates: RecallHit[];
   let forgotten: ReadonlySet<string> = new Set();
   const excluded = new Set(
@@ -118,9 +130,9 @@ async function recall(
       const ranking = await searchHybrid(deps.store, {
         collection: bot.collection,
         vector: Array.from(vector),
-        queryText: request.query_text,
+        queryText: time.queryText,
         candidates: limit * 2,
-        scoreThreshold,
+        ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
         ...(filter ? { filter } : {}),
       });
       candidates = await recallPassages(
@@ -138,10 +150,10 @@ async function recall(
       const points = await deps.store.searchPoints(bot.collection, {
         vector: Array.from(vector),
         limit: limit * 2,
-        scoreThreshold,
+        ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
         ...(filter ? { filter } : {}),
         // A collection in st-qdrant-memory's hybrid fork layout also ranks by the query's words.
-        queryText: request.query_text,
+        queryText: time.queryText,
       });
       candidates = points.map((point, index) => ({
         ...toRecallHit(point),
@@ -159,10 +171,13 @@ async function recall(
     deps.partsGuard?.invalidate(bot.collection);
     return EMPTY;
   }
+  if (window !== undefined && !window.precise) candidates = weighByWindow(candidates, window);
   const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  const explained = request.explain === true ? explainTimeWindow(time) : undefined;
   return {
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
+    ...(explained ? { time_window: explained } : {}),
   };
 }
 

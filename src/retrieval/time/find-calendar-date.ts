@@ -39,13 +39,13 @@ export function findCalendarDate(
     if (!isDateWord(text, result)) continue;
     const span = resolveSpan(result, today);
     if (span === undefined) continue;
-    const [first, last, kind] = span;
+    const [first, last, kind, precise = true] = span;
     // Recall is about the past: a window that has not begun yet ("next Tuesday") is not a recall window.
     if (compareDates(first, today) > 0) continue;
     return {
       from: startOfDay(first, ref.timeZone),
       to: startOfDay(addDays(last, 1), ref.timeZone),
-      precise: true,
+      precise,
       kind,
       text: result.text,
       index: result.index,
@@ -61,7 +61,15 @@ function isDateWord(text: string, result: chrono.ParsedResult): boolean {
   return /^[A-Z]/.test(result.text.trim()) || DATE_LEAD.test(text.slice(0, result.index));
 }
 
-type Span = [first: CivilDate, last: CivilDate, kind: TimeKind];
+/**
+ * The days named, and whether they narrow recall. A memory is dated by when it was said, so only windows
+ * that name when something was said narrow: a day, a week, a month of a known year. A year ("last year",
+ * "4 years ago") or a month without its year ("camping in June") more often names when it happened, which
+ * may be long before it was talked about: those only weigh.
+ */
+type Span = [first: CivilDate, last: CivilDate, kind: TimeKind, precise?: boolean];
+/** Parts of a day chrono reads alone ("the opening night"): a day only with "this", "last" or "to". */
+const LONE_DAYTIME = /^(?:night|morning|evening|afternoon|noon|midnight)$/i;
 
 /** The first and last day the result names, or undefined when it names no day (a time, "now"). */
 function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | undefined {
@@ -70,6 +78,7 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
   const tags = result.tags();
   // "now" names no day; "next Tuesday", "tomorrow" name the future, which holds no memories.
   if (tags.has('casualReference/now') || /\b(?:next|tomorrow|coming)\b/.test(words)) return undefined;
+  if (LONE_DAYTIME.test(words.trim())) return undefined;
   const chronoDay = () => civilDate(start.get('year')!, start.get('month')!, start.get('day')!);
   if (result.end) {
     const end = result.end;
@@ -87,7 +96,7 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     return [month, addDays(civilDate(month.year, month.month + 1, 1), -1), 'month'];
   }
   if (/\byears?\b/.test(words)) {
-    return [civilDate(start.get('year')!, 1, 1), civilDate(start.get('year')!, 12, 31), 'year'];
+    return [civilDate(start.get('year')!, 1, 1), civilDate(start.get('year')!, 12, 31), 'year', false];
   }
   if (/\b(?:few|couple|several)\b/.test(words)) {
     const centre = chronoDay();
@@ -114,7 +123,7 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
         ? today.year - 1
         : today.year;
     const first = civilDate(year, start.get('month')!, 1);
-    return [first, addDays(civilDate(year, first.month + 1, 1), -1), 'month'];
+    return [first, addDays(civilDate(year, first.month + 1, 1), -1), 'month', start.isCertain('year')];
   }
   return undefined;
 }

@@ -82,7 +82,9 @@ function matchSeason(text: string, today: CivilDate, ref: TimeReference): FoundT
     if (/last|past|previous/i.test(m[1] ?? '') && !ended) start = civilDate(start.year - 1, startMonth, 1);
   }
   const end = civilDate(start.year, start.month + 3, 1);
-  return window(m, 'season', true, startOfDay(start, ref.timeZone), startOfDay(end, ref.timeZone));
+  // "last summer", "summer 2023" name which one; "during the summer" leaves the year a guess: it weighs.
+  const anchored = yearGiven !== undefined || m[1] !== undefined;
+  return window(m, 'season', anchored, startOfDay(start, ref.timeZone), startOfDay(end, ref.timeZone));
 }
 
 function matchHolidays(text: string, today: CivilDate, ref: TimeReference): FoundTimeExpression | undefined {

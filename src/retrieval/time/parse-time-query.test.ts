@@ -101,6 +101,21 @@ describe('parseTimeQuery', () => {
     assert.equal(vague.contentText, 'you said something');
   });
 
+  test('a year, or a month or season without its year, only weighs: it may name when it happened', () => {
+    const cases: [string, boolean][] = [
+      ['camping in June', false],
+      ['in June 2023', true],
+      ['the trip last year', false],
+      ['4 years ago', false],
+      ['during the summer', false],
+      ['last summer', true],
+      ['last month', true],
+      ['yesterday', true],
+    ];
+    for (const [text, precise] of cases)
+      assert.equal(windowOf(text, TOKYO_1AM, 'UTC').precise, precise, text);
+  });
+
   test('no window for words that only look like dates, a time of day, "now" or the future', () => {
     for (const text of [
       'we will march on',

@@ -32,16 +32,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether Intl knows `timeZone` as an IANA zone (or `UTC`). */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The zone's wall clock at `instant` read as if it were UTC, in ms (so minus `instant` is the offset). */
 function wallClockMs(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
