@@ -33,6 +33,13 @@ export interface LocomoService {
   close(): Promise<void>;
 }
 
+/** The bot settings given are not valid config (e.g. chunk sizes from the command line). */
+export class BadBotSettings extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+  }
+}
+
 /** The bot a conversation is saved to. */
 export const botName = (c: LocomoConversation) => `locomo-${c.sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
@@ -47,8 +54,14 @@ export async function startLocomoService(
     { selfSpeaker: c.speakerB, collection: `mem_${botName(c).replace(/-/g, '_')}`, ...bot },
   ]);
   // The schema applies the product's defaults; only the places (free ports, a scratch folder) differ.
+  const checked = configSchema.safeParse({ bots: Object.fromEntries(bots) });
+  if (!checked.success) {
+    rmSync(dir, { recursive: true, force: true });
+    const problems = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new BadBotSettings(problems);
+  }
   const config: MemoryPoolConfig = {
-    ...configSchema.parse({ bots: Object.fromEntries(bots) }),
+    ...checked.data,
     listen: { host: '127.0.0.1', port: 0 },
     store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
     dataDir: join(dir, 'service'),
