@@ -13,7 +13,7 @@ import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
-import type { PointStore, ScoredStorePoint } from '../store/point-store.js';
+import type { PointStore, ScoredStorePoint, StoreFilter } from '../store/point-store.js';
 import { joinFilters } from '../store/store-filters.js';
 import type {
   RetrieveExplanation,
@@ -111,18 +111,14 @@ async function recall(
       ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
-  const filter = window?.precise ? joinFilters(scopeFilter, timeFilter(window)) : scopeFilter;
-  // A precise window is the question ("what did we talk about yesterday?"): its memories are recalled,
-  // most relevant first, however little their words resemble the question's.
-  const scoreThreshold = window?.precise
-    ? request.score_threshold
-    : (request.score_threshold ?? bot.retrieve.scoreThreshold);
-  let candidates: RecallHit[];
+  const defaultThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
+  let candidates: RecallHit[] = [];
   let forgotten: ReadonlySet<string> = new Set();
+  let weighed = window !== undefined && !window.precise;
   const excluded = new Set(
     (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
   );
-  try {
+  const search = async (filter: StoreFilter | undefined, scoreThreshold: number | undefined) => {
     const hybrid =
       deps.partsGuard !== undefined &&
       (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length));
@@ -164,6 +160,20 @@ async function recall(
         candidates.flatMap((hit) => hit.messageIds.split(',').map((id) => id.trim())),
       );
     }
+  };
+  try {
+    if (window?.precise) {
+      // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
+      // little their words resemble the question's (no score threshold unless the request sets one).
+      await search(joinFilters(scopeFilter, timeFilter(window)), request.score_threshold);
+      // With a topic, an empty window may be the day it happened, not the day it was talked about: weigh.
+      if (candidates.length === 0 && !time.timeOnly) {
+        weighed = true;
+        await search(scopeFilter, defaultThreshold);
+      }
+    } else {
+      await search(scopeFilter, defaultThreshold);
+    }
   } catch (error) {
     if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
     // Deleted by another client: nothing to recall until rewritten (the parts are checked again too).
@@ -171,9 +181,9 @@ async function recall(
     deps.partsGuard?.invalidate(bot.collection);
     return EMPTY;
   }
-  if (window !== undefined && !window.precise) candidates = weighByWindow(candidates, window);
+  if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
   const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
-  const explained = request.explain === true ? explainTimeWindow(time) : undefined;
+  const explained = request.explain === true ? explainTimeWindow(time, weighed) : undefined;
   return {
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),

@@ -137,7 +137,10 @@ export interface TimeWindowExplanation {
   readonly source: 'query' | 'request';
   /** The words that named it ("yesterday"), or the request's bounds. */
   readonly text: string;
-  /** `narrow`: only memories in the window; `weigh`: memories in it rank higher (a vague "a while ago"). */
+  /**
+   * `narrow`: only memories in the window; `weigh`: memories in it rank higher (a vague "a while ago", a
+   * yearless month, or a window with no memories asked about with a topic: it may name when it happened).
+   */
   readonly use: 'narrow' | 'weigh';
   /** The IANA zone the window was read in. */
   readonly tz: string;

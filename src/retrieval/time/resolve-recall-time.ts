@@ -4,6 +4,7 @@
  * the service's clock, the bot's `timezone`). A request naming no time gets no window and its query as sent.
  */
 import { ValidationError } from '../../errors/memory-pool-error.js';
+import { tokenizeText } from '../../parts/tokenize-text.js';
 import type { RetrieveRequest, TimeWindowExplanation } from '../../wire/retrieve-request.js';
 import { parseTimeQuery } from './parse-time-query.js';
 import type { TimeWindow } from './time-window.js';
@@ -15,7 +16,18 @@ export interface RecallTime {
   /** What recall embeds and matches by word: the query without the words that named its window. */
   readonly queryText: string;
   readonly timeZone: string;
+  /**
+   * The query asks about the window and nothing else ("what did we talk about yesterday?"): an empty window
+   * is then the answer. With a topic too, the time may be when it happened rather than when it was said,
+   * so an empty window gives way to recall weighed by it.
+   */
+  readonly timeOnly: boolean;
 }
+
+/** Words that ask what was said without saying about what ("what did we talk about?"). */
+const ASKING = new Set(
+  tokenizeText('talk discuss chat say tell told remember recall speak spoke conversation happen mention go'),
+);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -31,17 +43,23 @@ export function resolveRecallTime(
     request.time_hint === 'off'
       ? { contentText: request.query_text }
       : parseTimeQuery(request.query_text, { now, timeZone });
-  // A query of time words only ("yesterday?") is still embedded as sent: an empty text has no meaning.
-  const queryText = /[\p{L}\p{N}]/u.test(parsed.contentText) ? parsed.contentText : request.query_text;
+  // A query of time words only ("yesterday?") is still embedded as sent: an empty text has no meaning. A
+  // year or a yearless month that only weighs keeps its words: the memory may say "in June" too.
+  const strip =
+    parsed.window !== undefined &&
+    (parsed.window.precise || parsed.window.kind === 'vague') &&
+    /[\p{L}\p{N}]/u.test(parsed.contentText);
+  const queryText = strip ? parsed.contentText : request.query_text;
+  const timeOnly = tokenizeText(parsed.contentText).every((term) => ASKING.has(term));
   if (request.time_from !== undefined || request.time_to !== undefined) {
-    return { window: requestWindow(request, timeZone), queryText, timeZone };
+    return { window: requestWindow(request, timeZone), queryText, timeZone, timeOnly: true };
   }
-  if (parsed.window === undefined) return { queryText: request.query_text, timeZone };
-  return { window: { ...parsed.window, source: 'query' }, queryText, timeZone };
+  if (parsed.window === undefined) return { queryText: request.query_text, timeZone, timeOnly: false };
+  return { window: { ...parsed.window, source: 'query' }, queryText, timeZone, timeOnly };
 }
 
-/** What `explain: true` shows of the window. */
-export function explainTimeWindow(time: RecallTime): TimeWindowExplanation | undefined {
+/** What `explain: true` shows of the window; `weighed`: it only weighed (vague, or empty with a topic). */
+export function explainTimeWindow(time: RecallTime, weighed: boolean): TimeWindowExplanation | undefined {
   const { window } = time;
   if (window === undefined) return undefined;
   return {
@@ -49,7 +67,7 @@ export function explainTimeWindow(time: RecallTime): TimeWindowExplanation | und
     to: new Date(window.to).toISOString(),
     source: window.source,
     text: window.text,
-    use: window.precise ? 'narrow' : 'weigh',
+    use: weighed ? 'weigh' : 'narrow',
     tz: time.timeZone,
   };
 }

@@ -79,8 +79,17 @@ describe('recall narrowed to the time a question names', () => {
   });
 
   test('a window with no memories returns no hits, not the nearest day', async () => {
-    const answer = await retrieve({ query_text: 'what did Helen say about her cat on 1 May 2026?' });
+    const answer = await retrieve({ query_text: 'what did we talk about on 1 May 2026?' });
     assert.deepEqual(answer, { hits: [], formatted: '' });
+  });
+
+  test('with a topic, an empty window only weighs: the day named may be when it happened', async () => {
+    const answer = await retrieve({
+      query_text: 'what did Helen say about her cat Miso on 1 May 2026?',
+      explain: true,
+    });
+    assert.ok(idsOf(answer.hits).includes('d7a'), JSON.stringify(answer.hits));
+    assert.equal(answer.time_window?.use, 'weigh');
   });
 
   test("time_from and time_to: a date is the whole day in tz; the window replaces the query's", async () => {
