@@ -186,8 +186,9 @@ try {
   console.log('|---|---|---|');
   console.log(`| as written (n=${topic.plain.length}) | ${pct(plain)} | ${pct(1 - plain)} |`);
   console.log(`| with the session's month appended | ${pct(dated)} | ${pct(1 - dated)} |`);
+  const removed = 1 - (1 - dated) / (1 - plain || 1);
   console.log(
-    `\nthe month removes ${pct(1 - (1 - dated) / (1 - plain || 1))} of the misses (target >= 50 %); ` +
+    `\nthe month removes ${(100 * removed).toFixed(2)} % of the misses (target >= 50 %); ` +
       `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
   );
 } finally {
