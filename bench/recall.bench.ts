@@ -7,20 +7,21 @@
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
  * (docs/recall.md)
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryPoolClient } from '../src/client/memory-pool-client.js';
-import { configSchema } from '../src/config/config-schema.js';
-import type { MemoryPoolConfig } from '../src/config/config-types.js';
-import { CachedEmbedder } from '../src/embedding/cached-embedder.js';
-import { createEmbedder } from '../src/embedding/create-embedder.js';
-import { createLogger } from '../src/logging/logger.js';
-import { startMemoryService } from '../src/service/start-memory-service.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
-import { type LocomoConversation, loadLocomo } from './recall/locomo-dataset.js';
+import { loadLocomo } from './recall/locomo-dataset.js';
+import {
+  BadBotSettings,
+  botName,
+  drainBot,
+  ingestConversation,
+  type LocomoService,
+  startLocomoService,
+} from './recall/locomo-service.js';
 import { reembedEveryBot } from './recall/reembed-every-bot.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
@@ -33,11 +34,6 @@ const CATEGORIES: Record<number, string> = {
 };
 /** The most /retrieve allows; enough to fill 50 turns whatever the chunk size. */
 const RETRIEVE_LIMIT = 50;
-/** A client re-sends its recent window: the last WINDOW turns, after every STEP new turns. */
-const WINDOW = 10;
-const STEP = 2;
-/** Turns within a session are this far apart (LoCoMo dates sessions, not turns). */
-const TURN_SPACING_MS = 30_000;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argValue = (name: string): string | undefined => {
@@ -65,49 +61,26 @@ if (!existsSync(dataFile)) {
 
 const withReembed = process.argv.includes('--reembed');
 const conversations = loadLocomo(dataFile);
-const botName = (c: LocomoConversation) => `locomo-${c.sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 const chunkOverride = {
   ...(argValue('--min-chars') ? { minChars: Number(argValue('--min-chars')) } : {}),
   ...(argValue('--max-chars') ? { maxChars: Number(argValue('--max-chars')) } : {}),
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'memory-pool-recall-'));
-// The schema applies the product's defaults (offline embedder, chunk sizes, retrieve settings); only the
-// places (free ports, a scratch folder) and, when asked, the chunk sizes differ.
-const checked = configSchema.safeParse({
-  // --embedder distilled (or any provider that needs no other key) measures another offline model.
-  ...(argValue('--embedder') ? { embedding: { provider: argValue('--embedder') } } : {}),
-  bots: Object.fromEntries(
-    conversations.map((c) => [
-      botName(c),
-      {
-        selfSpeaker: c.speakerB,
-        collection: `mem_${botName(c).replace(/-/g, '_')}`,
-        ...(Object.keys(chunkOverride).length > 0 ? { chunk: chunkOverride } : {}),
-      },
-    ]),
-  ),
-});
-if (!checked.success) {
-  const problems = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-  console.error(`recall benchmark: bad --min-chars/--max-chars/--embedder:\n${problems.join('\n')}`);
+// Product defaults; only the places (free ports, a scratch folder) and, when asked, the chunk sizes and
+// the embedder (--embedder distilled, or any provider that needs no other key) differ.
+let locomo: LocomoService;
+try {
+  locomo = await startLocomoService(
+    conversations,
+    Object.keys(chunkOverride).length > 0 ? { chunk: chunkOverride } : {},
+    argValue('--embedder') ? { provider: argValue('--embedder') } : undefined,
+  );
+} catch (error) {
+  if (!(error instanceof BadBotSettings)) throw error;
+  console.error(`recall benchmark: bad --min-chars/--max-chars/--embedder:\n${error.problems.join('\n')}`);
   process.exit(2);
 }
-const config: MemoryPoolConfig = {
-  ...checked.data,
-  listen: { host: '127.0.0.1', port: 0 },
-  store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
-  dataDir: join(dir, 'service'),
-};
-const logger = createLogger({ level: 'silent' });
-const embedder = createEmbedder(config.embedding, { logger });
-const service = await startMemoryService({
-  config,
-  embedder,
-  queryEmbedder: new CachedEmbedder(embedder),
-  logger,
-});
-const client = new MemoryPoolClient({ baseUrl: service.url, timeoutMs: 30_000 });
+const { service, client, config, embedder } = locomo;
 
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -115,50 +88,6 @@ const percentile = (values: readonly number[], p: number) => {
 };
 const pct = (value: number) => `${(100 * value).toFixed(1)} %`;
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / (values.length || 1);
-
-/** Saves one conversation session by session, re-sending a recent window as chat clients do. */
-async function ingest(conversation: LocomoConversation, tsById: Map<string, number>): Promise<void> {
-  const bot = botName(conversation);
-  for (const session of conversation.sessions) {
-    const messages = session.turns.map((turn, i) => {
-      const ts = session.startMs + i * TURN_SPACING_MS;
-      tsById.set(`${bot}/${turn.diaId}`, ts);
-      // speaker_b is the agent (`self`), speaker_a the person: the product's shape, one agent and one user.
-      // The chunk text is the same either way ("Name: text"), since selfSpeaker is speaker_b's name.
-      return turn.speaker === conversation.speakerB
-        ? { speaker_kind: 'self' as const, text: turn.text, message_id: turn.diaId, ts }
-        : {
-            speaker_kind: 'user' as const,
-            text: turn.text,
-            message_id: turn.diaId,
-            ts,
-            speaker_name: turn.speaker,
-            user_id: `locomo:${turn.speaker}`,
-          };
-    });
-    for (let end = Math.min(STEP, messages.length); ; end = Math.min(end + STEP, messages.length)) {
-      await client.save({ bot, source: 'bench', messages: messages.slice(Math.max(0, end - WINDOW), end) });
-      if (end === messages.length) break;
-    }
-  }
-}
-
-/** Waits until every accepted message is in a stored chunk (the remainder goes after the idle time). */
-async function drain(bot: string, timeoutMs: number): Promise<number> {
-  // The deadline counts from the last progress: on a loaded machine writing (embedding) takes long, not forever.
-  let deadline = Date.now() + timeoutMs;
-  let pending = Number.POSITIVE_INFINITY;
-  for (;;) {
-    const stats = await client.stats(bot);
-    if (stats.messages.pending === 0) return stats.chunks.stored;
-    if (stats.messages.pending < pending) {
-      pending = stats.messages.pending;
-      deadline = Date.now() + timeoutMs;
-    }
-    if (Date.now() > deadline) throw new Error(`${bot}: ${stats.messages.pending} messages still pending`);
-    await new Promise((done) => setTimeout(done, 250));
-  }
-}
 
 /** Chunks whose messages fall on more than one UTC day: their `[YYYY-MM-DD]` header misdates some. */
 async function countMultiDayChunks(bot: string, tsById: Map<string, number>): Promise<number> {
@@ -256,14 +185,14 @@ function report({ scores, latencies }: Measured, label?: string): void {
 }
 
 try {
-  const tsById = new Map<string, number>();
+  const { tsById } = locomo;
   const started = performance.now();
   let chunks = 0;
   let multiDay = 0;
-  for (const conversation of conversations) await ingest(conversation, tsById);
+  for (const conversation of conversations) await ingestConversation(locomo, conversation);
   const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
   for (const conversation of conversations) {
-    chunks += await drain(botName(conversation), idleMs + 600_000);
+    chunks += await drainBot(locomo, botName(conversation), idleMs + 600_000);
     multiDay += await countMultiDayChunks(botName(conversation), tsById);
   }
   const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
@@ -296,6 +225,5 @@ try {
     );
   }
 } finally {
-  await service.close();
-  rmSync(dir, { recursive: true, force: true });
+  await locomo.close();
 }

@@ -52,6 +52,8 @@ class MemoryPoolProvider(MemoryProvider):
         self._ledger = SaveLedger()
         self._last_recall: Optional[Any] = None
         self._turn_message = ""
+        # When the turn began (Unix ms): recall reads "yesterday" against it (the zone is the bot's timezone).
+        self._turn_started_ms: Optional[int] = None
         self._cache = PrefetchCache()
         self._session_id = ""
         self._platform = "cli"
@@ -149,6 +151,7 @@ class MemoryPoolProvider(MemoryProvider):
         )
         self._turn_author = author if author.id or author.name else None
         self._turn_message = message.strip() if isinstance(message, str) else ""
+        self._turn_started_ms = int(time.time() * 1000)
         # Hermes calls prefetch with this same message right after: start its recall now, so the two overlap.
         try:
             if self._ready() and isinstance(message, str) and not is_trivial_prompt(message):
@@ -344,6 +347,8 @@ class MemoryPoolProvider(MemoryProvider):
 
     def _retrieve_formatted(self, query: str, timeout: float) -> tuple:
         body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000], **self._recall_context()}
+        # The turn's own time, so "what did we talk about yesterday?" means the asker's yesterday.
+        body["now"] = self._turn_started_ms if self._turn_started_ms is not None else int(time.time() * 1000)
         with self._ids_lock:
             recent = list(self._recent_ids)
         if recent:

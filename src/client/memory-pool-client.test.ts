@@ -96,6 +96,19 @@ describe('MemoryPoolClient against the service', () => {
     });
   });
 
+  test('the time fields of retrieve reach the service, and explain shows the window', async () => {
+    const query = { bot: 'mythos', query_text: 'lighthouse keeper Mara paints gulls today', limit: 10 };
+    const today = await client.retrieve({ ...query, now: Date.now(), tz: 'UTC', explain: true });
+    assert.ok(today.hits.some((hit) => hit.messageIds === 'g1'));
+    assert.equal(today.time_window?.text, 'today');
+    const then = await client.retrieve({ ...query, time_from: '2001-01-01', time_to: '2001-01-02' });
+    assert.deepEqual(then.hits, []);
+    await assert.rejects(client.retrieve({ ...query, tz: 'Mars/Olympus' }), {
+      code: 'validation_failed',
+      field: 'tz',
+    });
+  });
+
   test('a 400 becomes MemoryPoolApiError naming the field', async () => {
     const error = await client.retrieve({ bot: 'mythos', query_text: '' }).then(
       () => assert.fail('expected a rejection'),

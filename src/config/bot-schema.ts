@@ -3,8 +3,9 @@
  * and recalled. Defaults match st-qdrant-memory's, so a bot shared with SillyTavern needs only selfSpeaker.
  */
 import { z } from 'zod';
-import type { BotConfig } from './config-types.js';
+import { isTimeZone } from '../wire/time-zone.js';
 import { decimal, integer, oneOf, section, text } from './config-fields.js';
+import type { BotConfig } from './config-types.js';
 import {
   COLLECTION_NAMINGS,
   defaultCollectionName,
@@ -83,6 +84,13 @@ export const botSchema = section({
       error: 'expected a mapping of user id to name. Write it as "705512345678901234": Helen',
     })
     .default({}),
+  /**
+   * Default `UTC`: the IANA zone the bot's people live in, so "yesterday" in a recall is their yesterday
+   * when the request sends no `tz` (Discord and the companion send none).
+   */
+  timezone: text('Set an IANA zone, e.g. Europe/Paris.')
+    .refine(isTimeZone, 'is not an IANA time zone. Set one such as Europe/Paris, Asia/Tokyo or UTC')
+    .default('UTC'),
   chunk: chunkSchema.prefault({}),
   retrieve: retrieveSchema.prefault({}),
 });

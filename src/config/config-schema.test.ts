@@ -129,6 +129,11 @@ describe('config validation', () => {
       'bots: { "my bot": { selfSpeaker: M } }',
       /^bots\.my bot: bot names use only letters, digits/,
     ],
+    [
+      'a time zone Intl does not know',
+      `${BOT}    timezone: Europe/Atlantis\n`,
+      /^bots\.m\.timezone: is not an IANA time zone\. Set one such as Europe\/Paris/,
+    ],
     ['an empty bots section', 'bots: {}', /^bots: no bots are configured\. Add one under bots:/],
     [
       'a key without bots',

@@ -21,6 +21,8 @@ export interface BotConfig {
   /** Source recorded when neither the request nor the API key names one. */
   readonly defaultSource: string;
   readonly speakerAliases: Readonly<Record<string, string>>;
+  /** IANA zone for reading the time a recall names when the request sends no `tz`; default `UTC`. */
+  readonly timezone: string;
   readonly chunk: ChunkSizes;
   readonly retrieve: {
     readonly limit: number;

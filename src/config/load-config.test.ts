@@ -65,6 +65,7 @@ describe('loadConfig', () => {
         collection: 'mem_assistant',
         defaultSource: 'api',
         speakerAliases: {},
+        timezone: 'UTC',
         chunk: { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 },
         retrieve: { limit: 5, scoreThreshold: 0.3, scope: 'global' },
       },

@@ -13,7 +13,8 @@ import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/m
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
-import type { ScoredStorePoint } from '../store/point-store.js';
+import type { ScoredStorePoint, StoreFilter } from '../store/point-store.js';
+import { joinFilters } from '../store/store-filters.js';
 import type {
   RetrieveExplanation,
   RetrieveHit,
@@ -27,6 +28,9 @@ import { buildRecallFilter } from './recall-scope.js';
 import { searchHybrid } from './search-hybrid.js';
 import { selectHits } from './select-hits.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
+import { timeFilter } from './time/time-filter.js';
+import { weighByWindow } from './time/weigh-by-window.js';
 
 export interface RetrieveDeps {
   readonly store: MemoryStore;
@@ -88,11 +92,14 @@ async function recall(
   signal: AbortSignal,
 ): Promise<RetrieveResponse> {
   const limit = request.limit ?? bot.retrieve.limit;
-  const [vector] = await deps.embedder.embed([request.query_text], { signal });
+  // The query without the words that named its window is what is embedded and matched by word.
+  const time = resolveRecallTime(request, bot.timezone);
+  const { window } = time;
+  const [vector] = await deps.embedder.embed([time.queryText], { signal });
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
-  const filter = buildRecallFilter(
+  const scopeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
@@ -105,13 +112,14 @@ async function recall(
       ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
-  const scoreThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
-  let candidates: RecallHit[];
+  const defaultThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
+  let candidates: RecallHit[] = [];
   let forgotten: ReadonlySet<string> = new Set();
+  let weighed = window !== undefined && !window.precise;
   const excluded = new Set(
     (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
   );
-  try {
+  const search = async (filter: StoreFilter | undefined, scoreThreshold: number | undefined) => {
     const hybrid =
       deps.partsGuard !== undefined &&
       (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length));
@@ -119,9 +127,9 @@ async function recall(
       const ranking = await searchHybrid(deps.store, {
         collection: bot.collection,
         vector: Array.from(vector),
-        queryText: request.query_text,
+        queryText: time.queryText,
         candidates: limit * 2,
-        scoreThreshold,
+        ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
         ...(filter ? { filter } : {}),
       });
       candidates = await recallPassages(
@@ -139,10 +147,10 @@ async function recall(
       const points = await deps.store.searchPoints(bot.collection, {
         vector: Array.from(vector),
         limit: limit * 2,
-        scoreThreshold,
+        ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
         ...(filter ? { filter } : {}),
         // A collection in st-qdrant-memory's hybrid fork layout also ranks by the query's words.
-        queryText: request.query_text,
+        queryText: time.queryText,
       });
       candidates = points.map((point, index) => ({
         ...toRecallHit(point),
@@ -153,6 +161,20 @@ async function recall(
         candidates.flatMap((hit) => readHeldMessageIds(hit.messageIds)),
       );
     }
+  };
+  try {
+    if (window?.precise) {
+      // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
+      // little their words resemble the question's (no score threshold unless the request sets one).
+      await search(joinFilters(scopeFilter, timeFilter(window)), request.score_threshold);
+      // With a topic, an empty window may be the day it happened, not the day it was talked about: weigh.
+      if (candidates.length === 0 && !time.timeOnly) {
+        weighed = true;
+        await search(scopeFilter, defaultThreshold);
+      }
+    } else {
+      await search(scopeFilter, defaultThreshold);
+    }
   } catch (error) {
     if (!isMemoryPoolError(error) || error.code !== 'collection_missing') throw error;
     // Deleted by another client: nothing to recall until rewritten; its parts hold the deleted memories'
@@ -161,10 +183,13 @@ async function recall(
     await deps.partsGuard?.dropIfCollectionGone(bot.collection);
     return EMPTY;
   }
+  if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
   const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  const explained = request.explain === true ? explainTimeWindow(time, weighed) : undefined;
   return {
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
+    ...(explained ? { time_window: explained } : {}),
   };
 }
 

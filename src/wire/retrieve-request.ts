@@ -1,8 +1,40 @@
 /** @module The wire contract of `POST /retrieve`, shared by the server and the TypeScript client. */
 import { z } from 'zod';
+import { isTimeZone } from './time-zone.js';
 
 /** The most channel ids `readable_channel_ids` takes. */
 export const MAX_READABLE_CHANNEL_IDS = 20_000;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+const INSTANT_FIX =
+  'must be an ISO 8601 date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms (1778743800000)';
+const BOUND_FIX =
+  'must be an ISO 8601 date (2026-05-14: the whole day in tz), a date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms';
+/** The last Unix ms of year 9999: later is no date a memory has. */
+const MAX_MS = 253_402_300_799_999;
+
+/** Unix ms from 1970 to 9999, or an ISO date-time with its offset (and, for a bound, a plain ISO date). */
+function isTimeValue(value: string | number, dateAllowed: boolean): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= MAX_MS;
+  // A round trip, since Date.parse rolls 30 February over into March.
+  if (dateAllowed && DATE.test(value)) return isRealDate(value);
+  return DATE_TIME.test(value) && isRealDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
+}
+
+function isRealDate(date: string): boolean {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === date;
+}
+
+/** An instant: ISO 8601 date-time with its offset (`Z` or `+02:00`), or Unix ms. */
+const instantField = z
+  .union([z.number(), z.string()], { error: INSTANT_FIX })
+  .refine((value) => isTimeValue(value, false), INSTANT_FIX);
+/** A bound of a time window: an instant, or an ISO date (a whole day in `tz`). */
+const boundField = z
+  .union([z.number(), z.string()], { error: BOUND_FIX })
+  .refine((value) => isTimeValue(value, true), BOUND_FIX);
 
 export const retrieveRequestSchema = z.object({
   bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
@@ -29,6 +61,22 @@ export const retrieveRequestSchema = z.object({
   sources: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
   /** Say, per hit, which parts and which signals ranked it (`hits[].explain`). */
   explain: z.boolean({ message: 'must be true or false' }).optional(),
+  /** The asker's "now", for the time the query names ("yesterday"); default the service's clock. */
+  now: instantField.optional(),
+  /** The asker's IANA zone (`Europe/Paris`); default the bot's `timezone` (default UTC). */
+  tz: z
+    .string({ message: 'must be an IANA time zone such as Europe/Paris' })
+    .refine(isTimeZone, 'is not an IANA time zone: send one such as Europe/Paris, Asia/Tokyo or UTC')
+    .optional(),
+  /**
+   * Recall only memories from this instant on (a date: from its start in `tz`); with `time_to`, or alone.
+   * An explicit window replaces any time the query names. After `time_to` is checked where recall starts.
+   */
+  time_from: boundField.optional(),
+  /** Recall only memories before this instant (a date: up to the end of that day in `tz`). */
+  time_to: boundField.optional(),
+  /** `auto` (default): read the time the query names; `off`: the query's words are only words. */
+  time_hint: z.enum(['auto', 'off'], { message: 'must be "auto" or "off"' }).optional(),
 });
 
 export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
@@ -81,8 +129,27 @@ export interface RetrieveExplanation {
   }[];
 }
 
+/** With `explain: true`, the time window recall used, and whether the query or the request named it. */
+export interface TimeWindowExplanation {
+  /** ISO 8601 instants (UTC) bounding the window: from inclusive, to exclusive. */
+  readonly from: string;
+  readonly to: string;
+  readonly source: 'query' | 'request';
+  /** The words that named it ("yesterday"), or the request's bounds. */
+  readonly text: string;
+  /**
+   * `narrow`: only memories in the window; `weigh`: memories in it rank higher (a vague "a while ago", a
+   * yearless month, or a window with no memories asked about with a topic: it may name when it happened).
+   */
+  readonly use: 'narrow' | 'weigh';
+  /** The IANA zone the window was read in. */
+  readonly tz: string;
+}
+
 export interface RetrieveResponse {
   readonly hits: readonly RetrieveHit[];
   /** The ready-to-inject `[Past chat memories]` block, or "" when nothing was found. */
   readonly formatted: string;
+  /** Only with `explain: true` and a window in use: which one. */
+  readonly time_window?: TimeWindowExplanation;
 }

@@ -46,6 +46,19 @@ function Explain(props: { hit: RetrieveHit }) {
   );
 }
 
+/** Which time window the question was understood to name, if any. */
+function TimeWindowLine(props: { answer: RetrieveResponse }) {
+  const understood = props.answer.time_window;
+  if (!understood) return null;
+  const at = (iso: string) => new Date(iso).toLocaleString(undefined, { timeZone: understood.tz });
+  return (
+    <p class="time-window">
+      Time understood: “{understood.text}” (from the {understood.source}) = {at(understood.from)} to {at(understood.to)},{' '}
+      {understood.tz}; {understood.use === 'narrow' ? 'only memories from then' : 'memories from then rank higher'}
+    </p>
+  );
+}
+
 export function AskPanel(props: { bot: string }) {
   const [answer, setAnswer] = useState<RetrieveResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,6 +72,9 @@ export function AskPanel(props: { bot: string }) {
       bot: props.bot,
       query_text: text('query'),
       explain: true,
+      // "yesterday" in the question is the asker's: their clock and their browser's zone.
+      now: Date.now(),
+      tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
       ...(text('limit') ? { limit: Number(text('limit')) } : {}),
       ...(text('guild_id') ? { guild_id: text('guild_id') } : {}),
       ...(text('channel_id') ? { channel_id: text('channel_id') } : {}),
@@ -132,6 +148,7 @@ export function AskPanel(props: { bot: string }) {
             {formatCount(answer.hits.length, 'hit')} · the block is{' '}
             <strong class="block-size">{formatCount(answer.formatted.length, 'character')}</strong>
           </p>
+          <TimeWindowLine answer={answer} />
           <ol class="hits">
             {answer.hits.map((hit) => (
               <li key={String(hit.id)} class="memory hit">

@@ -65,6 +65,18 @@ class Attribution(unittest.TestCase):
         self.assertEqual(user_message(provider._build_save("z", "w", "sess", None))["user_id"], "discord:1234")
 
 
+class RecallTime(unittest.TestCase):
+    def test_recall_sends_the_turns_own_time_as_now(self):
+        provider = make_provider(chat_type="dm", user_id="42")
+        sent = []
+        provider._client.post_within = lambda path, body, deadline: sent.append(body) or {"formatted": "", "hits": []}
+        with mock.patch("time.time", return_value=1_778_000_000.5):
+            provider.on_turn_start(1, "what did we talk about yesterday?")
+        provider._retrieve_formatted("what did we talk about yesterday?", 1.0)
+        self.assertEqual(sent[-1]["now"], 1_778_000_000_500)
+        self.assertEqual(sent[-1]["query_text"], "what did we talk about yesterday?")
+
+
 class DirectMessages(unittest.TestCase):
     def test_dm_turns_are_marked_on_both_messages_and_on_recall(self):
         provider = make_provider(chat_type="dm", user_id="42")

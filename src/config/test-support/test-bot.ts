@@ -19,6 +19,7 @@ export function testBot(name: string, overrides: TestBotOverrides = {}): BotConf
     collection: `mem_${name}`,
     defaultSource: 'api',
     speakerAliases: {},
+    timezone: 'UTC',
     retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'global' },
     ...rest,
     chunk: { minChars: 120, maxChars: 200, idleMs: 60_000, maxGapMs: 1_800_000, ...chunk },

@@ -24,7 +24,8 @@ export function recallWhereAsked(
   memory: DiscordMemory,
   scope: RecallScope,
   place: RecallPlace,
-  query: { readonly query_text: string; readonly exclude_message_ids?: string[] },
+  /** `now`: when the question was asked (the message's own time), for "yesterday"; the zone is the bot's. */
+  query: { readonly query_text: string; readonly exclude_message_ids?: string[]; readonly now?: number },
   readableChannelIds: readonly string[] | undefined,
 ): Promise<RetrieveResponse> {
   if (place.guildId === null) {

@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RetrieveHit } from '../../wire/retrieve-request.js';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
-import { type TestService, startTestService } from '../../service/test-support/start-test-service.js';
+import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import type { RetrieveHit } from '../../wire/retrieve-request.js';
 import { createMcpServer } from './create-mcp-server.js';
 import type { MemoryBackend } from './memory-backend.js';
 
@@ -86,6 +86,25 @@ describe('createMcpServer against a real service', () => {
     assert.ok(fromMcp.length > 0);
     assert.ok(fromMcp.every((source) => source === 'mcp'));
     assert.deepEqual(await ofSources({ sources: ['discord'] }), []);
+  });
+
+  test('recall passes now, tz and the window through', async () => {
+    const hitsFor = async (args: Record<string, unknown>) => {
+      const result = await client.callTool({ name: 'recall', arguments: { query: 'cello scales', ...args } });
+      assert.notEqual(result.isError, true, textOf(result));
+      return (result.structuredContent as { hits: RetrieveHit[] }).hits;
+    };
+    assert.ok(
+      (await hitsFor({ query: 'the cello scales today', now: Date.now(), tz: 'Asia/Tokyo' })).length > 0,
+    );
+    // Asked as if a year ago, that "today" holds nothing that was said.
+    assert.deepEqual(
+      await hitsFor({ query: 'what did we talk about today?', now: Date.now() - 365 * 86_400_000 }),
+      [],
+    );
+    assert.deepEqual(await hitsFor({ time_from: '2001-01-01', time_to: '2001-12-31', tz: 'UTC' }), []);
+    const bad = await client.callTool({ name: 'recall', arguments: { query: 'x', tz: 'Mars/Olympus' } });
+    assert.equal(bad.isError, true);
   });
 
   test('forget by the message ids of a recall hit: recall no longer finds it; forgetting again is harmless', async () => {

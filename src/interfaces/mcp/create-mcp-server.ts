@@ -90,6 +90,18 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
         sources: retrieveRequestSchema.shape.sources.describe(
           'Only memories saved through these interfaces, e.g. ["discord", "mcp"]',
         ),
+        now: retrieveRequestSchema.shape.now.describe(
+          'The time now for the asker (ISO 8601 with offset, or Unix ms), for "yesterday" in the query; default the server clock',
+        ),
+        tz: retrieveRequestSchema.shape.tz.describe(
+          "The asker's IANA time zone, e.g. Europe/Paris; default the bot's timezone",
+        ),
+        time_from: retrieveRequestSchema.shape.time_from.describe(
+          'Only memories from then on: an ISO 8601 date (whole day in tz), a date-time with offset, or Unix ms',
+        ),
+        time_to: retrieveRequestSchema.shape.time_to.describe(
+          'Only memories before then (a date: up to the end of that day in tz)',
+        ),
       },
       outputSchema: recallOutputShape,
       annotations: { readOnlyHint: true },
@@ -109,6 +121,10 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           ...(args.sources === undefined ? {} : { sources: args.sources }),
           ...(args.is_dm === undefined ? {} : { is_dm: args.is_dm }),
           ...(args.scope === undefined ? {} : { scope: args.scope }),
+          ...(args.now === undefined ? {} : { now: args.now }),
+          ...(args.tz === undefined ? {} : { tz: args.tz }),
+          ...(args.time_from === undefined ? {} : { time_from: args.time_from }),
+          ...(args.time_to === undefined ? {} : { time_to: args.time_to }),
         });
         return {
           content: [{ type: 'text', text: response.formatted || 'No memories found.' }],

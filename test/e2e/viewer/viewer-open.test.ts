@@ -211,6 +211,17 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await page.locator('.hits > li').count(), scoped.json.hits.length);
   });
 
+  test('Ask says which time window it understood, read in the browser zone', async () => {
+    await page.goto(`${service.url}/ui?view=ask`);
+    await page.fill('input[name=query]', 'what did Anna say yesterday?');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.answer');
+    assert.match((await page.textContent('.time-window')) ?? '', /Time understood: “yesterday” \(from the query\)/);
+    await page.fill('input[name=query]', 'Where does Anna live?');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('.time-window') === null);
+  });
+
   test("correcting a memory-pool message rebuilds and re-embeds its memory under the same id", async () => {
     const hermes = await timelineIds(service, 'source=hermes');
     assert.equal(hermes.length, 1);

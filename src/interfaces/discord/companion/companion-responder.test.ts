@@ -146,3 +146,38 @@ test('companion: after a restart (nothing cached) the recent messages come from 
     await chat.close();
   }
 });
+
+test('companion: recall reads "yesterday" against the time of the message it answers', async () => {
+  const chat = await startFakeChat('You told me about Pixel.');
+  const h = await startDiscordHarness({
+    channels: [GENERAL, OFFTOPIC],
+    companion: {
+      baseUrl: chat.url,
+      model: 'test-model',
+      systemPrompt: 'You are Mythos.',
+      replyChannels: [],
+      contextMessages: 1,
+      timeoutMs: 10_000,
+    },
+  });
+  h.answerChannelSends();
+  try {
+    await h.send('MESSAGE_CREATE', messagePayload({ content: 'my cat Pixel is grey', channelId: OFFTOPIC }));
+    await h.flush();
+    // Sent a day later by its own clock: its yesterday is today's talk (the service clock's is not).
+    const tomorrow = String((BigInt(Date.now() + 86_400_000) - 1_420_070_400_000n) << 22n);
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        id: tomorrow,
+        content: `<@${BOT_USER.id}> what did we talk about yesterday?`,
+        mentions: [BOT_USER],
+      }),
+    );
+    const system = chat.requests[0]?.messages[0]?.content ?? '';
+    assert.match(system, /\[Past chat memories\][\s\S]*my cat Pixel is grey/);
+  } finally {
+    await h.close();
+    await chat.close();
+  }
+});

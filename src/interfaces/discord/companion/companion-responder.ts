@@ -90,7 +90,7 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
         memory,
         recallScope,
         message,
-        { query_text: query, exclude_message_ids: recent.map((m) => m.id) },
+        { query_text: query, exclude_message_ids: recent.map((m) => m.id), now: message.createdTimestamp },
         listReadableChannelsForReply(message, recorder),
       )
         .then((answer) => answer.formatted)

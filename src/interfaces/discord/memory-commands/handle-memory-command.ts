@@ -119,7 +119,7 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
     context.memory,
     context.config.recallScope,
     interaction,
-    { query_text: interaction.options.getString('query', true) },
+    { query_text: interaction.options.getString('query', true), now: interaction.createdTimestamp },
     readable,
   );
   await interaction.editReply(

@@ -9,8 +9,8 @@ import {
   messagePayload,
   newMessageId,
   OFFTOPIC,
-  SAM,
   recordChannelWithThreads,
+  SAM,
   startDiscordHarness,
   threadPayload,
 } from '../test-support/discord-harness.js';
@@ -51,6 +51,19 @@ describe('/memory slash commands', () => {
     const { callback, edit } = await ask(h, asked);
     assert.equal(callback?.type, 5, 'deferred: embedding a query can take longer than Discord waits');
     assert.equal(callback?.data?.flags, EPHEMERAL);
+    assert.match(edit?.content ?? '', /Biscuit loves the beach/);
+  });
+
+  test('recall reads "yesterday" against the time the command was sent', async () => {
+    // Sent a day after the messages were: its yesterday is their day (the service clock's is not).
+    const tomorrow = (BigInt(Date.now() + 86_400_000) - 1_420_070_400_000n) << 22n;
+    const asked = {
+      ...command({ user: SAM }, 'recall', [
+        { name: 'query', type: 3, value: 'what did we talk about yesterday?' },
+      ]),
+      id: String(tomorrow),
+    };
+    const { edit } = await ask(h, asked);
     assert.match(edit?.content ?? '', /Biscuit loves the beach/);
   });
 

@@ -1,0 +1,149 @@
+/**
+ * @module The dates and relative days chrono-node finds in a query ("yesterday", "3 days ago", "last week",
+ * "on Tuesday", "in May", "on 8 May 2023", "from 1 to 8 May"), turned into whole-day windows in the asker's
+ * zone. Chrono reads the words against `now` at the zone's current offset; the window's bounds are then
+ * the zone's own midnights (zone-calendar), so a DST change between the two does not shift a day.
+ * English first: another language is another chrono parser in PARSERS.
+ */
+import * as chrono from 'chrono-node';
+import type { FoundTimeExpression, TimeKind, TimeReference } from './time-window.js';
+import {
+  addDays,
+  type CivilDate,
+  civilDate,
+  civilDateAt,
+  compareDates,
+  startOfDay,
+  zoneOffsetMinutes,
+} from './zone-calendar.js';
+
+/** The chrono parser per language. */
+const PARSERS: Readonly<Record<string, chrono.Chrono>> = { en: chrono.en.casual };
+/** Month and weekday words that are also common English words: only taken as dates when written as dates. */
+const AMBIGUOUS_WORD = /^(?:may|march|sat|sun|wed|mon|fri|tue|thu|second)$/i;
+const DATE_LEAD = /\b(?:in|on|during|since|of|last|this|past|until|by|early|late|mid)\s*$/i;
+
+/** The first date expression chrono finds in `text` that names a past day, week, month or year. */
+export function findCalendarDate(
+  text: string,
+  ref: TimeReference,
+  language = 'en',
+): FoundTimeExpression | undefined {
+  const parser = PARSERS[language] ?? PARSERS.en!;
+  const results = parser.parse(text, {
+    instant: new Date(ref.now),
+    timezone: zoneOffsetMinutes(ref.now, ref.timeZone),
+  });
+  const today = civilDateAt(ref.now, ref.timeZone);
+  for (const result of results) {
+    if (!isDateWord(text, result)) continue;
+    const span = resolveSpan(result, today);
+    if (span === undefined) continue;
+    const [first, last, kind, precise = true] = span;
+    // Recall is about the past: a window that has not begun yet ("next Tuesday") is not a recall window.
+    if (compareDates(first, today) > 0) continue;
+    return {
+      from: startOfDay(first, ref.timeZone),
+      to: startOfDay(addDays(last, 1), ref.timeZone),
+      precise,
+      kind,
+      text: result.text,
+      index: result.index,
+      length: result.text.length,
+    };
+  }
+  return undefined;
+}
+
+/** Leaves out "march on", "I sat down": a lone ambiguous word is a date only capitalized or after "in"/"on". */
+function isDateWord(text: string, result: chrono.ParsedResult): boolean {
+  if (!AMBIGUOUS_WORD.test(result.text.trim())) return true;
+  return /^[A-Z]/.test(result.text.trim()) || DATE_LEAD.test(text.slice(0, result.index));
+}
+
+/**
+ * The days named, and whether they narrow recall. A memory is dated by when it was said, so only windows
+ * that name when something was said narrow: a day, a week, a month of a known year. A year ("last year",
+ * "4 years ago") or a month without its year ("camping in June") more often names when it happened, which
+ * may be long before it was talked about: those only weigh.
+ */
+type Span = [first: CivilDate, last: CivilDate, kind: TimeKind, precise?: boolean];
+/** Parts of a day chrono reads alone ("the opening night"): a day only with "this", "last" or "to". */
+const LONE_DAYTIME = /^(?:night|morning|evening|afternoon|noon|midnight)$/i;
+
+/** The first and last day the result names, or undefined when it names no day (a time, "now"). */
+function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | undefined {
+  const words = result.text.toLowerCase();
+  const start = result.start;
+  const tags = result.tags();
+  // "now" names no day; "next Tuesday", "tomorrow" name the future, which holds no memories.
+  if (tags.has('casualReference/now') || /\b(?:next|tomorrow|coming)\b/.test(words)) return undefined;
+  if (LONE_DAYTIME.test(words.trim())) return undefined;
+  const chronoDay = () => civilDate(start.get('year')!, start.get('month')!, start.get('day')!);
+  if (result.end) {
+    const end = result.end;
+    const last = civilDate(end.get('year')!, end.get('month')!, end.get('day')!);
+    return [chronoDay(), last, 'range'];
+  }
+  if (/\bweeks?\b/.test(words)) {
+    if (/\bthis\b/.test(words)) return [addDays(today, -((today.weekday + 6) % 7)), today, 'week'];
+    // "last week", "2 weeks ago": the seven days around that day (on a Thursday, last Monday to Sunday).
+    const centre = chronoDay();
+    return [addDays(centre, -3), addDays(centre, 3), 'week'];
+  }
+  if (/\bmonths?\b/.test(words)) {
+    const month = civilDate(start.get('year')!, start.get('month')!, 1);
+    return [month, addDays(civilDate(month.year, month.month + 1, 1), -1), 'month'];
+  }
+  if (/\byears?\b/.test(words)) {
+    return [civilDate(start.get('year')!, 1, 1), civilDate(start.get('year')!, 12, 31), 'year', false];
+  }
+  if (/\b(?:few|couple|several)\b/.test(words)) {
+    const centre = chronoDay();
+    return [addDays(centre, -2), addDays(centre, 1), 'range'];
+  }
+  if (
+    tags.has('casualReference/morning') ||
+    tags.has('casualReference/afternoon') ||
+    tags.has('casualReference/evening')
+  ) {
+    return [today, today, 'day'];
+  }
+  if (start.isCertain('day')) return [resolveYear(start, today), resolveYear(start, today), 'day'];
+  if (start.isCertain('weekday')) {
+    // "on Tuesday": the most recent Tuesday before today (today itself is "today").
+    const back = (today.weekday - start.get('weekday')! + 7) % 7 || 7;
+    const day = addDays(today, -back);
+    return [day, day, 'day'];
+  }
+  if (start.isCertain('month')) {
+    const year = start.isCertain('year')
+      ? start.get('year')!
+      : start.get('month')! > today.month
+        ? today.year - 1
+        : today.year;
+    const first = civilDate(year, start.get('month')!, 1);
+    return [first, addDays(civilDate(year, first.month + 1, 1), -1), 'month', start.isCertain('year')];
+  }
+  return undefined;
+}
+
+/**
+ * A day named without its year ("Sunday, 7 May"): the most recent past one, and with a weekday, the most
+ * recent year in which that date falls on that weekday.
+ */
+function resolveYear(start: chrono.ParsedComponents, today: CivilDate): CivilDate {
+  const month = start.get('month')!;
+  const dayOfMonth = start.get('day')!;
+  if (start.isCertain('year')) return civilDate(start.get('year')!, month, dayOfMonth);
+  let year = today.year;
+  if (compareDates(civilDate(year, month, dayOfMonth), today) > 0) year -= 1;
+  if (start.isCertain('weekday')) {
+    const weekday = start.get('weekday')!;
+    for (let back = 0; back < 28; back++) {
+      const candidate = civilDate(year - back, month, dayOfMonth);
+      if (candidate.weekday === weekday) return candidate;
+    }
+  }
+  return civilDate(year, month, dayOfMonth);
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseTimeQuery } from './parse-time-query.js';
+
+/** The window as ISO instants, for readable pins. */
+function windowOf(text: string, nowIso: string, timeZone: string) {
+  const { window, contentText } = parseTimeQuery(text, { now: Date.parse(nowIso), timeZone });
+  return window === undefined
+    ? { contentText }
+    : {
+        from: new Date(window.from).toISOString(),
+        to: new Date(window.to).toISOString(),
+        kind: window.kind,
+        precise: window.precise,
+        text: window.text,
+        contentText,
+      };
+}
+
+// Thursday 14 May 2026, 01:00 in Tokyo (still Wednesday 13 May in UTC).
+const TOKYO_1AM = '2026-05-13T16:00:00Z';
+
+describe('parseTimeQuery', () => {
+  test('"yesterday" asked at 01:00 in Tokyo is Tokyo\'s Wednesday, not UTC\'s Tuesday', () => {
+    assert.deepEqual(windowOf('what did we talk about yesterday?', TOKYO_1AM, 'Asia/Tokyo'), {
+      from: '2026-05-12T15:00:00.000Z',
+      to: '2026-05-13T15:00:00.000Z',
+      kind: 'day',
+      precise: true,
+      text: 'yesterday',
+      contentText: 'what did we talk about ?',
+    });
+    assert.equal(windowOf('yesterday', TOKYO_1AM, 'UTC').from, '2026-05-12T00:00:00.000Z');
+  });
+
+  test('"today" is the asker\'s whole day', () => {
+    const today = windowOf('what happened today', TOKYO_1AM, 'Asia/Tokyo');
+    assert.equal(today.from, '2026-05-13T15:00:00.000Z');
+    assert.equal(today.to, '2026-05-14T15:00:00.000Z');
+  });
+
+  test('a day across a DST change is 23 hours, midnight to midnight', () => {
+    // New York springs forward on Sunday 8 March 2026.
+    const day = windowOf('on 8 March 2026', '2026-03-10T12:00:00Z', 'America/New_York');
+    assert.equal(day.from, '2026-03-08T05:00:00.000Z');
+    assert.equal(day.to, '2026-03-09T04:00:00.000Z');
+  });
+
+  test('"last week" is the seven days around a week ago (on a Thursday, Monday to Sunday)', () => {
+    const week = windowOf('remember what I told you last week?', TOKYO_1AM, 'Asia/Tokyo');
+    assert.equal(week.from, '2026-05-03T15:00:00.000Z');
+    assert.equal(week.to, '2026-05-10T15:00:00.000Z');
+    assert.equal(week.kind, 'week');
+  });
+
+  test('"N days ago" is that day; "N weeks ago" that week', () => {
+    assert.equal(windowOf('3 days ago', '2026-05-14T12:00:00Z', 'UTC').from, '2026-05-11T00:00:00.000Z');
+    assert.equal(windowOf('three days ago', '2026-05-14T12:00:00Z', 'UTC').to, '2026-05-12T00:00:00.000Z');
+    const twoWeeks = windowOf('two weeks ago', '2026-05-14T12:00:00Z', 'UTC');
+    assert.deepEqual([twoWeeks.from, twoWeeks.to], ['2026-04-27T00:00:00.000Z', '2026-05-04T00:00:00.000Z']);
+  });
+
+  test('"on Tuesday" is the most recent Tuesday before today', () => {
+    const tuesday = windowOf('what did you say on Tuesday', '2026-05-14T12:00:00Z', 'Europe/Paris');
+    assert.deepEqual([tuesday.from, tuesday.to], ['2026-05-11T22:00:00.000Z', '2026-05-12T22:00:00.000Z']);
+    assert.equal(windowOf('on Thursday', '2026-05-14T12:00:00Z', 'UTC').from, '2026-05-07T00:00:00.000Z');
+  });
+
+  test('"in May" is the most recent May that has begun, and leaves "in" out of the content words', () => {
+    const may = windowOf('the trip we planned in May', '2026-03-02T12:00:00Z', 'UTC');
+    assert.deepEqual(
+      [may.from, may.to, may.kind],
+      ['2025-05-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', 'month'],
+    );
+    assert.equal(may.contentText, 'the trip we planned');
+    assert.equal(windowOf('in May 2023', '2026-03-02T12:00:00Z', 'UTC').from, '2023-05-01T00:00:00.000Z');
+  });
+
+  test('"on 8 May 2023" is that day; a weekday without a year picks the year it falls on', () => {
+    assert.equal(windowOf('on 8 May 2023', TOKYO_1AM, 'UTC').from, '2023-05-08T00:00:00.000Z');
+    const monday = windowOf('What did Caroline tell me on Monday, 8 May?', TOKYO_1AM, 'UTC');
+    assert.deepEqual([monday.from, monday.text], ['2023-05-08T00:00:00.000Z', 'on Monday, 8 May']);
+  });
+
+  test('"last summer" is June to August in the north, December to February in the south', () => {
+    const north = windowOf('last summer', TOKYO_1AM, 'Europe/London');
+    assert.deepEqual([north.from, north.to], ['2025-05-31T23:00:00.000Z', '2025-08-31T23:00:00.000Z']);
+    const south = windowOf('last summer', TOKYO_1AM, 'Australia/Sydney');
+    assert.deepEqual([south.from, south.to], ['2025-11-30T13:00:00.000Z', '2026-02-28T13:00:00.000Z']);
+  });
+
+  test('"over the holidays" is the most recent 20 December to 6 January', () => {
+    const holidays = windowOf('what did we do over the holidays', TOKYO_1AM, 'UTC');
+    assert.deepEqual([holidays.from, holidays.to], ['2025-12-20T00:00:00.000Z', '2026-01-07T00:00:00.000Z']);
+  });
+
+  test('"a while ago" is vague: it only weighs', () => {
+    const vague = windowOf('a while ago you said something', TOKYO_1AM, 'UTC');
+    assert.equal(vague.precise, false);
+    assert.equal(vague.kind, 'vague');
+    assert.equal(vague.contentText, 'you said something');
+  });
+
+  test('a year, or a month or season without its year, only weighs: it may name when it happened', () => {
+    const cases: [string, boolean][] = [
+      ['camping in June', false],
+      ['in June 2023', true],
+      ['the trip last year', false],
+      ['4 years ago', false],
+      ['during the summer', false],
+      ['last summer', true],
+      ['last month', true],
+      ['yesterday', true],
+    ];
+    for (const [text, precise] of cases)
+      assert.equal(windowOf(text, TOKYO_1AM, 'UTC').precise, precise, text);
+  });
+
+  test('no window for words that only look like dates, a time of day, "now" or the future', () => {
+    for (const text of [
+      'we will march on',
+      'I sat down with her',
+      'at 5pm',
+      'what do you know now',
+      'next Tuesday',
+      'I love cats',
+    ]) {
+      assert.deepEqual(windowOf(text, TOKYO_1AM, 'UTC'), { contentText: text }, text);
+    }
+  });
+});
