@@ -17,7 +17,9 @@ import { createLogger } from '../src/logging/logger.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
+import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { type LocomoConversation, loadLocomo } from './recall/locomo-dataset.js';
+import { countModelTexts } from './support/count-model-texts.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
 const CATEGORIES: Record<number, string> = {
@@ -94,12 +96,8 @@ const config: MemoryPoolConfig = {
 };
 const logger = createLogger({ level: 'silent' });
 const embedder = createEmbedder(config.embedding, { logger });
-const service = await startMemoryService({
-  config,
-  embedder,
-  queryEmbedder: new CachedEmbedder(embedder),
-  logger,
-});
+const queryEmbedder = new CachedEmbedder(embedder);
+const service = await startMemoryService({ config, embedder, queryEmbedder, logger });
 const client = new MemoryPoolClient({ baseUrl: service.url, timeoutMs: 30_000 });
 
 const percentile = (values: readonly number[], p: number) => {
@@ -182,6 +180,8 @@ try {
     multiDay += await countMultiDayChunks(botName(conversation), tsById);
   }
   const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
+  const modelTexts = countModelTexts();
   const sizes = Object.values(config.bots)[0]!.chunk;
   console.log(`data: ${dataFile} (read at run time, not copied)`);
   console.log(
@@ -189,6 +189,9 @@ try {
       `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
       `in ${((performance.now() - started) / 1000).toFixed(1)} s; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
       `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
+  );
+  console.log(
+    `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
   );
 
   const scores: { conversation: string; category: number; byBudget: BudgetScore[] }[] = [];
@@ -239,6 +242,27 @@ try {
   console.log(`| chunks returned (mean) | ${returned('chunks')} |`);
   console.log(`| turns returned (mean) | ${returned('turns')} |`);
   console.log(`| characters returned (mean) | ${returned('chars')} |`);
+  // As st-qdrant-memory searches: chunk vectors only, stored ones against the chunk texts embedded whole.
+  const chunkRecall = { stored: BUDGETS.map(() => 0), embeddedWhole: BUDGETS.map(() => 0) };
+  for (const conversation of conversations) {
+    const points = await readChunkPoints(service.storeUrl!, config.bots[botName(conversation)]!.collection);
+    const questions = [];
+    for (const question of conversation.questions) {
+      const [vector] = await queryEmbedder.embed([question.question], { query: true });
+      questions.push({ vector: vector!, evidence: question.evidence });
+    }
+    const scored = await scoreChunkVectors(embedder, points, questions, BUDGETS);
+    for (const kind of ['stored', 'embeddedWhole'] as const) {
+      scored[kind].forEach((value, b) => {
+        chunkRecall[kind][b]! += (value * questions.length) / scores.length;
+      });
+    }
+  }
+  console.log(`\nchunk vectors alone, as SillyTavern searches them (dense, chunk points only):\n`);
+  console.log(`| turns | ${BUDGETS.join(' | ')} |`);
+  console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
+  console.log(`| stored chunk vectors | ${chunkRecall.stored.map(pct).join(' | ')} |`);
+  console.log(`| chunk texts embedded whole | ${chunkRecall.embeddedWhole.map(pct).join(' | ')} |`);
   console.log(
     `\n/retrieve latency (limit ${RETRIEVE_LIMIT}, through HTTP, embedding included): ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +

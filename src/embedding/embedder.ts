@@ -3,6 +3,11 @@
 /** Per-call options; `signal` lets a caller that gave up (client disconnected) stop waiting and retrying. */
 export interface EmbedOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The text is a recall query: its vector reads at most QUERY_MAX_WINDOWS windows (WindowedEmbedder), and a
+   * local model runs it ahead of bulk work, one window at a time, taking turns with other queries.
+   */
+  readonly query?: boolean;
 }
 
 /**

@@ -87,7 +87,7 @@ async function recall(
   signal: AbortSignal,
 ): Promise<RetrieveResponse> {
   const limit = request.limit ?? bot.retrieve.limit;
-  const [vector] = await deps.embedder.embed([request.query_text], { signal });
+  const [vector] = await deps.embedder.embed([request.query_text], { signal, query: true });
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
