@@ -45,6 +45,10 @@ export class CachedEmbedder implements Embedder {
     return this.#inner.inputWindow;
   }
 
+  get modelWindow(): InputWindow | undefined {
+    return this.#inner.modelWindow;
+  }
+
   get stats(): EmbeddingCacheStats {
     return { hits: this.#hits, misses: this.#misses, size: this.#vectors.size };
   }

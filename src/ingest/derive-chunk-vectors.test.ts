@@ -1,10 +1,13 @@
 /** @module Tests for deriving a long chunk's vector from its parts' vectors instead of asking the model again. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { CachedEmbedder } from '../embedding/cached-embedder.js';
 import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { poolMean } from '../embedding/pool-mean.js';
 import { WindowedEmbedder } from '../embedding/windowed-embedder.js';
+import { meterEmbedder } from '../metrics/metered-embedder.js';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
 import type { EmbeddedParts } from '../parts/parts-index.js';
 import { deriveChunkVectors } from './derive-chunk-vectors.js';
 
@@ -39,7 +42,10 @@ function partsOf(chunkId: string, vectors: Float32Array[]): EmbeddedParts {
 }
 
 test('a chunk longer than the model window takes the pooled mean of its parts, without a model call', async () => {
-  const { embedder, sent, hashing } = createWindowedModel();
+  const { embedder: windowed, sent, hashing } = createWindowedModel();
+  // As the service holds it, behind decorators: the model's window must pass through them.
+  const metrics = createServiceMetrics(() => ({}) as never, { processMetrics: false });
+  const embedder = meterEmbedder(new CachedEmbedder(windowed), metrics, 'chunk');
   const partVectors = await hashing.embed([
     'Anna: my sister moved to Lisbon',
     'Mythos: does she like it there',

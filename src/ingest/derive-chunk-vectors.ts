@@ -7,7 +7,6 @@
  */
 import type { EmbedOptions, Embedder, InputWindow } from '../embedding/embedder.js';
 import { poolMean } from '../embedding/pool-mean.js';
-import { WindowedEmbedder } from '../embedding/windowed-embedder.js';
 import type { EmbeddedParts } from '../parts/parts-index.js';
 
 /** A chunk to embed: its point id and the text st-qdrant-memory's vector stands for. */
@@ -18,7 +17,7 @@ export interface ChunkText {
 
 /** The window the model itself reads (a WindowedEmbedder reads any length by pooling windows of it). */
 function modelWindowOf(embedder: Embedder): InputWindow {
-  return embedder instanceof WindowedEmbedder ? embedder.modelWindow : embedder.inputWindow;
+  return embedder.modelWindow ?? embedder.inputWindow;
 }
 
 /**
