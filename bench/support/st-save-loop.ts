@@ -73,7 +73,10 @@ export async function runStLoop(
       if (found.result.points.length > 0) continue;
     }
     const text = `[${new Date(chunk[0]!.ts).toISOString().slice(0, 10)}]\n${chunk.map((m) => `${m.speaker}: ${m.text}`).join('\n')}`;
-    const embedded = (await call(endpoints.embeddingsUrl, 'POST', { model: 'stand-in', input: [text] })) as {
+    const embedded = (await call(endpoints.embeddingsUrl, 'POST', {
+      model: 'text-embedding-3-large',
+      input: [text],
+    })) as {
       data: { embedding: number[] }[];
     };
     const vector = embedded.data[0]!.embedding;
