@@ -5,38 +5,20 @@
  * query in flight the whole time. Prints each phase's p50/p99 and their ratio (target: p99 within 2x).
  * Run: node --import tsx bench/query-fairness.bench.ts [--queries 100]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { MemoryPoolClient } from '../src/client/memory-pool-client.js';
-import { configSchema } from '../src/config/config-schema.js';
-import type { MemoryPoolConfig } from '../src/config/config-types.js';
-import { createEmbedder, createQueryEmbedder } from '../src/embedding/create-embedder.js';
-import { createLogger } from '../src/logging/logger.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
-import { startMemoryService } from '../src/service/start-memory-service.js';
+import { startBenchService } from './support/in-process-service.js';
 
 const { values: args } = parseArgs({ options: { queries: { type: 'string', default: '100' } } });
 const QUERIES = Number(args.queries);
 const WORDS =
   'garden rain harbour lantern piano Lisbon sister storm river bakery train forest music winter'.split(' ');
 
-const dir = mkdtempSync(join(tmpdir(), 'memory-pool-query-fairness-'));
-const config: MemoryPoolConfig = {
-  ...configSchema.parse({ bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } } }),
-  listen: { host: '127.0.0.1', port: 0 },
-  store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
-  dataDir: join(dir, 'service'),
-};
-const logger = createLogger({ level: 'silent' });
-const service = await startMemoryService({
-  config,
-  embedder: createEmbedder(config.embedding, { logger }),
-  queryEmbedder: createQueryEmbedder(config.embedding, { logger }),
-  logger,
+const service = await startBenchService({
+  bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } },
 });
-const client = new MemoryPoolClient({ baseUrl: service.url, timeoutMs: 60_000 });
+const { client } = service;
 const random = seededRandom(5);
 /** A new query each time, so the query cache never answers. */
 const shortQuery = (i: number) =>
@@ -94,5 +76,4 @@ try {
   );
 } finally {
   await service.close();
-  rmSync(dir, { recursive: true, force: true });
 }

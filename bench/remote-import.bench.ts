@@ -9,18 +9,11 @@
  * Run: node --import tsx bench/remote-import.bench.ts [--messages 2000 --rounds 3 --delay-ms 50]
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { MemoryPoolClient } from '../src/client/memory-pool-client.js';
-import { configSchema } from '../src/config/config-schema.js';
-import type { MemoryPoolConfig } from '../src/config/config-types.js';
-import { createEmbedder, createQueryEmbedder } from '../src/embedding/create-embedder.js';
 import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
-import { createLogger } from '../src/logging/logger.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
-import { startMemoryService } from '../src/service/start-memory-service.js';
+import { startBenchService } from './support/in-process-service.js';
 import { runStLoop, type StMessage } from './support/st-save-loop.js';
 
 const { values: args } = parseArgs({
@@ -71,8 +64,7 @@ function generateMessages(count: number): StMessage[] {
 }
 
 const standIn = await startStandIn(Number(args['delay-ms']));
-const dir = mkdtempSync(join(tmpdir(), 'memory-pool-remote-import-'));
-const checked = configSchema.parse({
+const service = await startBenchService({
   embedding: {
     provider: 'openai-compatible',
     baseUrl: standIn.baseUrl,
@@ -81,20 +73,7 @@ const checked = configSchema.parse({
   },
   bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos', chunk: { idleMs: 1_000 } } },
 });
-const config: MemoryPoolConfig = {
-  ...checked,
-  listen: { host: '127.0.0.1', port: 0 },
-  store: { kind: 'embedded', path: join(dir, 'qdrant'), host: '127.0.0.1', port: 0 },
-  dataDir: join(dir, 'service'),
-};
-const logger = createLogger({ level: 'silent' });
-const service = await startMemoryService({
-  config,
-  embedder: createEmbedder(config.embedding, { logger }),
-  queryEmbedder: createQueryEmbedder(config.embedding, { logger }),
-  logger,
-});
-const client = new MemoryPoolClient({ baseUrl: service.url, timeoutMs: 60_000 });
+const { client } = service;
 
 /** memory-pool: /save in windows of 10 re-sent every 2 messages, until every message is in a stored chunk. */
 async function runMemoryPool(round: number, messages: readonly StMessage[]): Promise<number> {
@@ -125,7 +104,7 @@ try {
     const runSt = async () =>
       st.push(
         await runStLoop(
-          { storeUrl: service.storeUrl!, embeddingsUrl: `${standIn.baseUrl}/embeddings` },
+          { storeUrl: service.storeUrl, embeddingsUrl: `${standIn.baseUrl}/embeddings` },
           `mem_st_${round}`,
           messages,
         ),
@@ -147,5 +126,4 @@ try {
 } finally {
   await service.close();
   standIn.close();
-  rmSync(dir, { recursive: true, force: true });
 }
