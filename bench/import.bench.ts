@@ -6,6 +6,12 @@
  * round and their medians. The progress bar is drawn when stderr is a terminal. `--embedder hashing` leaves
  * the model out, so what is left is the import's own cost (reading, checks, journal, planning, store writes).
  * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|hashing --workers N]
+ *      [--compare DIR]: this tree and DIR (e.g. `git archive main | tar -x -C DIR`, node_modules linked) in
+ *      interleaved rounds, each import in its own process. Each round prints messages/s, model texts per
+ *      message (counted where texts enter the model's worker threads) and the model's own rate, measured first.
+ *
+ * Measured (issue 27), --messages 400 --rounds 2 --compare main's copy, load average 12-18: this branch
+ * 105.2 / 81.4 s with 0.90 model texts/message, main 103.3 / 90.6 s with 1.21; the model alone 8.6 texts/s.
  *
  * Measured (2-core machine shared with six other engineers' jobs): offline embedder, 10,000 messages, 1 round:
  * first import 1,377.8 s (7 messages/s, 1,116 chunks), second 0.21 s, at load average median 14 (2.8 to 22);

@@ -24,9 +24,9 @@ const random = seededRandom(5);
 const shortQuery = (i: number) =>
   `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} ${i}`;
 const longQuery = (i: number) =>
-  Array.from({ length: 3_000 }, () => WORDS[Math.floor(random() * WORDS.length)])
+  `${Array.from({ length: 3_000 }, () => WORDS[Math.floor(random() * WORDS.length)])
     .join(' ')
-    .slice(0, 20_000 - 8) + ` q${i}`;
+    .slice(0, 20_000 - 8)} q${i}`;
 
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
