@@ -6,6 +6,12 @@
  * round and their medians. The progress bar is drawn when stderr is a terminal. `--embedder hashing` leaves
  * the model out, so what is left is the import's own cost (reading, checks, journal, planning, store writes).
  * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|distilled|hashing --workers N]
+ *      [--compare DIR]: this tree and DIR (e.g. `git archive main | tar -x -C DIR`, node_modules linked) in
+ *      interleaved rounds, each import in its own process. Each round prints messages/s, model texts per
+ *      message (counted where texts enter the model's worker threads) and the model's own rate, measured first.
+ *
+ * Measured (issue 27), --messages 400 --rounds 2 --compare main's copy, load average 12-18: this branch
+ * 105.2 / 81.4 s with 0.90 model texts/message, main 103.3 / 90.6 s with 1.21; the model alone 8.6 texts/s.
  *
  * Measured (2-core machine shared with six other engineers' jobs): offline embedder, 10,000 messages, 1 round:
  * first import 1,377.8 s (7 messages/s, 1,116 chunks), second 0.21 s, at load average median 14 (2.8 to 22);
@@ -14,12 +20,16 @@
  * Hashing embedder, 10,000 messages: 26.8 s (median of 3, load 21 to 25).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runImport } from '../src/cli/commands/import-command.js';
+import type { runImport as RunImport } from '../src/cli/commands/import-command.js';
+import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { startQdrantServer } from '../src/qdrant-server/http/server.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
+import { runChildBench } from './support/child-bench.js';
+import { countModelTexts } from './support/count-model-texts.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,8 +37,15 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     workers: { type: 'string' },
     embedder: { type: 'string', default: 'offline' },
+    /** The tree whose import command runs (default: this one), e.g. a copy of main. */
+    root: { type: 'string' },
+    /** Another tree to run side by side: rounds alternate between the two, each in a fresh process. */
+    compare: { type: 'string' },
+    /** One JSON line of figures per round (what --compare reads from its children). */
+    json: { type: 'boolean', default: false },
   },
 });
+const ROOT = resolve(args.root ?? join(import.meta.dirname, '..'));
 const EMBEDDING =
   args.embedder === 'hashing'
     ? { provider: 'hashing', dimensions: 512 }
@@ -86,7 +103,9 @@ function writeChats(dir: string, count: number): string {
   return folder;
 }
 
-async function runRound(): Promise<{ first: number; second: number; firstOut: string; secondOut: string }> {
+async function runRound(
+  runImport: typeof RunImport,
+): Promise<{ first: number; second: number; firstOut: string; secondOut: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-import-bench-'));
   const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
   try {
@@ -129,22 +148,99 @@ async function runRound(): Promise<{ first: number; second: number; firstOut: st
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const firsts: number[] = [];
-const seconds: number[] = [];
-for (let round = 1; round <= ROUNDS; round += 1) {
-  const result = await runRound();
-  firsts.push(result.first);
-  seconds.push(result.second);
-  process.stdout.write(
-    `round ${round}: first import ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(0)} messages/s), second ${result.second.toFixed(2)} s\n`,
-  );
-  if (round === 1)
-    process.stdout.write(
-      `  first:  ${result.firstOut.trim().split('\n').join('\n          ')}\n  second: ${result.secondOut.trim().split('\n').join('\n          ')}\n`,
-    );
+
+/** The model's own rate here and now: two-line chat texts (a part's size), all workers, no service around it. */
+async function measureModelRate(): Promise<number> {
+  const random = seededRandom(7);
+  const words = WORDS.split(' ');
+  const line = () => Array.from({ length: 14 }, () => words[Math.floor(random() * words.length)]).join(' ');
+  const texts = Array.from({ length: 96 }, () => `Helen: ${line()}.\nMythos: ${line()}.`);
+  const embedder = new OfflineEmbedder(args.workers === undefined ? {} : { workers: Number(args.workers) });
+  await embedder.embed(texts.slice(0, 8)); // loads the model in every worker first
+  const started = performance.now();
+  await embedder.embed(texts);
+  return texts.length / ((performance.now() - started) / 1000);
 }
-process.stdout.write(
-  `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
-    `(${(MESSAGES / median(firsts)).toFixed(0)} messages/s), second run ${median(seconds).toFixed(2)} s ` +
-    `(${(median(firsts) / median(seconds)).toFixed(0)}x faster, adds nothing)\n`,
-);
+
+interface RoundFigures {
+  readonly first: number;
+  readonly second: number;
+  readonly textsPerMessage: number;
+}
+
+if (args.compare !== undefined) {
+  // Side by side: each round runs both trees, in alternating order, each in its own process (own model pool).
+  const trees = [ROOT, resolve(args.compare)];
+  if (args.embedder !== 'hashing') {
+    process.stdout.write(
+      `the model alone: ${(await measureModelRate()).toFixed(1)} texts/s on all workers\n`,
+    );
+  }
+  const figures = new Map<string, RoundFigures[]>(trees.map((tree) => [tree, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
+      const flags = [
+        '--messages',
+        String(MESSAGES),
+        '--embedder',
+        args.embedder ?? 'offline',
+        '--root',
+        tree,
+      ];
+      if (args.workers !== undefined) flags.push('--workers', args.workers);
+      const result = (await runChildBench(import.meta.filename, [...flags, '--json'])) as RoundFigures;
+      figures.get(tree)!.push(result);
+      process.stdout.write(
+        `round ${round + 1} ${tree}: ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
+          `${result.textsPerMessage.toFixed(2)} model texts/message)\n`,
+      );
+    }
+  }
+  const [mine, theirs] = trees.map((tree) => median(figures.get(tree)!.map((f) => f.first)));
+  process.stdout.write(
+    `${MESSAGES} messages, median of ${ROUNDS} interleaved rounds: ${trees[0]} ${mine!.toFixed(1)} s, ` +
+      `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x\n`,
+  );
+} else {
+  const { runImport } = (await import(join(ROOT, 'src/cli/commands/import-command.js'))) as {
+    runImport: typeof RunImport;
+  };
+  const modelRate = args.embedder === 'hashing' || args.json ? undefined : await measureModelRate();
+  const firsts: number[] = [];
+  const seconds: number[] = [];
+  const perMessage: number[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const textsBefore = countModelTexts();
+    const result = await runRound(runImport);
+    const texts = countModelTexts() - textsBefore;
+    firsts.push(result.first);
+    seconds.push(result.second);
+    perMessage.push(texts / MESSAGES);
+    if (args.json) continue;
+    process.stdout.write(
+      `round ${round}: first import ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
+        `${(texts / MESSAGES).toFixed(2)} model texts/message, model ${(texts / result.first).toFixed(1)} texts/s` +
+        `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}), ` +
+        `second ${result.second.toFixed(2)} s\n`,
+    );
+    if (round === 1)
+      process.stdout.write(
+        `  first:  ${result.firstOut.trim().split('\n').join('\n          ')}\n  second: ${result.secondOut.trim().split('\n').join('\n          ')}\n`,
+      );
+  }
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage) })}\n`,
+    );
+  } else {
+    process.stdout.write(
+      `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
+        `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message), ` +
+        `second run ${median(seconds).toFixed(2)} s; the model alone: ` +
+        `${modelRate === undefined ? 'not used' : `${modelRate.toFixed(1)} texts/s on all workers`} ` +
+        `(load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})\n`,
+    );
+  }
+}

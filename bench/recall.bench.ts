@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
+import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { loadLocomo } from './recall/locomo-dataset.js';
 import {
   BadBotSettings,
@@ -23,6 +24,7 @@ import {
   startLocomoService,
 } from './recall/locomo-service.js';
 import { reembedEveryBot } from './recall/reembed-every-bot.js';
+import { countModelTexts } from './support/count-model-texts.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
 const CATEGORIES: Record<number, string> = {
@@ -196,6 +198,8 @@ try {
     multiDay += await countMultiDayChunks(botName(conversation), tsById);
   }
   const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
+  const modelTexts = countModelTexts();
   const sizes = Object.values(config.bots)[0]!.chunk;
   console.log(`data: ${dataFile} (read at run time, not copied)`);
   console.log(
@@ -205,8 +209,33 @@ try {
       `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
   );
 
+  console.log(
+    `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
+  );
+
   const before = await askEveryQuestion();
   report(before, withReembed ? 'before the reembed' : undefined);
+  // As st-qdrant-memory searches: chunk vectors only, stored ones against the chunk texts embedded whole.
+  const chunkRecall = { stored: BUDGETS.map(() => 0), embeddedWhole: BUDGETS.map(() => 0) };
+  for (const conversation of conversations) {
+    const points = await readChunkPoints(service.storeUrl!, config.bots[botName(conversation)]!.collection);
+    const questions = [];
+    for (const question of conversation.questions) {
+      const [vector] = await embedder.embed([question.question], { query: true });
+      questions.push({ vector: vector!, evidence: question.evidence });
+    }
+    const scored = await scoreChunkVectors(embedder, points, questions, BUDGETS);
+    for (const kind of ['stored', 'embeddedWhole'] as const) {
+      scored[kind].forEach((value, b) => {
+        chunkRecall[kind][b]! += (value * questions.length) / before.scores.length;
+      });
+    }
+  }
+  console.log(`\nchunk vectors alone, as SillyTavern searches them (dense, chunk points only):\n`);
+  console.log(`| turns | ${BUDGETS.join(' | ')} |`);
+  console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
+  console.log(`| stored chunk vectors | ${chunkRecall.stored.map(pct).join(' | ')} |`);
+  console.log(`| chunk texts embedded whole | ${chunkRecall.embeddedWhole.map(pct).join(' | ')} |`);
   if (withReembed) {
     const reembedStarted = performance.now();
     const moved = await reembedEveryBot(config, service.storeUrl!, embedder);

@@ -45,6 +45,10 @@ export class CachedEmbedder implements Embedder {
     return this.#inner.inputWindow;
   }
 
+  get modelWindow(): InputWindow | undefined {
+    return this.#inner.modelWindow;
+  }
+
   get stats(): EmbeddingCacheStats {
     return { hits: this.#hits, misses: this.#misses, size: this.#vectors.size };
   }
@@ -71,7 +75,7 @@ export class CachedEmbedder implements Embedder {
       this.#misses++;
       missing.push(text);
     }
-    if (missing.length > 0) this.#startFetch(missing, pending);
+    if (missing.length > 0) this.#startFetch(missing, pending, options.query === true);
     // Each caller waits with its own signal; the provider call is not aborted, since others may share it.
     const vectors = await raceAbort(Promise.all([...pending.values()]), options.signal);
     const byText = new Map([...pending.keys()].map((text, i) => [text, vectors[i]!]));
@@ -83,8 +87,8 @@ export class CachedEmbedder implements Embedder {
     return this.#inner.probe();
   }
 
-  #startFetch(missing: string[], pending: Map<string, Promise<Float32Array>>): void {
-    const batch = this.#inner.embed(missing);
+  #startFetch(missing: string[], pending: Map<string, Promise<Float32Array>>, query: boolean): void {
+    const batch = this.#inner.embed(missing, query ? { query } : {});
     missing.forEach((text, i) => {
       const one = batch.then((vectors) => {
         const vector = vectors[i]!;

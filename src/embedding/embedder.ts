@@ -3,6 +3,11 @@
 /** Per-call options; `signal` lets a caller that gave up (client disconnected) stop waiting and retrying. */
 export interface EmbedOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The text is a recall query: its vector reads at most QUERY_MAX_WINDOWS windows (WindowedEmbedder), and a
+   * local model runs it ahead of bulk work, one window at a time, taking turns with other queries.
+   */
+  readonly query?: boolean;
 }
 
 /**
@@ -27,6 +32,11 @@ export interface Embedder {
   readonly dimensions: number | undefined;
   /** The input window the model reads; text past it would not reach the vector. */
   readonly inputWindow: InputWindow;
+  /**
+   * The window of the model itself when this embedder reads longer texts by embedding windows of them and
+   * pooling (WindowedEmbedder, and decorators around it); undefined when `inputWindow` is the model's.
+   */
+  readonly modelWindow?: InputWindow | undefined;
   /** One vector per text, in the order given; `[]` for no texts. Throws ProviderError. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Cheap reachability check for GET /ready; resolves when the provider can embed, else throws ProviderError. */

@@ -24,7 +24,7 @@ const LINE_BREAK_TOKENS = 2;
  * a tokenizer may be slow on long input (USE-lite's takes ~quadratic time), and no real text packs more
  * than a few characters into a token on average.
  */
-const MAX_CHARS_PER_TOKEN = 6;
+export const MAX_CHARS_PER_TOKEN = 6;
 
 /** Returns `[text]` when it fits the window, else windows in text order, each within `window.maxTokens`. */
 export function splitIntoWindows(text: string, window: InputWindow): string[] {

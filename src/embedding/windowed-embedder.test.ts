@@ -5,7 +5,7 @@ import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
 import { ProviderError } from '../errors/memory-pool-error.js';
 import { HashingEmbedder } from './hashing/hashing-embedder.js';
 import { poolMean } from './pool-mean.js';
-import { WindowedEmbedder } from './windowed-embedder.js';
+import { QUERY_MAX_WINDOWS, WindowedEmbedder } from './windowed-embedder.js';
 
 const MAX_WORDS = 12;
 const countWords = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
@@ -74,17 +74,17 @@ describe('WindowedEmbedder', () => {
     assert.deepEqual(vectors, await model.embed(texts));
   });
 
-  test('a batch stays one call; one long text (a query) goes window by window', async () => {
+  test('a batch stays one call, and so do the windows of one long text', async () => {
     const batch = createTruncatingModel();
     await new WindowedEmbedder(batch.model).embed([LONG_CHUNK, 'short text']);
     assert.equal(batch.calls.length, 1);
     assert.equal(batch.calls[0]!.at(-1), 'short text');
 
-    // The offline model runs one-text calls (queries) ahead of queued chunk batches: keep a query one-text.
+    // The offline model runs a call marked as a query ahead of bulk work, one window at a time.
     const query = createTruncatingModel();
-    await new WindowedEmbedder(query.model).embed([LONG_CHUNK]);
-    assert.ok(query.calls.length > 1);
-    assert.ok(query.calls.every((call) => call.length === 1));
+    await new WindowedEmbedder(query.model).embed([LONG_CHUNK], { query: true });
+    assert.equal(query.calls.length, 1);
+    assert.ok(query.calls[0]!.length > 1);
   });
 
   test('a text its tokenizer cannot count fails alone, as a non-retryable provider error', async () => {
@@ -107,6 +107,22 @@ describe('WindowedEmbedder', () => {
       return true;
     });
     assert.equal((await windowed.embed(['fine'])).length, 1);
+  });
+
+  test('a recall query reaches the model as at most QUERY_MAX_WINDOWS windows, its first, in one call', async () => {
+    const { model, calls } = createTruncatingModel();
+    const windowed = new WindowedEmbedder(model);
+    const words = Array.from({ length: 3_000 }, (_, i) => `w${i}`);
+    const query = words.join(' '); // ~20 kB: 250 windows of MAX_WORDS words
+    await windowed.embed([query], { query: true });
+    assert.equal(QUERY_MAX_WINDOWS, 4);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]!.length, QUERY_MAX_WINDOWS);
+    assert.ok(calls[0]![0]!.startsWith('w0 w1 '), 'the first windows are the ones read');
+    // The same text written as a chunk is still read whole.
+    calls.length = 0;
+    await windowed.embed([query]);
+    assert.ok(calls.flat().length >= 3_000 / MAX_WORDS);
   });
 
   test('keeps the model’s identity and reads any length itself', () => {

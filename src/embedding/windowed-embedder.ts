@@ -7,7 +7,15 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EmbedOptions, Embedder, InputWindow } from './embedder.js';
 import { ProviderError } from '../errors/memory-pool-error.js';
 import { poolMean } from './pool-mean.js';
-import { splitIntoWindows } from './split-into-windows.js';
+import { MAX_CHARS_PER_TOKEN, splitIntoWindows } from './split-into-windows.js';
+
+/**
+ * The most windows of a recall query the model is asked for: its vector reads the query's first 4 windows
+ * (USE-lite: 512 tokens, ~1,800 characters of chat; a remote model's window is far larger than any query).
+ * A 20 kB query was ~45 windows, and a few of them at once made ordinary queries time out; what a query's
+ * opening windows do not say, its words still do, since the lexical ranking reads the whole text.
+ */
+export const QUERY_MAX_WINDOWS = 4;
 
 /** Wraps `inner`; same model and dimensions, so collections written before stay searchable. */
 export class WindowedEmbedder implements Embedder {
@@ -50,6 +58,7 @@ export class WindowedEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (options.query === true && texts.length === 1) return [await this.#embedQuery(texts[0]!, options)];
     const windowsPerText: string[][] = [];
     for (const text of texts) {
       windowsPerText.push(this.#split(text));
@@ -59,12 +68,7 @@ export class WindowedEmbedder implements Embedder {
     const flat = windowsPerText.flat();
     // Each text fits as one window (perhaps less its blank tail): embed those as they are.
     if (flat.length === texts.length) return this.#inner.embed(flat, options);
-    // One text (a recall query) stays a series of one-text calls, which the offline model runs ahead of
-    // queued chunk batches; several texts go out as one batch, as the caller meant.
-    const vectors =
-      texts.length === 1
-        ? (await Promise.all(flat.map((window) => this.#inner.embed([window], options)))).flat()
-        : await this.#inner.embed(flat, options);
+    const vectors = await this.#inner.embed(flat, options);
     const pooled: Float32Array[] = [];
     let next = 0;
     for (const windows of windowsPerText) {
@@ -73,6 +77,20 @@ export class WindowedEmbedder implements Embedder {
       pooled.push(own.length === 1 ? own[0]! : poolMean(own));
     }
     return pooled;
+  }
+
+  /**
+   * A recall query's vector, from at most its first QUERY_MAX_WINDOWS windows, sent as one call the model
+   * knows is a query. Only a prefix that could fill them is tokenized, so a 20 kB query costs no more CPU.
+   */
+  async #embedQuery(text: string, options: EmbedOptions): Promise<Float32Array> {
+    const { maxTokens } = this.#inner.inputWindow;
+    const prefix = Number.isFinite(maxTokens)
+      ? text.slice(0, QUERY_MAX_WINDOWS * Math.max(64, maxTokens * MAX_CHARS_PER_TOKEN))
+      : text;
+    const windows = this.#split(prefix).slice(0, QUERY_MAX_WINDOWS);
+    const vectors = await this.#inner.embed(windows, options);
+    return vectors.length === 1 ? vectors[0]! : poolMean(vectors);
   }
 
   probe(): Promise<void> {

@@ -11,9 +11,10 @@ import { ConfigError, isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { MessageJournal, PlannedChunk } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { PartsIndex } from '../parts/parts-index.js';
+import type { EmbeddedParts, PartsIndex } from '../parts/parts-index.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
+import { deriveChunkVectors } from './derive-chunk-vectors.js';
 import type { OutageRecovery, WriteDependency } from './outage-recovery.js';
 import { computeRetryDelay } from './retry-delay.js';
 
@@ -89,10 +90,18 @@ async function writeCollectionGroup(
     );
     return;
   }
+  const toIndex = group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload }));
+  let parts: EmbeddedParts | undefined;
   let vectors: Float32Array[];
   try {
-    vectors = await embedder.embed(
-      group.map((p) => p.payload.text),
+    // The parts first: a long chunk's vector is derived from theirs instead of asking the model again.
+    const embedded = await deps.parts?.embedParts(collection, toIndex, signal);
+    if (embedded === false) return; // aborted: still due, not a failure
+    parts = embedded;
+    vectors = await deriveChunkVectors(
+      embedder,
+      toIndex.map((c) => ({ chunkId: c.chunkId, text: c.payload.text })),
+      parts,
       signal ? { signal } : {},
     );
     deps.recovery?.succeeded('embedder');
@@ -113,12 +122,7 @@ async function writeCollectionGroup(
   }
   try {
     await guard.ensureCollection(collection, embedder.model, vectors[0]!.length);
-    const partsWritten = await deps.parts?.writeParts(
-      collection,
-      group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
-      signal,
-    );
-    if (partsWritten === false) return; // aborted like the embedding above: still due, not a failure
+    if (parts !== undefined) await deps.parts?.storeParts(collection, toIndex, parts);
     await store.upsertPoints(collection, toPoints(group, vectors));
     deps.recovery?.succeeded('store');
     const follower = deps.followerOf?.(collection);

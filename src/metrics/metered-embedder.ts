@@ -18,6 +18,9 @@ export function meterEmbedder(
     get inputWindow() {
       return inner.inputWindow;
     },
+    get modelWindow() {
+      return inner.modelWindow;
+    },
     probe: () => inner.probe(),
     async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
       const started = performance.now();

@@ -34,6 +34,12 @@ export interface ChunkToIndex {
   readonly payload: ChunkPayload;
 }
 
+/** Parts planned and embedded, not yet stored: `vectors[i]` is `points[i]`'s. */
+export interface EmbeddedParts {
+  readonly points: readonly PartPoint[];
+  readonly vectors: readonly Float32Array[];
+}
+
 /** The filter of every part of these chunks. */
 export function partsOfChunks(chunkIds: readonly string[]): StoreFilter {
   return allOf(matchAny('chunkId', chunkIds));
@@ -55,21 +61,45 @@ export class PartsIndex {
     chunks: readonly ChunkToIndex[],
     signal?: AbortSignal,
   ): Promise<boolean> {
-    const { store, guard } = this.#deps;
-    const embedder = this.embedderOf(collection);
+    const embedded = await this.embedParts(collection, chunks, signal);
+    if (embedded === false) return false;
+    await this.storeParts(collection, chunks, embedded);
+    return true;
+  }
+
+  /**
+   * Plans and embeds the parts of chunks of one collection, storing nothing: the chunk writer derives a
+   * chunk's vector from them before it stores both. False when `signal` aborted; throws on failure.
+   */
+  async embedParts(
+    collection: string,
+    chunks: readonly ChunkToIndex[],
+    signal?: AbortSignal,
+  ): Promise<EmbeddedParts | false> {
     const points = this.planPoints(chunks, collection);
-    if (points.length === 0) return true;
-    let vectors: Float32Array[];
+    if (points.length === 0) return { points, vectors: [] };
     try {
-      vectors = await embedder.embed(
+      const vectors = await this.embedderOf(collection).embed(
         points.map((p) => p.payload.text),
         signal ? { signal } : {},
       );
+      return { points, vectors };
     } catch (error) {
       if (signal?.aborted) return false;
       throw error;
     }
-    await guard.ensureParts(collection, embedder.model, vectors[0]!.length);
+  }
+
+  /** Stores parts embedParts made for `chunks`, and deletes the parts an earlier version of them had. */
+  async storeParts(
+    collection: string,
+    chunks: readonly ChunkToIndex[],
+    embedded: EmbeddedParts,
+  ): Promise<void> {
+    const { store, guard } = this.#deps;
+    const { points, vectors } = embedded;
+    if (points.length === 0) return;
+    await guard.ensureParts(collection, this.embedderOf(collection).model, vectors[0]!.length);
     const parts = partsCollectionName(collection);
     await store.upsertHybridPoints(
       parts,
@@ -85,7 +115,6 @@ export class PartsIndex {
     await store.deletePoints(parts, {
       filter: allOf(stale, noneOf(hasId(points.map((p) => p.id)))),
     });
-    return true;
   }
 
   /** The embedder of `collection`'s parts: the model its chunks are embedded with. */

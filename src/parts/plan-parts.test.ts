@@ -56,3 +56,17 @@ test("a window that would pass the embedder's window keeps fewer messages, and e
     [['m1']],
   );
 });
+
+test('for an embedder that reads any length, parts are planned without tokenizing (the costly step)', () => {
+  let counted = 0;
+  const parts = planParts(lines('one', 'two', 'three'), {
+    messagesPerPart: 2,
+    maxTokens: Number.POSITIVE_INFINITY,
+    countTokens: (text) => {
+      counted += 1;
+      return text.length;
+    },
+  });
+  assert.equal(parts.length, 2);
+  assert.equal(counted, 0);
+});

@@ -45,7 +45,12 @@ export function planParts(lines: readonly PartLine[], options: PartPlanOptions):
     if (start > lastStart && covered.has(start)) continue;
     let end = Math.min(lines.length, start + size);
     let text = joinLines(lines, start, end);
-    while (end - start > 1 && options.countTokens(text) > options.maxTokens) {
+    // An embedder that reads any length (windowing) needs no count: tokenizing is the costly part of planning.
+    while (
+      end - start > 1 &&
+      Number.isFinite(options.maxTokens) &&
+      options.countTokens(text) > options.maxTokens
+    ) {
       end -= 1;
       text = joinLines(lines, start, end);
     }

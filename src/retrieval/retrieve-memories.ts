@@ -95,7 +95,7 @@ async function recall(
   // The query without the words that named its window is what is embedded and matched by word.
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
-  const [vector] = await deps.embedder.embed([time.queryText], { signal });
+  const [vector] = await deps.embedder.embed([time.queryText], { signal, query: true });
   if (vector === undefined) return EMPTY;
   // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
   if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;

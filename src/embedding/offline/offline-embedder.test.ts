@@ -150,3 +150,48 @@ test('a queued offline job whose signal aborts leaves the queue at once; the run
   const [vector] = await running!;
   assert.equal(vector?.length, 512);
 });
+
+/** A stand-in model worker: answers each job with one 4-d vector per text, after `delayMs`. */
+function startFakeWorker(delayMs: number): Worker {
+  return new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     parentPort.on('message', (job) => setTimeout(() => {
+       const vectors = job.texts.map(() => Float32Array.of(1, 0, 0, 0));
+       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
+     }, ${delayMs}));`,
+    { eval: true },
+  );
+}
+
+test('a long query runs on one worker at a time, so a short query sent after it starts at once on another', async () => {
+  const sent: string[] = [];
+  let inFlightLong = 0;
+  let mostInFlightLong = 0;
+  const client = new OfflineModelClient({
+    workers: 2,
+    startWorker: () => {
+      const worker = startFakeWorker(20);
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (message: { texts: string[] }) => {
+        sent.push(...message.texts);
+        if (message.texts[0]!.startsWith('long'))
+          mostInFlightLong = Math.max(mostInFlightLong, ++inFlightLong);
+        post(message);
+      };
+      worker.on('message', () => {
+        inFlightLong = Math.max(0, inFlightLong - 1);
+      });
+      return worker;
+    },
+  });
+  const long = client.embedBatches(
+    Array.from({ length: 6 }, (_, i) => [`long query window ${i}`]),
+    true,
+  );
+  const short = client.embed(['short query'], true);
+  await Promise.all([...long, short]);
+  // Windows of one query waited in line before: the short query started only after all six.
+  assert.equal(sent.indexOf('short query'), 1, `sent in the order ${sent.join(', ')}`);
+  assert.equal(mostInFlightLong, 1);
+  assert.equal(sent.length, 7);
+});

@@ -67,7 +67,8 @@ export class OfflineEmbedder implements Embedder {
     if (texts.length === 0) return [];
     options.signal?.throwIfAborted();
     const model = this.#client ?? sharedClient(this.#workers);
-    const urgent = texts.length === 1;
+    // A query's windows, or any single text (a recall query before windowing existed), jump the bulk queue.
+    const urgent = options.query === true || texts.length === 1;
     const batches: string[][] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
       batches.push(texts.slice(start, start + this.#batchSize));

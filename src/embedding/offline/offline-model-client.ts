@@ -1,8 +1,10 @@
 /**
  * @module The offline model in a small pool of worker threads: TensorFlow.js computes on the thread that
  * calls it, so the model lives there and the service's event loop stays free for /save and /retrieve while
- * chunks embed. Each worker runs one job at a time; single-text calls (recall queries) go ahead of queued
- * chunk batches, so a query waits for at most the first worker to finish its current job, never a backlog.
+ * chunks embed. Each worker runs one job at a time; urgent calls (recall queries) go ahead of queued chunk
+ * batches, so a query waits for at most the first worker to finish its current job, never a backlog. Urgent
+ * calls take turns, one job each, and one call never runs on two workers at once: a long query (several
+ * windows) leaves the other workers to short ones instead of making them wait behind all its windows.
  */
 import { Worker } from 'node:worker_threads';
 import { ProviderError } from '../../errors/memory-pool-error.js';
@@ -11,6 +13,14 @@ interface Job {
   readonly texts: string[];
   readonly resolve: (vectors: Float32Array[]) => void;
   readonly reject: (error: Error) => void;
+  /** The urgent call this job belongs to; undefined for bulk work. */
+  readonly call?: UrgentCall;
+}
+
+/** The jobs of one urgent call still waiting, and whether one of its jobs is on a worker now. */
+interface UrgentCall {
+  readonly waiting: Job[];
+  running: boolean;
 }
 
 /** One worker thread and the job it is computing, if any. */
@@ -70,7 +80,8 @@ export class OfflineModelClient {
   readonly #startWorker: () => Worker;
   readonly #slots: Slot[] = [];
   #nextId = 0;
-  readonly #urgent: Job[] = [];
+  /** Urgent calls with jobs waiting, in turn order: the one served last goes to the back. */
+  readonly #urgent: UrgentCall[] = [];
   readonly #queued: Job[] = [];
 
   constructor(options: OfflineModelClientOptions = {}) {
@@ -105,7 +116,8 @@ export class OfflineModelClient {
     signal?: AbortSignal,
   ): Promise<Float32Array[]>[] {
     if (signal?.aborted) return batches.map(() => Promise.reject(signal.reason as Error));
-    const queue = urgent ? this.#urgent : this.#queued;
+    const call: UrgentCall | undefined = urgent ? { waiting: [], running: false } : undefined;
+    const queue = call?.waiting ?? this.#queued;
     const jobs: Job[] = [];
     let unsettled = batches.length;
     const onAbort = () => {
@@ -116,6 +128,7 @@ export class OfflineModelClient {
           job.reject(signal!.reason as Error);
         }
       }
+      if (call !== undefined && call.waiting.length === 0) this.#dropCall(call);
     };
     const settled = () => {
       unsettled -= 1;
@@ -134,11 +147,13 @@ export class OfflineModelClient {
               settled();
               reject(error);
             },
+            ...(call ? { call } : {}),
           });
         }),
     );
     signal?.addEventListener('abort', onAbort, { once: true });
     queue.push(...jobs);
+    if (call !== undefined && jobs.length > 0) this.#urgent.push(call);
     this.#pump();
     return promises;
   }
@@ -146,15 +161,36 @@ export class OfflineModelClient {
   /** Hands waiting jobs to idle workers, starting new ones up to the limit. */
   #pump(): void {
     for (;;) {
-      if (this.#urgent.length === 0 && this.#queued.length === 0) return;
+      if (!this.#urgent.some((c) => !c.running) && this.#queued.length === 0) return;
       const slot = this.#slots.find((s) => s.running === undefined) ?? this.#startSlot();
       if (slot === undefined) return; // every worker is busy: the next one to finish pumps again
-      const job = (this.#urgent.shift() ?? this.#queued.shift())!;
+      const job = this.#takeJob()!;
       const id = this.#nextId++;
       slot.running = { id, job };
       slot.worker.ref(); // keep the process up while a job is in flight
       slot.worker.postMessage({ id, texts: job.texts });
     }
+  }
+
+  /** The next job: the first urgent call in turn with none running (it goes to the back), else bulk work. */
+  #takeJob(): Job | undefined {
+    const call = this.#urgent.find((c) => !c.running);
+    if (call === undefined) return this.#queued.shift();
+    const job = call.waiting.shift()!;
+    call.running = true;
+    this.#dropCall(call);
+    if (call.waiting.length > 0) this.#urgent.push(call);
+    return job;
+  }
+
+  #dropCall(call: UrgentCall): void {
+    const index = this.#urgent.indexOf(call);
+    if (index >= 0) this.#urgent.splice(index, 1);
+  }
+
+  /** A job left its worker (done, failed or crashed): its call may send the next one. */
+  #release(job: Job): void {
+    if (job.call !== undefined) job.call.running = false;
   }
 
   #startSlot(): Slot | undefined {
@@ -166,6 +202,7 @@ export class OfflineModelClient {
       if (running === undefined || running.id !== message.id) return;
       slot.running = undefined;
       worker.unref();
+      this.#release(running.job);
       if (message.vectors) running.job.resolve(message.vectors);
       else {
         // The model itself refused these texts: sending them again gives the same answer.
@@ -185,6 +222,7 @@ export class OfflineModelClient {
       this.#slots.splice(index, 1);
       const running = slot.running;
       slot.running = undefined;
+      if (running !== undefined) this.#release(running.job);
       running?.job.reject(
         new ProviderError(
           'embedding_failed',

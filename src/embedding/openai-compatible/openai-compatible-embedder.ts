@@ -6,7 +6,7 @@ import type { EmbeddingConfig } from '../../config/config-types.js';
 import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
-import { countCl100kTokens } from './cl100k-token-counter.js';
+import { createCl100kWindowCounter } from './cl100k-token-counter.js';
 import { type EmbeddingsEndpoint, type FetchLike, postEmbeddings } from './post-embeddings.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, runWithRetries } from './retry-policy.js';
 
@@ -37,7 +37,10 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const baseUrl = normalizeBaseUrl(config.baseUrl);
     this.model = `openai-compatible:${config.model}`;
     this.#dimensions = config.dimensions;
-    this.inputWindow = { maxTokens: config.maxInputTokens, countTokens: countCl100kTokens };
+    this.inputWindow = {
+      maxTokens: config.maxInputTokens,
+      countTokens: createCl100kWindowCounter(config.maxInputTokens),
+    };
     this.#batchSize = config.batchSize;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: config.maxRetries };
     this.#logger = options.logger;
