@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
+import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
+import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
+import { TEST_DIMENSIONS, type TestService, startTestService, testBot } from '../../../src/service/test-support/start-test-service.js';
 import {
   SCREENSHOT_DIR,
   buildViewer,
@@ -246,6 +248,59 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       await page.click('nav button:has-text("Health")');
       await page.waitForSelector('.health table');
       assert.match(await page.textContent('.health table') ?? '', /admin.*include_unsourced/s);
+    } finally {
+      await page.close();
+    }
+  });
+  test("forgetting one SillyTavern memory whose messages the journal also held: every card that went leaves the page", async () => {
+    const text = '[2026-12-03]\nHelen: The cello teacher is called Ines.\nMythos: Ines, noted.';
+    const [vector] = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed([text]);
+    await storeClient(service).upsert(COLLECTION, {
+      wait: true,
+      points: [{ id: 900_007, vector: Array.from(vector!), payload: sillyTavernPayload(text, 7) }],
+    });
+    // The journal's copy of one of its messages (an earlier import), written as a chunk of its own.
+    const saved = await service.post(
+      '/save',
+      {
+        bot: 'mythos',
+        source: 'sillytavern',
+        channel_id: 'st-import',
+        messages: [{ message_id: 'st-7-a', speaker_kind: 'user', speaker_name: 'Helen', user_id: 'u-helen', text: 'The cello teacher is called Ines.', ts: Date.parse('2026-12-03T18:00:00Z'), channel_id: 'st-import' }],
+      },
+      asAdmin,
+    );
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    await service.writer.runOnce({ flush: true });
+    const copies = await storeClient(service).scroll(COLLECTION, {
+      filter: { must: [{ key: 'source', match: { value: 'sillytavern' } }] },
+      limit: 10,
+    });
+    assert.equal(copies.points.length, 1);
+    const copy = String(copies.points[0]!.id);
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, ADMIN);
+      await page.waitForSelector(`article[data-point-id="${copy}"]`);
+      await page.waitForSelector('article[data-point-id="900007"] button.danger');
+      const total = await countPoints(service, COLLECTION);
+      assert.equal(await page.textContent('.summary [role=status]'), `${total} memories`);
+      await page.focus('article[data-point-id="900007"]');
+      await page.keyboard.press('Delete');
+      await page.locator('dialog .forget-counts').waitFor();
+      await page.click('dialog button.danger');
+      await page.waitForSelector('dialog .forget-result');
+      assert.match(await page.textContent('dialog .forget-result') ?? '', /2 memories deleted/);
+      // Both cards and both memories leave the page while the result is still shown.
+      await page.waitForFunction(
+        ([id, expected]) =>
+          !document.querySelector(`article[data-point-id="${id}"]`) &&
+          !document.querySelector('article[data-point-id="900007"]') &&
+          document.querySelector('.summary [role=status]')?.textContent === expected,
+        [copy, `${total - 2} memories`] as const,
+        { timeout: 10_000 },
+      );
+      assert.equal(await countPoints(service, COLLECTION), total - 2);
     } finally {
       await page.close();
     }
