@@ -49,4 +49,28 @@ describe('drainUnreadBody', () => {
     assert.match(answer, /^HTTP\/1\.1 401/);
     assert.match(answer, /\r\nconnection: keep-alive\r\n/i);
   });
+  // Reading `body` makes @hono/node-server build a full Request, which its fast path for bodiless requests avoids.
+  test('a GET, a HEAD, or a request declaring no body: its body is never looked at', async () => {
+    const app = new Hono();
+    app.use(drainUnreadBody());
+    app.on(['GET', 'HEAD', 'POST'], '/x', (c) => c.text('refused', 401));
+    const bodyReads = async (init: RequestInit) => {
+      const request = new Request('http://127.0.0.1/x', init);
+      let reads = 0;
+      Object.defineProperty(request, 'body', {
+        get() {
+          reads += 1;
+          return null;
+        },
+      });
+      assert.equal((await app.fetch(request)).status, 401);
+      return reads;
+    };
+    assert.equal(await bodyReads({ method: 'GET' }), 0);
+    assert.equal(await bodyReads({ method: 'HEAD' }), 0);
+    assert.equal(await bodyReads({ method: 'POST' }), 0);
+    // A declared body is still drained.
+    assert.ok((await bodyReads({ method: 'POST', headers: { 'content-length': '2' } })) > 0);
+    assert.ok((await bodyReads({ method: 'POST', headers: { 'transfer-encoding': 'chunked' } })) > 0);
+  });
 });

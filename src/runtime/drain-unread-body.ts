@@ -18,6 +18,11 @@ export const DRAIN_TIMEOUT_MS = 5_000;
 export function drainUnreadBody(timeoutMs = DRAIN_TIMEOUT_MS): MiddlewareHandler {
   return async (c, next) => {
     await next();
+    // Before `body` is touched: reading it makes @hono/node-server build a full Request, which its fast path
+    // for requests without a body (every GET) otherwise avoids.
+    const { method, headers } = c.req.raw;
+    if (method === 'GET' || method === 'HEAD') return;
+    if (!headers.has('content-length') && !headers.has('transfer-encoding')) return;
     const body = c.req.raw.body;
     if (body === null || c.req.raw.bodyUsed || body.locked || c.res.status === 413) return;
     const reader = body.getReader();
