@@ -172,8 +172,8 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       );
       assert.deepEqual([...new Set(forgettable)], ['hermes']);
       // It browses every source's memories, so the source filter offers them all.
-      const offered = await page.$$eval('select[name=source] option', (os) => os.map((o) => o.value));
-      assert.deepEqual([...offered].sort(), ['', 'discord', 'hermes', 'import']);
+      const offered = await page.$$eval('#source-choices option', (os) => os.map((o) => o.value));
+      assert.deepEqual([...offered].sort(), ['discord', 'hermes', 'import']);
       // The bulk selection leaves out what the key may not forget, and says so.
       await page.goto(`${service.url}/ui?kind=memory-pool`);
       await page.click('button:has-text("Forget all matching")');
@@ -301,6 +301,42 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
         { timeout: 10_000 },
       );
       assert.equal(await countPoints(service, COLLECTION), total - 2);
+    } finally {
+      await page.close();
+    }
+  });
+  test('a source the counts do not know, or with spaces at either end, is found by typing it', async () => {
+    const texts = ['[2026-12-04]\nHelen: A note kept in the archive.', '[2026-12-04]\nHelen: A note with a padded source.'];
+    const vectors = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed(texts);
+    // Written straight into the store, as another writer might: no journal rows name these sources.
+    await storeClient(service).upsert(COLLECTION, {
+      wait: true,
+      points: ['archive', ' padded '].map((source, i) => ({
+        id: 900_020 + i,
+        vector: Array.from(vectors[i]!),
+        payload: { ...sillyTavernPayload(texts[i]!, 20 + i), source },
+      })),
+    });
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, ADMIN);
+      await page.waitForSelector('article.memory');
+      for (const [source, id] of [
+        ['archive', '900020'],
+        [' padded ', '900021'],
+      ] as const) {
+        await page.locator('details.more-filters').evaluate((details) => {
+          (details as HTMLDetailsElement).open = true;
+        });
+        await page.fill('input[name=source]', source);
+        await page.click('button[type=submit]:has-text("Apply")');
+        await page.waitForFunction(
+          (expected) => new URLSearchParams(location.search).get('source') === expected,
+          source,
+        );
+        await page.waitForSelector(`article[data-point-id="${id}"]`);
+        assert.deepEqual(await page.$$eval('article.memory', (cards) => cards.map((c) => c.getAttribute('data-point-id'))), [id]);
+      }
     } finally {
       await page.close();
     }
