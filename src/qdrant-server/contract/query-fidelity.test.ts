@@ -148,4 +148,20 @@ describe('query fidelity', () => {
       ['b', [11]],
     ]);
   });
+  test('a prefetch with score_threshold but no query is 400, as at the root (collection_query.rs validation)', async () => {
+    const message =
+      "Bad request: A query is needed to use the score_threshold. Can't have score_threshold without defining a query.";
+    expectError(await query({ score_threshold: 0.5 }), 400, message);
+    expectError(await query({ prefetch: { score_threshold: 0.5 }, query: { fusion: 'rrf' } }), 400, message);
+    expectError(
+      await query({
+        prefetch: { prefetch: [{ query: [1, 0, 0], using: 'dense' }, { score_threshold: 0.5 }], query: { fusion: 'rrf' } },
+        query: { fusion: 'rrf' },
+      }),
+      400,
+      message,
+    );
+    // With a query, a prefetch's threshold is fine.
+    expectOk(await query({ prefetch: { query: [1, 0, 0], using: 'dense', score_threshold: 0.5 }, query: { fusion: 'rrf' } }));
+  });
 });
