@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { registerMcpRoutes } from './routes/mcp-route.js';
 import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
 import { createErrorHandler, renderNotFound } from './error-handler.js';
-import { drainUnreadBody } from './drain-unread-body.js';
+import { drainUnreadBody } from '../runtime/drain-unread-body.js';
 import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';

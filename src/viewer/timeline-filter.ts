@@ -38,9 +38,11 @@ export interface TimelineFilter {
 const DAY_MS = 86_400_000;
 const MAX_TEXT = 200;
 
-function readText(params: URLSearchParams, name: string): string | undefined {
-  const value = params.get(name)?.trim();
-  if (value === undefined || value === '') return undefined;
+/** A text parameter, trimmed unless `exact` (a source is matched as written, spaces at either end included). */
+function readText(params: URLSearchParams, name: string, exact = false): string | undefined {
+  const raw = params.get(name);
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = exact ? raw : raw.trim();
   if (value.length > MAX_TEXT) {
     throw new ValidationError(name, `${name}: at most ${MAX_TEXT} characters, got ${value.length}`);
   }
@@ -73,7 +75,7 @@ function readDay(params: URLSearchParams, name: string): number | undefined {
 
 /** Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, undated, from, to. */
 export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
-  const source = readText(params, 'source');
+  const source = readText(params, 'source', true);
   const kind = readChoice(params, 'kind', ['sillytavern', 'memory-pool'] as const);
   if (source !== undefined && kind === 'sillytavern') {
     throw new ValidationError('kind', 'kind: SillyTavern points have no source; drop either source or kind');

@@ -1,5 +1,8 @@
 /** @module Runs the Hermes plugin's Python tests against a real memory-pool service started here. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,12 +68,20 @@ describe('the Hermes memory-pool plugin', () => {
   });
   after(() => service.close());
 
-  /** Runs a Python suite with the live tests on; every test must run (none skipped). */
-  async function runSuite(command: string, args: string[]): Promise<string> {
+  /**
+   * Runs a Python suite with the live tests on; every test must run (none skipped). Its temporary folders go in
+   * a folder of their own, removed afterwards; `left` receives what the suite left there.
+   */
+  async function runSuite(command: string, args: string[], left?: (names: string[]) => void): Promise<string> {
+    const temp = mkdtempSync(join(tmpdir(), 'mp-hermes-suite-'));
     const { code, output } = await runCommand(command, args, {
       ...process.env,
       MEMORY_POOL_TEST_URL: service.url,
       PYTHONDONTWRITEBYTECODE: '1',
+      TMPDIR: temp,
+    }).finally(() => {
+      left?.(readdirSync(temp));
+      rmSync(temp, { recursive: true, force: true });
     });
     assert.equal(code, 0, `python tests failed:\n${output}`);
     assert.match(output, /Ran \d+ tests/);
@@ -84,7 +95,11 @@ describe('the Hermes memory-pool plugin', () => {
 
   test('installs offline with pip and passes the same suite as the installed copy', async () => {
     // Debian's python3 (pip, setuptools, wheel) builds it with --no-index; the suite loads it by entry point.
-    const output = await runSuite('bash', ['plugins/hermes/tests/install_and_test.sh']);
+    let left: string[] = [];
+    const output = await runSuite('bash', ['plugins/hermes/tests/install_and_test.sh'], (names) => {
+      left = names;
+    });
     assert.match(output, /InstalledCopy\.test_the_tests_exercise_the_copy_pip_installed.* \.\.\. ok/);
+    assert.deepEqual(left, [], 'the script and the tests it ran leave no temporary folder behind');
   });
 });

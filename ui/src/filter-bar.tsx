@@ -9,31 +9,25 @@ const TEXT_FIELDS = [
   ['guild_id', 'Guild id'],
 ] as const;
 
-/** The bot's sources to choose from, with their memories; a text box while they are unknown. */
+/**
+ * The source: typed, with the bot's sources and their memories offered as suggestions. A text box, not a list:
+ * points whose source the counts do not know (written straight into the store) are still found by typing it.
+ */
 function SourceField(props: { value: string | undefined; sources: readonly SourceCount[] | null }) {
   const { value, sources } = props;
-  if (sources === null) {
-    return (
-      <label class="field">
-        Source
-        <input name="source" value={value ?? ''} />
-      </label>
-    );
-  }
-  // A source from a bookmarked URL that holds no memory (any more) stays selectable.
-  const listed = value === undefined || sources.some((s) => s.source === value);
   return (
     <label class="field">
       Source
-      <select name="source" value={value ?? ''}>
-        <option value="">any source</option>
-        {sources.map((s) => (
-          <option key={s.source} value={s.source}>
-            {s.source} ({formatCount(s.memories, 'memory', 'memories')})
-          </option>
-        ))}
-        {!listed && <option value={value}>{value} (no memories)</option>}
-      </select>
+      <input name="source" value={value ?? ''} list="source-choices" placeholder="any source" autocomplete="off" />
+      {sources !== null && (
+        <datalist id="source-choices">
+          {sources.map((s) => (
+            <option key={s.source} value={s.source}>
+              {s.source} ({formatCount(s.memories, 'memory', 'memories')})
+            </option>
+          ))}
+        </datalist>
+      )}
     </label>
   );
 }
@@ -49,7 +43,9 @@ export function FilterBar(props: {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const next: Filter = {};
     for (const [key, value] of form.entries()) {
-      if (typeof value === 'string' && value.trim() !== '') next[key as keyof Filter] = value.trim();
+      if (typeof value !== 'string' || value.trim() === '') continue;
+      // A source is matched exactly, spaces at either end included (a payload value may have them).
+      next[key as keyof Filter] = key === 'source' ? value : value.trim();
     }
     props.onApply(next);
   };

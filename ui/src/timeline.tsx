@@ -99,13 +99,14 @@ export function Timeline(props: {
     }
   };
 
-  // The page follows a forget at once, while its result is still shown: one memory's card and the count go
-  // here; anything else (a bulk forget, a rewritten memory) is read again.
+  // The page follows a forget at once, while its result is still shown: when exactly the one memory went, its
+  // card and the count go here; anything else is read again: a bulk forget, a rewritten memory, or one
+  // SillyTavern memory whose messages the journal also held (their chunks in other sources go too).
   const forgotten = (done: ForgetPlan, totals: ForgetTotals) => {
     setForgets((n) => n + 1);
-    if (done.pointId !== undefined && totals.points_deleted > 0 && totals.points_rewritten === 0) {
+    if (done.pointId !== undefined && totals.points_deleted === 1 && totals.points_rewritten === 0) {
       setPoints((before) => before.filter((point) => point.id !== done.pointId));
-      setTotal((before) => (before === null ? before : Math.max(0, before - totals.points_deleted)));
+      setTotal((before) => (before === null ? before : Math.max(0, before - 1)));
     } else setReloads((n) => n + 1);
   };
 

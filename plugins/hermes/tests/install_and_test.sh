@@ -18,7 +18,9 @@ tar -C "$plugin" --exclude=tests --exclude=build --exclude='*.egg-info' --exclud
 "$work/venv/bin/pip" install --quiet --no-index --no-build-isolation --disable-pip-version-check "$work/src"
 rm -rf "$work/src"
 
-# From an empty folder, so nothing but the installed package can be imported as memory_pool_hermes.
+# From an empty folder, so nothing but the installed package can be imported as memory_pool_hermes. The
+# tests' temporary folders (tempfile.mkdtemp) go under $work too, so the trap removes them with it.
 cd "$work"
+export TMPDIR="$work"
 MEMORY_POOL_HERMES_INSTALLED=1 PYTHONDONTWRITEBYTECODE=1 \
   "$work/venv/bin/python" -m unittest discover -s "$plugin/tests" -t "$plugin/tests" -v

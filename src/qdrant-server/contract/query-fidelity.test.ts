@@ -1,11 +1,11 @@
 /**
  * @module Contract: answers the embedded store once gave differently from Qdrant v1.19.0 (issue 26 item 3): the
- * dimension message of a named vector, fusion with `using`, and the prefetch limits of `points/query/groups`.
+ * dimension message of a named vector, fusion with `using`, the prefetch limits and the rounds of `points/query/groups`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, expectOk } from './expect-envelope.js';
-import { upsertPoints } from './seed.js';
+import { seedCollection, upsertPoints } from './seed.js';
 import { type ContractTarget, openTarget } from './target.js';
 
 interface Scored {
@@ -111,5 +111,57 @@ describe('query fidelity', () => {
         ],
       ],
     );
+  });
+  test('query/groups runs later rounds as Qdrant does: full groups and collected points left out of every prefetch', async () => {
+    // Qdrant's GroupByDriver (lib/shard/src/grouping/driver.rs): each later round narrows the root filter, which
+    // reaches every prefetch, instead of raising the root's limit, so group b is found past group a's points.
+    const points = [
+      ...Array.from({ length: 10 }, (_, i) => ({ id: i + 1, vector: [1, (i + 1) * 0.01], payload: { g: 'a' } })),
+      ...Array.from({ length: 5 }, (_, i) => ({ id: i + 11, vector: [1, 0.5 + (i + 1) * 0.01], payload: { g: 'b' } })),
+    ];
+    const groupsOf = async (body: unknown) => {
+      const name = await seedCollection(target, 'fidelity-rounds', points, 2);
+      const result = expectOk(await target.http('POST', `/collections/${name}/points/query/groups`, body));
+      return result.groups.map((group: { id: string; hits: Scored[] }) => [group.id, group.hits.map((hit) => hit.id)]);
+    };
+    const fused = await groupsOf({
+      prefetch: [{ query: [1, 0], limit: 2 }],
+      query: { fusion: 'rrf' },
+      group_by: 'g',
+      group_size: 2,
+      limit: 2,
+    });
+    // Both groups' best hits rank first in their round (RRF 1/2): Qdrant's order between them is a tie.
+    assert.deepEqual([...fused].sort(), [
+      ['a', [1, 2]],
+      ['b', [11, 12]],
+    ]);
+    const rescored = await groupsOf({
+      prefetch: [{ query: [1, 0], limit: 1 }],
+      query: [1, 0],
+      group_by: 'g',
+      group_size: 1,
+      limit: 3,
+    });
+    assert.deepEqual(rescored, [
+      ['a', [1]],
+      ['b', [11]],
+    ]);
+  });
+  test('a prefetch with score_threshold but no query is 400, as at the root (collection_query.rs validation)', async () => {
+    const message =
+      "Bad request: A query is needed to use the score_threshold. Can't have score_threshold without defining a query.";
+    expectError(await query({ score_threshold: 0.5 }), 400, message);
+    expectError(await query({ prefetch: { score_threshold: 0.5 }, query: { fusion: 'rrf' } }), 400, message);
+    expectError(
+      await query({
+        prefetch: { prefetch: [{ query: [1, 0, 0], using: 'dense' }, { score_threshold: 0.5 }], query: { fusion: 'rrf' } },
+        query: { fusion: 'rrf' },
+      }),
+      400,
+      message,
+    );
+    // With a query, a prefetch's threshold is fine.
+    expectOk(await query({ prefetch: { query: [1, 0, 0], using: 'dense', score_threshold: 0.5 }, query: { fusion: 'rrf' } }));
   });
 });

@@ -4,48 +4,82 @@
  * string or integer value at the key (one level into arrays); a point with any other value type, or without the
  * key, joins none; the `limit` groups with the best best-hit are returned, each with its `group_size` best hits.
  */
-import type { Filter } from '../filter/index.js';
+import type { Condition, Filter } from '../filter/index.js';
 import type { PointGroupRecord, PrefetchRequest, QueryGroupsRequest } from './engine-api.js';
-import { indexedValues } from './collection-info.js';
 import type { CollectionReader } from './collection-reader.js';
+import { GroupsAggregator } from './groups-aggregator.js';
 import { combineFilters, type QueryHit, runRootStage, toRecord } from './point-query.js';
 
-/** The group keys of one point, or undefined when it joins no group. */
-function groupKeys(payload: Record<string, unknown>, path: string): (string | number)[] | undefined {
-  const values = indexedValues(payload, path);
-  if (values.length === 0) return undefined;
-  const keys: (string | number)[] = [];
-  for (const value of values) {
-    const isKey = typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
-    if (!isKey) return undefined;
-    if (!keys.includes(value)) keys.push(value);
-  }
-  return keys;
-}
+/** Qdrant's budget of requests in each phase (`MAX_GET_GROUPS_REQUESTS`, `MAX_GROUP_FILLING_REQUESTS`). */
+const COLLECT_ROUNDS = 5;
+const FILL_ROUNDS = 5;
 
-/** Runs a grouped query. */
+/**
+ * Runs a grouped query in rounds, as Qdrant's `GroupByDriver` (`lib/shard/src/grouping/driver.rs`) does: each
+ * round asks for `limit × group_size` hits of the shaped query, its root filter (which reaches every prefetch)
+ * narrowed to leave out the points already collected, and the groups already full while collecting (up to 5
+ * rounds, until the best `limit` groups are full or a round finds nothing), then only the best groups not yet
+ * full (up to 5 more). Narrowing the filter, not raising a limit, is what lets a prefetch reach a later group.
+ */
 export async function runQueryGroups(
   reader: CollectionReader,
   request: QueryGroupsRequest,
 ): Promise<PointGroupRecord[]> {
+  if (request.limit === 0 || request.groupSize === 0) return [];
   const shaped = shapeCandidatesQuery(request);
-  // Qdrant's first request asks for `limit × group_size` hits (`grouping/driver.rs`). Score more hits until
-  // the best `limit` groups are full or every candidate was seen: an unseen hit ranks below every seen one,
-  // so it could neither enter a full group nor found a better group.
-  let budget = Math.max(1, request.limit * request.groupSize);
-  for (;;) {
-    const hits = await runRootStage(reader, shaped, budget);
-    const groups = groupHits(hits, request);
-    const full = groups.slice(0, request.limit).filter((group) => group.hits.length >= request.groupSize);
-    const complete = full.length === request.limit || hits.length < budget || budget >= reader.table.size;
-    if (complete) {
-      return groups.slice(0, request.limit).map((group) => ({
-        id: group.id,
-        hits: group.hits.map((hit) => toRecord(reader, hit, request)),
-      }));
-    }
-    budget *= 4;
+  const groups = new GroupsAggregator(request, rankOrder(reader, request));
+  const round = async (narrowing: Condition[]) => {
+    const ids = groups.ids();
+    const filter: Filter = {
+      must: narrowing.length > 0 ? narrowing : null,
+      should: null,
+      mustNot: ids.length > 0 ? [{ kind: 'has_id', ids }] : null,
+      minShould: null,
+    };
+    const narrowed = narrowing.length > 0 || ids.length > 0 ? combineFilters(shaped.filter, filter) : shaped.filter;
+    const hits = await runRootStage(
+      reader,
+      { ...shaped, ...(narrowed === undefined ? {} : { filter: narrowed }) },
+      request.limit * request.groupSize,
+    );
+    groups.add(hits);
+    return hits.length > 0;
+  };
+  let found = true;
+  for (let i = 0; i < COLLECT_ROUNDS && found && !groups.enough(); i++) {
+    found = await round(matchKeys(request.groupBy, 'except', groups.fullKeys()));
   }
+  for (let i = 0; i < FILL_ROUNDS && !groups.enough(); i++) {
+    if (!(await round(matchKeys(request.groupBy, 'any', groups.unfilledBestKeys())))) break;
+  }
+  return groups.distill().map((group) => ({
+    id: group.id,
+    hits: group.hits.map((hit) => toRecord(reader, hit, request)),
+  }));
+}
+
+/**
+ * Qdrant's `query_result_order` (`lib/shard/src/query/mod.rs`): how hits of different rounds compare, best
+ * first; by order value for `order_by`, not at all for a sample or a query-less request (ties keep arrival).
+ */
+function rankOrder(reader: CollectionReader, request: QueryGroupsRequest): (a: QueryHit, b: QueryHit) => number {
+  const query = request.query;
+  if (query === undefined || query.kind === 'sample') return () => 0;
+  if (query.kind === 'order_by') {
+    const sign = query.orderBy.direction === 'desc' ? 1 : -1;
+    return (a, b) => sign * ((b.orderValue ?? 0) - (a.orderValue ?? 0));
+  }
+  const higher = query.kind === 'rrf' || query.kind === 'dbsf' || reader.higherIsBetter(request.using ?? '');
+  return higher ? (a, b) => b.score - a.score : (a, b) => a.score - b.score;
+}
+
+/** Qdrant's `except_on` / `match_on`: one condition per value type, integers and strings. */
+function matchKeys(key: string, kind: 'any' | 'except', values: readonly (string | number)[]): Condition[] {
+  const ints = values.filter((value) => typeof value === 'number');
+  const strings = values.filter((value) => typeof value === 'string');
+  return [ints, strings]
+    .filter((list) => list.length > 0)
+    .map((list) => ({ kind: 'field', key, match: { kind, values: list } }));
 }
 
 /**
@@ -67,26 +101,4 @@ function shapeCandidatesQuery(request: QueryGroupsRequest): QueryGroupsRequest {
   };
   const filter = combineFilters(request.filter, keyNotEmpty);
   return { ...request, prefetch: request.prefetch.map(scale), ...(filter === undefined ? {} : { filter }) };
-}
-
-/** Groups in order of their best hit (hits arrive best first), each keeping its first `groupSize` hits. */
-function groupHits(
-  hits: readonly QueryHit[],
-  request: QueryGroupsRequest,
-): { id: string | number; hits: QueryHit[] }[] {
-  const groups = new Map<string, { id: string | number; hits: QueryHit[] }>();
-  for (const hit of hits) {
-    const keys = groupKeys(hit.item.payload, request.groupBy);
-    if (keys === undefined) continue;
-    for (const id of keys) {
-      const mapKey = `${typeof id}:${id}`;
-      let group = groups.get(mapKey);
-      if (group === undefined) {
-        group = { id, hits: [] };
-        groups.set(mapKey, group);
-      }
-      if (group.hits.length < request.groupSize) group.hits.push(hit);
-    }
-  }
-  return [...groups.values()];
 }

@@ -117,13 +117,14 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
 }
 
 /** Qdrant's semantic checks, run after the shape and the validator have passed. */
-function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolean): void {
+function checkQueryLogic(request: QueryRequest | PrefetchRequest): void {
   if (request.query === undefined && request.prefetch.length > 0) {
     throw badRequest(
       "A query is needed to merge the prefetches. Can't have prefetches without defining a query.",
     );
   }
-  if (isRoot && request.query === undefined && request.scoreThreshold !== undefined) {
+  // Every level, prefetches too: Qdrant validates each prefetch as it converts it (`try_into_shard_prefetch`).
+  if (request.query === undefined && request.scoreThreshold !== undefined) {
     throw badRequest(
       "A query is needed to use the score_threshold. Can't have score_threshold without defining a query.",
     );
@@ -136,7 +137,7 @@ function checkQueryLogic(request: QueryRequest | PrefetchRequest, isRoot: boolea
   if (isFusion && request.using !== undefined && request.using !== '') {
     throw badRequest("Fusion queries cannot be combined with the 'using' field.");
   }
-  for (const inner of request.prefetch) checkQueryLogic(inner, false);
+  for (const inner of request.prefetch) checkQueryLogic(inner);
 }
 
 /** Parses one query request; `path` prefixes validator field errors (`internal`, `searches[0].internal`). */
@@ -160,7 +161,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
   };
-  checkQueryLogic(request, true);
+  checkQueryLogic(request);
   return request;
 }
 

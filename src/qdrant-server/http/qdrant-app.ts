@@ -3,6 +3,7 @@
  * order (origin guard when keyless, CORS, path normalization, auth), the service routes, then one route group per file.
  */
 import { Hono } from 'hono';
+import { drainUnreadBody } from '../../runtime/drain-unread-body.js';
 import type { StoreLogger } from '../store-logger.js';
 import type { StoreEngine } from '../engine/engine-api.js';
 import { registerAliasRoutes } from './alias-routes.js';
@@ -38,6 +39,8 @@ export interface QdrantAppOptions {
 export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   const app = new Hono<QdrantEnv>({ getPath: normalizePath });
   const keyless = !options.apiKey && !options.readOnlyApiKey;
+  // First, so that a body left unread by any early answer (403, 401, 404) is read before it goes out.
+  app.use(drainUnreadBody());
   if (keyless) app.use(guardOrigins(options.corsOrigins ?? []));
   app.use(corsMiddleware());
   app.use(async (c, next) => {

@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
+import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import { type TestService, startTestService } from '../../../src/service/test-support/start-test-service.js';
-import { testBot } from '../../../src/config/test-support/test-bot.js';
+import { TEST_DIMENSIONS, testBot } from '../../../src/config/test-support/test-bot.js';
 import {
   SCREENSHOT_DIR,
   buildViewer,
@@ -171,8 +173,8 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       );
       assert.deepEqual([...new Set(forgettable)], ['hermes']);
       // It browses every source's memories, so the source filter offers them all.
-      const offered = await page.$$eval('select[name=source] option', (os) => os.map((o) => o.value));
-      assert.deepEqual([...offered].sort(), ['', 'discord', 'hermes', 'import']);
+      const offered = await page.$$eval('#source-choices option', (os) => os.map((o) => o.value));
+      assert.deepEqual([...offered].sort(), ['discord', 'hermes', 'import']);
       // The bulk selection leaves out what the key may not forget, and says so.
       await page.goto(`${service.url}/ui?kind=memory-pool`);
       await page.click('button:has-text("Forget all matching")');
@@ -247,6 +249,95 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       await page.click('nav button:has-text("Health")');
       await page.waitForSelector('.health table');
       assert.match(await page.textContent('.health table') ?? '', /admin.*include_unsourced/s);
+    } finally {
+      await page.close();
+    }
+  });
+  test("forgetting one SillyTavern memory whose messages the journal also held: every card that went leaves the page", async () => {
+    const text = '[2026-12-03]\nHelen: The cello teacher is called Ines.\nMythos: Ines, noted.';
+    const [vector] = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed([text]);
+    await storeClient(service).upsert(COLLECTION, {
+      wait: true,
+      points: [{ id: 900_007, vector: Array.from(vector!), payload: sillyTavernPayload(text, 7) }],
+    });
+    // The journal's copy of one of its messages (an earlier import), written as a chunk of its own.
+    const saved = await service.post(
+      '/save',
+      {
+        bot: 'mythos',
+        source: 'sillytavern',
+        channel_id: 'st-import',
+        messages: [{ message_id: 'st-7-a', speaker_kind: 'user', speaker_name: 'Helen', user_id: 'u-helen', text: 'The cello teacher is called Ines.', ts: Date.parse('2026-12-03T18:00:00Z'), channel_id: 'st-import' }],
+      },
+      asAdmin,
+    );
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    await service.writer.runOnce({ flush: true });
+    const copies = await storeClient(service).scroll(COLLECTION, {
+      filter: { must: [{ key: 'source', match: { value: 'sillytavern' } }] },
+      limit: 10,
+    });
+    assert.equal(copies.points.length, 1);
+    const copy = String(copies.points[0]!.id);
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, ADMIN);
+      await page.waitForSelector(`article[data-point-id="${copy}"]`);
+      await page.waitForSelector('article[data-point-id="900007"] button.danger');
+      const total = await countPoints(service, COLLECTION);
+      assert.equal(await page.textContent('.summary [role=status]'), `${total} memories`);
+      await page.focus('article[data-point-id="900007"]');
+      await page.keyboard.press('Delete');
+      await page.locator('dialog .forget-counts').waitFor();
+      await page.click('dialog button.danger');
+      await page.waitForSelector('dialog .forget-result');
+      assert.match(await page.textContent('dialog .forget-result') ?? '', /2 memories deleted/);
+      // Both cards and both memories leave the page while the result is still shown.
+      await page.waitForFunction(
+        ([id, expected]) =>
+          !document.querySelector(`article[data-point-id="${id}"]`) &&
+          !document.querySelector('article[data-point-id="900007"]') &&
+          document.querySelector('.summary [role=status]')?.textContent === expected,
+        [copy, `${total - 2} memories`] as const,
+        { timeout: 10_000 },
+      );
+      assert.equal(await countPoints(service, COLLECTION), total - 2);
+    } finally {
+      await page.close();
+    }
+  });
+  test('a source the counts do not know, or with spaces at either end, is found by typing it', async () => {
+    const texts = ['[2026-12-04]\nHelen: A note kept in the archive.', '[2026-12-04]\nHelen: A note with a padded source.'];
+    const vectors = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed(texts);
+    // Written straight into the store, as another writer might: no journal rows name these sources.
+    await storeClient(service).upsert(COLLECTION, {
+      wait: true,
+      points: ['archive', ' padded '].map((source, i) => ({
+        id: 900_020 + i,
+        vector: Array.from(vectors[i]!),
+        payload: { ...sillyTavernPayload(texts[i]!, 20 + i), source },
+      })),
+    });
+    const page = await browser.newPage();
+    try {
+      await signIn(page, `${service.url}/ui`, ADMIN);
+      await page.waitForSelector('article.memory');
+      for (const [source, id] of [
+        ['archive', '900020'],
+        [' padded ', '900021'],
+      ] as const) {
+        await page.locator('details.more-filters').evaluate((details) => {
+          (details as HTMLDetailsElement).open = true;
+        });
+        await page.fill('input[name=source]', source);
+        await page.click('button[type=submit]:has-text("Apply")');
+        await page.waitForFunction(
+          (expected) => new URLSearchParams(location.search).get('source') === expected,
+          source,
+        );
+        await page.waitForSelector(`article[data-point-id="${id}"]`);
+        assert.deepEqual(await page.$$eval('article.memory', (cards) => cards.map((c) => c.getAttribute('data-point-id'))), [id]);
+      }
     } finally {
       await page.close();
     }

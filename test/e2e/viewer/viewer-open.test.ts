@@ -84,14 +84,13 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
   test('filters live in the URL: a bookmarked view opens filtered, and applying the form rewrites the URL', async () => {
     await page.goto(`${service.url}/ui?source=discord&dm=exclude`);
     await page.waitForSelector('article.memory');
-    assert.equal(await page.inputValue('select[name=source]'), 'discord');
+    assert.equal(await page.inputValue('input[name=source]'), 'discord');
     assert.equal(await page.inputValue('select[name=dm]'), 'exclude');
     // The source filter offers the bot's sources, each with the memories it wrote, as the stats count them.
     const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as BotStatsResponse;
-    const offered = await page.$$eval('select[name=source] option', (os) => os.map((o) => [o.value, o.textContent]));
+    const offered = await page.$$eval('#source-choices option', (os) => os.map((o) => [o.value, o.textContent]));
     const bySource = Object.entries(stats.points.bySource ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     assert.deepEqual(offered, [
-      ['', 'any source'],
       ...bySource.map(([source, n]) => [source, `${source} (${n} ${n === 1 ? 'memory' : 'memories'})`]),
     ]);
     assert.deepEqual(bySource.map(([source]) => source).sort(), ['discord', 'hermes', 'import']);
