@@ -15,7 +15,7 @@ import type { ServiceDeps } from '../../core/service-deps.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { ChunkWriter } from '../../ingest/chunk-writer.js';
 import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
-import { createLogger } from '../../logging/logger.js';
+import { createLogger, type Logger } from '../../logging/logger.js';
 import {
   createMemoryPointStore,
   type MemoryPointStore,
@@ -30,6 +30,8 @@ export interface FakeServiceDepsOptions {
   readonly bots?: readonly BotConfig[];
   /** Replaces parts of the default config (keys, limits). */
   readonly config?: Partial<MemoryPoolConfig>;
+  /** Default: a silent logger; pass one to read what the service logs. */
+  readonly logger?: Logger;
 }
 
 export interface FakeServiceDeps {
@@ -68,7 +70,7 @@ export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Fak
     store,
     journal,
     embedder: new HashingEmbedder({ dimensions: FAKE_DIMENSIONS }),
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     processMetrics: false,
   });
   // Counted on the way to the real wake (a no-op on a writer that was never started).
