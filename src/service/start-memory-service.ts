@@ -70,7 +70,7 @@ async function connectDiscord(
   const { startDiscord } = await import('../interfaces/discord/start-discord.js');
   return startDiscord({
     config: discord,
-    memory: createInProcessDiscordMemory(operations, botName),
+    memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
     dataDir: config.dataDir,
     logger: options.logger,
     ...options.discord,
