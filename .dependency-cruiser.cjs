@@ -67,11 +67,7 @@ module.exports = {
       comment:
         'the faces (HTTP routes, Discord, MCP) reach the service through the operations (src/core/operations, and the HTTP app through src/core/service-deps.ts) and the wire types, never around them',
       severity: 'error',
-      // One exception: the error renderer recognises SQLite's "cannot write" failures that reach it from a read.
-      from: {
-        path: '^src/(http|interfaces)/',
-        pathNot: '\\.test\\.ts$|/test-support/|^src/http/error-handler\\.ts$',
-      },
+      from: { path: '^src/(http|interfaces)/', pathNot: '\\.test\\.ts$|/test-support/' },
       to: {
         path: '^src/(core|parts|ingest|importers|retrieval|forgetting|viewer|maintenance|store|journal)/',
         pathNot: '^src/core/(operations/|service-deps\\.ts$)',

@@ -66,6 +66,30 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
   const metrics = createServiceMetrics(() => journal.queueDepth(), {
     processMetrics: options.processMetrics ?? true,
   });
+  const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
+  const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
+  const buildEmbedders =
+    options.buildEmbedders ??
+    ((embedding: EmbeddingConfig) => {
+      const built = createEmbedder(embedding, { logger });
+      return { embedder: built, queryEmbedder: built };
+    });
+  const collections = new BotCollections({
+    bots: config.bots,
+    journal,
+    configured: { embedder: chunkEmbedder, queryEmbedder },
+    build: (embedding) => {
+      const built = buildEmbedders(embedding);
+      return {
+        embedder: meterEmbedder(built.embedder, metrics, 'chunk'),
+        queryEmbedder: meterEmbedder(built.queryEmbedder, metrics, 'query'),
+      };
+    },
+    logger,
+  });
+  // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
+  collections.checkRecordedModels();
+  // Background work starts only now: a start refused above never reaches the closer that waits for it.
   const indexFailed = (collection: string, error: unknown) =>
     logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
   // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
@@ -90,29 +114,6 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
     },
     (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
   );
-  const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
-  const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
-  const buildEmbedders =
-    options.buildEmbedders ??
-    ((embedding: EmbeddingConfig) => {
-      const built = createEmbedder(embedding, { logger });
-      return { embedder: built, queryEmbedder: built };
-    });
-  const collections = new BotCollections({
-    bots: config.bots,
-    journal,
-    configured: { embedder: chunkEmbedder, queryEmbedder },
-    build: (embedding) => {
-      const built = buildEmbedders(embedding);
-      return {
-        embedder: meterEmbedder(built.embedder, metrics, 'chunk'),
-        queryEmbedder: meterEmbedder(built.queryEmbedder, metrics, 'query'),
-      };
-    },
-    logger,
-  });
-  // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
-  collections.checkRecordedModels();
   const embedderFor = (collection: string) => collections.embedderFor(collection);
   const parts = new PartsIndex({
     bots,

@@ -2,8 +2,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorResponse } from '../wire/error-response.js';
-import { isMemoryPoolError, type MemoryPoolError, NotFoundError } from '../errors/memory-pool-error.js';
-import { toJournalError } from '../journal/journal-health.js';
+import { type MemoryPoolError, NotFoundError } from '../errors/memory-pool-error.js';
+import { toServiceFailure } from '../core/operations/to-service-failure.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -40,17 +40,5 @@ export function renderNotFound(c: Context): Response {
 
 /** Builds Hono's onError handler. Unknown errors are logged and answered as 500 without internals. */
 export function createErrorHandler(logger: Logger) {
-  return (thrown: Error, c: Context): Response => {
-    // The journal's writes are guarded where they happen; a read that hits a full or broken disk lands here.
-    const error = toJournalError(thrown) ?? thrown;
-    if (isMemoryPoolError(error)) {
-      if (error.status >= 500) logger.warn({ code: error.code, err: error.message }, 'request failed');
-      return renderError(c, error);
-    }
-    logger.error({ err: error }, 'unexpected error');
-    const body: ErrorResponse = {
-      error: { code: 'internal', message: 'internal error; see the service log' },
-    };
-    return c.json(body, 500);
-  };
+  return (thrown: Error, c: Context): Response => renderError(c, toServiceFailure(thrown, logger));
 }

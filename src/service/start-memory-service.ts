@@ -4,6 +4,7 @@
  */
 import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { type AssembleServiceOptions, assembleService } from '../core/assemble-service.js';
+import { perChatPayloads } from '../core/per-chat-payloads.js';
 import type { MemoryOperations } from '../core/operations/memory-operations.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { createServiceApp } from '../http/service-app.js';
@@ -69,7 +70,7 @@ async function connectDiscord(
   const { startDiscord } = await import('../interfaces/discord/start-discord.js');
   return startDiscord({
     config: discord,
-    memory: createInProcessDiscordMemory(operations, botName),
+    memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
     dataDir: config.dataDir,
     logger: options.logger,
     ...options.discord,
@@ -85,6 +86,9 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.length = 0;
   };
   try {
+    // Opened first: the store's per-chat payloads follow the journal's reembed routes.
+    const journal = options.journal ?? openMessageJournal(config.dataDir);
+    closers.push(() => journal.close());
     let storeUrl: string | undefined;
     let store = options.store;
     if (store === undefined) {
@@ -109,11 +113,9 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           url: storeUrl,
           ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
         }),
-        { payloadByCollection: perChatPayloads(config.bots) },
+        { payloadFor: perChatPayloads(config.bots, journal) },
       );
     }
-    const journal = options.journal ?? openMessageJournal(config.dataDir);
-    closers.push(() => journal.close());
     const service = assembleService({
       config,
       store,
@@ -143,13 +145,4 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     await closeAll();
     throw error;
   }
-}
-
-/** `chatId` for the collections of bots mapped to a chat of Shadota's per-chat fork (`bots.<name>.stChatId`). */
-function perChatPayloads(bots: MemoryPoolConfig['bots']): Map<string, Record<string, unknown>> {
-  return new Map(
-    Object.values(bots).flatMap((bot) =>
-      bot.stChatId === undefined ? [] : [[bot.collection, { chatId: bot.stChatId }] as const],
-    ),
-  );
 }

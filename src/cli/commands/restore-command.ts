@@ -97,7 +97,11 @@ export function runRestore(
     io.out(
       options.json === true
         ? `${JSON.stringify(summary)}\n`
-        : describeRestore(summary, config.bots[options.bot]!.collection),
+        : // Without --into-collection the restore went to the collection the bot uses now (even after a switch).
+          describeRestore(
+            summary,
+            options.intoCollection === undefined ? summary.collection : config.bots[options.bot]!.collection,
+          ),
     );
     return 0;
   });

@@ -5,7 +5,7 @@
  */
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
 import { forgetPermissions } from '../../auth/forget-permissions.js';
-import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
@@ -40,10 +40,6 @@ export interface MemoryOperationsDeps extends MemoryCapabilities {
 }
 
 export interface MemoryOperations {
-  /** The configured bots' names, in config order. */
-  bots(): string[];
-  /** A bot as configured (name, speakers, scope): not for I/O, whose collection is routed inside. */
-  bot(botName: string): BotConfig;
   /** `POST /save`: journal the window (source: the request's, else the key's, else the bot's default). */
   save(principal: Principal, botName: string, request: SaveRequest): Promise<SaveResponse>;
   retrieve(
@@ -68,9 +64,6 @@ export interface MemoryOperations {
 export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperations {
   const { collections, journal } = deps;
   return {
-    bots: () => collections.names(),
-    bot: (botName) => collections.configured(botName),
-
     async save(principal, botName, request) {
       const bot = collections.current(botName);
       const source = request.source ?? principalSource(principal) ?? bot.defaultSource;

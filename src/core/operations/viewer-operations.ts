@@ -26,8 +26,17 @@ export type { StoredPointId };
 
 const OPERATIONS: readonly Operation[] = ['save', 'retrieve', 'forget', 'admin'];
 
+/** What a viewer request asks to do: browse (timeline, one point), select a bulk forget, edit a point's text. */
+export type ViewerAction = 'browse' | 'forget-selection' | 'edit';
+
 export interface ViewerOperations {
   whoami(principal: Principal): WhoamiResponse;
+  /**
+   * Refuses (404 unknown bot, then 401/403) before a route parses its query, id or body, so a caller without
+   * the right answers as it always has and a non-admin key never makes the service read an edit's body.
+   * Each operation below authorizes again; this is only the published order of answers.
+   */
+  authorize(principal: Principal, botName: string, action: ViewerAction): void;
   timeline(
     principal: Principal,
     botName: string,
@@ -77,6 +86,12 @@ export function createViewerOperations(deps: {
         .filter((bot) => key === undefined || key.bots === '*' || key.bots.includes(bot.name))
         .map((bot) => ({ name: bot.name, collection: bot.collection, scope: bot.retrieve.scope }));
       return { key: key?.name ?? null, operations: [...operations], bots, sources: key?.sources ?? '*' };
+    },
+
+    authorize(principal, botName, action) {
+      const bot = collections.current(botName);
+      if (action === 'edit') authorize(principal, { operation: 'admin', bot: bot.name });
+      else authorizeBrowse(principal, bot, action === 'browse' ? 'retrieve' : 'forget');
     },
 
     async timeline(principal, botName, filter, page) {

@@ -40,6 +40,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
       operations: deps.operations,
       principal: c.get('principal'),
       checkReadiness: () => deps.checkReadiness(),
+      logger: deps.logger,
     });
     const server = createMcpServer({ backend, bots, ...(defaultBot === undefined ? {} : { defaultBot }) });
     // Stateless: a fresh transport per request (the SDK forbids reusing one), and JSON answers instead of SSE.

@@ -11,11 +11,13 @@ import type { Hono } from 'hono';
 import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { assembleService } from '../../core/assemble-service.js';
+import { perChatPayloads } from '../../core/per-chat-payloads.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { ChunkWriter } from '../../ingest/chunk-writer.js';
 import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
-import { createLogger } from '../../logging/logger.js';
+import { createLogger, type Logger } from '../../logging/logger.js';
+import { withStCollectionLayouts } from '../../store/st-hybrid/st-layout-point-store.js';
 import {
   createMemoryPointStore,
   type MemoryPointStore,
@@ -30,6 +32,8 @@ export interface FakeServiceDepsOptions {
   readonly bots?: readonly BotConfig[];
   /** Replaces parts of the default config (keys, limits). */
   readonly config?: Partial<MemoryPoolConfig>;
+  /** Default: a silent logger; pass one to read what the service logs. */
+  readonly logger?: Logger;
 }
 
 export interface FakeServiceDeps {
@@ -62,13 +66,16 @@ export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Fak
     ...options.config,
   };
   const journal = openMessageJournal(dir);
-  const store = createMemoryPointStore();
+  // Shared collections in their own layouts and per-chat payloads, as serve's store (start-memory-service.ts).
+  const store = withStCollectionLayouts(createMemoryPointStore(), {
+    payloadFor: perChatPayloads(config.bots, journal),
+  });
   const service = assembleService({
     config,
     store,
     journal,
     embedder: new HashingEmbedder({ dimensions: FAKE_DIMENSIONS }),
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     processMetrics: false,
   });
   // Counted on the way to the real wake (a no-op on a writer that was never started).

@@ -4,6 +4,7 @@
  * authorize, route to the live collection and count exactly as the routes do.
  */
 import type { Principal } from '../../auth/api-key-auth.js';
+import type { BotConfig } from '../../config/config-types.js';
 import type { MemoryOperations, MessageMatch } from '../../core/operations/memory-operations.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import { DISCORD_SOURCE } from './to-save-message.js';
@@ -33,12 +34,15 @@ function toJournalSelector(selector: Exclude<DiscordForget, { message_ids: strin
   return { field: 'guildId', value: selector.guild_id };
 }
 
-/** The memory of bot `botName` (configured: the config check guarantees it) through `operations`. */
-export function createInProcessDiscordMemory(operations: MemoryOperations, botName: string): DiscordMemory {
+/**
+ * The memory of `bot` (as configured: its name, speaker and scope, which the caller read from the config)
+ * through `operations`; every memory call routes to the bot's live collection inside them.
+ */
+export function createInProcessDiscordMemory(operations: MemoryOperations, bot: BotConfig): DiscordMemory {
+  const botName = bot.name;
   const principal = discordPrincipal(botName);
   return {
-    // The bot as configured (its name, speaker and scope); every memory call below routes to the live collection.
-    bot: operations.bot(botName),
+    bot,
     save: async (messages) => operations.save(principal, botName, { bot: botName, messages: [...messages] }),
     forget: (selector) => operations.forget(principal, botName, { bot: botName, ...selector }),
     count: (selector) => operations.countForgettable(principal, botName, toJournalSelector(selector)),

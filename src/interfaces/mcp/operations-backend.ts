@@ -5,6 +5,8 @@
  */
 import type { Principal } from '../../auth/api-key-auth.js';
 import type { MemoryOperations } from '../../core/operations/memory-operations.js';
+import { toServiceFailure } from '../../core/operations/to-service-failure.js';
+import type { Logger } from '../../logging/logger.js';
 import { forgetRequestSchema } from '../../wire/forget-request.js';
 import { parseWireRequest } from '../../wire/parse-wire-request.js';
 import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
@@ -18,29 +20,44 @@ export interface OperationsBackendOptions {
   readonly principal: Principal;
   /** The service's readiness, as `GET /ready` reports it. */
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+  /** Where failures are logged, as the HTTP error handler logs them. */
+  readonly logger: Logger;
+}
+
+/** Runs one backend call; a failure reaches the tool mapped and logged as an HTTP route's would be. */
+async function guarded<T>(logger: Logger, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toServiceFailure(error, logger);
+  }
 }
 
 export function createOperationsBackend(options: OperationsBackendOptions): MemoryBackend {
-  const { operations, principal } = options;
+  const { operations, principal, logger } = options;
   return {
-    save: async (request) => {
-      const parsed = parseWireRequest(saveRequestSchema, request);
-      return operations.save(principal, parsed.bot, parsed);
-    },
-    retrieve: async (request, call) => {
-      const parsed = parseWireRequest(retrieveRequestSchema, request);
-      return operations.retrieve(principal, parsed.bot, parsed, call?.signal);
-    },
-    forget: async (request) => {
-      const parsed = parseWireRequest(forgetRequestSchema, request);
-      return operations.forget(principal, parsed.bot, parsed);
-    },
-    stats: (bot) => operations.stats(principal, bot),
+    save: (request) =>
+      guarded(logger, async () => {
+        const parsed = parseWireRequest(saveRequestSchema, request);
+        return operations.save(principal, parsed.bot, parsed);
+      }),
+    retrieve: (request, call) =>
+      guarded(logger, async () => {
+        const parsed = parseWireRequest(retrieveRequestSchema, request);
+        return operations.retrieve(principal, parsed.bot, parsed, call?.signal);
+      }),
+    forget: (request) =>
+      guarded(logger, async () => {
+        const parsed = parseWireRequest(forgetRequestSchema, request);
+        return operations.forget(principal, parsed.bot, parsed);
+      }),
+    stats: (bot) => guarded(logger, () => operations.stats(principal, bot)),
     // Answering at all is health: the service runs this very code.
     health: async () => ({ status: 'ok' }),
-    ready: async (): Promise<ReadyResponse> => {
-      const checks = await options.checkReadiness();
-      return { ready: Object.values(checks).every((check) => check.ok), checks };
-    },
+    ready: () =>
+      guarded(logger, async (): Promise<ReadyResponse> => {
+        const checks = await options.checkReadiness();
+        return { ready: Object.values(checks).every((check) => check.ok), checks };
+      }),
   };
 }

@@ -15,9 +15,10 @@ type InnerStore = PointStore & HybridPointStore & StHybridStore;
 export interface StLayoutOptions {
   /**
    * Payload fields added to every point written to a collection: `chatId` for a collection of Shadota's
-   * per-chat fork, whose recall keeps only points of the chat it is in.
+   * per-chat fork, whose recall keeps only points of the chat it is in. Asked at each write, since the
+   * collection a bot writes changes when `memory-pool reembed` switches it.
    */
-  readonly payloadByCollection?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  readonly payloadFor?: (collection: string) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Wraps `inner`; every other call passes through unchanged. */
@@ -43,7 +44,7 @@ export function withStCollectionLayouts<S extends InnerStore>(inner: S, options:
   };
 
   const withExtraPayload = (collection: string, points: readonly StorePoint[]): readonly StorePoint[] => {
-    const extra = options.payloadByCollection?.get(collection);
+    const extra = options.payloadFor?.(collection);
     return extra === undefined ? points : points.map((p) => ({ ...p, payload: { ...p.payload, ...extra } }));
   };
 

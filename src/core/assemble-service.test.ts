@@ -1,0 +1,65 @@
+/**
+ * @module A start that assembly refuses leaves nothing running: the recorded models are checked before any
+ * background work (the timeline indexes, the sweep of deleted collections' parts) is started, since a
+ * failed start never reaches the closer that would wait for it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import { testBot } from '../config/test-support/test-bot.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { ConfigError } from '../errors/memory-pool-error.js';
+import { openMessageJournal } from '../journal/message-journal.js';
+import { createLogger } from '../logging/logger.js';
+import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
+import { assembleService } from './assemble-service.js';
+
+test('a recorded model that cannot be read stops assembly before it asks the store anything', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-assemble-'));
+  const journal = openMessageJournal(dir);
+  t.after(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // A reembed recorded a model whose key names a variable this process does not have (MEMORY_POOL_ names are
+  // never read from the environment for it), then switched the bot to it.
+  const embedding = JSON.stringify({
+    provider: 'openai',
+    model: 'text-embedding-3-small',
+    apiKey: ['$', '{MEMORY_POOL_UNSET}'].join(''),
+  });
+  journal.routes.beginReembed('mem_mythos', 'mem_mythos', 'mem_mythos_v2', embedding, 1);
+  journal.routes.switchTo('mem_mythos', 'mem_mythos_v2', 2);
+  const store = createMemoryPointStore();
+  const asked: string[] = [];
+  const describeCollection = store.describeCollection.bind(store);
+  const listCollections = store.listCollections.bind(store);
+  store.describeCollection = (name) => {
+    asked.push(`describe ${name}`);
+    return describeCollection(name);
+  };
+  store.listCollections = () => {
+    asked.push('list');
+    return listCollections();
+  };
+  const config = {
+    embedding: { provider: 'hashing', dimensions: 16 },
+    bots: { mythos: testBot('mythos') },
+  } as unknown as MemoryPoolConfig;
+  assert.throws(
+    () =>
+      assembleService({
+        config,
+        store,
+        journal,
+        embedder: new HashingEmbedder({ dimensions: 16 }),
+        logger: createLogger({ level: 'silent' }),
+        processMetrics: false,
+      }),
+    ConfigError,
+  );
+  assert.deepEqual(asked, [], 'no background work was started');
+});
