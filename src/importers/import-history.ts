@@ -177,19 +177,17 @@ async function writeChunks(
   const { config, journal, store, embedder, logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
-  const parts = new PartsIndex({
-    bots: config.bots,
-    journal,
-    store,
-    embedder,
-    guard: createPartsGuard(store, journal),
-  });
+  const partsGuard = createPartsGuard(store, journal);
+  const parts = new PartsIndex({ bots: config.bots, journal, store, embedder, guard: partsGuard });
   const writer = new ChunkWriter({
     bots: config.bots,
     journal,
     store,
     embedder,
-    guard: createCollectionGuard(store, journal),
+    // A collection deleted since the last write loses its parts before it is created again.
+    guard: createCollectionGuard(store, journal, {
+      beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
+    }),
     metrics,
     logger,
     parts,

@@ -144,15 +144,21 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       indexFailed,
     );
     closers.push(() => indexing);
+    const partsGuard = createPartsGuard(store, journal);
     const guard = createCollectionGuard(store, journal, {
       prepare: (collection, shape) =>
         prepareTimelineIndex(indexStore, collection, shape).catch((error: unknown) =>
           indexFailed(collection, error),
         ),
+      beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
     });
-    const partsGuard = createPartsGuard(store, journal);
     // Parts of a collection deleted while serve was stopped hold the deleted memories' text; start-up does not wait.
-    const droppingParts = dropOrphanParts(store, journal, partsGuard).then(
+    const droppingParts = dropOrphanParts(
+      store,
+      journal,
+      partsGuard,
+      [...Object.values(config.bots), ...Object.values(bots)].map((bot) => bot.collection),
+    ).then(
       (dropped) => {
         if (dropped.length > 0)
           logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
