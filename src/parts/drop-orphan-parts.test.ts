@@ -39,6 +39,8 @@ test('recall that finds the collection deleted (SillyTavern "Delete All Memories
     const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'Where does Anna live?' });
     assert.equal(recalled.status, 200);
     assert.deepEqual(recalled.json.hits, []);
+    // Recall answers before the delete ends (it does not wait for it): look for 10 s at most.
+    for (let i = 0; i < 500 && (await exists(client, PARTS)); i++) await sleep(20);
     assert.equal(await exists(client, PARTS), false, 'no part keeps the deleted text');
   } finally {
     await service.close();

@@ -9,6 +9,7 @@ import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
+import type { Logger } from '../logging/logger.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
@@ -43,6 +44,8 @@ export interface RetrieveDeps {
   readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
+  /** Where a failed clean-up behind recall is told (recall itself still answers). */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
@@ -157,7 +160,13 @@ async function recall(
     // Deleted by another client: nothing to recall until rewritten; its parts hold the deleted memories'
     // text, so they go too (and are checked again on the next write).
     deps.guard.invalidate(bot.collection);
-    await deps.partsGuard?.dropIfCollectionGone(bot.collection);
+    // Not awaited: recall answers now, and a store hiccup during the delete is no failure of recall.
+    void deps.partsGuard?.dropIfCollectionGone(bot.collection).catch((error: unknown) => {
+      deps.logger?.warn(
+        { collection: bot.collection, err: error },
+        'could not delete the parts of a deleted collection',
+      );
+    });
     return EMPTY;
   }
   const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });

@@ -233,6 +233,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             embedder: live.queryEmbedderFor(bot.collection),
             guard,
             partsGuard,
+            logger,
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
             chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
             ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
