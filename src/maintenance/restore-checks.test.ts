@@ -132,6 +132,14 @@ describe('restore checks every line before its first write', () => {
       /line 2: is point 1's vector of 8 numbers, the header says 16/,
     ],
     [
+      'a header whose layout is null',
+      1,
+      (l) => {
+        l.layout = null;
+      },
+      /line 1: has the layout null, not an object/,
+    ],
+    [
       'a point id repeated',
       20,
       (l) => {
