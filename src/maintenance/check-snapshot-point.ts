@@ -62,6 +62,12 @@ export function checkSnapshotPoint(
   const { id } = point;
   const validId =
     typeof id === 'number' ? Number.isSafeInteger(id) && id >= 0 : typeof id === 'string' && UUID.test(id);
+  if (typeof id === 'number' && Number.isInteger(id) && id > Number.MAX_SAFE_INTEGER) {
+    throw fail(
+      `has the point id ${BigInt(id)}: ids above 2^53-1 (${Number.MAX_SAFE_INTEGER}) cannot be read exactly, so memory-pool cannot restore them (an id is an unsigned integer up to that, or a UUID)`,
+      "Restore this collection from Qdrant's own snapshot instead.",
+    );
+  }
   if (!validId) {
     throw fail(
       `has the point id ${JSON.stringify(id) ?? 'undefined'}: an id is an unsigned integer or a UUID`,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { snapshotFileSource } from '../cli/commands/restore-command.js';
 import { openMessageJournal } from '../journal/message-journal.js';
+import type { StoreAdmin } from '../store/store-admin.js';
 import { exportSnapshot } from './export-snapshot.js';
 import { restoreSnapshot } from './restore-snapshot.js';
 import { type DataToolStore, startDataToolStore } from './test-support/data-tool-store.js';
@@ -91,6 +92,36 @@ describe('restore with sparse vectors', () => {
     assert.ok(!(outcome instanceof Error), String(outcome));
     assert.equal(outcome.points, 2);
     assert.equal((await tools.admin().readCollection(into))?.pointsCount, 2);
+  });
+
+  test('an id past 2^53-1 is refused at export, before a snapshot that could not restore it is whole', async () => {
+    // The embedded store refuses such ids; Qdrant (u64 ids) holds them, and hands them over as JSON numbers.
+    const collection = 'big_ids';
+    const qdrant = {
+      readCollection: async () => ({
+        layout: { vectors: { size: 4, distance: 'Cosine' } },
+        payloadIndexes: {},
+        pointsCount: 1,
+      }),
+      scrollFullPoints: async () => ({
+        points: [{ id: 2 ** 60, vector: [1, 0, 0, 0], payload: { text: 'far' } }],
+        nextOffset: undefined,
+      }),
+    } as unknown as StoreAdmin;
+    const journal = openMessageJournal(join(dir, `big-${++runs}`));
+    const written: string[] = [];
+    try {
+      await assert.rejects(
+        exportSnapshot(
+          { store: qdrant, journal, now: NOW },
+          { bot: 'mythos', collection, write: async (line) => void written.push(line) },
+        ),
+        /holds a point id above 2\^53-1 \(read as 1152921504606846976\).*Qdrant's own snapshots/,
+      );
+      assert.ok(!written.join('').includes('"type":"end"'), 'no end line: the snapshot is never whole');
+    } finally {
+      journal.close();
+    }
   });
 
   describe('named dense and sparse vectors', () => {
