@@ -25,6 +25,7 @@ import type { PointStore } from '../store/point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
+import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -158,13 +159,22 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       journal,
       partsGuard,
       [...Object.values(config.bots), ...Object.values(bots)].map((bot) => bot.collection),
-    ).then(
-      (dropped) => {
+    )
+      .then(async (dropped) => {
         if (dropped.length > 0)
           logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
-      },
-      (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
-    );
+        // A collection deleted and created again by another client keeps its name, not its chunks.
+        const cleaned = await dropAllStaleParts(
+          store,
+          journal,
+          Object.values(bots).map((bot) => bot.collection),
+        );
+        if (cleaned.length > 0)
+          logger.info({ collections: cleaned }, 'deleted the parts of chunks no longer in their collection');
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
+      );
     closers.push(() => droppingParts);
     const chunkEmbedder = meterEmbedder(embedder, metrics, 'chunk');
     const queryEmbedder = meterEmbedder(options.queryEmbedder ?? embedder, metrics, 'query');
