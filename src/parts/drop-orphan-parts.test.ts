@@ -129,3 +129,23 @@ test('serve deletes at start-up the parts of chunks whose collection another cli
     await second?.close();
   }
 });
+
+test('hybrid recall that meets parts of chunks gone from a re-created collection deletes those parts', async () => {
+  const { service, client } = await serviceWithParts();
+  try {
+    await client.deleteCollection(COLLECTION);
+    await client.createCollection(COLLECTION, { vectors: { size: 64, distance: 'Cosine' } });
+    const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'Where does Anna live?' });
+    assert.equal(recalled.status, 200);
+    assert.deepEqual(recalled.json.hits, []);
+    const secret = async () =>
+      (await client.scroll(PARTS, { limit: 100, with_payload: true })).points.filter((p) =>
+        String(p.payload?.text).includes('secret a'),
+      ).length;
+    // Recall does not wait for the clean-up: look for 10 s at most.
+    for (let i = 0; i < 500 && (await secret()) > 0; i++) await sleep(20);
+    assert.equal(await secret(), 0, 'no part keeps the deleted text');
+  } finally {
+    await service.close();
+  }
+});

@@ -36,11 +36,24 @@ export async function dropStaleParts(
     }
     offset = page.nextOffset;
   } while (offset !== undefined);
+  return dropStalePartsOf(store, journal, collection, [...chunkIds]);
+}
+
+/**
+ * dropStaleParts for the given chunks only: hybrid recall found them missing from the collection. The journal
+ * is read before the store, so a chunk stored since the recall's read is seen there and keeps its parts.
+ */
+export async function dropStalePartsOf(
+  store: Pick<PointStore, 'deletePoints'> & Pick<HybridPointStore, 'retrievePoints'>,
+  journal: Pick<MessageJournal, 'chunks' | 'partsIndexes'>,
+  collection: string,
+  chunkIds: readonly string[],
+): Promise<number> {
+  const parts = partsCollectionName(collection);
   let dropped = 0;
-  const all = [...chunkIds];
-  for (let start = 0; start < all.length; start += PAGE) {
+  for (let start = 0; start < chunkIds.length; start += PAGE) {
     const stored = journal.chunks
-      .storedAmong(all.slice(start, start + PAGE))
+      .storedAmong(chunkIds.slice(start, start + PAGE))
       .filter((chunk) => chunk.collection === collection);
     if (stored.length === 0) continue;
     const held = new Set(

@@ -44,6 +44,11 @@ export interface RetrieveDeps {
   readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
+  /**
+   * Told (not awaited) of chunks hybrid recall's parts pointed to but the collection does not hold: the
+   * service deletes their parts when the journal says they were stored (see drop-stale-parts.ts).
+   */
+  readonly onChunksMissing?: (collection: string, chunkIds: readonly string[]) => void;
   /** Where a failed clean-up behind recall is told (recall itself still answers). */
   readonly logger?: Pick<Logger, 'warn'>;
 }
@@ -130,7 +135,14 @@ async function recall(
         {
           bot: bot.name,
           speakers: bot,
-          readChunks: (ids) => deps.store.retrievePoints(bot.collection, ids),
+          readChunks: async (ids) => {
+            const records = await deps.store.retrievePoints(bot.collection, ids);
+            // Chunks gone behind memory-pool's back (the collection deleted and created again) leave parts.
+            const held = new Set(records.map((record) => String(record.id)));
+            const gone = ids.map(String).filter((id) => !held.has(id));
+            if (gone.length > 0) deps.onChunksMissing?.(bot.collection, gone);
+            return records;
+          },
           forgottenIds: deps.forgottenIds,
           ...(deps.chunkMessages ? { chunkMessages: deps.chunkMessages } : {}),
         },

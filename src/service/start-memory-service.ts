@@ -25,7 +25,7 @@ import type { PointStore } from '../store/point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import { createViewerBackend } from '../viewer/viewer-backend.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
-import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
+import { dropAllStaleParts, dropStalePartsOf } from '../parts/drop-stale-parts.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -244,6 +244,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
             guard,
             partsGuard,
             logger,
+            onChunksMissing: (collection, chunkIds) =>
+              void dropStalePartsOf(store, journal, collection, chunkIds).catch((error: unknown) =>
+                logger.warn(
+                  { collection, err: error },
+                  'could not delete the parts of chunks no longer stored',
+                ),
+              ),
             forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
             chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
             ...(options.recallDeadlineMs === undefined ? {} : { deadlineMs: options.recallDeadlineMs }),
