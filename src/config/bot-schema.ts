@@ -61,6 +61,11 @@ export const botSchema = section({
       isUsableCollectionName,
       'use 1 to 255 characters without spaces, `<>:"/\\|?*` or a trailing `_`. Rename the collection',
     )
+    // memory-pool keeps a collection's parts in `<collection>__parts`: a bot's memories never go there.
+    .refine(
+      (name) => !name.endsWith('__parts'),
+      "a name ending in `__parts` is where memory-pool keeps a collection's parts index. Rename the collection",
+    )
     .optional(),
   /**
    * Default `upstream`: whose rule makes the default collection from selfSpeaker: st-qdrant-memory's own

@@ -120,6 +120,11 @@ describe('config validation', () => {
       /^bots\.m\.collectionNaming: expected one of upstream \| starrysky180111 \| qqpf4zrrwp-blip, got "mine"/,
     ],
     [
+      'a collection name ending in __parts (where memory-pool keeps parts indexes)',
+      `${BOT}    collection: notes__parts`,
+      /^bots\.m\.collection: a name ending in `__parts` is where memory-pool keeps a collection's parts index/,
+    ],
+    [
       'a collection name with a space',
       `${BOT}    collection: "my memories"`,
       /^bots\.m\.collection: use 1 to 255 characters without spaces/,

@@ -9,6 +9,8 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
+import { dropStalePartsOf } from '../parts/drop-stale-parts.js';
+import type { Logger } from '../logging/logger.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createViewerBackend } from '../viewer/viewer-backend.js';
@@ -23,11 +25,12 @@ export interface CapabilityParts {
   readonly partsGuard: PartsGuard;
   readonly parts: PartsIndex;
   readonly writer: ChunkWriter;
+  readonly logger: Logger;
   readonly recallDeadlineMs?: number;
 }
 
 export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
-  const { store, journal, collections, guard, partsGuard, writer } = parts;
+  const { store, journal, collections, guard, partsGuard, writer, logger } = parts;
   return {
     retrieve: (bot, request, signal) =>
       retrieveMemories(
@@ -36,6 +39,15 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
           embedder: collections.queryEmbedderFor(bot.collection),
           guard,
           partsGuard,
+          logger,
+          // Chunks another client deleted (with their collection, created again) leave their parts behind.
+          onChunksMissing: (collection, chunkIds) =>
+            void dropStalePartsOf(store, journal, collection, chunkIds).catch((error: unknown) =>
+              logger.warn(
+                { collection, err: error },
+                'could not delete the parts of chunks no longer stored',
+              ),
+            ),
           forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
           chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),

@@ -13,6 +13,7 @@ import type { Logger } from '../logging/logger.js';
 import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
+import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
@@ -99,21 +100,37 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
     Object.values(bots).map((bot) => bot.collection),
     indexFailed,
   );
+  const partsGuard = createPartsGuard(store, journal);
   const guard = createCollectionGuard(store, journal, {
     prepare: (collection, shape) =>
       prepareTimelineIndex(store, collection, shape).catch((error: unknown) =>
         indexFailed(collection, error),
       ),
+    // A collection deleted since the last write loses its parts before it is created again.
+    beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
   });
-  const partsGuard = createPartsGuard(store, journal);
-  // Parts of a collection deleted while serve was stopped hold the deleted memories' text; assembly does not
-  // wait for their removal.
-  const droppingParts = dropOrphanParts(store, journal, partsGuard).then(
-    (dropped) => {
-      if (dropped.length > 0) logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
-    },
-    (error: unknown) => logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
-  );
+  // Parts of a collection deleted while serve was stopped, or of chunks gone from a collection another client
+  // deleted and created again, hold the deleted memories' text; assembly does not wait for their removal.
+  const droppingParts = dropOrphanParts(
+    store,
+    journal,
+    partsGuard,
+    [...Object.values(config.bots), ...Object.values(bots)].map((bot) => bot.collection),
+  )
+    .then(async (dropped) => {
+      if (dropped.length > 0)
+        logger.info({ collections: dropped }, 'deleted the parts of deleted collections');
+      const cleaned = await dropAllStaleParts(
+        store,
+        journal,
+        Object.values(bots).map((bot) => bot.collection),
+      );
+      if (cleaned.length > 0)
+        logger.info({ collections: cleaned }, 'deleted the parts of chunks no longer in their collection');
+    })
+    .catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
+    );
   const embedderFor = (collection: string) => collections.embedderFor(collection);
   const parts = new PartsIndex({
     bots,
@@ -144,6 +161,7 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
     partsGuard,
     parts,
     writer,
+    logger,
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
   const operations = createMemoryOperations({

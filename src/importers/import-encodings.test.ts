@@ -66,6 +66,47 @@ describe('import reads UTF-8, decodes marked UTF-16, and refuses other encodings
     );
   });
 
+  for (const [what, bytes, said] of [
+    [
+      'UTF-16 without a byte-order mark, in a non-Latin script',
+      Buffer.from(line('c1', '東京で会いましょう'), 'utf16le'),
+      /: UTF-16 text without a byte-order mark .*iconv -f utf-16le -t utf-8/,
+    ],
+    [
+      'UTF-16 with its byte-order mark but cut mid-character',
+      Buffer.concat([utf16(line('o1', 'x'), 'le'), Buffer.from([0x41])]),
+      /: not valid UTF-16LE text, though it starts like it\. .*iconv -f utf-16le -t utf-8/,
+    ],
+    [
+      'UTF-32 LE with its byte-order mark',
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe, 0, 0]),
+        Buffer.from([...line('u1', 'x')].flatMap((ch) => [ch.charCodeAt(0), 0, 0, 0])),
+      ]),
+      /: UTF-32 LE text\. .*iconv -f utf-32le -t utf-8/,
+    ],
+    [
+      'an empty file',
+      Buffer.alloc(0),
+      /: is empty: it holds no messages\. Check that it is the export you meant/,
+    ],
+    [
+      'a file of only a byte-order mark',
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      /: is empty: it holds no messages\. Check that it is the export you meant/,
+    ],
+  ] as const) {
+    test(`${what} is refused with the fix for its own encoding (exit 1, nothing written)`, async () => {
+      const file = join(dir, `${what.replaceAll(/\W+/g, '-')}.jsonl`);
+      writeFileSync(file, bytes);
+      const run = await bench.run('jsonl', [file]);
+      assert.equal(run.code, 1, run.out);
+      assert.match(run.err, said);
+      assert.match(run.err, /Nothing was written\.\n$/);
+      assert.doesNotMatch(run.err, /latin1|Latin-1/);
+    });
+  }
+
   test('a message refused after reading says nothing was written, not "counts as duplicates"', async () => {
     const file = join(dir, 'empty-text.jsonl');
     writeFileSync(file, line('e1', 'fine') + line('e2', '   '));

@@ -90,4 +90,38 @@ describe('importHistory', () => {
       'serve’s live message still waits',
     );
   });
+
+  test('an import that creates a deleted collection again first deletes the parts holding its deleted text', async () => {
+    const parts = `${collection}__parts`;
+    const before = await deps.store.scrollPoints(parts, { limit: 100 });
+    assert.ok(before.points.length > 0, 'the first import wrote parts');
+    await deps.store.deleteCollection(collection); // SillyTavern's "Delete All Memories"; serve never saw it
+    const later: ImportedHistory = {
+      ...history,
+      messages: history.messages.map(({ origin, message }, i) => ({
+        origin,
+        message: {
+          ...message,
+          message_id: `later${i}`,
+          text: `Later line ${i} about the garden and the apple trees.`,
+        },
+      })),
+    };
+    const imported = await importHistory(deps, 'mythos', later, {
+      dryRun: false,
+      skipKnownToSillyTavern: false,
+    });
+    assert.ok(imported.chunksWritten > 0);
+    const left = await deps.store.scrollPoints(parts, { limit: 100 });
+    assert.deepEqual(
+      left.points.filter((part) => String(part.payload.text).includes('harbour')),
+      [],
+      'no part keeps the deleted text',
+    );
+    assert.equal(
+      deps.journal.partsIndexes.isComplete(collection),
+      true,
+      'the new parts cover the new collection',
+    );
+  });
 });

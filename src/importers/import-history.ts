@@ -181,13 +181,14 @@ async function writeChunks(
   const { config, journal, store, embedder, logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
+  const partsGuard = createPartsGuard(store, journal);
   const parts = new PartsIndex({
     bots: config.bots,
     journal,
     store,
     embedder,
     ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
-    guard: createPartsGuard(store, journal),
+    guard: partsGuard,
   });
   const writer = new ChunkWriter({
     bots: config.bots,
@@ -197,7 +198,10 @@ async function writeChunks(
     ...(deps.embedderFor === undefined ? {} : { embedderFor: deps.embedderFor }),
     // A chunk stored while a reembed builds (or just after its switch) reaches the other collection too, as in serve.
     followerOf: (collection) => journal.routes.followerOf(collection),
-    guard: createCollectionGuard(store, journal),
+    // A collection deleted since the last write loses its parts before it is created again.
+    guard: createCollectionGuard(store, journal, {
+      beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
+    }),
     metrics,
     logger,
     parts,

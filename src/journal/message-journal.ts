@@ -340,6 +340,11 @@ export class MessageJournal {
       .run(collection, model, dimensions, now);
   }
 
+  /** After memory-pool deleted a collection it owned (its parts): a new one may use another model. */
+  forgetCollectionModel(collection: string): void {
+    this.#db.prepare('DELETE FROM collection_models WHERE collection = ?').run(collection);
+  }
+
   close(): void {
     this.#walSync?.close();
     this.#db.close();

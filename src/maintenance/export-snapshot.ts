@@ -76,6 +76,7 @@ export async function exportSnapshot(deps: ExportDeps, request: ExportRequest): 
       ...(offset === undefined ? {} : { offset }),
     });
     for (const p of page.points) {
+      if (typeof p.id === 'number' && !Number.isSafeInteger(p.id)) throw unsafeId(collection, p.id);
       await request.write(
         formatSnapshotLine({ type: 'point', id: p.id, vector: p.vector, payload: p.payload }),
       );
@@ -92,4 +93,17 @@ export async function exportSnapshot(deps: ExportDeps, request: ExportRequest): 
   }
   await request.write(formatSnapshotLine({ type: 'end', points, rows }));
   return { bot, collection, points, rows, model: model?.model ?? null };
+}
+
+/**
+ * An id past 2^53-1 reached memory-pool as a rounded JavaScript number: written down it would name another
+ * point, and restore could not give the collection back. Refused before the snapshot says it is whole.
+ */
+function unsafeId(collection: string, id: number): StoreError {
+  return new StoreError(
+    'collection_incompatible',
+    `collection ${collection} holds a point id above 2^53-1 (read as ${BigInt(id)}): memory-pool reads ids as JavaScript numbers, which cannot hold it exactly, so no snapshot of it would restore. ` +
+      "Back it up with Qdrant's own snapshots (POST /collections/<name>/snapshots) instead.",
+    { retryable: false },
+  );
 }

@@ -132,6 +132,22 @@ describe('restore checks every line before its first write', () => {
       /line 2: is point 1's vector of 8 numbers, the header says 16/,
     ],
     [
+      'an id above 2^53-1',
+      92,
+      (l) => {
+        point(l).id = 2 ** 63;
+      },
+      /line 92: has the point id 9223372036854775808: ids above 2\^53-1 \(9007199254740991\) cannot be read exactly, so memory-pool cannot restore them.*Restore this collection from Qdrant's own snapshot instead\./,
+    ],
+    [
+      'a header whose layout is null',
+      1,
+      (l) => {
+        l.layout = null;
+      },
+      /line 1: has the layout null, not an object/,
+    ],
+    [
       'a point id repeated',
       20,
       (l) => {

@@ -115,4 +115,23 @@ describe('restore resumes after an interruption and refuses another model’s ve
       journal.close();
     }
   });
+
+  test('a restore that creates a deleted collection again first deletes the parts it left behind', async () => {
+    const into = tools.uniqueCollection('restore_parts');
+    const journal = openMessageJournal(join(dir, 'parts'));
+    try {
+      // The parts of a collection someone deleted: memory-pool's (recorded), still holding the deleted text.
+      await tools.client.createCollection(`${into}__parts`, {
+        vectors: { dense: { size: 8, distance: 'Cosine' } },
+        sparse_vectors: { bm25: { modifier: 'idf' } },
+      });
+      journal.partsIndexes.recordStarted(into, true, NOW());
+      journal.recordCollectionModel(`${into}__parts`, MODEL, 8, NOW());
+      await restoreSnapshot({ store: tools.admin(), journal }, restoreRequest(into));
+      assert.equal((await tools.client.collectionExists(`${into}__parts`)).exists, false);
+      assert.equal(journal.partsIndexes.isComplete(into), undefined, 'the next parts index starts afresh');
+    } finally {
+      journal.close();
+    }
+  });
 });

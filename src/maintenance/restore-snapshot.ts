@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { StoreError, ValidationError } from '../errors/memory-pool-error.js';
 import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../journal/journal-snapshot.js';
 import type { MessageJournal } from '../journal/message-journal.js';
+import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
@@ -70,6 +71,8 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   }
   journal.snapshots.recordRestore(request.collection, snapshotId, false, now());
   if ((await store.readCollection(request.collection)) === undefined) {
+    // A collection deleted (then restored) must not find its deleted text again in the parts it left.
+    await dropLeftParts(store, journal, request.collection);
     await store.createCollectionWithLayout(request.collection, header.layout);
   }
   let written = 0;

@@ -164,6 +164,17 @@ describe('export and restore', () => {
     const busy = await restore(first, source);
     assert.equal(busy.code, 1);
     assert.match(busy.err, /already holds \d+ points.*--into-collection/);
+    const parts = await restore(first, source, { intoCollection: `${collection}__parts` });
+    assert.equal(parts.code, 1);
+    assert.match(
+      parts.err,
+      /--into-collection \S+__parts: a name ending in `__parts` is where memory-pool keeps/,
+    );
+    assert.equal(
+      (await client.collectionExists(`${collection}__parts`)).exists,
+      true,
+      'the parts are untouched',
+    );
   });
 
   test('a dry run writes nothing; a cut-short or bad file is refused with its line and the fix', async () => {

@@ -40,6 +40,8 @@ test('recall that finds the collection deleted (SillyTavern "Delete All Memories
     const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'Where does Anna live?' });
     assert.equal(recalled.status, 200);
     assert.deepEqual(recalled.json.hits, []);
+    // Recall answers before the delete ends (it does not wait for it): look for 10 s at most.
+    for (let i = 0; i < 500 && (await exists(client, PARTS)); i++) await sleep(20);
     assert.equal(await exists(client, PARTS), false, 'no part keeps the deleted text');
   } finally {
     await service.close();
@@ -77,5 +79,74 @@ test('serve deletes at start-up the parts of a collection deleted while it was s
     assert.equal(await exists(client, PARTS), false);
   } finally {
     await second?.close();
+  }
+});
+
+test('serve deletes at start-up the parts of chunks whose collection another client deleted and created again', async () => {
+  const first = await serviceWithParts();
+  try {
+    await first.client.deleteCollection(COLLECTION);
+    // st-qdrant-memory's next save creates the collection again, with its own point only.
+    await first.client.createCollection(COLLECTION, { vectors: { size: 64, distance: 'Cosine' } });
+    await first.client.upsert(COLLECTION, {
+      wait: true,
+      points: [
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          vector: new Array(64).fill(0.1),
+          payload: { text: 'new', isChunk: true },
+        },
+      ],
+    });
+    // A later save of memory-pool's: its chunk is in the collection, its parts stay.
+    await first.service.post('/save', { bot: 'mythos', source: 'discord', messages: messages('b') });
+    await first.service.writer.runOnce({ flush: true });
+    await first.service.stop();
+  } catch (error) {
+    await first.service.close();
+    throw error;
+  }
+  let second: TestService | undefined;
+  try {
+    second = await startTestService({ bots: [testBot('mythos')], dir: first.service.dir });
+    const client = new QdrantClient({ url: second.storeUrl!, checkCompatibility: false });
+    const texts = async () =>
+      (await client.scroll(PARTS, { limit: 100, with_payload: true })).points.map((p) =>
+        String(p.payload?.text),
+      );
+    // Start-up does not wait for the clean-up: look for 10 s at most.
+    for (let i = 0; i < 500 && (await texts()).some((t) => t.includes('secret a')); i++) await sleep(20);
+    const left = await texts();
+    assert.deepEqual(
+      left.filter((t) => t.includes('secret a')),
+      [],
+      'no part keeps the deleted text',
+    );
+    assert.ok(
+      left.some((t) => t.includes('secret b')),
+      'the parts of chunks still there stay',
+    );
+  } finally {
+    await second?.close();
+  }
+});
+
+test('hybrid recall that meets parts of chunks gone from a re-created collection deletes those parts', async () => {
+  const { service, client } = await serviceWithParts();
+  try {
+    await client.deleteCollection(COLLECTION);
+    await client.createCollection(COLLECTION, { vectors: { size: 64, distance: 'Cosine' } });
+    const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'Where does Anna live?' });
+    assert.equal(recalled.status, 200);
+    assert.deepEqual(recalled.json.hits, []);
+    const secret = async () =>
+      (await client.scroll(PARTS, { limit: 100, with_payload: true })).points.filter((p) =>
+        String(p.payload?.text).includes('secret a'),
+      ).length;
+    // Recall does not wait for the clean-up: look for 10 s at most.
+    for (let i = 0; i < 500 && (await secret()) > 0; i++) await sleep(20);
+    assert.equal(await secret(), 0, 'no part keeps the deleted text');
+  } finally {
+    await service.close();
   }
 });

@@ -79,6 +79,8 @@ test('parts of another model, another dimension or another layout are refused wi
 async function orphanedParts(collection: string, hooks: Parameters<typeof createMemoryPointStore>[0] = {}) {
   const store = createMemoryPointStore(hooks);
   await store.createHybridCollection(`${collection}__parts`, 64);
+  // As the parts guard records parts it created or checked: only such parts are memory-pool's to delete.
+  journal.recordCollectionModel(`${collection}__parts`, 'hashing:v1', 64, Date.now());
   await store.upsertHybridPoints(`${collection}__parts`, [
     {
       id: 1,
@@ -149,5 +151,39 @@ test('a first write racing a drop keeps the parts it writes', async () => {
   assert.deepEqual(
     store.heldPoints('mem_i__parts').map((p) => p.payload.text),
     ['fresh'],
+  );
+  // The fresh parts were started beside an empty collection: the drop's "incomplete" must not stick to them.
+  assert.equal(journal.partsIndexes.isComplete('mem_i'), true);
+});
+
+test('parts memory-pool never recorded as its own (another app on the same Qdrant) are never deleted', async () => {
+  const store = createMemoryPointStore();
+  await store.createHybridCollection('rag_docs__parts', 64);
+  assert.equal(await createPartsGuard(store, journal).dropIfCollectionGone('rag_docs'), false);
+  assert.notEqual(await store.describeCollection('rag_docs__parts'), undefined);
+});
+
+test('a drop forgets the parts’ model: a new index may use another model', async () => {
+  const store = await orphanedParts('mem_j');
+  assert.equal(await createPartsGuard(store, journal).dropIfCollectionGone('mem_j'), true);
+  assert.equal(journal.collectionModel('mem_j__parts'), undefined);
+  await store.createCollection('mem_j', 64);
+  await createPartsGuard(store, journal).ensureParts('mem_j', 'openai:large', 64);
+  assert.equal(journal.collectionModel('mem_j__parts')?.model, 'openai:large');
+});
+
+test('a recall check queued before a drop does not leave the dropped parts cached as there', async () => {
+  const store = await orphanedParts('mem_k');
+  const guard = createPartsGuard(store, journal);
+  const recall = guard.checkPartsUsable('mem_k', 'hashing:v1', 64);
+  const drop = guard.dropIfCollectionGone('mem_k');
+  await Promise.all([recall, drop]);
+  assert.equal(await store.describeCollection('mem_k__parts'), undefined);
+  await store.createCollection('mem_k', 64); // the next write creates the collection, then its parts
+  await guard.ensureParts('mem_k', 'hashing:v1', 64);
+  assert.notEqual(
+    await store.describeCollection('mem_k__parts'),
+    undefined,
+    'the write has parts to write to',
   );
 });

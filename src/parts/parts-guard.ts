@@ -9,6 +9,7 @@ import type { MessageJournal } from '../journal/message-journal.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
+import { hasPartsShape, ownsParts } from './parts-ownership.js';
 import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsGuard {
@@ -59,6 +60,8 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       if (!create) return false;
       // Decided before the collection exists, so a crash in between leaves it incomplete, never wrongly complete.
       const earlier = await store.countPoints(collection, MEMORY_POOL_CHUNKS);
+      // What an earlier index (or a drop racing this creation) recorded says nothing of these new parts.
+      journal.partsIndexes.forget(collection);
       journal.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
       await store.createHybridCollection(parts, dimensions);
     } else {
@@ -89,9 +92,14 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
         if (journal.routes.isReembedTarget(collection)) return false;
         // The writer creates a collection before its parts: one that exists now keeps the parts it has.
         if ((await store.describeCollection(collection)) !== undefined) return false;
-        if ((await store.describeCollection(parts)) === undefined) return false;
+        // Never a collection memory-pool did not record as these parts (another app's, a bot's own).
+        if (!ownsParts(journal, collection, hasPartsShape(await store.describeCollection(parts))))
+          return false;
         await store.deleteCollection(parts);
+        // A check queued behind this drop cached the parts as there: they are not any more.
+        checked.delete(parts);
         journal.partsIndexes.forget(collection);
+        journal.forgetCollectionModel(parts);
         // Another process (an import) may have created the collection and written parts meanwhile: until a
         // reindex, recall must not trust an index that may now lack them.
         if ((await store.describeCollection(collection)) !== undefined)

@@ -10,6 +10,7 @@ import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
+import type { Logger } from '../logging/logger.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
@@ -48,6 +49,13 @@ export interface RetrieveDeps {
   readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
+  /**
+   * Told (not awaited) of chunks hybrid recall's parts pointed to but the collection does not hold: the
+   * service deletes their parts when the journal says they were stored (see drop-stale-parts.ts).
+   */
+  readonly onChunksMissing?: (collection: string, chunkIds: readonly string[]) => void;
+  /** Where a failed clean-up behind recall is told (recall itself still answers). */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
 
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
@@ -136,7 +144,14 @@ async function recall(
         {
           bot: bot.name,
           speakers: bot,
-          readChunks: (ids) => deps.store.retrievePoints(bot.collection, ids),
+          readChunks: async (ids) => {
+            const records = await deps.store.retrievePoints(bot.collection, ids);
+            // Chunks gone behind memory-pool's back (the collection deleted and created again) leave parts.
+            const held = new Set(records.map((record) => String(record.id)));
+            const gone = ids.map(String).filter((id) => !held.has(id));
+            if (gone.length > 0) deps.onChunksMissing?.(bot.collection, gone);
+            return records;
+          },
           forgottenIds: deps.forgottenIds,
           ...(deps.chunkMessages ? { chunkMessages: deps.chunkMessages } : {}),
         },
@@ -180,7 +195,13 @@ async function recall(
     // Deleted by another client: nothing to recall until rewritten; its parts hold the deleted memories'
     // text, so they go too (and are checked again on the next write).
     deps.guard.invalidate(bot.collection);
-    await deps.partsGuard?.dropIfCollectionGone(bot.collection);
+    // Not awaited: recall answers now, and a store hiccup during the delete is no failure of recall.
+    void deps.partsGuard?.dropIfCollectionGone(bot.collection).catch((error: unknown) => {
+      deps.logger?.warn(
+        { collection: bot.collection, err: error },
+        'could not delete the parts of a deleted collection',
+      );
+    });
     return EMPTY;
   }
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);

@@ -22,6 +22,11 @@ export interface CollectionGuardOptions {
    * beside the points, such as the timeline's payload index. `shape` is undefined for a collection just created.
    */
   readonly prepare?: (collection: string, shape: CollectionShape | undefined) => Promise<void>;
+  /**
+   * Runs when the write path finds `collection` missing, just before creating it: the service deletes the
+   * parts a deleted collection left behind, or a collection created again would reuse its deleted text.
+   */
+  readonly beforeCreate?: (collection: string) => Promise<void>;
 }
 
 /** Creates a guard that remembers collections it already checked (until the process restarts). */
@@ -46,6 +51,7 @@ export function createCollectionGuard(
     const shape = await store.describeCollection(collection);
     if (shape === undefined) {
       if (!create) return false;
+      await options.beforeCreate?.(collection);
       await store.createCollection(collection, dimensions);
     } else if (shape.vectorSize === undefined) {
       // st-qdrant-memory's hybrid fork names its dense vector; the store writes and searches that one.

@@ -11,9 +11,25 @@ import { CommandFailure } from './command-io.js';
 /** Resolves when `out` (and its `.partial` beside it) can be written; throws CommandFailure otherwise. */
 export async function checkExportDestination(out: string, bot: string): Promise<void> {
   const refuse = (why: string, fix: string) => new CommandFailure(`error: --out ${out}: ${why}. ${fix}`);
+  const example = `${bot}.jsonl.gz`;
+  if (out === '') throw refuse('is empty', `Give a file name, e.g. --out ${example}.`);
+  // Not stdout: leaving out --out is how the snapshot goes to stdout; a file named `-` is never meant.
+  if (out === '-') {
+    throw refuse(
+      'is not a file name',
+      `Leave out --out to write the snapshot to stdout, or give a file name, e.g. --out ${example}.`,
+    );
+  }
+  // resolve() drops a trailing slash: `newdir/` would otherwise pass as a file named newdir.
+  if (/[\\/]$/.test(out)) {
+    throw refuse(
+      'ends with a slash, so it names a folder',
+      `Give a file name in it, e.g. --out ${join(out, example)}.`,
+    );
+  }
   const target = await stat(out).catch(() => undefined);
   if (target?.isDirectory()) {
-    throw refuse('is a folder', `Give a file name in it, e.g. --out ${join(out, `${bot}.jsonl.gz`)}.`);
+    throw refuse('is a folder', `Give a file name in it, e.g. --out ${join(out, example)}.`);
   }
   const folder = dirname(resolve(out));
   const parent = await stat(folder).catch(() => undefined);

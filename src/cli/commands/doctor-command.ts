@@ -95,7 +95,12 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
           model: embedder.model,
           dimensions: embedded.dimensions ?? embedder.dimensions,
         })),
-        await checkOrphanParts(store.store, journal, store.storeOpenedHere ? undefined : store.storeUrl),
+        await checkOrphanParts(
+          store.store,
+          journal,
+          store.storeOpenedHere ? undefined : store.storeUrl,
+          Object.values(config.bots).map((bot) => bot.collection),
+        ),
         ...(await checkRecallModes({ ...store, journal }, config)),
       );
     }

@@ -74,6 +74,45 @@ describe('export --out to a path it cannot write', () => {
     }
   });
 
+  for (const [what, name, line] of [
+    [
+      'a missing folder given with a trailing slash',
+      'newdir/',
+      (out: string) =>
+        `error: --out ${out}: ends with a slash, so it names a folder. Give a file name in it, e.g. --out ${join(out, 'mythos.jsonl.gz')}.`,
+    ],
+    [
+      'a file given with a trailing slash',
+      'a-file/',
+      (out: string) =>
+        `error: --out ${out}: ends with a slash, so it names a folder. Give a file name in it, e.g. --out ${join(out, 'mythos.jsonl.gz')}.`,
+    ],
+    [
+      '`-` (stdout is the default without --out)',
+      '-',
+      (out: string) =>
+        `error: --out ${out}: is not a file name. Leave out --out to write the snapshot to stdout, or give a file name, e.g. --out mythos.jsonl.gz.`,
+    ],
+    [
+      'an empty path',
+      '',
+      (out: string) => `error: --out ${out}: is empty. Give a file name, e.g. --out mythos.jsonl.gz.`,
+    ],
+  ] as const) {
+    test(what, async () => {
+      writeFileSync(join(dir, 'a-file'), 'not a folder');
+      const cwd = process.cwd();
+      process.chdir(dir); // relative paths land in the test's folder
+      try {
+        const before = readdirSync(dir).sort();
+        assertRefused(await exportTo(name), line(name));
+        assert.deepEqual(readdirSync(dir).sort(), before, 'nothing written');
+      } finally {
+        process.chdir(cwd);
+      }
+    });
+  }
+
   test('a write that fails once started is one line naming the path, and leaves nothing', async () => {
     const out = join(dir, 'blocked.jsonl');
     // The .partial beside it is a folder: the write fails when the file is opened, after the checks.
@@ -83,7 +122,7 @@ describe('export --out to a path it cannot write', () => {
     assert.match(
       result.err,
       new RegExp(
-        `^error: --out ${out}: cannot be written \\(EISDIR[^\\n]*\\)\\. Free disk space or choose another path\\.\\n$`,
+        `^error: --out ${out}: cannot be written \\(EISDIR[^\\n]*\\)\\. Check that the path is still a writable file in a folder, or choose another path\\.\\n$`,
       ),
     );
     assert.deepEqual(readdirSync(`${out}.partial`), [], 'a folder of that name is not removed');

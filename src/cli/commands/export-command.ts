@@ -55,7 +55,7 @@ export function runExport(
     const failedWrite = () =>
       writeError &&
       new CommandFailure(
-        `error: --out ${options.out}: cannot be written (${writeError.message}). Free disk space or choose another path.`,
+        `error: --out ${options.out}: cannot be written (${writeError.message}). ${writeFix(writeError)}`,
       );
     let summary: ExportSummary;
     try {
@@ -152,4 +152,11 @@ export function registerExportCommand(program: Command): void {
     .action(async (options: ExportCommandOptions) => {
       process.exitCode = await runExport(options);
     });
+}
+
+/** Disk space is the fix only when the disk is full; a path that vanished or changed needs another path. */
+function writeFix(error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOSPC' || error.code === 'EDQUOT'
+    ? 'Free disk space or choose another path.'
+    : 'Check that the path is still a writable file in a folder, or choose another path.';
 }

@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
+import { isPartsName } from '../../parts/parts-ownership.js';
 import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
@@ -68,6 +69,11 @@ export function runRestore(
   return runCommand(io, async () => {
     const config = loadCommandConfig(options.config);
     requireConfiguredBot(config, options.bot);
+    // A `__parts` collection is a parts index memory-pool may delete when its collection is gone.
+    if (options.intoCollection !== undefined && isPartsName(options.intoCollection))
+      throw new CommandFailure(
+        `error: --into-collection ${options.intoCollection}: a name ending in \`__parts\` is where memory-pool keeps a collection's parts index. Pick another collection name.`,
+      );
     if (!existsSync(file))
       throw new CommandFailure(
         `error: ${file} does not exist. Pass the snapshot written by \`memory-pool export\`.`,
