@@ -125,19 +125,47 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
     // passes below copy what was stored before, so after the last one nothing stored is missing from `target`.
     journal.routes.beginReembed(configured, active, target, deps.embedding, now());
   }
-  const sync = await syncCollection(deps, { from: active, to: target, dryRun: request.dryRun, ...progress });
-  const parts = await syncParts(deps, {
+  const passes = { from: active, to: target, dryRun: request.dryRun };
+  const partsRequest = {
+    ...passes,
     configured,
-    from: active,
-    to: target,
-    dryRun: request.dryRun,
     ...(request.settleMs === undefined ? {} : { settleMs: request.settleMs }),
-    ...progress,
-  });
+  };
+  let sync = await syncCollection(deps, { ...passes, ...progress });
+  let parts = await syncParts(deps, { ...partsRequest, ...progress });
+  // The parts pass may take minutes: edits and SillyTavern writes reaching `active` meanwhile are taken by one
+  // more settled chunk pass (then the parts of what it changed), and the switch waits for a pass with none.
+  for (let round = 1; !request.dryRun && sync.settled; round += 1) {
+    const last = await syncCollection(deps, passes);
+    sync = mergeSync(sync, last);
+    if (last.embedded + last.deleted === 0) break;
+    if (round > MAX_FINAL_ROUNDS) {
+      sync = { ...sync, settled: false };
+      break;
+    }
+    parts = await syncParts(deps, partsRequest);
+  }
   const pending = whyNotSwitch(sync, parts, target, request);
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
   journal.routes.switchTo(configured, target, now());
   return { ...base, sync, parts, switched: true };
+}
+
+/** Chunk passes run after the parts pass before the caller is told to retry when the service is quieter. */
+const MAX_FINAL_ROUNDS = 3;
+
+function mergeSync(
+  first: SyncResult & { settled: boolean },
+  next: SyncResult & { settled: boolean },
+): SyncResult & { settled: boolean } {
+  return {
+    points: next.points,
+    embedded: first.embedded + next.embedded,
+    deleted: first.deleted + next.deleted,
+    withoutText: next.withoutText,
+    passes: first.passes + next.passes,
+    settled: next.settled,
+  };
 }
 
 function whyNotSwitch(

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { startServiceWithMemories } from '../cli/commands/test-support/data-tool-fixture.js';
+import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
+import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { createQdrantStoreAdmin } from '../store/qdrant/qdrant-store-admin.js';
+import { type StoreHooks, withStoreHooks } from '../store/test-support/with-store-hooks.js';
+import { reembedCollection } from './reembed-collection.js';
+import { reembedTargetName } from './reembed-target.js';
+
+/** What serve and SillyTavern do while a reembed's parts pass runs (it may take minutes) reaches the switch. */
+const NEW = new HashingEmbedder({ dimensions: 32 });
+const EMBEDDING = '{"provider":"hashing","dimensions":32}';
+/** The fixture's SillyTavern point. */
+const ST_POINT = '5c56c793-69f3-4fbf-87e6-c4bf54c28c26';
+const NEW_ST = '6d67d8a4-7a05-4f0f-98f7-d5c05d39d370';
+const REDACTED = 'Helen: [redacted]\nMythos: it was calm';
+
+describe('writes made during the parts pass', () => {
+  let service: TestService;
+  let client: QdrantClient;
+  let collection: string;
+  let journal: MessageJournal;
+
+  before(async () => {
+    ({ service, client, collection } = await startServiceWithMemories());
+    journal = openMessageJournal(service.config.dataDir);
+  });
+  after(async () => {
+    journal.close();
+    await service.close();
+  });
+
+  /** A build whose first parts upsert first runs `during` (serve and SillyTavern at work meanwhile). */
+  const build = (during: () => Promise<void>) => {
+    const { apiKey } = service.config.store;
+    const options = { url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) };
+    let fired = false;
+    const hooks: StoreHooks = {
+      beforeCall: async (call) => {
+        if (call.method !== 'upsertHybridPoints' || fired) return;
+        fired = true;
+        await during();
+      },
+    };
+    return reembedCollection(
+      {
+        store: withStoreHooks(createQdrantPointStore(options), hooks),
+        admin: createQdrantStoreAdmin(options),
+        journal,
+        embedder: NEW,
+        embedding: EMBEDDING,
+        bots: service.config.bots,
+      },
+      { bot: service.config.bots.mythos!, action: 'build', dryRun: false, serveRunning: true, settleMs: 2000 },
+    );
+  };
+
+  test('a viewer edit and a SillyTavern write during the parts pass are in the collection switched to', async () => {
+    const summary = await build(async () => {
+      const put = await fetch(`${service.url}/bots/mythos/points/${ST_POINT}/text`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: REDACTED }),
+      });
+      assert.equal(put.status, 200, await put.text());
+      await client.upsert(collection, {
+        wait: true,
+        points: [
+          {
+            id: NEW_ST,
+            vector: Array.from({ length: TEST_DIMENSIONS }, (_, i) => (i % 5) / 5 - 0.3),
+            payload: { text: 'Helen: a new ST memory\nMythos: noted', messageIds: 'st_9' },
+          },
+        ],
+      });
+    });
+    assert.equal(summary.switched, true, summary.pending);
+    const target = reembedTargetName(collection, NEW.model, 32);
+    assert.equal(journal.routes.activeCollection(collection), target);
+    const [edited, added] = await Promise.all([
+      client.retrieve(target, { ids: [ST_POINT], with_payload: true }),
+      client.retrieve(target, { ids: [NEW_ST], with_payload: true }),
+    ]);
+    assert.equal(edited[0]?.payload?.text, REDACTED);
+    assert.equal(added.length, 1);
+    const parts = await client.scroll(partsCollectionName(target), { limit: 1000, with_payload: true });
+    assert.ok(parts.points.length > 0);
+  });
+});
