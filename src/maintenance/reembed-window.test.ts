@@ -57,7 +57,13 @@ describe('writes made during the parts pass', () => {
         embedding: EMBEDDING,
         bots: service.config.bots,
       },
-      { bot: service.config.bots.mythos!, action: 'build', dryRun: false, serveRunning: true, settleMs: 2000 },
+      {
+        bot: service.config.bots.mythos!,
+        action: 'build',
+        dryRun: false,
+        serveRunning: true,
+        settleMs: 2000,
+      },
     );
   };
 
@@ -91,5 +97,79 @@ describe('writes made during the parts pass', () => {
     assert.equal(added.length, 1);
     const parts = await client.scroll(partsCollectionName(target), { limit: 1000, with_payload: true });
     assert.ok(parts.points.length > 0);
+  });
+});
+
+describe('a whole chunk forgotten during the parts pass', () => {
+  let service: TestService;
+  let client: QdrantClient;
+  let collection: string;
+  let journal: MessageJournal;
+  /** Enough messages for more chunks than one parts batch (32): the forgotten ones are in a later batch. */
+  const ids = Array.from({ length: 90 }, (_, i) => `k${i}`);
+
+  before(async () => {
+    ({ service, client, collection } = await startServiceWithMemories());
+    const messages = ids.map((id, i) => ({
+      speaker_kind: i % 2 === 0 ? 'user' : 'self',
+      text: `Evening ${i}: the lighthouse keeper rowed out past the harbour wall with a lantern and a net`,
+      message_id: id,
+      ts: Date.UTC(2026, 10, 5) + i * 60_000,
+    }));
+    assert.equal((await service.post('/save', { bot: 'mythos', source: 'discord', messages })).status, 200);
+    await service.writer.runOnce({ flush: true });
+    journal = openMessageJournal(service.config.dataDir);
+  });
+  after(async () => {
+    journal.close();
+    await service.close();
+  });
+
+  test('the reembed skips the chunks that left the journal and switches without their parts', async () => {
+    const { apiKey } = service.config.store;
+    const options = { url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) };
+    let fired = false;
+    const summary = await reembedCollection(
+      {
+        store: withStoreHooks(createQdrantPointStore(options), {
+          beforeCall: async (call) => {
+            if (call.method !== 'upsertHybridPoints' || fired) return;
+            fired = true;
+            const forget = await service.post('/forget', { bot: 'mythos', message_ids: ids.slice(60) });
+            assert.equal(forget.status, 200);
+            await service.writer.runOnce({ flush: true });
+          },
+        }),
+        admin: createQdrantStoreAdmin(options),
+        journal,
+        embedder: NEW,
+        embedding: EMBEDDING,
+        bots: service.config.bots,
+      },
+      {
+        bot: service.config.bots.mythos!,
+        action: 'build',
+        dryRun: false,
+        serveRunning: true,
+        settleMs: 2000,
+      },
+    );
+    assert.ok(fired);
+    assert.equal(summary.switched, true, summary.pending);
+    const target = reembedTargetName(collection, NEW.model, 32);
+    const forgotten = new Set(ids.slice(60));
+    const holdsForgotten = (payload: Record<string, unknown> | null | undefined) =>
+      String(payload?.messageIds ?? '')
+        .split(',')
+        .some((id) => forgotten.has(id));
+    for (const name of [target, partsCollectionName(target)]) {
+      const { points } = await client.scroll(name, { limit: 1000, with_payload: true });
+      assert.ok(points.length > 0, name);
+      assert.deepEqual(
+        points.filter((p) => holdsForgotten(p.payload)).map((p) => p.id),
+        [],
+        `${name} holds forgotten messages`,
+      );
+    }
   });
 });
