@@ -198,6 +198,14 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
     );
   }
   const old = route.previous;
+  // A rollback (or build) stopped midway is writing into a collection drop-old would delete or re-alias.
+  const building = journal.routes.reembedOf(configured);
+  if (building !== undefined) {
+    throw new ValidationError(
+      '--drop-old',
+      `a reembed of bot ${request.bot.name} into ${building.target} was stopped before its switch: finish it first (run the same --rollback, or the build with the same --to, again), then --drop-old.`,
+    );
+  }
   const base = {
     bot: request.bot.name,
     action: request.action,
