@@ -108,6 +108,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
       };
     }
   }
+  if (request.action === 'build') await leaveNoCollectionBehind(deps, request, target);
   const base = {
     bot: request.bot.name,
     action: request.action,
@@ -149,6 +150,37 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
   journal.routes.switchTo(configured, target, now());
   return { ...base, sync, parts, switched: true };
+}
+
+/**
+ * A build may not strand a collection memory-pool stops tracking (it would keep forgotten texts for good): the
+ * previous collection of the last switch (it receives no forgets) must be dropped or rolled back to first, and a
+ * build stopped before its switch into another collection is finished, or abandoned with serve stopped (so no
+ * follower write recreates it): then its collection and parts are deleted.
+ */
+async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedRequest, target: string) {
+  const { journal, admin } = deps;
+  const configured = request.bot.collection;
+  const previous = journal.routes.routeOf(configured)?.previous;
+  const stopped = journal.routes.reembedOf(configured);
+  if (previous !== undefined && previous !== target) {
+    const rerun = stopped?.target === previous ? 'run the stopped --rollback again, or ' : '';
+    throw new ValidationError(
+      '--to',
+      `bot ${request.bot.name} still keeps ${previous}, the collection it used before its last switch (it receives no forgets, so a new build would leave it behind with them): ${rerun}run --drop-old (or --rollback) first, then build again.`,
+    );
+  }
+  if (stopped === undefined || stopped.target === target) return;
+  if (request.serveRunning) {
+    throw new ValidationError(
+      '--to',
+      `a reembed of bot ${request.bot.name} into ${stopped.target} was stopped before its switch: finish it (run it again with the same --to), or ${STOP_SERVE} to abandon it (its collection is deleted).`,
+    );
+  }
+  if (request.dryRun || stopped.target === journal.routes.activeCollection(configured)) return;
+  await admin.deleteCollection(stopped.target);
+  await admin.deleteCollection(partsCollectionName(stopped.target));
+  journal.partsIndexes.forget(stopped.target);
 }
 
 /** Chunk passes run after the parts pass before the caller is told to retry when the service is quieter. */
