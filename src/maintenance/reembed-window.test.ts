@@ -173,3 +173,65 @@ describe('a whole chunk forgotten during the parts pass', () => {
     }
   });
 });
+
+describe('a SillyTavern point forgotten during the chunk pass', () => {
+  let service: TestService;
+  let client: QdrantClient;
+  let collection: string;
+  let journal: MessageJournal;
+
+  before(async () => {
+    ({ service, client, collection } = await startServiceWithMemories());
+    journal = openMessageJournal(service.config.dataDir);
+  });
+  after(async () => {
+    journal.close();
+    await service.close();
+  });
+
+  test('forgotten by point_ids after its page was read, it does not come back in the collection switched to', async () => {
+    const target = reembedTargetName(collection, NEW.model, 32);
+    const { apiKey } = service.config.store;
+    const options = { url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) };
+    let fired = false;
+    const summary = await reembedCollection(
+      {
+        store: withStoreHooks(createQdrantPointStore(options), {
+          // The page holding the point is read and embedded; the forget lands before it is written.
+          beforeCall: async (call) => {
+            if (call.method !== 'upsertPoints' || call.args[0] !== target || fired) return;
+            fired = true;
+            const forget = await service.post('/forget', {
+              bot: 'mythos',
+              include_unsourced: true,
+              point_ids: [ST_POINT],
+            });
+            assert.equal(forget.status, 200);
+            await service.writer.runOnce({ flush: true });
+          },
+        }),
+        admin: createQdrantStoreAdmin(options),
+        journal,
+        embedder: NEW,
+        embedding: EMBEDDING,
+        bots: service.config.bots,
+      },
+      {
+        bot: service.config.bots.mythos!,
+        action: 'build',
+        dryRun: false,
+        serveRunning: true,
+        settleMs: 2000,
+      },
+    );
+    assert.ok(fired);
+    assert.equal(summary.switched, true, summary.pending);
+    assert.deepEqual(await client.retrieve(target, { ids: [ST_POINT] }), []);
+    const recalled = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: 'we talked about the sea',
+    });
+    assert.equal(recalled.status, 200);
+    assert.ok(!JSON.stringify(recalled.json).includes('we talked about the sea'));
+  });
+});
