@@ -12,6 +12,7 @@ import { createQdrantStoreAdmin } from '../store/qdrant/qdrant-store-admin.js';
 import { type StoreHooks, withStoreHooks } from '../store/test-support/with-store-hooks.js';
 import { reembedCollection } from './reembed-collection.js';
 import { reembedTargetName } from './reembed-target.js';
+import { failAfter } from './test-support/data-tool-store.js';
 
 /** What serve and SillyTavern do while a reembed's parts pass runs (it may take minutes) reaches the switch. */
 const NEW = new HashingEmbedder({ dimensions: 32 });
@@ -233,5 +234,55 @@ describe('a SillyTavern point forgotten during the chunk pass', () => {
     });
     assert.equal(recalled.status, 200);
     assert.ok(!JSON.stringify(recalled.json).includes('we talked about the sea'));
+  });
+});
+
+describe('a viewer edit after the last pass of a reembed', () => {
+  let service: TestService;
+  let client: QdrantClient;
+  let collection: string;
+  let journal: MessageJournal;
+
+  before(async () => {
+    ({ service, client, collection } = await startServiceWithMemories());
+    journal = openMessageJournal(service.config.dataDir);
+  });
+  after(async () => {
+    journal.close();
+    await service.close();
+  });
+
+  test('reaches the collection being built at once, so no later switch undoes it', async () => {
+    const target = reembedTargetName(collection, NEW.model, 32);
+    const { apiKey } = service.config.store;
+    const options = { url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) };
+    // The chunk passes copy the point, then the build stops: no pass runs after the edit.
+    await assert.rejects(
+      reembedCollection(
+        {
+          store: withStoreHooks(createQdrantPointStore(options), failAfter('upsertHybridPoints', 0)),
+          admin: createQdrantStoreAdmin(options),
+          journal,
+          embedder: NEW,
+          embedding: EMBEDDING,
+          bots: service.config.bots,
+        },
+        { bot: service.config.bots.mythos!, action: 'build', dryRun: false, serveRunning: true },
+      ),
+    );
+    assert.equal((await client.retrieve(target, { ids: [ST_POINT] })).length, 1);
+    const put = await fetch(`${service.url}/bots/mythos/points/${ST_POINT}/text`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: REDACTED }),
+    });
+    assert.equal(put.status, 200, await put.text());
+    const [copy] = await client.retrieve(target, { ids: [ST_POINT], with_payload: true, with_vector: true });
+    assert.equal(copy?.payload?.text, REDACTED);
+    assert.equal(
+      (copy?.vector as number[] | undefined)?.length,
+      32,
+      'embedded with the model of the collection being built',
+    );
   });
 });
