@@ -135,16 +135,15 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   let sync = await syncCollection(deps, { ...passes, ...progress });
   let parts = await syncParts(deps, { ...partsRequest, ...progress });
   // The parts pass may take minutes: edits and SillyTavern writes reaching `active` meanwhile are taken by one
-  // more settled chunk pass (then the parts of what it changed), and the switch waits for a pass with none.
+  // more settled chunk pass (then the parts of what it changed); the switch follows a chunk pass with none.
+  // Past MAX_FINAL_ROUNDS it follows the last parts pass: saves, forgets and viewer edits reach both collections
+  // by then, so only SillyTavern's own writes during that pass stay in `active`, as after a switch (README).
   for (let round = 1; !request.dryRun && sync.settled; round += 1) {
     const last = await syncCollection(deps, passes);
     sync = mergeSync(sync, last);
-    if (last.embedded + last.deleted === 0) break;
-    if (round > MAX_FINAL_ROUNDS) {
-      sync = { ...sync, settled: false };
-      break;
-    }
+    if (!last.settled || last.embedded + last.deleted === 0) break;
     parts = await syncParts(deps, partsRequest);
+    if (round >= MAX_FINAL_ROUNDS) break;
   }
   const pending = whyNotSwitch(sync, parts, target, request);
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
@@ -183,7 +182,7 @@ async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedReques
   journal.partsIndexes.forget(stopped.target);
 }
 
-/** Chunk passes run after the parts pass before the caller is told to retry when the service is quieter. */
+/** Chunk passes (each followed by a parts pass when it changed something) run after the first parts pass. */
 const MAX_FINAL_ROUNDS = 3;
 
 function mergeSync(
