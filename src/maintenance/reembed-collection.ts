@@ -108,6 +108,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
       };
     }
   }
+  if (request.action === 'build') await leaveNoCollectionBehind(deps, request, target);
   const base = {
     bot: request.bot.name,
     action: request.action,
@@ -125,19 +126,77 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
     // passes below copy what was stored before, so after the last one nothing stored is missing from `target`.
     journal.routes.beginReembed(configured, active, target, deps.embedding, now());
   }
-  const sync = await syncCollection(deps, { from: active, to: target, dryRun: request.dryRun, ...progress });
-  const parts = await syncParts(deps, {
+  const passes = { from: active, to: target, dryRun: request.dryRun };
+  const partsRequest = {
+    ...passes,
     configured,
-    from: active,
-    to: target,
-    dryRun: request.dryRun,
     ...(request.settleMs === undefined ? {} : { settleMs: request.settleMs }),
-    ...progress,
-  });
+  };
+  let sync = await syncCollection(deps, { ...passes, ...progress });
+  let parts = await syncParts(deps, { ...partsRequest, ...progress });
+  // The parts pass may take minutes: edits and SillyTavern writes reaching `active` meanwhile are taken by one
+  // more settled chunk pass (then the parts of what it changed); the switch follows a chunk pass with none.
+  // Past MAX_FINAL_ROUNDS it follows the last parts pass: saves, forgets and viewer edits reach both collections
+  // by then, so only SillyTavern's own writes during that pass stay in `active`, as after a switch (README).
+  for (let round = 1; !request.dryRun && sync.settled; round += 1) {
+    const last = await syncCollection(deps, passes);
+    sync = mergeSync(sync, last);
+    if (!last.settled || last.embedded + last.deleted === 0) break;
+    parts = await syncParts(deps, partsRequest);
+    if (round >= MAX_FINAL_ROUNDS) break;
+  }
   const pending = whyNotSwitch(sync, parts, target, request);
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
   journal.routes.switchTo(configured, target, now());
   return { ...base, sync, parts, switched: true };
+}
+
+/**
+ * A build may not strand a collection memory-pool stops tracking (it would keep forgotten texts for good): the
+ * previous collection of the last switch (it receives no forgets) must be dropped or rolled back to first, and a
+ * build stopped before its switch into another collection is finished, or abandoned with serve stopped (so no
+ * follower write recreates it): then its collection and parts are deleted.
+ */
+async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedRequest, target: string) {
+  const { journal, admin } = deps;
+  const configured = request.bot.collection;
+  const previous = journal.routes.routeOf(configured)?.previous;
+  const stopped = journal.routes.reembedOf(configured);
+  if (previous !== undefined && previous !== target) {
+    const rerun = stopped?.target === previous ? 'run the stopped --rollback again, or ' : '';
+    throw new ValidationError(
+      '--to',
+      `bot ${request.bot.name} still keeps ${previous}, the collection it used before its last switch (it receives no forgets, so a new build would leave it behind with them): ${rerun}run --drop-old (or --rollback) first, then build again.`,
+    );
+  }
+  if (stopped === undefined || stopped.target === target) return;
+  if (request.serveRunning) {
+    throw new ValidationError(
+      '--to',
+      `a reembed of bot ${request.bot.name} into ${stopped.target} was stopped before its switch: finish it (run it again with the same --to), or ${STOP_SERVE} to abandon it (its collection is deleted).`,
+    );
+  }
+  if (request.dryRun || stopped.target === journal.routes.activeCollection(configured)) return;
+  await admin.deleteCollection(stopped.target);
+  await admin.deleteCollection(partsCollectionName(stopped.target));
+  journal.partsIndexes.forget(stopped.target);
+}
+
+/** Chunk passes (each followed by a parts pass when it changed something) run after the first parts pass. */
+const MAX_FINAL_ROUNDS = 3;
+
+function mergeSync(
+  first: SyncResult & { settled: boolean },
+  next: SyncResult & { settled: boolean },
+): SyncResult & { settled: boolean } {
+  return {
+    points: next.points,
+    embedded: first.embedded + next.embedded,
+    deleted: first.deleted + next.deleted,
+    withoutText: next.withoutText,
+    passes: first.passes + next.passes,
+    settled: next.settled,
+  };
 }
 
 function whyNotSwitch(
@@ -170,6 +229,14 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
     );
   }
   const old = route.previous;
+  // A rollback (or build) stopped midway is writing into a collection drop-old would delete or re-alias.
+  const building = journal.routes.reembedOf(configured);
+  if (building !== undefined) {
+    throw new ValidationError(
+      '--drop-old',
+      `a reembed of bot ${request.bot.name} into ${building.target} was stopped before its switch: finish it first (run the same --rollback, or the build with the same --to, again), then --drop-old.`,
+    );
+  }
   const base = {
     bot: request.bot.name,
     action: request.action,

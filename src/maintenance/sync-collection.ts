@@ -52,7 +52,7 @@ export async function syncCollection(
   let points = 0;
   for (let pass = 1; pass <= MAX_PASSES; pass += 1) {
     const copied = await copyChangedPoints(deps, request, pass === 1 ? request.onProgress : undefined);
-    const removed = request.dryRun ? 0 : await deleteForgottenPoints(deps, request);
+    const removed = request.dryRun ? 0 : copied.vanished + (await deleteForgottenPoints(deps, request));
     embedded += copied.embedded;
     deleted += removed;
     withoutText = copied.withoutText;
@@ -75,6 +75,7 @@ async function copyChangedPoints(
   const targetExists = (await store.describeCollection(request.to)) !== undefined;
   let done = 0;
   let embedded = 0;
+  let vanished = 0;
   const withoutText: StoredPointId[] = [];
   for await (const page of scrollPages(store, request.from)) {
     const current = new Map<StoredPointId, StoredRecord>();
@@ -102,12 +103,30 @@ async function copyChangedPoints(
         request.to,
         changed.map((p, i) => ({ id: p.id, vector: Array.from(vectors[i]!), payload: p.payload })),
       );
+      vanished += await deleteVanished(store, request, changed);
     }
     embedded += changed.length;
     done += page.points.length;
     onProgress?.(done, Math.max(done, total));
   }
-  return { points: done, embedded, withoutText };
+  return { points: done, embedded, vanished, withoutText };
+}
+
+/**
+ * Deletes from `to` the points just written that left `from` since their page was read: a forget (SillyTavern's
+ * points by id too, which the journal cannot vouch for later) deletes from `from`, then from `to`, so one that
+ * ran between the read and the write would otherwise come back in `to`. Returns how many.
+ */
+async function deleteVanished(
+  store: PointStore & HybridPointStore,
+  request: SyncRequest,
+  written: readonly StoredRecord[],
+): Promise<number> {
+  const ids = written.map((p) => p.id);
+  const still = new Set((await retrieveIfExists(store, request.from, ids)).map((r) => r.id));
+  const gone = ids.filter((id) => !still.has(id));
+  if (gone.length > 0) await store.deletePoints(request.to, { ids: gone });
+  return gone.length;
 }
 
 /**

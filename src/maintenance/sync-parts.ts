@@ -13,6 +13,7 @@ import { PartsIndex, partsOfChunks } from '../parts/parts-index.js';
 import { reindexParts } from '../parts/reindex-parts.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsSyncDeps {
   readonly store: PointStore & HybridPointStore;
@@ -48,8 +49,16 @@ export interface PartsSyncResult {
   readonly deleted: number;
   /** Chunks serve kept rewriting while their parts were written: a rerun finishes them. */
   readonly unsettled: number;
-  /** Whether the parts index of `to` is complete, so recall may use it. */
+  /**
+   * Whether the parts index of `to` is complete, so recall may use it: complete for the configured bots. The
+   * chunks of `unconfigured` have no parts in it (no bot config to build them with).
+   */
   readonly complete: boolean;
+  /**
+   * Chunks stored in `from` by bots no longer configured with the collection (removed from the config): their
+   * parts are not built, so they are recalled as chunks only; configure the bot again and run `memory-pool reindex --bot B`.
+   */
+  readonly unconfigured: number;
 }
 
 /** Parts read per step when looking for those of forgotten chunks. */
@@ -87,7 +96,31 @@ export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest):
   }
   if (!request.dryRun && totals.unsettled === 0) journal.partsIndexes.markComplete(request.to, Date.now());
   const complete = journal.partsIndexes.isComplete(request.to) === true;
-  return { ...totals, deleted, complete };
+  const unconfigured = await countUnconfigured(deps, request.from, names);
+  return { ...totals, deleted, complete, unconfigured };
+}
+
+/** Chunks the journal has stored in `from` for bots other than `names`: found from `from`'s own points. */
+async function countUnconfigured(
+  deps: PartsSyncDeps,
+  from: string,
+  names: readonly string[],
+): Promise<number> {
+  const { store, journal } = deps;
+  if ((await store.describeCollection(from)) === undefined) return 0;
+  let count = 0;
+  let offset: Parameters<PointStore['scrollPoints']>[1]['offset'];
+  do {
+    const page = await store.scrollPoints(from, {
+      filter: sourcedPoints(),
+      limit: PAGE,
+      ...(offset === undefined ? {} : { offset }),
+    });
+    const stored = journal.chunks.storedAmong(page.points.map((p) => String(p.id)));
+    count += stored.filter((c) => c.collection === from && !names.includes(c.bot)).length;
+    offset = page.nextOffset;
+  } while (offset !== undefined);
+  return count;
 }
 
 /**

@@ -87,13 +87,9 @@ export async function reindexParts(
 
   // What the write path would store for these chunks now, minus the chunks whose parts already are exactly that.
   const planStale = async (batch: readonly PlannedChunk[]) => {
-    const toIndex: ChunkToIndex[] = batch.map((c) => ({
-      chunkId: c.chunkId,
-      bot: botName,
-      payload: formatChunk(journal.chunks.chunkMessages(c.chunkId), bot),
-    }));
+    const toIndex = indexable(journal, batch, bot);
     const planned = parts.planPoints(toIndex, collection);
-    if (!partsExist) return { stale: toIndex, planned };
+    if (!partsExist) return { stale: toIndex, planned, indexed: toIndex.length };
     const existing = new Map(
       (
         await store.retrievePoints(
@@ -110,13 +106,28 @@ export async function reindexParts(
     }
     // A part no planned id covers (a window that changed): rewrite the whole batch, writeParts drops it.
     const stale = extra > 0 ? toIndex : toIndex.filter((c) => !fresh.has(c.chunkId));
-    return { stale, planned: planned.filter((p) => stale.some((c) => c.chunkId === p.payload.chunkId)) };
+    return {
+      stale,
+      planned: planned.filter((p) => stale.some((c) => c.chunkId === p.payload.chunkId)),
+      indexed: toIndex.length,
+    };
   };
 
   for (let start = 0; start < chunks.length; start += batchSize) {
-    const batch = chunks.slice(start, start + batchSize);
-    const { stale, planned } = await planStale(batch);
-    upToDate += batch.length - stale.length;
+    // Read again: serve may have edited or forgotten these chunks since the list was taken (a pass takes minutes).
+    const listed = chunks.slice(start, start + batchSize);
+    const batch = journal.chunks.storedAmong(listed.map((c) => c.chunkId));
+    const stored = new Set(batch.map((c) => c.chunkId));
+    // Gone for good (forgotten): their parts go too. Those still in the journal serve writes again, parts first.
+    const gone = listed.filter((c) => !stored.has(c.chunkId) && !journal.chunks.hasChunk(c.chunkId));
+    if (!dryRun && gone.length > 0 && partsExist) {
+      await parts.deleteParts(
+        collection,
+        gone.map((c) => c.chunkId),
+      );
+    }
+    const { stale, planned, indexed } = await planStale(batch);
+    upToDate += indexed - stale.length;
     reindexed += stale.length;
     partsWritten += planned.length;
     if (!dryRun && stale.length > 0) {
@@ -177,14 +188,7 @@ async function settleChanged(
       for (const id of gone) watching.delete(id);
     }
     if (restored.length > 0) {
-      await parts.writeParts(
-        collection,
-        restored.map((c) => ({
-          chunkId: c.chunkId,
-          bot: c.bot,
-          payload: formatChunk(journal.chunks.chunkMessages(c.chunkId), config.bots[c.bot]!),
-        })),
-      );
+      await parts.writeParts(collection, indexable(journal, restored, config.bots[restored[0]!.bot]!));
       for (const c of restored) watching.set(c.chunkId, c.revision);
       continue;
     }
@@ -194,4 +198,21 @@ async function settleChanged(
     await sleep(SETTLE_POLL_MS);
   }
   return 0;
+}
+
+/**
+ * The chunks to index with the payload the write path would store. A chunk whose last message was forgotten
+ * between the journal reads has no payload: it is left out (its parts go when the journal drops it).
+ */
+function indexable(
+  journal: MessageJournal,
+  chunks: readonly PlannedChunk[],
+  bot: MemoryPoolConfig['bots'][string],
+): ChunkToIndex[] {
+  return chunks.flatMap((c) => {
+    const messages = journal.chunks.chunkMessages(c.chunkId);
+    return messages.length === 0
+      ? []
+      : [{ chunkId: c.chunkId, bot: c.bot, payload: formatChunk(messages, bot) }];
+  });
 }

@@ -167,6 +167,14 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
         if (error instanceof StoreError && error.code === 'store_failed') return write();
         throw error;
       });
+      // During a reembed (or from a request that began before its switch) the collection being built must
+      // hold the edit too: a redaction made after its last pass would otherwise be undone by the switch.
+      const follower = journal.routes.followerOf(bot.collection);
+      if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
+        const followerEmbedder = deps.embedderFor(follower);
+        const [followerVector] = await followerEmbedder.embed([text]);
+        await store.upsertPoints(follower, [{ id: record.id, vector: Array.from(followerVector!), payload }]);
+      }
       return { ok: true, point: toTimelinePoint({ id: record.id, payload }) };
     },
   };

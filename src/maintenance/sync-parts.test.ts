@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startServiceWithMemories } from '../cli/commands/test-support/data-tool-fixture.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
+import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
+import { reembedTargetName } from './reembed-target.js';
+import { syncParts } from './sync-parts.js';
+
+let service: TestService;
+let collection: string;
+let journal: MessageJournal;
+
+before(async () => {
+  ({ service, collection } = await startServiceWithMemories());
+  journal = openMessageJournal(service.config.dataDir);
+});
+after(async () => {
+  journal.close();
+  await service.close();
+});
+
+test('the parts pass says how many chunks of bots no longer configured it left without parts', async () => {
+  const { apiKey } = service.config.store;
+  const store = createQdrantPointStore({ url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) });
+  const embedder = new HashingEmbedder({ dimensions: 32 });
+  const stored = journal.chunks.storedChunks('mythos').filter((c) => c.collection === collection).length;
+  assert.ok(stored > 0);
+  const request = {
+    configured: collection,
+    from: collection,
+    to: reembedTargetName(collection, embedder.model, 32),
+  };
+  // mythos configured: every chunk is built, none left out.
+  const configured = await syncParts(
+    { store, journal, embedder, bots: service.config.bots },
+    { ...request, dryRun: true },
+  );
+  assert.equal(configured.chunks, stored);
+  assert.equal(configured.unconfigured, 0);
+  // mythos removed from the config: its chunks are not built, and the result says so.
+  const removed = await syncParts({ store, journal, embedder, bots: {} }, { ...request, dryRun: true });
+  assert.equal(removed.chunks, 0);
+  assert.equal(removed.unconfigured, stored);
+});
