@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { JournalError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../journal.js';
 import { describeJournalContract } from '../test-support/journal-contract.js';
 import { skipWithoutPostgres, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
@@ -21,9 +23,10 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
   let server: TestPostgres;
   let a: Journal;
   let b: Journal;
+  let url: string;
   before(async () => {
     server = await startPostgres();
-    const url = await server.createDatabase('replicas');
+    url = await server.createDatabase('replicas');
     a = await openPostgresJournal(url);
     b = await openPostgresJournal(url);
   });
@@ -83,5 +86,35 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     });
     assert.deepEqual(await saved, { accepted: 0, duplicates: 0, edited: 0, forgotten: 1 });
     assert.deepEqual((await a.botCounts('f')).bySource, {});
+  });
+
+  test('a server ending the connection of an open transaction rejects it as JournalError; the process lives on', {
+    timeout: 20_000,
+  }, async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const saved = a.transaction(async (tx) => {
+        await tx.recordMessages(
+          [{ bot: 't', source: 'api', messageId: 'x', speakerKind: 'user', text: 'hi', ts: 1 }],
+          1,
+        );
+        // A failover or an admin ends this backend while the work awaits something else (an embedder, a store).
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await assert.rejects(saved, (error) => error instanceof JournalError && error.retryable === true);
+      assert.deepEqual((await a.botCounts('t')).bySource, {});
+      await a.recordMessages(
+        [{ bot: 't', source: 'api', messageId: 'x', speakerKind: 'user', text: 'hi', ts: 1 }],
+        2,
+      );
+      assert.deepEqual((await a.botCounts('t')).bySource, { api: 1 });
+    } finally {
+      await admin.end();
+    }
   });
 });

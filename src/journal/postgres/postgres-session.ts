@@ -70,6 +70,13 @@ export class PgSession {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw toPostgresJournalError(error, this.#url) ?? error;
     });
+    // pg-pool drops its own 'error' listener while a client is checked out: without this one, a server that
+    // goes away between two statements (restart, failover, a terminated backend) would end the process.
+    let lost: unknown;
+    const onError = (error: unknown) => {
+      lost ??= error;
+    };
+    client.on('error', onError);
     let broken = false;
     try {
       const session = new PgSession(this.#pool, this.#url, client, 1);
@@ -81,9 +88,12 @@ export class PgSession {
       await client.query('ROLLBACK').catch(() => {
         broken = true; // a connection that cannot roll back is not handed to the next caller
       });
+      // The lost connection is the cause, whatever the work threw on noticing it.
+      if (lost !== undefined) throw toPostgresJournalError(lost, this.#url) ?? error;
       throw error;
     } finally {
-      client.release(broken);
+      client.removeListener('error', onError);
+      client.release(broken || lost !== undefined);
     }
   }
 
