@@ -74,6 +74,10 @@ export interface JournalChunks {
   storedChunks(bot: string): Promise<PlannedChunk[]>;
   storedAmong(chunkIds: readonly string[]): Promise<PlannedChunk[]>;
   hasChunk(chunkId: string): Promise<boolean>;
+  /**
+   * Chunks whose point must be deleted, except those with a live write claim (expires_at > now): a claimed
+   * write may still land after the delete, so the delete waits until the claim is released or expires.
+   */
   dueDeletions(now: number, limit: number): Promise<PlannedChunk[]>;
   makeDeletionsDue(bot: string): Promise<void>;
   hasPendingDeletions(bot: string): Promise<boolean>;
@@ -81,8 +85,26 @@ export interface JournalChunks {
   chunkMessages(chunkId: string): Promise<JournalMessage[]>;
   makeChunksDue(chunkIds: readonly string[]): Promise<void>;
   resetRetryDelays(): Promise<void>;
-  markChunkStored(chunkId: string, revision: number, now: number): Promise<void>;
-  markChunkDeleted(chunkId: string, revision: number): Promise<void>;
+  /**
+   * Whether the write applied: false when the chunk moved on meanwhile (a new revision, a forget's pending
+   * delete, or the row is gone). Then the point just written may hold forgotten or old text, and the caller
+   * MUST call requeueStaleWrite for it before releasing its claim.
+   */
+  markChunkStored(chunkId: string, revision: number, now: number): Promise<boolean>;
+  /**
+   * Queues what puts the store right after a write markChunkStored refused: the row gone, a delete of the
+   * point; stored since (by another write), a rewrite; a write or delete already pending, nothing more.
+   */
+  requeueStaleWrite(
+    chunk: { chunkId: string; bot: string; collection: string; revision: number },
+    now: number,
+  ): Promise<void>;
+  /**
+   * After the point was deleted: drops an emptied chunk, plans one with messages left again. While another
+   * holder's write claim on the chunk is live at `now`, it does nothing: the delete stays due and is redone
+   * once the claim ends (the claimed write may land after this delete).
+   */
+  markChunkDeleted(chunkId: string, revision: number, now: number): Promise<void>;
   markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): Promise<void>;
   /**
    * Due writes (as dueChunks) that no holder (this one included) has a live claim on, claimed for `holder` until

@@ -34,7 +34,9 @@ export function toPostgresJournalError(error: unknown, url: string): JournalErro
   const reason =
     typeof code === 'string'
       ? UNAVAILABLE.find(([pattern]) => pattern.test(code))?.[1]
-      : /Connection terminated|timeout exceeded when trying to connect|encountered a connection error and is not queryable/i.test(message)
+      : /Connection terminated|timeout exceeded when trying to connect|encountered a connection error and is not queryable/i.test(
+            message,
+          )
         ? 'the connection to Postgres failed'
         : undefined;
   if (reason === undefined) return undefined;
