@@ -9,6 +9,7 @@ const UNAVAILABLE: readonly (readonly [RegExp, string])[] = [
   [/^08/, 'the connection to Postgres failed'],
   [/^53/, 'Postgres is out of resources (disk, memory or connections)'],
   [/^57P0[123]/, 'Postgres is shutting down or restarting'],
+  [/^40(P01|001)$/, 'Postgres aborted the transaction to break a lock conflict with another replica'],
   [/^25006$/, 'Postgres is read-only (a standby?)'],
   [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE)$/, 'Postgres cannot be reached'],
 ];

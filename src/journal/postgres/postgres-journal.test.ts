@@ -117,4 +117,78 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
       await admin.end();
     }
   });
+
+  test('an editing save and a forget of other messages in the same two chunks queue, never deadlock', {
+    timeout: 20_000,
+  }, async () => {
+    // No reruns: a deadlock would surface as a failure instead of being hidden by a retry.
+    const saver = await openPostgresJournal(url, { conflictRetries: 0 });
+    const forgetter = await openPostgresJournal(url, { conflictRetries: 0 });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      const msg = (id: string, text = `text ${id}`) =>
+        ({ bot: 'd', source: 'api', messageId: id, speakerKind: 'user', text, ts: 1 }) as const;
+      await saver.recordMessages(
+        ['m1', 'm2', 'm3', 'm4'].map((id) => msg(id)),
+        1,
+      );
+      // cB laid in the table before cA, so a scan meets them in the opposite order to their ids.
+      await saver.chunks.planChunk(
+        { chunkId: 'cB', bot: 'd', collection: 'x', source: 'api', messageIds: ['m2', 'm3'] },
+        1,
+      );
+      await saver.chunks.planChunk(
+        { chunkId: 'cA', bot: 'd', collection: 'x', source: 'api', messageIds: ['m1', 'm4'] },
+        2,
+      );
+      await saver.chunks.markChunkStored('cB', 0, 3);
+      await saver.chunks.markChunkStored('cA', 0, 3);
+      // A third connection holds m2's row a moment, so the save is mid-way when the forget starts.
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM messages WHERE bot = 'd' AND message_id = 'm2' FOR UPDATE");
+      const saved = saver.recordMessages([msg('m1', 'edited 1'), msg('m2', 'edited 2')], 4);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const forgot = forgetter.forgetting.forgetMessages('d', [{ id: 'm3' }, { id: 'm4' }], 5);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holder.query('COMMIT');
+      assert.equal((await saved).edited, 2);
+      assert.deepEqual([...(await forgot).chunkIds].sort(), ['cA', 'cB']);
+    } finally {
+      await holder.end();
+      await saver.close();
+      await forgetter.close();
+    }
+  });
+
+  test('a transaction Postgres aborts to break a deadlock is run again', { timeout: 30_000 }, async () => {
+    const msg = (id: string, text: string) =>
+      ({ bot: 'r', source: 'api', messageId: id, speakerKind: 'user', text, ts: 1 }) as const;
+    await a.recordMessages([msg('m8', 'eight'), msg('m9', 'nine')], 1);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      // The other side waits long before checking for a deadlock, so the journal's transaction is the one aborted.
+      await other.query("SET deadlock_timeout = '20s'");
+      await other.query('BEGIN');
+      await other.query("SELECT 1 FROM messages WHERE bot = 'r' AND message_id = 'm9' FOR UPDATE");
+      let runs = 0;
+      let otherDone: Promise<unknown> | undefined;
+      const result = await a.transaction(async (tx) => {
+        runs += 1;
+        await tx.recordMessages([msg('m8', `eight ${runs}`)], 2); // holds m8's row
+        if (runs === 1) {
+          otherDone = other
+            .query("UPDATE messages SET arrived_at = 3 WHERE bot = 'r' AND message_id = 'm8'")
+            .then(() => other.query('COMMIT'));
+        }
+        return tx.recordMessages([msg('m9', `nine ${runs}`)], 2); // waits for m9's row: a cycle on the first run
+      });
+      await otherDone;
+      assert.equal(runs, 2);
+      assert.equal(result.edited, 1);
+    } finally {
+      await other.end();
+    }
+  });
 });

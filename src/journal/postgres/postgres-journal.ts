@@ -29,6 +29,8 @@ const TYPES = {
 export interface PostgresJournalOptions {
   /** Default 10: connections this replica keeps to the server. */
   readonly maxConnections?: number;
+  /** Default 3: reruns of a transaction Postgres aborted in a deadlock or serialization failure. */
+  readonly conflictRetries?: number;
 }
 
 /**
@@ -55,10 +57,14 @@ export async function openPostgresJournal(
     throw toConnectError(error, url);
   }
   const changes = new PostgresChanges(config);
-  return new PostgresJournal(new PgSession(pool, url), changes, async () => {
-    await changes.close();
-    await pool.end();
-  });
+  return new PostgresJournal(
+    new PgSession(pool, url, undefined, 0, options.conflictRetries),
+    changes,
+    async () => {
+      await changes.close();
+      await pool.end();
+    },
+  );
 }
 
 class PostgresJournal implements Journal {

@@ -82,6 +82,8 @@ export function recordPostgresMessages(
         [...known.values()].flatMap((k) => (k.fresh ? [k.fresh] : [])),
         arrivedAt,
       );
+      // The edited chunks' rows first, in chunk id order as a forget takes them, before any message row.
+      await tx.lockChunks(edits.flatMap((edit) => (edit.chunkId === null ? [] : [edit.chunkId])));
       for (const edit of edits) await applyEdit(tx, bot, edit);
     }
     return result;

@@ -61,6 +61,7 @@ export class PostgresRoutes implements JournalRoutes {
       // Locked first, so two switches of one collection run one after the other and read each other's result.
       await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [collection]);
       const from = await new PostgresRoutes(tx).activeCollection(collection);
+      await tx.run('SELECT 1 FROM chunks WHERE collection = $1 ORDER BY chunk_id FOR UPDATE', [from]);
       await tx.run('UPDATE chunks SET collection = $1 WHERE collection = $2', [target, from]);
       await tx.run(
         `INSERT INTO collection_routes (collection, target, previous, switched_at) VALUES ($1, $2, $3, $4)

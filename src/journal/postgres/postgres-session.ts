@@ -5,6 +5,16 @@
 import type pg from 'pg';
 import { toPostgresJournalError } from './postgres-errors.js';
 
+/** Default runs after the first of a transaction aborted by a deadlock (40P01) or serialization failure (40001). */
+const CONFLICT_RETRIES = 3;
+
+/** Whether Postgres aborted the work to break a lock conflict (the JournalError made of it included). */
+function isConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } }).code;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  return [code, cause].some((c) => c === '40P01' || c === '40001');
+}
+
 /** What both a pool and a checked-out client offer. */
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
@@ -18,21 +28,31 @@ export class PgSession {
   readonly #url: string;
   readonly #client: pg.PoolClient | undefined;
   readonly #depth: number;
+  readonly #retries: number;
 
-  /** `url` only words errors (its password hidden). */
-  constructor(pool: pg.Pool, url: string, client?: pg.PoolClient, depth = 0) {
+  /**
+   * `url` only words errors (its password hidden). `retries`: how many times a transaction (or a statement
+   * on the pool) Postgres aborted in a deadlock or a serialization failure is run again before it fails.
+   */
+  constructor(pool: pg.Pool, url: string, client?: pg.PoolClient, depth = 0, retries = CONFLICT_RETRIES) {
     this.#pool = pool;
     this.#url = url;
     this.#client = client;
     this.#depth = depth;
+    this.#retries = retries;
   }
 
   async #query(sql: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const target: Queryable = this.#client ?? this.#pool;
-    try {
-      return await target.query(sql, values as unknown[]);
-    } catch (error) {
-      throw toPostgresJournalError(error, this.#url) ?? error;
+    // A statement on the pool is its own transaction, so it is safe to run again after a conflict.
+    const attempts = this.#client === undefined ? this.#retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await target.query(sql, values as unknown[]);
+      } catch (error) {
+        if (attempt < attempts && isConflict(error)) continue;
+        throw toPostgresJournalError(error, this.#url) ?? error;
+      }
     }
   }
 
@@ -59,7 +79,9 @@ export class PgSession {
       const name = `tx${this.#depth + 1}`;
       await this.#client.query(`SAVEPOINT ${name}`);
       try {
-        const result = await work(new PgSession(this.#pool, this.#url, this.#client, this.#depth + 1));
+        const result = await work(
+          new PgSession(this.#pool, this.#url, this.#client, this.#depth + 1, this.#retries),
+        );
         await this.#client.query(`RELEASE SAVEPOINT ${name}`);
         return result;
       } catch (error) {
@@ -67,6 +89,17 @@ export class PgSession {
         throw error;
       }
     }
+    // Postgres breaks a deadlock or a serialization conflict by aborting one side: run it again, a few times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once(work);
+      } catch (error) {
+        if (attempt > this.#retries || !isConflict(error)) throw error;
+      }
+    }
+  }
+
+  async #once<T>(work: (session: PgSession) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw toPostgresJournalError(error, this.#url) ?? error;
     });
@@ -79,7 +112,7 @@ export class PgSession {
     client.on('error', onError);
     let broken = false;
     try {
-      const session = new PgSession(this.#pool, this.#url, client, 1);
+      const session = new PgSession(this.#pool, this.#url, client, 1, this.#retries);
       await session.run('BEGIN');
       const result = await work(session);
       await session.run('COMMIT');
@@ -95,6 +128,15 @@ export class PgSession {
       client.removeListener('error', onError);
       client.release(broken || lost !== undefined);
     }
+  }
+
+  /** Locks the given chunk rows until the transaction ends, in chunk id order, so two never deadlock on them. */
+  async lockChunks(chunkIds: readonly string[]): Promise<void> {
+    if (this.#client === undefined) throw new Error('lockChunks needs a transaction');
+    if (chunkIds.length === 0) return;
+    await this.run('SELECT 1 FROM chunks WHERE chunk_id = ANY($1) ORDER BY chunk_id FOR UPDATE', [
+      [...new Set(chunkIds)],
+    ]);
   }
 
   /** Locks the given (bot, message id) pairs until the transaction ends, in one order, so two never deadlock. */
