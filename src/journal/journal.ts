@@ -180,7 +180,9 @@ export interface JournalSnapshots {
 /**
  * Named leases for work one replica at a time must do (the Discord gateway, a conversation's chunk
  * planning, a reembed pass, an import): held until they expire unless renewed, so a killed holder's lease
- * passes to another replica.
+ * passes to another replica. Expiry (of leases and chunk claims) is on the server's clock on Postgres, so
+ * replicas whose clocks disagree still agree; the `now` passed is used by SQLite (one machine, one clock)
+ * and by a Postgres journal opened with `callerClock` (tests).
  */
 export interface JournalLeases {
   /** Takes `name` for `holder` until now + ttlMs if it is free, expired, or already `holder`'s (a renewal). */

@@ -6,13 +6,14 @@ import type { PlannedChunk } from '../chunk-queue.js';
 import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
 import type { JournalChunks } from '../journal.js';
 import type { MessageRow } from '../message-rows.js';
-import type { PgSession } from './postgres-session.js';
+import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
 import { toDecodedMessage } from './postgres-text.js';
 
 const WAITING = "(state = 'planned' OR needs_delete = 1)";
-/** No live write claim on the chunk at $1 (its write could land after a delete). */
-const UNCLAIMED =
-  'NOT EXISTS (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > $1)';
+/** A claim's `now` ($n): the server's clock unless the caller's was asked for (see PgSession.expiryNow). */
+const NOW = (n: number) => `COALESCE($${n}::bigint, ${SERVER_NOW_MS})`;
+/** No live write claim on the chunk at $3 (its write could land after a delete). */
+const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > ${NOW(3)})`;
 
 export class PostgresChunks implements JournalChunks {
   readonly #db: PgSession;
@@ -73,7 +74,7 @@ export class PostgresChunks implements JournalChunks {
   dueDeletions(now: number, limit: number): Promise<PlannedChunk[]> {
     return this.#select(
       `needs_delete = 1 AND next_attempt_at <= $1 AND ${UNCLAIMED} ORDER BY planned_at LIMIT $2`,
-      [now, limit],
+      [now, limit, this.#db.expiryNow(now)],
     );
   }
 
@@ -147,7 +148,10 @@ export class PostgresChunks implements JournalChunks {
     await this.#db.transaction(async (tx) => {
       // The chunk row is locked first, so a forget or edit of it waits for this settle (or this for it).
       await tx.run('SELECT 1 FROM chunks WHERE chunk_id = $1 FOR UPDATE', [chunkId]);
-      await tx.run('DELETE FROM chunk_claims WHERE chunk_id = $1 AND expires_at <= $2', [chunkId, now]);
+      await tx.run(`DELETE FROM chunk_claims WHERE chunk_id = $1 AND expires_at <= ${NOW(2)}`, [
+        chunkId,
+        tx.expiryNow(now),
+      ]);
       const claimed = await tx.row('SELECT 1 FROM chunk_claims WHERE chunk_id = $1', [chunkId]);
       if (claimed !== undefined) return; // a live write may land after this delete: it stays due
       const left = await tx.row<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = $1', [
@@ -187,18 +191,18 @@ export class PostgresChunks implements JournalChunks {
          SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision, c.planned_at FROM chunks c
          LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
          WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= $1
-           AND (k.chunk_id IS NULL OR k.expires_at <= $1)
+           AND (k.chunk_id IS NULL OR k.expires_at <= ${NOW(5)})
          ORDER BY c.planned_at LIMIT $3
          FOR UPDATE OF c SKIP LOCKED
        ), claimed AS (
-         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, $4 FROM due
+         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, ${NOW(5)} + $4::bigint FROM due
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-         WHERE chunk_claims.expires_at <= $1
+         WHERE chunk_claims.expires_at <= ${NOW(5)}
          RETURNING chunk_id
        )
        SELECT due.chunk_id, bot, collection, attempts, revision FROM due JOIN claimed USING (chunk_id)
        ORDER BY planned_at`,
-      [now, holder, limit, now + leaseMs],
+      [now, holder, limit, leaseMs, this.#db.expiryNow(now)],
     );
     return rows.map(toPlannedChunk);
   }

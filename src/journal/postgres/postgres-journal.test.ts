@@ -12,7 +12,8 @@ if (skipWithoutPostgres === false) {
     const server = await startPostgres();
     const url = await server.createDatabase('journal_contract');
     return {
-      connect: () => openPostgresJournal(url),
+      // The cases pass fake times; served replicas use the server's clock (tested below).
+      connect: () => openPostgresJournal(url, { callerClock: true }),
       close: () => server.stop(),
     };
   });
@@ -190,5 +191,25 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     } finally {
       await other.end();
     }
+  });
+
+  test('leases and claims expire on the server clock: a replica whose clock runs ahead takes nothing early', {
+    timeout: 20_000,
+  }, async () => {
+    const ahead = Date.now() + 3_600_000; // B's clock is an hour fast
+    assert.equal(await a.leases.acquire('gateway', 'A', 60_000, Date.now()), true);
+    assert.equal(await b.leases.acquire('gateway', 'B', 60_000, ahead), false);
+    assert.equal(await b.leases.holderOf('gateway', ahead), 'A');
+    await a.recordMessages(
+      [{ bot: 'k', source: 'api', messageId: 'k1', speakerKind: 'user', text: 'k', ts: 1 }],
+      1,
+    );
+    await a.chunks.planChunk(
+      { chunkId: 'k-c1', bot: 'k', collection: 'x', source: 'api', messageIds: ['k1'] },
+      1,
+    );
+    const mine = (list: { chunkId: string }[]) => list.filter((c) => c.chunkId === 'k-c1').length;
+    assert.equal(mine(await a.chunks.claimDueChunks('A', Date.now(), 100, 60_000)), 1);
+    assert.equal(mine(await b.chunks.claimDueChunks('B', ahead, 100, 60_000)), 0);
   });
 });

@@ -31,6 +31,11 @@ export interface PostgresJournalOptions {
   readonly maxConnections?: number;
   /** Default 3: reruns of a transaction Postgres aborted in a deadlock or serialization failure. */
   readonly conflictRetries?: number;
+  /**
+   * Default false: lease and claim expiry use the server's clock, so replicas whose clocks disagree still
+   * agree on who holds what. True makes them use the `now` each call passes (the contract suite's fake times).
+   */
+  readonly callerClock?: boolean;
 }
 
 /**
@@ -58,7 +63,10 @@ export async function openPostgresJournal(
   }
   const changes = new PostgresChanges(config);
   return new PostgresJournal(
-    new PgSession(pool, url, undefined, 0, options.conflictRetries),
+    new PgSession(pool, url, {
+      retries: options.conflictRetries ?? 3,
+      serverClock: options.callerClock !== true,
+    }),
     changes,
     async () => {
       await changes.close();

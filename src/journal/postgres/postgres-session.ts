@@ -5,8 +5,18 @@
 import type pg from 'pg';
 import { toPostgresJournalError } from './postgres-errors.js';
 
-/** Default runs after the first of a transaction aborted by a deadlock (40P01) or serialization failure (40001). */
-const CONFLICT_RETRIES = 3;
+/** How a journal's sessions behave (see PostgresJournalOptions). */
+export interface SessionSettings {
+  /** Runs after the first of a transaction aborted by a deadlock (40P01) or serialization failure (40001). */
+  readonly retries: number;
+  /** Lease and claim expiry on the server's clock (replicas' clocks may disagree); false only in tests. */
+  readonly serverClock: boolean;
+}
+
+const DEFAULT_SETTINGS: SessionSettings = { retries: 3, serverClock: true };
+
+/** The server's clock in ms since the epoch, as the journal's timestamps are. */
+export const SERVER_NOW_MS = '(extract(epoch from statement_timestamp()) * 1000)::bigint';
 
 /** Whether Postgres aborted the work to break a lock conflict (the JournalError made of it included). */
 function isConflict(error: unknown): boolean {
@@ -28,24 +38,35 @@ export class PgSession {
   readonly #url: string;
   readonly #client: pg.PoolClient | undefined;
   readonly #depth: number;
-  readonly #retries: number;
+  readonly #settings: SessionSettings;
 
-  /**
-   * `url` only words errors (its password hidden). `retries`: how many times a transaction (or a statement
-   * on the pool) Postgres aborted in a deadlock or a serialization failure is run again before it fails.
-   */
-  constructor(pool: pg.Pool, url: string, client?: pg.PoolClient, depth = 0, retries = CONFLICT_RETRIES) {
+  /** `url` only words errors (its password hidden). */
+  constructor(
+    pool: pg.Pool,
+    url: string,
+    settings: SessionSettings = DEFAULT_SETTINGS,
+    client?: pg.PoolClient,
+    depth = 0,
+  ) {
     this.#pool = pool;
     this.#url = url;
+    this.#settings = settings;
     this.#client = client;
     this.#depth = depth;
-    this.#retries = retries;
+  }
+
+  /**
+   * The `now` a lease or claim expiry is compared with, as a query value: null on the server's clock
+   * (the SQL reads `COALESCE($n::bigint, SERVER_NOW_MS)`), the caller's `now` only when a test asks.
+   */
+  expiryNow(now: number): number | null {
+    return this.#settings.serverClock ? null : now;
   }
 
   async #query(sql: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const target: Queryable = this.#client ?? this.#pool;
     // A statement on the pool is its own transaction, so it is safe to run again after a conflict.
-    const attempts = this.#client === undefined ? this.#retries + 1 : 1;
+    const attempts = this.#client === undefined ? this.#settings.retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       try {
         return await target.query(sql, values as unknown[]);
@@ -80,7 +101,7 @@ export class PgSession {
       await this.#client.query(`SAVEPOINT ${name}`);
       try {
         const result = await work(
-          new PgSession(this.#pool, this.#url, this.#client, this.#depth + 1, this.#retries),
+          new PgSession(this.#pool, this.#url, this.#settings, this.#client, this.#depth + 1),
         );
         await this.#client.query(`RELEASE SAVEPOINT ${name}`);
         return result;
@@ -94,7 +115,7 @@ export class PgSession {
       try {
         return await this.#once(work);
       } catch (error) {
-        if (attempt > this.#retries || !isConflict(error)) throw error;
+        if (attempt > this.#settings.retries || !isConflict(error)) throw error;
       }
     }
   }
@@ -112,7 +133,7 @@ export class PgSession {
     client.on('error', onError);
     let broken = false;
     try {
-      const session = new PgSession(this.#pool, this.#url, client, 1, this.#retries);
+      const session = new PgSession(this.#pool, this.#url, this.#settings, client, 1);
       await session.run('BEGIN');
       const result = await work(session);
       await session.run('COMMIT');
