@@ -212,4 +212,19 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     assert.equal(mine(await a.chunks.claimDueChunks('A', Date.now(), 100, 60_000)), 1);
     assert.equal(mine(await b.chunks.claimDueChunks('B', ahead, 100, 60_000)), 0);
   });
+
+  test('a replica starting on a migrated journal takes no table lock: it opens inside another’s open write', {
+    timeout: 20_000,
+  }, async () => {
+    // A's transaction holds its write lock on messages; had C's start run DDL, it would wait for A forever.
+    await a.transaction(async (tx) => {
+      await tx.recordMessages(
+        [{ bot: 's', source: 'api', messageId: 's1', speakerKind: 'user', text: 's', ts: 1 }],
+        1,
+      );
+      const c = await openPostgresJournal(url);
+      await c.close();
+    });
+    assert.deepEqual((await b.botCounts('s')).bySource, { api: 1 });
+  });
 });
