@@ -10,6 +10,8 @@ const UNAVAILABLE: readonly (readonly [RegExp, string])[] = [
   [/^53/, 'Postgres is out of resources (disk, memory or connections)'],
   [/^57P0[123]/, 'Postgres is shutting down or restarting'],
   [/^40(P01|001)$/, 'Postgres aborted the transaction to break a lock conflict with another replica'],
+  [/^(55P03|57014)$/, 'Postgres gave up waiting for a lock or a statement (lock_timeout, statement_timeout)'],
+  [/^25P03$/, 'Postgres ended a transaction left idle too long (idle_in_transaction_session_timeout)'],
   [/^25006$/, 'Postgres is read-only (a standby?)'],
   [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE)$/, 'Postgres cannot be reached'],
 ];

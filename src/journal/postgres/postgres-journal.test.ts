@@ -227,4 +227,29 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     });
     assert.deepEqual((await b.botCounts('s')).bySource, { api: 1 });
   });
+
+  test('a replica frozen inside a transaction loses it to the server’s idle timeout, and its locks with it', {
+    timeout: 20_000,
+  }, async () => {
+    const frozen = await openPostgresJournal(url, { idleInTransactionTimeoutMs: 200 });
+    try {
+      const msg = {
+        bot: 'z',
+        source: 'api',
+        messageId: 'z1',
+        speakerKind: 'user',
+        text: 'z',
+        ts: 1,
+      } as const;
+      const stuck = frozen.transaction(async (tx) => {
+        await tx.forgetting.forgetMessages('z', [{ id: 'z1' }], 1); // holds z1's id lock
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // frozen well past the timeout
+      });
+      await assert.rejects(stuck, (error) => error instanceof JournalError);
+      // The id lock went with the ended transaction, and its forget with it: the save is accepted.
+      assert.equal((await a.recordMessages([msg], 2)).accepted, 1);
+    } finally {
+      await frozen.close();
+    }
+  });
 });

@@ -36,6 +36,8 @@ export interface PostgresJournalOptions {
    * agree on who holds what. True makes them use the `now` each call passes (the contract suite's fake times).
    */
   readonly callerClock?: boolean;
+  /** Default 30 000: the server ends a transaction this replica leaves idle longer (its locks with it). */
+  readonly idleInTransactionTimeoutMs?: number;
 }
 
 /**
@@ -51,6 +53,12 @@ export async function openPostgresJournal(
     types: TYPES,
     application_name: 'memory-pool',
     connectionTimeoutMillis: 5000,
+    // A frozen or partitioned replica must not hold its locks for ever: the server ends a transaction left
+    // idle, a statement running or a lock waited for too long, and TCP keep-alives find a dead peer.
+    keepAlive: true,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 30_000,
+    lock_timeout: 15_000,
+    statement_timeout: 60_000,
   };
   const pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
   // An idle client losing its server is reported by the next query; unhandled, it would end the process.
