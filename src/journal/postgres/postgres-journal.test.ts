@@ -252,4 +252,35 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
       await frozen.close();
     }
   });
+
+  test('a route switched while the listening connection was down is announced once it listens again', {
+    timeout: 20_000,
+  }, async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const keepAlive = setInterval(() => undefined, 100); // the watch's timers do not hold the process open
+    try {
+      let switched = false;
+      let heardAfterSwitch: () => void = () => undefined;
+      const heard = new Promise<void>((resolve) => {
+        heardAfterSwitch = resolve;
+      });
+      const unwatch = b.changes.watch((topic) => {
+        if (topic === 'routes' && switched) heardAfterSwitch();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300)); // b's listening connection starts
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the drop is seen; the reconnect waits 1 s
+      await a.routes.switchTo('notify-col', 'notify-col-v2', 1); // its NOTIFY reaches no listener
+      switched = true;
+      await heard;
+      unwatch();
+    } finally {
+      clearInterval(keepAlive);
+      await admin.end();
+    }
+  });
 });
