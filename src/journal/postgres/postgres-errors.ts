@@ -16,18 +16,42 @@ const UNAVAILABLE: readonly (readonly [RegExp, string])[] = [
   [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EPIPE)$/, 'Postgres cannot be reached'],
 ];
 
-/** `url` with its password replaced by `***`, for logs and messages. */
+/** Query parameters of a Postgres URL that carry a secret (libpq's password and sslpassword). */
+const SECRET_PARAMS = /^(password|sslpassword)$/i;
+
+/** `url` with its password (in the userinfo or a query parameter) replaced by `***`, for logs and messages. */
 export function redactPostgresUrl(url: string): string {
   if (!URL.canParse(url)) return '(an unreadable URL)';
   const parsed = new URL(url);
   if (parsed.password !== '') parsed.password = '***';
+  for (const key of [...parsed.searchParams.keys()]) {
+    if (SECRET_PARAMS.test(key)) parsed.searchParams.set(key, '***');
+  }
+  parsed.hash = ''; // a raw # in a password would leave its tail here
   return parsed.toString();
 }
 
-/** `text` with every occurrence of the URL's password removed (a driver message may quote its settings). */
+/** `text` with every secret of the URL removed (a driver message may quote its settings). */
 export function withoutPassword(text: string, url: string): string {
-  const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
-  return password === '' ? text : text.split(password).join('***');
+  if (!URL.canParse(url)) return text;
+  const parsed = new URL(url);
+  const secrets = [
+    parsed.password,
+    ...[...parsed.searchParams].flatMap(([key, value]) => (SECRET_PARAMS.test(key) ? [value] : [])),
+  ];
+  // Both the written and the decoded form; a malformed escape (%zz) has only the written one.
+  const forms = secrets.flatMap((secret) => [secret, safeDecode(secret)]).filter((form) => form !== '');
+  return [...new Set(forms)]
+    .sort((x, y) => y.length - x.length)
+    .reduce((out, form) => out.split(form).join('***'), text);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** The JournalError for a failure that means Postgres cannot take writes now, else undefined. */
