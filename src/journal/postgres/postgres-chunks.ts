@@ -7,7 +7,7 @@ import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../
 import type { JournalChunks } from '../journal.js';
 import type { MessageRow } from '../message-rows.js';
 import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
-import { toDecodedMessage } from './postgres-text.js';
+import { encodeText, toDecodedMessage } from './postgres-text.js';
 
 const WAITING = "(state = 'planned' OR needs_delete = 1)";
 /** A claim's `now` ($n): the server's clock unless the caller's was asked for (see PgSession.expiryNow). */
@@ -177,7 +177,7 @@ export class PostgresChunks implements JournalChunks {
   ): Promise<void> {
     await this.#db.run(
       'UPDATE chunks SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE chunk_id = $3 AND revision = $4',
-      [error, nextAttemptAt, chunkId, revision],
+      [encodeText(error), nextAttemptAt, chunkId, revision],
     );
   }
 

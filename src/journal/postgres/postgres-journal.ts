@@ -212,7 +212,7 @@ class PostgresJournal implements Journal {
     const failed = await this.#db.row<{ last_error: string }>(
       "SELECT last_error FROM chunks WHERE state = 'planned' AND last_error IS NOT NULL LIMIT 1",
     );
-    return { arrivedAt: row.arrived, lastError: failed?.last_error ?? null };
+    return { arrivedAt: row.arrived, lastError: failed === undefined ? null : decodeText(failed.last_error) };
   }
 
   async memorySpan(bot: string): Promise<{ oldestMs: number; newestMs: number } | undefined> {

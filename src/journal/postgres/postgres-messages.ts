@@ -134,7 +134,7 @@ async function insertMessages(
       column((m) => encodeText(m.text)),
       column((m) => m.ts),
       column((m) => m.userId ?? null),
-      column((m) => m.speakerName ?? null),
+      column((m) => (m.speakerName === undefined ? null : encodeText(m.speakerName))),
       column((m) => m.channelId ?? null),
       column((m) => m.guildId ?? null),
       arrivedAt,

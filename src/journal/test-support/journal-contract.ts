@@ -107,6 +107,21 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual((await b.botCounts(bot)).bySource, { api: 1, discord: 1 });
     });
 
+    test('U+0000 in a speaker name or a store error reads back as written', async () => {
+      const bot = newBot();
+      const chunkId = `${bot}-c`;
+      await a.recordMessages([message(bot, 'm1', 'a\u0000b', { speakerName: 'Ann\u0000\\0' })], 1);
+      await a.chunks.planChunk({ chunkId, bot, collection: 'col', source: 'api', messageIds: ['m1'] }, 1);
+      const [read] = await b.chunks.chunkMessages(chunkId);
+      assert.deepEqual([read?.text, read?.speakerName], ['a\u0000b', 'Ann\u0000\\0']);
+      await a.chunks.markChunkFailed(chunkId, 0, 'store said \u0000 no', 5);
+      const rows = await b.snapshots.readRows('chunks', { bot, collection: 'col' });
+      assert.deepEqual(
+        rows.map((row) => row.last_error),
+        ['store said \u0000 no'],
+      );
+    });
+
     test('counts and spans read the same from both connections', async () => {
       const bot = newBot();
       const before = await b.queueDepth();
