@@ -28,7 +28,9 @@ export interface Journal {
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): Promise<RecordResult>;
   /**
    * Runs `work` as one transaction on the journal it is given (a nested call is a savepoint); nothing of it
-   * stays on a throw. Other callers of this journal object wait until it ends.
+   * stays on a throw. On SQLite, other callers of this journal object wait until it ends; on Postgres they
+   * run beside it on other connections (only the rows and ids it locks make them wait), and a transaction
+   * Postgres aborts in a lock conflict may run `work` again.
    */
   transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T>;
   /** Resolves once every commit so far is durable (SQLite fsyncs its WAL; Postgres commits durably). */
@@ -134,6 +136,8 @@ export interface JournalForgetting {
 export interface JournalPartsIndexes {
   recordStarted(collection: string, complete: boolean, now: number): Promise<void>;
   markComplete(collection: string, now: number): Promise<void>;
+  /** Drops the record of `collection`'s parts index (its collection was deleted). */
+  forget(collection: string): Promise<void>;
   isComplete(collection: string): Promise<boolean | undefined>;
 }
 
@@ -152,6 +156,8 @@ export interface JournalRoutes {
     now: number,
   ): Promise<void>;
   reembedOf(collection: string): Promise<ReembedInProgress | undefined>;
+  /** Whether `name` is the target a reembed in progress is building. */
+  isReembedTarget(name: string): Promise<boolean>;
   followerOf(written: string): Promise<string | undefined>;
   embeddingOf(collection: string): Promise<string | undefined>;
 }

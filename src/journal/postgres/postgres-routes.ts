@@ -101,6 +101,10 @@ export class PostgresRoutes implements JournalRoutes {
     });
   }
 
+  async isReembedTarget(name: string): Promise<boolean> {
+    return (await this.#db.row('SELECT 1 FROM reembeds WHERE target = $1', [name])) !== undefined;
+  }
+
   async reembedOf(collection: string): Promise<ReembedInProgress | undefined> {
     const row = await this.#db.row<{
       collection: string;
@@ -155,6 +159,12 @@ export class PostgresPartsIndexes implements JournalPartsIndexes {
          ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
         [collection, now],
       ),
+    );
+  }
+
+  forget(collection: string): Promise<void> {
+    return changing(this.#db, 'parts-indexes', (tx) =>
+      tx.run('DELETE FROM parts_indexes WHERE collection = $1', [collection]),
     );
   }
 

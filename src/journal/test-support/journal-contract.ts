@@ -495,6 +495,8 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.routes.activeCollection(col), col);
       await a.routes.beginReembed(col, col, `${col}-v2`, '{"provider":"offline"}', 1);
       assert.equal(await b.routes.followerOf(col), `${col}-v2`);
+      assert.equal(await b.routes.isReembedTarget(`${col}-v2`), true);
+      assert.equal(await b.routes.isReembedTarget(col), false);
       assert.equal(await b.routes.embeddingOf(`${col}-v2`), '{"provider":"offline"}');
       await a.routes.switchTo(col, `${col}-v2`, 2);
       assert.deepEqual(await b.routes.routeOf(col), {
@@ -514,6 +516,8 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.partsIndexes.isComplete(col), false);
       await a.partsIndexes.markComplete(col, 3);
       assert.equal(await b.partsIndexes.isComplete(col), true);
+      await b.partsIndexes.forget(col);
+      assert.equal(await a.partsIndexes.isComplete(col), undefined);
       await a.recordCollectionModel(col, 'm-1', 384, 1);
       await b.recordCollectionModel(col, 'm-2', 768, 2);
       assert.deepEqual(await a.collectionModel(col), { model: 'm-1', dimensions: 384 });
