@@ -283,4 +283,21 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
       await admin.end();
     }
   });
+
+  test('checkWritable rejects a server that answers but takes no writes (a standby, a read-only database)', {
+    timeout: 20_000,
+  }, async () => {
+    const roUrl = await server.createDatabase('read_only');
+    const admin = new pg.Client({ connectionString: roUrl });
+    await admin.connect();
+    await (await openPostgresJournal(roUrl)).close(); // migrated while writable
+    await admin.query('ALTER DATABASE read_only SET default_transaction_read_only = on');
+    const journal = await openPostgresJournal(roUrl);
+    try {
+      await assert.rejects(journal.checkWritable(), (error) => error instanceof JournalError);
+    } finally {
+      await journal.close();
+      await admin.end();
+    }
+  });
 });

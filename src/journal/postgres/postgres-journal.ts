@@ -121,9 +121,13 @@ class PostgresJournal implements Journal {
     return Promise.resolve();
   }
 
-  /** Asks the server every time: an idle replica learns it lost Postgres from its /ready, not its next save. */
+  /**
+   * Asks the server every time: an idle replica learns it lost Postgres from its /ready, not its next save.
+   * Reachable is not enough: a standby (after a failover the URL may name one) or a read-only database answers
+   * reads and refuses every save.
+   */
   checkWritable(): Promise<void> {
-    return this.#db.run('SELECT 1').then(() => undefined);
+    return this.#db.checkWritable();
   }
 
   probeWritable(): Promise<void> {

@@ -151,6 +151,17 @@ export class PgSession {
     }
   }
 
+  /** Rejects with JournalError unless the server takes writes now (a standby or read-only database does not). */
+  async checkWritable(): Promise<void> {
+    const row = await this.row<{ standby: boolean; read_only: string }>(
+      "SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS read_only",
+    );
+    if (row?.standby === true || row?.read_only === 'on') {
+      const readOnly = Object.assign(new Error('the server takes no writes'), { code: '25006' });
+      throw toPostgresJournalError(readOnly, this.#url) ?? readOnly;
+    }
+  }
+
   /** Locks the given chunk rows until the transaction ends, in chunk id order, so two never deadlock on them. */
   async lockChunks(chunkIds: readonly string[]): Promise<void> {
     if (this.#client === undefined) throw new Error('lockChunks needs a transaction');
