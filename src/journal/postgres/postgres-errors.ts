@@ -61,11 +61,12 @@ export function toPostgresJournalError(error: unknown, url: string): JournalErro
   const reason =
     typeof code === 'string'
       ? UNAVAILABLE.find(([pattern]) => pattern.test(code))?.[1]
-      : /Connection terminated|timeout exceeded when trying to connect|encountered a connection error and is not queryable/i.test(
-            message,
-          )
-        ? 'the connection to Postgres failed'
-        : undefined;
+      : /timeout exceeded when trying to connect/i.test(message)
+        ? // pg-pool's own wait for a free client: the server may be fine, this replica's connections all busy
+          "no connection of this replica's pool came free in time (all busy: raise maxConnections, or the server is slow to accept)"
+        : /Connection terminated|encountered a connection error and is not queryable/i.test(message)
+          ? 'the connection to Postgres failed'
+          : undefined;
   if (reason === undefined) return undefined;
   return new JournalError(
     `the journal cannot be written: ${reason} (${withoutPassword(message, url)}) at ${redactPostgresUrl(url)}; check the server named by journal.postgres.url, then retry (no restart needed)`,
