@@ -47,9 +47,21 @@ function hide(secret: string | undefined): string | null {
   return secret === undefined ? null : SECRET_SET;
 }
 
-// Credentials in a URL (https://user:pass@host) are as secret as an API key.
+// Credentials in a URL (https://user:pass@host, ?password=...) are as secret as an API key. Read from the
+// parsed URL, not a pattern: a raw @ or # in a password must not leave part of it in sight.
 function maskUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${SECRET_SET}@`);
+  if (!URL.canParse(url)) return SECRET_SET;
+  const parsed = new URL(url);
+  const hadUser = parsed.username !== '' || parsed.password !== '';
+  parsed.username = '';
+  parsed.password = '';
+  parsed.hash = '';
+  for (const key of [...parsed.searchParams.keys()]) {
+    if (/pass|secret|token|key/i.test(key)) parsed.searchParams.set(key, SECRET_SET);
+  }
+  // The parser adds a "/" path to https://host; the URL as written had none.
+  const path = parsed.pathname === '/' && !url.split(/[?#]/)[0]!.endsWith('/') ? '' : parsed.pathname;
+  return `${parsed.protocol}//${hadUser ? `${SECRET_SET}@` : ''}${parsed.host}${path}${parsed.search}`;
 }
 
 function toJson(value: unknown): JsonValue {

@@ -57,3 +57,20 @@ test('describeConfig masks the credentials of the Postgres URL', () => {
   });
   assert.deepEqual(described.journal, { postgres: { url: 'postgres://[set]@db:5432/memory' } });
 });
+
+test('a URL with a raw @ or # in its password is refused without echoing it; one with ?password= is masked', () => {
+  for (const url of [`postgres://u:${PASSWORD}@x@db/memory`, `postgres://u:${PASSWORD}#x@db/memory`]) {
+    const [problem, ...more] = problemsOf(`journal: { postgres: { url: "${url}" } }`);
+    assert.equal(more.length, 0);
+    assert.equal(problem?.path, 'journal.postgres.url');
+    assert.match(problem!.message, /raw @ or #/);
+  }
+  const config = loadConfig({ cwd: mkdtempSync(join(tmpdir(), 'memory-pool-journal-config-')), env: {} });
+  for (const url of [
+    `postgres://db/memory?password=${PASSWORD}`,
+    `postgres://u:p@ss#${PASSWORD}@db/memory`,
+  ]) {
+    const shown = JSON.stringify(describeConfig({ ...config, journal: { postgres: { url } } }).journal);
+    assert.ok(!shown.includes(PASSWORD), `the password leaked: ${shown}`);
+  }
+});

@@ -17,13 +17,24 @@ const postgresUrl = z
       issue.input === undefined ? `is required. ${URL_FIX}` : `expected a string. ${URL_FIX}`,
   })
   .trim()
+  // A raw @ or # in the user or password is read differently by different parsers (and leaks its tail).
+  .refine((value) => !hasRawSeparator(value), {
+    error: `holds a raw @ or # in its user or password (the value is not shown): write them as %40 and %23. ${URL_FIX}`,
+  })
   .refine(
     (value) =>
-      URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).host !== '',
+      hasRawSeparator(value) ||
+      (URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol) && new URL(value).host !== ''),
     {
       error: `expected a postgres:// URL with a host (the value is not shown: it may hold a password). ${URL_FIX}`,
     },
   );
+
+/** A # anywhere (a Postgres URL has no fragment), or more than one @ before the path. */
+function hasRawSeparator(value: string): boolean {
+  const authority = /^[^:/?#]*:\/\/([^/?]*)/.exec(value)?.[1] ?? '';
+  return value.includes('#') || authority.split('@').length > 2;
+}
 
 /** Optional; absent: the journal is SQLite under dataDir, as always. */
 export const journalSchema = section({

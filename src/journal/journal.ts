@@ -28,7 +28,9 @@ export interface Journal {
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): Promise<RecordResult>;
   /**
    * Runs `work` as one transaction on the journal it is given (a nested call is a savepoint); nothing of it
-   * stays on a throw. Other callers of this journal object wait until it ends.
+   * stays on a throw. On SQLite, other callers of this journal object wait until it ends; on Postgres they
+   * run beside it on other connections (only the rows and ids it locks make them wait), and a transaction
+   * Postgres aborts in a lock conflict may run `work` again.
    */
   transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T>;
   /** Resolves once every commit so far is durable (SQLite fsyncs its WAL; Postgres commits durably). */
@@ -74,6 +76,10 @@ export interface JournalChunks {
   storedChunks(bot: string): Promise<PlannedChunk[]>;
   storedAmong(chunkIds: readonly string[]): Promise<PlannedChunk[]>;
   hasChunk(chunkId: string): Promise<boolean>;
+  /**
+   * Chunks whose point must be deleted, except those with a live write claim (expires_at > now): a claimed
+   * write may still land after the delete, so the delete waits until the claim is released or expires.
+   */
   dueDeletions(now: number, limit: number): Promise<PlannedChunk[]>;
   makeDeletionsDue(bot: string): Promise<void>;
   hasPendingDeletions(bot: string): Promise<boolean>;
@@ -81,8 +87,26 @@ export interface JournalChunks {
   chunkMessages(chunkId: string): Promise<JournalMessage[]>;
   makeChunksDue(chunkIds: readonly string[]): Promise<void>;
   resetRetryDelays(): Promise<void>;
-  markChunkStored(chunkId: string, revision: number, now: number): Promise<void>;
-  markChunkDeleted(chunkId: string, revision: number): Promise<void>;
+  /**
+   * Whether the write applied: false when the chunk moved on meanwhile (a new revision, a forget's pending
+   * delete, or the row is gone). Then the point just written may hold forgotten or old text, and the caller
+   * MUST call requeueStaleWrite for it before releasing its claim.
+   */
+  markChunkStored(chunkId: string, revision: number, now: number): Promise<boolean>;
+  /**
+   * Queues what puts the store right after a write markChunkStored refused: the row gone, a delete of the
+   * point; stored since (by another write), a rewrite; a write or delete already pending, nothing more.
+   */
+  requeueStaleWrite(
+    chunk: { chunkId: string; bot: string; collection: string; revision: number },
+    now: number,
+  ): Promise<void>;
+  /**
+   * After the point was deleted: drops an emptied chunk, plans one with messages left again. While another
+   * holder's write claim on the chunk is live at `now`, it does nothing: the delete stays due and is redone
+   * once the claim ends (the claimed write may land after this delete).
+   */
+  markChunkDeleted(chunkId: string, revision: number, now: number): Promise<void>;
   markChunkFailed(chunkId: string, revision: number, error: string, nextAttemptAt: number): Promise<void>;
   /**
    * Due writes (as dueChunks) that no holder (this one included) has a live claim on, claimed for `holder` until
@@ -112,6 +136,8 @@ export interface JournalForgetting {
 export interface JournalPartsIndexes {
   recordStarted(collection: string, complete: boolean, now: number): Promise<void>;
   markComplete(collection: string, now: number): Promise<void>;
+  /** Drops the record of `collection`'s parts index (its collection was deleted). */
+  forget(collection: string): Promise<void>;
   isComplete(collection: string): Promise<boolean | undefined>;
 }
 
@@ -130,6 +156,8 @@ export interface JournalRoutes {
     now: number,
   ): Promise<void>;
   reembedOf(collection: string): Promise<ReembedInProgress | undefined>;
+  /** Whether `name` is the target a reembed in progress is building. */
+  isReembedTarget(name: string): Promise<boolean>;
   followerOf(written: string): Promise<string | undefined>;
   embeddingOf(collection: string): Promise<string | undefined>;
 }
@@ -158,7 +186,9 @@ export interface JournalSnapshots {
 /**
  * Named leases for work one replica at a time must do (the Discord gateway, a conversation's chunk
  * planning, a reembed pass, an import): held until they expire unless renewed, so a killed holder's lease
- * passes to another replica.
+ * passes to another replica. Expiry (of leases and chunk claims) is on the server's clock on Postgres, so
+ * replicas whose clocks disagree still agree; the `now` passed is used by SQLite (one machine, one clock)
+ * and by a Postgres journal opened with `callerClock` (tests).
  */
 export interface JournalLeases {
   /** Takes `name` for `holder` until now + ttlMs if it is free, expired, or already `holder`'s (a renewal). */

@@ -1,14 +1,19 @@
 /** @module The wire contract of `POST /save`, shared by the server and the TypeScript client so they cannot drift. */
 import { z } from 'zod';
 
-const optionalId = z.string().min(1).max(200).optional();
+/** U+0000 cannot be stored by a Postgres journal, and no platform sends one in an id. */
+const NO_NUL = 'must not contain U+0000 (a NUL character)';
+const withoutNul = (value: string) => !value.includes('\u0000');
+
+const optionalId = z.string().min(1).max(200).refine(withoutNul, NO_NUL).optional();
 
 /** A platform message id. Commas are refused: chunks store their ids comma-joined (format.md). */
 export const messageIdSchema = z
   .string({ message: 'must be a string (send platform ids such as Discord snowflakes as strings)' })
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')
-  .refine((id) => !id.includes(','), 'must not contain a comma (chunks store message ids comma-joined)');
+  .refine((id) => !id.includes(','), 'must not contain a comma (chunks store message ids comma-joined)')
+  .refine(withoutNul, NO_NUL);
 
 /** One message of a client's recent window. Unknown fields are ignored so older and newer clients keep working. */
 export const saveMessageSchema = z.object({
@@ -34,7 +39,7 @@ export const saveMessageSchema = z.object({
 
 export const saveRequestSchema = z.object({
   bot: z.string({ message: 'must name a configured bot' }).min(1, 'must name a configured bot'),
-  source: z.string().min(1).max(100).optional(),
+  source: z.string().min(1).max(100).refine(withoutNul, NO_NUL).optional(),
   messages: z.array(saveMessageSchema, { message: 'must be an array of messages' }),
 });
 

@@ -1,6 +1,7 @@
 /**
  * @module Change notification over Postgres LISTEN/NOTIFY: one dedicated connection, opened on the first
- * watch. When it drops, every topic is reported (something may have changed unheard) and it reconnects.
+ * watch. When it drops, every topic is reported (something may have changed unheard), it reconnects, and
+ * every topic is reported again once it listens (a change committed in between sent its NOTIFY to no one).
  */
 import pg from 'pg';
 import type { JournalChanges, JournalTopic } from '../journal.js';
@@ -40,7 +41,7 @@ export class PostgresChanges implements JournalChanges {
     for (const listener of this.#listeners) for (const topic of topics) listener(topic);
   }
 
-  async #listen(): Promise<void> {
+  async #listen(reconnect = false): Promise<void> {
     if (this.#closed) return;
     const client = new pg.Client(this.#config);
     this.#client = client;
@@ -53,6 +54,8 @@ export class PostgresChanges implements JournalChanges {
     try {
       await client.connect();
       await client.query(`LISTEN ${JOURNAL_CHANNEL}`);
+      // A change committed while no connection listened was never heard: report every topic once listening.
+      if (reconnect && this.#client === client) this.#emit(TOPICS);
     } catch {
       this.#reconnect(client);
     }
@@ -65,7 +68,7 @@ export class PostgresChanges implements JournalChanges {
     this.#emit(TOPICS);
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
-      void this.#listen();
+      void this.#listen(true);
     }, RECONNECT_MS);
     this.#retry.unref();
   }

@@ -6,10 +6,14 @@ import type { PlannedChunk } from '../chunk-queue.js';
 import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
 import type { JournalChunks } from '../journal.js';
 import type { MessageRow } from '../message-rows.js';
-import type { PgSession } from './postgres-session.js';
-import { toDecodedMessage } from './postgres-text.js';
+import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
+import { encodeText, toDecodedMessage } from './postgres-text.js';
 
 const WAITING = "(state = 'planned' OR needs_delete = 1)";
+/** A claim's `now` ($n): the server's clock unless the caller's was asked for (see PgSession.expiryNow). */
+const NOW = (n: number) => `COALESCE($${n}::bigint, ${SERVER_NOW_MS})`;
+/** No live write claim on the chunk at $3 (its write could land after a delete). */
+const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > ${NOW(3)})`;
 
 export class PostgresChunks implements JournalChunks {
   readonly #db: PgSession;
@@ -68,10 +72,10 @@ export class PostgresChunks implements JournalChunks {
   }
 
   dueDeletions(now: number, limit: number): Promise<PlannedChunk[]> {
-    return this.#select('needs_delete = 1 AND next_attempt_at <= $1 ORDER BY planned_at LIMIT $2', [
-      now,
-      limit,
-    ]);
+    return this.#select(
+      `needs_delete = 1 AND next_attempt_at <= $1 AND ${UNCLAIMED} ORDER BY planned_at LIMIT $2`,
+      [now, limit, this.#db.expiryNow(now)],
+    );
   }
 
   async makeDeletionsDue(bot: string): Promise<void> {
@@ -108,18 +112,48 @@ export class PostgresChunks implements JournalChunks {
     await this.#db.run(`UPDATE chunks SET next_attempt_at = 0 WHERE ${WAITING}`);
   }
 
-  async markChunkStored(chunkId: string, revision: number, now: number): Promise<void> {
-    await this.#db.run(
+  async markChunkStored(chunkId: string, revision: number, now: number): Promise<boolean> {
+    const changed = await this.#db.run(
       `UPDATE chunks SET state = 'stored', stored_at = $1, last_error = NULL, attempts = 0
        WHERE chunk_id = $2 AND revision = $3 AND needs_delete = 0`,
       [now, chunkId, revision],
     );
+    return changed === 1;
   }
 
-  async markChunkDeleted(chunkId: string, revision: number): Promise<void> {
+  async requeueStaleWrite(
+    chunk: { chunkId: string; bot: string; collection: string; revision: number },
+    now: number,
+  ): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const row = await tx.row<{ state: string; needs_delete: number }>(
+        'SELECT state, needs_delete FROM chunks WHERE chunk_id = $1 FOR UPDATE',
+        [chunk.chunkId],
+      );
+      if (row === undefined) {
+        await tx.run(
+          `INSERT INTO chunks (chunk_id, bot, collection, state, revision, needs_delete, planned_at)
+           VALUES ($1, $2, $3, 'stored', $4, 1, $5) ON CONFLICT (chunk_id) DO UPDATE SET needs_delete = 1, next_attempt_at = 0`,
+          [chunk.chunkId, chunk.bot, chunk.collection, chunk.revision + 1, now],
+        );
+      } else if (row.state === 'stored' && row.needs_delete === 0) {
+        await tx.run("UPDATE chunks SET state = 'planned', next_attempt_at = 0 WHERE chunk_id = $1", [
+          chunk.chunkId,
+        ]);
+      }
+    });
+  }
+
+  async markChunkDeleted(chunkId: string, revision: number, now: number): Promise<void> {
     await this.#db.transaction(async (tx) => {
       // The chunk row is locked first, so a forget or edit of it waits for this settle (or this for it).
       await tx.run('SELECT 1 FROM chunks WHERE chunk_id = $1 FOR UPDATE', [chunkId]);
+      await tx.run(`DELETE FROM chunk_claims WHERE chunk_id = $1 AND expires_at <= ${NOW(2)}`, [
+        chunkId,
+        tx.expiryNow(now),
+      ]);
+      const claimed = await tx.row('SELECT 1 FROM chunk_claims WHERE chunk_id = $1', [chunkId]);
+      if (claimed !== undefined) return; // a live write may land after this delete: it stays due
       const left = await tx.row<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = $1', [
         chunkId,
       ]);
@@ -143,7 +177,7 @@ export class PostgresChunks implements JournalChunks {
   ): Promise<void> {
     await this.#db.run(
       'UPDATE chunks SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE chunk_id = $3 AND revision = $4',
-      [error, nextAttemptAt, chunkId, revision],
+      [encodeText(error), nextAttemptAt, chunkId, revision],
     );
   }
 
@@ -157,18 +191,18 @@ export class PostgresChunks implements JournalChunks {
          SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision, c.planned_at FROM chunks c
          LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
          WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= $1
-           AND (k.chunk_id IS NULL OR k.expires_at <= $1)
+           AND (k.chunk_id IS NULL OR k.expires_at <= ${NOW(5)})
          ORDER BY c.planned_at LIMIT $3
          FOR UPDATE OF c SKIP LOCKED
        ), claimed AS (
-         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, $4 FROM due
+         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, ${NOW(5)} + $4::bigint FROM due
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-         WHERE chunk_claims.expires_at <= $1
+         WHERE chunk_claims.expires_at <= ${NOW(5)}
          RETURNING chunk_id
        )
        SELECT due.chunk_id, bot, collection, attempts, revision FROM due JOIN claimed USING (chunk_id)
        ORDER BY planned_at`,
-      [now, holder, limit, now + leaseMs],
+      [now, holder, limit, leaseMs, this.#db.expiryNow(now)],
     );
     return rows.map(toPlannedChunk);
   }

@@ -73,6 +73,8 @@ export class PostgresForgetting implements JournalForgetting {
         }
         const marked = [...touchedHere].filter((id) => !touchedChunks.has(id));
         // The revision bump is what makes a write of the old text, racing on another replica, not current.
+        // Rows locked in chunk id order first, as an editing save takes them, so the two never deadlock.
+        await tx.lockChunks(marked);
         await tx.run(
           `UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0
            WHERE chunk_id = ANY($1)`,

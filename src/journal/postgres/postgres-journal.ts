@@ -29,6 +29,15 @@ const TYPES = {
 export interface PostgresJournalOptions {
   /** Default 10: connections this replica keeps to the server. */
   readonly maxConnections?: number;
+  /** Default 3: reruns of a transaction Postgres aborted in a deadlock or serialization failure. */
+  readonly conflictRetries?: number;
+  /**
+   * Default false: lease and claim expiry use the server's clock, so replicas whose clocks disagree still
+   * agree on who holds what. True makes them use the `now` each call passes (the contract suite's fake times).
+   */
+  readonly callerClock?: boolean;
+  /** Default 30 000: the server ends a transaction this replica leaves idle longer (its locks with it). */
+  readonly idleInTransactionTimeoutMs?: number;
 }
 
 /**
@@ -44,6 +53,12 @@ export async function openPostgresJournal(
     types: TYPES,
     application_name: 'memory-pool',
     connectionTimeoutMillis: 5000,
+    // A frozen or partitioned replica must not hold its locks for ever: the server ends a transaction left
+    // idle, a statement running or a lock waited for too long, and TCP keep-alives find a dead peer.
+    keepAlive: true,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 30_000,
+    lock_timeout: 15_000,
+    statement_timeout: 60_000,
   };
   const pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
   // An idle client losing its server is reported by the next query; unhandled, it would end the process.
@@ -55,10 +70,17 @@ export async function openPostgresJournal(
     throw toConnectError(error, url);
   }
   const changes = new PostgresChanges(config);
-  return new PostgresJournal(new PgSession(pool, url), changes, async () => {
-    await changes.close();
-    await pool.end();
-  });
+  return new PostgresJournal(
+    new PgSession(pool, url, {
+      retries: options.conflictRetries ?? 3,
+      serverClock: options.callerClock !== true,
+    }),
+    changes,
+    async () => {
+      await changes.close();
+      await pool.end();
+    },
+  );
 }
 
 class PostgresJournal implements Journal {
@@ -99,9 +121,13 @@ class PostgresJournal implements Journal {
     return Promise.resolve();
   }
 
-  /** Asks the server every time: an idle replica learns it lost Postgres from its /ready, not its next save. */
+  /**
+   * Asks the server every time: an idle replica learns it lost Postgres from its /ready, not its next save.
+   * Reachable is not enough: a standby (after a failover the URL may name one) or a read-only database answers
+   * reads and refuses every save.
+   */
   checkWritable(): Promise<void> {
-    return this.#db.run('SELECT 1').then(() => undefined);
+    return this.#db.checkWritable();
   }
 
   probeWritable(): Promise<void> {
@@ -190,7 +216,7 @@ class PostgresJournal implements Journal {
     const failed = await this.#db.row<{ last_error: string }>(
       "SELECT last_error FROM chunks WHERE state = 'planned' AND last_error IS NOT NULL LIMIT 1",
     );
-    return { arrivedAt: row.arrived, lastError: failed?.last_error ?? null };
+    return { arrivedAt: row.arrived, lastError: failed === undefined ? null : decodeText(failed.last_error) };
   }
 
   async memorySpan(bot: string): Promise<{ oldestMs: number; newestMs: number } | undefined> {

@@ -82,6 +82,8 @@ export function recordPostgresMessages(
         [...known.values()].flatMap((k) => (k.fresh ? [k.fresh] : [])),
         arrivedAt,
       );
+      // The edited chunks' rows first, in chunk id order as a forget takes them, before any message row.
+      await tx.lockChunks(edits.flatMap((edit) => (edit.chunkId === null ? [] : [edit.chunkId])));
       for (const edit of edits) await applyEdit(tx, bot, edit);
     }
     return result;
@@ -132,7 +134,7 @@ async function insertMessages(
       column((m) => encodeText(m.text)),
       column((m) => m.ts),
       column((m) => m.userId ?? null),
-      column((m) => m.speakerName ?? null),
+      column((m) => (m.speakerName === undefined ? null : encodeText(m.speakerName))),
       column((m) => m.channelId ?? null),
       column((m) => m.guildId ?? null),
       arrivedAt,

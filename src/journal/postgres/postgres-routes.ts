@@ -61,6 +61,7 @@ export class PostgresRoutes implements JournalRoutes {
       // Locked first, so two switches of one collection run one after the other and read each other's result.
       await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [collection]);
       const from = await new PostgresRoutes(tx).activeCollection(collection);
+      await tx.run('SELECT 1 FROM chunks WHERE collection = $1 ORDER BY chunk_id FOR UPDATE', [from]);
       await tx.run('UPDATE chunks SET collection = $1 WHERE collection = $2', [target, from]);
       await tx.run(
         `INSERT INTO collection_routes (collection, target, previous, switched_at) VALUES ($1, $2, $3, $4)
@@ -98,6 +99,10 @@ export class PostgresRoutes implements JournalRoutes {
         [target, embedding, now],
       );
     });
+  }
+
+  async isReembedTarget(name: string): Promise<boolean> {
+    return (await this.#db.row('SELECT 1 FROM reembeds WHERE target = $1', [name])) !== undefined;
   }
 
   async reembedOf(collection: string): Promise<ReembedInProgress | undefined> {
@@ -154,6 +159,12 @@ export class PostgresPartsIndexes implements JournalPartsIndexes {
          ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
         [collection, now],
       ),
+    );
+  }
+
+  forget(collection: string): Promise<void> {
+    return changing(this.#db, 'parts-indexes', (tx) =>
+      tx.run('DELETE FROM parts_indexes WHERE collection = $1', [collection]),
     );
   }
 

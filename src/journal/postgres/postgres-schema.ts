@@ -7,6 +7,8 @@ import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { PgSession } from './postgres-session.js';
 
 const SCHEMA_VERSION = 1;
+/** How long a migration waits for a table lock before it gives up (the replica's start fails, retried). */
+const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 /** Any fixed key; only memory-pool's migration takes it. */
 const MIGRATION_LOCK = 7_242_024;
 
@@ -64,23 +66,37 @@ const STATEMENTS = [
 ];
 
 /**
- * Creates the tables if needed and refuses a journal written by a newer memory-pool. The advisory lock is
- * transaction-scoped: a replica killed mid-migration releases it with its connection.
+ * Creates the tables if needed and refuses a journal written by a newer memory-pool. A journal already at
+ * this version is only read: even an IF NOT EXISTS index takes a lock that would stall every other
+ * replica's writes while one starts. DDL runs under a transaction-scoped advisory lock (a replica killed
+ * mid-migration releases it with its connection) and a lock_timeout, so a migration behind a long write
+ * fails (retried at the next start) rather than queueing every save behind it.
  */
 export async function applyPostgresSchema(session: PgSession): Promise<void> {
+  if ((await schemaVersion(session)) === SCHEMA_VERSION) return;
   await session.transaction(async (tx) => {
     await tx.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.run(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT_MS}ms'`);
     await tx.run('CREATE TABLE IF NOT EXISTS journal_schema (version INTEGER NOT NULL)');
-    const current = await tx.row<{ version: number }>('SELECT version FROM journal_schema');
-    if (current !== undefined && current.version > SCHEMA_VERSION) {
-      throw new ConfigError(
-        'journal.postgres.url',
-        `names a journal written by a newer memory-pool (schema ${current.version}, this build knows ${SCHEMA_VERSION}); upgrade memory-pool, or point journal.postgres.url at another database`,
-      );
-    }
+    const current = await schemaVersion(tx);
+    if (current === SCHEMA_VERSION) return; // another replica migrated while this one waited for the lock
     for (const sql of STATEMENTS) await tx.run(sql);
     if (current === undefined)
       await tx.run('INSERT INTO journal_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
     else await tx.run('UPDATE journal_schema SET version = $1', [SCHEMA_VERSION]);
   });
+}
+
+/** The journal's schema version, undefined when it has none yet; a newer one than this build is refused. */
+async function schemaVersion(db: PgSession): Promise<number | undefined> {
+  const table = await db.row<{ found: string | null }>("SELECT to_regclass('journal_schema') AS found");
+  if (table?.found == null) return undefined;
+  const current = await db.row<{ version: number }>('SELECT version FROM journal_schema');
+  if (current !== undefined && current.version > SCHEMA_VERSION) {
+    throw new ConfigError(
+      'journal.postgres.url',
+      `names a journal written by a newer memory-pool (schema ${current.version}, this build knows ${SCHEMA_VERSION}); upgrade memory-pool, or point journal.postgres.url at another database`,
+    );
+  }
+  return current?.version;
 }

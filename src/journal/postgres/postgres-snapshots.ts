@@ -14,7 +14,7 @@ import {
   type SnapshotTable,
 } from '../journal-snapshot.js';
 import type { PgSession } from './postgres-session.js';
-import { decodeText, ESCAPED_MESSAGE_COLUMNS, encodeText } from './postgres-text.js';
+import { decodeText, ESCAPED_CHUNK_COLUMNS, ESCAPED_MESSAGE_COLUMNS, encodeText } from './postgres-text.js';
 
 const SELECTS: Record<SnapshotTable, string> = {
   messages: 'SELECT * FROM messages WHERE bot = $1 ORDER BY source, message_id',
@@ -37,7 +37,7 @@ export class PostgresSnapshots implements JournalSnapshots {
       sql,
       sql.includes('$2') ? [names.bot, names.collection] : [names.bot],
     );
-    return table === 'messages' ? rows.map((row) => recode(row, decodeText)) : rows;
+    return rows.map((row) => recode(table, row, decodeText));
   }
 
   async insertRows(
@@ -70,8 +70,7 @@ export class PostgresSnapshots implements JournalSnapshots {
     return this.#db.transaction(async (tx) => {
       let inserted = 0;
       for (const row of rows) {
-        const copy: Record<string, string | number | null> =
-          table === 'messages' ? recode(row, encodeText) : { ...row };
+        const copy: Record<string, string | number | null> = recode(table, row, encodeText);
         if (renamed.bot !== undefined) copy[renamed.bot] = to.bot;
         if (renamed.collection !== undefined && copy[renamed.collection] === from.collection) {
           copy[renamed.collection] = to.collection;
@@ -130,10 +129,16 @@ export class PostgresSnapshots implements JournalSnapshots {
   }
 }
 
-/** A messages row with its escaped columns encoded or decoded (postgres-text.ts). */
-function recode(row: JournalRow, code: (value: string) => string): Record<string, string | number | null> {
+/** A row with its escaped columns (postgres-text.ts) encoded or decoded. */
+function recode(
+  table: SnapshotTable,
+  row: JournalRow,
+  code: (value: string) => string,
+): Record<string, string | number | null> {
   const copy: Record<string, string | number | null> = { ...row };
-  for (const column of ESCAPED_MESSAGE_COLUMNS) {
+  const columns =
+    table === 'messages' ? ESCAPED_MESSAGE_COLUMNS : table === 'chunks' ? ESCAPED_CHUNK_COLUMNS : [];
+  for (const column of columns) {
     const value = copy[column];
     if (typeof value === 'string') copy[column] = code(value);
   }

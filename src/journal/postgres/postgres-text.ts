@@ -1,6 +1,7 @@
 /**
  * @module Postgres TEXT cannot hold U+0000, which every conversation key contains (conversationKey joins
- * source and channel with it) and a message text may. The columns that can hold one are stored escaped:
+ * source and channel with it) and a message text, a speaker's name or a store's error may. The columns that
+ * can hold one are stored escaped (ids cannot hold one: the wire refuses it):
  * `\` as `\\` and U+0000 as `\0`, reversibly, and read back as the SQLite journal returns them.
  */
 import { type MessageRow, toMessage } from '../message-rows.js';
@@ -18,8 +19,15 @@ export function decodeText(stored: string): string {
 
 /** A messages row read from Postgres, as a JournalMessage. */
 export function toDecodedMessage(row: MessageRow): JournalMessage {
-  return toMessage({ ...row, text: decodeText(row.text) });
+  return toMessage({
+    ...row,
+    text: decodeText(row.text),
+    speaker_name: row.speaker_name === null ? null : decodeText(row.speaker_name),
+  });
 }
 
 /** The messages columns stored escaped. */
-export const ESCAPED_MESSAGE_COLUMNS = ['text', 'conversation'] as const;
+export const ESCAPED_MESSAGE_COLUMNS = ['text', 'conversation', 'speaker_name'] as const;
+
+/** The chunks columns stored escaped (a store's error text may quote anything). */
+export const ESCAPED_CHUNK_COLUMNS = ['last_error'] as const;

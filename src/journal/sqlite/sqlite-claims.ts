@@ -4,8 +4,8 @@
  * so an IMMEDIATE transaction is all a claim needs.
  */
 import type { Database } from 'better-sqlite3';
-import type { PlannedChunk } from '../chunk-queue.js';
-import { type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import type { ChunkQueue, PlannedChunk } from '../chunk-queue.js';
+import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
 
 const CLAIM_TABLES = [
   `CREATE TABLE IF NOT EXISTS journal_leases (
@@ -54,12 +54,75 @@ export class SqliteLeases {
   }
 }
 
-/** Chunk claims (see JournalChunks.claimDueChunks). */
+/**
+ * Chunk claims (see JournalChunks.claimDueChunks), and the queue methods a claim changes: a delete waits for a
+ * live write claim, and a refused write is re-queued (the port's dueDeletions, markChunkDeleted,
+ * markChunkStored and requeueStaleWrite; MessageJournal's own queue keeps its behaviour).
+ */
 export class SqliteChunkClaims {
   readonly #db: Database;
+  readonly #queue: ChunkQueue;
 
-  constructor(db: Database) {
+  constructor(db: Database, queue: ChunkQueue) {
     this.#db = db;
+    this.#queue = queue;
+  }
+
+  dueDeletions(now: number, limit: number): PlannedChunk[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT ${PLANNED_CHUNK_COLUMNS} FROM chunks WHERE needs_delete = 1 AND next_attempt_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > ?)
+         ORDER BY planned_at LIMIT ?`,
+      )
+      .all(now, now, limit) as PlannedChunkRow[];
+    return rows.map(toPlannedChunk);
+  }
+
+  markChunkStored(chunkId: string, revision: number, now: number): boolean {
+    const result = this.#db
+      .prepare(
+        `UPDATE chunks SET state = 'stored', stored_at = ?, last_error = NULL, attempts = 0
+         WHERE chunk_id = ? AND revision = ? AND needs_delete = 0`,
+      )
+      .run(now, chunkId, revision);
+    return result.changes === 1;
+  }
+
+  requeueStaleWrite(
+    chunk: { chunkId: string; bot: string; collection: string; revision: number },
+    now: number,
+  ): void {
+    this.#db
+      .transaction(() => {
+        const row = this.#db
+          .prepare('SELECT state, needs_delete FROM chunks WHERE chunk_id = ?')
+          .get(chunk.chunkId) as { state: string; needs_delete: number } | undefined;
+        if (row === undefined) {
+          this.#db
+            .prepare(
+              `INSERT INTO chunks (chunk_id, bot, collection, state, revision, needs_delete, planned_at)
+             VALUES (?, ?, ?, 'stored', ?, 1, ?)`,
+            )
+            .run(chunk.chunkId, chunk.bot, chunk.collection, chunk.revision + 1, now);
+        } else if (row.state === 'stored' && row.needs_delete === 0) {
+          this.#db
+            .prepare("UPDATE chunks SET state = 'planned', next_attempt_at = 0 WHERE chunk_id = ?")
+            .run(chunk.chunkId);
+        }
+      })
+      .immediate();
+  }
+
+  markChunkDeleted(chunkId: string, revision: number, now: number): void {
+    this.#db
+      .transaction(() => {
+        this.#db.prepare('DELETE FROM chunk_claims WHERE chunk_id = ? AND expires_at <= ?').run(chunkId, now);
+        if (this.#db.prepare('SELECT 1 FROM chunk_claims WHERE chunk_id = ?').get(chunkId) !== undefined)
+          return;
+        this.#queue.markChunkDeleted(chunkId, revision);
+      })
+      .immediate();
   }
 
   claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): PlannedChunk[] {

@@ -70,7 +70,7 @@ export class SqliteJournal implements Journal {
     ) as Runner;
     this.chunks = {
       ...toAsync(journal.chunks, this.#run),
-      ...toAsync(new SqliteChunkClaims(db), this.#run),
+      ...toAsync(new SqliteChunkClaims(db, journal.chunks), this.#run),
     };
     this.forgetting = toAsync(journal.forgetting, this.#run);
     this.partsIndexes = toAsync(journal.partsIndexes, this.#run);

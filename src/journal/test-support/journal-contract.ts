@@ -107,6 +107,21 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual((await b.botCounts(bot)).bySource, { api: 1, discord: 1 });
     });
 
+    test('U+0000 in a speaker name or a store error reads back as written', async () => {
+      const bot = newBot();
+      const chunkId = `${bot}-c`;
+      await a.recordMessages([message(bot, 'm1', 'a\u0000b', { speakerName: 'Ann\u0000\\0' })], 1);
+      await a.chunks.planChunk({ chunkId, bot, collection: 'col', source: 'api', messageIds: ['m1'] }, 1);
+      const [read] = await b.chunks.chunkMessages(chunkId);
+      assert.deepEqual([read?.text, read?.speakerName], ['a\u0000b', 'Ann\u0000\\0']);
+      await a.chunks.markChunkFailed(chunkId, 0, 'store said \u0000 no', 5);
+      const rows = await b.snapshots.readRows('chunks', { bot, collection: 'col' });
+      assert.deepEqual(
+        rows.map((row) => row.last_error),
+        ['store said \u0000 no'],
+      );
+    });
+
     test('counts and spans read the same from both connections', async () => {
       const bot = newBot();
       const before = await b.queueDepth();
@@ -245,11 +260,14 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(oldText.length, 2);
       const forgot = await b.forgetting.forgetMessages(bot, [{ id: 'm1' }], 5);
       assert.deepEqual(forgot.chunkIds, [chunkId]);
-      await a.chunks.markChunkStored(chunkId, claimed!.revision, 6); // the write that still held m1
+      // The write that still held m1 is refused; its writer re-queues (a delete is pending already) and lets go.
+      assert.equal(await a.chunks.markChunkStored(chunkId, claimed!.revision, 6), false);
+      await a.chunks.requeueStaleWrite(claimed!, 6);
+      await a.chunks.releaseChunkClaims('replica-a', [chunkId]);
       assert.deepEqual(await b.chunks.storedChunks(bot), []);
       const [deletion] = (await b.chunks.dueDeletions(7, 1000)).filter((c) => c.chunkId === chunkId);
       assert.equal(deletion?.revision, 2);
-      await b.chunks.markChunkDeleted(chunkId, 2);
+      await b.chunks.markChunkDeleted(chunkId, 2, 7);
       assert.deepEqual(
         (await a.chunks.chunkMessages(chunkId)).map((m) => m.messageId),
         ['m2'],
@@ -257,6 +275,59 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual(
         (await a.chunks.plannedChunks([chunkId])).map((c) => c.revision),
         [2],
+      );
+    });
+
+    test('a forget is final: a delete waits for a live write claim, and a write landing after a delete is deleted again', async () => {
+      const bot = newBot();
+      const secret = ['m1', 'm2'].map((id) => message(bot, id, `secret ${id}`));
+      const plan = async (chunkId: string) => {
+        await a.recordMessages(secret, 1);
+        await a.chunks.planChunk(
+          { chunkId, bot, collection: 'col', source: 'api', messageIds: ['m1', 'm2'] },
+          1,
+        );
+        const [claim] = (await a.chunks.claimDueChunks('W', 10, 1000, 60_000)).filter(
+          (c) => c.chunkId === chunkId,
+        );
+        assert.ok(claim);
+        return claim;
+      };
+      const due = async (now: number) => (await b.chunks.dueDeletions(now, 1000)).map((c) => c.chunkId);
+      // W claimed c1 until 60 010 and embeds its text; F forgets both messages meanwhile.
+      const c1 = `${bot}-c1`;
+      const live = await plan(c1);
+      await b.forgetting.forgetMessages(bot, [{ id: 'm1' }, { id: 'm2' }], 20);
+      assert.equal((await due(30)).includes(c1), false, 'no delete while the write claim is live');
+      await b.chunks.markChunkDeleted(c1, live.revision + 1, 30); // a deleter that read it earlier: kept
+      assert.equal(await b.chunks.hasChunk(c1), true);
+      // W's upsert lands: refused, re-queued, released; the delete is due again and removes W's point.
+      assert.equal(await a.chunks.markChunkStored(c1, live.revision, 40), false);
+      await a.chunks.requeueStaleWrite(live, 40);
+      await a.chunks.releaseChunkClaims('W', [c1]);
+      assert.equal((await due(50)).includes(c1), true);
+      await b.chunks.markChunkDeleted(c1, live.revision + 1, 50);
+      assert.equal(await b.chunks.hasChunk(c1), false);
+      // A writer slower than its claim: the delete runs first and drops the row; its late write is deleted again.
+      await a.recordMessages([message(bot, 'm3', 'secret m3')], 60);
+      const c2 = `${bot}-c2`;
+      await a.chunks.planChunk(
+        { chunkId: c2, bot, collection: 'col', source: 'api', messageIds: ['m3'] },
+        60,
+      );
+      const [slow] = (await a.chunks.claimDueChunks('W', 70, 1000, 10)).filter((c) => c.chunkId === c2);
+      assert.ok(slow);
+      await b.forgetting.forgetMessages(bot, [{ id: 'm3' }], 75);
+      const [expired] = (await b.chunks.dueDeletions(90, 1000)).filter((c) => c.chunkId === c2);
+      assert.ok(expired, 'an expired claim does not hold a delete back');
+      await b.chunks.markChunkDeleted(c2, expired.revision, 90);
+      assert.equal(await b.chunks.hasChunk(c2), false);
+      assert.equal(await a.chunks.markChunkStored(c2, slow.revision, 95), false);
+      await a.chunks.requeueStaleWrite(slow, 95);
+      assert.equal((await due(100)).includes(c2), true, 'the late write is deleted again');
+      assert.deepEqual(
+        await b.chunks.dueChunks(100, 1000).then((l) => l.filter((c) => c.chunkId === c2)),
+        [],
       );
     });
 
@@ -286,7 +357,7 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
         { deleted: 1, rewritten: 1, forgotten: 2 },
       );
       assert.equal(await a.chunks.hasPendingDeletions(bot), true);
-      await a.chunks.markChunkDeleted(`${bot}-x`, 1);
+      await a.chunks.markChunkDeleted(`${bot}-x`, 1, 10);
       assert.equal(await a.chunks.hasChunk(`${bot}-x`), false);
     });
 
@@ -424,6 +495,8 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.routes.activeCollection(col), col);
       await a.routes.beginReembed(col, col, `${col}-v2`, '{"provider":"offline"}', 1);
       assert.equal(await b.routes.followerOf(col), `${col}-v2`);
+      assert.equal(await b.routes.isReembedTarget(`${col}-v2`), true);
+      assert.equal(await b.routes.isReembedTarget(col), false);
       assert.equal(await b.routes.embeddingOf(`${col}-v2`), '{"provider":"offline"}');
       await a.routes.switchTo(col, `${col}-v2`, 2);
       assert.deepEqual(await b.routes.routeOf(col), {
@@ -443,6 +516,8 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.partsIndexes.isComplete(col), false);
       await a.partsIndexes.markComplete(col, 3);
       assert.equal(await b.partsIndexes.isComplete(col), true);
+      await b.partsIndexes.forget(col);
+      assert.equal(await a.partsIndexes.isComplete(col), undefined);
       await a.recordCollectionModel(col, 'm-1', 384, 1);
       await b.recordCollectionModel(col, 'm-2', 768, 2);
       assert.deepEqual(await a.collectionModel(col), { model: 'm-1', dimensions: 384 });

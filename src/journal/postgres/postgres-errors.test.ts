@@ -1,0 +1,35 @@
+/** @module The Postgres URL's secrets never reach a message, however the URL is written. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { redactPostgresUrl, toPostgresJournalError, withoutPassword } from './postgres-errors.js';
+
+const SECRET = 'hunter2-Secret';
+
+test('redactPostgresUrl and withoutPassword hide the password in the userinfo, the query or after a raw #', () => {
+  const urls = [
+    `postgres://u:${SECRET}@db/memory`,
+    `postgres://db/memory?password=${SECRET}`,
+    `postgres://u@db/memory?sslpassword=${SECRET}&sslmode=require`,
+    `postgres://u:p@ss#${SECRET}@db/memory`,
+  ];
+  for (const url of urls) {
+    assert.ok(!redactPostgresUrl(url).includes(SECRET), redactPostgresUrl(url));
+  }
+  for (const url of urls.slice(0, 3)) {
+    assert.equal(withoutPassword(`login failed: ${SECRET}`, url), 'login failed: ***');
+  }
+});
+
+test('withoutPassword reads a password with a malformed escape instead of throwing', () => {
+  assert.equal(withoutPassword('failed with pa%zz', 'postgres://u:pa%zz@db/memory'), 'failed with ***');
+});
+
+test('a pool with no free connection is told apart from a failed connection', () => {
+  const full = toPostgresJournalError(
+    new Error('timeout exceeded when trying to connect'),
+    'postgres://db/x',
+  );
+  assert.match(full?.message ?? '', /no connection of this replica's pool came free/);
+  const lost = toPostgresJournalError(new Error('Connection terminated unexpectedly'), 'postgres://db/x');
+  assert.match(lost?.message ?? '', /the connection to Postgres failed/);
+});
