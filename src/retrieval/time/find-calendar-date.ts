@@ -6,6 +6,7 @@
  * English first: another language is another chrono parser in PARSERS.
  */
 import * as chrono from 'chrono-node';
+import { dateWordUse } from './date-word-gate.js';
 import type { FoundTimeExpression, TimeKind, TimeReference } from './time-window.js';
 import {
   addDays,
@@ -19,9 +20,6 @@ import {
 
 /** The chrono parser per language. */
 const PARSERS: Readonly<Record<string, chrono.Chrono>> = { en: chrono.en.casual };
-/** Month and weekday words that are also common English words: only taken as dates when written as dates. */
-const AMBIGUOUS_WORD = /^(?:may|march|sat|sun|wed|mon|fri|tue|thu|second)$/i;
-const DATE_LEAD = /\b(?:in|on|during|since|of|last|this|past|until|by|early|late|mid)\s*$/i;
 
 /** The first date expression chrono finds in `text` that names a past day, week, month or year. */
 export function findCalendarDate(
@@ -36,10 +34,12 @@ export function findCalendarDate(
   });
   const today = civilDateAt(ref.now, ref.timeZone);
   for (const result of results) {
-    if (!isDateWord(text, result)) continue;
+    const use = dateWordUse(text, result);
+    if (use === 'skip') continue;
     const span = resolveSpan(result, today);
     if (span === undefined) continue;
-    const [first, last, kind, precise = true] = span;
+    const [first, last, kind, spanPrecise = true] = span;
+    const precise = spanPrecise && use === 'narrow';
     // Recall is about the past: a window that has not begun yet ("next Tuesday") is not a recall window.
     if (compareDates(first, today) > 0) continue;
     return {
@@ -53,12 +53,6 @@ export function findCalendarDate(
     };
   }
   return undefined;
-}
-
-/** Leaves out "march on", "I sat down": a lone ambiguous word is a date only capitalized or after "in"/"on". */
-function isDateWord(text: string, result: chrono.ParsedResult): boolean {
-  if (!AMBIGUOUS_WORD.test(result.text.trim())) return true;
-  return /^[A-Z]/.test(result.text.trim()) || DATE_LEAD.test(text.slice(0, result.index));
 }
 
 /**

@@ -128,4 +128,44 @@ describe('parseTimeQuery', () => {
       assert.deepEqual(windowOf(text, TOKYO_1AM, 'UTC'), { contentText: text }, text);
     }
   });
+
+  test('chat that names no time gets no window: words, names, sub-day units, yearless slash numbers', () => {
+    const now = '2026-12-04T12:00:00Z';
+    for (const text of [
+      'Sat on the couch thinking about Miso the cat',
+      "I'll be there in a second",
+      'Sat down with a cup of tea',
+      'Sun, sea and sand',
+      'Mon ami',
+      'Wed to the idea',
+      'in a minute',
+      'five minutes ago',
+      'an hour ago',
+      'open 24/7',
+      'add 3/4 of a cup',
+      'Did June like the cake?',
+      'What did April say about it?',
+      'August Rush',
+      'hurt in the fall',
+    ]) {
+      assert.deepEqual(windowOf(text, now, 'UTC'), { contentText: text }, text);
+    }
+  });
+
+  test('a weekday in a name, or a yearless slash date, only weighs', () => {
+    const now = '2026-12-04T12:00:00Z';
+    for (const text of [
+      'my Sunday best',
+      'Black Friday deals',
+      'Friday Night Lights',
+      'Monday Night Football',
+      'Thursday Next',
+      'what happened on 9/11',
+    ]) {
+      const found = windowOf(text, now, 'UTC');
+      assert.equal(found.precise, false, text);
+    }
+    assert.equal(windowOf('what did we talk about on Friday', now, 'UTC').precise, true);
+    assert.equal(windowOf('what did we say last Sunday', now, 'UTC').from, '2026-11-29T00:00:00.000Z');
+  });
 });

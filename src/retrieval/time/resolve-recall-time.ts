@@ -50,7 +50,9 @@ export function resolveRecallTime(
     (parsed.window.precise || parsed.window.kind === 'vague') &&
     /[\p{L}\p{N}]/u.test(parsed.contentText);
   const queryText = strip ? parsed.contentText : request.query_text;
-  const timeOnly = tokenizeText(parsed.contentText).every((term) => ASKING.has(term));
+  // Time-only needs an asking word: a query of no content words at all ("Sat down!") asks nothing.
+  const terms = tokenizeText(parsed.contentText);
+  const timeOnly = terms.some((term) => ASKING.has(term)) && terms.every((term) => ASKING.has(term));
   if (request.time_from !== undefined || request.time_to !== undefined) {
     return { window: requestWindow(request, timeZone), queryText, timeZone, timeOnly: true };
   }

@@ -75,9 +75,23 @@ describe('recall narrowed to the time a question names', () => {
     assert.deepEqual(idsOf(answer.hits), ['d7a', 'd7b']);
   });
 
+  test('chat naming no time answers as with time_hint "off" (no window, no dropped threshold)', async () => {
+    for (const query_text of ['Sat on the couch thinking about Miso the cat', "I'll be there in a second"]) {
+      const body = { query_text, now: '2026-05-09T12:00:00Z', explain: true };
+      const answer = await retrieve(body);
+      assert.equal(answer.time_window, undefined, query_text);
+      assert.deepEqual(answer, await retrieve({ ...body, time_hint: 'off' }), query_text);
+    }
+  });
+
   test('a window with no memories returns no hits, not the nearest day', async () => {
     const answer = await retrieve({ query_text: 'what did we talk about on 1 May 2026?' });
     assert.deepEqual(answer, { hits: [], formatted: '' });
+  });
+
+  test('a query of time words and no asking word is not time-only: an empty window only weighs', async () => {
+    const answer = await retrieve({ query_text: 'Sunday, 3 May 2026!', explain: true });
+    assert.equal(answer.time_window?.use, 'weigh');
   });
 
   test('with a topic, an empty window only weighs: the day named may be when it happened', async () => {
