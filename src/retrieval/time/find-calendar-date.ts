@@ -65,6 +65,8 @@ type Span = [first: CivilDate, last: CivilDate, kind: TimeKind, precise?: boolea
 /** Parts of a day chrono reads alone ("the opening night"): a day only with "this", "last" or "to". */
 const LONE_DAYTIME = /^(?:night|morning|evening|afternoon|noon|midnight)$/i;
 
+const PART_OF_DAY_TAGS = ['casualReference/morning', 'casualReference/afternoon', 'casualReference/evening'];
+
 /** The first and last day the result names, or undefined when it names no day (a time, "now"). */
 function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | undefined {
   const words = result.text.toLowerCase();
@@ -96,13 +98,6 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     const centre = chronoDay();
     return [addDays(centre, -2), addDays(centre, 1), 'range'];
   }
-  if (
-    tags.has('casualReference/morning') ||
-    tags.has('casualReference/afternoon') ||
-    tags.has('casualReference/evening')
-  ) {
-    return [today, today, 'day'];
-  }
   if (start.isCertain('day')) return [resolveYear(start, today), resolveYear(start, today), 'day'];
   if (start.isCertain('weekday')) {
     // "on Tuesday": the most recent Tuesday before today (today itself is "today").
@@ -110,6 +105,10 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     const day = addDays(today, -back);
     return [day, day, 'day'];
   }
+  // "this morning", "tonight": a part of today. With a day ("yesterday evening", "on Saturday morning") the
+  // day was taken above, so a part of day never moves the day to today.
+  if (PART_OF_DAY_TAGS.some((tag) => tags.has(tag)) && !start.isCertain('month'))
+    return [today, today, 'day'];
   if (start.isCertain('month')) {
     const year = start.isCertain('year')
       ? start.get('year')!

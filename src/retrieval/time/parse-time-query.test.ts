@@ -168,4 +168,18 @@ describe('parseTimeQuery', () => {
     assert.equal(windowOf('what did we talk about on Friday', now, 'UTC').precise, true);
     assert.equal(windowOf('what did we say last Sunday', now, 'UTC').from, '2026-11-29T00:00:00.000Z');
   });
+
+  test('a day with a part of day is that day, not today', () => {
+    const monday = '2026-11-30T15:00:00Z';
+    const cases: [string, string][] = [
+      ['yesterday evening', '2026-11-29'],
+      ['yesterday morning', '2026-11-29'],
+      ['on Saturday morning', '2026-11-28'],
+      ['Friday night', '2026-11-27'],
+      ['on Sunday afternoon', '2026-11-29'],
+      ['this morning', '2026-11-30'],
+    ];
+    for (const [text, day] of cases)
+      assert.equal(windowOf(text, monday, 'UTC').from, `${day}T00:00:00.000Z`, text);
+  });
 });
