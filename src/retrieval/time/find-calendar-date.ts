@@ -81,6 +81,7 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     const last = civilDate(end.get('year')!, end.get('month')!, end.get('day')!);
     return [chronoDay(), last, 'range'];
   }
+  if (/\bweekend\b/.test(words)) return weekendSpan(words, today);
   if (/\bweeks?\b/.test(words)) {
     if (/\bthis\b/.test(words)) return [addDays(today, -((today.weekday + 6) % 7)), today, 'week'];
     // "last week", "2 weeks ago": the seven days around that day (on a Thursday, last Monday to Sunday).
@@ -139,4 +140,17 @@ function resolveYear(start: chrono.ParsedComponents, today: CivilDate): CivilDat
     }
   }
   return civilDate(year, month, dayOfMonth);
+}
+
+/**
+ * "over the weekend", "last weekend": Saturday and Sunday of the latest weekend that has begun ("last" on a
+ * weekend day: the one before). "this weekend" asked Monday to Friday is ahead: no window.
+ */
+function weekendSpan(words: string, today: CivilDate): Span | undefined {
+  const inWeekend = today.weekday === 6 || today.weekday === 0;
+  if (/\bthis\b/.test(words) && !inWeekend) return undefined;
+  let back = (today.weekday + 1) % 7;
+  if (/\b(?:last|past|previous)\b/.test(words) && inWeekend) back += 7;
+  const saturday = addDays(today, -back);
+  return [saturday, addDays(saturday, 1), 'range'];
 }

@@ -182,4 +182,20 @@ describe('parseTimeQuery', () => {
     for (const [text, day] of cases)
       assert.equal(windowOf(text, monday, 'UTC').from, `${day}T00:00:00.000Z`, text);
   });
+
+  test('a weekend is its Saturday and Sunday, the latest begun; "this weekend" on a weekday is ahead', () => {
+    const monday = '2026-11-30T15:00:00Z';
+    for (const text of ['over the weekend', 'last weekend']) {
+      const weekend = windowOf(text, monday, 'UTC');
+      assert.deepEqual(
+        [weekend.from, weekend.to],
+        ['2026-11-28T00:00:00.000Z', '2026-11-30T00:00:00.000Z'],
+        text,
+      );
+    }
+    const sunday = '2026-11-29T15:00:00Z';
+    assert.equal(windowOf('last weekend', sunday, 'UTC').from, '2026-11-21T00:00:00.000Z');
+    assert.equal(windowOf('over the weekend', sunday, 'UTC').from, '2026-11-28T00:00:00.000Z');
+    assert.deepEqual(windowOf('this weekend', monday, 'UTC'), { contentText: 'this weekend' });
+  });
 });
