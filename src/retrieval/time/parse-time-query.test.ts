@@ -198,4 +198,20 @@ describe('parseTimeQuery', () => {
     assert.equal(windowOf('over the weekend', sunday, 'UTC').from, '2026-11-28T00:00:00.000Z');
     assert.deepEqual(windowOf('this weekend', monday, 'UTC'), { contentText: 'this weekend' });
   });
+
+  test('a plan only weighs; the same words looking back narrow', () => {
+    const saturday = '2026-11-28T15:00:00Z';
+    for (const text of [
+      'See you on Friday!',
+      'I have an exam on Monday',
+      'Are you free this weekend?',
+      'What should I cook tonight?',
+      'this summer',
+    ]) {
+      const found = windowOf(text, saturday, 'UTC');
+      assert.notEqual(found.precise, true, text);
+    }
+    assert.equal(windowOf('what did we talk about on Friday', saturday, 'UTC').precise, true);
+    assert.equal(windowOf('what did I cook tonight?', saturday, 'UTC').precise, true);
+  });
 });
