@@ -78,7 +78,10 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
   const chronoDay = () => civilDate(start.get('year')!, start.get('month')!, start.get('day')!);
   if (result.end) {
     const end = result.end;
-    const last = civilDate(end.get('year')!, end.get('month')!, end.get('day')!);
+    // "to May" ends with May's last day: a day chrono only guessed is not where the range stops.
+    const last = end.isCertain('day')
+      ? civilDate(end.get('year')!, end.get('month')!, end.get('day')!)
+      : addDays(civilDate(end.get('year')!, end.get('month')! + 1, 1), -1);
     return [chronoDay(), last, 'range'];
   }
   if (/\bweekend\b/.test(words)) return weekendSpan(words, today);

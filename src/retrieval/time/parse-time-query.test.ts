@@ -214,4 +214,11 @@ describe('parseTimeQuery', () => {
     assert.equal(windowOf('what did we talk about on Friday', saturday, 'UTC').precise, true);
     assert.equal(windowOf('what did I cook tonight?', saturday, 'UTC').precise, true);
   });
+
+  test('a range ending on a month ends on its last day', () => {
+    const range = windowOf('from March to May 2026', '2026-11-28T15:00:00Z', 'UTC');
+    assert.deepEqual([range.from, range.to], ['2026-03-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z']);
+    const days = windowOf('from 1 to 8 May 2026', '2026-11-28T15:00:00Z', 'UTC');
+    assert.deepEqual([days.from, days.to], ['2026-05-01T00:00:00.000Z', '2026-05-09T00:00:00.000Z']);
+  });
 });
