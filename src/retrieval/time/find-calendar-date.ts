@@ -87,9 +87,9 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
   if (/\bweekend\b/.test(words)) return weekendSpan(words, today);
   if (/\bweeks?\b/.test(words)) {
     if (/\bthis\b/.test(words)) return [addDays(today, -((today.weekday + 6) % 7)), today, 'week'];
-    // "last week", "2 weeks ago": the seven days around that day (on a Thursday, last Monday to Sunday).
-    const centre = chronoDay();
-    return [addDays(centre, -3), addDays(centre, 3), 'week'];
+    // "last week", "2 weeks ago": the ISO week (Monday to Sunday) holding the day chrono counted back to.
+    const monday = addDays(chronoDay(), -((chronoDay().weekday + 6) % 7));
+    return [monday, addDays(monday, 6), 'week'];
   }
   if (/\bmonths?\b/.test(words)) {
     const month = civilDate(start.get('year')!, start.get('month')!, 1);

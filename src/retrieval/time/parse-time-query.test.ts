@@ -46,7 +46,7 @@ describe('parseTimeQuery', () => {
     assert.equal(day.to, '2026-03-09T04:00:00.000Z');
   });
 
-  test('"last week" is the seven days around a week ago (on a Thursday, Monday to Sunday)', () => {
+  test('"last week" is the previous ISO week, Monday to Sunday', () => {
     const week = windowOf('remember what I told you last week?', TOKYO_1AM, 'Asia/Tokyo');
     assert.equal(week.from, '2026-05-03T15:00:00.000Z');
     assert.equal(week.to, '2026-05-10T15:00:00.000Z');
@@ -220,5 +220,12 @@ describe('parseTimeQuery', () => {
     assert.deepEqual([range.from, range.to], ['2026-03-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z']);
     const days = windowOf('from 1 to 8 May 2026', '2026-11-28T15:00:00Z', 'UTC');
     assert.deepEqual([days.from, days.to], ['2026-05-01T00:00:00.000Z', '2026-05-09T00:00:00.000Z']);
+  });
+
+  test('"last week" asked on a Monday or a Sunday is still the previous Monday to Sunday', () => {
+    for (const now of ['2026-11-30T15:00:00Z', '2026-12-06T15:00:00Z']) {
+      const week = windowOf('what did we talk about last week', now, 'UTC');
+      assert.deepEqual([week.from, week.to], ['2026-11-23T00:00:00.000Z', '2026-11-30T00:00:00.000Z'], now);
+    }
   });
 });
