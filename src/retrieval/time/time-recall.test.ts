@@ -116,6 +116,14 @@ describe('recall narrowed to the time a question names', () => {
     assert.equal(answer.time_window?.source, 'request');
   });
 
+  test("with a topic, a window keeps the bot's score threshold: a day's unrelated memories stay out", async () => {
+    const bounds = { time_from: '2026-05-05', time_to: '2026-05-05', tz: 'UTC' };
+    const topical = await retrieve({ query_text: 'Lisbon train booked', ...bounds });
+    assert.deepEqual(idsOf(topical.hits), []);
+    const timeOnly = await retrieve({ query_text: 'what did we talk about', ...bounds });
+    assert.deepEqual(idsOf(timeOnly.hits), ['d5a', 'd5b']);
+  });
+
   test('time_hint "off": "yesterday" is only a word', async () => {
     const answer = await retrieve({
       query_text: 'yesterday',
