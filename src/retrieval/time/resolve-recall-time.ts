@@ -86,7 +86,7 @@ function requestWindow(request: RetrieveRequest, timeZone: string): RecallTime['
   if (from >= to) {
     throw new ValidationError(
       'time_to',
-      `time_to: must be after time_from (${request.time_from} to ${request.time_to} is empty); swap them or widen the window`,
+      `time_to: must be after time_from (${request.time_from ?? '(open)'} to ${request.time_to ?? '(open)'} is empty); swap them or widen the window`,
     );
   }
   const text = `${request.time_from ?? ''}..${request.time_to ?? ''}`;

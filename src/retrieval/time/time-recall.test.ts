@@ -144,6 +144,10 @@ describe('recall narrowed to the time a question names', () => {
       [{ time_to: -5 }, 'time_to', /Unix ms/],
       [{ time_hint: 'maybe' }, 'time_hint', /"auto" or "off"/],
       [{ time_from: '2026-05-07', time_to: '2026-05-06' }, 'time_to', /after time_from/],
+      [{ now: '0000-01-01T00:00:00Z' }, 'now', /from 1970/],
+      [{ time_to: '0000-01-01' }, 'time_to', /from 1970/],
+      [{ time_from: '1969-12-31T23:00:00Z' }, 'time_from', /from 1970/],
+      [{ time_to: 0 }, 'time_to', /\(open\) to 0 is empty/],
     ];
     for (const [body, field, message] of cases) {
       const response = await service.post('/retrieve', { bot: 'mythos', query_text: 'cats', ...body });
