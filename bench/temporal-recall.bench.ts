@@ -68,8 +68,9 @@ function datedQuestions(conversation: LocomoConversation, session: LocomoSession
   const { day, month, year, weekday } = dateWords(session.startMs);
   const asked = utcDay(session.startMs);
   const after = (days: number) => new Date(session.startMs + days * DAY_MS).toISOString();
-  // "last week" asked 8 days later: the seven days around a week before (today - 10 to today - 4).
+  // "last week" asked 8 days later: the ISO week (Monday to Sunday) before the asking day's.
   const weekBefore = utcDay(session.startMs + 8 * DAY_MS - 7 * DAY_MS);
+  const lastMonday = weekBefore.from - ((new Date(weekBefore.from).getUTCDay() + 6) % 7) * DAY_MS;
   return [
     {
       kind: 'day',
@@ -94,7 +95,7 @@ function datedQuestions(conversation: LocomoConversation, session: LocomoSession
     {
       kind: 'relative',
       request: { query_text: 'What did we talk about last week?', now: after(8) },
-      window: { from: weekBefore.from - 3 * DAY_MS, to: weekBefore.to + 3 * DAY_MS },
+      window: { from: lastMonday, to: lastMonday + 7 * DAY_MS },
     },
   ];
 }

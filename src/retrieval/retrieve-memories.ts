@@ -180,8 +180,13 @@ async function recall(
   try {
     if (window?.precise) {
       // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
-      // little their words resemble the question's (no score threshold unless the request sets one).
-      await search(joinFilters(scopeFilter, timeFilter(window)), request.score_threshold);
+      // little their words resemble the question's (no score threshold unless the request sets one). Bounds
+      // sent with a topical query filter that topic's recall: the bot's threshold holds (docs/recall.md).
+      const keepThreshold = time.topical && window.source === 'request';
+      await search(
+        joinFilters(scopeFilter, timeFilter(window)),
+        keepThreshold ? defaultThreshold : request.score_threshold,
+      );
       // With a topic, an empty window may be the day it happened, not the day it was talked about: weigh.
       if (candidates.length === 0 && !time.timeOnly) {
         weighed = true;

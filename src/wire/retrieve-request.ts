@@ -8,9 +8,9 @@ export const MAX_READABLE_CHANNEL_IDS = 20_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 const INSTANT_FIX =
-  'must be an ISO 8601 date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms (1778743800000)';
+  'must be an ISO 8601 date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms (1778743800000), from 1970 to 9999';
 const BOUND_FIX =
-  'must be an ISO 8601 date (2026-05-14: the whole day in tz), a date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms';
+  'must be an ISO 8601 date (2026-05-14: the whole day in tz), a date-time with its offset (2026-05-14T09:30:00+02:00) or Unix ms, from 1970 to 9999';
 /** The last Unix ms of year 9999: later is no date a memory has. */
 const MAX_MS = 253_402_300_799_999;
 
@@ -18,8 +18,9 @@ const MAX_MS = 253_402_300_799_999;
 function isTimeValue(value: string | number, dateAllowed: boolean): boolean {
   if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= MAX_MS;
   // A round trip, since Date.parse rolls 30 February over into March.
-  if (dateAllowed && DATE.test(value)) return isRealDate(value);
-  return DATE_TIME.test(value) && isRealDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
+  // Strings have the same floor as numbers: no memory is dated before 1970 ("0000-01-01" is a typo).
+  if (dateAllowed && DATE.test(value)) return isRealDate(value) && value >= '1970-01-01';
+  return DATE_TIME.test(value) && isRealDate(value.slice(0, 10)) && Date.parse(value) >= 0;
 }
 
 function isRealDate(date: string): boolean {

@@ -6,6 +6,7 @@
  * English first: another language is another chrono parser in PARSERS.
  */
 import * as chrono from 'chrono-node';
+import { dateWordUse } from './date-word-gate.js';
 import type { FoundTimeExpression, TimeKind, TimeReference } from './time-window.js';
 import {
   addDays,
@@ -19,9 +20,6 @@ import {
 
 /** The chrono parser per language. */
 const PARSERS: Readonly<Record<string, chrono.Chrono>> = { en: chrono.en.casual };
-/** Month and weekday words that are also common English words: only taken as dates when written as dates. */
-const AMBIGUOUS_WORD = /^(?:may|march|sat|sun|wed|mon|fri|tue|thu|second)$/i;
-const DATE_LEAD = /\b(?:in|on|during|since|of|last|this|past|until|by|early|late|mid)\s*$/i;
 
 /** The first date expression chrono finds in `text` that names a past day, week, month or year. */
 export function findCalendarDate(
@@ -36,10 +34,12 @@ export function findCalendarDate(
   });
   const today = civilDateAt(ref.now, ref.timeZone);
   for (const result of results) {
-    if (!isDateWord(text, result)) continue;
+    const use = dateWordUse(text, result);
+    if (use === 'skip') continue;
     const span = resolveSpan(result, today);
     if (span === undefined) continue;
-    const [first, last, kind, precise = true] = span;
+    const [first, last, kind, spanPrecise = true] = span;
+    const precise = spanPrecise && use === 'narrow';
     // Recall is about the past: a window that has not begun yet ("next Tuesday") is not a recall window.
     if (compareDates(first, today) > 0) continue;
     return {
@@ -55,12 +55,6 @@ export function findCalendarDate(
   return undefined;
 }
 
-/** Leaves out "march on", "I sat down": a lone ambiguous word is a date only capitalized or after "in"/"on". */
-function isDateWord(text: string, result: chrono.ParsedResult): boolean {
-  if (!AMBIGUOUS_WORD.test(result.text.trim())) return true;
-  return /^[A-Z]/.test(result.text.trim()) || DATE_LEAD.test(text.slice(0, result.index));
-}
-
 /**
  * The days named, and whether they narrow recall. A memory is dated by when it was said, so only windows
  * that name when something was said narrow: a day, a week, a month of a known year. A year ("last year",
@@ -70,6 +64,8 @@ function isDateWord(text: string, result: chrono.ParsedResult): boolean {
 type Span = [first: CivilDate, last: CivilDate, kind: TimeKind, precise?: boolean];
 /** Parts of a day chrono reads alone ("the opening night"): a day only with "this", "last" or "to". */
 const LONE_DAYTIME = /^(?:night|morning|evening|afternoon|noon|midnight)$/i;
+
+const PART_OF_DAY_TAGS = ['casualReference/morning', 'casualReference/afternoon', 'casualReference/evening'];
 
 /** The first and last day the result names, or undefined when it names no day (a time, "now"). */
 function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | undefined {
@@ -82,14 +78,18 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
   const chronoDay = () => civilDate(start.get('year')!, start.get('month')!, start.get('day')!);
   if (result.end) {
     const end = result.end;
-    const last = civilDate(end.get('year')!, end.get('month')!, end.get('day')!);
+    // "to May" ends with May's last day: a day chrono only guessed is not where the range stops.
+    const last = end.isCertain('day')
+      ? civilDate(end.get('year')!, end.get('month')!, end.get('day')!)
+      : addDays(civilDate(end.get('year')!, end.get('month')! + 1, 1), -1);
     return [chronoDay(), last, 'range'];
   }
+  if (/\bweekend\b/.test(words)) return weekendSpan(words, today);
   if (/\bweeks?\b/.test(words)) {
     if (/\bthis\b/.test(words)) return [addDays(today, -((today.weekday + 6) % 7)), today, 'week'];
-    // "last week", "2 weeks ago": the seven days around that day (on a Thursday, last Monday to Sunday).
-    const centre = chronoDay();
-    return [addDays(centre, -3), addDays(centre, 3), 'week'];
+    // "last week", "2 weeks ago": the ISO week (Monday to Sunday) holding the day chrono counted back to.
+    const monday = addDays(chronoDay(), -((chronoDay().weekday + 6) % 7));
+    return [monday, addDays(monday, 6), 'week'];
   }
   if (/\bmonths?\b/.test(words)) {
     const month = civilDate(start.get('year')!, start.get('month')!, 1);
@@ -102,13 +102,6 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     const centre = chronoDay();
     return [addDays(centre, -2), addDays(centre, 1), 'range'];
   }
-  if (
-    tags.has('casualReference/morning') ||
-    tags.has('casualReference/afternoon') ||
-    tags.has('casualReference/evening')
-  ) {
-    return [today, today, 'day'];
-  }
   if (start.isCertain('day')) return [resolveYear(start, today), resolveYear(start, today), 'day'];
   if (start.isCertain('weekday')) {
     // "on Tuesday": the most recent Tuesday before today (today itself is "today").
@@ -116,6 +109,10 @@ function resolveSpan(result: chrono.ParsedResult, today: CivilDate): Span | unde
     const day = addDays(today, -back);
     return [day, day, 'day'];
   }
+  // "this morning", "tonight": a part of today. With a day ("yesterday evening", "on Saturday morning") the
+  // day was taken above, so a part of day never moves the day to today.
+  if (PART_OF_DAY_TAGS.some((tag) => tags.has(tag)) && !start.isCertain('month'))
+    return [today, today, 'day'];
   if (start.isCertain('month')) {
     const year = start.isCertain('year')
       ? start.get('year')!
@@ -146,4 +143,17 @@ function resolveYear(start: chrono.ParsedComponents, today: CivilDate): CivilDat
     }
   }
   return civilDate(year, month, dayOfMonth);
+}
+
+/**
+ * "over the weekend", "last weekend": Saturday and Sunday of the latest weekend that has begun ("last" on a
+ * weekend day: the one before). "this weekend" asked Monday to Friday is ahead: no window.
+ */
+function weekendSpan(words: string, today: CivilDate): Span | undefined {
+  const inWeekend = today.weekday === 6 || today.weekday === 0;
+  if (/\bthis\b/.test(words) && !inWeekend) return undefined;
+  let back = (today.weekday + 1) % 7;
+  if (/\b(?:last|past|previous)\b/.test(words) && inWeekend) back += 7;
+  const saturday = addDays(today, -back);
+  return [saturday, addDays(saturday, 1), 'range'];
 }

@@ -68,6 +68,8 @@ function matchSeason(text: string, today: CivilDate, ref: TimeReference): FoundT
   const m = SEASON.exec(text);
   if (!m) return undefined;
   const name = (m[2] ?? m[4])!.toLowerCase();
+  // "hurt in the fall" is a tumble: "fall" names the season only with "last"/"this" or a year.
+  if (name === 'fall' && m[1] === undefined && (m[3] ?? m[5]) === undefined) return undefined;
   const shift = isSouthernZone(ref.timeZone) ? 6 : 0;
   const startMonth = ((SEASON_START[name]! + shift - 1) % 12) + 1;
   const yearGiven = m[3] ?? m[5];

@@ -46,7 +46,7 @@ describe('parseTimeQuery', () => {
     assert.equal(day.to, '2026-03-09T04:00:00.000Z');
   });
 
-  test('"last week" is the seven days around a week ago (on a Thursday, Monday to Sunday)', () => {
+  test('"last week" is the previous ISO week, Monday to Sunday', () => {
     const week = windowOf('remember what I told you last week?', TOKYO_1AM, 'Asia/Tokyo');
     assert.equal(week.from, '2026-05-03T15:00:00.000Z');
     assert.equal(week.to, '2026-05-10T15:00:00.000Z');
@@ -126,6 +126,106 @@ describe('parseTimeQuery', () => {
       'I love cats',
     ]) {
       assert.deepEqual(windowOf(text, TOKYO_1AM, 'UTC'), { contentText: text }, text);
+    }
+  });
+
+  test('chat that names no time gets no window: words, names, sub-day units, yearless slash numbers', () => {
+    const now = '2026-12-04T12:00:00Z';
+    for (const text of [
+      'Sat on the couch thinking about Miso the cat',
+      "I'll be there in a second",
+      'Sat down with a cup of tea',
+      'Sun, sea and sand',
+      'Mon ami',
+      'Wed to the idea',
+      'in a minute',
+      'five minutes ago',
+      'an hour ago',
+      'open 24/7',
+      'add 3/4 of a cup',
+      'Did June like the cake?',
+      'What did April say about it?',
+      'August Rush',
+      'hurt in the fall',
+    ]) {
+      assert.deepEqual(windowOf(text, now, 'UTC'), { contentText: text }, text);
+    }
+  });
+
+  test('a weekday in a name, or a yearless slash date, only weighs', () => {
+    const now = '2026-12-04T12:00:00Z';
+    for (const text of [
+      'my Sunday best',
+      'Black Friday deals',
+      'Friday Night Lights',
+      'Monday Night Football',
+      'Thursday Next',
+      'what happened on 9/11',
+    ]) {
+      const found = windowOf(text, now, 'UTC');
+      assert.equal(found.precise, false, text);
+    }
+    assert.equal(windowOf('what did we talk about on Friday', now, 'UTC').precise, true);
+    assert.equal(windowOf('what did we say last Sunday', now, 'UTC').from, '2026-11-29T00:00:00.000Z');
+  });
+
+  test('a day with a part of day is that day, not today', () => {
+    const monday = '2026-11-30T15:00:00Z';
+    const cases: [string, string][] = [
+      ['yesterday evening', '2026-11-29'],
+      ['yesterday morning', '2026-11-29'],
+      ['on Saturday morning', '2026-11-28'],
+      ['Friday night', '2026-11-27'],
+      ['on Sunday afternoon', '2026-11-29'],
+      ['this morning', '2026-11-30'],
+    ];
+    for (const [text, day] of cases)
+      assert.equal(windowOf(text, monday, 'UTC').from, `${day}T00:00:00.000Z`, text);
+  });
+
+  test('a weekend is its Saturday and Sunday, the latest begun; "this weekend" on a weekday is ahead', () => {
+    const monday = '2026-11-30T15:00:00Z';
+    for (const text of ['over the weekend', 'last weekend']) {
+      const weekend = windowOf(text, monday, 'UTC');
+      assert.deepEqual(
+        [weekend.from, weekend.to],
+        ['2026-11-28T00:00:00.000Z', '2026-11-30T00:00:00.000Z'],
+        text,
+      );
+    }
+    const sunday = '2026-11-29T15:00:00Z';
+    assert.equal(windowOf('last weekend', sunday, 'UTC').from, '2026-11-21T00:00:00.000Z');
+    assert.equal(windowOf('over the weekend', sunday, 'UTC').from, '2026-11-28T00:00:00.000Z');
+    assert.deepEqual(windowOf('this weekend', monday, 'UTC'), { contentText: 'this weekend' });
+  });
+
+  test('a plan only weighs; the same words looking back narrow', () => {
+    const saturday = '2026-11-28T15:00:00Z';
+    for (const text of [
+      'See you on Friday!',
+      'I have an exam on Monday',
+      'Are you free this weekend?',
+      'What should I cook tonight?',
+      'this summer',
+    ]) {
+      const found = windowOf(text, saturday, 'UTC');
+      assert.notEqual(found.precise, true, text);
+    }
+    assert.equal(windowOf('what did we talk about on Friday', saturday, 'UTC').precise, true);
+    assert.equal(windowOf('what did I cook tonight?', saturday, 'UTC').precise, true);
+  });
+
+  test('a range ending on a month ends on its last day', () => {
+    const range = windowOf('from March to May 2026', '2026-11-28T15:00:00Z', 'UTC');
+    assert.deepEqual([range.from, range.to], ['2026-03-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z']);
+    const days = windowOf('from 1 to 8 May 2026', '2026-11-28T15:00:00Z', 'UTC');
+    assert.deepEqual([days.from, days.to], ['2026-05-01T00:00:00.000Z', '2026-05-09T00:00:00.000Z']);
+  });
+
+  test('"last week" asked on a Monday or a Sunday is still the previous Monday to Sunday', () => {
+    for (const now of ['2026-11-30T15:00:00Z', '2026-12-06T15:00:00Z']) {
+      const week = windowOf('what did we talk about last week', now, 'UTC');
+      assert.deepEqual([week.from, week.to], ['2026-11-23T00:00:00.000Z', '2026-11-30T00:00:00.000Z'], now);
     }
   });
 });

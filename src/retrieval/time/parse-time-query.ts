@@ -17,6 +17,15 @@ export interface TimeQuery {
 /** Prepositions left dangling once the date they led is taken out ("planned in May" → "planned"). */
 const DANGLING = /\b(?:in|on|during|over|from|since|at|of)\s*$/i;
 
+/**
+ * Times that as often name a plan as the past ("See you on Friday!", "free this weekend?", "cook tonight",
+ * "this summer"): they narrow recall only when the query looks back (a past tense, an asking word).
+ */
+const PLAN_LIKE =
+  /^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:morning|afternoon|evening|night))?$|^this\s+(?:weekend|spring|summer|autumn|fall|winter)$|^tonight$/i;
+const LOOKS_BACK =
+  /\b(?:did|was|were|had|been|said|told|spoke|went|saw|met|ago|remember|recall|talk|discuss|mention|happen|\w{2,}ed)\b/i;
+
 /** The first time expression in `text`, resolved against `ref`, and the text without it. */
 export function parseTimeQuery(text: string, ref: TimeReference, language = 'en'): TimeQuery {
   const found = [findCalendarDate(text, ref, language), findNamedPeriod(text, ref)]
@@ -26,6 +35,8 @@ export function parseTimeQuery(text: string, ref: TimeReference, language = 'en'
   const before = text.slice(0, found.index).replace(DANGLING, '');
   const after = text.slice(found.index + found.length);
   const contentText = `${before} ${after}`.replace(/\s+/g, ' ').trim();
-  const { index: _index, length: _length, ...window } = found;
+  const { index: _index, length: _length, ...named } = found;
+  const plan = PLAN_LIKE.test(found.text.trim()) && !LOOKS_BACK.test(text);
+  const window = plan ? { ...named, precise: false } : named;
   return { window, contentText };
 }

@@ -22,6 +22,8 @@ export interface RecallTime {
    * so an empty window gives way to recall weighed by it.
    */
   readonly timeOnly: boolean;
+  /** The query has words beyond its time and asking words: the bot's score threshold still holds. */
+  readonly topical: boolean;
 }
 
 /** Words that ask what was said without saying about what ("what did we talk about?"). */
@@ -50,12 +52,17 @@ export function resolveRecallTime(
     (parsed.window.precise || parsed.window.kind === 'vague') &&
     /[\p{L}\p{N}]/u.test(parsed.contentText);
   const queryText = strip ? parsed.contentText : request.query_text;
-  const timeOnly = tokenizeText(parsed.contentText).every((term) => ASKING.has(term));
+  // Time-only needs an asking word: a query of no content words at all ("Sat down!") asks nothing.
+  const terms = tokenizeText(parsed.contentText);
+  const timeOnly = terms.some((term) => ASKING.has(term)) && terms.every((term) => ASKING.has(term));
+  const topical = terms.some((term) => !ASKING.has(term));
   if (request.time_from !== undefined || request.time_to !== undefined) {
-    return { window: requestWindow(request, timeZone), queryText, timeZone, timeOnly: true };
+    return { window: requestWindow(request, timeZone), queryText, timeZone, timeOnly: true, topical };
   }
-  if (parsed.window === undefined) return { queryText: request.query_text, timeZone, timeOnly: false };
-  return { window: { ...parsed.window, source: 'query' }, queryText, timeZone, timeOnly };
+  if (parsed.window === undefined) {
+    return { queryText: request.query_text, timeZone, timeOnly: false, topical: true };
+  }
+  return { window: { ...parsed.window, source: 'query' }, queryText, timeZone, timeOnly, topical };
 }
 
 /** What `explain: true` shows of the window; `weighed`: it only weighed (vague, or empty with a topic). */
@@ -79,7 +86,7 @@ function requestWindow(request: RetrieveRequest, timeZone: string): RecallTime['
   if (from >= to) {
     throw new ValidationError(
       'time_to',
-      `time_to: must be after time_from (${request.time_from} to ${request.time_to} is empty); swap them or widen the window`,
+      `time_to: must be after time_from (${request.time_from ?? '(open)'} to ${request.time_to ?? '(open)'} is empty); swap them or widen the window`,
     );
   }
   const text = `${request.time_from ?? ''}..${request.time_to ?? ''}`;

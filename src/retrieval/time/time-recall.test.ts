@@ -75,9 +75,23 @@ describe('recall narrowed to the time a question names', () => {
     assert.deepEqual(idsOf(answer.hits), ['d7a', 'd7b']);
   });
 
+  test('chat naming no time answers as with time_hint "off" (no window, no dropped threshold)', async () => {
+    for (const query_text of ['Sat on the couch thinking about Miso the cat', "I'll be there in a second"]) {
+      const body = { query_text, now: '2026-05-09T12:00:00Z', explain: true };
+      const answer = await retrieve(body);
+      assert.equal(answer.time_window, undefined, query_text);
+      assert.deepEqual(answer, await retrieve({ ...body, time_hint: 'off' }), query_text);
+    }
+  });
+
   test('a window with no memories returns no hits, not the nearest day', async () => {
     const answer = await retrieve({ query_text: 'what did we talk about on 1 May 2026?' });
     assert.deepEqual(answer, { hits: [], formatted: '' });
+  });
+
+  test('a query of time words and no asking word is not time-only: an empty window only weighs', async () => {
+    const answer = await retrieve({ query_text: 'Sunday, 3 May 2026!', explain: true });
+    assert.equal(answer.time_window?.use, 'weigh');
   });
 
   test('with a topic, an empty window only weighs: the day named may be when it happened', async () => {
@@ -102,6 +116,14 @@ describe('recall narrowed to the time a question names', () => {
     assert.equal(answer.time_window?.source, 'request');
   });
 
+  test("with a topic, a window keeps the bot's score threshold: a day's unrelated memories stay out", async () => {
+    const bounds = { time_from: '2026-05-05', time_to: '2026-05-05', tz: 'UTC' };
+    const topical = await retrieve({ query_text: 'Lisbon train booked', ...bounds });
+    assert.deepEqual(idsOf(topical.hits), []);
+    const timeOnly = await retrieve({ query_text: 'what did we talk about', ...bounds });
+    assert.deepEqual(idsOf(timeOnly.hits), ['d5a', 'd5b']);
+  });
+
   test('time_hint "off": "yesterday" is only a word', async () => {
     const answer = await retrieve({
       query_text: 'yesterday',
@@ -122,6 +144,10 @@ describe('recall narrowed to the time a question names', () => {
       [{ time_to: -5 }, 'time_to', /Unix ms/],
       [{ time_hint: 'maybe' }, 'time_hint', /"auto" or "off"/],
       [{ time_from: '2026-05-07', time_to: '2026-05-06' }, 'time_to', /after time_from/],
+      [{ now: '0000-01-01T00:00:00Z' }, 'now', /from 1970/],
+      [{ time_to: '0000-01-01' }, 'time_to', /from 1970/],
+      [{ time_from: '1969-12-31T23:00:00Z' }, 'time_from', /from 1970/],
+      [{ time_to: 0 }, 'time_to', /\(open\) to 0 is empty/],
     ];
     for (const [body, field, message] of cases) {
       const response = await service.post('/retrieve', { bot: 'mythos', query_text: 'cats', ...body });
