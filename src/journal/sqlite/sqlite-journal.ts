@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
+import { SerialQueue } from '../../runtime/serial-queue.js';
+import { toAsync } from '../async-view.js';
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
 import { applyJournalSchema } from '../journal-schema.js';
 import { MessageJournal } from '../message-journal.js';
-import { SerialGate, toAsync } from '../serial-gate.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
 
@@ -62,10 +63,10 @@ export class SqliteJournal implements Journal {
     this.#db = db;
     this.#journal = journal;
     this.#depth = inTransaction?.depth ?? 0;
-    const gate = new SerialGate();
+    const gate = new SerialQueue();
     this.#run = (
       inTransaction === undefined
-        ? <R>(work: () => R) => gate.run(async () => await work())
+        ? <R>(work: () => R) => gate.enqueue(async () => await work())
         : <R>(work: () => R) => Promise.resolve().then(work)
     ) as Runner;
     this.chunks = {

@@ -1,18 +1,6 @@
-/** @module One serial queue: calls run one after another, so a transaction spanning awaits is never interleaved. */
+/** @module An async view of a synchronous object: each method returns a promise, its call run by a given runner. */
 
-/** Runs functions in call order, each after the previous one settled. */
-export class SerialGate {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  /** Queues `work`; its result (or throw) is the returned promise's. */
-  run<T>(work: () => T | Promise<T>): Promise<T> {
-    const result = this.#tail.then(work);
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
-}
-
-/** Turns a synchronous object's methods into ones returning promises, each run through `gate`. */
+/** Turns a synchronous object's methods into ones returning promises, each run through a runner. */
 export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
