@@ -40,6 +40,18 @@ export interface RecordResult {
 
 /** Opens (or creates) the journal in `dataDir`. */
 export function openMessageJournal(dataDir: string): MessageJournal {
+  const { db, walPath } = openJournalDatabase(dataDir);
+  return new MessageJournal(db, walPath);
+}
+
+/**
+ * Opens (or creates) `journal.sqlite` in `dataDir` with the journal's pragmas and schema, and `applyMore`'s
+ * tables (the Journal port's leases and claims); a refused journal (a newer schema) is not held open.
+ */
+export function openJournalDatabase(
+  dataDir: string,
+  applyMore?: (db: Database) => void,
+): { db: Database; walPath: string } {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'journal.sqlite');
   const db = new BetterSqlite3(path);
@@ -50,11 +62,12 @@ export function openMessageJournal(dataDir: string): MessageJournal {
   db.pragma('busy_timeout = 5000');
   try {
     applyJournalSchema(db);
+    applyMore?.(db);
   } catch (error) {
-    db.close(); // a refused journal (a newer schema) is not held open
+    db.close();
     throw error;
   }
-  return new MessageJournal(db, `${path}-wal`);
+  return { db, walPath: `${path}-wal` };
 }
 
 /**

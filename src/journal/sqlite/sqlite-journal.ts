@@ -2,35 +2,19 @@
  * @module The Journal port over SQLite: the existing MessageJournal (its queries and semantics unchanged),
  * made async and serialised, plus the lease and claim tables and data_version polling.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import { SerialQueue } from '../../runtime/serial-queue.js';
 import { toAsync } from '../async-view.js';
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
-import { applyJournalSchema } from '../journal-schema.js';
-import { MessageJournal } from '../message-journal.js';
+import { MessageJournal, openJournalDatabase } from '../message-journal.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
-  mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, 'journal.sqlite');
-  const db = new BetterSqlite3(path);
-  // The same pragmas as openMessageJournal: WAL, with durability from flush() (wal-sync.ts).
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  try {
-    applyJournalSchema(db);
-    applyClaimTables(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return new SqliteJournal(db, new MessageJournal(db, `${path}-wal`));
+  const { db, walPath } = openJournalDatabase(dataDir, applyClaimTables);
+  return new SqliteJournal(db, new MessageJournal(db, walPath));
 }
 
 /** Runs a call now (inside a transaction) or after the calls queued before it (outside one). */
