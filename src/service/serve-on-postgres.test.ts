@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runDoctor } from '../cli/commands/doctor-command.js';
+import { runStats } from '../cli/commands/stats-command.js';
+import { captureOutput, writeDataToolConfig } from '../cli/commands/test-support/data-tool-fixture.js';
 import { ConfigError } from '../errors/memory-pool-error.js';
 import {
   skipWithoutPostgres,
@@ -92,6 +95,25 @@ describe('serve on the Postgres journal (journal.postgres.url)', { skip: skipWit
       };
       assert.equal(stats.messages.forgotten, 2);
       assert.deepEqual(stats.chunks, { planned: 0, stored: 1 });
+
+      // The CLI opens the same journal: stats reads it, doctor writes to it.
+      const file = await writeDataToolConfig(dir, 'cli', { service: second });
+      appendFileSync(file, `journal: { postgres: { url: ${JSON.stringify(url)} } }\n`);
+      const io = captureOutput();
+      assert.equal(await runStats({ config: file, json: true }, io), 0, io.text().err);
+      const [cli] = JSON.parse(io.text().out).bots;
+      assert.deepEqual([cli.messagesBySource, cli.forgotten], [{ discord: 2 }, 2]);
+      const checked = captureOutput();
+      await runDoctor({ config: file, json: true }, checked);
+      const journalCheck = JSON.parse(checked.text().out).checks.find(
+        (check: { name: string }) => check.name === 'journal writable',
+      );
+      assert.deepEqual(journalCheck, {
+        name: 'journal writable',
+        ok: true,
+        detail: 'Postgres (journal.postgres.url)',
+      });
+      assert.ok(!checked.text().out.includes(PASSWORD), 'the doctor never shows the password');
     } finally {
       await second.stop();
     }
