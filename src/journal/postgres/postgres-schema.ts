@@ -100,3 +100,6 @@ async function schemaVersion(db: PgSession): Promise<number | undefined> {
   }
   return current?.version;
 }
+
+/** The journal's schema version (undefined: none yet), read without writing; a newer one is refused. */
+export const readPostgresSchemaVersion: (db: PgSession) => Promise<number | undefined> = schemaVersion;
