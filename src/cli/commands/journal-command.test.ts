@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Journal } from '../../journal/journal.js';
 import { SNAPSHOT_TABLES } from '../../journal/journal-snapshot.js';
+import { openPostgresCopyTarget } from '../../journal/postgres/postgres-copy-target.js';
 import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import {
@@ -145,6 +146,13 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     assert.equal(first.code, 0, first.err);
     assert.equal(first.summary.tables.messages.inserted, 6); // m4 was forgotten: its row is gone
     assert.deepEqual(await readPostgres(url), await readDataDir(source));
+    const concurrent = await openPostgresCopyTarget(url);
+    const meanwhile = await copy(config, url);
+    await concurrent.close();
+    assert.match(
+      meanwhile.err,
+      /^error: --to: another `memory-pool journal copy` is filling this Postgres journal now/,
+    );
     const second = await copy(config, url);
     assert.equal(second.code, 0, second.err);
     for (const [table, figures] of Object.entries(second.summary.tables)) {
@@ -154,6 +162,14 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
         table,
       );
     }
+    // The audit's ids were copied as they are: the next one recorded on Postgres follows them.
+    const journal = await openPostgresJournal(url);
+    await journal.forgetting.recordAudit({ at: 40, actor: 'k2', bot: BOT, selector: {}, result: {} });
+    assert.deepEqual(
+      (await journal.forgetting.listAudit({ limit: 10 })).map((entry) => entry.id),
+      [2, 1],
+    );
+    await journal.close();
   });
 
   test('what changed in the source between two runs reaches the copy, a forget included', {
