@@ -283,7 +283,7 @@ describe('memory-pool journal copy: the target named wrong', () => {
     const missing = await run({});
     assert.match(
       missing.err,
-      /^error: --to: journal copy needs the Postgres journal .* or set MEMORY_POOL_POSTGRES_URL/,
+      /^error: --to: journal copy needs the Postgres journal .* set MEMORY_POOL_POSTGRES_URL, or set journal.postgres.url/,
     );
   });
 

@@ -36,9 +36,9 @@ export function runJournalCopy(
 ): Promise<number> {
   return runCommand(io, async () => {
     const env = deps.env ?? process.env;
-    const { url, label } = targetOf(options, env);
-    // The variable names the target here, not a journal for this config to run on (refused this release).
+    // The variable names the copy's target here, read by targetOf; the config is the setup copied from.
     const config = loadCommandConfig(options.config, { ...env, [ENV]: undefined });
+    const { url, label } = targetOf(options, env, config.journal?.postgres?.url);
     const [{ openSqliteCopySource }, { openPostgresCopyTarget }, { copyJournal }, { redactPostgresUrl }] =
       await Promise.all([
         import('../../journal/sqlite/sqlite-copy-source.js'),
@@ -80,13 +80,25 @@ export function runJournalCopy(
   });
 }
 
-/** The URL and the name it came by: --to first, then the variable; a malformed one names its flag or variable. */
-function targetOf(options: JournalCopyOptions, env: NodeJS.ProcessEnv): { url: string; label: string } {
+/**
+ * The URL and the name it came by: --to, else the variable, else the config's journal.postgres.url (the
+ * setup already names where it moves); a malformed one names its flag or variable.
+ */
+function targetOf(
+  options: JournalCopyOptions,
+  env: NodeJS.ProcessEnv,
+  configured: string | undefined,
+): { url: string; label: string } {
   const fromEnv = readEnv(env, ENV);
-  const [url, label] = options.to !== undefined ? [options.to.trim(), '--to'] : [fromEnv, ENV];
+  const [url, label] =
+    options.to !== undefined
+      ? [options.to.trim(), '--to']
+      : fromEnv !== undefined
+        ? [fromEnv, ENV]
+        : [configured, 'journal.postgres.url'];
   if (url === undefined || url === '') {
     throw new CommandFailure(
-      `error: --to: journal copy needs the Postgres journal to copy into: pass --to postgres://user@host:5432/database (the password in PGPASSWORD) or set ${ENV}.`,
+      `error: --to: journal copy needs the Postgres journal to copy into: pass --to postgres://user@host:5432/database (the password in PGPASSWORD), set ${ENV}, or set journal.postgres.url in the config.`,
     );
   }
   const problem = postgresUrlProblem(url);
@@ -140,7 +152,10 @@ export function registerJournalCommand(program: Command): void {
   journal
     .command('copy')
     .description('Copy the SQLite journal of this setup into a Postgres journal (resumable, idempotent)')
-    .option('--to <postgres-url>', `the Postgres journal to copy into (default: ${ENV})`)
+    .option(
+      '--to <postgres-url>',
+      `the Postgres journal to copy into (default: ${ENV}, else the config's journal.postgres.url)`,
+    )
     .addOption(configOption())
     .option('--dry-run', 'check both ends and count the rows, write nothing')
     .option('--json', 'print a machine-readable summary')
