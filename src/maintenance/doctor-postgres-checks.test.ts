@@ -32,7 +32,7 @@ describe('doctor on a Postgres journal', { skip: skipWithoutPostgres }, () => {
     );
     assert.match(
       empty.checks[1]!.detail,
-      /no journal in this database yet: the first `memory-pool serve` creates schema 1/,
+      /no journal in this database yet: the first open \(serve, or this doctor\) creates schema 1/,
     );
     const journal = await openPostgresJournal(url);
     assert.match((await checkPostgresReachable(url)).checks[1]!.detail, /^schema 1, as this build writes$/);

@@ -41,11 +41,16 @@ export async function checkPostgresReachable(
   }
   const detail =
     schema === undefined
-      ? `no journal in this database yet: the first \`memory-pool serve\` creates schema ${SCHEMA_VERSION} (\`memory-pool journal copy\` moves a SQLite journal in)`
+      ? `no journal in this database yet: the first open (serve, or this doctor) creates schema ${SCHEMA_VERSION}; \`memory-pool journal copy\` moves a SQLite journal in`
       : schema < SCHEMA_VERSION
         ? `schema ${schema}: serve migrates it to ${SCHEMA_VERSION} at start`
         : `schema ${schema}, as this build writes`;
   return { checks: [reachable, pass('journal schema', detail)], usable: true };
+}
+
+/** The Postgres journal could not be opened (its message names the key, the password hidden). */
+export function postgresJournalFailure(error: unknown): DoctorCheck {
+  return fail('journal writable', (error as Error).message, REACH_FIX);
 }
 
 /** One probe row written and removed, and the server is a primary that takes writes (not a standby). */
