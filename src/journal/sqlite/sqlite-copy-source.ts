@@ -4,7 +4,6 @@
  * of a save.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { ConfigError } from '../../errors/memory-pool-error.js';
@@ -39,7 +38,9 @@ export function openSqliteCopySource(dataDir: string): JournalCopySource {
   db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
   const columnsOf = (table: CopiedTable) => table.key.join(', ');
   return {
-    identity: `sqlite:${hostname()}:${realpathSync(path)}`,
+    // The file's real path, not the host's name: a container gets a new host name each run, and a copy run
+    // again from one must still resume its own.
+    identity: `sqlite:${realpathSync(path)}`,
     countRows: (table) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table.name}`).get() as { n: number }).n,
     readRows(table, after, limit) {
       const where =
