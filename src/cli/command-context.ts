@@ -77,10 +77,13 @@ export interface DataToolContext {
   close(): Promise<void>;
 }
 
-/** Loads the config or throws CommandFailure with its problems. */
-export function loadCommandConfig(configPath: string | undefined): MemoryPoolConfig {
+/** Loads the config (from `env`, default process.env) or throws CommandFailure with its problems. */
+export function loadCommandConfig(configPath: string | undefined, env?: NodeJS.ProcessEnv): MemoryPoolConfig {
   try {
-    return loadConfig(configPath === undefined ? {} : { configPath });
+    return loadConfig({
+      ...(configPath === undefined ? {} : { configPath }),
+      ...(env === undefined ? {} : { env }),
+    });
   } catch (error) {
     throw new CommandFailure(isMemoryPoolError(error) ? error.message : String(error));
   }

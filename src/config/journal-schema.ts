@@ -29,6 +29,12 @@ const postgresUrl = z
     },
   );
 
+/** What is wrong with `value` as a Postgres journal URL (never quoting it), or undefined when it is fine. */
+export function postgresUrlProblem(value: string): string | undefined {
+  const parsed = postgresUrl.safeParse(value);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+}
+
 /** A # anywhere (a Postgres URL has no fragment), or more than one @ before the path. */
 function hasRawSeparator(value: string): boolean {
   const authority = /^[^:/?#]*:\/\/([^/?]*)/.exec(value)?.[1] ?? '';

@@ -2,7 +2,8 @@
 import type { Database } from 'better-sqlite3';
 import { ConfigError } from '../errors/memory-pool-error.js';
 
-const SCHEMA_VERSION = 1;
+/** The version this build writes (PRAGMA user_version). */
+export const SCHEMA_VERSION = 1;
 
 /**
  * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are

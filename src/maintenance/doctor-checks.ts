@@ -104,25 +104,6 @@ export async function checkJournal(
   }
 }
 
-/** The Postgres journal (journal.postgres.url) can be written: one small write now. */
-export async function checkPostgresJournal(journal: Journal): Promise<DoctorCheck> {
-  try {
-    await journal.probeWritable();
-    return pass('journal writable', 'Postgres (journal.postgres.url)');
-  } catch (error) {
-    return postgresJournalFailure(error);
-  }
-}
-
-/** The Postgres journal could not be opened or written (its message names the key, the password hidden). */
-export function postgresJournalFailure(error: unknown): DoctorCheck {
-  return fail(
-    'journal writable',
-    (error as Error).message,
-    'Check journal.postgres.url (or MEMORY_POOL_POSTGRES_URL), and that the server runs and this user may write the database.',
-  );
-}
-
 /** The journal could not be opened or written. */
 export function journalFailure(dataDir: string, error: unknown): DoctorCheck {
   return fail(

@@ -9,10 +9,8 @@ import {
   checkBacklog,
   checkEmbedder,
   checkJournal,
-  checkPostgresJournal,
   checkStore,
   journalFailure,
-  postgresJournalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
 import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
@@ -61,11 +59,10 @@ export function runDoctor(
 }
 
 async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): Promise<DoctorCheck[]> {
-  const [{ createEmbedder }, { openJournal, journalBackendOf }] = await Promise.all([
+  const [{ createEmbedder }, { openJournal }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../journal/open-journal.js'),
   ]);
-  const onPostgres = journalBackendOf(config) === 'Postgres';
   const embedder = createEmbedder(config.embedding);
   const checks: DoctorCheck[] = [];
   // The store and the journal are opened apart, so a failure of one is reported as its own.
@@ -81,10 +78,17 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
       fix: 'Start the store, then run doctor again.',
     });
   }
+  const postgresUrl = config.journal?.postgres?.url;
+  // Loaded only when named, as openJournal loads the driver: a SQLite setup never loads it.
+  const postgres =
+    postgresUrl === undefined ? undefined : await import('../../maintenance/doctor-postgres-checks.js');
+  // Postgres is asked first, read-only: an unreachable server or a newer journal is its own line, not opened.
+  const reached = postgresUrl === undefined ? undefined : await postgres?.checkPostgresReachable(postgresUrl);
+  if (reached !== undefined) checks.push(...reached.checks);
   try {
-    journal = await openJournal(config);
+    if (reached === undefined || reached.usable) journal = await openJournal(config);
   } catch (error) {
-    checks.push(onPostgres ? postgresJournalFailure(error) : journalFailure(config.dataDir, error));
+    checks.push(postgres?.postgresJournalFailure(error) ?? journalFailure(config.dataDir, error));
   }
   try {
     if (store !== undefined)
@@ -109,7 +113,9 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
     }
     if (journal !== undefined) {
       checks.push(
-        await (onPostgres ? checkPostgresJournal(journal) : checkJournal(journal, config.dataDir, deps)),
+        await (postgres === undefined || postgresUrl === undefined
+          ? checkJournal(journal, config.dataDir, deps)
+          : postgres.checkPostgresWritable(journal, postgresUrl)),
         await checkBacklog(journal, (deps.now ?? Date.now)()),
       );
     }

@@ -21,7 +21,7 @@ import { PostgresSnapshots } from './postgres-snapshots.js';
 import { decodeText, encodeText, toDecodedMessage } from './postgres-text.js';
 
 /** BIGINT (oid 20) as a JS number: the journal's ms timestamps and counts are far below 2^53. */
-const TYPES = {
+export const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };

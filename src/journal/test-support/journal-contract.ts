@@ -575,6 +575,10 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
         { ...chunks[0], chunk_id: `${copy}-c`, bot: copy, collection: `${copy}-col` },
       ]);
       assert.equal((await a.snapshots.readRows('forgotten_messages', from)).length, 1);
+      await a.recordCollectionModel(`${bot}-col`, 'm-1', 384, 4);
+      assert.deepEqual(await b.snapshots.readRows('collection_models', from), [
+        { collection: `${bot}-col`, model: 'm-1', dimensions: 384, recorded_at: 4 },
+      ]);
       await a.snapshots.recordRestore(`${copy}-col`, 'snap.jsonl', false, 3);
       assert.deepEqual(await b.snapshots.restoreOf(`${copy}-col`), {
         snapshot: 'snap.jsonl',
