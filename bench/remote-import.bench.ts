@@ -7,7 +7,9 @@
  * one upsert, one chunk after another. Rounds alternate which side goes first; medians are printed.
  * The idle flush is 1 s here (30 s by default), so the last chunk's wait does not stand for the service's cost;
  * the summary gives the ratio with and without that wait, and each round the /save calls' own p50 and p99.
- * Run: node --import tsx bench/remote-import.bench.ts [--messages 2000 --rounds 3 --delay-ms 50]
+ * `--step 100` sends 100 new messages per /save (a window of 100), as an importer or a catch-up would: then
+ * the writer, not the /save round trips, sets the pace.
+ * Run: node --import tsx bench/remote-import.bench.ts [--messages 2000 --rounds 3 --delay-ms 50 --step 2]
  */
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
@@ -22,9 +24,14 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '3' },
     'delay-ms': { type: 'string', default: '50' },
+    step: { type: 'string', default: '2' },
   },
 });
 const MESSAGES = Number(args.messages);
+/** New messages per /save (a chat client sends each turn; an importer or a catch-up sends many at once). */
+const STEP = Number(args.step);
+/** Each /save re-sends the messages before its new ones, up to a window of this many, as chat clients do. */
+const WINDOW = Math.max(10, STEP);
 /** The bot's idle flush here (30 s by default): the last chunk is written this long after the last message. */
 const IDLE_MS = 1_000;
 const percentile = (values: readonly number[], p: number) =>
@@ -93,9 +100,9 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
     ts: m.ts + round * 86_400_000 * 30,
   }));
   const latencies: number[] = [];
-  for (let end = 2; end <= body.length; end += 2) {
+  for (let end = Math.min(STEP, body.length); end <= body.length; end += STEP) {
     const sent = performance.now();
-    await client.save({ bot, source: 'bench', messages: body.slice(Math.max(0, end - 10), end) });
+    await client.save({ bot, source: 'bench', messages: body.slice(Math.max(0, end - WINDOW), end) });
     latencies.push(performance.now() - sent);
   }
   const saved = (performance.now() - started) / 1000;
@@ -131,7 +138,7 @@ try {
     );
   }
   console.log(
-    `${MESSAGES} messages, ${DIMENSIONS}-d stand-in answering in ${args['delay-ms']} ms, median of ${args.rounds}: ` +
+    `${MESSAGES} messages, ${STEP} new per /save, ${DIMENSIONS}-d stand-in answering in ${args['delay-ms']} ms, median of ${args.rounds}: ` +
       `memory-pool ${median(pool).toFixed(2)} s, st-qdrant-memory's save loop ${median(st).toFixed(2)} s: ` +
       `${(median(st) / median(pool)).toFixed(1)}x; without the ${IDLE_MS / 1000} s idle flush wait ` +
       `${(median(pool) - IDLE_MS / 1000).toFixed(2)} s, ${(median(st) / (median(pool) - IDLE_MS / 1000)).toFixed(1)}x (load average ${loadavg()
