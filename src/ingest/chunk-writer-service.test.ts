@@ -5,6 +5,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
 import { startTestService } from '../service/test-support/start-test-service.js';
 import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 
 const DAY = 1.7e12;
 const user = (id: string, text: string, channel: string) => ({
@@ -37,6 +38,33 @@ describe('chunk writer in the running service', () => {
         points.map((p) => p.payload!.messageIds),
         ['good'],
       );
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a batch asks the model once for its chunks and their parts (one round trip to a remote endpoint)', async () => {
+    const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);
+    const service = await startTestService({ embedder });
+    try {
+      await service.post('/save', {
+        bot: 'mythos',
+        messages: [
+          user('a1', 'My sister Anna lives in Lisbon', 'c1'),
+          user('a2', 'She has a kitten named Miso', 'c1'),
+          user('b1', 'The regatta is on Sunday', 'c2'),
+        ],
+      });
+      await service.writer.runOnce({ flush: true });
+      const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+      assert.equal((await client.count('mem_mythos')).count, 2);
+      assert.ok(
+        (await client.count(partsCollectionName('mem_mythos'))).count >= 2,
+        'the parts were stored too',
+      );
+      // Two chunks with their parts in one batch: one call holding both kinds of text.
+      assert.deepEqual(embedder.calls.length, 1, `calls of ${embedder.calls.join(', ')} texts`);
+      assert.ok(embedder.calls[0]! >= 4);
     } finally {
       await service.close();
     }
@@ -81,7 +109,9 @@ describe('chunk writer in the running service', () => {
       embedder.calls.length = 0;
       const forgot = await service.post('/forget', { bot: 'mythos', discord_user_id: 'helen' });
       assert.equal(forgot.json.points_rewritten, 80);
-      assert.ok(Math.max(...embedder.calls) <= 32, `embed calls: ${embedder.calls.join(', ')}`);
+      // A batch is 32 chunks, each left with one message, so one part: its call holds 32 chunk and 32 part texts.
+      assert.ok(Math.max(...embedder.calls) <= 2 * 32, `embed calls: ${embedder.calls.join(', ')}`);
+      assert.ok(embedder.calls.length >= 3, `embed calls: ${embedder.calls.join(', ')}`);
     } finally {
       await service.close();
     }

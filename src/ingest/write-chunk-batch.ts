@@ -15,7 +15,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { EmbeddedParts, PartsIndex } from '../parts/parts-index.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
-import { deriveChunkVectors } from './derive-chunk-vectors.js';
+import { embedChunksAndParts } from './derive-chunk-vectors.js';
 import type { OutageRecovery, WriteDependency } from './outage-recovery.js';
 import { computeRetryDelay } from './retry-delay.js';
 
@@ -97,16 +97,23 @@ async function writeCollectionGroup(
   let parts: EmbeddedParts | undefined;
   let vectors: Float32Array[];
   try {
-    // The parts first: a long chunk's vector is derived from theirs instead of asking the model again.
-    const embedded = await deps.parts?.embedParts(collection, toIndex, signal);
-    if (embedded === false) return; // aborted: still due, not a failure
-    parts = embedded;
-    vectors = await deriveChunkVectors(
+    // Parts and chunks in one model call; a long chunk's vector is derived from its parts' instead.
+    const index = deps.parts;
+    const planned =
+      index === undefined
+        ? undefined
+        : {
+            points: await index.planPoints(toIndex, collection),
+            embedder: await index.embedderOf(collection),
+          };
+    const embedded = await embedChunksAndParts(
       embedder,
       toIndex.map((c) => ({ chunkId: c.chunkId, text: c.payload.text })),
-      parts,
+      planned,
       signal ? { signal } : {},
     );
+    parts = embedded.parts;
+    vectors = embedded.chunks;
     await deps.recovery?.succeeded('embedder');
   } catch (error) {
     if (signal?.aborted) return; // gave way to a forget, a stop or a deadline: still due, not a failure

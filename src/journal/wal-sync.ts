@@ -5,7 +5,7 @@
  * file on libuv's thread pool, which is what `synchronous = FULL` did inside every commit, on the event
  * loop, for ~6-20 ms each. Callers that arrive while an fsync runs share the next one (group commit).
  */
-import { closeSync, fsync, open } from 'node:fs';
+import { closeSync, fdatasync, fsync, open } from 'node:fs';
 import { promisify } from 'node:util';
 import { dirname } from 'node:path';
 import { JournalError } from '../errors/memory-pool-error.js';
@@ -90,15 +90,21 @@ export class WalSync {
 
 const openAsync = promisify(open);
 const fsyncAsync = promisify(fsync);
+const fdatasyncAsync = promisify(fdatasync);
 
 /** Read-only is enough: fsync flushes the file's inode, whichever descriptor wrote it. */
 function openForSync(path: string): Promise<number> {
   return openAsync(path, 'r');
 }
 
-/** fsyncs `fd`, or `path` through a descriptor opened for the call (a directory). */
+/**
+ * Flushes the WAL through `fd` with fdatasync: the data and whatever metadata reading it back needs (a size
+ * change), not the modification time, so an overwrite in place needs no filesystem journal commit, which
+ * waits for whatever else the disk was given (the store's vectors). Without `fd`, fsyncs `path` (a directory
+ * entry).
+ */
 async function syncPath(path: string, fd?: number): Promise<void> {
-  if (fd !== undefined) return fsyncAsync(fd);
+  if (fd !== undefined) return fdatasyncAsync(fd);
   const opened = await openForSync(path);
   try {
     await fsyncAsync(opened);

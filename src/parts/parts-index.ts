@@ -68,8 +68,8 @@ export class PartsIndex {
   }
 
   /**
-   * Plans and embeds the parts of chunks of one collection, storing nothing: the chunk writer derives a
-   * chunk's vector from them before it stores both. False when `signal` aborted; throws on failure.
+   * Plans and embeds the parts of chunks of one collection, storing nothing (writeParts stores them; the chunk
+   * writer plans with planPoints and embeds parts and chunks in one call). False when `signal` aborted.
    */
   async embedParts(
     collection: string,
