@@ -110,7 +110,14 @@ function writeChats(dir: string, count: number): string {
 
 async function runRound(
   runImport: typeof RunImport,
-): Promise<{ first: number; second: number; firstOut: string; secondOut: string; busy: number }> {
+): Promise<{
+  first: number;
+  second: number;
+  firstOut: string;
+  secondOut: string;
+  busy: number;
+  cpuSeconds: number;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-import-bench-'));
   const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
   try {
@@ -144,11 +151,15 @@ async function runRound(
       return { seconds: (performance.now() - started) / 1000, out };
     };
     const busyBefore = readWorkersBusy();
+    // CPU time of the whole process (every thread): what the import costs, whatever else the machine runs.
+    const cpuBefore = process.cpuUsage();
     const first = await timed();
     // The model workers' share of the first import's wall time spent holding a job (1 = every core busy).
     const busy = busyFractionSince(busyBefore, countModelWorkers());
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const second = await timed();
-    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out, busy };
+    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out, busy, cpuSeconds };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -176,6 +187,8 @@ interface RoundFigures {
   readonly textsPerMessage: number;
   /** The model workers' busy fraction during the first import (0 for a tree whose workers are not seen). */
   readonly busy: number;
+  /** CPU seconds the first import took, all threads. */
+  readonly cpuSeconds: number;
 }
 
 if (args.compare !== undefined) {
@@ -203,14 +216,17 @@ if (args.compare !== undefined) {
       process.stdout.write(
         `round ${round + 1} ${tree}: ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
           `${result.textsPerMessage.toFixed(2)} model texts/message, model ${((MESSAGES * result.textsPerMessage) / result.first).toFixed(1)} texts/s, ` +
-          `workers ${(100 * result.busy).toFixed(0)} % busy; load ${loadavg()[0]!.toFixed(1)})\n`,
+          `workers ${(100 * result.busy).toFixed(0)} % busy, ${((1000 * result.cpuSeconds) / MESSAGES).toFixed(0)} CPU ms/message; ` +
+          `load ${loadavg()[0]!.toFixed(1)})\n`,
       );
     }
   }
   const [mine, theirs] = trees.map((tree) => median(figures.get(tree)!.map((f) => f.first)));
+  const [myCpu, theirCpu] = trees.map((tree) => median(figures.get(tree)!.map((f) => f.cpuSeconds)));
   process.stdout.write(
     `${MESSAGES} messages, median of ${ROUNDS} interleaved rounds: ${trees[0]} ${mine!.toFixed(1)} s, ` +
-      `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x\n`,
+      `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x; CPU ${myCpu!.toFixed(1)} s vs ` +
+      `${theirCpu!.toFixed(1)} s: ${(theirCpu! / myCpu!).toFixed(2)}x\n`,
   );
 } else {
   const { runImport } = (await import(join(ROOT, 'src/cli/commands/import-command.js'))) as {
@@ -221,6 +237,7 @@ if (args.compare !== undefined) {
   const seconds: number[] = [];
   const perMessage: number[] = [];
   const busy: number[] = [];
+  const cpuSeconds: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     const textsBefore = countModelTexts();
     const result = await runRound(runImport);
@@ -229,12 +246,14 @@ if (args.compare !== undefined) {
     seconds.push(result.second);
     perMessage.push(texts / MESSAGES);
     busy.push(result.busy);
+    cpuSeconds.push(result.cpuSeconds);
     if (args.json) continue;
     process.stdout.write(
       `round ${round}: first import ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
         `${(texts / MESSAGES).toFixed(2)} model texts/message, model ${(texts / result.first).toFixed(1)} texts/s` +
         `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}, ` +
-        `workers ${(100 * result.busy).toFixed(0)} % busy), second ${result.second.toFixed(2)} s\n`,
+        `workers ${(100 * result.busy).toFixed(0)} % busy, ${((1000 * result.cpuSeconds) / MESSAGES).toFixed(0)} CPU ms/message), ` +
+        `second ${result.second.toFixed(2)} s\n`,
     );
     if (round === 1)
       process.stdout.write(
@@ -243,13 +262,13 @@ if (args.compare !== undefined) {
   }
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage), busy: median(busy) })}\n`,
+      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage), busy: median(busy), cpuSeconds: median(cpuSeconds) })}\n`,
     );
   } else {
     process.stdout.write(
       `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
         `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message, ` +
-        `workers ${(100 * median(busy)).toFixed(0)} % busy), ` +
+        `workers ${(100 * median(busy)).toFixed(0)} % busy, ${((1000 * median(cpuSeconds)) / MESSAGES).toFixed(0)} CPU ms/message), ` +
         `second run ${median(seconds).toFixed(2)} s; the model alone: ` +
         `${modelRate === undefined ? 'not used' : `${modelRate.toFixed(1)} texts/s on all workers`} ` +
         `(load average ${loadavg()

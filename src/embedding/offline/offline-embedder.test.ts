@@ -7,7 +7,8 @@ import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { OfflineEmbedder } from './offline-embedder.js';
 import { WindowedEmbedder } from '../windowed-embedder.js';
-import { OfflineModelClient, startModelWorker } from './offline-model-client.js';
+import { startModelWorker } from './model-worker.js';
+import { OfflineModelClient } from './offline-model-client.js';
 import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -169,68 +170,34 @@ test('one embed call of several texts is shared by every worker of the pool, not
   assert.ok(dot(vectors[2]!, alone!) > 0.99999, 'vectors come back in the order of the texts');
 });
 
-test('a queued offline job whose signal aborts leaves the queue at once; the running one still ends', async () => {
+test('a recall query sent while a worker holds a computing job and the next bulk one runs before that next one', async () => {
+  const client = new OfflineModelClient({ workers: 1 });
+  await client.embed(['load the model first'], false);
+  const order: string[] = [];
+  const track = (name: string, run: Promise<Float32Array[]>) => run.then(() => order.push(name));
+  // The one worker holds bulk-1 (computing) and bulk-2 (sent ahead); bulk-3 waits on this thread.
+  const bulk = ['bulk-1', 'bulk-2', 'bulk-3'].map((name) =>
+    track(name, client.embed([`${name}: the harbour, the rain and the night train to Lisbon`], false)),
+  );
+  const query = track('query', client.embed(['a recall query'], true));
+  await Promise.all([...bulk, query]);
+  // In the worker's arrival order the query would have waited for bulk-2 as well (it may even overtake
+  // bulk-1, when all three arrive while the worker is still between jobs).
+  assert.ok(order.indexOf('query') < order.indexOf('bulk-2'), `finished in the order ${order.join(', ')}`);
+  assert.equal(order.length, 4);
+});
+
+test('queued offline jobs whose signal aborts leave the queue at once; those sent to the worker still end', async () => {
   const client = new OfflineModelClient({ workers: 1 });
   const controller = new AbortController();
-  const batches = Array.from({ length: 20 }, (_, i) => [`chunk ${i} of a long backlog`]);
-  const [running, ...queued] = client.embedBatches(batches, false, controller.signal);
+  // Texts of one length, so they leave in order: the worker holds the first two (one computing, one next).
+  const batches = Array.from({ length: 20 }, (_, i) => [
+    `chunk ${String(i).padStart(2, '0')} of a long backlog`,
+  ]);
+  const [running, next, ...queued] = client.embedBatches(batches, false, controller.signal);
   // One listener for the call (Node warns past 10 on one signal), however many batches wait.
   assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
   controller.abort(new Error('a forget needs the writer'));
   for (const job of queued) await assert.rejects(job, /a forget needs the writer/);
-  const [vector] = await running!;
-  assert.equal(vector?.length, 512);
-});
-
-/** Stand-in token ids for fake workers: a text's code points, so a test can read back what was sent. */
-const encodeCodePoints = (text: string) => Array.from(text, (c) => c.codePointAt(0)!);
-const decodeCodePoints = (ids: Int32Array) => String.fromCodePoint(...ids);
-
-/** A stand-in model worker: answers each job with one 4-d vector per text, after `delayMs`. */
-function startFakeWorker(delayMs: number): Worker {
-  return new Worker(
-    `const { parentPort } = require('node:worker_threads');
-     parentPort.on('message', (job) => setTimeout(() => {
-       const vectors = job.tokenIds.map(() => Float32Array.of(1, 0, 0, 0));
-       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
-     }, ${delayMs}));`,
-    { eval: true },
-  );
-}
-
-test('a long query runs on one worker at a time, so a short query sent after it starts at once on another', async () => {
-  const sent: string[] = [];
-  let inFlightLong = 0;
-  let mostInFlightLong = 0;
-  const client = new OfflineModelClient({
-    workers: 2,
-    encode: encodeCodePoints,
-    startWorker: () => {
-      const worker = startFakeWorker(20);
-      const post = worker.postMessage.bind(worker);
-      worker.postMessage = (message: { tokenIds: Int32Array[] }) => {
-        const texts = message.tokenIds.map(decodeCodePoints);
-        sent.push(...texts);
-        if (texts[0]!.startsWith('long')) mostInFlightLong = Math.max(mostInFlightLong, ++inFlightLong);
-        post(
-          message,
-          message.tokenIds.map((ids) => ids.buffer as ArrayBuffer),
-        );
-      };
-      worker.on('message', () => {
-        inFlightLong = Math.max(0, inFlightLong - 1);
-      });
-      return worker;
-    },
-  });
-  const long = client.embedBatches(
-    Array.from({ length: 6 }, (_, i) => [`long query window ${i}`]),
-    true,
-  );
-  const short = client.embed(['short query'], true);
-  await Promise.all([...long, short]);
-  // Windows of one query waited in line before: the short query started only after all six.
-  assert.equal(sent.indexOf('short query'), 1, `sent in the order ${sent.join(', ')}`);
-  assert.equal(mostInFlightLong, 1);
-  assert.equal(sent.length, 7);
+  for (const job of [running, next]) assert.equal((await job!)[0]?.length, 512);
 });
