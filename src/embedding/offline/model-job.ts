@@ -35,9 +35,16 @@ export function lengthOf(job: Job): number {
   return length;
 }
 
-/** Whether `slot` holds a recall query's job not yet answered: a second would wait behind it. */
+/**
+ * Whether `slot` holds a recall query's job it will compute (not answered, not claimed by another worker):
+ * a second would wait behind it.
+ */
 export function hasUrgentJob(slot: Slot): boolean {
-  for (const job of slot.jobs.values()) if (job.call !== undefined && job.done !== true) return true;
+  for (const job of slot.jobs.values()) {
+    if (job.call === undefined || job.done === true) continue;
+    const claimedBy = job.claim === undefined ? 0 : Atomics.load(job.claim, 0);
+    if (claimedBy === 0 || claimedBy === slot.number) return true;
+  }
   return false;
 }
 

@@ -102,11 +102,12 @@ test('each worker holds the bulk job it computes and the next one, never more, a
   const { client, sent, mostHeld } = recordingClient(2, 15);
   const batches = Array.from({ length: 12 }, (_, i) => [`chunk ${String(i).padStart(2, '0')}`]);
   await Promise.all(client.embedBatches(batches, false));
-  // One job each, the worker waited for this thread to see each answer before it got the next.
+  // Both workers got two jobs at once, before either answered (with one job each, a worker waited for
+  // this thread to see each answer before it got the next); how the rest is shared depends on their speed.
   assert.deepEqual(mostHeld, [2, 2]);
   assert.equal(sent.flat().length, 12);
   assert.ok(
-    sent.every((texts) => texts.length >= 4),
+    sent.every((texts) => texts.length >= 2),
     `shared as ${sent.map((t) => t.length).join(' / ')}`,
   );
 });
