@@ -247,6 +247,10 @@ class PostgresJournal implements Journal {
     );
   }
 
+  async forgetCollectionModel(collection: string): Promise<void> {
+    await this.#db.run('DELETE FROM collection_models WHERE collection = $1', [collection]);
+  }
+
   close(): Promise<void> {
     return this.#close();
   }

@@ -139,6 +139,10 @@ export class SqliteJournal implements Journal {
     return this.#run(() => this.#journal.recordCollectionModel(collection, model, dimensions, now));
   }
 
+  forgetCollectionModel(collection: string) {
+    return this.#run(() => this.#journal.forgetCollectionModel(collection));
+  }
+
   async close(): Promise<void> {
     await this.#run(() => undefined); // after whatever is queued
     this.#sqliteChanges.stop();

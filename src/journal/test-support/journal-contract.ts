@@ -516,11 +516,15 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.partsIndexes.isComplete(col), false);
       await a.partsIndexes.markComplete(col, 3);
       assert.equal(await b.partsIndexes.isComplete(col), true);
+      await b.partsIndexes.markIncomplete(col, 4);
+      assert.equal(await a.partsIndexes.isComplete(col), false);
       await b.partsIndexes.forget(col);
       assert.equal(await a.partsIndexes.isComplete(col), undefined);
       await a.recordCollectionModel(col, 'm-1', 384, 1);
       await b.recordCollectionModel(col, 'm-2', 768, 2);
       assert.deepEqual(await a.collectionModel(col), { model: 'm-1', dimensions: 384 });
+      await b.forgetCollectionModel(col);
+      assert.equal(await a.collectionModel(col), undefined);
     });
 
     test('a route switched on one connection is announced to a watcher on another', async () => {
