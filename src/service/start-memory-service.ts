@@ -11,7 +11,8 @@ import { createServiceApp } from '../http/service-app.js';
 import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import { listenHttp } from '../runtime/listen-http.js';
@@ -34,7 +35,7 @@ export interface MemoryServiceOptions {
   /** Replace the store client (tests). */
   readonly store?: MemoryStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
-  readonly journal?: MessageJournal;
+  readonly journal?: Journal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
   /** Where the Discord connection (when `discord:` is configured) reaches Discord: a local stand-in in tests. */
@@ -87,7 +88,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   };
   try {
     // Opened first: the store's per-chat payloads follow the journal's reembed routes.
-    const journal = options.journal ?? openMessageJournal(config.dataDir);
+    const journal = options.journal ?? (await openJournal(config));
     closers.push(() => journal.close());
     let storeUrl: string | undefined;
     let store = options.store;
@@ -116,7 +117,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         { payloadFor: perChatPayloads(config.bots, journal) },
       );
     }
-    const service = assembleService({
+    const service = await assembleService({
       config,
       store,
       journal,

@@ -1,7 +1,7 @@
 /** @module `memory-pool doctor [--config F]`: every check a pass/fail line with its fix; exit 0 only when all pass. */
 import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
-import type { MessageJournal } from '../../journal/message-journal.js';
+import type { Journal } from '../../journal/journal.js';
 import type { DoctorCheck } from '../../maintenance/doctor-check.js';
 import {
   type FreeSpace,
@@ -9,8 +9,10 @@ import {
   checkBacklog,
   checkEmbedder,
   checkJournal,
+  checkPostgresJournal,
   checkStore,
   journalFailure,
+  postgresJournalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
 import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
@@ -59,15 +61,16 @@ export function runDoctor(
 }
 
 async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): Promise<DoctorCheck[]> {
-  const [{ createEmbedder }, { openMessageJournal }] = await Promise.all([
+  const [{ createEmbedder }, { openJournal, journalBackendOf }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
-    import('../../journal/message-journal.js'),
+    import('../../journal/open-journal.js'),
   ]);
+  const onPostgres = journalBackendOf(config) === 'Postgres';
   const embedder = createEmbedder(config.embedding);
   const checks: DoctorCheck[] = [];
   // The store and the journal are opened apart, so a failure of one is reported as its own.
   let store: DataStore | undefined;
-  let journal: MessageJournal | undefined;
+  let journal: Journal | undefined;
   try {
     store = await openDataStore(config);
   } catch (error) {
@@ -79,9 +82,9 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
     });
   }
   try {
-    journal = openMessageJournal(config.dataDir);
+    journal = await openJournal(config);
   } catch (error) {
-    checks.push(journalFailure(config.dataDir, error));
+    checks.push(onPostgres ? postgresJournalFailure(error) : journalFailure(config.dataDir, error));
   }
   try {
     if (store !== undefined)
@@ -106,13 +109,13 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
     }
     if (journal !== undefined) {
       checks.push(
-        checkJournal(journal, config.dataDir, deps),
-        checkBacklog(journal, (deps.now ?? Date.now)()),
+        await (onPostgres ? checkPostgresJournal(journal) : checkJournal(journal, config.dataDir, deps)),
+        await checkBacklog(journal, (deps.now ?? Date.now)()),
       );
     }
     checks.push(...checkApiKeys(config));
   } finally {
-    journal?.close();
+    await journal?.close();
     await store?.close();
   }
   return checks;
