@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { createHolderId, holdLease } from './hold-lease.js';
+import { createHolderId, holdLease, runUnderLease } from './hold-lease.js';
 import type { Journal, JournalLeases } from './journal.js';
 import { openSqliteJournal } from './sqlite/sqlite-journal.js';
 
@@ -61,6 +61,21 @@ describe('holdLease', () => {
     const taken = await holdLease(journal.leases, 'pass', 'next', { now: () => clock + 91 });
     assert.ok(taken);
     await taken.release();
+  });
+
+  test('runUnderLease holds the lease while its work runs and gives it back after, even when the work throws', async () => {
+    const lease = { name: 'reindex:mem_a', what: 'reindex of bot a', field: '--bot' };
+    let holderDuring: string | undefined;
+    await assert.rejects(
+      runUnderLease(journal.leases, lease, async () => {
+        holderDuring = await journal.leases.holderOf('reindex:mem_a', Date.now());
+        throw new Error('the store went away');
+      }),
+      /the store went away/,
+    );
+    assert.match(holderDuring ?? '', new RegExp(`:${process.pid}:`));
+    assert.equal(await journal.leases.holderOf('reindex:mem_a', Date.now()), undefined);
+    assert.equal(await runUnderLease(journal.leases, lease, async () => 'ran'), 'ran');
   });
 
   test('holder ids differ between processes and restarts', () => {

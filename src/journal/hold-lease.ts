@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { ValidationError } from '../errors/memory-pool-error.js';
 import type { JournalLeases } from './journal.js';
 
 /** Default life of a pass's lease: a killed holder blocks the next pass this long at most. */
@@ -60,4 +61,30 @@ export async function holdLease(
       await leases.release(name, holder);
     },
   };
+}
+
+/**
+ * Runs `work` under the lease `name` (a pass one process at a time may run: a reembed, a reindex), given
+ * back when it ends. Another holder's live lease is a 409 naming `what` and when to try again.
+ */
+export async function runUnderLease<T>(
+  leases: JournalLeases,
+  lease: { readonly name: string; readonly what: string; readonly field: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  const held = await holdLease(leases, lease.name, createHolderId());
+  if (held === undefined) {
+    const holder = (await leases.holderOf(lease.name, Date.now())) ?? 'a process that just finished';
+    throw new ValidationError(
+      lease.field,
+      `another ${lease.what} is running (${holder}). Wait for it to finish; if that process died, its lease runs out within ${PASS_LEASE_MS / 1000} s.`,
+      'validation_failed',
+      409,
+    );
+  }
+  try {
+    return await work();
+  } finally {
+    await held.release();
+  }
 }
