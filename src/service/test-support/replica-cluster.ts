@@ -33,6 +33,8 @@ export interface Replica {
   readonly url: string;
   /** Whether the process is running (started, not yet killed or stopped). */
   readonly running: boolean;
+  /** The process id of its latest start (part of its holder id in leases and claims). */
+  readonly pid: number | undefined;
   /** Starts it (again) and resolves once /health answers. */
   start(): Promise<void>;
   /** SIGKILL: no shutdown code runs, claims and leases are left to expire. */
@@ -110,6 +112,9 @@ function createReplica(
     url,
     get running() {
       return isRunning();
+    },
+    get pid() {
+      return child?.pid;
     },
     async start() {
       if (isRunning()) return;
