@@ -1,10 +1,9 @@
 /**
- * @module The `journal:` section: where the journal lives when not in SQLite under dataDir. This release
- * parses `journal.postgres.url` and refuses to start with it (checkJournal): the Postgres journal's
- * backend exists (src/journal/postgres/), but the service does not run on it until the next release.
+ * @module The `journal:` section: where the journal lives when not in SQLite under dataDir. With
+ * `journal.postgres.url` set, serve and the CLI open the Postgres journal (src/journal/open-journal.ts); the
+ * URL is checked here for its form only, and the server when the journal is opened.
  */
 import { z } from 'zod';
-import type { ConfigProblem } from './config-problems.js';
 import { section } from './config-fields.js';
 
 const URL_FIX =
@@ -43,15 +42,3 @@ export const journalSchema = section({
     url: postgresUrl,
   }).optional(),
 });
-
-/** The refusal, until the service runs on the Postgres journal: a clear start-up error naming the key. */
-export function checkJournal(journal: z.output<typeof journalSchema> | undefined): ConfigProblem[] {
-  if (journal?.postgres === undefined) return [];
-  return [
-    {
-      path: 'journal.postgres.url',
-      message:
-        'the Postgres journal lands in the next release; this one keeps its journal in SQLite under dataDir. Remove journal.postgres (or unset MEMORY_POOL_POSTGRES_URL)',
-    },
-  ];
-}

@@ -24,7 +24,7 @@ import { assembleCapabilities } from './assemble-capabilities.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 import { routeBots } from './route-bots.js';
-import type { ServiceDeps } from './service-deps.js';
+import type { ReadinessCheck, ServiceDeps } from './service-deps.js';
 
 export interface AssembleServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -175,6 +175,12 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     wakeWriter,
   });
   const { readiness } = config;
+  // A load balancer's /ready says which journal failed: on Postgres, the shared server (never its password:
+  // the journal's errors carry the URL masked).
+  const nameJournal = (check: ReadinessCheck): ReadinessCheck =>
+    check.ok || config.journal?.postgres === undefined
+      ? check
+      : { ok: false, error: `journal (Postgres) unreachable or not writable: ${check.error}` };
   const checkEmbedder = cacheProbe(() => embedder.probe(), {
     ttlMs: readiness.embedderCacheMs,
     timeoutMs: readiness.timeoutMs,
@@ -188,7 +194,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
         runProbe(() => store.probe(), readiness.timeoutMs),
         checkEmbedder(),
-        runProbe(() => journal.checkWritable(), readiness.timeoutMs),
+        runProbe(() => journal.checkWritable(), readiness.timeoutMs).then(nameJournal),
       ]);
       return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
     },

@@ -63,8 +63,11 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       // Decided before the collection exists, so a crash in between leaves it incomplete, never wrongly complete.
       const earlier = await store.countPoints(collection, MEMORY_POOL_CHUNKS);
       // What an earlier index (or a drop racing this creation) recorded says nothing of these new parts.
-      await journal.partsIndexes.forget(collection);
-      await journal.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
+      // One transaction: another replica never reads the index as unrecorded in between.
+      await journal.transaction(async (tx) => {
+        await tx.partsIndexes.forget(collection);
+        await tx.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
+      });
       await store.createHybridCollection(parts, dimensions);
     } else {
       const dense = shape.namedVectorSizes?.[DENSE_VECTOR];
@@ -101,8 +104,10 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
         await store.deleteCollection(parts);
         // A check queued behind this drop cached the parts as there: they are not any more.
         checked.delete(parts);
-        await journal.partsIndexes.forget(collection);
-        await journal.forgetCollectionModel(parts);
+        await journal.transaction(async (tx) => {
+          await tx.partsIndexes.forget(collection);
+          await tx.forgetCollectionModel(parts);
+        });
         // Another process (an import) may have created the collection and written parts meanwhile: until a
         // reindex, recall must not trust an index that may now lack them.
         if ((await store.describeCollection(collection)) !== undefined)

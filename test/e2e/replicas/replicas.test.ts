@@ -37,9 +37,6 @@ const COLLECTION = 'mem_replicas';
 const SOURCE = 'api';
 const EMBED_DELAY_MS = 200;
 
-/** Until serve runs on the Postgres journal (branch convert), serve refuses journal.postgres.url at start-up. */
-const PENDING = 'serve refuses journal.postgres.url until the callers use the journal port';
-
 describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-replicas-'));
   let postgres: TestPostgres;
@@ -56,13 +53,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
   const random = seededRandom(24);
   const conversations = ['c0', 'c1', 'c2', 'c3'].map((channel) => new Conversation(BOT, SOURCE, channel, random));
 
-  let started: Promise<void>;
-  // Each test awaits the start, so that while serve refuses Postgres the tests report it as TODO, not the hook.
-  before(() => {
-    started = startCluster();
-    started.catch(() => {});
-  });
-  async function startCluster(): Promise<void> {
+  before(async () => {
     postgres = await startPostgres();
     databaseUrl = await postgres.createDatabase('replicas');
     // A remote embedder's latency, so a chunk write (and its claim) lasts long enough to be caught by the kill.
@@ -83,7 +74,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
       },
     });
     client = createClusterClient(cluster.replicas);
-  }
+  });
   after(async () => {
     await cluster?.close();
     standIn?.close();
@@ -113,8 +104,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
     }));
   };
 
-  test('overlapping windows round-robin, one replica SIGKILLed mid-burst: every acknowledged message in exactly one point', { todo: PENDING }, async (t) => {
-    await started;
+  test('overlapping windows round-robin, one replica SIGKILLed mid-burst: every acknowledged message in exactly one point', async (t) => {
     const victim = cluster.replicas[1]!;
     let turns = 0;
     const sendTurn = () =>
@@ -166,8 +156,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
     assert.deepEqual(audit.doubled, [], 'no message is in two points');
   });
 
-  test('a forget sent to one replica is final on all three, even racing a write on another', { todo: PENDING }, async () => {
-    await started;
+  test('a forget sent to one replica is final on all three, even racing a write on another', async () => {
     const [old, racing] = [conversations[1]!, conversations[2]!];
     const forgottenOld = 'c1-13';
     const window = remember(racing.nextWindow(2));
@@ -199,8 +188,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
     }
   });
 
-  test('/retrieve answers the same on all three', { todo: PENDING }, async () => {
-    await started;
+  test('/retrieve answers the same on all three', async () => {
     for (const query of ['the night train to Vienna', 'my sister Anna in Lisbon', 'a broken bicycle chain']) {
       const answers = await Promise.all(
         cluster.replicas.map((replica) => client.retrieveOn(replica.index, { bot: BOT, query_text: query })),
