@@ -41,7 +41,7 @@ export function planReadyChunks(
   return journal.transaction((tx) => planConversations(tx, bots, now, flush, maxChunks, holder));
 }
 
-/** Outlives the transaction only if a commit is lost mid-way; then it expires. */
+/** Given back before the commit that took it, so its expiry matters only to a lease someone keeps. */
 const PLAN_LEASE_MS = 60_000;
 
 /** The lease's name; conversation keys hold U+0000 separators, which a lease name must not. */
@@ -67,7 +67,8 @@ async function planConversations(
     const bot = bots[conversation.bot];
     if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
     const lease = planLeaseName(conversation.bot, conversation.conversation);
-    // Free unless a holder died mid-plan (its lease then expires): that conversation waits for it.
+    // Another planner's uncommitted lease makes this wait for its commit; a lease kept by another holder
+    // (none of the planners keeps one) leaves the conversation to it.
     if (!(await journal.leases.acquire(lease, holder, PLAN_LEASE_MS, now))) continue;
     const plan = planChunks({
       pending: await journal.pendingMessages(conversation.bot, conversation.conversation),
