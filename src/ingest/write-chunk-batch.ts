@@ -60,11 +60,12 @@ export async function writeChunkBatch(
   chunks: readonly PlannedChunk[],
   signal?: AbortSignal,
 ): Promise<void> {
-  const points: ChunkToWrite[] = [];
-  for (const chunk of chunks) {
-    const payload = await buildPayload(deps, chunk);
-    if (payload !== undefined) points.push({ chunk, payload });
-  }
+  // The batch's journal reads are sent together: one round trip's wait on Postgres, not one per chunk.
+  const payloads = await Promise.all(chunks.map((chunk) => buildPayload(deps, chunk)));
+  const points = chunks.flatMap((chunk, i) => {
+    const payload = payloads[i];
+    return payload === undefined ? [] : [{ chunk, payload }];
+  });
   for (const [collection, group] of groupBy(points, (p) => p.chunk.collection)) {
     if (signal?.aborted) return;
     await writeCollectionGroup(deps, collection, group, signal);

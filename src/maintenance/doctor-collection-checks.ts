@@ -84,7 +84,7 @@ async function checkBotCollection(
   } else {
     const expected = 'error' in serve ? configured : serve;
     const recorded = await journal.collectionModel(collection);
-    const problems = vectorProblems(recorded, collection, layout, expected, serve);
+    const problems = vectorProblems(recorded, layout, expected, serve);
     checks.push(
       problems.length > 0
         ? fail(
@@ -181,7 +181,6 @@ const distanceFix = (bot: string) =>
 function vectorProblems(
   /** The model the journal recorded for the collection, if any. */
   recorded: { readonly model: string } | undefined,
-  collection: string,
   layout: { readonly size: number; readonly distance: unknown },
   expected: Model,
   serve: Model | { readonly error: string },

@@ -131,14 +131,12 @@ export class PartsIndex {
       maxTokens: embedder.inputWindow.maxTokens,
       countTokens: (text: string) => embedder.inputWindow.countTokens(text),
     };
-    const points: PartPoint[] = [];
-    for (const chunk of chunks) {
+    // Read together: one round trip's wait on Postgres, not one per chunk.
+    const held = await Promise.all(chunks.map((chunk) => journal.chunks.chunkMessages(chunk.chunkId)));
+    return chunks.flatMap((chunk, i) => {
       const bot = bots[chunk.bot];
-      if (bot === undefined) continue;
-      const messages = await journal.chunks.chunkMessages(chunk.chunkId);
-      points.push(...buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan));
-    }
-    return points;
+      return bot === undefined ? [] : buildPartPoints(chunk.chunkId, chunk.payload, held[i]!, bot, plan);
+    });
   }
 
   /** Deletes every part of these chunks (before their points are deleted). */
