@@ -11,11 +11,10 @@
  * the writer, not the /save round trips, sets the pace.
  * Run: node --import tsx bench/remote-import.bench.ts [--messages 2000 --rounds 3 --delay-ms 50 --step 2]
  */
-import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
+import { startEmbedderStandIn } from './support/embedder-stand-in.js';
 import { startBenchService } from './support/in-process-service.js';
 import { runStLoop, type StMessage } from './support/st-save-loop.js';
 
@@ -43,28 +42,6 @@ const WORDS =
     ' ',
   );
 
-/** The stand-in endpoint: hashing vectors of 3072 dimensions after a fixed delay, like a remote model's latency. */
-async function startStandIn(delayMs: number): Promise<{ baseUrl: string; close: () => void }> {
-  const hashing = new HashingEmbedder({ dimensions: DIMENSIONS });
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    req.on('end', () => {
-      const input = (JSON.parse(body) as { input: string[] }).input;
-      setTimeout(() => {
-        const data = input.map((text, index) => ({ index, embedding: Array.from(hashing.embedOne(text)) }));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data, model: 'stand-in' }));
-      }, delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, close: () => server.close() };
-}
-
 function generateMessages(count: number): StMessage[] {
   const random = seededRandom(21);
   const start = Date.UTC(2024, 2, 1, 9);
@@ -76,7 +53,7 @@ function generateMessages(count: number): StMessage[] {
   }));
 }
 
-const standIn = await startStandIn(Number(args['delay-ms']));
+const standIn = await startEmbedderStandIn(Number(args['delay-ms']), DIMENSIONS);
 const service = await startBenchService({
   embedding: {
     provider: 'openai-compatible',

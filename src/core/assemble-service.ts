@@ -14,7 +14,7 @@ import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
-import { createPartsGuard } from '../parts/parts-guard.js';
+import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
@@ -101,6 +101,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     indexFailed,
   );
   const partsGuard = createPartsGuard(store, journal);
+  const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {
     prepare: (collection, shape) =>
       prepareTimelineIndex(store, collection, shape).catch((error: unknown) =>
@@ -204,6 +205,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     collections,
     writer,
     async close() {
+      unfollowParts();
       await writer.stop();
       await indexing;
       await droppingParts;

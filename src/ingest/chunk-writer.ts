@@ -4,6 +4,7 @@
  * waking when due. Work is read from the journal every time, so a restart, or Qdrant or the embedder being
  * down, only delays it.
  */
+import { createHolderId } from '../journal/hold-lease.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
@@ -11,6 +12,8 @@ import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-
 
 export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'> {
   readonly now?: () => number;
+  /** This process's name in chunk claims and planning leases (default: a fresh createHolderId()). */
+  readonly holder?: string;
 }
 
 /** What a task run by `runExclusive` may do while no write can interleave. */
@@ -30,6 +33,14 @@ const WRITE_BATCH = 32;
 const PLAN_BATCH = 64;
 /** How long a forget waits for the rewrite of what its chunks keep; past it, the background writer finishes. */
 const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
+/**
+ * How long a claimed batch is this writer's alone. A writer killed mid-write leaves its claim to expire;
+ * then another replica (or this one, restarted under a new holder id) writes the chunks. A write that
+ * outlives its claim is harmless: the other write upserts the same point ids and the revision check keeps one.
+ */
+const CLAIM_MS = 30_000;
+/** How soon to look again at due chunks another replica has claimed. */
+const CLAIMED_ELSEWHERE_POLL_MS = 1_000;
 /** Longest sleep between passes when nothing is scheduled sooner. */
 const MAX_IDLE_SLEEP_MS = 5_000;
 
@@ -49,12 +60,14 @@ export class ChunkWriter {
   /** Aborts the background write in progress, so a forget need not wait for a slow embedder. */
   #backgroundWrite: AbortController | undefined;
   readonly #now: () => number;
+  readonly #holder: string;
   readonly #deps: ChunkBatchDeps;
   /** Wakes the chunks an outage of the store or the embedder left in backoff as soon as it answers again. */
   readonly #recovery: OutageRecovery;
 
   constructor(deps: ChunkWriterDeps) {
     this.#now = deps.now ?? Date.now;
+    this.#holder = deps.holder ?? createHolderId();
     this.#recovery = new OutageRecovery({
       probe: (dependency) => (dependency === 'store' ? deps.store.probe() : deps.embedder.probe()),
       makeDue: (chunkIds) => deps.journal.chunks.makeChunksDue(chunkIds),
@@ -119,7 +132,14 @@ export class ChunkWriter {
     let planned = 0;
     do {
       planning = await this.#enqueue(async () =>
-        planReadyChunks(this.#deps.journal, this.#deps.bots, this.#now(), options.flush ?? false, PLAN_BATCH),
+        planReadyChunks(
+          this.#deps.journal,
+          this.#deps.bots,
+          this.#now(),
+          options.flush ?? false,
+          PLAN_BATCH,
+          this.#holder,
+        ),
       );
       // The chain is promises only: without a macrotask between units, /save would still wait for them all.
       planned += planning.planned;
@@ -132,7 +152,11 @@ export class ChunkWriter {
     while (generation === this.#generation && (await this.#enqueue(() => this.#runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
-    const nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
+    let nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
+    // Due now but not taken: another replica holds them. It finishes them, or its claims expire: look again
+    // in a while, instead of asking the journal every 10 ms meanwhile.
+    if (nextRetry !== undefined && nextRetry <= this.#now())
+      nextRetry = this.#now() + CLAIMED_ELSEWHERE_POLL_MS;
     return [nextFlush, nextRetry, this.#recovery.nextProbeAt()]
       .filter((t): t is number => t !== undefined)
       .sort((a, b) => a - b)[0];
@@ -149,7 +173,9 @@ export class ChunkWriter {
       await deleteChunkBatch(this.#deps, deletions);
       return true;
     }
-    const due = await this.#deps.journal.chunks.dueChunks(this.#now(), WRITE_BATCH);
+    // Claimed, so no other replica writes these meanwhile; chunks another holder claimed are passed over.
+    const { chunks } = this.#deps.journal;
+    const due = await chunks.claimDueChunks(this.#holder, this.#now(), WRITE_BATCH, CLAIM_MS);
     if (due.length === 0) return false;
     const controller = new AbortController();
     this.#backgroundWrite = controller;
@@ -157,6 +183,11 @@ export class ChunkWriter {
       await writeChunkBatch(this.#deps, due, controller.signal);
     } finally {
       this.#backgroundWrite = undefined;
+      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
+      await chunks.releaseChunkClaims(
+        this.#holder,
+        due.map((chunk) => chunk.chunkId),
+      );
     }
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;

@@ -9,6 +9,7 @@
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
+import { runUnderLease } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
@@ -68,8 +69,21 @@ export interface ReembedSummary {
 const STOP_SERVE =
   'stop `memory-pool serve` (a request that began before the switch may still read it) and run the same command again';
 
-/** Runs one reembed action; refusals are ValidationErrors naming the option and the fix. */
+/**
+ * Runs one reembed action; refusals are ValidationErrors naming the option and the fix. Two reembeds of one
+ * bot never run at once, from any machine: each holds the lease `reembed:<collection>` (a dry run needs none).
+ */
 export async function reembedCollection(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
+  if (request.dryRun) return reembedLeased(deps, request);
+  const lease = {
+    name: `reembed:${request.bot.collection}`,
+    what: `memory-pool reembed of bot ${request.bot.name}`,
+    field: '--bot',
+  };
+  return runUnderLease(deps.journal.leases, lease, () => reembedLeased(deps, request));
+}
+
+async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
   if (request.action === 'drop-old') return dropOld(deps, request);
   const { journal, embedder } = deps;
   const configured = request.bot.collection;

@@ -19,6 +19,8 @@ export interface PartsGuard {
   checkPartsUsable(collection: string, model: string, dimensions: number): Promise<boolean>;
   /** Forgets what was checked, after the store said the collection is gone. */
   invalidate(collection: string): void;
+  /** Forgets every check: another replica changed parts-index state (it may have dropped or made parts). */
+  invalidateAll(): void;
   /**
    * After the store said `collection` is gone (deleted by SillyTavern's "Delete All Memories" or any client):
    * deletes its parts, which hold the same text. True when parts were deleted. A collection that exists again
@@ -87,6 +89,7 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       (await verify(collection, model, dimensions, false)) &&
       (await journal.partsIndexes.isComplete(collection)) === true,
     invalidate: (collection) => void checked.delete(partsCollectionName(collection)),
+    invalidateAll: () => checked.clear(),
     dropIfCollectionGone: (collection) => {
       const parts = partsCollectionName(collection);
       // A writer that checked before this must check again, and wait for the drop to finish.
@@ -131,4 +134,14 @@ function createKeyedLock() {
 
 function incompatible(message: string): StoreError {
   return new StoreError('collection_incompatible', message, { retryable: false });
+}
+
+/**
+ * Keeps `guard` in step with other replicas: each parts-index change another one commits (a drop, a new
+ * parts collection) clears its checks, so the next write checks again instead of failing once. Returns the unwatch.
+ */
+export function followPartsChanges(journal: Pick<Journal, 'changes'>, guard: PartsGuard): () => void {
+  return journal.changes.watch((topic) => {
+    if (topic === 'parts-indexes') guard.invalidateAll();
+  });
 }

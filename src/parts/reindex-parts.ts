@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { formatChunk } from '../chunking/chunk-format.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { PlannedChunk } from '../journal/chunk-queue.js';
+import { runUnderLease } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
@@ -64,11 +65,29 @@ const SILLYTAVERN_POINTS = unsourcedPoints();
 /** How often a chunk that serve is rewriting is looked at again while it settles. */
 const SETTLE_POLL_MS = 200;
 
-/** Reindexes one bot's collection; throws on store or embedder failures (a rerun redoes what is not done). */
+/**
+ * Reindexes one bot's collection; throws on store or embedder failures (a rerun redoes what is not done).
+ * One reindex of a collection at a time, from any machine: each holds `reindex:<collection>` (a dry run needs none).
+ */
 export async function reindexParts(
   deps: ReindexDeps,
   botName: string,
   options: ReindexOptions = {},
+): Promise<ReindexSummary> {
+  const collection = deps.config.bots[botName]?.collection;
+  if (options.dryRun === true || collection === undefined) return reindexLeased(deps, botName, options);
+  const lease = {
+    name: `reindex:${collection}`,
+    what: `memory-pool reindex of bot ${botName}`,
+    field: '--bot',
+  };
+  return runUnderLease(deps.journal.leases, lease, () => reindexLeased(deps, botName, options));
+}
+
+async function reindexLeased(
+  deps: ReindexDeps,
+  botName: string,
+  options: ReindexOptions,
 ): Promise<ReindexSummary> {
   const { config, journal, store, parts } = deps;
   const bot = config.bots[botName];
