@@ -16,10 +16,11 @@
  * from outside like the texts) and the CPU time per message of the whole process (all threads: on a shared
  * machine, steadier than wall time).
  *
- * Measured (issue 27, every core busy), --messages 1000 --rounds 2 --compare main's copy, load average 7-12:
- * this branch 48.1 / 55.4 s (workers 96 / 97 % busy, 40 CPU ms/message), main 95.1 / 88.9 s (94 / 92 %,
- * 46 / 42 CPU ms/message): 1.98x / 1.60x wall, 1.16x CPU; 0.90 model texts/message both; the model alone
- * 22.1 texts/s on all workers. 10,000 messages, this branch alone, 1 round, load average 10-15 with other
+ * Measured (issue 27, every core busy), --messages 1000 --rounds 2 --compare main's copy, run twice, load
+ * average 7-12: this branch 48.1 / 55.4 / 24.9 / 63.4 s (workers 92-97 % busy, 37-40 CPU ms/message), main
+ * 95.1 / 88.9 / 40.8 / 72.9 s (92-94 %, 39-46 CPU ms/message): 1.98x / 1.60x / 1.64x / 1.15x wall per pair,
+ * 1.05-1.16x CPU; 0.90 model texts/message both; the model alone ~22 texts/s on all workers. The busy
+ * fraction counts an answer waiting for a blocked main thread as busy, so it flatters main's tree. 10,000 messages, this branch alone, 1 round, load average 10-15 with other
  * benchmarks running: 1,412.8 s (7.1 messages/s), workers 96 % busy, 38 CPU ms/message, second run 0.54 s.
  *
  * Measured (issue 27), --messages 400 --rounds 2 --compare main's copy, load average 12-18: this branch
