@@ -19,6 +19,8 @@ import { listenHttp } from '../runtime/listen-http.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
+import { followConfigFile } from './follow-config-file.js';
+import { createConfigReloader, type ReloadOutcome } from './reload-api-keys.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -44,6 +46,16 @@ export interface MemoryServiceOptions {
     readonly proxyGraceMs?: number;
     readonly backfillPageDelayMs?: number;
   };
+  /**
+   * The file `config` was read from, followed while serve runs: on a change (polled) or SIGHUP, `load` reads
+   * and validates it again and its API keys replace the current ones. Absent: the keys never change.
+   */
+  readonly configFile?: {
+    readonly path: string;
+    readonly load: () => MemoryPoolConfig;
+    /** How often the file is polled (default 1000 ms). */
+    readonly pollMs?: number;
+  };
 }
 
 export interface MemoryService {
@@ -56,6 +68,8 @@ export interface MemoryService {
   readonly writer: ChunkWriter;
   /** The Discord connection, when `discord:` is configured. */
   readonly discord?: DiscordConnection;
+  /** With `configFile`: the reload a change of the file or SIGHUP runs, for a caller that knows it changed. */
+  readonly reloadConfig?: () => ReloadOutcome;
   close(): Promise<void>;
 }
 
@@ -134,6 +148,22 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
     closers.push(() => server.close());
     const { url } = server;
+    // Followed once the API answers, so a reload never races the start.
+    let reloadConfig: (() => ReloadOutcome) | undefined;
+    const { configFile } = options;
+    if (configFile !== undefined) {
+      const reload = createConfigReloader({
+        apiKeys: service.deps.apiKeys,
+        metrics: service.deps.metrics,
+        logger,
+        load: configFile.load,
+        running: config,
+        label: configFile.path,
+      });
+      reloadConfig = reload;
+      const interval = configFile.pollMs === undefined ? {} : { intervalMs: configFile.pollMs };
+      closers.push(followConfigFile(configFile.path, () => void reload(), interval));
+    }
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     const discord =
       config.discord === undefined
@@ -141,7 +171,15 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         : await connectDiscord(config, config.discord, service.operations, options);
     if (discord !== undefined) closers.push(() => discord.close());
     const { writer } = service;
-    return { app, url, storeUrl, writer, ...(discord === undefined ? {} : { discord }), close: closeAll };
+    return {
+      app,
+      url,
+      storeUrl,
+      writer,
+      ...(discord === undefined ? {} : { discord }),
+      ...(reloadConfig === undefined ? {} : { reloadConfig }),
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;
