@@ -18,6 +18,10 @@ export function followConfigFile(
   options: { readonly intervalMs?: number } = {},
 ): () => void {
   const onChange = (current: Stats, previous: Stats) => {
+    // An existing file of 0 bytes is an editor's truncate-then-write caught midway (read now, it would be the
+    // built-in defaults, with no keys): the write that follows is the change to read. A deleted file (all
+    // zeros) is read, so its reload says the file is missing.
+    if (current.size === 0 && current.mtimeMs !== 0) return;
     if (!sameFile(current, previous)) reload();
   };
   // Not persistent: the HTTP server is what keeps serve running, not this poll.
