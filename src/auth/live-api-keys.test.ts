@@ -1,3 +1,4 @@
+/** @module A swapped key table applies to later requests only: a table already read keeps answering. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { discordKey, readerKey } from '../http/test-support/test-api-keys.js';

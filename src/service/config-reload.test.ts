@@ -139,6 +139,8 @@ describe('serve follows its config file', () => {
     for (const line of lines) {
       for (const secret of [ALICE, BOB, CAROL, TOO_SHORT]) assert.ok(!line.includes(secret), line);
     }
+    // The reload SIGHUP and the poll run says the same when called directly.
+    assert.equal(replicas[1]!.reloadConfig?.(), 'refused');
     for (const replica of replicas) {
       assert.equal(await save(replica, CAROL, 'mythos'), 200, 'carol still works');
       assert.equal(await save(replica, TOO_SHORT, 'mythos'), 401);
