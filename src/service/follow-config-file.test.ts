@@ -41,17 +41,20 @@ test('an emptied file (a write caught midway) is not read; the next write is, an
   };
   watchFile(path, { interval: 20 }, observe);
   try {
-    // A first write read back: the poll is running and has its baseline (its first look is asynchronous).
-    writeFileSync(path, 'listen: { port: 3101, host: 127.0.0.1 }\n');
-    await waitUntil('the first write read', () => reads.length > 0);
+    // The poll's first look is asynchronous: write until a change is read, so it has its baseline.
+    for (let n = 1; reads.length === 0 && n < 400; n++) {
+      writeFileSync(path, `# warming up${'.'.repeat(n)}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(reads.length > 0, 'the poll never saw a write');
     writeFileSync(path, '');
+    sawEmpty = false;
     await waitUntil('the empty file polled', () => sawEmpty);
     writeFileSync(path, 'listen: { port: 3103 }\n');
-    await waitUntil('the write read', () => reads.length > 1);
-    assert.deepEqual(reads, ['listen: { port: 3101, host: 127.0.0.1 }\n', 'listen: { port: 3103 }\n']);
+    await waitUntil('the write read', () => reads.includes('listen: { port: 3103 }\n'));
+    assert.ok(!reads.includes(''), 'the emptied file was read');
     unlinkSync(path);
-    await waitUntil('the deletion read', () => reads.length > 2);
-    assert.equal(reads[2], 'missing');
+    await waitUntil('the deletion read', () => reads.includes('missing'));
   } finally {
     unwatchFile(path, observe);
     stop();
