@@ -20,7 +20,7 @@ test('a journal written by a newer memory-pool is refused as a config error nami
         assert.ok(isMemoryPoolError(error));
         assert.equal(error.code, 'config_invalid');
         assert.equal(error.field, 'dataDir');
-        assert.match(error.message, /schema 99, this build knows 1\); upgrade memory-pool/);
+        assert.match(error.message, /schema 99, this build knows 2\); upgrade memory-pool/);
         return true;
       },
     );
