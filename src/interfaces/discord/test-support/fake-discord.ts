@@ -83,7 +83,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
                 session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
               },
             }
-          : { body: {} });
+          : // A channel's history: none unless a test answers (a restart reads the gap it left).
+            request.method === 'GET' && /^\/channels\/\d+\/messages$/.test(path)
+            ? { body: [] }
+            : { body: {} });
       response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
       response.end(answer.status === 204 ? undefined : JSON.stringify(answer.body));
     })();
