@@ -38,6 +38,8 @@ export interface FakeDiscord {
   dispatch(t: string, d: unknown): Promise<number>;
   /** The intents the client identified with. */
   readonly identifiedIntents: number | undefined;
+  /** How many gateway connections identified so far (one per login). */
+  readonly identifications: number;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let socket: WebSocket | undefined;
   let sequence = 0;
   let identifiedIntents: number | undefined;
+  let identifications = 0;
   const http = createServer((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://fake');
@@ -109,6 +112,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       if (packet.op === 1) void send({ op: 11 });
       if (packet.op !== 2) return;
       identifiedIntents = packet.d.intents;
+      identifications += 1;
       if (options.closeOnIdentify !== undefined) {
         connection.close(options.closeOnIdentify, 'closed by the fake gateway');
         return;
@@ -136,6 +140,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     dispatch,
     get identifiedIntents() {
       return identifiedIntents;
+    },
+    get identifications() {
+      return identifications;
     },
     close: async () => {
       for (const client of gateway.clients) client.terminate();
