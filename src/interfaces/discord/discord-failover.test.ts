@@ -9,25 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { testBot } from '../../config/test-support/test-bot.js';
 import type { Journal } from '../../journal/journal.js';
 import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import { skipWithoutPostgres, startPostgres } from '../../journal/test-support/start-postgres.js';
-import { createLogger } from '../../logging/logger.js';
-import { DiscordGatewayLease } from './discord-gateway-lease.js';
-import type { DiscordMemory } from './discord-memory.js';
-import { startDiscord } from './start-discord.js';
-import {
-  BOT_USER,
-  GENERAL,
-  guildPayload,
-  messagePayload,
-  testDiscordConfig,
-} from './test-support/discord-harness.js';
+import type { DiscordGatewayLease } from './discord-gateway-lease.js';
+import { createCountingMemory } from './test-support/counting-memory.js';
+import { BOT_USER, guildPayload } from './test-support/discord-harness.js';
 import { startFakeDiscord } from './test-support/fake-discord.js';
+import { createGatewayReplicas, serveGeneralHistory } from './test-support/gateway-replicas.js';
 
-const logger = createLogger({ level: 'silent' });
 const unused = () => Promise.reject(new Error('not used'));
 
 /** Polls until `condition` holds (the test's own timeout bounds the wait). */
@@ -35,67 +26,14 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(20);
 }
 
-/** The pool both replicas save to, as their shared journal would hold it: how often each message id was saved. */
-function sharedMemory(): { memory: DiscordMemory; saves: Map<string, number>; texts: Map<string, string> } {
-  const saves = new Map<string, number>();
-  const texts = new Map<string, string>();
-  const memory: DiscordMemory = {
-    bot: testBot('mythos'),
-    save: async (messages) => {
-      for (const m of messages) {
-        saves.set(m.message_id, (saves.get(m.message_id) ?? 0) + 1);
-        texts.set(m.message_id, m.text);
-      }
-      return { ok: true, accepted: messages.length, duplicates: 0, edited: 0, forgotten: 0 };
-    },
-    forget: unused,
-    count: () => 0,
-    recordedAmong: (ids) => new Set(ids.filter((id) => saves.has(id))),
-    retrieve: unused,
-    stats: unused,
-  };
-  return { memory, saves, texts };
-}
-
 /** Runs the failover on two connections to one journal. */
 async function failOver(openJournal: () => Promise<Journal>): Promise<void> {
   const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
-  const { memory, saves, texts } = sharedMemory();
-  // What Discord holds for #general; its history answers newest first.
-  const history: Record<string, unknown>[] = [];
-  fake.respond((call) =>
-    call.method === 'GET' && call.path === `/channels/${GENERAL}/messages`
-      ? { body: [...history].reverse() }
-      : undefined,
-  );
+  const { memory, saves, texts } = createCountingMemory();
+  const post = serveGeneralHistory(fake);
   const journals = [await openJournal(), await openJournal()];
-  const replicas = journals.map(
-    (journal, i) =>
-      new DiscordGatewayLease({
-        leases: journal.leases,
-        bot: 'mythos',
-        holder: `replica-${i}`,
-        ttlMs: 1500,
-        renewMs: 250,
-        logger,
-        connect: () =>
-          startDiscord({
-            config: testDiscordConfig({ channels: [GENERAL] }),
-            memory,
-            store: journal.discord,
-            logger,
-            restApi: fake.restBase,
-            backfillPageDelayMs: 5,
-          }),
-      }),
-  );
+  const replicas = createGatewayReplicas({ fake, journals, memory, ttlMs: 1500, renewMs: 250 });
   const [first, second] = replicas as [DiscordGatewayLease, DiscordGatewayLease];
-  const post = async (content: string, live: boolean) => {
-    const message = messagePayload({ content });
-    history.push(message);
-    if (live) await fake.dispatch('MESSAGE_CREATE', message);
-    return message.id as string;
-  };
   try {
     await first.start();
     await second.start();
@@ -141,38 +79,28 @@ describe('Discord failover between two replicas', () => {
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mp-discord-lease-'));
     const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
-    const { memory } = sharedMemory();
+    const { memory } = createCountingMemory();
     const journals = [openSqliteJournal(dir), openSqliteJournal(dir)];
     let unreachable = false;
     const firstReadyAtTakeover: boolean[] = [];
-    const replicas = journals.map(
-      (journal, i) =>
-        new DiscordGatewayLease({
-          // The first replica loses its journal when told: its renewals fail.
-          leases:
-            i === 0
-              ? {
-                  acquire: (...args) => (unreachable ? unused() : journal.leases.acquire(...args)),
-                  release: (...args) => journal.leases.release(...args),
-                }
-              : journal.leases,
-          bot: 'mythos',
-          holder: `replica-${i}`,
-          ttlMs: 1500,
-          renewMs: 250,
-          logger,
-          connect: () => {
-            if (i === 1) firstReadyAtTakeover.push(replicas[0]?.connection?.client.isReady() ?? false);
-            return startDiscord({
-              config: testDiscordConfig({ channels: [GENERAL] }),
-              memory,
-              store: journal.discord,
-              logger,
-              restApi: fake.restBase,
-            });
-          },
-        }),
-    );
+    const replicas = createGatewayReplicas({
+      fake,
+      journals,
+      memory,
+      ttlMs: 1500,
+      renewMs: 250,
+      // The first replica loses its journal when told: its renewals fail.
+      leasesOf: (i, journal) =>
+        i === 0
+          ? {
+              acquire: (...args) => (unreachable ? unused() : journal.leases.acquire(...args)),
+              release: (...args) => journal.leases.release(...args),
+            }
+          : journal.leases,
+      onConnect: (i) => {
+        if (i === 1) firstReadyAtTakeover.push(replicas[0]?.connection?.client.isReady() ?? false);
+      },
+    });
     try {
       for (const replica of replicas) await replica.start();
       const client = replicas[0]?.connection?.client;
