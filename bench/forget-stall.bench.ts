@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { openMessageJournal } from '../src/journal/message-journal.js';
+import { openSqliteJournal } from '../src/journal/sqlite/sqlite-journal.js';
 
 const at = process.argv.indexOf('--messages');
 const MESSAGES = at < 0 ? 20_000 : Number(process.argv[at + 1]);
@@ -30,7 +30,7 @@ async function measure(label: string, work: () => Promise<number>): Promise<void
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mp-forget-bench-'));
-const journal = openMessageJournal(dataDir);
+const journal = openSqliteJournal(dataDir);
 for (let first = 0; first < MESSAGES; first += 500) {
   const batch = Array.from({ length: Math.min(500, MESSAGES - first) }, (_, i) => ({
     bot: 'b',
@@ -41,7 +41,7 @@ for (let first = 0; first < MESSAGES; first += 500) {
     ts: 1_700_000_000_000 + first + i,
     userId: `u${(first + i) % 7}`,
   }));
-  journal.recordMessages(batch, Date.now());
+  await journal.recordMessages(batch, Date.now());
 }
 console.log(`journal: ${MESSAGES} messages of one bot`);
 console.log('forget | messages forgotten | wall ms | worst event-loop stall ms');
@@ -50,8 +50,8 @@ await measure('1,000 ids', async () => {
   return (await journal.forgetting.forgetMessages('b', targets, Date.now())).messagesForgotten;
 });
 await measure('whole source', async () => {
-  const targets = journal.forgetting.findMatching('b', { field: 'source', value: 'fill' });
+  const targets = await journal.forgetting.findMatching('b', { field: 'source', value: 'fill' });
   return (await journal.forgetting.forgetMessages('b', targets, Date.now())).messagesForgotten;
 });
-journal.close();
+await journal.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  */
 import type { MemoryPoolConfig } from '../../src/config/config-types.js';
 import type { Embedder } from '../../src/embedding/embedder.js';
-import { openMessageJournal } from '../../src/journal/message-journal.js';
+import { openSqliteJournal } from '../../src/journal/sqlite/sqlite-journal.js';
 import { reembedCollection } from '../../src/maintenance/reembed-collection.js';
 import { createQdrantPointStore } from '../../src/store/qdrant/qdrant-point-store.js';
 import { createQdrantStoreAdmin } from '../../src/store/qdrant/qdrant-store-admin.js';
@@ -16,7 +16,7 @@ export async function reembedEveryBot(
   embedder: Embedder,
 ): Promise<string> {
   const options = { url: storeUrl, timeoutMs: 60_000 };
-  const journal = openMessageJournal(config.dataDir);
+  const journal = openSqliteJournal(config.dataDir);
   const summaries: string[] = [];
   try {
     for (const bot of Object.values(config.bots)) {
@@ -37,7 +37,7 @@ export async function reembedEveryBot(
       summaries.push(`${summary.to} (${summary.sync?.embedded} chunks, ${summary.parts?.parts} parts)`);
     }
   } finally {
-    journal.close();
+    await journal.close();
   }
   return summaries.join(', ');
 }

@@ -9,7 +9,7 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { CommandFailure } from './commands/command-io.js';
@@ -70,17 +70,20 @@ export interface DataToolContext {
   readonly config: MemoryPoolConfig;
   readonly store: MemoryStore;
   readonly admin: StoreAdmin;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** Where the store was reached, and whether this process opened it. */
   readonly storeUrl: string;
   readonly storeOpenedHere: boolean;
   close(): Promise<void>;
 }
 
-/** Loads the config or throws CommandFailure with its problems. */
-export function loadCommandConfig(configPath: string | undefined): MemoryPoolConfig {
+/** Loads the config (from `env`, default process.env) or throws CommandFailure with its problems. */
+export function loadCommandConfig(configPath: string | undefined, env?: NodeJS.ProcessEnv): MemoryPoolConfig {
   try {
-    return loadConfig(configPath === undefined ? {} : { configPath });
+    return loadConfig({
+      ...(configPath === undefined ? {} : { configPath }),
+      ...(env === undefined ? {} : { env }),
+    });
   } catch (error) {
     throw new CommandFailure(isMemoryPoolError(error) ? error.message : String(error));
   }
@@ -145,11 +148,11 @@ export async function openDataStore(config: MemoryPoolConfig): Promise<DataStore
 
 /** The store (as openDataStore reaches it) and the journal; a journal that cannot be opened closes the store. */
 export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolContext> {
-  const { openMessageJournal } = await import('../journal/message-journal.js');
+  const { openJournal } = await import('../journal/open-journal.js');
   const store = await openDataStore(config);
-  let journal: MessageJournal;
+  let journal: Journal;
   try {
-    journal = openMessageJournal(config.dataDir);
+    journal = await openJournal(config);
   } catch (error) {
     await store.close();
     throw error;
@@ -159,7 +162,7 @@ export async function openDataTools(config: MemoryPoolConfig): Promise<DataToolC
     config,
     journal,
     close: async () => {
-      journal.close();
+      await journal.close();
       await store.close();
     },
   };
@@ -170,13 +173,13 @@ export interface CommandRouting {
   /** The config with each bot on the collection it uses now (after a reembed switch, the new one). */
   readonly config: MemoryPoolConfig;
   /** The embedder of the model recorded for a collection (the configured one when none was recorded). */
-  embedderFor(collection: string): Embedder;
+  embedderFor(collection: string): Promise<Embedder>;
 }
 
 /** Routes the config's bots as serve does (src/core/bot-collections.ts), embedding with `embedder` by default. */
 export async function routeCommandBots(
   config: MemoryPoolConfig,
-  journal: MessageJournal,
+  journal: Journal,
   embedder: Embedder,
   logger: Logger,
 ): Promise<CommandRouting> {
@@ -194,7 +197,8 @@ export async function routeCommandBots(
     },
     logger,
   });
-  const bots = Object.entries(config.bots).map(([name, bot]) => [name, collections.route(bot)] as const);
+  const bots: [string, MemoryPoolConfig['bots'][string]][] = [];
+  for (const [name, bot] of Object.entries(config.bots)) bots.push([name, await collections.route(bot)]);
   return {
     config: { ...config, bots: Object.fromEntries(bots) },
     embedderFor: (collection) => collections.embedderFor(collection),

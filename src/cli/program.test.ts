@@ -44,5 +44,19 @@ test('memory-pool has exactly these commands and options', () => {
     // Read-only: nothing for a --dry-run to hold back.
     doctor: ['-c, --config <file>', '--json'],
     stats: ['--bot <name>', '-c, --config <file>', '--json'],
+    journal: [],
+  });
+});
+
+test('memory-pool journal has exactly these subcommands and options', () => {
+  const journal = buildProgram().commands.find((command) => command.name() === 'journal');
+  const commands = Object.fromEntries(
+    (journal?.commands ?? []).map((command) => [
+      command.name(),
+      command.options.map((option) => option.flags),
+    ]),
+  );
+  assert.deepEqual(commands, {
+    copy: ['--to <postgres-url>', '-c, --config <file>', '--dry-run', '--json'],
   });
 });

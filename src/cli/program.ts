@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerExportCommand } from './commands/export-command.js';
+import { registerJournalCommand } from './commands/journal-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
 import { registerReembedCommand } from './commands/reembed-command.js';
@@ -27,5 +28,7 @@ export function buildProgram(): Command {
   registerReembedCommand(program);
   registerDoctorCommand(program);
   registerStatsCommand(program);
+  // Moving up to a shared Postgres journal (issue 24).
+  registerJournalCommand(program);
   return program;
 }

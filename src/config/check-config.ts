@@ -6,7 +6,6 @@ import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { ConfigProblem } from './config-problems.js';
 import type { ParsedConfig } from './config-schema.js';
 import { checkDiscordBot } from './discord-schema.js';
-import { checkJournal } from './journal-schema.js';
 
 /** Every cross-key problem in a schema-valid config. */
 export function checkConfig(config: ParsedConfig): ConfigProblem[] {
@@ -15,7 +14,6 @@ export function checkConfig(config: ParsedConfig): ConfigProblem[] {
     ...checkApiKeys(config),
     ...checkSharedCollections(config),
     ...checkDiscordBot(config.discord, Object.keys(config.bots)),
-    ...checkJournal(config.journal),
   ];
 }
 

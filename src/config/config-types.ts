@@ -124,7 +124,7 @@ export interface MemoryPoolConfig {
   readonly embedding: EmbeddingConfig;
   /** Folder for the service's own journal (accepted messages, chunk plans, query-embedding cache). */
   readonly dataDir: string;
-  /** Absent: the journal is SQLite under dataDir. `postgres.url` is refused at start-up this release. */
+  /** Absent: the journal is SQLite under dataDir; with `postgres.url`, the shared Postgres journal of several replicas. */
   readonly journal?: { readonly postgres?: { readonly url: string } };
   /** Empty: no auth, and the service refuses to listen beyond loopback. */
   readonly apiKeys: readonly ApiKeyConfig[];

@@ -1,10 +1,9 @@
 /**
- * @module The `journal:` section: where the journal lives when not in SQLite under dataDir. This release
- * parses `journal.postgres.url` and refuses to start with it (checkJournal): the Postgres journal's
- * backend exists (src/journal/postgres/), but the service does not run on it until the next release.
+ * @module The `journal:` section: where the journal lives when not in SQLite under dataDir. With
+ * `journal.postgres.url` set, serve and the CLI open the Postgres journal (src/journal/open-journal.ts); the
+ * URL is checked here for its form only, and the server when the journal is opened.
  */
 import { z } from 'zod';
-import type { ConfigProblem } from './config-problems.js';
 import { section } from './config-fields.js';
 
 const URL_FIX =
@@ -30,6 +29,12 @@ const postgresUrl = z
     },
   );
 
+/** What is wrong with `value` as a Postgres journal URL (never quoting it), or undefined when it is fine. */
+export function postgresUrlProblem(value: string): string | undefined {
+  const parsed = postgresUrl.safeParse(value);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+}
+
 /** A # anywhere (a Postgres URL has no fragment), or more than one @ before the path. */
 function hasRawSeparator(value: string): boolean {
   const authority = /^[^:/?#]*:\/\/([^/?]*)/.exec(value)?.[1] ?? '';
@@ -43,15 +48,3 @@ export const journalSchema = section({
     url: postgresUrl,
   }).optional(),
 });
-
-/** The refusal, until the service runs on the Postgres journal: a clear start-up error naming the key. */
-export function checkJournal(journal: z.output<typeof journalSchema> | undefined): ConfigProblem[] {
-  if (journal?.postgres === undefined) return [];
-  return [
-    {
-      path: 'journal.postgres.url',
-      message:
-        'the Postgres journal lands in the next release; this one keeps its journal in SQLite under dataDir. Remove journal.postgres (or unset MEMORY_POOL_POSTGRES_URL)',
-    },
-  ];
-}

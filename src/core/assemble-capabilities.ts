@@ -5,7 +5,7 @@
  */
 import { forgetMemories } from '../forgetting/forget-memories.js';
 import type { ChunkWriter } from '../ingest/chunk-writer.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
@@ -19,7 +19,7 @@ import type { MemoryCapabilities } from './operations/memory-capabilities.js';
 
 export interface CapabilityParts {
   readonly store: MemoryStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly collections: BotCollections;
   readonly guard: CollectionGuard;
   readonly partsGuard: PartsGuard;
@@ -32,11 +32,11 @@ export interface CapabilityParts {
 export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
   const { store, journal, collections, guard, partsGuard, writer, logger } = parts;
   return {
-    retrieve: (bot, request, signal) =>
+    retrieve: async (bot, request, signal) =>
       retrieveMemories(
         {
           store,
-          embedder: collections.queryEmbedderFor(bot.collection),
+          embedder: await collections.queryEmbedderFor(bot.collection),
           guard,
           partsGuard,
           logger,

@@ -12,16 +12,16 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { ConfigError } from '../errors/memory-pool-error.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createLogger } from '../logging/logger.js';
 import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
 import { assembleService } from './assemble-service.js';
 
-test('a recorded model that cannot be read stops assembly before it asks the store anything', (t) => {
+test('a recorded model that cannot be read stops assembly before it asks the store anything', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-assemble-'));
-  const journal = openMessageJournal(dir);
-  t.after(() => {
-    journal.close();
+  const journal = openSqliteJournal(dir);
+  t.after(async () => {
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
   // A reembed recorded a model whose key names a variable this process does not have (MEMORY_POOL_ names are
@@ -31,8 +31,8 @@ test('a recorded model that cannot be read stops assembly before it asks the sto
     model: 'text-embedding-3-small',
     apiKey: ['$', '{MEMORY_POOL_UNSET}'].join(''),
   });
-  journal.routes.beginReembed('mem_mythos', 'mem_mythos', 'mem_mythos_v2', embedding, 1);
-  journal.routes.switchTo('mem_mythos', 'mem_mythos_v2', 2);
+  await journal.routes.beginReembed('mem_mythos', 'mem_mythos', 'mem_mythos_v2', embedding, 1);
+  await journal.routes.switchTo('mem_mythos', 'mem_mythos_v2', 2);
   const store = createMemoryPointStore();
   const asked: string[] = [];
   const describeCollection = store.describeCollection.bind(store);
@@ -49,7 +49,7 @@ test('a recorded model that cannot be read stops assembly before it asks the sto
     embedding: { provider: 'hashing', dimensions: 16 },
     bots: { mythos: testBot('mythos') },
   } as unknown as MemoryPoolConfig;
-  assert.throws(
+  await assert.rejects(
     () =>
       assembleService({
         config,

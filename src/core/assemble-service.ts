@@ -8,7 +8,7 @@ import type { EmbeddingConfig, MemoryPoolConfig } from '../config/config-types.j
 import { createEmbedder } from '../embedding/create-embedder.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
 import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
@@ -24,13 +24,13 @@ import { assembleCapabilities } from './assemble-capabilities.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 import { routeBots } from './route-bots.js';
-import type { ServiceDeps } from './service-deps.js';
+import type { ReadinessCheck, ServiceDeps } from './service-deps.js';
 
 export interface AssembleServiceOptions {
   readonly config: MemoryPoolConfig;
   readonly store: MemoryStore;
   /** The journal; the assembled service's close() does not close it (its opener does). */
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** Embeds chunks (batched). */
   readonly embedder: Embedder;
   /** Embeds queries; defaults to `embedder` (pass a cached one). */
@@ -59,11 +59,11 @@ export interface AssembledService {
 }
 
 /** Wires the service over a store and a journal; throws ConfigError when a recorded model cannot be used. */
-export function assembleService(options: AssembleServiceOptions): AssembledService {
+export async function assembleService(options: AssembleServiceOptions): Promise<AssembledService> {
   const { config, store, journal, embedder, logger } = options;
   // A bot switched by `memory-pool reembed` writes its new collection from this start on (the check refuses
   // a switch to a collection of another, unrecorded model); reads follow later switches (BotCollections).
-  const bots = routeBots(config.bots, journal, embedder);
+  const bots = await routeBots(config.bots, journal, embedder);
   const metrics = createServiceMetrics(() => journal.queueDepth(), {
     processMetrics: options.processMetrics ?? true,
   });
@@ -89,7 +89,7 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
     logger,
   });
   // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
-  collections.checkRecordedModels();
+  await collections.checkRecordedModels();
   // Background work starts only now: a start refused above never reaches the closer that waits for it.
   const indexFailed = (collection: string, error: unknown) =>
     logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
@@ -174,6 +174,12 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
     wakeWriter,
   });
   const { readiness } = config;
+  // A load balancer's /ready says which journal failed: on Postgres, the shared server (never its password:
+  // the journal's errors carry the URL masked).
+  const nameJournal = (check: ReadinessCheck): ReadinessCheck =>
+    check.ok || config.journal?.postgres === undefined
+      ? check
+      : { ok: false, error: `journal (Postgres) unreachable or not writable: ${check.error}` };
   const checkEmbedder = cacheProbe(() => embedder.probe(), {
     ttlMs: readiness.embedderCacheMs,
     timeoutMs: readiness.timeoutMs,
@@ -187,7 +193,7 @@ export function assembleService(options: AssembleServiceOptions): AssembledServi
       const [storeCheck, embedderCheck, journalCheck] = await Promise.all([
         runProbe(() => store.probe(), readiness.timeoutMs),
         checkEmbedder(),
-        runProbe(() => journal.checkWritable(), readiness.timeoutMs),
+        runProbe(() => journal.checkWritable(), readiness.timeoutMs).then(nameJournal),
       ]);
       return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
     },

@@ -10,7 +10,7 @@ import { parseEmbeddingSection } from '../config/load-embedding-section.js';
 import { describeModel, sameModel } from '../config/same-model.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { NotFoundError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
 
 /** The two embedders the service keeps per model: one for chunk writes, one (quick, cached) for queries. */
@@ -22,7 +22,7 @@ export interface ServiceEmbedders {
 export interface BotCollectionsDeps {
   /** The bots as configured (their `collection` is the name a reembed routes from). */
   readonly bots: Readonly<Record<string, BotConfig>>;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** The configured model's embedders. */
   readonly configured: ServiceEmbedders;
   /** Builds the embedders of a recorded `embedding:` section (serve: the providers; tests: the same). */
@@ -31,7 +31,7 @@ export interface BotCollectionsDeps {
 }
 
 /** Where `bot`'s memories are read and written now (a switch made while serve runs takes effect at once). */
-export function liveCollection(journal: MessageJournal, bot: BotConfig): string {
+export function liveCollection(journal: Pick<Journal, 'routes'>, bot: BotConfig): Promise<string> {
   return journal.routes.resolve(bot.collection);
 }
 
@@ -66,34 +66,35 @@ export class BotCollections {
   }
 
   /** The bot named `name` as it is used now: its `collection` is the live one (embedderFor gives its model). */
-  current(name: string): BotConfig {
+  current(name: string): Promise<BotConfig> {
     return this.route(this.configured(name));
   }
 
   /** `bot` with the collection it uses now. */
-  route(bot: BotConfig): BotConfig {
-    const collection = liveCollection(this.#deps.journal, bot);
+  async route(bot: BotConfig): Promise<BotConfig> {
+    const collection = await liveCollection(this.#deps.journal, bot);
     return collection === bot.collection ? bot : { ...bot, collection };
   }
 
   /** The embedder that writes `collection`'s vectors; throws ConfigError when its section cannot be read. */
-  embedderFor(collection: string): Embedder {
-    return this.#embeddersOf(collection).embedder;
+  async embedderFor(collection: string): Promise<Embedder> {
+    return (await this.#embeddersOf(collection)).embedder;
   }
 
   /** The embedder for queries on `collection`. */
-  queryEmbedderFor(collection: string): Embedder {
-    return this.#embeddersOf(collection).queryEmbedder;
+  async queryEmbedderFor(collection: string): Promise<Embedder> {
+    return (await this.#embeddersOf(collection)).queryEmbedder;
   }
 
   /** Reads every bot's recorded model now, so one whose settings cannot be read (a `${VAR}` unset) stops a start. */
-  checkRecordedModels(): void {
-    for (const bot of Object.values(this.#deps.bots)) this.embedderFor(this.route(bot).collection);
+  async checkRecordedModels(): Promise<void> {
+    for (const bot of Object.values(this.#deps.bots))
+      await this.embedderFor((await this.route(bot)).collection);
   }
 
-  #embeddersOf(collection: string): ServiceEmbedders {
+  async #embeddersOf(collection: string): Promise<ServiceEmbedders> {
     const { journal, configured } = this.#deps;
-    const written = journal.routes.embeddingOf(collection);
+    const written = await journal.routes.embeddingOf(collection);
     if (written === undefined) return configured;
     let built = this.#built.get(written);
     if (built === undefined) {

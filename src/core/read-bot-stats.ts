@@ -4,7 +4,7 @@
  * JSON (toStatsResponse), `memory-pool stats` as a table (src/cli/commands/format-stats.ts).
  */
 import type { BotConfig } from '../config/config-types.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { PointStore } from '../store/point-store.js';
 import { allOf, matchValue, unsourcedPoints } from '../store/store-filters.js';
 import type { BotStatsResponse } from '../wire/stats-response.js';
@@ -18,13 +18,17 @@ export interface BotStats extends BotStatsResponse {
 
 /** One bot's counts in `collection` (the live one: BotCollections answers it). */
 export async function readBotStats(
-  deps: { readonly store: PointStore; readonly journal: MessageJournal },
+  deps: { readonly store: PointStore; readonly journal: Journal },
   bot: BotConfig,
   collection: string,
 ): Promise<BotStats> {
   const { store, journal } = deps;
-  const counts = journal.botCounts(bot.name);
+  const counts = await journal.botCounts(bot.name);
   const sources = Object.keys(counts.bySource);
+  const [recorded, span] = await Promise.all([
+    journal.collectionModel(collection),
+    journal.memorySpan(bot.name),
+  ]);
   const [total, unsourced, ...perSource] = await Promise.all([
     store.countPoints(collection),
     store.countPoints(collection, unsourcedPoints()),
@@ -33,7 +37,7 @@ export async function readBotStats(
   return {
     bot: bot.name,
     collection,
-    model: journal.collectionModel(collection)?.model ?? null,
+    model: recorded?.model ?? null,
     points: {
       total: total!,
       unsourced: unsourced!,
@@ -46,7 +50,7 @@ export async function readBotStats(
       forgotten: counts.forgotten,
     },
     chunks: { planned: counts.planned, stored: counts.stored },
-    span: journal.memorySpan(bot.name),
+    span,
   };
 }
 

@@ -4,7 +4,7 @@
  * the journal does not know (an earlier journal, another memory-pool) or SillyTavern's points named by id.
  */
 import type { JournalForgetResult } from '../journal/forget-journal.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { PointStore, StoreCondition, StoreFilter } from '../store/point-store.js';
@@ -21,7 +21,7 @@ import {
 import type { UnsourcedPointMessages } from './unsourced-point-messages.js';
 
 export interface ForgetStoreDeps {
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: PointStore;
   /** The parts index: a filter delete removes the matching parts first. */
   readonly parts?: PartsIndex | undefined;
@@ -48,9 +48,9 @@ export async function forgetInStore(
     const deleted = await deleteByFilter(deps, target.collection, unsourcedPoints());
     return { pointsDeletedByFilter: deleted, pending: false };
   }
-  deps.journal.chunks.makeDeletionsDue(target.bot);
+  await deps.journal.chunks.makeDeletionsDue(target.bot);
   await ops.deleteDueChunks();
-  const pending = deps.journal.chunks.hasPendingDeletions(target.bot);
+  const pending = await deps.journal.chunks.hasPendingDeletions(target.bot);
   if (pending || !journal) return { pointsDeletedByFilter: 0, pending };
   // Rewritten before the answer, so what the answer counts is what recall now sees.
   await ops.writeChunks(journal.chunkIds);
@@ -90,7 +90,7 @@ async function deleteByFilter(
   const count = await store.countPoints(collection, filter);
   if (count > 0) await store.deletePoints(collection, { filter });
   // During a reembed the collection being built must lose them too (SillyTavern's points included).
-  const follower = deps.journal.routes.followerOf(collection);
+  const follower = await deps.journal.routes.followerOf(collection);
   if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
     await deps.parts?.deleteMatching(follower, filter);
     await store.deletePoints(follower, { filter });

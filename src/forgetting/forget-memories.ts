@@ -46,7 +46,7 @@ export async function forgetMemories(
   // after this line is not forgotten, and an id re-sent meanwhile meets its tombstone or is forgotten with it.
   const targets =
     parsed.kind === 'journal'
-      ? findForgetTargets(deps.journal, bot.name, parsed.selector, sources)
+      ? await findForgetTargets(deps.journal, bot.name, parsed.selector, sources)
       : held?.messageIds.map((id) => ({ id }));
   const journal = targets
     ? await deps.journal.forgetting.forgetMessages(bot.name, targets, Date.now(), sources)
@@ -69,7 +69,7 @@ export async function forgetMemories(
     storePending = store.pending;
   } finally {
     // Audited even when the store failed half-way: the journal part (tombstones) has happened.
-    deps.journal.forgetting.recordAudit({
+    await deps.journal.forgetting.recordAudit({
       at: Date.now(),
       actor: permissions.actor,
       bot: bot.name,

@@ -1,6 +1,6 @@
 /** @module What a forget names (exactly one selector per request), and the journal messages it reaches. */
 import type { ForgetTarget, MessageMatch } from '../journal/forget-journal.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 
 /** What a forget names; exactly one of these per request (`message_ids` optionally within one source). */
 export type ForgetSelector =
@@ -21,14 +21,14 @@ export type ForgetSelector =
  * `sources` when given (a source-scoped key).
  */
 export function findForgetTargets(
-  journal: MessageJournal,
+  journal: Journal,
   bot: string,
   selector: ForgetSelector,
   sources: readonly string[] | undefined,
-): ForgetTarget[] {
+): Promise<ForgetTarget[]> {
   if (selector.kind === 'message_ids') {
     const { source } = selector;
-    return selector.messageIds.map((id) => (source === undefined ? { id } : { id, source }));
+    return Promise.resolve(selector.messageIds.map((id) => (source === undefined ? { id } : { id, source })));
   }
   return journal.forgetting.findMatching(bot, toMessageMatch(selector), sources);
 }

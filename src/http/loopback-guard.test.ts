@@ -4,8 +4,8 @@ import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake
 
 describe('without API keys, browser pages are refused', () => {
   let fake: FakeServiceDeps;
-  before(() => {
-    fake = createFakeServiceDeps();
+  before(async () => {
+    fake = await createFakeServiceDeps();
   });
   after(() => fake.close());
 

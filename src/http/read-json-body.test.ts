@@ -5,8 +5,8 @@ import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake
 
 describe('JSON bodies: content type and depth', () => {
   let fake: FakeServiceDeps;
-  before(() => {
-    fake = createFakeServiceDeps();
+  before(async () => {
+    fake = await createFakeServiceDeps();
   });
   after(() => fake.close());
 

@@ -14,14 +14,14 @@ afterEach(async () => {
 });
 
 /** The app over fresh fake deps; the deps are closed after each test. */
-function createApp(config: Partial<MemoryPoolConfig> = {}) {
-  fake = createFakeServiceDeps({ bots: [testBot('mythos'), testBot('other')], config });
+async function createApp(config: Partial<MemoryPoolConfig> = {}) {
+  fake = await createFakeServiceDeps({ bots: [testBot('mythos'), testBot('other')], config });
   return fake.app;
 }
 
 /** POSTs `body` (JSON unless a string) and reads the answer as JSON. */
 async function post(
-  app: ReturnType<typeof createApp>,
+  app: Awaited<ReturnType<typeof createApp>>,
   path: string,
   body: unknown,
   headers: Record<string, string> = {},
@@ -46,7 +46,7 @@ describe('with API keys', () => {
   const withKeys = () => createApp({ apiKeys: [discordKey, readerKey] });
 
   test('no key and a wrong key are 401; Bearer and x-api-key both work', async () => {
-    const app = withKeys();
+    const app = await withKeys();
     const missing = await post(app, '/save', window());
     assert.equal(missing.status, 401);
     assert.equal(missing.json.error.code, 'unauthorized');
@@ -62,7 +62,7 @@ describe('with API keys', () => {
   });
 
   test('a key is limited to its bots, sources and scopes (403)', async () => {
-    const app = withKeys();
+    const app = await withKeys();
     const auth = { authorization: `Bearer ${discordKey.key}` };
     const otherBot = await post(app, '/save', window({ bot: 'other' }), auth);
     assert.equal(otherBot.status, 403);
@@ -84,7 +84,7 @@ describe('with API keys', () => {
   });
 
   test("a source-scoped key's recall is not limited by its sources: it may filter by another source", async () => {
-    const app = withKeys();
+    const app = await withKeys();
     const recall = await post(
       app,
       '/retrieve',
@@ -95,7 +95,7 @@ describe('with API keys', () => {
   });
 
   test('health, readiness and metrics need no key; a foreign Host is served (keys guard instead)', async () => {
-    const app = withKeys();
+    const app = await withKeys();
     for (const path of ['/health', '/ready', '/metrics']) {
       assert.equal((await app.request(path)).status, 200, path);
     }
@@ -115,7 +115,9 @@ describe('with API keys', () => {
 
 describe('request bodies', () => {
   test('a body over limits.maxBodyBytes is a 413 in the envelope, closing the connection', async () => {
-    const app = createApp({ limits: { maxBodyBytes: 4096, maxMessagesPerSave: 50, maxTextChars: 1000 } });
+    const app = await createApp({
+      limits: { maxBodyBytes: 4096, maxMessagesPerSave: 50, maxTextChars: 1000 },
+    });
     const response = await post(app, '/save', window({ padding: 'x'.repeat(8000) }));
     assert.equal(response.status, 413);
     assert.deepEqual(response.json, {
@@ -130,7 +132,7 @@ describe('request bodies', () => {
   });
 
   test('a body not declared JSON is a 415', async () => {
-    const app = createApp();
+    const app = await createApp();
     const response = await post(app, '/save', JSON.stringify(window()), { 'content-type': 'text/plain' });
     assert.equal(response.status, 415);
     assert.equal(response.json.error.code, 'unsupported_media_type');
@@ -138,7 +140,7 @@ describe('request bodies', () => {
   });
 
   test('a field that does not fit is a 400 naming its path', async () => {
-    const app = createApp();
+    const app = await createApp();
     const response = await post(app, '/save', {
       bot: 'mythos',
       messages: [
@@ -155,7 +157,7 @@ describe('request bodies', () => {
   });
 
   test('an unknown bot is a 404 naming the field and the configured bots', async () => {
-    const response = await post(createApp(), '/retrieve', { bot: 'nobody', query_text: 'hi' });
+    const response = await post(await createApp(), '/retrieve', { bot: 'nobody', query_text: 'hi' });
     assert.equal(response.status, 404);
     assert.deepEqual(response.json, {
       error: {
@@ -168,7 +170,7 @@ describe('request bodies', () => {
 });
 
 test('an unknown route is a 404 in the error envelope', async () => {
-  const response = await createApp().request('/nope', { method: 'POST' });
+  const response = await (await createApp()).request('/nope', { method: 'POST' });
   assert.equal(response.status, 404);
   assert.deepEqual((await response.json()) as ErrorResponse, {
     error: { code: 'not_found', message: 'no route POST /nope; see the README for the API' },
@@ -176,12 +178,12 @@ test('an unknown route is a 404 in the error envelope', async () => {
 });
 
 describe('without API keys (loopback only)', () => {
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof createApp>>;
   const recall = (headers: Record<string, string>) =>
     post(app, '/retrieve', { bot: 'mythos', query_text: 'hello' }, headers);
 
   test('a foreign Host (DNS rebinding) is refused; loopback names pass', async () => {
-    app = createApp();
+    app = await createApp();
     const foreign = await recall({ host: 'evil.example:3102' });
     assert.equal(foreign.status, 403);
     assert.equal(foreign.json.error.code, 'forbidden');
@@ -192,7 +194,7 @@ describe('without API keys (loopback only)', () => {
   });
 
   test('a foreign Origin and `Origin: null` are refused; a loopback origin and no origin pass', async () => {
-    app = createApp();
+    app = await createApp();
     const foreign = await recall({ origin: 'http://evil.example' });
     assert.equal(foreign.status, 403);
     assert.match(foreign.json.error.message, /web origin "http:\/\/evil\.example"/);
@@ -204,7 +206,7 @@ describe('without API keys (loopback only)', () => {
   });
 
   test('a refused page cannot save either, even with a body not declared JSON', async () => {
-    app = createApp();
+    app = await createApp();
     const refused = await post(app, '/save', JSON.stringify(window()), {
       origin: 'null',
       'content-type': 'text/plain',

@@ -9,8 +9,8 @@ import { createFakeServiceDeps, type FakeServiceDeps } from './test-support/fake
 
 describe("the in-process service and a SillyTavern fork's collection", () => {
   let fake: FakeServiceDeps;
-  before(() => {
-    fake = createFakeServiceDeps({ bots: [testBot('miku', { collection: 'mem_miku' })] });
+  before(async () => {
+    fake = await createFakeServiceDeps({ bots: [testBot('miku', { collection: 'mem_miku' })] });
   });
   after(() => fake.close());
 

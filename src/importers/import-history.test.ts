@@ -37,7 +37,9 @@ describe('importHistory', () => {
     await service.writer.stop(); // only the import writes chunks here
     deps = {
       config: service.config,
-      journal: (await import('../journal/message-journal.js')).openMessageJournal(service.config.dataDir),
+      journal: (await import('../journal/sqlite/sqlite-journal.js')).openSqliteJournal(
+        service.config.dataDir,
+      ),
       store: createQdrantPointStore({
         url: service.storeUrl!,
         ...(service.config.store.apiKey ? { apiKey: service.config.store.apiKey } : {}),
@@ -47,7 +49,7 @@ describe('importHistory', () => {
     };
   });
   after(async () => {
-    deps.journal.close();
+    await deps.journal.close();
     await service.close();
   });
 
@@ -85,7 +87,7 @@ describe('importHistory', () => {
     const ids = stored.points.flatMap((p) => String(p.payload.messageIds).split(','));
     assert.deepEqual(ids.sort(), ['h0', 'h1', 'h2', 'h3', 'h4', 'h5']);
     assert.equal(
-      deps.journal.unstoredInConversation('mythos', 'discord\u0000c1'),
+      await deps.journal.unstoredInConversation('mythos', 'discord\u0000c1'),
       1,
       'serve’s live message still waits',
     );
@@ -119,7 +121,7 @@ describe('importHistory', () => {
       'no part keeps the deleted text',
     );
     assert.equal(
-      deps.journal.partsIndexes.isComplete(collection),
+      await deps.journal.partsIndexes.isComplete(collection),
       true,
       'the new parts cover the new collection',
     );

@@ -9,7 +9,8 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ChunkWriter } from '../ingest/chunk-writer.js';
 import { planReadyChunks } from '../ingest/plan-ready-chunks.js';
-import { conversationKey, type MessageJournal, type RecordResult } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { conversationKey, type RecordResult } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
@@ -22,14 +23,14 @@ import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ImportDeps {
   readonly config: MemoryPoolConfig;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: MemoryStore;
   readonly embedder: Embedder;
   /**
    * The embedder of the model a reembed recorded for a collection (the CLI asks the service core); default:
    * `embedder` for every collection.
    */
-  readonly embedderFor?: (collection: string) => Embedder;
+  readonly embedderFor?: (collection: string) => Promise<Embedder>;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -94,7 +95,7 @@ export async function importHistory(
     ? await findKnownSillyTavernIds(deps.store, bot.collection)
     : new Set<string>();
   const messages = unique.filter((m) => !known.has(m.messageId));
-  const totals = recordInBatches(journal, messages, arrivedAt, options);
+  const totals = await recordInBatches(journal, messages, arrivedAt, options);
   // A loop, not Math.min(...): a spread of a large history would overflow the call stack.
   let oldest: number | undefined;
   let newest: number | undefined;
@@ -121,7 +122,7 @@ export async function importHistory(
   const chunksWritten = await writeChunks(deps, botName, conversations, options);
   let pendingMessages = 0;
   for (const conversation of conversations) {
-    pendingMessages += journal.unstoredInConversation(botName, conversation);
+    pendingMessages += await journal.unstoredInConversation(botName, conversation);
   }
   return { ...summary, chunksWritten, pendingMessages };
 }
@@ -132,18 +133,18 @@ function keepFirstOfEachId(messages: readonly MemoryMessage[]): MemoryMessage[] 
   return messages.filter((m) => !seen.has(m.messageId) && seen.add(m.messageId) !== undefined);
 }
 
-function recordInBatches(
-  journal: MessageJournal,
+async function recordInBatches(
+  journal: Journal,
   messages: readonly MemoryMessage[],
   arrivedAt: number,
   options: ImportOptions,
-): RecordResult {
+): Promise<RecordResult> {
   const totals = { accepted: 0, duplicates: 0, edited: 0, forgotten: 0 };
   for (let start = 0; start < messages.length; start += JOURNAL_BATCH) {
     const batch = messages.slice(start, start + JOURNAL_BATCH);
     const result = options.dryRun
-      ? classifyOnly(journal, batch, arrivedAt)
-      : journal.recordMessages(batch, arrivedAt);
+      ? await classifyOnly(journal, batch, arrivedAt)
+      : await journal.recordMessages(batch, arrivedAt);
     totals.accepted += result.accepted;
     totals.duplicates += result.duplicates;
     totals.edited += result.edited;
@@ -154,15 +155,15 @@ function recordInBatches(
 }
 
 /** A dry run asks the journal itself (the same rules, no copy of them) and rolls the transaction back. */
-function classifyOnly(
-  journal: MessageJournal,
+async function classifyOnly(
+  journal: Journal,
   batch: readonly MemoryMessage[],
   arrivedAt: number,
-): RecordResult {
+): Promise<RecordResult> {
   let result: RecordResult | undefined;
   try {
-    journal.transaction(() => {
-      result = journal.recordMessages(batch, arrivedAt);
+    await journal.transaction(async (tx) => {
+      result = await tx.recordMessages(batch, arrivedAt);
       throw new DryRunRollback();
     });
   } catch (error) {
@@ -208,15 +209,15 @@ async function writeChunks(
     now,
   });
   // Delays chosen by an earlier run may be long for errors since fixed (as serve does on start).
-  journal.chunks.resetRetryDelays();
+  await journal.chunks.resetRetryDelays();
   const imported = (c: { bot: string; conversation: string }) =>
     c.bot === botName && conversations.has(c.conversation);
-  while (planReadyChunks(journal, config.bots, now(), imported, PLAN_BATCH).more) {
+  while ((await planReadyChunks(journal, config.bots, now(), imported, PLAN_BATCH)).more) {
     await new Promise((resolve) => setImmediate(resolve));
   }
   const stored = async () =>
     (await metrics.chunksStored.get()).values.reduce((sum, value) => sum + value.value, 0);
-  const total = journal.queueDepth().plannedChunks;
+  const total = (await journal.queueDepth()).plannedChunks;
   const poll = setInterval(() => {
     void stored().then((done) => options.onProgress?.('chunks', Math.min(done, total), total));
   }, PROGRESS_POLL_MS);

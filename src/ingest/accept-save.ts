@@ -1,13 +1,13 @@
 /** @module A save once the caller is authorized: journal the window, count it, wake the chunk writer. */
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
 import { saveMessages } from './save-messages.js';
 
 /** What a save touches. */
 export interface AcceptSaveDeps {
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly config: MemoryPoolConfig;
   readonly metrics: Pick<ServiceMetrics, 'messagesSaved'>;
   /** Tells the chunk writer new messages are waiting. */

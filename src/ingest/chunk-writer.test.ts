@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { StoreError } from '../errors/memory-pool-error.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createLogger } from '../logging/logger.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { testBot } from '../config/test-support/test-bot.js';
@@ -30,17 +31,17 @@ function createFlakyStore() {
 
 describe('chunk writer', () => {
   let dir: string;
-  let journal: MessageJournal;
+  let journal: Journal;
   let clock: number;
   const bots = { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: 1_000 } }) };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'chunk-writer-'));
-    journal = openMessageJournal(dir);
+    journal = openSqliteJournal(dir);
     clock = 1_764_547_200_000;
   });
-  afterEach(() => {
-    journal.close();
+  afterEach(async () => {
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -71,7 +72,7 @@ describe('chunk writer', () => {
   test('cuts at minChars, keeps the short rest pending until the conversation is idle', async () => {
     const { store, points } = createFlakyStore();
     const writer = createWriter(store);
-    journal.recordMessages(
+    await journal.recordMessages(
       [
         message('1', 'a'.repeat(40), clock),
         message('2', 'b'.repeat(40), clock + 1),
@@ -82,7 +83,7 @@ describe('chunk writer', () => {
     await writer.runOnce();
     assert.equal(points().length, 1, 'the first two messages reach minChars and are written');
     assert.equal(points()[0]!.payload.messageIds, '1,2');
-    assert.equal(journal.queueDepth().pendingMessages, 1);
+    assert.equal((await journal.queueDepth()).pendingMessages, 1);
 
     clock += 999;
     await writer.runOnce();
@@ -90,18 +91,21 @@ describe('chunk writer', () => {
     clock += 1;
     await writer.runOnce();
     assert.equal(points().length, 2, 'idle: the rest is flushed');
-    assert.equal(journal.queueDepth().pendingMessages, 0);
+    assert.equal((await journal.queueDepth()).pendingMessages, 0);
   });
 
   test('a store outage delays the write with backoff; nothing is lost and no point is duplicated', async () => {
     const { store, points, state } = createFlakyStore();
     const writer = createWriter(store);
-    journal.recordMessages([message('1', 'x'.repeat(70), clock)], clock);
+    await journal.recordMessages([message('1', 'x'.repeat(70), clock)], clock);
     state.down = true;
     await writer.runOnce();
     assert.equal(points().length, 0);
     assert.deepEqual(
-      { planned: journal.queueDepth().plannedChunks, pending: journal.queueDepth().pendingMessages },
+      {
+        planned: (await journal.queueDepth()).plannedChunks,
+        pending: (await journal.queueDepth()).pendingMessages,
+      },
       { planned: 1, pending: 0 },
       'the chunk is planned and waits in the journal',
     );
@@ -111,7 +115,7 @@ describe('chunk writer', () => {
     clock += 2_000;
     await writer.runOnce();
     assert.equal(points().length, 1);
-    assert.equal(journal.queueDepth().plannedChunks, 0);
+    assert.equal((await journal.queueDepth()).plannedChunks, 0);
     await writer.runOnce();
     assert.equal(state.upserts, 1, 'a stored chunk is not written again');
   });
@@ -120,7 +124,10 @@ describe('chunk writer', () => {
     const { store, points, state } = createFlakyStore();
     const writer = createWriter(store);
     for (let i = 0; i < 3; i++) {
-      journal.recordMessages([{ ...message(`m${i}`, 'x'.repeat(70), clock), channelId: `c${i}` }], clock);
+      await journal.recordMessages(
+        [{ ...message(`m${i}`, 'x'.repeat(70), clock), channelId: `c${i}` }],
+        clock,
+      );
     }
     state.down = true;
     // A minute down: every retry fails, and the backoff grows to tens of seconds.
@@ -139,34 +146,34 @@ describe('chunk writer', () => {
     clock += 1_000;
     await writer.runOnce();
     assert.equal(points().length, 3, 'the backlog waited out its backoff instead of the outage');
-    assert.equal(journal.queueDepth().plannedChunks, 0);
+    assert.equal((await journal.queueDepth()).plannedChunks, 0);
   });
 
   test('a chunk that cannot be built fails alone; the other chunks of the batch are stored', async () => {
     const { store, points } = createFlakyStore();
     const writer = createWriter(store);
     // Past the largest date JavaScript can format: /save refuses this, but older journals may hold anything.
-    journal.recordMessages(
+    await journal.recordMessages(
       [{ ...message('bad', 'x'.repeat(70), clock), ts: 9e15, channelId: 'c-bad' }],
       clock,
     );
-    journal.recordMessages([{ ...message('good', 'y'.repeat(70), clock), channelId: 'c-good' }], clock);
+    await journal.recordMessages([{ ...message('good', 'y'.repeat(70), clock), channelId: 'c-good' }], clock);
     await writer.runOnce();
     assert.deepEqual(
       points().map((p) => p.payload.messageIds),
       ['good'],
     );
-    assert.equal(journal.queueDepth().plannedChunks, 1, 'the bad chunk waits, retried later');
+    assert.equal((await journal.queueDepth()).plannedChunks, 1, 'the bad chunk waits, retried later');
   });
 
   test('a collection of another dimension is refused, never written', async () => {
     const { store, points } = createFlakyStore();
     await store.createCollection('mem_mythos', 3072);
     const writer = createWriter(store);
-    journal.recordMessages([message('1', 'y'.repeat(70), clock)], clock);
+    await journal.recordMessages([message('1', 'y'.repeat(70), clock)], clock);
     await writer.runOnce();
     assert.equal(points().length, 0);
-    assert.equal(journal.queueDepth().plannedChunks, 1, 'kept for when the config is fixed');
+    assert.equal((await journal.queueDepth()).plannedChunks, 1, 'kept for when the config is fixed');
   });
 
   test('a pass commits its bookkeeping once per step, not once per chunk (each commit is an fsync)', async () => {
@@ -174,7 +181,10 @@ describe('chunk writer', () => {
     const writer = createWriter(store);
     const chunks = 40;
     for (let i = 0; i < chunks; i++) {
-      journal.recordMessages([{ ...message(`m${i}`, 'z'.repeat(70), clock), channelId: `c${i}` }], clock);
+      await journal.recordMessages(
+        [{ ...message(`m${i}`, 'z'.repeat(70), clock), channelId: `c${i}` }],
+        clock,
+      );
     }
     // A second connection reads the write-ahead log: every commit appends at least one frame to it.
     const reader = new BetterSqlite3(join(dir, 'journal.sqlite'));
@@ -183,7 +193,7 @@ describe('chunk writer', () => {
       await writer.runOnce();
       const [{ log }] = reader.pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
       assert.equal(points().length, chunks);
-      assert.equal(journal.queueDepth().plannedChunks, 0);
+      assert.equal((await journal.queueDepth()).plannedChunks, 0);
       assert.ok(
         log < chunks,
         `${log} log frames for ${chunks} chunks planned and stored: a commit per chunk`,

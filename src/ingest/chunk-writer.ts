@@ -67,8 +67,10 @@ export class ChunkWriter {
   start(): void {
     this.#stopped = false;
     // Delays chosen before a restart may be hours long for errors the operator has since fixed.
-    this.#deps.journal.chunks.resetRetryDelays();
-    this.wake();
+    void this.#deps.journal.chunks
+      .resetRetryDelays()
+      .catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not reset retry delays'))
+      .then(() => this.wake());
   }
 
   /** Asks for a pass soon (after a /save); passes never overlap. */
@@ -97,7 +99,7 @@ export class ChunkWriter {
       task({
         deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
-          const chunks = this.#deps.journal.chunks.plannedChunks(chunkIds);
+          const chunks = await this.#deps.journal.chunks.plannedChunks(chunkIds);
           const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
           for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
             await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
@@ -130,7 +132,7 @@ export class ChunkWriter {
     while (generation === this.#generation && (await this.#enqueue(() => this.#runStep()))) {
       // Each step is one batch; other work (a forget) may run between steps.
     }
-    const nextRetry = this.#deps.journal.chunks.nextChunkDueAt();
+    const nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
     return [nextFlush, nextRetry, this.#recovery.nextProbeAt()]
       .filter((t): t is number => t !== undefined)
       .sort((a, b) => a - b)[0];
@@ -142,12 +144,12 @@ export class ChunkWriter {
 
   /** One batch of deletes, else one batch of writes; false when nothing was due. */
   async #runStep(): Promise<boolean> {
-    const deletions = this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
+    const deletions = await this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
     if (deletions.length > 0) {
       await deleteChunkBatch(this.#deps, deletions);
       return true;
     }
-    const due = this.#deps.journal.chunks.dueChunks(this.#now(), WRITE_BATCH);
+    const due = await this.#deps.journal.chunks.dueChunks(this.#now(), WRITE_BATCH);
     if (due.length === 0) return false;
     const controller = new AbortController();
     this.#backgroundWrite = controller;
@@ -162,7 +164,7 @@ export class ChunkWriter {
 
   async #deleteDueChunks(): Promise<void> {
     for (;;) {
-      const deletions = this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
+      const deletions = await this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
       if (deletions.length === 0) return;
       await deleteChunkBatch(this.#deps, deletions);
     }

@@ -9,7 +9,7 @@ function createRecovery() {
       state.probes += 1;
       if (!state.up.has(dependency)) throw new Error(`${dependency} is down`);
     },
-    makeDue: (ids) => state.woken.push([...ids]),
+    makeDue: async (ids) => void state.woken.push([...ids]),
     now: () => state.now,
   });
   return { recovery, state };
@@ -29,12 +29,12 @@ test('chunks waiting for the store are woken by the first probe it answers, not 
   assert.deepEqual(state.woken, [['a', 'b']]);
 });
 
-test('a write that succeeds wakes what waits for its dependency at once, without a probe', () => {
+test('a write that succeeds wakes what waits for its dependency at once, without a probe', async () => {
   const { recovery, state } = createRecovery();
   recovery.failed('embedder', ['a']);
-  recovery.succeeded('store');
+  await recovery.succeeded('store');
   assert.deepEqual(state.woken, []);
-  recovery.succeeded('embedder');
+  await recovery.succeeded('embedder');
   assert.deepEqual(state.woken, [['a']]);
   assert.equal(recovery.nextProbeAt(), undefined, 'nothing waits: no probe is scheduled');
 });
@@ -53,7 +53,7 @@ test('a probe that answers while writes keep failing (flapping) wakes its chunks
     }
   }
   assert.deepEqual(wakeTimes, [1_000, 3_000, 7_000, 15_000]);
-  recovery.succeeded('store');
+  await recovery.succeeded('store');
   recovery.failed('store', ['a']);
   assert.equal(recovery.nextProbeAt(), state.now + 1_000, 'a write that worked resets the interval');
 });

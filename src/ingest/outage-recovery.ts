@@ -32,7 +32,7 @@ interface Watch {
 export interface OutageRecoveryDeps {
   readonly probe: (dependency: WriteDependency) => Promise<void>;
   /** Makes these chunks due now (if they still wait). */
-  readonly makeDue: (chunkIds: readonly string[]) => void;
+  readonly makeDue: (chunkIds: readonly string[]) => Promise<void>;
   readonly now: () => number;
 }
 
@@ -55,11 +55,11 @@ export class OutageRecovery {
   }
 
   /** A call through `dependency` succeeded: it is back, so what waits for it is due now. */
-  succeeded(dependency: WriteDependency): void {
+  async succeeded(dependency: WriteDependency): Promise<void> {
     const watch = this.#watches.get(dependency);
     if (watch === undefined) return;
     this.#watches.delete(dependency);
-    if (watch.waiting.size > 0) this.#deps.makeDue([...watch.waiting]);
+    if (watch.waiting.size > 0) await this.#deps.makeDue([...watch.waiting]);
   }
 
   /** When the next probe is due, or undefined when nothing waits for one. */
@@ -84,7 +84,7 @@ export class OutageRecovery {
       watch.wakesWithoutWrite += 1;
       watch.nextProbeAt =
         this.#deps.now() + Math.min(MAX_PROBE_INTERVAL_MS, PROBE_INTERVAL_MS * 2 ** watch.wakesWithoutWrite);
-      this.#deps.makeDue(waiting);
+      await this.#deps.makeDue(waiting);
     }
   }
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { planReadyChunks } from './plan-ready-chunks.js';
 
@@ -13,9 +14,9 @@ const bots = { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100,
 const NOW = 1_764_547_200_000;
 
 /** Ten conversations of five 40-character messages: two ready chunks each, and a pending remainder. */
-function fillJournal(journal: MessageJournal): void {
+async function fillJournal(journal: Journal): Promise<void> {
   for (let c = 0; c < 10; c++) {
-    journal.recordMessages(
+    await journal.recordMessages(
       Array.from({ length: 5 }, (_, i) => ({
         bot: 'mythos',
         source: 'discord',
@@ -41,20 +42,20 @@ function plannedChunkIds(dir: string): string[] {
   }
 }
 
-test('a backlog is planned in units of about maxChunks that together cut exactly what one pass cuts', () => {
+test('a backlog is planned in units of about maxChunks that together cut exactly what one pass cuts', async () => {
   const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'plan-units-')));
-  const [whole, units] = dirs.map(openMessageJournal) as [MessageJournal, MessageJournal];
+  const [whole, units] = dirs.map(openSqliteJournal) as [Journal, Journal];
   try {
-    fillJournal(whole);
-    fillJournal(units);
-    const once = planReadyChunks(whole, bots, NOW, false);
+    await fillJournal(whole);
+    await fillJournal(units);
+    const once = await planReadyChunks(whole, bots, NOW, false);
     assert.equal(once.more, false);
 
     const perUnit: number[] = [];
     for (let unit = 0; unit < 20; unit++) {
-      const before = units.queueDepth().plannedChunks;
-      const result = planReadyChunks(units, bots, NOW, false, 4);
-      perUnit.push(units.queueDepth().plannedChunks - before);
+      const before = (await units.queueDepth()).plannedChunks;
+      const result = await planReadyChunks(units, bots, NOW, false, 4);
+      perUnit.push((await units.queueDepth()).plannedChunks - before);
       if (!result.more) {
         assert.equal(result.flushAt, once.flushAt, 'the last unit knows when the remainders go idle');
         break;
@@ -65,12 +66,12 @@ test('a backlog is planned in units of about maxChunks that together cut exactly
       perUnit.every((n) => n <= 4),
       `each unit stops at the conversation reaching the limit: ${perUnit.join(', ')}`,
     );
-    assert.equal(whole.queueDepth().plannedChunks, 20);
+    assert.equal((await whole.queueDepth()).plannedChunks, 20);
     assert.deepEqual(plannedChunkIds(dirs[1]!), plannedChunkIds(dirs[0]!));
-    assert.equal(units.queueDepth().pendingMessages, whole.queueDepth().pendingMessages);
+    assert.equal((await units.queueDepth()).pendingMessages, (await whole.queueDepth()).pendingMessages);
   } finally {
-    whole.close();
-    units.close();
+    await whole.close();
+    await units.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -2,7 +2,8 @@
 import { planChunks } from '../chunking/chunk-planner.js';
 import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
-import type { MessageJournal, PendingConversation } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import type { PendingConversation } from '../journal/message-journal.js';
 
 /** Whether to write a conversation's short remainder now: every conversation, none, or those chosen (an import's). */
 export type FlushRule = boolean | ((conversation: PendingConversation) => boolean);
@@ -24,31 +25,31 @@ export interface PlanningResult {
  * caller can interleave with /save, instead of one long block of the event loop.
  */
 export function planReadyChunks(
-  journal: MessageJournal,
+  journal: Journal,
   bots: MemoryPoolConfig['bots'],
   now: number,
   flush: FlushRule,
   maxChunks = Number.POSITIVE_INFINITY,
-): PlanningResult {
-  return journal.transaction(() => planConversations(journal, bots, now, flush, maxChunks));
+): Promise<PlanningResult> {
+  return journal.transaction((tx) => planConversations(tx, bots, now, flush, maxChunks));
 }
 
-function planConversations(
-  journal: MessageJournal,
+async function planConversations(
+  journal: Journal,
   bots: MemoryPoolConfig['bots'],
   now: number,
   flush: FlushRule,
   maxChunks: number,
-): PlanningResult {
+): Promise<PlanningResult> {
   let earliest: number | undefined;
   let planned = 0;
-  for (const conversation of journal.pendingConversations()) {
+  for (const conversation of await journal.pendingConversations()) {
     // A conversation is planned whole or not at all in a unit, so units cut exactly as one pass would.
     if (planned >= maxChunks) return { flushAt: earliest, more: true, planned };
     const bot = bots[conversation.bot];
     if (bot === undefined) continue; // a bot removed from the config: its messages wait, untouched
     const plan = planChunks({
-      pending: journal.pendingMessages(conversation.bot, conversation.conversation),
+      pending: await journal.pendingMessages(conversation.bot, conversation.conversation),
       sizes: bot.chunk,
       speakers: bot,
       now,
@@ -61,8 +62,8 @@ function planConversations(
       const chunkId = deriveChunkPointId(bot.collection, source, messageIds);
       // Read in this transaction, so a reembed's switch (another process) is either before or after it:
       // a chunk planned after the switch is never filed under the collection left behind.
-      const collection = journal.routes.resolve(bot.collection);
-      journal.chunks.planChunk({ chunkId, bot: bot.name, collection, source, messageIds }, now);
+      const collection = await journal.routes.resolve(bot.collection);
+      await journal.chunks.planChunk({ chunkId, bot: bot.name, collection, source, messageIds }, now);
       planned += 1;
     }
     if (plan.flushAt !== undefined && (earliest === undefined || plan.flushAt < earliest)) {

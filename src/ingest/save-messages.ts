@@ -6,7 +6,7 @@ import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 
 /** Below this a number cannot be Unix ms or seconds of a real chat (1e9 s is 2001-09-09). */
 const MIN_SECONDS = 1e9;
@@ -88,14 +88,14 @@ export function toMemoryMessages(request: SaveRequest, context: SaveContext): Me
  * Resolves once the messages are on disk (the fsync runs off the event loop).
  */
 export async function saveMessages(
-  journal: MessageJournal,
+  journal: Journal,
   request: SaveRequest,
   context: SaveContext,
 ): Promise<SaveResponse> {
   const messages = toMemoryMessages(request, context);
   const unique = new Map<string, MemoryMessage>();
   for (const m of messages) unique.set(m.messageId, m);
-  const result = journal.recordMessages([...unique.values()], context.arrivedAt);
+  const result = await journal.recordMessages([...unique.values()], context.arrivedAt);
   await journal.flush();
   return {
     ok: true,

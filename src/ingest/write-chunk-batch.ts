@@ -8,7 +8,8 @@ import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ConfigError, isMemoryPoolError } from '../errors/memory-pool-error.js';
-import type { MessageJournal, PlannedChunk } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import type { PlannedChunk } from '../journal/message-journal.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { EmbeddedParts, PartsIndex } from '../parts/parts-index.js';
@@ -22,7 +23,7 @@ import { computeRetryDelay } from './retry-delay.js';
 export interface ChunkBatchDeps {
   /** The configured bots: the only part of the config the writer reads. */
   readonly bots: MemoryPoolConfig['bots'];
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: PointStore;
   readonly embedder: Embedder;
   readonly guard: CollectionGuard;
@@ -34,20 +35,20 @@ export interface ChunkBatchDeps {
   /** Told which dependency each write failed or succeeded through, so an outage's backlog wakes when it ends. */
   readonly recovery?: Pick<OutageRecovery, 'failed' | 'succeeded'> | undefined;
   /** The embedder of a collection a reembed built with another model (default: `embedder` for all). */
-  readonly embedderFor?: ((collection: string) => Embedder) | undefined;
+  readonly embedderFor?: ((collection: string) => Promise<Embedder>) | undefined;
   /**
    * The collection a chunk stored in `collection` must reach too (a reembed in progress, or a switch that
    * happened during the write), asked after each write; undefined when none.
    */
-  readonly followerOf?: ((collection: string) => string | undefined) | undefined;
+  readonly followerOf?: ((collection: string) => Promise<string | undefined>) | undefined;
 }
 
 /** The embedder that writes `collection`'s vectors. */
-export function embedderOf(
+export async function embedderOf(
   deps: Pick<ChunkBatchDeps, 'embedder' | 'embedderFor'>,
   collection: string,
-): Embedder {
-  return deps.embedderFor?.(collection) ?? deps.embedder;
+): Promise<Embedder> {
+  return (await deps.embedderFor?.(collection)) ?? deps.embedder;
 }
 
 /**
@@ -59,8 +60,10 @@ export async function writeChunkBatch(
   chunks: readonly PlannedChunk[],
   signal?: AbortSignal,
 ): Promise<void> {
-  const points = chunks.flatMap((chunk) => {
-    const payload = buildPayload(deps, chunk);
+  // The batch's journal reads are sent together: one round trip's wait on Postgres, not one per chunk.
+  const payloads = await Promise.all(chunks.map((chunk) => buildPayload(deps, chunk)));
+  const points = chunks.flatMap((chunk, i) => {
+    const payload = payloads[i];
     return payload === undefined ? [] : [{ chunk, payload }];
   });
   for (const [collection, group] of groupBy(points, (p) => p.chunk.collection)) {
@@ -80,10 +83,10 @@ async function writeCollectionGroup(
   const { journal, store, guard, metrics } = deps;
   let embedder: Embedder;
   try {
-    embedder = embedderOf(deps, collection);
+    embedder = await embedderOf(deps, collection);
   } catch (error) {
     // The model a reembed recorded for this collection cannot be set up (a `${VAR}` unset): retried later.
-    recordChunkFailure(
+    await recordChunkFailure(
       deps,
       group.map((p) => p.chunk),
       error,
@@ -104,7 +107,7 @@ async function writeCollectionGroup(
       parts,
       signal ? { signal } : {},
     );
-    deps.recovery?.succeeded('embedder');
+    await deps.recovery?.succeeded('embedder');
   } catch (error) {
     if (signal?.aborted) return; // gave way to a forget, a stop or a deadline: still due, not a failure
     if (group.length > 1 && isMemoryPoolError(error) && !error.retryable) {
@@ -112,7 +115,7 @@ async function writeCollectionGroup(
       for (const p of group) await writeCollectionGroup(deps, collection, [p], signal);
       return;
     }
-    recordChunkFailure(
+    await recordChunkFailure(
       deps,
       group.map((p) => p.chunk),
       error,
@@ -124,13 +127,18 @@ async function writeCollectionGroup(
     await guard.ensureCollection(collection, embedder.model, vectors[0]!.length);
     if (parts !== undefined) await deps.parts?.storeParts(collection, toIndex, parts);
     await store.upsertPoints(collection, toPoints(group, vectors));
-    deps.recovery?.succeeded('store');
-    const follower = deps.followerOf?.(collection);
+    await deps.recovery?.succeeded('store');
+    const follower = await deps.followerOf?.(collection);
     if (follower !== undefined && !(await writeToFollower(deps, follower, group, signal))) return;
     const storedAt = deps.now();
-    // One commit for the batch, not one fsync each (the revision check is per chunk, as before).
-    journal.transaction(() => {
-      for (const p of group) journal.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt);
+    // One commit for the batch, not one fsync each (the revision check is per chunk, as before). A write
+    // the chunk moved on from meanwhile (a forget, an edit, from another process) is put right: its point
+    // is deleted or rewritten, never taken as current.
+    await journal.transaction(async (tx) => {
+      for (const p of group) {
+        if (await tx.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt)) continue;
+        await tx.chunks.requeueStaleWrite(p.chunk, storedAt);
+      }
     });
     for (const p of group) metrics.chunksStored.inc({ bot: p.chunk.bot });
   } catch (error) {
@@ -145,7 +153,7 @@ async function writeCollectionGroup(
         );
       });
     }
-    recordChunkFailure(
+    await recordChunkFailure(
       deps,
       group.map((p) => p.chunk),
       error,
@@ -166,7 +174,7 @@ async function writeToFollower(
   group: readonly ChunkToWrite[],
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  const embedder = embedderOf(deps, follower);
+  const embedder = await embedderOf(deps, follower);
   let vectors: Float32Array[];
   try {
     vectors = await embedder.embed(
@@ -206,9 +214,9 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
         group.map((c) => c.chunkId),
       );
       await store.deletePoints(collection, { ids: group.map((c) => c.chunkId) });
-      deps.recovery?.succeeded('store');
+      await deps.recovery?.succeeded('store');
       // A forget during a reembed: the collection being built must lose the point too.
-      const follower = deps.followerOf?.(collection);
+      const follower = await deps.followerOf?.(collection);
       if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
         await parts?.deleteParts(
           follower,
@@ -216,17 +224,18 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
         );
         await store.deletePoints(follower, { ids: group.map((c) => c.chunkId) });
       }
-      journal.transaction(() => {
-        for (const chunk of group) journal.chunks.markChunkDeleted(chunk.chunkId, chunk.revision);
+      const deletedAt = deps.now();
+      await journal.transaction(async (tx) => {
+        for (const chunk of group) await tx.chunks.markChunkDeleted(chunk.chunkId, chunk.revision, deletedAt);
       });
     } catch (error) {
-      recordChunkFailure(deps, group, error, { dependency: dependencyOf(error, 'store') });
+      await recordChunkFailure(deps, group, error, { dependency: dependencyOf(error, 'store') });
     }
   }
 }
 
 /** Builds one chunk's payload; a chunk that cannot be built fails alone, never the batch. */
-function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): ChunkPayload | undefined {
+async function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): Promise<ChunkPayload | undefined> {
   const bot = deps.bots[chunk.bot];
   try {
     if (bot === undefined) {
@@ -235,9 +244,9 @@ function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): ChunkPayload |
         'is no longer configured; add it back to write its pending chunks',
       );
     }
-    return formatChunk(deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
+    return formatChunk(await deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
   } catch (error) {
-    recordChunkFailure(deps, [chunk], error, { permanent: true });
+    await recordChunkFailure(deps, [chunk], error, { permanent: true });
     return undefined;
   }
 }
@@ -252,12 +261,12 @@ function dependencyOf(error: unknown, step: WriteDependency): WriteDependency {
  * forget) keeps its new, immediate due time: the failure was about its old content. A retryable failure of
  * a dependency is also reported to the outage recovery, which wakes the chunk when the dependency is back.
  */
-function recordChunkFailure(
+async function recordChunkFailure(
   deps: ChunkBatchDeps,
   chunks: readonly PlannedChunk[],
   error: unknown,
   options: { permanent?: boolean; dependency?: WriteDependency } = {},
-): void {
+): Promise<void> {
   const { journal, metrics, logger } = deps;
   const code = isMemoryPoolError(error) ? error.code : 'internal';
   const retryable = options.permanent !== true && (!isMemoryPoolError(error) || error.retryable);
@@ -268,10 +277,10 @@ function recordChunkFailure(
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  journal.transaction(() => {
+  await journal.transaction(async (tx) => {
     for (const chunk of chunks) {
       const delay = computeRetryDelay(chunk.attempts, { retryable });
-      journal.chunks.markChunkFailed(chunk.chunkId, chunk.revision, message, deps.now() + delay);
+      await tx.chunks.markChunkFailed(chunk.chunkId, chunk.revision, message, deps.now() + delay);
     }
   });
   for (const chunk of chunks) metrics.chunkFailures.inc({ bot: chunk.bot, code });

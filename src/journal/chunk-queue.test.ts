@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryMessage } from '../chunking/memory-message.js';
-import { useTempJournal } from './test-support/temp-journal.js';
+import { useTempMessageJournal } from './test-support/temp-message-journal.js';
 
 const T0 = Date.UTC(2026, 11, 1, 9);
 const say = (messageId: string, text: string, ts: number): MemoryMessage => ({
@@ -15,7 +15,7 @@ const say = (messageId: string, text: string, ts: number): MemoryMessage => ({
 });
 
 describe('the chunk queue: planning, stored marks, retries and deletes', () => {
-  const temp = useTempJournal();
+  const temp = useTempMessageJournal();
   /** Records a, b, c and plans them as chunk k1 (b said before a, so the order is by time). */
   const planK1 = () => {
     temp.journal.recordMessages(

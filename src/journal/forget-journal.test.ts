@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryMessage } from '../chunking/memory-message.js';
-import { useTempJournal } from './test-support/temp-journal.js';
+import { useTempMessageJournal } from './test-support/temp-message-journal.js';
 
 const T0 = Date.UTC(2026, 11, 2, 9);
 const say = (messageId: string, more: Partial<MemoryMessage> = {}): MemoryMessage => ({
@@ -15,7 +15,7 @@ const say = (messageId: string, more: Partial<MemoryMessage> = {}): MemoryMessag
 });
 
 describe('the forget journal: tombstones, chunk marks and the audit', () => {
-  const temp = useTempJournal();
+  const temp = useTempMessageJournal();
   /** Stores a and b as chunk k1; c waits for a chunk. */
   const seed = () => {
     temp.journal.recordMessages([say('a'), say('b'), say('c', { ts: T0 + 1 })], T0);

@@ -9,6 +9,8 @@ import { testBot } from '../config/test-support/test-bot.js';
 import { toJournalError } from './journal-health.js';
 import { applyJournalSchema } from './journal-schema.js';
 import { MessageJournal } from './message-journal.js';
+import { applyClaimTables } from './sqlite/sqlite-claims.js';
+import { SqliteJournal } from './sqlite/sqlite-journal.js';
 
 test('SQLite failures that mean "cannot write" map to journal_unavailable; others do not', () => {
   const sqliteError = (code: string) => new BetterSqlite3.SqliteError('failed', code);
@@ -37,10 +39,11 @@ describe('a journal whose disk is full', () => {
     db = new BetterSqlite3(join(dir, 'journal.sqlite'));
     db.pragma('journal_mode = WAL');
     applyJournalSchema(db);
+    applyClaimTables(db);
     service = await startTestService({
       // Chunks would be planned at 1,000,000 characters: the writer stays out of the way.
       bots: [testBot('mythos', { chunk: { minChars: 1_000_000, maxChars: 1_000_000, idleMs: 3_600_000 } })],
-      journal: new MessageJournal(db),
+      journal: new SqliteJournal(db, new MessageJournal(db)),
     });
   });
   after(async () => {

@@ -2,8 +2,9 @@
 import type { Database } from 'better-sqlite3';
 import { ConfigError } from '../errors/memory-pool-error.js';
 
-/** 2: the Discord interface's state (it lived in its own `discord.sqlite` before). */
-const SCHEMA_VERSION = 2;
+/** The version this build writes (PRAGMA user_version). 2: the Discord interface's state (it lived in its own
+ * `discord.sqlite` before). */
+export const SCHEMA_VERSION = 2;
 
 /**
  * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are

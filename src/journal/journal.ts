@@ -2,7 +2,7 @@
  * @module The journal as an async port: everything MessageJournal and its sub-objects offer, plus what N
  * replicas sharing one journal need (leases, chunk claims, change notification). Implemented over SQLite
  * (`sqlite/`, wrapping MessageJournal) and Postgres (`postgres/`); `test-support/journal-contract.ts` runs
- * the same cases on both. Callers still use MessageJournal: the move to this port is the next step.
+ * the same cases on both. Every caller outside src/journal/ uses this port.
  */
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { PlannedChunk } from './chunk-queue.js';
@@ -49,6 +49,8 @@ export interface Journal {
   memorySpan(bot: string): Promise<{ oldestMs: number; newestMs: number } | undefined>;
   collectionModel(collection: string): Promise<{ model: string; dimensions: number } | undefined>;
   recordCollectionModel(collection: string, model: string, dimensions: number, now: number): Promise<void>;
+  /** After memory-pool deleted a collection it owned (its parts): a new one may use another model. */
+  forgetCollectionModel(collection: string): Promise<void>;
 
   readonly chunks: JournalChunks;
   readonly forgetting: JournalForgetting;
@@ -139,6 +141,8 @@ export interface JournalForgetting {
 export interface JournalPartsIndexes {
   recordStarted(collection: string, complete: boolean, now: number): Promise<void>;
   markComplete(collection: string, now: number): Promise<void>;
+  /** Before a reembed builds `collection`'s parts: incomplete until its parts pass marks it complete. */
+  markIncomplete(collection: string, now: number): Promise<void>;
   /** Drops the record of `collection`'s parts index (its collection was deleted). */
   forget(collection: string): Promise<void>;
   isComplete(collection: string): Promise<boolean | undefined>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { conversationKey } from './message-journal.js';
-import { useTempJournal } from './test-support/temp-journal.js';
+import { useTempMessageJournal } from './test-support/temp-message-journal.js';
 
 const T0 = Date.UTC(2026, 11, 3, 9);
 const say = (messageId: string, text: string, more: Partial<MemoryMessage> = {}): MemoryMessage => ({
@@ -17,7 +17,7 @@ const say = (messageId: string, text: string, more: Partial<MemoryMessage> = {})
 });
 
 describe('the message journal records each message once, whatever the client re-sends', () => {
-  const temp = useTempJournal();
+  const temp = useTempMessageJournal();
 
   test('new messages wait for a chunk in their conversation; a re-sent window is duplicates', () => {
     const window = [

@@ -43,7 +43,9 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
   test('a healthy setup passes every check and exits 0', async () => {
     const setup = bench.setup();
     await createCollection(setup.collection);
-    bench.withJournal(setup, (journal) => journal.recordCollectionModel(setup.collection, MODEL, 64, NOW));
+    await bench.withJournal(setup, (journal) =>
+      journal.recordCollectionModel(setup.collection, MODEL, 64, NOW),
+    );
     const result = await bench.doctor(setup.config, { now: () => NOW });
     assert.equal(result.code, 0, result.out);
     assert.doesNotMatch(result.out, /FAIL/);
@@ -81,7 +83,7 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
   test('a collection written by another model of the same size', async () => {
     const setup = bench.setup();
     await createCollection(setup.collection);
-    bench.withJournal(setup, (journal) =>
+    await bench.withJournal(setup, (journal) =>
       journal.recordCollectionModel(setup.collection, 'openai-compatible:nomic-embed-text', 64, NOW),
     );
     assertFails(
@@ -133,7 +135,7 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
 
   test('messages that have waited for hours to be stored', async () => {
     const setup = bench.setup();
-    bench.withJournal(setup, (journal) =>
+    await bench.withJournal(setup, (journal) =>
       journal.recordMessages(
         [
           {

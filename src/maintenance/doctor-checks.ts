@@ -6,7 +6,7 @@ import { statfsSync } from 'node:fs';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
@@ -81,11 +81,15 @@ const statfsFreeBytes = (dir: string): number => {
 };
 
 /** The journal can be written and its disk has room. */
-export function checkJournal(journal: MessageJournal, dataDir: string, space: FreeSpace = {}): DoctorCheck {
+export async function checkJournal(
+  journal: Journal,
+  dataDir: string,
+  space: FreeSpace = {},
+): Promise<DoctorCheck> {
   const name = 'journal writable';
   const min = space.minFreeBytes ?? MIN_FREE_BYTES;
   try {
-    journal.probeWritable();
+    await journal.probeWritable();
     const free = (space.freeBytes ?? statfsFreeBytes)(dataDir);
     const freeMb = Math.floor(free / 1024 / 1024);
     return free < min
@@ -110,10 +114,10 @@ export function journalFailure(dataDir: string, error: unknown): DoctorCheck {
 }
 
 /** Nothing waits for hours to be stored. */
-export function checkBacklog(journal: MessageJournal, now: number): DoctorCheck {
+export async function checkBacklog(journal: Journal, now: number): Promise<DoctorCheck> {
   const name = 'pending backlog';
-  const { pendingMessages, plannedChunks } = journal.queueDepth();
-  const oldest = journal.oldestPending();
+  const { pendingMessages, plannedChunks } = await journal.queueDepth();
+  const oldest = await journal.oldestPending();
   if (oldest === undefined) return pass(name, 'nothing waits to be stored');
   const ageMinutes = Math.round((now - oldest.arrivedAt) / 60_000);
   const detail = `${pendingMessages} messages and ${plannedChunks} chunks wait; the oldest arrived ${ageMinutes} min ago`;

@@ -95,7 +95,7 @@ describe('doctor reads a collection’s layout as the writer does, and its model
       wait: true,
       points: texts.map((text, i) => ({ id: i + 1, vector: Array.from(vectors[i]!), payload: { text } })),
     });
-    bench.withJournal(setup, (journal) =>
+    await bench.withJournal(setup, (journal) =>
       journal.recordCollectionModel(setup.collection, embedder.model, 64, Date.now()),
     );
     const to = join(setup.dataDir, '..', `${setup.collection}-to.yaml`);

@@ -6,7 +6,7 @@
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { parseEmbeddingSection } from '../config/load-embedding-section.js';
 import { createEmbedder } from '../embedding/create-embedder.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { CollectionShape, PointStore } from '../store/point-store.js';
 import { readStLayout, ST_SPARSE_VECTOR } from '../store/st-hybrid/st-collection-layout.js';
 import type { CollectionLayout, StoreAdmin } from '../store/store-admin.js';
@@ -18,7 +18,7 @@ type Model = { readonly model: string; readonly dimensions: number | undefined }
 export interface CollectionCheckDeps {
   readonly store: PointStore;
   readonly admin: StoreAdmin;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
 }
 
 /** Each bot's collection fits what memory-pool and st-qdrant-memory write and search. */
@@ -39,7 +39,7 @@ async function checkBotCollection(
   configured: Model,
 ): Promise<DoctorCheck[]> {
   const { journal } = deps;
-  const collection = journal.routes.activeCollection(bot.collection);
+  const collection = await journal.routes.activeCollection(bot.collection);
   const name = `bot ${bot.name}: collection ${collection}`;
   const [shape, details] = await Promise.all([
     deps.store.describeCollection(collection),
@@ -49,7 +49,7 @@ async function checkBotCollection(
     return [pass(name, 'not created yet: the first save creates it with the embedder’s size')];
   }
   const checks: DoctorCheck[] = [];
-  const serve = readServeModel(journal, collection, configured);
+  const serve = await readServeModel(journal, collection, configured);
   if ('error' in serve) {
     checks.push(
       fail(
@@ -83,7 +83,8 @@ async function checkBotCollection(
     );
   } else {
     const expected = 'error' in serve ? configured : serve;
-    const problems = vectorProblems(journal, collection, layout, expected, serve);
+    const recorded = await journal.collectionModel(collection);
+    const problems = vectorProblems(recorded, layout, expected, serve);
     checks.push(
       problems.length > 0
         ? fail(
@@ -93,7 +94,7 @@ async function checkBotCollection(
           )
         : pass(
             name,
-            `${details.pointsCount} points, ${layout.describe}, model ${journal.collectionModel(collection)?.model ?? 'not recorded yet'}`,
+            `${details.pointsCount} points, ${layout.describe}, model ${recorded?.model ?? 'not recorded yet'}`,
           ),
     );
   }
@@ -102,19 +103,19 @@ async function checkBotCollection(
 }
 
 /** The model serve embeds `collection` with: the section a reembed recorded for it, else the config's. */
-function readServeModel(
-  journal: MessageJournal,
+async function readServeModel(
+  journal: Journal,
   collection: string,
   configured: Model,
-): (Model & { readonly written?: string }) | { readonly error: string } {
-  const written = journal.routes.embeddingOf(collection);
+): Promise<(Model & { readonly written?: string }) | { readonly error: string }> {
+  const written = await journal.routes.embeddingOf(collection);
   if (written === undefined) return configured;
   try {
     const recorded = createEmbedder(
       parseEmbeddingSection(written, `the embedding reembed recorded for ${collection}`),
     );
     // A provider without a stated size: the size the journal recorded when the collection was built.
-    const dimensions = recorded.dimensions ?? journal.collectionModel(collection)?.dimensions;
+    const dimensions = recorded.dimensions ?? (await journal.collectionModel(collection))?.dimensions;
     return { model: recorded.model, dimensions, written };
   } catch (error) {
     return { error: (error as Error).message };
@@ -178,8 +179,8 @@ const distanceFix = (bot: string) =>
   `Point bots.${bot}.collection at a new collection: memory-pool creates it with Cosine on first save.`;
 
 function vectorProblems(
-  journal: MessageJournal,
-  collection: string,
+  /** The model the journal recorded for the collection, if any. */
+  recorded: { readonly model: string } | undefined,
   layout: { readonly size: number; readonly distance: unknown },
   expected: Model,
   serve: Model | { readonly error: string },
@@ -196,7 +197,6 @@ function vectorProblems(
   if (layout.distance !== 'Cosine') {
     problems.push({ problem: `uses ${String(layout.distance)} distance, not Cosine`, fix: distanceFix });
   }
-  const recorded = journal.collectionModel(collection);
   if (recorded && recorded.model !== expected.model) {
     problems.push({
       problem: `was written with ${recorded.model}, ${recordedSection ? 'the model reembed recorded for it is' : 'the config embeds with'} ${expected.model}`,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
 import { checkOrphanParts } from './doctor-parts-checks.js';
 import { type DoctorBench, startDoctorBench } from '../cli/commands/test-support/doctor-bench.js';
@@ -25,7 +25,7 @@ test('doctor reports parts whose collection was deleted, with how to remove them
   const parts = `${setup.collection}__parts`;
   await createParts(parts);
   // As serve records parts it creates: only parts this journal knows are memory-pool's.
-  bench.withJournal(setup, (journal) =>
+  await bench.withJournal(setup, (journal) =>
     journal.partsIndexes.recordStarted(setup.collection, true, Date.now()),
   );
   const orphaned = await bench.doctor(setup.config);
@@ -50,7 +50,7 @@ test('doctor reports parts whose collection was deleted, with how to remove them
 test('the parts of a collection a reembed is building are not reported', async () => {
   const setup = bench.setup();
   const target = `${setup.collection}__m0123abcd`;
-  bench.withJournal(setup, (journal) =>
+  await bench.withJournal(setup, (journal) =>
     journal.routes.beginReembed(setup.collection, setup.collection, target, '{}', Date.now()),
   );
   await createParts(`${target}__parts`);
@@ -78,12 +78,12 @@ test('parts this memory-pool never recorded (another app on the same Qdrant) are
 
 test("the suggested delete names only that collection: URL-encoded and shell-quoted ('#', '&', a quote)", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'doctor-parts-'));
-  const journal = openMessageJournal(dir);
+  const journal = openSqliteJournal(dir);
   try {
     const store = createMemoryPointStore();
     for (const collection of ['mem_c#', "mem_tom&jerry's"]) {
       await store.createHybridCollection(`${collection}__parts`, 64);
-      journal.partsIndexes.recordStarted(collection, true, Date.now());
+      await journal.partsIndexes.recordStarted(collection, true, Date.now());
     }
     const check = await checkOrphanParts(store, journal, 'http://127.0.0.1:6333');
     assert.match(
@@ -91,7 +91,7 @@ test("the suggested delete names only that collection: URL-encoded and shell-quo
       /curl -X DELETE 'http:\/\/127\.0\.0\.1:6333\/collections\/mem_c%23__parts'; curl -X DELETE 'http:\/\/127\.0\.0\.1:6333\/collections\/mem_tom%26jerry'\\''s__parts' \(/,
     );
   } finally {
-    journal.close();
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

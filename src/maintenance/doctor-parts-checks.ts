@@ -3,7 +3,7 @@
  * the text of memories someone deleted. Doctor only reads; serve deletes them when it starts or meets the gap.
  * A `x__parts` memory-pool never recorded as its own is only mentioned: it may be another app's.
  */
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { findOrphanParts } from '../parts/drop-orphan-parts.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import type { PointStore } from '../store/point-store.js';
@@ -18,7 +18,7 @@ const NAME = 'parts of deleted collections';
  */
 export async function checkOrphanParts(
   store: Pick<PointStore, 'listCollections' | 'describeCollection'>,
-  journal: Pick<MessageJournal, 'routes' | 'partsIndexes' | 'collectionModel'>,
+  journal: Pick<Journal, 'routes' | 'partsIndexes' | 'collectionModel'>,
   storeUrl: string | undefined,
   keep: Iterable<string> = [],
 ): Promise<DoctorCheck> {

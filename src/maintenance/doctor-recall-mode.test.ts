@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runDoctor } from '../cli/commands/doctor-command.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import {
@@ -46,9 +46,9 @@ describe('doctor says which recall mode each bot is in', () => {
   });
 
   test('a bot with memories whose parts index is not complete fails, naming the fallback and the fix', async () => {
-    const journal = openMessageJournal(service.config.dataDir);
-    journal.partsIndexes.markIncomplete(collection, Date.now());
-    journal.close();
+    const journal = openSqliteJournal(service.config.dataDir);
+    await journal.partsIndexes.markIncomplete(collection, Date.now());
+    await journal.close();
     assert.deepEqual(await explainMode(), ['chunk-only'], 'recall fell back, as doctor is about to say');
     const { code, out } = await doctor();
     assert.equal(code, 1);

@@ -5,7 +5,7 @@
  * serve uses (it records what it checked), and by the same rules.
  */
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import type { PointStore } from '../store/point-store.js';
 import { sourcedPoints } from '../store/store-filters.js';
@@ -13,7 +13,7 @@ import { type DoctorCheck, fail, pass } from './doctor-check.js';
 
 export interface RecallModeDeps {
   readonly store: PointStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
 }
 
 const FALLBACK = 'recall falls back to whole chunks (32.5 % instead of 77.5 % of the evidence at 10 turns)';
@@ -30,14 +30,16 @@ export async function checkRecallModes(
 
 async function checkRecallMode(deps: RecallModeDeps, bot: BotConfig): Promise<DoctorCheck> {
   const { store, journal } = deps;
-  const collection = journal.routes.activeCollection(bot.collection);
+  const collection = await journal.routes.activeCollection(bot.collection);
   const name = `bot ${bot.name}: recall mode`;
-  const building = journal.routes.reembedOf(bot.collection);
+  const building = await journal.routes.reembedOf(bot.collection);
   // A reembed waits for its parts before it switches (reembed-collection.ts): say so, it is not a fallback.
+  const buildingComplete =
+    building === undefined ? undefined : await journal.partsIndexes.isComplete(building.target);
   const note =
     building === undefined
       ? ''
-      : `; a reembed is building ${building.target}, whose parts index is ${journal.partsIndexes.isComplete(building.target) === true ? 'complete' : 'not complete yet (the switch waits for it)'}`;
+      : `; a reembed is building ${building.target}, whose parts index is ${buildingComplete === true ? 'complete' : 'not complete yet (the switch waits for it)'}`;
   if ((await store.describeCollection(collection)) === undefined) {
     return pass(name, `none yet: ${collection} is not created${note}`);
   }
@@ -64,11 +66,12 @@ async function findPartsProblem(
   const { store, journal } = deps;
   const shape = await store.describeCollection(parts);
   if (shape === undefined) return `its parts index ${parts} does not exist`;
-  const model = journal.collectionModel(collection)?.model;
-  const partsModel = journal.collectionModel(parts)?.model;
+  const model = (await journal.collectionModel(collection))?.model;
+  const partsModel = (await journal.collectionModel(parts))?.model;
   if (model !== undefined && partsModel !== undefined && model !== partsModel) {
     return `its parts index ${parts} was written with ${partsModel}, its chunks with ${model}`;
   }
-  if (journal.partsIndexes.isComplete(collection) !== true) return `its parts index ${parts} is not complete`;
+  if ((await journal.partsIndexes.isComplete(collection)) !== true)
+    return `its parts index ${parts} is not complete`;
   return undefined;
 }

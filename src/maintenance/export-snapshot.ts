@@ -3,7 +3,7 @@
  * SillyTavern's included) and its journal rows as snapshot lines. It only reads: the service may run.
  */
 import { SNAPSHOT_TABLES, type SnapshotTable } from '../journal/journal-snapshot.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { StoreError } from '../errors/memory-pool-error.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import {
@@ -15,7 +15,7 @@ import {
 
 export interface ExportDeps {
   readonly store: StoreAdmin;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly now?: () => number;
 }
 
@@ -53,7 +53,7 @@ export async function exportSnapshot(deps: ExportDeps, request: ExportRequest): 
   }
   const vectors = details.layout.vectors as { size?: unknown; distance?: unknown } | undefined;
   const single = vectors !== undefined && typeof vectors.size === 'number';
-  const model = journal.collectionModel(collection) ?? null;
+  const model = (await journal.collectionModel(collection)) ?? null;
   const header: SnapshotHeader = {
     type: 'header',
     format: SNAPSHOT_FORMAT,
@@ -87,7 +87,7 @@ export async function exportSnapshot(deps: ExportDeps, request: ExportRequest): 
   } while (offset !== undefined);
   const rows: Partial<Record<SnapshotTable, number>> = {};
   for (const table of SNAPSHOT_TABLES) {
-    const tableRows = journal.snapshots.readRows(table, { bot, collection });
+    const tableRows = await journal.snapshots.readRows(table, { bot, collection });
     for (const row of tableRows) await request.write(formatSnapshotLine({ type: 'row', table, row }));
     rows[table] = tableRows.length;
   }

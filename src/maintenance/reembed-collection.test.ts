@@ -6,7 +6,7 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runReembed } from '../cli/commands/reembed-command.js';
 import { runReindex } from '../cli/commands/reindex-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { restartTestService, storeClientOf } from '../service/test-support/start-service-on-test-store.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import { reembedTargetName } from './reembed-target.js';
@@ -57,9 +57,9 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     assert.equal(dry.code, 0, dry.err);
     assert.equal(dry.summary.sync.embedded, (await allPoints(client, collection)).length);
     assert.equal((await client.collectionExists(target)).exists, false);
-    const journal = openMessageJournal(join(dir(), 'service'));
-    assert.equal(journal.routes.reembedOf(collection), undefined, 'a dry run records no reembed');
-    journal.close();
+    const journal = openSqliteJournal(join(dir(), 'service'));
+    assert.equal(await journal.routes.reembedOf(collection), undefined, 'a dry run records no reembed');
+    await journal.close();
   });
 
   test('beside a running serve it builds and switches; saves made meanwhile are each in the new collection once', async () => {
@@ -70,7 +70,7 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     // Ids serve stored while the bot still used the old collection (seen in the journal after each write):
     // serve answers from the old collection until the switch, so each must be there.
     const storedBeforeSwitch: string[] = [];
-    const routes = openMessageJournal(join(dir(), 'service'));
+    const routes = openSqliteJournal(join(dir(), 'service'));
     const saves = (async () => {
       for (let round = 0; building || round < 3; round += 1) {
         const ids = [0, 1, 2, 3].map((i) => `live-${round}-${i}`);
@@ -89,7 +89,8 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
         if (building) {
           savedDuringBuild += 1;
           await service.writer.runOnce({ flush: true });
-          if (routes.routes.activeCollection(collection) === collection) storedBeforeSwitch.push(...ids);
+          if ((await routes.routes.activeCollection(collection)) === collection)
+            storedBeforeSwitch.push(...ids);
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -97,7 +98,7 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
     const built = await reembed(config, { to });
     building = false;
     await saves;
-    routes.close();
+    await routes.close();
     assert.equal(built.code, 0, built.err);
     assert.equal(built.summary.switched, true, 'switched without stopping serve');
     assert.ok(savedDuringBuild > 0, 'saves were acknowledged while the reembed ran');
@@ -232,9 +233,9 @@ describe('memory-pool reembed moves a bot to another model without losing anythi
       sinceSwitch.length,
       'what was saved after the switch reaches the old collection, and nothing else is embedded again',
     );
-    const journal = openMessageJournal(join(dir(), 'service'));
-    assert.equal(journal.routes.activeCollection(collection), collection);
-    journal.close();
+    const journal = openSqliteJournal(join(dir(), 'service'));
+    assert.equal(await journal.routes.activeCollection(collection), collection);
+    await journal.close();
     const forward = await reembed(config, { to });
     assert.equal(forward.summary.switched, true);
     const dropped = await reembed(config, { dropOld: true });

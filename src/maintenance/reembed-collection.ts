@@ -9,7 +9,7 @@
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
@@ -24,7 +24,7 @@ export type ReembedAction = 'build' | 'rollback' | 'drop-old';
 export interface ReembedDeps {
   readonly store: PointStore & HybridPointStore;
   readonly admin: StoreAdmin;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** The model to move to (for a rollback: the previous collection's model). */
   readonly embedder: Embedder;
   /** Its `embedding:` section as written (JSON, `${VAR}` unexpanded), recorded for serve. */
@@ -73,8 +73,8 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   if (request.action === 'drop-old') return dropOld(deps, request);
   const { journal, embedder } = deps;
   const configured = request.bot.collection;
-  const active = journal.routes.activeCollection(configured);
-  const route = journal.routes.routeOf(configured);
+  const active = await journal.routes.activeCollection(configured);
+  const route = await journal.routes.routeOf(configured);
   let target: string;
   if (request.action === 'rollback') {
     if (route?.previous === undefined) {
@@ -84,7 +84,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
       );
     }
     target = route.previous;
-    const recorded = journal.collectionModel(target);
+    const recorded = await journal.collectionModel(target);
     if (recorded !== undefined && !sameModel(recorded, embedder)) {
       throw new ValidationError(
         '--to',
@@ -93,7 +93,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
     }
   } else {
     const dimensions = embedder.dimensions ?? (await embedder.embed(['dimension probe']))[0]!.length;
-    const recorded = journal.collectionModel(active);
+    const recorded = await journal.collectionModel(active);
     target = reembedTargetName(configured, embedder.model, dimensions);
     const current = recorded !== undefined && sameModel(recorded, { model: embedder.model, dimensions });
     // A rebuild to the same model still needs a collection other than the one in use to build into.
@@ -121,10 +121,10 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   if (!request.dryRun) {
     // Incomplete first: serve's first follower write may create the parts collection while `target` is still
     // empty, which would otherwise record it complete before its parts pass ran.
-    journal.partsIndexes.markIncomplete(target, now());
+    await journal.partsIndexes.markIncomplete(target, now());
     // From this commit on, serve writes what it stores in `active` to `target` too (chunks and parts); the
     // passes below copy what was stored before, so after the last one nothing stored is missing from `target`.
-    journal.routes.beginReembed(configured, active, target, deps.embedding, now());
+    await journal.routes.beginReembed(configured, active, target, deps.embedding, now());
   }
   const passes = { from: active, to: target, dryRun: request.dryRun };
   const partsRequest = {
@@ -147,7 +147,7 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
   }
   const pending = whyNotSwitch(sync, parts, target, request);
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
-  journal.routes.switchTo(configured, target, now());
+  await journal.routes.switchTo(configured, target, now());
   return { ...base, sync, parts, switched: true };
 }
 
@@ -160,8 +160,8 @@ export async function reembedCollection(deps: ReembedDeps, request: ReembedReque
 async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedRequest, target: string) {
   const { journal, admin } = deps;
   const configured = request.bot.collection;
-  const previous = journal.routes.routeOf(configured)?.previous;
-  const stopped = journal.routes.reembedOf(configured);
+  const previous = (await journal.routes.routeOf(configured))?.previous;
+  const stopped = await journal.routes.reembedOf(configured);
   if (previous !== undefined && previous !== target) {
     const rerun = stopped?.target === previous ? 'run the stopped --rollback again, or ' : '';
     throw new ValidationError(
@@ -176,10 +176,10 @@ async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedReques
       `a reembed of bot ${request.bot.name} into ${stopped.target} was stopped before its switch: finish it (run it again with the same --to), or ${STOP_SERVE} to abandon it (its collection is deleted).`,
     );
   }
-  if (request.dryRun || stopped.target === journal.routes.activeCollection(configured)) return;
+  if (request.dryRun || stopped.target === (await journal.routes.activeCollection(configured))) return;
   await admin.deleteCollection(stopped.target);
   await admin.deleteCollection(partsCollectionName(stopped.target));
-  journal.partsIndexes.forget(stopped.target);
+  await journal.partsIndexes.forget(stopped.target);
 }
 
 /** Chunk passes (each followed by a parts pass when it changed something) run after the first parts pass. */
@@ -220,8 +220,8 @@ function whyNotSwitch(
 async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
   const { journal, admin } = deps;
   const configured = request.bot.collection;
-  const route = journal.routes.routeOf(configured);
-  const active = journal.routes.activeCollection(configured);
+  const route = await journal.routes.routeOf(configured);
+  const active = await journal.routes.activeCollection(configured);
   if (route?.previous === undefined || route.previous === active) {
     throw new ValidationError(
       '--drop-old',
@@ -230,7 +230,7 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
   }
   const old = route.previous;
   // A rollback (or build) stopped midway is writing into a collection drop-old would delete or re-alias.
-  const building = journal.routes.reembedOf(configured);
+  const building = await journal.routes.reembedOf(configured);
   if (building !== undefined) {
     throw new ValidationError(
       '--drop-old',
@@ -259,7 +259,7 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
   }
   // A deleted collection leaves no parts behind, nor a record that would make a new one under the name complete.
   await admin.deleteCollection(partsCollectionName(old));
-  journal.partsIndexes.forget(old);
-  journal.routes.forgetPrevious(configured);
+  await journal.partsIndexes.forget(old);
+  await journal.routes.forgetPrevious(configured);
   return { ...base, dropped: old };
 }

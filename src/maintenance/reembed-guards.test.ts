@@ -11,7 +11,8 @@ import {
 } from '../cli/commands/test-support/data-tool-fixture.js';
 import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { restartTestService, storeClientOf } from '../service/test-support/start-service-on-test-store.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -29,18 +30,18 @@ describe('reembed refuses the steps that would lose or strand a collection', () 
   let live: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
   let config: string;
 
   before(async () => {
     ({ service, client, collection } = await startServiceWithMemories());
     live = service;
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
     config = await writeDataToolConfig(service.dir, 'x', { service });
     writeFileSync(join(service.dir, 'b.yaml'), 'embedding: { provider: hashing, dimensions: 32 }\n');
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     if (live !== service) await live.stop();
     await service.close();
   });
@@ -84,7 +85,7 @@ describe('reembed refuses the steps that would lose or strand a collection', () 
         { bot: service.config.bots.mythos!, action: 'rollback', dryRun: false, serveRunning: true },
       ),
     );
-    assert.equal(journal.routes.reembedOf(collection)?.target, collection);
+    assert.equal((await journal.routes.reembedOf(collection))?.target, collection);
     await live.stop();
     const dropped = await cli({ dropOld: true });
     assert.notEqual(dropped.code, 0);
@@ -103,7 +104,7 @@ describe('reembed refuses the steps that would lose or strand a collection', () 
     assert.equal(droppedNow.code, 0, droppedNow.err);
     live = await restartTestService(service);
     client = storeClientOf(live);
-    assert.equal(journal.routes.activeCollection(collection), collection);
+    assert.equal(await journal.routes.activeCollection(collection), collection);
     assert.ok((await collections()).includes(collection));
     const recalled = await live.post('/retrieve', { bot: 'mythos', query_text: 'the fence we painted' });
     assert.ok(JSON.stringify(recalled.json).includes('fence green'));
@@ -115,19 +116,19 @@ describe('a build leaves no collection behind that keeps forgotten texts', () =>
   let live: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
   let config: string;
 
   before(async () => {
     ({ service, client, collection } = await startServiceWithMemories());
     live = service;
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
     config = await writeDataToolConfig(service.dir, 'y', { service });
     writeFileSync(join(service.dir, 'b.yaml'), 'embedding: { provider: hashing, dimensions: 32 }\n');
     writeFileSync(join(service.dir, 'c.yaml'), 'embedding: { provider: hashing, dimensions: 48 }\n');
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     if (live !== service) await live.stop();
     await service.close();
   });
@@ -189,13 +190,13 @@ describe('a build leaves no collection behind that keeps forgotten texts', () =>
   test('a build stopped before its switch is finished or abandoned (with serve stopped), never left behind', async () => {
     const stranded = reembedTargetName(collection, new HashingEmbedder({ dimensions: 32 }).model, 32);
     await assert.rejects(build(32, { fail: true, serveRunning: true }));
-    assert.equal(journal.routes.reembedOf(collection)?.target, stranded);
+    assert.equal((await journal.routes.reembedOf(collection))?.target, stranded);
     await assert.rejects(build(TEST_DIMENSIONS, { serveRunning: true }), /stopped before its switch/);
     const abandoned = await build(TEST_DIMENSIONS, { serveRunning: false });
     assert.equal(abandoned.switched, true, abandoned.pending);
     for (const name of [stranded, partsCollectionName(stranded)]) {
       assert.equal((await client.collectionExists(name)).exists, false, name);
     }
-    assert.equal(journal.partsIndexes.isComplete(stranded), undefined);
+    assert.equal(await journal.partsIndexes.isComplete(stranded), undefined);
   });
 });

@@ -6,7 +6,8 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runDoctor } from '../cli/commands/doctor-command.js';
 import { runReembed } from '../cli/commands/reembed-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { restartTestService, storeClientOf } from '../service/test-support/start-service-on-test-store.js';
 import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
@@ -45,7 +46,7 @@ describe('a reembed carries the parts index recall needs', () => {
   let collection: string;
   let target: string;
   let config: string;
-  let journal: MessageJournal;
+  let journal: Journal;
 
   /** The hits of each query as `/retrieve` explains them: their mode and the messages they hold. */
   const recall = async () =>
@@ -108,11 +109,11 @@ describe('a reembed carries the parts index recall needs', () => {
     await service.writer.runOnce({ flush: true });
     config = await writeDataToolConfig(service.dir, 'parts', { service });
     target = reembedTargetName(collection, SAME.model, TEST_DIMENSIONS);
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
     writeFileSync(join(service.dir, 'new.yaml'), 'embedding: { provider: hashing, dimensions: 32 }\n');
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     if (live !== service) await live.stop();
     await service.close();
   });
@@ -125,7 +126,7 @@ describe('a reembed carries the parts index recall needs', () => {
     const dry = await cli({ to: join(service.dir, 'new.yaml'), dryRun: true });
     assert.equal(dry.code, 0, dry.err);
     const counted = dry.summary;
-    const stored = journal.chunks.storedChunks('mythos').length;
+    const stored = (await journal.chunks.storedChunks('mythos')).length;
     assert.ok(stored > 32, `${stored} chunks: more than one parts batch`);
     assert.equal(counted.parts.chunks, stored);
     assert.equal(counted.parts.built, stored, 'every chunk would get its parts');
@@ -136,8 +137,12 @@ describe('a reembed carries the parts index recall needs', () => {
 
   test('a build stopped in its parts pass does not switch; the next run resumes it', async () => {
     await assert.rejects(build(failAfter('upsertHybridPoints', 1)), /the store went away/);
-    assert.equal(journal.routes.activeCollection(collection), collection, 'still on the old collection');
-    assert.equal(journal.partsIndexes.isComplete(target), false);
+    assert.equal(
+      await journal.routes.activeCollection(collection),
+      collection,
+      'still on the old collection',
+    );
+    assert.equal(await journal.partsIndexes.isComplete(target), false);
     const written = await partsOf(target);
     assert.ok(written > 0, 'one batch of parts reached the new parts index');
 
@@ -148,8 +153,8 @@ describe('a reembed carries the parts index recall needs', () => {
         if (call.method !== 'upsertHybridPoints' || edited) return;
         edited = true;
         const [first] = call.args[1] as { payload: { chunkId: string } }[];
-        const [message] = journal.chunks.chunkMessages(first!.payload.chunkId);
-        journal.recordMessages([{ ...message!, text: `${message!.text} (edited)` }], Date.now());
+        const [message] = await journal.chunks.chunkMessages(first!.payload.chunkId);
+        await journal.recordMessages([{ ...message!, text: `${message!.text} (edited)` }], Date.now());
       },
     };
     const refused = await build(editing);
@@ -159,8 +164,8 @@ describe('a reembed carries the parts index recall needs', () => {
       /parts index .* is half-built .* chunk-only: run the same command again/,
     );
     assert.ok(refused.parts!.upToDate > 0, 'what the stopped run built was kept, not embedded again');
-    assert.equal(journal.routes.activeCollection(collection), collection);
-    assert.equal(journal.partsIndexes.isComplete(target), false);
+    assert.equal(await journal.routes.activeCollection(collection), collection);
+    assert.equal(await journal.partsIndexes.isComplete(target), false);
   });
 
   test('/retrieve answers in the same mode with the same memories right after the switch', async () => {
@@ -168,7 +173,7 @@ describe('a reembed carries the parts index recall needs', () => {
     const before = await recall();
     const switched = await build();
     assert.equal(switched.switched, true, switched.pending);
-    assert.equal(journal.routes.activeCollection(collection), target);
+    assert.equal(await journal.routes.activeCollection(collection), target);
     assert.deepEqual(await recall(), before);
     const io = captureOutput();
     await runDoctor({ config }, io);
@@ -189,7 +194,7 @@ describe('a reembed carries the parts index recall needs', () => {
     assert.equal(rolled.code, 0, rolled.err);
     assert.ok(rolled.summary.parts.deleted > 0, 'the parts of the chunk forgotten whole were deleted');
     await restart();
-    assert.equal(journal.routes.activeCollection(collection), collection);
+    assert.equal(await journal.routes.activeCollection(collection), collection);
     assert.deepEqual(await recall(), before);
     const parts = await client.scroll(partsCollectionName(collection), { limit: 1000, with_payload: true });
     const held = parts.points.flatMap((p) => String(p.payload?.messageIds).split(','));
@@ -208,6 +213,6 @@ describe('a reembed carries the parts index recall needs', () => {
     assert.deepEqual(await recall(), before);
     for (const answer of before) assert.deepEqual(answer.modes, ['hybrid']);
     assert.equal((await client.collectionExists(partsCollectionName(collection))).exists, false);
-    assert.equal(journal.partsIndexes.isComplete(collection), undefined);
+    assert.equal(await journal.partsIndexes.isComplete(collection), undefined);
   });
 });

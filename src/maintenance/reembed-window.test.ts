@@ -4,7 +4,8 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import { startServiceWithMemories } from '../cli/commands/test-support/data-tool-fixture.js';
 import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -26,14 +27,14 @@ describe('writes made during the parts pass', () => {
   let service: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
 
   before(async () => {
     ({ service, client, collection } = await startServiceWithMemories());
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     await service.close();
   });
 
@@ -89,7 +90,7 @@ describe('writes made during the parts pass', () => {
     });
     assert.equal(summary.switched, true, summary.pending);
     const target = reembedTargetName(collection, NEW.model, 32);
-    assert.equal(journal.routes.activeCollection(collection), target);
+    assert.equal(await journal.routes.activeCollection(collection), target);
     const [edited, added] = await Promise.all([
       client.retrieve(target, { ids: [ST_POINT], with_payload: true }),
       client.retrieve(target, { ids: [NEW_ST], with_payload: true }),
@@ -105,7 +106,7 @@ describe('a whole chunk forgotten during the parts pass', () => {
   let service: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
   /** Enough messages for more chunks than one parts batch (32): the forgotten ones are in a later batch. */
   const ids = Array.from({ length: 90 }, (_, i) => `k${i}`);
 
@@ -119,10 +120,10 @@ describe('a whole chunk forgotten during the parts pass', () => {
     }));
     assert.equal((await service.post('/save', { bot: 'mythos', source: 'discord', messages })).status, 200);
     await service.writer.runOnce({ flush: true });
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     await service.close();
   });
 
@@ -179,14 +180,14 @@ describe('a SillyTavern point forgotten during the chunk pass', () => {
   let service: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
 
   before(async () => {
     ({ service, client, collection } = await startServiceWithMemories());
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     await service.close();
   });
 
@@ -241,14 +242,14 @@ describe('a viewer edit after the last pass of a reembed', () => {
   let service: TestService;
   let client: QdrantClient;
   let collection: string;
-  let journal: MessageJournal;
+  let journal: Journal;
 
   before(async () => {
     ({ service, client, collection } = await startServiceWithMemories());
-    journal = openMessageJournal(service.config.dataDir);
+    journal = openSqliteJournal(service.config.dataDir);
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     await service.close();
   });
 

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { snapshotFileSource } from '../cli/commands/restore-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { exportSnapshot } from './export-snapshot.js';
 import { restoreSnapshot } from './restore-snapshot.js';
 import { type DataToolStore, startDataToolStore } from './test-support/data-tool-store.js';
@@ -35,13 +35,13 @@ describe('restore checks every line before its first write', () => {
         payload: { text: `Helen: memory number ${i}` },
       })),
     });
-    const journal = openMessageJournal(join(dir, 'source'));
+    const journal = openSqliteJournal(join(dir, 'source'));
     const written: string[] = [];
     await exportSnapshot(
       { store: tools.admin(), journal, now: NOW },
       { bot: 'mythos', collection, write: async (line) => void written.push(line) },
     );
-    journal.close();
+    await journal.close();
     lines = written.join('').split('\n');
   });
   after(async () => {
@@ -58,7 +58,7 @@ describe('restore checks every line before its first write', () => {
     const file = join(dir, `edited-${++files}.jsonl`);
     writeFileSync(file, edited.join('\n'));
     const into = tools.uniqueCollection('into');
-    const journal = openMessageJournal(join(dir, `target-${files}`));
+    const journal = openSqliteJournal(join(dir, `target-${files}`));
     try {
       const error = await restoreSnapshot(
         { store: tools.admin(), journal },
@@ -77,7 +77,7 @@ describe('restore checks every line before its first write', () => {
       assert.equal(await tools.admin().readCollection(into), undefined, 'nothing was left behind');
       return { error, file };
     } finally {
-      journal.close();
+      await journal.close();
     }
   };
   const point = (line: Record<string, unknown>) =>
@@ -168,7 +168,7 @@ describe('restore checks every line before its first write', () => {
     const whole = gzipSync(Buffer.from(lines.join('\n')));
     const file = join(dir, 'cut.jsonl.gz');
     writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
-    const journal = openMessageJournal(join(dir, 'cut'));
+    const journal = openSqliteJournal(join(dir, 'cut'));
     try {
       await assert.rejects(
         restoreSnapshot(
@@ -191,7 +191,7 @@ describe('restore checks every line before its first write', () => {
         },
       );
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { snapshotFileSource } from '../cli/commands/restore-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { exportSnapshot } from './export-snapshot.js';
 import { type RestoreRequest, restoreSnapshot } from './restore-snapshot.js';
 import { type DataToolStore, failAfter, startDataToolStore } from './test-support/data-tool-store.js';
@@ -28,7 +29,7 @@ describe('restore resumes after an interruption and refuses another model’s ve
     configuredModel: MODEL,
     dryRun: false,
   });
-  const exportTo = async (journal: MessageJournal, file: string) => {
+  const exportTo = async (journal: Journal, file: string) => {
     const lines: string[] = [];
     await exportSnapshot(
       { store: tools.admin(), journal, now: NOW },
@@ -57,11 +58,11 @@ describe('restore resumes after an interruption and refuses another model’s ve
         payload: { text: `Helen: memory number ${i}`, messageIds: `st_${i}` },
       })),
     });
-    const journal = openMessageJournal(join(dir, 'source'));
-    journal.recordCollectionModel(collection, MODEL, 8, NOW());
+    const journal = openSqliteJournal(join(dir, 'source'));
+    await journal.recordCollectionModel(collection, MODEL, 8, NOW());
     snapshot = join(dir, 'first.jsonl');
     await exportTo(journal, snapshot);
-    journal.close();
+    await journal.close();
     // The store loses the collection; the snapshot is all that is left of it.
     await tools.admin().deleteCollection(collection);
   });
@@ -71,7 +72,7 @@ describe('restore resumes after an interruption and refuses another model’s ve
   });
 
   test('stopped after two batches, run again it completes: nothing doubled, the export equals the snapshot', async () => {
-    const journal = openMessageJournal(join(dir, 'target'));
+    const journal = openSqliteJournal(join(dir, 'target'));
     try {
       await assert.rejects(
         restoreSnapshot(
@@ -93,16 +94,16 @@ describe('restore resumes after an interruption and refuses another model’s ve
       const third = await restoreSnapshot({ store: tools.admin(), journal }, restoreRequest(collection));
       assert.equal(third.alreadyRestored, true, 'a finished restore changes nothing');
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 
   test('a collection the journal records for another model of the same size is refused with the fix', async () => {
     const other = tools.uniqueCollection('restore_other');
     await tools.client.createCollection(other, { vectors: { size: 8, distance: 'Cosine' } });
-    const journal = openMessageJournal(join(dir, 'other'));
+    const journal = openSqliteJournal(join(dir, 'other'));
     try {
-      journal.recordCollectionModel(other, 'openai-compatible:nomic-embed-text', 8, NOW());
+      await journal.recordCollectionModel(other, 'openai-compatible:nomic-embed-text', 8, NOW());
       await assert.rejects(
         restoreSnapshot({ store: tools.admin(), journal }, restoreRequest(other)),
         new RegExp(
@@ -112,26 +113,30 @@ describe('restore resumes after an interruption and refuses another model’s ve
       );
       assert.equal(await tools.store().countPoints(other), 0, 'nothing was written');
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 
   test('a restore that creates a deleted collection again first deletes the parts it left behind', async () => {
     const into = tools.uniqueCollection('restore_parts');
-    const journal = openMessageJournal(join(dir, 'parts'));
+    const journal = openSqliteJournal(join(dir, 'parts'));
     try {
       // The parts of a collection someone deleted: memory-pool's (recorded), still holding the deleted text.
       await tools.client.createCollection(`${into}__parts`, {
         vectors: { dense: { size: 8, distance: 'Cosine' } },
         sparse_vectors: { bm25: { modifier: 'idf' } },
       });
-      journal.partsIndexes.recordStarted(into, true, NOW());
-      journal.recordCollectionModel(`${into}__parts`, MODEL, 8, NOW());
+      await journal.partsIndexes.recordStarted(into, true, NOW());
+      await journal.recordCollectionModel(`${into}__parts`, MODEL, 8, NOW());
       await restoreSnapshot({ store: tools.admin(), journal }, restoreRequest(into));
       assert.equal((await tools.client.collectionExists(`${into}__parts`)).exists, false);
-      assert.equal(journal.partsIndexes.isComplete(into), undefined, 'the next parts index starts afresh');
+      assert.equal(
+        await journal.partsIndexes.isComplete(into),
+        undefined,
+        'the next parts index starts afresh',
+      );
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 });

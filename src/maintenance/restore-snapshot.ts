@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { StoreError, ValidationError } from '../errors/memory-pool-error.js';
 import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../journal/journal-snapshot.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
@@ -15,7 +15,7 @@ import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly now?: () => number;
 }
 
@@ -49,7 +49,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   const { store, journal } = deps;
   const { header, points, rows, originOf } = await checkFile(request);
   const snapshotId = createHash('sha256').update(formatSnapshotLine(header)).digest('hex');
-  const previous = journal.snapshots.restoreOf(request.collection);
+  const previous = await journal.snapshots.restoreOf(request.collection);
   const base = { bot: request.bot, collection: request.collection, dryRun: request.dryRun, points };
   if (previous?.snapshot === snapshotId && previous.complete) {
     return { ...base, rowsInserted: 0, alreadyRestored: true, warnings: [] };
@@ -57,7 +57,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   await checkTarget(deps, request, header, previous?.snapshot === snapshotId);
   const from = { bot: header.bot, collection: header.collection };
   const to = { bot: request.bot, collection: request.collection };
-  checkRowsFit(journal, request.file, rows, from, to, originOf);
+  await checkRowsFit(journal, request.file, rows, from, to, originOf);
   const warnings =
     header.model !== null && header.model.model !== request.configuredModel
       ? [
@@ -69,7 +69,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     const rowCount = Object.values(rows).reduce((sum, list) => sum + list.length, 0);
     return { ...base, rowsInserted: rowCount, alreadyRestored: false, warnings };
   }
-  journal.snapshots.recordRestore(request.collection, snapshotId, false, now());
+  await journal.snapshots.recordRestore(request.collection, snapshotId, false, now());
   if ((await store.readCollection(request.collection)) === undefined) {
     // A collection deleted (then restored) must not find its deleted text again in the parts it left.
     await dropLeftParts(store, journal, request.collection);
@@ -89,12 +89,12 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-  const rowsInserted = journal.transaction(() => {
+  const rowsInserted = await journal.transaction(async (tx) => {
     let inserted = 0;
     for (const [table, list] of Object.entries(rows)) {
-      inserted += journal.snapshots.insertRows(table as SnapshotTable, list, from, to);
+      inserted += await tx.snapshots.insertRows(table as SnapshotTable, list, from, to);
     }
-    journal.snapshots.recordRestore(request.collection, snapshotId, true, now());
+    await tx.snapshots.recordRestore(request.collection, snapshotId, true, now());
     return inserted;
   });
   return { ...base, rowsInserted, alreadyRestored: false, warnings };
@@ -139,16 +139,16 @@ async function readWholeFile(request: RestoreRequest) {
 }
 
 /** The journal rows must fit this journal before any point is written (the check itself writes nothing). */
-function checkRowsFit(
-  journal: MessageJournal,
+async function checkRowsFit(
+  journal: Journal,
   file: string,
   rows: Partial<Record<SnapshotTable, JournalRow[]>>,
   from: SnapshotNames,
   to: SnapshotNames,
   originOf: RowOrigin,
-): void {
+): Promise<void> {
   try {
-    journal.snapshots.checkRows(rows, from, to, originOf);
+    await journal.snapshots.checkRows(rows, from, to, originOf);
   } catch (error) {
     if (error instanceof ValidationError) {
       throw new ValidationError(
@@ -175,7 +175,7 @@ async function checkTarget(
   const refuse = (message: string) =>
     new StoreError('collection_incompatible', message, { retryable: false });
   const fix = `Restore into a new collection with --into-collection <name> (then set bots.${request.bot}.collection to it).`;
-  const recorded = deps.journal.collectionModel(target);
+  const recorded = await deps.journal.collectionModel(target);
   if (recorded && header.model && recorded.model !== header.model.model) {
     throw refuse(
       `collection ${target} holds vectors of the embedding model ${recorded.model}, the snapshot's are ${header.model.model}: they cannot be compared. ${fix}`,

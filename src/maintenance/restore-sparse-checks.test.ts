@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { snapshotFileSource } from '../cli/commands/restore-command.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { exportSnapshot } from './export-snapshot.js';
 import { restoreSnapshot } from './restore-snapshot.js';
@@ -37,13 +37,13 @@ describe('restore with sparse vectors', () => {
     lineNumber = 0,
     edit: (line: PointLine) => void = () => undefined,
   ) => {
-    const journal = openMessageJournal(join(dir, `source-${++runs}`));
+    const journal = openSqliteJournal(join(dir, `source-${++runs}`));
     const written: string[] = [];
     await exportSnapshot(
       { store: tools.admin(), journal, now: NOW },
       { bot: 'mythos', collection, write: async (line) => void written.push(line) },
     );
-    journal.close();
+    await journal.close();
     const lines = written.join('').split('\n');
     if (lineNumber > 0) {
       const line = JSON.parse(lines[lineNumber - 1]!);
@@ -53,7 +53,7 @@ describe('restore with sparse vectors', () => {
     const file = join(dir, `snapshot-${runs}.jsonl`);
     writeFileSync(file, lines.join('\n'));
     const into = tools.uniqueCollection('into');
-    const target = openMessageJournal(join(dir, `target-${runs}`));
+    const target = openSqliteJournal(join(dir, `target-${runs}`));
     try {
       const outcome = await restoreSnapshot(
         { store: tools.admin(), journal: target },
@@ -71,7 +71,7 @@ describe('restore with sparse vectors', () => {
       );
       return { outcome, into };
     } finally {
-      target.close();
+      await target.close();
     }
   };
 
@@ -108,7 +108,7 @@ describe('restore with sparse vectors', () => {
         nextOffset: undefined,
       }),
     } as unknown as StoreAdmin;
-    const journal = openMessageJournal(join(dir, `big-${++runs}`));
+    const journal = openSqliteJournal(join(dir, `big-${++runs}`));
     const written: string[] = [];
     try {
       await assert.rejects(
@@ -120,7 +120,7 @@ describe('restore with sparse vectors', () => {
       );
       assert.ok(!written.join('').includes('"type":"end"'), 'no end line: the snapshot is never whole');
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 

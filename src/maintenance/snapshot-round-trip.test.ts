@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runExport } from '../cli/commands/export-command.js';
 import { runRestore } from '../cli/commands/restore-command.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import {
   captureOutput,
@@ -137,9 +137,9 @@ describe('export and restore', () => {
     await exportTo(target, second);
     assert.ok(readFileSync(first).equals(readFileSync(second)), 'the re-export differs from the export');
     // The journal keeps dedup and forgetting: the forgotten id is a tombstone, the others are known.
-    const journal = openMessageJournal(join(service.dir, 'target', 'service'));
+    const journal = openSqliteJournal(join(service.dir, 'target', 'service'));
     try {
-      const result = journal.recordMessages(
+      const result = await journal.recordMessages(
         ['d1', 'd2'].map((id) => ({
           bot: 'mythos',
           messageId: id,
@@ -152,7 +152,7 @@ describe('export and restore', () => {
       );
       assert.deepEqual(result, { accepted: 0, duplicates: 1, edited: 0, forgotten: 1 });
     } finally {
-      journal.close();
+      await journal.close();
     }
   });
 

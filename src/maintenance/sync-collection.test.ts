@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import type { StoreHooks } from '../store/test-support/with-store-hooks.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { type ReembedRequest, reembedCollection } from './reembed-collection.js';
@@ -19,12 +20,12 @@ const POINTS = 150;
 describe('a reembed build stopped halfway', () => {
   let tools: DataToolStore;
   let dir: string;
-  let journal: MessageJournal;
+  let journal: Journal;
   let collection: string;
   before(async () => {
     tools = await startDataToolStore();
     dir = mkdtempSync(join(tmpdir(), 'memory-pool-reembed-'));
-    journal = openMessageJournal(dir);
+    journal = openSqliteJournal(dir);
     collection = tools.uniqueCollection('reembed');
     await tools.client.createCollection(collection, { vectors: { size: 64, distance: 'Cosine' } });
     const texts = Array.from({ length: POINTS }, (_, i) => `Helen: on day ${i} we walked to the lighthouse`);
@@ -33,10 +34,10 @@ describe('a reembed build stopped halfway', () => {
       wait: true,
       points: texts.map((text, i) => ({ id: i + 1, vector: Array.from(vectors[i]!), payload: { text } })),
     });
-    journal.recordCollectionModel(collection, OLD.model, 64, Date.now());
+    await journal.recordCollectionModel(collection, OLD.model, 64, Date.now());
   });
   after(async () => {
-    journal.close();
+    await journal.close();
     await tools.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -65,12 +66,16 @@ describe('a reembed build stopped halfway', () => {
     const target = reembedTargetName(collection, NEW.model, 32);
     await assert.rejects(build(failAfter('upsertPoints', 1)), /the store went away/);
     assert.equal(await tools.store().countPoints(target), 64, 'one page reached the new collection');
-    assert.equal(journal.routes.activeCollection(collection), collection, 'the bot still uses the old one');
+    assert.equal(
+      await journal.routes.activeCollection(collection),
+      collection,
+      'the bot still uses the old one',
+    );
 
     const rerun = await build();
     assert.equal(rerun.switched, true);
     assert.equal(rerun.sync?.embedded, POINTS - 64, 'what the stopped run stored is not embedded again');
-    assert.equal(journal.routes.activeCollection(collection), target);
+    assert.equal(await journal.routes.activeCollection(collection), target);
     const moved = await tools.client.scroll(target, {
       limit: POINTS + 1,
       with_payload: true,

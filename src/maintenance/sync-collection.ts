@@ -6,7 +6,7 @@
  * stopped resumes where it was: what `to` already holds unchanged is not embedded again.
  */
 import type { Embedder } from '../embedding/embedder.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoredPointId, StoredRecord } from '../store/point-store.js';
@@ -14,7 +14,7 @@ import { formatCanonicalJson } from './snapshot-format.js';
 
 export interface SyncDeps {
   readonly store: PointStore & HybridPointStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** The model of `to`. */
   readonly embedder: Embedder;
 }
@@ -148,15 +148,12 @@ async function deleteForgottenPoints(deps: SyncDeps, request: SyncRequest): Prom
         )
       ).map((r) => r.id),
     );
-    for (const p of page.points) {
-      if (
-        !present.has(p.id) &&
-        typeof p.payload.source === 'string' &&
-        !journal.chunks.hasChunk(String(p.id))
-      ) {
-        gone.push(p.id);
-      }
-    }
+    // The page's journal reads are sent together (the port has no batched "which of these chunks exist").
+    const candidates = page.points.filter((p) => !present.has(p.id) && typeof p.payload.source === 'string');
+    const known = await Promise.all(candidates.map((p) => journal.chunks.hasChunk(String(p.id))));
+    candidates.forEach((p, i) => {
+      if (!known[i]) gone.push(p.id);
+    });
   }
   if (gone.length > 0) await store.deletePoints(request.to, { ids: gone });
   return gone.length;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServiceWithMemories } from '../cli/commands/test-support/data-tool-fixture.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import type { TestService } from '../service/test-support/start-test-service.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { reembedTargetName } from './reembed-target.js';
@@ -10,14 +11,14 @@ import { syncParts } from './sync-parts.js';
 
 let service: TestService;
 let collection: string;
-let journal: MessageJournal;
+let journal: Journal;
 
 before(async () => {
   ({ service, collection } = await startServiceWithMemories());
-  journal = openMessageJournal(service.config.dataDir);
+  journal = openSqliteJournal(service.config.dataDir);
 });
 after(async () => {
-  journal.close();
+  await journal.close();
   await service.close();
 });
 
@@ -25,7 +26,9 @@ test('the parts pass says how many chunks of bots no longer configured it left w
   const { apiKey } = service.config.store;
   const store = createQdrantPointStore({ url: service.storeUrl!, ...(apiKey ? { apiKey } : {}) });
   const embedder = new HashingEmbedder({ dimensions: 32 });
-  const stored = journal.chunks.storedChunks('mythos').filter((c) => c.collection === collection).length;
+  const stored = (await journal.chunks.storedChunks('mythos')).filter(
+    (c) => c.collection === collection,
+  ).length;
   assert.ok(stored > 0);
   const request = {
     configured: collection,

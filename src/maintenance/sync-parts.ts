@@ -6,7 +6,7 @@
  */
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex, partsOfChunks } from '../parts/parts-index.js';
@@ -17,7 +17,7 @@ import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsSyncDeps {
   readonly store: PointStore & HybridPointStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** The model of `to`. */
   readonly embedder: Embedder;
   readonly bots: MemoryPoolConfig['bots'];
@@ -94,8 +94,9 @@ export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest):
     totals.upToDate += summary.upToDate;
     totals.unsettled += summary.unsettled;
   }
-  if (!request.dryRun && totals.unsettled === 0) journal.partsIndexes.markComplete(request.to, Date.now());
-  const complete = journal.partsIndexes.isComplete(request.to) === true;
+  if (!request.dryRun && totals.unsettled === 0)
+    await journal.partsIndexes.markComplete(request.to, Date.now());
+  const complete = (await journal.partsIndexes.isComplete(request.to)) === true;
   const unconfigured = await countUnconfigured(deps, request.from, names);
   return { ...totals, deleted, complete, unconfigured };
 }
@@ -116,7 +117,7 @@ async function countUnconfigured(
       limit: PAGE,
       ...(offset === undefined ? {} : { offset }),
     });
-    const stored = journal.chunks.storedAmong(page.points.map((p) => String(p.id)));
+    const stored = await journal.chunks.storedAmong(page.points.map((p) => String(p.id)));
     count += stored.filter((c) => c.collection === from && !names.includes(c.bot)).length;
     offset = page.nextOffset;
   } while (offset !== undefined);
@@ -136,10 +137,16 @@ async function deleteForgottenParts(deps: PartsSyncDeps, request: PartsSyncReque
   let offset: Parameters<PointStore['scrollPoints']>[1]['offset'];
   do {
     const page = await store.scrollPoints(name, { limit: PAGE, ...(offset === undefined ? {} : { offset }) });
-    for (const point of page.points) {
-      const chunkId = point.payload.chunkId;
-      if (typeof chunkId === 'string' && !journal.chunks.hasChunk(chunkId)) gone.add(chunkId);
-    }
+    // The page's chunk ids, each asked once, together (the port has no batched "which of these chunks exist").
+    const chunkIds = [
+      ...new Set(
+        page.points.flatMap((p) => (typeof p.payload.chunkId === 'string' ? [p.payload.chunkId] : [])),
+      ),
+    ];
+    const known = await Promise.all(chunkIds.map((id) => journal.chunks.hasChunk(id)));
+    chunkIds.forEach((id, i) => {
+      if (!known[i]) gone.add(id);
+    });
     offset = page.nextOffset;
   } while (offset !== undefined);
   if (gone.size > 0 && !request.dryRun) await store.deletePoints(name, { filter: partsOfChunks([...gone]) });

@@ -20,7 +20,7 @@ export interface ServiceMetrics {
 
 /** Creates the metrics; `readQueueDepth` is called at scrape time, so the gauge is always current. */
 export function createServiceMetrics(
-  readQueueDepth: () => QueueDepth,
+  readQueueDepth: () => QueueDepth | Promise<QueueDepth>,
   options: { processMetrics?: boolean } = {},
 ) {
   const registry = new Registry();
@@ -84,8 +84,9 @@ export function createServiceMetrics(
     help: 'Work accepted but not yet stored: pending messages (not yet in a chunk) and planned chunks.',
     labelNames: ['kind'],
     registers: [registry],
-    collect() {
-      const depth = readQueueDepth();
+    // Async: prom-client awaits it, so the journal (SQLite or Postgres) is read at each scrape.
+    async collect() {
+      const depth = await readQueueDepth();
       this.set({ kind: 'pending_messages' }, depth.pendingMessages);
       this.set({ kind: 'planned_chunks' }, depth.plannedChunks);
     },

@@ -3,7 +3,7 @@
  * text of memories someone deleted (SillyTavern's "Delete All Memories", any Qdrant client) leaves the store.
  * Only parts memory-pool recorded as its own are touched (see parts-ownership.ts).
  */
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { PointStore } from '../store/point-store.js';
 import type { PartsGuard } from './parts-guard.js';
 import { hasPartsShape, isPartsName, ownsParts, PARTS_SUFFIX } from './parts-ownership.js';
@@ -23,7 +23,7 @@ export interface OrphanParts {
  */
 export async function findOrphanParts(
   store: Pick<PointStore, 'listCollections' | 'describeCollection'>,
-  journal: Pick<MessageJournal, 'routes' | 'partsIndexes' | 'collectionModel'>,
+  journal: Pick<Journal, 'routes' | 'partsIndexes' | 'collectionModel'>,
   keep: Iterable<string> = [],
 ): Promise<OrphanParts> {
   const kept = new Set(keep);
@@ -31,9 +31,9 @@ export async function findOrphanParts(
   for (const name of await store.listCollections()) {
     if (!isPartsName(name) || kept.has(name)) continue;
     const collection = name.slice(0, -PARTS_SUFFIX.length);
-    if (collection === '' || journal.routes.isReembedTarget(collection)) continue;
+    if (collection === '' || (await journal.routes.isReembedTarget(collection))) continue;
     if ((await store.describeCollection(collection)) !== undefined) continue;
-    if (ownsParts(journal, collection, hasPartsShape(await store.describeCollection(name)), kept))
+    if (await ownsParts(journal, collection, hasPartsShape(await store.describeCollection(name)), kept))
       found.owned.push(collection);
     else found.unknown.push(name);
   }
@@ -43,7 +43,7 @@ export async function findOrphanParts(
 /** Deletes the parts of every collection that is gone; the collections whose parts were deleted. */
 export async function dropOrphanParts(
   store: Pick<PointStore, 'listCollections' | 'describeCollection'>,
-  journal: Pick<MessageJournal, 'routes' | 'partsIndexes' | 'collectionModel'>,
+  journal: Pick<Journal, 'routes' | 'partsIndexes' | 'collectionModel'>,
   guard: Pick<PartsGuard, 'dropIfCollectionGone'>,
   keep: Iterable<string> = [],
 ): Promise<string[]> {

@@ -5,18 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { MemoryMessage } from '../chunking/memory-message.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
 import { dropAllStaleParts } from './drop-stale-parts.js';
 
 let dir: string;
-let journal: MessageJournal;
+let journal: Journal;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'drop-stale-parts-'));
-  journal = openMessageJournal(dir);
+  journal = openSqliteJournal(dir);
 });
-afterEach(() => {
-  journal.close();
+afterEach(async () => {
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -26,7 +27,7 @@ test('only parts of chunks marked stored but missing from the collection go; wri
   const store = createMemoryPointStore();
   await store.createCollection('mem_a', 4);
   await store.createHybridCollection('mem_a__parts', 4);
-  journal.partsIndexes.recordStarted('mem_a', true, Date.now());
+  await journal.partsIndexes.recordStarted('mem_a', true, Date.now());
   // Chunk 1: stored, then its collection deleted and created again (its point gone).
   // Chunk 2: stored and still there. Chunk 3: parts written, its point not yet (a write under way or a retry).
   for (const n of [1, 2, 3]) {
@@ -39,8 +40,8 @@ test('only parts of chunks marked stored but missing from the collection go; wri
       ts: n,
       channelId: `c${n}`,
     };
-    journal.recordMessages([message], Date.now());
-    journal.chunks.planChunk(
+    await journal.recordMessages([message], Date.now());
+    await journal.chunks.planChunk(
       { chunkId: CHUNK(n), bot: 'mythos', collection: 'mem_a', source: 'api', messageIds: [`m${n}`] },
       Date.now(),
     );
@@ -53,7 +54,7 @@ test('only parts of chunks marked stored but missing from the collection go; wri
       },
     ]);
   }
-  for (const n of [1, 2]) journal.chunks.markChunkStored(CHUNK(n), 0, Date.now());
+  for (const n of [1, 2]) await journal.chunks.markChunkStored(CHUNK(n), 0, Date.now());
   await store.upsertPoints('mem_a', [{ id: CHUNK(2), vector: [1, 0, 0, 0], payload: { source: 'api' } }]);
   assert.deepEqual(await dropAllStaleParts(store, journal, ['mem_a']), ['mem_a']);
   assert.deepEqual(
@@ -63,5 +64,5 @@ test('only parts of chunks marked stored but missing from the collection go; wri
       .sort(),
     ['part 2', 'part 3'],
   );
-  assert.equal(journal.partsIndexes.isComplete('mem_a'), true, 'the rest of the index is still whole');
+  assert.equal(await journal.partsIndexes.isComplete('mem_a'), true, 'the rest of the index is still whole');
 });

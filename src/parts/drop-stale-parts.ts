@@ -4,7 +4,7 @@
  * missing. The journal still says those chunks are stored; their parts hold the deleted text. Serve deletes
  * them when it starts.
  */
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { allOf, matchAny } from '../store/store-filters.js';
@@ -20,7 +20,7 @@ const PAGE = 256;
  */
 export async function dropStaleParts(
   store: Pick<PointStore, 'scrollPoints' | 'deletePoints'> & Pick<HybridPointStore, 'retrievePoints'>,
-  journal: Pick<MessageJournal, 'chunks' | 'partsIndexes'>,
+  journal: Pick<Journal, 'chunks' | 'partsIndexes'>,
   collection: string,
 ): Promise<number> {
   const parts = partsCollectionName(collection);
@@ -45,16 +45,16 @@ export async function dropStaleParts(
  */
 export async function dropStalePartsOf(
   store: Pick<PointStore, 'deletePoints'> & Pick<HybridPointStore, 'retrievePoints'>,
-  journal: Pick<MessageJournal, 'chunks' | 'partsIndexes'>,
+  journal: Pick<Journal, 'chunks' | 'partsIndexes'>,
   collection: string,
   chunkIds: readonly string[],
 ): Promise<number> {
   const parts = partsCollectionName(collection);
   let dropped = 0;
   for (let start = 0; start < chunkIds.length; start += PAGE) {
-    const stored = journal.chunks
-      .storedAmong(chunkIds.slice(start, start + PAGE))
-      .filter((chunk) => chunk.collection === collection);
+    const stored = (await journal.chunks.storedAmong(chunkIds.slice(start, start + PAGE))).filter(
+      (chunk) => chunk.collection === collection,
+    );
     if (stored.length === 0) continue;
     const held = new Set(
       (
@@ -78,11 +78,11 @@ export async function dropStalePartsOf(
     // An edit rewriting one of them meanwhile may have written fresh parts just deleted: recall stays
     // chunk-only for this collection until a reindex, rather than trust an index that may lack them.
     const still = new Map(
-      journal.chunks.storedAmong(gone.map((c) => c.chunkId)).map((c) => [c.chunkId, c.revision]),
+      (await journal.chunks.storedAmong(gone.map((c) => c.chunkId))).map((c) => [c.chunkId, c.revision]),
     );
     if (gone.some((chunk) => still.get(chunk.chunkId) !== chunk.revision)) {
-      journal.partsIndexes.forget(collection);
-      journal.partsIndexes.recordStarted(collection, false, Date.now());
+      await journal.partsIndexes.forget(collection);
+      await journal.partsIndexes.recordStarted(collection, false, Date.now());
     }
   }
   return dropped;
@@ -91,13 +91,13 @@ export async function dropStalePartsOf(
 /** dropStaleParts for each collection that exists with parts memory-pool owns; the collections cleaned. */
 export async function dropAllStaleParts(
   store: PointStore & HybridPointStore,
-  journal: Pick<MessageJournal, 'chunks' | 'partsIndexes' | 'routes' | 'collectionModel'>,
+  journal: Pick<Journal, 'chunks' | 'partsIndexes' | 'routes' | 'collectionModel'>,
   collections: Iterable<string>,
 ): Promise<string[]> {
   const cleaned: string[] = [];
   for (const collection of new Set(collections)) {
     const parts = await store.describeCollection(partsCollectionName(collection));
-    if (!ownsParts(journal, collection, hasPartsShape(parts))) continue;
+    if (!(await ownsParts(journal, collection, hasPartsShape(parts)))) continue;
     if ((await store.describeCollection(collection)) === undefined) continue;
     if ((await dropStaleParts(store, journal, collection)) > 0) cleaned.push(collection);
   }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { StoreError } from '../errors/memory-pool-error.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import {
   createMemoryPointStore,
   type MemoryCollectionLayout,
@@ -12,13 +13,13 @@ import {
 import { createPartsGuard } from './parts-guard.js';
 
 let dir: string;
-let journal: MessageJournal;
+let journal: Journal;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'parts-guard-'));
-  journal = openMessageJournal(dir);
+  journal = openSqliteJournal(dir);
 });
-afterEach(() => {
-  journal.close();
+afterEach(async () => {
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,7 +60,7 @@ test('an index started beside chunks memory-pool stored earlier is not usable un
   await createPartsGuard(store, journal).ensureParts('mem_b', 'hashing:v1', 64);
   const later = createPartsGuard(store, journal);
   assert.equal(await later.checkPartsUsable('mem_b', 'hashing:v1', 64), false);
-  journal.partsIndexes.markComplete('mem_b', Date.now());
+  await journal.partsIndexes.markComplete('mem_b', Date.now());
   assert.equal(await later.checkPartsUsable('mem_b', 'hashing:v1', 64), true);
 });
 
@@ -80,7 +81,7 @@ async function orphanedParts(collection: string, hooks: Parameters<typeof create
   const store = createMemoryPointStore(hooks);
   await store.createHybridCollection(`${collection}__parts`, 64);
   // As the parts guard records parts it created or checked: only such parts are memory-pool's to delete.
-  journal.recordCollectionModel(`${collection}__parts`, 'hashing:v1', 64, Date.now());
+  await journal.recordCollectionModel(`${collection}__parts`, 'hashing:v1', 64, Date.now());
   await store.upsertHybridPoints(`${collection}__parts`, [
     {
       id: 1,
@@ -94,11 +95,15 @@ async function orphanedParts(collection: string, hooks: Parameters<typeof create
 
 test('the parts of a collection that is gone are deleted, and the next index starts afresh', async () => {
   const store = await orphanedParts('mem_f');
-  journal.partsIndexes.recordStarted('mem_f', false, Date.now());
+  await journal.partsIndexes.recordStarted('mem_f', false, Date.now());
   const guard = createPartsGuard(store, journal);
   assert.equal(await guard.dropIfCollectionGone('mem_f'), true);
   assert.equal(await store.describeCollection('mem_f__parts'), undefined);
-  assert.equal(journal.partsIndexes.isComplete('mem_f'), undefined, 'the old index’s state went with it');
+  assert.equal(
+    await journal.partsIndexes.isComplete('mem_f'),
+    undefined,
+    'the old index’s state went with it',
+  );
   assert.equal(await guard.dropIfCollectionGone('mem_f'), false, 'nothing left to delete');
 });
 
@@ -108,7 +113,7 @@ test('a collection that exists, or that a reembed is building, keeps its parts',
   assert.equal(await createPartsGuard(store, journal).dropIfCollectionGone('mem_g'), false);
   assert.equal(store.heldPoints('mem_g__parts').length, 1);
   const building = await orphanedParts('mem_h__m0123abcd');
-  journal.routes.beginReembed('mem_h', 'mem_h', 'mem_h__m0123abcd', '{}', Date.now());
+  await journal.routes.beginReembed('mem_h', 'mem_h', 'mem_h__m0123abcd', '{}', Date.now());
   assert.equal(await createPartsGuard(building, journal).dropIfCollectionGone('mem_h__m0123abcd'), false);
   assert.equal(building.heldPoints('mem_h__m0123abcd__parts').length, 1);
 });
@@ -153,7 +158,7 @@ test('a first write racing a drop keeps the parts it writes', async () => {
     ['fresh'],
   );
   // The fresh parts were started beside an empty collection: the drop's "incomplete" must not stick to them.
-  assert.equal(journal.partsIndexes.isComplete('mem_i'), true);
+  assert.equal(await journal.partsIndexes.isComplete('mem_i'), true);
 });
 
 test('parts memory-pool never recorded as its own (another app on the same Qdrant) are never deleted', async () => {
@@ -166,10 +171,10 @@ test('parts memory-pool never recorded as its own (another app on the same Qdran
 test('a drop forgets the parts’ model: a new index may use another model', async () => {
   const store = await orphanedParts('mem_j');
   assert.equal(await createPartsGuard(store, journal).dropIfCollectionGone('mem_j'), true);
-  assert.equal(journal.collectionModel('mem_j__parts'), undefined);
+  assert.equal(await journal.collectionModel('mem_j__parts'), undefined);
   await store.createCollection('mem_j', 64);
   await createPartsGuard(store, journal).ensureParts('mem_j', 'openai:large', 64);
-  assert.equal(journal.collectionModel('mem_j__parts')?.model, 'openai:large');
+  assert.equal((await journal.collectionModel('mem_j__parts'))?.model, 'openai:large');
 });
 
 test('a recall check queued before a drop does not leave the dropped parts cached as there', async () => {

@@ -5,7 +5,7 @@
  * text when their collection is gone.
  */
 import { StoreError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { DENSE_VECTOR, type HybridPointStore, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
@@ -30,7 +30,7 @@ export interface PartsGuard {
 /** Chunks memory-pool stored carry a `source`; SillyTavern's never have parts written with them. */
 const MEMORY_POOL_CHUNKS = sourcedPoints();
 
-export function createPartsGuard(store: PointStore & HybridPointStore, journal: MessageJournal): PartsGuard {
+export function createPartsGuard(store: PointStore & HybridPointStore, journal: Journal): PartsGuard {
   const checked = new Map<string, string>();
   const lock = createKeyedLock();
   const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
@@ -48,7 +48,7 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
     dimensions: number,
     create: boolean,
   ) => {
-    const recorded = journal.collectionModel(parts);
+    const recorded = await journal.collectionModel(parts);
     if (recorded && recorded.model !== model) {
       throw incompatible(
         `the parts index ${parts} was written with the embedding model ${recorded.model}, but the configured model is ${model}. ` +
@@ -61,8 +61,11 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       // Decided before the collection exists, so a crash in between leaves it incomplete, never wrongly complete.
       const earlier = await store.countPoints(collection, MEMORY_POOL_CHUNKS);
       // What an earlier index (or a drop racing this creation) recorded says nothing of these new parts.
-      journal.partsIndexes.forget(collection);
-      journal.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
+      // One transaction: another replica never reads the index as unrecorded in between.
+      await journal.transaction(async (tx) => {
+        await tx.partsIndexes.forget(collection);
+        await tx.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
+      });
       await store.createHybridCollection(parts, dimensions);
     } else {
       const dense = shape.namedVectorSizes?.[DENSE_VECTOR];
@@ -73,7 +76,7 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
         );
       }
     }
-    journal.recordCollectionModel(parts, model, dimensions, Date.now());
+    await journal.recordCollectionModel(parts, model, dimensions, Date.now());
     checked.set(parts, signature);
     return true;
   };
@@ -82,28 +85,30 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
       void (await verify(collection, model, dimensions, true)),
     checkPartsUsable: async (collection, model, dimensions) =>
       (await verify(collection, model, dimensions, false)) &&
-      journal.partsIndexes.isComplete(collection) === true,
+      (await journal.partsIndexes.isComplete(collection)) === true,
     invalidate: (collection) => void checked.delete(partsCollectionName(collection)),
     dropIfCollectionGone: (collection) => {
       const parts = partsCollectionName(collection);
       // A writer that checked before this must check again, and wait for the drop to finish.
       checked.delete(parts);
       return lock(parts, async () => {
-        if (journal.routes.isReembedTarget(collection)) return false;
+        if (await journal.routes.isReembedTarget(collection)) return false;
         // The writer creates a collection before its parts: one that exists now keeps the parts it has.
         if ((await store.describeCollection(collection)) !== undefined) return false;
         // Never a collection memory-pool did not record as these parts (another app's, a bot's own).
-        if (!ownsParts(journal, collection, hasPartsShape(await store.describeCollection(parts))))
+        if (!(await ownsParts(journal, collection, hasPartsShape(await store.describeCollection(parts)))))
           return false;
         await store.deleteCollection(parts);
         // A check queued behind this drop cached the parts as there: they are not any more.
         checked.delete(parts);
-        journal.partsIndexes.forget(collection);
-        journal.forgetCollectionModel(parts);
+        await journal.transaction(async (tx) => {
+          await tx.partsIndexes.forget(collection);
+          await tx.forgetCollectionModel(parts);
+        });
         // Another process (an import) may have created the collection and written parts meanwhile: until a
         // reindex, recall must not trust an index that may now lack them.
         if ((await store.describeCollection(collection)) !== undefined)
-          journal.partsIndexes.recordStarted(collection, false, Date.now());
+          await journal.partsIndexes.recordStarted(collection, false, Date.now());
         return true;
       });
     },

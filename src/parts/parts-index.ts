@@ -6,7 +6,7 @@
 import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
 import { allOf, hasId, matchAny, noneOf } from '../store/store-filters.js';
@@ -19,12 +19,12 @@ import { tokenizeText } from './tokenize-text.js';
 export interface PartsIndexDeps {
   /** The configured bots: the only part of the config the parts index reads. */
   readonly bots: MemoryPoolConfig['bots'];
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: PointStore & HybridPointStore;
   readonly embedder: Embedder;
   readonly guard: PartsGuard;
   /** The embedder of a collection a reembed built with another model (default: `embedder` for all). */
-  readonly embedderFor?: ((collection: string) => Embedder) | undefined;
+  readonly embedderFor?: ((collection: string) => Promise<Embedder>) | undefined;
 }
 
 /** A chunk about to be stored: its point id, bot and payload (its messages are read from the journal). */
@@ -76,10 +76,10 @@ export class PartsIndex {
     chunks: readonly ChunkToIndex[],
     signal?: AbortSignal,
   ): Promise<EmbeddedParts | false> {
-    const points = this.planPoints(chunks, collection);
+    const points = await this.planPoints(chunks, collection);
     if (points.length === 0) return { points, vectors: [] };
     try {
-      const vectors = await this.embedderOf(collection).embed(
+      const vectors = await (await this.embedderOf(collection)).embed(
         points.map((p) => p.payload.text),
         signal ? { signal } : {},
       );
@@ -99,7 +99,7 @@ export class PartsIndex {
     const { store, guard } = this.#deps;
     const { points, vectors } = embedded;
     if (points.length === 0) return;
-    await guard.ensureParts(collection, this.embedderOf(collection).model, vectors[0]!.length);
+    await guard.ensureParts(collection, (await this.embedderOf(collection)).model, vectors[0]!.length);
     const parts = partsCollectionName(collection);
     await store.upsertHybridPoints(
       parts,
@@ -118,24 +118,24 @@ export class PartsIndex {
   }
 
   /** The embedder of `collection`'s parts: the model its chunks are embedded with. */
-  embedderOf(collection: string): Embedder {
-    return this.#deps.embedderFor?.(collection) ?? this.#deps.embedder;
+  async embedderOf(collection: string): Promise<Embedder> {
+    return (await this.#deps.embedderFor?.(collection)) ?? this.#deps.embedder;
   }
 
   /** The part points of these chunks, from their messages in the journal, as writeParts would store them. */
-  planPoints(chunks: readonly ChunkToIndex[], collection: string): PartPoint[] {
+  async planPoints(chunks: readonly ChunkToIndex[], collection: string): Promise<PartPoint[]> {
     const { journal, bots } = this.#deps;
-    const embedder = this.embedderOf(collection);
+    const embedder = await this.embedderOf(collection);
     const plan = {
       messagesPerPart: MESSAGES_PER_PART,
       maxTokens: embedder.inputWindow.maxTokens,
       countTokens: (text: string) => embedder.inputWindow.countTokens(text),
     };
-    return chunks.flatMap((chunk) => {
+    // Read together: one round trip's wait on Postgres, not one per chunk.
+    const held = await Promise.all(chunks.map((chunk) => journal.chunks.chunkMessages(chunk.chunkId)));
+    return chunks.flatMap((chunk, i) => {
       const bot = bots[chunk.bot];
-      if (bot === undefined) return [];
-      const messages = journal.chunks.chunkMessages(chunk.chunkId);
-      return buildPartPoints(chunk.chunkId, chunk.payload, messages, bot, plan);
+      return bot === undefined ? [] : buildPartPoints(chunk.chunkId, chunk.payload, held[i]!, bot, plan);
     });
   }
 

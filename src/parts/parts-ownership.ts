@@ -3,7 +3,7 @@
  * bot may be configured with such a name, another app on a shared Qdrant may own one), and what is not ours
  * is never deleted.
  */
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import { DENSE_VECTOR, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
 import type { CollectionShape } from '../store/point-store.js';
 import type { CollectionDetails, StoreAdmin } from '../store/store-admin.js';
@@ -19,16 +19,17 @@ export const isPartsName = (name: string): boolean => name.endsWith(PARTS_SUFFIX
  * for it, or its model recorded), the store shows them with the parts layout, and the name is no collection
  * memory-pool writes memories to (a bot's collection in `keep`, a reembed route's source or target).
  */
-export function ownsParts(
-  journal: Pick<MessageJournal, 'routes' | 'partsIndexes' | 'collectionModel'>,
+export async function ownsParts(
+  journal: Pick<Journal, 'routes' | 'partsIndexes' | 'collectionModel'>,
   collection: string,
   laidOutAsParts: boolean,
   keep: ReadonlySet<string> = new Set(),
-): boolean {
+): Promise<boolean> {
   const parts = partsCollectionName(collection);
-  if (!laidOutAsParts || keep.has(parts) || isRouted(journal.routes, parts)) return false;
+  if (!laidOutAsParts || keep.has(parts) || (await isRouted(journal.routes, parts))) return false;
   return (
-    journal.partsIndexes.isComplete(collection) !== undefined || journal.collectionModel(parts) !== undefined
+    (await journal.partsIndexes.isComplete(collection)) !== undefined ||
+    (await journal.collectionModel(parts)) !== undefined
   );
 }
 
@@ -49,18 +50,23 @@ export function hasPartsLayout(details: CollectionDetails | undefined): boolean 
  */
 export async function dropLeftParts(
   admin: Pick<StoreAdmin, 'readCollection' | 'deleteCollection'>,
-  journal: Pick<MessageJournal, 'routes' | 'partsIndexes' | 'collectionModel' | 'forgetCollectionModel'>,
+  journal: Pick<Journal, 'routes' | 'partsIndexes' | 'collectionModel' | 'forgetCollectionModel'>,
   collection: string,
 ): Promise<boolean> {
   const parts = partsCollectionName(collection);
-  if (!ownsParts(journal, collection, hasPartsLayout(await admin.readCollection(parts)))) return false;
+  if (!(await ownsParts(journal, collection, hasPartsLayout(await admin.readCollection(parts)))))
+    return false;
   await admin.deleteCollection(parts);
-  journal.partsIndexes.forget(collection);
-  journal.forgetCollectionModel(parts);
+  await journal.partsIndexes.forget(collection);
+  await journal.forgetCollectionModel(parts);
   return true;
 }
 
 /** A route's collection, its target or its previous collection, or a reembed's target. */
-function isRouted(routes: MessageJournal['routes'], name: string): boolean {
-  return routes.resolve(name) !== name || routes.routeOf(name) !== undefined || routes.isReembedTarget(name);
+async function isRouted(routes: Journal['routes'], name: string): Promise<boolean> {
+  return (
+    (await routes.resolve(name)) !== name ||
+    (await routes.routeOf(name)) !== undefined ||
+    (await routes.isReembedTarget(name))
+  );
 }

@@ -6,7 +6,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import BetterSqlite3 from 'better-sqlite3';
 import { type ReindexOutput, runReindex } from '../cli/commands/reindex-command.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { findFreePort } from '../runtime/find-free-port.js';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
@@ -164,7 +164,7 @@ describe('memory-pool reindex completes the parts index of chunks stored before 
 
 test('a forget that lands while reindex writes a chunk leaves no part of the forgotten message', async () => {
   const service = await startTestService({ bots: [testBot('mythos')] });
-  const journal = openMessageJournal(service.config.dataDir);
+  const journal = openSqliteJournal(service.config.dataDir);
   try {
     await service.post('/save', {
       bot: 'mythos',
@@ -201,7 +201,7 @@ test('a forget that lands while reindex writes a chunk leaves no part of the for
     );
     assert.ok(held.includes('r2') && !held.includes('r1'), `parts hold ${held.join(' ')}`);
   } finally {
-    journal.close();
+    await journal.close();
     await service.close();
   }
 });

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { formatChunk } from '../chunking/chunk-format.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { PlannedChunk } from '../journal/chunk-queue.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
 import { partsCollectionName } from './parts-collection-name.js';
@@ -17,7 +17,7 @@ import { sleep } from '../runtime/retry.js';
 export interface ReindexDeps {
   /** The bots, each with the collection whose parts to build (after a switch: the routed one). */
   readonly config: Pick<MemoryPoolConfig, 'bots'>;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: PointStore & HybridPointStore;
   readonly parts: PartsIndex;
 }
@@ -78,7 +78,7 @@ export async function reindexParts(
   const dryRun = options.dryRun === true;
   const batchSize = options.batchSize ?? 32;
   const chunksIn = options.chunksIn ?? collection;
-  const chunks = journal.chunks.storedChunks(botName).filter((c) => c.collection === chunksIn);
+  const chunks = (await journal.chunks.storedChunks(botName)).filter((c) => c.collection === chunksIn);
   let partsExist = (await store.describeCollection(partsName)) !== undefined;
   let upToDate = 0;
   let reindexed = 0;
@@ -87,8 +87,8 @@ export async function reindexParts(
 
   // What the write path would store for these chunks now, minus the chunks whose parts already are exactly that.
   const planStale = async (batch: readonly PlannedChunk[]) => {
-    const toIndex = indexable(journal, batch, bot);
-    const planned = parts.planPoints(toIndex, collection);
+    const toIndex = await indexable(journal, batch, bot);
+    const planned = await parts.planPoints(toIndex, collection);
     if (!partsExist) return { stale: toIndex, planned, indexed: toIndex.length };
     const existing = new Map(
       (
@@ -116,10 +116,13 @@ export async function reindexParts(
   for (let start = 0; start < chunks.length; start += batchSize) {
     // Read again: serve may have edited or forgotten these chunks since the list was taken (a pass takes minutes).
     const listed = chunks.slice(start, start + batchSize);
-    const batch = journal.chunks.storedAmong(listed.map((c) => c.chunkId));
+    const batch = await journal.chunks.storedAmong(listed.map((c) => c.chunkId));
     const stored = new Set(batch.map((c) => c.chunkId));
     // Gone for good (forgotten): their parts go too. Those still in the journal serve writes again, parts first.
-    const gone = listed.filter((c) => !stored.has(c.chunkId) && !journal.chunks.hasChunk(c.chunkId));
+    const gone: PlannedChunk[] = [];
+    for (const c of listed) {
+      if (!stored.has(c.chunkId) && !(await journal.chunks.hasChunk(c.chunkId))) gone.push(c);
+    }
     if (!dryRun && gone.length > 0 && partsExist) {
       await parts.deleteParts(
         collection,
@@ -137,9 +140,9 @@ export async function reindexParts(
     }
     options.onProgress?.(start + batch.length, chunks.length);
   }
-  let complete = journal.partsIndexes.isComplete(collection) === true;
+  let complete = (await journal.partsIndexes.isComplete(collection)) === true;
   if (options.markComplete !== false && !dryRun && unsettled === 0 && (partsExist || chunks.length === 0)) {
-    journal.partsIndexes.markComplete(collection, Date.now());
+    await journal.partsIndexes.markComplete(collection, Date.now());
     complete = true;
   }
   const sillyTavernPoints = await store.countPoints(collection, SILLYTAVERN_POINTS);
@@ -172,7 +175,9 @@ async function settleChanged(
   const deadline = Date.now() + settleMs;
   const watching = new Map(batch.map((c) => [c.chunkId, c.revision]));
   while (watching.size > 0) {
-    const current = new Map(journal.chunks.storedAmong([...watching.keys()]).map((c) => [c.chunkId, c]));
+    const current = new Map(
+      (await journal.chunks.storedAmong([...watching.keys()])).map((c) => [c.chunkId, c]),
+    );
     const restored: PlannedChunk[] = [];
     const gone: string[] = [];
     for (const [id, revision] of watching) {
@@ -180,7 +185,7 @@ async function settleChanged(
       if (chunk?.revision === revision) watching.delete(id);
       else if (chunk !== undefined) restored.push(chunk);
       // Gone for good: its id comes from its message ids, and forgotten ids never come back.
-      else if (!journal.chunks.hasChunk(id)) gone.push(id);
+      else if (!(await journal.chunks.hasChunk(id))) gone.push(id);
       // else serve still has to write it (its parts first) or delete it: wait.
     }
     if (gone.length > 0) {
@@ -188,7 +193,7 @@ async function settleChanged(
       for (const id of gone) watching.delete(id);
     }
     if (restored.length > 0) {
-      await parts.writeParts(collection, indexable(journal, restored, config.bots[restored[0]!.bot]!));
+      await parts.writeParts(collection, await indexable(journal, restored, config.bots[restored[0]!.bot]!));
       for (const c of restored) watching.set(c.chunkId, c.revision);
       continue;
     }
@@ -204,15 +209,16 @@ async function settleChanged(
  * The chunks to index with the payload the write path would store. A chunk whose last message was forgotten
  * between the journal reads has no payload: it is left out (its parts go when the journal drops it).
  */
-function indexable(
-  journal: MessageJournal,
+async function indexable(
+  journal: Journal,
   chunks: readonly PlannedChunk[],
   bot: MemoryPoolConfig['bots'][string],
-): ChunkToIndex[] {
-  return chunks.flatMap((c) => {
-    const messages = journal.chunks.chunkMessages(c.chunkId);
-    return messages.length === 0
-      ? []
-      : [{ chunkId: c.chunkId, bot: c.bot, payload: formatChunk(messages, bot) }];
-  });
+): Promise<ChunkToIndex[]> {
+  const toIndex: ChunkToIndex[] = [];
+  for (const c of chunks) {
+    const messages = await journal.chunks.chunkMessages(c.chunkId);
+    if (messages.length > 0)
+      toIndex.push({ chunkId: c.chunkId, bot: c.bot, payload: formatChunk(messages, bot) });
+  }
+  return toIndex;
 }

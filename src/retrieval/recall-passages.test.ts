@@ -36,8 +36,8 @@ const sources = (overrides: Partial<PassageSources> = {}): PassageSources => ({
   bot: 'mythos',
   speakers,
   readChunks: async (ids) => ids.flatMap((id) => (stored.has(String(id)) ? [stored.get(String(id))!] : [])),
-  forgottenIds: () => new Set(),
-  chunkMessages: (chunkId) => (chunkId === 'A' ? chunkA : chunkId === 'B' ? chunkB : []),
+  forgottenIds: async () => new Set(),
+  chunkMessages: async (chunkId) => (chunkId === 'A' ? chunkA : chunkId === 'B' ? chunkB : []),
   ...overrides,
 });
 const options = { limit: 10, excludeMessageIds: new Set<string>() };
@@ -56,7 +56,7 @@ test('passages come best first, each trimmed to its new messages, scored by the 
 
 test('a chunk holding a forgotten message (a forget still rewriting it) gives nothing, and others fill in', async () => {
   const hits = await recallPassages(
-    sources({ forgottenIds: (_bot, ids) => new Set(ids.filter((id) => id === 'a3')) }),
+    sources({ forgottenIds: async (_bot, ids) => new Set(ids.filter((id) => id === 'a3')) }),
     ranking,
     { limit: 1, excludeMessageIds: new Set() },
   );
@@ -69,7 +69,7 @@ test('a chunk holding a forgotten message (a forget still rewriting it) gives no
 test('a chunk gone from the store gives nothing; without journal messages a chunk is returned whole, once', async () => {
   const gone = await recallPassages(sources({ readChunks: async () => [] }), ranking, options);
   assert.deepEqual(gone, []);
-  const whole = await recallPassages(sources({ chunkMessages: () => [] }), ranking, options);
+  const whole = await recallPassages(sources({ chunkMessages: async () => [] }), ranking, options);
   assert.deepEqual(
     whole.map((h) => h.messageIds),
     ['a1,a2,a3', 'b1,b2'],

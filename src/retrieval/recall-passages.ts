@@ -19,9 +19,9 @@ export interface PassageSources {
   /** Reads chunk points by id (those the chunk search did not return). */
   readonly readChunks: (ids: readonly StoredPointId[]) => Promise<StoredRecord[]>;
   /** Which of these message ids were forgotten. */
-  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => ReadonlySet<string>;
+  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /** A chunk's messages as the journal holds them; without it every hit is its whole chunk. */
-  readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
+  readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
 }
 
 type Payload = Readonly<Record<string, unknown>>;
@@ -45,14 +45,14 @@ export async function recallPassages(
       chunkMessageIds: (chunkId) => idsOf(points.get(chunkId)?.payload),
     });
     const unchecked = [...new Set(passages.map((p) => p.chunkId))].filter((id) => !checked.has(id));
-    if (unchecked.length === 0) return toHits(sources, passages, points, options.excludeMessageIds);
+    if (unchecked.length === 0) return await toHits(sources, passages, points, options.excludeMessageIds);
     const missing = unchecked.filter((id) => !points.has(id));
     if (missing.length > 0) {
       for (const record of await sources.readChunks(missing)) {
         points.set(String(record.id), { id: record.id, payload: record.payload });
       }
     }
-    const forgotten = sources.forgottenIds(
+    const forgotten = await sources.forgottenIds(
       sources.bot,
       unchecked.flatMap((id) => idsOf(points.get(id)?.payload)),
     );
@@ -65,12 +65,12 @@ export async function recallPassages(
   }
 }
 
-function toHits(
+async function toHits(
   sources: PassageSources,
   passages: readonly Passage[],
   points: ReadonlyMap<string, { id: StoredPointId; payload: Payload }>,
   excluded: ReadonlySet<string>,
-): RecallHit[] {
+): Promise<RecallHit[]> {
   const messages = new Map<string, readonly MemoryMessage[]>();
   const wholeChunks = new Set<string>();
   const trimmedChunks = new Set<string>();
@@ -83,7 +83,7 @@ function toHits(
     if (passage.messageIds !== undefined) {
       let held = messages.get(passage.chunkId);
       if (held === undefined) {
-        held = sources.chunkMessages?.(passage.chunkId) ?? [];
+        held = (await sources.chunkMessages?.(passage.chunkId)) ?? [];
         messages.set(passage.chunkId, held);
       }
       payload = passagePayload(point.payload, held, passage.messageIds, sources.speakers);

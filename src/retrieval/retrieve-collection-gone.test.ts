@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { StoreError } from '../errors/memory-pool-error.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
@@ -18,12 +18,12 @@ import { retrieveMemories } from './retrieve-memories.js';
 for (const cleanUp of ['fails', 'hangs'] as const) {
   test(`recall of a deleted collection returns no hits when deleting its parts ${cleanUp}`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'recall-gone-'));
-    const journal = openMessageJournal(dir);
+    const journal = openSqliteJournal(dir);
     try {
       const base = createMemoryPointStore();
       await base.createCollection('mem_mythos', 64);
       await base.createHybridCollection('mem_mythos__parts', 64);
-      journal.partsIndexes.recordStarted('mem_mythos', true, Date.now());
+      await journal.partsIndexes.recordStarted('mem_mythos', true, Date.now());
       const store = withStoreHooks(base, {
         beforeCall: async ({ method }) => {
           if (method !== 'deleteCollection') return;
@@ -37,7 +37,7 @@ for (const cleanUp of ['fails', 'hangs'] as const) {
         embedder: new HashingEmbedder({ dimensions: 64 }),
         guard: createCollectionGuard(store, journal),
         partsGuard: createPartsGuard(store, journal),
-        forgottenIds: () => new Set<string>(),
+        forgottenIds: async () => new Set<string>(),
         logger: { warn: (...args: unknown[]) => void warned.push(args) },
       };
       const request = { bot: 'mythos', query_text: 'Where does Anna live?' };
@@ -50,7 +50,7 @@ for (const cleanUp of ['fails', 'hangs'] as const) {
         assert.equal(warned.length, 1, 'the failed clean-up is logged');
       }
     } finally {
-      journal.close();
+      await journal.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

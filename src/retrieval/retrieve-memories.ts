@@ -41,12 +41,12 @@ export interface RetrieveDeps {
   readonly embedder: Embedder;
   readonly guard: CollectionGuard;
   /** Which of these message ids were forgotten: a hit holding one is never returned, even mid-forget. */
-  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => ReadonlySet<string>;
+  readonly forgottenIds: (bot: string, messageIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /**
    * A chunk's messages as the journal holds them, so hybrid recall can return just the messages that
    * matched; without it every hit is its whole chunk.
    */
-  readonly chunkMessages?: (chunkId: string) => readonly MemoryMessage[];
+  readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
   /**
@@ -171,7 +171,7 @@ async function recall(
         ...toRecallHit(point),
         explain: chunkOnly(point, index),
       }));
-      forgotten = deps.forgottenIds(
+      forgotten = await deps.forgottenIds(
         bot.name,
         candidates.flatMap((hit) => readHeldMessageIds(hit.messageIds)),
       );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
-import { openMessageJournal } from '../journal/message-journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { startTestService, type TestService } from './test-support/start-test-service.js';
 
 const CHAT = 'Seraphina - 2025-05-01@12h30m00s';
@@ -18,10 +18,10 @@ describe('per-chat payloads after a reembed switch', () => {
   let service: TestService;
   before(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memory-pool-per-chat-'));
-    const journal = openMessageJournal(join(dir, 'service'));
+    const journal = openSqliteJournal(join(dir, 'service'));
     const embedding = JSON.stringify({ provider: 'hashing', dimensions: TEST_DIMENSIONS });
-    journal.routes.beginReembed('mem_sera', 'mem_sera', 'mem_sera_v2', embedding, 1);
-    journal.routes.switchTo('mem_sera', 'mem_sera_v2', 2);
+    await journal.routes.beginReembed('mem_sera', 'mem_sera', 'mem_sera_v2', embedding, 1);
+    await journal.routes.switchTo('mem_sera', 'mem_sera_v2', 2);
     service = await startTestService({
       dir,
       journal,

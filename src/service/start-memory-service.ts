@@ -12,9 +12,8 @@ import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Journal } from '../journal/journal.js';
-import type { MessageJournal } from '../journal/message-journal.js';
 import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js';
-import { openSqliteJournal, openSqliteJournalWithPort } from '../journal/sqlite/sqlite-journal.js';
+import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import { listenHttp } from '../runtime/listen-http.js';
@@ -37,7 +36,7 @@ export interface MemoryServiceOptions {
   /** Replace the store client (tests). */
   readonly store?: MemoryStore;
   /** Replace the journal (tests, e.g. one whose writes fail); the service closes it. */
-  readonly journal?: MessageJournal;
+  readonly journal?: Journal;
   /** Deadline of one /retrieve in ms (default 3000, inside the clients' 3.5 s). */
   readonly recallDeadlineMs?: number;
   /** Where the Discord connection (when `discord:` is configured) reaches Discord: a local stand-in in tests. */
@@ -104,12 +103,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.length = 0;
   };
   try {
-    // Opened first: the store's per-chat payloads follow the journal's reembed routes. The port over the same
-    // connection serves the Discord state and gateway lease until every caller uses it (a replaced journal,
-    // in tests, gets a port of its own on the dataDir, opened only when Discord needs it).
-    const opened = options.journal === undefined ? openSqliteJournalWithPort(config.dataDir) : undefined;
-    const journal = opened?.journal ?? options.journal!;
-    closers.push(() => (opened === undefined ? journal.close() : opened.port.close()));
+    // Opened first: the store's per-chat payloads follow the journal's reembed routes. The same journal (SQLite
+    // or Postgres) holds the Discord state and the gateway lease.
+    const journal = options.journal ?? (await openJournal(config));
+    closers.push(() => journal.close());
     let storeUrl: string | undefined;
     let store = options.store;
     if (store === undefined) {
@@ -137,7 +134,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         { payloadFor: perChatPayloads(config.bots, journal) },
       );
     }
-    const service = assembleService({
+    const service = await assembleService({
       config,
       store,
       journal,
@@ -155,16 +152,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.push(() => server.close());
     const { url } = server;
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    let port = opened?.port;
-    if (config.discord !== undefined && port === undefined) {
-      const own = openSqliteJournal(config.dataDir);
-      closers.push(() => own.close());
-      port = own;
-    }
     const gateway =
-      config.discord === undefined || port === undefined
+      config.discord === undefined
         ? undefined
-        : await connectDiscord(config, config.discord, service.operations, port, options);
+        : await connectDiscord(config, config.discord, service.operations, journal, options);
     if (gateway !== undefined) closers.push(() => gateway.close());
     // The connection at start (none when another replica holds the bot's gateway).
     const discord = gateway?.connection;

@@ -4,18 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { StoreError } from '../errors/memory-pool-error.js';
-import { type MessageJournal, openMessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import { createMemoryPointStore, type MemoryCollectionLayout } from './test-support/memory-point-store.js';
 import { createCollectionGuard } from './collection-guard.js';
 
 let dir: string;
-let journal: MessageJournal;
+let journal: Journal;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'guard-'));
-  journal = openMessageJournal(dir);
+  journal = openSqliteJournal(dir);
 });
-afterEach(() => {
-  journal.close();
+afterEach(async () => {
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

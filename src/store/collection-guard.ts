@@ -3,7 +3,7 @@
  * with the embedder's dimension and Cosine distance, never recreated, never written with a wrong vector.
  */
 import { StoreError } from '../errors/memory-pool-error.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { CollectionShape, PointStore } from './point-store.js';
 import { readStLayout } from './st-hybrid/st-collection-layout.js';
 
@@ -32,7 +32,7 @@ export interface CollectionGuardOptions {
 /** Creates a guard that remembers collections it already checked (until the process restarts). */
 export function createCollectionGuard(
   store: PointStore,
-  journal: MessageJournal,
+  journal: Journal,
   options: CollectionGuardOptions = {},
 ): CollectionGuard {
   const checked = new Map<string, string>();
@@ -41,7 +41,7 @@ export function createCollectionGuard(
   const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
     const signature = `${model}@${dimensions}`;
     if (checked.get(collection) === signature && (!create || prepared.has(collection))) return true;
-    const recorded = journal.collectionModel(collection);
+    const recorded = await journal.collectionModel(collection);
     if (recorded && recorded.model !== model) {
       throw incompatible(
         `collection ${collection} was written by memory-pool with the embedding model ${recorded.model}, but the configured model is ${model}. ` +
@@ -79,7 +79,7 @@ export function createCollectionGuard(
       await options.prepare?.(collection, shape);
       prepared.add(collection);
     }
-    journal.recordCollectionModel(collection, model, dimensions, Date.now());
+    await journal.recordCollectionModel(collection, model, dimensions, Date.now());
     checked.set(collection, signature);
     return true;
   };

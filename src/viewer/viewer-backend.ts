@@ -8,7 +8,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import { NotFoundError, StoreError, ValidationError } from '../errors/memory-pool-error.js';
 import type { ForgetPermissions } from '../auth/forget-permissions.js';
 import { readHeldMessageIds } from '../chunking/held-message-ids.js';
-import type { MessageJournal } from '../journal/message-journal.js';
+import type { Journal } from '../journal/journal.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { StoredPointId } from '../store/point-store.js';
 import { isUnsourcedPayload } from '../store/store-filters.js';
@@ -26,9 +26,9 @@ import type { MemoryStore } from '../store/memory-store.js';
 
 export interface ViewerBackendDeps {
   readonly store: MemoryStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** The chunk embedder of the model recorded for a collection, which embeds an edited SillyTavern point. */
-  embedderFor(collection: string): Embedder;
+  embedderFor(collection: string): Promise<Embedder>;
   readonly guard: CollectionGuard;
 }
 
@@ -82,7 +82,7 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
     async pointDetail(bot, id) {
       const record = await readPoint(bot, id);
       const messages =
-        typeof record.payload.source === 'string' ? journal.chunks.chunkMessages(String(id)) : [];
+        typeof record.payload.source === 'string' ? await journal.chunks.chunkMessages(String(id)) : [];
       return { point: toTimelinePoint(record), messages: messages.map(toPointMessage) };
     },
 
@@ -112,7 +112,18 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
           ...(storeFilter === undefined ? {} : { filter: storeFilter }),
           ...(offset === undefined ? {} : { offset }),
         });
-        for (const record of page.points) {
+        // One journal read per point of the page, sent together (no batched read of several chunks exists).
+        const held = await Promise.all(
+          page.points.map((record) => {
+            const source = record.payload.source;
+            const forgettable =
+              typeof source === 'string' &&
+              !(unsourced && isUnsourcedPayload(record.payload)) &&
+              (sources === undefined || sources.includes(source));
+            return forgettable ? journal.chunks.chunkMessages(String(record.id)) : [];
+          }),
+        );
+        for (const [index, record] of page.points.entries()) {
           const source = record.payload.source;
           if (unsourced && isUnsourcedPayload(record.payload)) {
             points += 1;
@@ -120,9 +131,7 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
             unsourcedMessages += readHeldMessageIds(record.payload.messageIds).length;
             continue;
           }
-          const forgettable =
-            typeof source === 'string' && (sources === undefined || sources.includes(source));
-          const messages = forgettable ? journal.chunks.chunkMessages(String(record.id)) : [];
+          const messages = held[index]!;
           if (messages.length === 0 || typeof source !== 'string') {
             kept += 1;
             continue;
@@ -155,7 +164,7 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
           `id: point "${id}" was written by memory-pool; edit its messages with POST /save (same message_id, new text)`,
         );
       }
-      const embedder = deps.embedderFor(bot.collection);
+      const embedder = await deps.embedderFor(bot.collection);
       const [vector] = await embedder.embed([text]);
       await deps.guard.ensureCollection(bot.collection, embedder.model, vector!.length);
       const payload = { ...record.payload, text };
@@ -169,9 +178,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       });
       // During a reembed (or from a request that began before its switch) the collection being built must
       // hold the edit too: a redaction made after its last pass would otherwise be undone by the switch.
-      const follower = journal.routes.followerOf(bot.collection);
+      const follower = await journal.routes.followerOf(bot.collection);
       if (follower !== undefined && (await store.describeCollection(follower)) !== undefined) {
-        const followerEmbedder = deps.embedderFor(follower);
+        const followerEmbedder = await deps.embedderFor(follower);
         const [followerVector] = await followerEmbedder.embed([text]);
         await store.upsertPoints(follower, [{ id: record.id, vector: Array.from(followerVector!), payload }]);
       }

@@ -1,7 +1,7 @@
 /** @module `memory-pool doctor [--config F]`: every check a pass/fail line with its fix; exit 0 only when all pass. */
 import type { Command } from 'commander';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
-import type { MessageJournal } from '../../journal/message-journal.js';
+import type { Journal } from '../../journal/journal.js';
 import type { DoctorCheck } from '../../maintenance/doctor-check.js';
 import {
   type FreeSpace,
@@ -59,15 +59,15 @@ export function runDoctor(
 }
 
 async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): Promise<DoctorCheck[]> {
-  const [{ createEmbedder }, { openMessageJournal }] = await Promise.all([
+  const [{ createEmbedder }, { openJournal }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
-    import('../../journal/message-journal.js'),
+    import('../../journal/open-journal.js'),
   ]);
   const embedder = createEmbedder(config.embedding);
   const checks: DoctorCheck[] = [];
   // The store and the journal are opened apart, so a failure of one is reported as its own.
   let store: DataStore | undefined;
-  let journal: MessageJournal | undefined;
+  let journal: Journal | undefined;
   try {
     store = await openDataStore(config);
   } catch (error) {
@@ -78,10 +78,17 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
       fix: 'Start the store, then run doctor again.',
     });
   }
+  const postgresUrl = config.journal?.postgres?.url;
+  // Loaded only when named, as openJournal loads the driver: a SQLite setup never loads it.
+  const postgres =
+    postgresUrl === undefined ? undefined : await import('../../maintenance/doctor-postgres-checks.js');
+  // Postgres is asked first, read-only: an unreachable server or a newer journal is its own line, not opened.
+  const reached = postgresUrl === undefined ? undefined : await postgres?.checkPostgresReachable(postgresUrl);
+  if (reached !== undefined) checks.push(...reached.checks);
   try {
-    journal = openMessageJournal(config.dataDir);
+    if (reached === undefined || reached.usable) journal = await openJournal(config);
   } catch (error) {
-    checks.push(journalFailure(config.dataDir, error));
+    checks.push(postgres?.postgresJournalFailure(error) ?? journalFailure(config.dataDir, error));
   }
   try {
     if (store !== undefined)
@@ -106,13 +113,15 @@ async function runConfiguredChecks(config: MemoryPoolConfig, deps: DoctorDeps): 
     }
     if (journal !== undefined) {
       checks.push(
-        checkJournal(journal, config.dataDir, deps),
-        checkBacklog(journal, (deps.now ?? Date.now)()),
+        await (postgres === undefined || postgresUrl === undefined
+          ? checkJournal(journal, config.dataDir, deps)
+          : postgres.checkPostgresWritable(journal, postgresUrl)),
+        await checkBacklog(journal, (deps.now ?? Date.now)()),
       );
     }
     checks.push(...checkApiKeys(config));
   } finally {
-    journal?.close();
+    await journal?.close();
     await store?.close();
   }
   return checks;

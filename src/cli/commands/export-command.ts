@@ -63,7 +63,7 @@ export function runExport(
         { store: tools.admin, journal: tools.journal, now },
         {
           bot: options.bot,
-          collection: liveCollection(tools.journal, config.bots[options.bot]!),
+          collection: await liveCollection(tools.journal, config.bots[options.bot]!),
           write: async (text) => {
             const failed = failedWrite();
             if (failed) throw failed;

@@ -53,15 +53,15 @@ async function importKind(
     throw new CommandFailure(`error: ${detail}${detail.endsWith('.') ? '' : '.'} ${NOTHING_WRITTEN}`);
   }
   const store = await connectCommandStore(config, 'import');
-  const [{ createEmbedder }, { createLogger }, { openMessageJournal }] = await Promise.all([
+  const [{ createEmbedder }, { createLogger }, { openJournal }] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../logging/logger.js'),
-    import('../../journal/message-journal.js'),
+    import('../../journal/open-journal.js'),
   ]);
   // Logs go to stderr, so --json output stays one JSON document.
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const embedder = createEmbedder(config.embedding, { logger });
-  const journal = openMessageJournal(config.dataDir);
+  const journal = await openJournal(config);
   const bar = await createCommandProgress(io, options.json === true);
   // After a reembed switch the history goes to the bot's live collection, embedded with its recorded model.
   const { config: routed, embedderFor } = await routeCommandBots(config, journal, embedder, logger);
@@ -93,7 +93,7 @@ async function importKind(
     );
   } finally {
     bar.stop();
-    journal.close();
+    await journal.close();
   }
   io.out(options.json === true ? `${JSON.stringify(summary)}\n` : describeSummary(summary));
   return summary.pendingMessages > 0 && !summary.dryRun ? 1 : 0;

@@ -26,10 +26,10 @@ export async function runReindex(
 async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promise<number> {
   const config = loadBotConfig(options);
   // Loaded after the config is valid, so a mistake answers at once without loading models or SQLite.
-  const [{ createEmbedder }, { createLogger }, { openMessageJournal }, parts] = await Promise.all([
+  const [{ createEmbedder }, { createLogger }, { openJournal }, parts] = await Promise.all([
     import('../../embedding/create-embedder.js'),
     import('../../logging/logger.js'),
-    import('../../journal/message-journal.js'),
+    import('../../journal/open-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
   const [{ createPartsGuard }, { PartsIndex }] = await Promise.all([
@@ -40,7 +40,7 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
   // Logs go to stderr, so --json output stays one JSON document.
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const embedder = createEmbedder(config.embedding, { logger });
-  const journal = openMessageJournal(config.dataDir);
+  const journal = await openJournal(config);
   const bar = await createCommandProgress(io, options.json === true);
   let summary: ReindexSummary;
   try {
@@ -68,7 +68,7 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
     );
   } finally {
     bar.stop();
-    journal.close();
+    await journal.close();
   }
   io.out(options.json === true ? `${JSON.stringify(summary)}\n` : describeSummary(summary));
   return summary.unsettled > 0 ? 1 : 0;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { TEST_DIMENSIONS } from '../../config/test-support/test-bot.js';
-import { openMessageJournal } from '../../journal/message-journal.js';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import type { TestService } from '../../service/test-support/start-test-service.js';
 import { runExport } from './export-command.js';
 import { runRestore } from './restore-command.js';
@@ -30,12 +30,12 @@ test('a restore into the switched-to collection does not advise setting bots.B.c
   assert.equal(await runExport({ bot: 'mythos', config: source, out: file, json: true }, exported), 0);
   // Another machine whose journal says the bot was switched to a new, still empty collection.
   const target = await writeDataToolConfig(service.dir, 'switched', { service, ownJournal: true });
-  const journal = openMessageJournal(join(service.dir, 'switched', 'service'));
+  const journal = openSqliteJournal(join(service.dir, 'switched', 'service'));
   const switched = `${collection}_v2`;
   const embedding = JSON.stringify({ provider: 'hashing', dimensions: TEST_DIMENSIONS });
-  journal.routes.beginReembed(collection, collection, switched, embedding, 1);
-  journal.routes.switchTo(collection, switched, 2);
-  journal.close();
+  await journal.routes.beginReembed(collection, collection, switched, embedding, 1);
+  await journal.routes.switchTo(collection, switched, 2);
+  await journal.close();
   const io = captureOutput();
   assert.equal(await runRestore(file, { bot: 'mythos', config: target }, io), 0, io.text().err);
   assert.match(io.text().out, new RegExp(`^${switched} \\(bot mythos\\): restored`));

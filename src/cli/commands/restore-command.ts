@@ -83,7 +83,8 @@ export function runRestore(
     const progress = await createCommandProgress(io, options.json === true);
     let summary: RestoreSummary;
     try {
-      const collection = options.intoCollection ?? liveCollection(tools.journal, config.bots[options.bot]!);
+      const collection =
+        options.intoCollection ?? (await liveCollection(tools.journal, config.bots[options.bot]!));
       summary = await restoreSnapshot(
         { store: tools.admin, journal: tools.journal },
         {

@@ -22,7 +22,7 @@ export function runStats(options: StatsCommandOptions, io: CommandOutput = proce
     try {
       const stats = [];
       for (const bot of bots) {
-        stats.push(toCliStats(await readBotStats(tools, bot, liveCollection(tools.journal, bot))));
+        stats.push(toCliStats(await readBotStats(tools, bot, await liveCollection(tools.journal, bot))));
       }
       io.out(options.json === true ? `${JSON.stringify({ bots: stats })}\n` : formatStatsTable(stats));
     } finally {

@@ -9,7 +9,7 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
-import type { MessageJournal } from '../../journal/message-journal.js';
+import type { Journal } from '../../journal/journal.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import type { MemoryStore } from '../../store/memory-store.js';
 import type {
@@ -32,7 +32,7 @@ export type { MessageMatch };
 export interface MemoryOperationsDeps extends MemoryCapabilities {
   readonly config: MemoryPoolConfig;
   readonly collections: BotCollections;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   readonly store: MemoryStore;
   readonly metrics: ServiceMetrics;
   /** Tells the chunk writer new messages are waiting. */
@@ -51,11 +51,19 @@ export interface MemoryOperations {
   /** Forgets within what the caller's key may forget. */
   forget(principal: Principal, botName: string, request: ForgetRequest): Promise<ForgetResponse>;
   /** How many journaled messages a forget by `match` would remove, within what the caller may forget. */
-  countForgettable(principal: Principal, botName: string, match: MessageMatch): number;
+  countForgettable(principal: Principal, botName: string, match: MessageMatch): Promise<number>;
   /** Which of `messageIds` the caller's own source has journaled for the bot. */
-  recordedAmong(principal: Principal, botName: string, messageIds: readonly string[]): ReadonlySet<string>;
+  recordedAmong(
+    principal: Principal,
+    botName: string,
+    messageIds: readonly string[],
+  ): Promise<ReadonlySet<string>>;
   /** The forget audit (admin), of one bot or of every bot; `limit` as the query gives it (default 100). */
-  forgetLog(principal: Principal, botName: string | undefined, limit: string | undefined): ForgetLogResponse;
+  forgetLog(
+    principal: Principal,
+    botName: string | undefined,
+    limit: string | undefined,
+  ): Promise<ForgetLogResponse>;
   stats(principal: Principal, botName: string): Promise<BotStatsResponse>;
   readonly viewer: ViewerOperations;
 }
@@ -65,14 +73,14 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
   const { collections, journal } = deps;
   return {
     async save(principal, botName, request) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
       authorize(principal, { operation: 'save', bot: bot.name, source });
       return acceptSave(deps, bot, request, source);
     },
 
     async retrieve(principal, botName, request, signal) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorize(principal, { operation: 'retrieve', bot: bot.name });
       const response = await deps.retrieve(bot, request, signal);
       deps.metrics.recallHits.observe({ bot: bot.name }, response.hits.length);
@@ -80,37 +88,38 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
     },
 
     async forget(principal, botName, request) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorize(principal, { operation: 'forget', bot: bot.name });
       return deps.forget(bot, request, forgetPermissions(principal));
     },
 
-    countForgettable(principal, botName, match) {
-      const bot = collections.current(botName);
+    async countForgettable(principal, botName, match) {
+      const bot = await collections.current(botName);
       authorize(principal, { operation: 'forget', bot: bot.name });
-      return journal.forgetting.findMatching(bot.name, match, forgetPermissions(principal).sources).length;
+      return (await journal.forgetting.findMatching(bot.name, match, forgetPermissions(principal).sources))
+        .length;
     },
 
-    recordedAmong(principal, botName, messageIds) {
-      const bot = collections.current(botName);
+    async recordedAmong(principal, botName, messageIds) {
+      const bot = await collections.current(botName);
       const source = principalSource(principal) ?? bot.defaultSource;
       authorize(principal, { operation: 'save', bot: bot.name, source });
       return journal.forgetting.journaledAmong(bot.name, source, messageIds);
     },
 
-    forgetLog(principal, botName, limitText = '100') {
+    async forgetLog(principal, botName, limitText = '100') {
       const bot = botName === undefined ? undefined : collections.configured(botName);
       authorize(principal, { operation: 'admin', bot: bot?.name ?? '*' });
       const limit = Number(limitText);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
         throw new ValidationError('limit', `limit: expected an integer from 1 to 1000, got "${limitText}"`);
       }
-      const entries = journal.forgetting.listAudit({ ...(bot ? { bot: bot.name } : {}), limit });
+      const entries = await journal.forgetting.listAudit({ ...(bot ? { bot: bot.name } : {}), limit });
       return { entries: entries as unknown as ForgetLogEntry[] };
     },
 
     async stats(principal, botName) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       // Retrieve scope: stats read no memory text.
       authorize(principal, { operation: 'retrieve', bot: bot.name });
       return toStatsResponse(await readBotStats(deps, bot, bot.collection));

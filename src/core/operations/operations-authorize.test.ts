@@ -12,7 +12,7 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import { AuthError } from '../../errors/memory-pool-error.js';
-import { openMessageJournal } from '../../journal/message-journal.js';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import { createLogger } from '../../logging/logger.js';
 import { createMemoryPointStore } from '../../store/test-support/memory-point-store.js';
 import { assembleService } from '../assemble-service.js';
@@ -37,9 +37,9 @@ const CALLS: Record<Exclude<keyof MemoryOperations, 'viewer'>, (ops: MemoryOpera
 
 test('every operation in the set refuses a key without rights for the bot', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-operations-'));
-  const journal = openMessageJournal(dir);
-  t.after(() => {
-    journal.close();
+  const journal = openSqliteJournal(dir);
+  t.after(async () => {
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const config = {
@@ -49,7 +49,7 @@ test('every operation in the set refuses a key without rights for the bot', asyn
     apiKeys: [],
     bots: { mythos: testBot('mythos'), other: testBot('other') },
   } as unknown as MemoryPoolConfig;
-  const service = assembleService({
+  const service = await assembleService({
     config,
     store: createMemoryPointStore(),
     journal,

@@ -30,13 +30,13 @@ const OPERATIONS: readonly Operation[] = ['save', 'retrieve', 'forget', 'admin']
 export type ViewerAction = 'browse' | 'forget-selection' | 'edit';
 
 export interface ViewerOperations {
-  whoami(principal: Principal): WhoamiResponse;
+  whoami(principal: Principal): Promise<WhoamiResponse>;
   /**
    * Refuses (404 unknown bot, then 401/403) before a route parses its query, id or body, so a caller without
    * the right answers as it always has and a non-admin key never makes the service read an edit's body.
    * Each operation below authorizes again; this is only the published order of answers.
    */
-  authorize(principal: Principal, botName: string, action: ViewerAction): void;
+  authorize(principal: Principal, botName: string, action: ViewerAction): Promise<void>;
   timeline(
     principal: Principal,
     botName: string,
@@ -77,43 +77,41 @@ export function createViewerOperations(deps: {
 }): ViewerOperations {
   const { collections, viewerBackend: backend } = deps;
   return {
-    whoami(principal) {
+    async whoami(principal) {
       const key = principal.kind === 'key' ? principal.key : undefined;
       const operations = key === undefined || key.scopes.includes('admin') ? OPERATIONS : key.scopes;
-      const bots = collections
-        .names()
-        .map((name) => collections.current(name))
+      const bots = (await Promise.all(collections.names().map((name) => collections.current(name))))
         .filter((bot) => key === undefined || key.bots === '*' || key.bots.includes(bot.name))
         .map((bot) => ({ name: bot.name, collection: bot.collection, scope: bot.retrieve.scope }));
       return { key: key?.name ?? null, operations: [...operations], bots, sources: key?.sources ?? '*' };
     },
 
-    authorize(principal, botName, action) {
-      const bot = collections.current(botName);
+    async authorize(principal, botName, action) {
+      const bot = await collections.current(botName);
       if (action === 'edit') authorize(principal, { operation: 'admin', bot: bot.name });
       else authorizeBrowse(principal, bot, action === 'browse' ? 'retrieve' : 'forget');
     },
 
     async timeline(principal, botName, filter, page) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorizeBrowse(principal, bot, 'retrieve');
       return backend.timeline(bot, filter, page);
     },
 
     async pointDetail(principal, botName, id) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorizeBrowse(principal, bot, 'retrieve');
       return backend.pointDetail(bot, id);
     },
 
     async forgetSelection(principal, botName, filter) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorizeBrowse(principal, bot, 'forget');
       return backend.forgetSelection(bot, filter, forgetPermissions(principal));
     },
 
     async editPointText(principal, botName, id, text) {
-      const bot = collections.current(botName);
+      const bot = await collections.current(botName);
       authorize(principal, { operation: 'admin', bot: bot.name });
       return backend.editPointText(bot, id, text);
     },

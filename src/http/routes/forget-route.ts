@@ -11,7 +11,7 @@ export function registerForgetRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
     return c.json(await deps.operations.forget(c.get('principal'), request.bot, request));
   });
 
-  app.get('/admin/forget-log', (c) =>
-    c.json(deps.operations.forgetLog(c.get('principal'), c.req.query('bot'), c.req.query('limit'))),
+  app.get('/admin/forget-log', async (c) =>
+    c.json(await deps.operations.forgetLog(c.get('principal'), c.req.query('bot'), c.req.query('limit'))),
   );
 }

@@ -26,7 +26,7 @@ describe('/mcp failures', () => {
     logged = [];
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => logged.push(chunk.toString('utf8')));
-    fake = createFakeServiceDeps({
+    fake = await createFakeServiceDeps({
       logger: createLogger({ level: 'info', format: 'json', destination: stream }),
     });
     // A stored memory, so that recall reaches the store's search.

@@ -11,8 +11,8 @@ import { discordKey, readerKey } from '../test-support/test-api-keys.js';
 
 describe('viewer routes authorize before they parse', () => {
   let fake: FakeServiceDeps;
-  before(() => {
-    fake = createFakeServiceDeps({
+  before(async () => {
+    fake = await createFakeServiceDeps({
       bots: [testBot('mythos'), testBot('other')],
       config: { apiKeys: [discordKey, readerKey] },
     });

@@ -40,11 +40,11 @@ function readLimit(text: string | undefined): number {
 export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   // Registration reads only the config (the route list is pinned without a service behind it).
   const viewer = () => deps.operations.viewer;
-  app.get('/whoami', (c) => c.json(viewer().whoami(c.get('principal'))));
+  app.get('/whoami', async (c) => c.json(await viewer().whoami(c.get('principal'))));
 
   // Each route authorizes before it parses, so the answers keep their published order (404, 401/403, then 400).
   app.get('/bots/:bot/points', async (c) => {
-    viewer().authorize(c.get('principal'), c.req.param('bot'), 'browse');
+    await viewer().authorize(c.get('principal'), c.req.param('bot'), 'browse');
     const params = new URL(c.req.url).searchParams;
     const filter = parseTimelineFilter(params);
     const cursor = params.get('cursor') ?? undefined;
@@ -53,20 +53,20 @@ export function registerViewerRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   });
 
   app.get('/bots/:bot/points/:id', async (c) => {
-    viewer().authorize(c.get('principal'), c.req.param('bot'), 'browse');
+    await viewer().authorize(c.get('principal'), c.req.param('bot'), 'browse');
     const id = readPointId(c.req.param('id'));
     return c.json(await viewer().pointDetail(c.get('principal'), c.req.param('bot'), id));
   });
 
   app.put('/bots/:bot/points/:id/text', async (c) => {
-    viewer().authorize(c.get('principal'), c.req.param('bot'), 'edit');
+    await viewer().authorize(c.get('principal'), c.req.param('bot'), 'edit');
     const id = readPointId(c.req.param('id'));
     const { text } = await readJsonBody(c, pointTextSchema);
     return c.json(await viewer().editPointText(c.get('principal'), c.req.param('bot'), id, text));
   });
 
   app.get('/bots/:bot/forget-selection', async (c) => {
-    viewer().authorize(c.get('principal'), c.req.param('bot'), 'forget-selection');
+    await viewer().authorize(c.get('principal'), c.req.param('bot'), 'forget-selection');
     const filter = parseTimelineFilter(new URL(c.req.url).searchParams);
     return c.json(await viewer().forgetSelection(c.get('principal'), c.req.param('bot'), filter));
   });

@@ -15,7 +15,8 @@ import { perChatPayloads } from '../../core/per-chat-payloads.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { ChunkWriter } from '../../ingest/chunk-writer.js';
-import { type MessageJournal, openMessageJournal } from '../../journal/message-journal.js';
+import type { Journal } from '../../journal/journal.js';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import { createLogger, type Logger } from '../../logging/logger.js';
 import { withStCollectionLayouts } from '../../store/st-hybrid/st-layout-point-store.js';
 import {
@@ -41,7 +42,7 @@ export interface FakeServiceDeps {
   /** `createServiceApp(deps)`, for `app.request()`. */
   readonly app: Hono<ServiceEnv>;
   readonly store: MemoryPointStore;
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
   /** Never started: tests flush with `writer.runOnce`. */
   readonly writer: ChunkWriter;
   /** How often an operation woke the chunk writer. */
@@ -51,7 +52,7 @@ export interface FakeServiceDeps {
 }
 
 /** Assembles the service; call `close()` after the test. */
-export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): FakeServiceDeps {
+export async function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Promise<FakeServiceDeps> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-http-'));
   const bots = options.bots ?? [testBot('mythos')];
   const config: MemoryPoolConfig = {
@@ -65,12 +66,12 @@ export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Fak
     bots: Object.fromEntries(bots.map((bot) => [bot.name, bot])),
     ...options.config,
   };
-  const journal = openMessageJournal(dir);
+  const journal = openSqliteJournal(dir);
   // Shared collections in their own layouts and per-chat payloads, as serve's store (start-memory-service.ts).
   const store = withStCollectionLayouts(createMemoryPointStore(), {
     payloadFor: perChatPayloads(config.bots, journal),
   });
-  const service = assembleService({
+  const service = await assembleService({
     config,
     store,
     journal,
@@ -94,7 +95,7 @@ export function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Fak
     writer: service.writer,
     async close() {
       await service.close();
-      journal.close();
+      await journal.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -20,9 +20,9 @@ export interface DiscordMemory {
   /** Exactly `POST /forget`, limited to what the `discord` source saved. */
   forget(selector: DiscordForget): Promise<ForgetResponse>;
   /** How many recorded messages a forget would remove (what a confirmation button states). */
-  count(selector: Exclude<DiscordForget, { message_ids: string[] }>): number;
+  count(selector: Exclude<DiscordForget, { message_ids: string[] }>): Promise<number>;
   /** Which of these message ids are recorded (a delete elsewhere than where it records now still forgets them). */
-  recordedAmong(messageIds: readonly string[]): ReadonlySet<string>;
+  recordedAmong(messageIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** Exactly `POST /retrieve`. */
   retrieve(request: Omit<RetrieveRequest, 'bot'>): Promise<RetrieveResponse>;
   stats(): Promise<BotStatsResponse>;

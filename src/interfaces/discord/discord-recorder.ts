@@ -207,7 +207,7 @@ export class DiscordRecorder {
     if (facts === undefined) return;
     // A create for a message already recorded is a re-delivery (after a restart the gateway may repeat one
     // from before an edit): it changes nothing. History read by back-fill carries its edits, marked edited.
-    if (facts.editedAt === null && this.#options.memory.recordedAmong([facts.id]).size > 0) return;
+    if (facts.editedAt === null && (await this.#options.memory.recordedAmong([facts.id])).size > 0) return;
     await this.#record(facts);
   }
 
@@ -235,7 +235,7 @@ export class DiscordRecorder {
    */
   async #onDelete(ids: readonly string[], place: Place): Promise<void> {
     const { memory } = this.#options;
-    const known = isPlaceRecorded(place, this.rules()) ? undefined : memory.recordedAmong(ids);
+    const known = isPlaceRecorded(place, this.rules()) ? undefined : await memory.recordedAmong(ids);
     const now: string[] = [];
     for (const id of known === undefined ? ids : ids.filter((found) => known.has(found))) {
       if (this.#proxies.wasProxied(id)) continue;
@@ -261,7 +261,7 @@ export class DiscordRecorder {
   /** Forgets every message recorded in these channels (or threads); a channel with none is left alone. */
   async #forgetChannels(channelIds: readonly string[], why: string): Promise<void> {
     for (const channelId of channelIds) {
-      if (this.#options.memory.count({ channel_id: channelId }) > 0)
+      if ((await this.#options.memory.count({ channel_id: channelId })) > 0)
         await this.#forget({ channel_id: channelId }, why);
     }
   }

@@ -20,8 +20,8 @@ const memory: DiscordMemory = {
   bot: testBot('mythos'),
   save: unused,
   forget: unused,
-  count: () => 0,
-  recordedAmong: () => new Set(),
+  count: async () => 0,
+  recordedAmong: async () => new Set(),
   retrieve: unused,
   stats: unused,
 };

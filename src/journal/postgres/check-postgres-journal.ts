@@ -9,17 +9,25 @@ import { redactPostgresUrl, withoutPassword } from './postgres-errors.js';
 
 const KEY = 'journal.postgres.url';
 
-/** Connects once and asks the server's version; throws ConfigError naming the key when it cannot. */
+/** Connects once and asks the server's version and the journal's schema version (undefined: none yet); throws ConfigError naming the key when it cannot. */
 export async function checkPostgresJournal(
   url: string,
   timeoutMs = 5000,
-): Promise<{ readonly serverVersion: string }> {
+): Promise<{ readonly serverVersion: string; readonly schemaVersion: number | undefined }> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined); // reported by connect() or query() below
   try {
     await client.connect();
     const result = await client.query<{ server_version: string }>('SHOW server_version');
-    return { serverVersion: result.rows[0]?.server_version ?? 'unknown' };
+    // Read only: the doctor reports a journal no replica has created yet (or a newer one) without touching it.
+    const table = await client.query<{ found: string | null }>(
+      "SELECT to_regclass('journal_schema') AS found",
+    );
+    const schema =
+      table.rows[0]?.found == null
+        ? undefined
+        : (await client.query<{ version: number }>('SELECT version FROM journal_schema')).rows[0]?.version;
+    return { serverVersion: result.rows[0]?.server_version ?? 'unknown', schemaVersion: schema };
   } catch (error) {
     throw toConnectError(error, url);
   } finally {

@@ -22,7 +22,7 @@ import { PostgresSnapshots } from './postgres-snapshots.js';
 import { decodeText, encodeText, toDecodedMessage } from './postgres-text.js';
 
 /** BIGINT (oid 20) as a JS number: the journal's ms timestamps and counts are far below 2^53. */
-const TYPES = {
+export const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
@@ -248,6 +248,10 @@ class PostgresJournal implements Journal {
       'INSERT INTO collection_models (collection, model, dimensions, recorded_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
       [collection, model, dimensions, now],
     );
+  }
+
+  async forgetCollectionModel(collection: string): Promise<void> {
+    await this.#db.run('DELETE FROM collection_models WHERE collection = $1', [collection]);
   }
 
   close(): Promise<void> {

@@ -162,6 +162,16 @@ export class PostgresPartsIndexes implements JournalPartsIndexes {
     );
   }
 
+  markIncomplete(collection: string, now: number): Promise<void> {
+    return changing(this.#db, 'parts-indexes', (tx) =>
+      tx.run(
+        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES ($1, 0, $2)
+         ON CONFLICT (collection) DO UPDATE SET complete = 0, updated_at = excluded.updated_at`,
+        [collection, now],
+      ),
+    );
+  }
+
   forget(collection: string): Promise<void> {
     return changing(this.#db, 'parts-indexes', (tx) =>
       tx.run('DELETE FROM parts_indexes WHERE collection = $1', [collection]),

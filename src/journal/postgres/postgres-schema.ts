@@ -6,8 +6,9 @@
 import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { PgSession } from './postgres-session.js';
 
-/** 1: the journal, leases and chunk claims; 2: the Discord interface's state (journal-discord.ts). */
-const SCHEMA_VERSION = 2;
+/** The version this build writes (journal_schema.version). 1: the journal, leases and chunk claims; 2: the Discord
+ * interface's state (journal-discord.ts). */
+export const SCHEMA_VERSION = 2;
 /** How long a migration waits for a table lock before it gives up (the replica's start fails, retried). */
 const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 /** Any fixed key; only memory-pool's migration takes it. */
@@ -121,3 +122,6 @@ async function schemaVersion(db: PgSession): Promise<number | undefined> {
   }
   return current?.version;
 }
+
+/** The journal's schema version (undefined: none yet), read without writing; a newer one is refused. */
+export const readPostgresSchemaVersion: (db: PgSession) => Promise<number | undefined> = schemaVersion;

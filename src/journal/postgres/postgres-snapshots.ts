@@ -21,8 +21,11 @@ const SELECTS: Record<SnapshotTable, string> = {
   chunks: 'SELECT * FROM chunks WHERE bot = $1 ORDER BY chunk_id',
   forgotten_messages: 'SELECT * FROM forgotten_messages WHERE bot = $1 ORDER BY message_id',
   forget_audit: 'SELECT * FROM forget_audit WHERE bot = $1 ORDER BY id',
-  collection_models: 'SELECT * FROM collection_models WHERE collection = $2',
+  collection_models: 'SELECT * FROM collection_models WHERE collection = $1',
 };
+
+/** Tables chosen by the collection rather than the bot (a parameter Postgres cannot type is an error). */
+const BY_COLLECTION: ReadonlySet<SnapshotTable> = new Set(['collection_models']);
 
 export class PostgresSnapshots implements JournalSnapshots {
   readonly #db: PgSession;
@@ -32,11 +35,9 @@ export class PostgresSnapshots implements JournalSnapshots {
   }
 
   async readRows(table: SnapshotTable, names: SnapshotNames): Promise<JournalRow[]> {
-    const sql = SELECTS[table];
-    const rows = await this.#db.rows<JournalRow>(
-      sql,
-      sql.includes('$2') ? [names.bot, names.collection] : [names.bot],
-    );
+    const rows = await this.#db.rows<JournalRow>(SELECTS[table], [
+      BY_COLLECTION.has(table) ? names.collection : names.bot,
+    ]);
     return rows.map((row) => recode(table, row, decodeText));
   }
 

@@ -19,17 +19,6 @@ export function openSqliteJournal(dataDir: string): Journal {
   return new SqliteJournal(db, new MessageJournal(db, walPath));
 }
 
-/**
- * The synchronous MessageJournal the service's callers still use, and the port over the same connection (one
- * writer, one WAL fsync) for the parts that already use it (the Discord interface). Close the port: it
- * closes both.
- */
-export function openSqliteJournalWithPort(dataDir: string): { journal: MessageJournal; port: Journal } {
-  const { db, walPath } = openJournalDatabase(dataDir, applyClaimTables);
-  const journal = new MessageJournal(db, walPath);
-  return { journal, port: new SqliteJournal(db, journal) };
-}
-
 /** Runs a call now (inside a transaction) or after the calls queued before it (outside one). */
 type Runner = <R>(work: () => R) => Promise<Awaited<R>>;
 
@@ -177,6 +166,10 @@ export class SqliteJournal implements Journal {
 
   recordCollectionModel(collection: string, model: string, dimensions: number, now: number) {
     return this.#run(() => this.#journal.recordCollectionModel(collection, model, dimensions, now));
+  }
+
+  forgetCollectionModel(collection: string) {
+    return this.#run(() => this.#journal.forgetCollectionModel(collection));
   }
 
   async close(): Promise<void> {

@@ -517,11 +517,15 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.equal(await b.partsIndexes.isComplete(col), false);
       await a.partsIndexes.markComplete(col, 3);
       assert.equal(await b.partsIndexes.isComplete(col), true);
+      await b.partsIndexes.markIncomplete(col, 4);
+      assert.equal(await a.partsIndexes.isComplete(col), false);
       await b.partsIndexes.forget(col);
       assert.equal(await a.partsIndexes.isComplete(col), undefined);
       await a.recordCollectionModel(col, 'm-1', 384, 1);
       await b.recordCollectionModel(col, 'm-2', 768, 2);
       assert.deepEqual(await a.collectionModel(col), { model: 'm-1', dimensions: 384 });
+      await b.forgetCollectionModel(col);
+      assert.equal(await a.collectionModel(col), undefined);
     });
 
     test('a route switched on one connection is announced to a watcher on another', async () => {
@@ -572,6 +576,10 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
         { ...chunks[0], chunk_id: `${copy}-c`, bot: copy, collection: `${copy}-col` },
       ]);
       assert.equal((await a.snapshots.readRows('forgotten_messages', from)).length, 1);
+      await a.recordCollectionModel(`${bot}-col`, 'm-1', 384, 4);
+      assert.deepEqual(await b.snapshots.readRows('collection_models', from), [
+        { collection: `${bot}-col`, model: 'm-1', dimensions: 384, recorded_at: 4 },
+      ]);
       await a.snapshots.recordRestore(`${copy}-col`, 'snap.jsonl', false, 3);
       assert.deepEqual(await b.snapshots.restoreOf(`${copy}-col`), {
         snapshot: 'snap.jsonl',

@@ -1,27 +1,30 @@
-/** @module A fresh journal in a temporary folder for each test of the describe block that calls it. */
+/** @module A fresh journal (the SQLite Journal port) in a temporary folder for each test of the describe block that calls it. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { type MessageJournal, openMessageJournal } from '../message-journal.js';
+import type { Journal } from '../journal.js';
+import { openSqliteJournal } from '../sqlite/sqlite-journal.js';
 
 export interface TempJournal {
   /** This test's journal. */
-  readonly journal: MessageJournal;
+  readonly journal: Journal;
+  /** This test's folder (a second connection to the same journal opens it). */
+  readonly dir: string;
   /** Closes it and opens the same folder again (what a restart reads). */
-  reopen(): void;
+  reopen(): Promise<void>;
 }
 
 /** Registers the hooks that open a journal before each test and delete it after. */
 export function useTempJournal(): TempJournal {
   let dir = '';
-  let journal: MessageJournal | undefined;
+  let journal: Journal | undefined;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'memory-pool-journal-'));
-    journal = openMessageJournal(dir);
+    journal = openSqliteJournal(dir);
   });
-  afterEach(() => {
-    journal?.close();
+  afterEach(async () => {
+    await journal?.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return {
@@ -29,9 +32,12 @@ export function useTempJournal(): TempJournal {
       if (journal === undefined) throw new Error('useTempJournal: the journal opens before each test');
       return journal;
     },
-    reopen() {
-      journal?.close();
-      journal = openMessageJournal(dir);
+    get dir() {
+      return dir;
+    },
+    async reopen() {
+      await journal?.close();
+      journal = openSqliteJournal(dir);
     },
   };
 }

@@ -6,7 +6,7 @@ import type { BotConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { TEST_DIMENSIONS, testBot } from '../../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
 import type { Embedder } from '../../embedding/embedder.js';
-import type { MessageJournal } from '../../journal/message-journal.js';
+import type { Journal } from '../../journal/journal.js';
 import { createLogger } from '../../logging/logger.js';
 import {
   type MemoryService,
@@ -31,7 +31,7 @@ export interface TestServiceOptions {
   readonly dir?: string;
   readonly recallDeadlineMs?: number;
   /** Replace the journal (e.g. one whose writes fail); the service closes it. */
-  readonly journal?: MessageJournal;
+  readonly journal?: Journal;
   /** Where the Discord connection reaches Discord (with `config.discord`). */
   readonly discord?: MemoryServiceOptions['discord'];
 }

@@ -18,7 +18,9 @@ export interface StLayoutOptions {
    * per-chat fork, whose recall keeps only points of the chat it is in. Asked at each write, since the
    * collection a bot writes changes when `memory-pool reembed` switches it.
    */
-  readonly payloadFor?: (collection: string) => Readonly<Record<string, unknown>> | undefined;
+  readonly payloadFor?: (
+    collection: string,
+  ) => Promise<Readonly<Record<string, unknown>> | undefined> | Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Wraps `inner`; every other call passes through unchanged. */
@@ -43,14 +45,17 @@ export function withStCollectionLayouts<S extends InnerStore>(inner: S, options:
     }
   };
 
-  const withExtraPayload = (collection: string, points: readonly StorePoint[]): readonly StorePoint[] => {
-    const extra = options.payloadFor?.(collection);
+  const withExtraPayload = async (
+    collection: string,
+    points: readonly StorePoint[],
+  ): Promise<readonly StorePoint[]> => {
+    const extra = await options.payloadFor?.(collection);
     return extra === undefined ? points : points.map((p) => ({ ...p, payload: { ...p.payload, ...extra } }));
   };
 
   const upsertPoints = (collection: string, given: readonly StorePoint[]) =>
     forgetOnFailure(collection, async () => {
-      const points = withExtraPayload(collection, given);
+      const points = await withExtraPayload(collection, given);
       const layout = await layoutOf(collection);
       if (layout.kind === 'unnamed') return inner.upsertPoints(collection, points);
       return inner.upsertNamedVectors(

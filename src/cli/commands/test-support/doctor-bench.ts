@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { type DoctorDeps, runDoctor } from '../doctor-command.js';
-import { type MessageJournal, openMessageJournal } from '../../../journal/message-journal.js';
+import type { Journal } from '../../../journal/journal.js';
+import { openSqliteJournal } from '../../../journal/sqlite/sqlite-journal.js';
 import type { TestQdrant } from '../../../service/test-support/start-test-qdrant.js';
 import { captureOutput } from './data-tool-fixture.js';
 import { startDataToolStore } from '../../../maintenance/test-support/data-tool-store.js';
@@ -34,7 +35,7 @@ export interface DoctorBench {
     of?: DoctorSetup;
   }): DoctorSetup;
   /** The setup's journal, closed after `use`. */
-  withJournal<T>(setup: DoctorSetup, use: (journal: MessageJournal) => T): T;
+  withJournal<T>(setup: DoctorSetup, use: (journal: Journal) => Promise<T>): Promise<T>;
   doctor(config: string, deps?: DoctorDeps): Promise<{ code: number; out: string; err: string }>;
   close(): Promise<void>;
 }
@@ -65,12 +66,12 @@ export async function startDoctorBench(): Promise<DoctorBench> {
       );
       return { config, dataDir, collection };
     },
-    withJournal(setup, use) {
-      const journal = openMessageJournal(setup.dataDir);
+    async withJournal(setup, use) {
+      const journal = openSqliteJournal(setup.dataDir);
       try {
-        return use(journal);
+        return await use(journal);
       } finally {
-        journal.close();
+        await journal.close();
       }
     },
     async doctor(config, deps = {}) {

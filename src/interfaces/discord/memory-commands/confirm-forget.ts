@@ -27,8 +27,11 @@ function selectorsFor(kind: ForgetKind, target: string, context: CommandContext)
     : context.channelWithThreads(target).map((channelId) => ({ channel_id: channelId }));
 }
 
-const countAll = (selectors: readonly Selector[], context: CommandContext): number =>
-  selectors.reduce((sum, selector) => sum + context.memory.count(selector), 0);
+async function countAll(selectors: readonly Selector[], context: CommandContext): Promise<number> {
+  let sum = 0;
+  for (const selector of selectors) sum += await context.memory.count(selector);
+  return sum;
+}
 
 /** Answers (ephemerally) with what would be forgotten and the buttons that do it. */
 export async function askToForget(
@@ -38,7 +41,7 @@ export async function askToForget(
   target: string,
   what: (count: number) => string,
 ): Promise<void> {
-  const count = countAll(selectorsFor(kind, target, context), context);
+  const count = await countAll(selectorsFor(kind, target, context), context);
   if (count === 0) {
     await interaction.reply({ content: 'Nothing recorded to forget.', flags: MessageFlags.Ephemeral });
     return;
@@ -91,7 +94,7 @@ export async function handleForgetButton(
   let forgotten = 0;
   for (const selector of selectors) {
     // A thread with nothing recorded is left alone (no empty forget in the log).
-    if (selectors.length > 1 && context.memory.count(selector) === 0) continue;
+    if (selectors.length > 1 && (await context.memory.count(selector)) === 0) continue;
     forgotten += (await context.memory.forget(selector)).messages_forgotten;
   }
   await interaction.update({

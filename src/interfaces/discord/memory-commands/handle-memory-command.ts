@@ -57,7 +57,7 @@ export async function handleMemoryCommand(
     case 'stats': {
       const stats = await context.memory.stats();
       const fromDiscord = stats.messages.bySource.discord ?? 0;
-      const yours = context.memory.count({ discord_user_id: interaction.user.id });
+      const yours = await context.memory.count({ discord_user_id: interaction.user.id });
       const optedOut = context.state.isOptedOut(interaction.user.id) ? ' You are opted out.' : '';
       await interaction.reply(
         ephemeral(

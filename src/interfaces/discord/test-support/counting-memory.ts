@@ -28,8 +28,8 @@ export function createCountingMemory(): CountingMemory {
       return { ok: true, accepted: messages.length, duplicates: 0, edited: 0, forgotten: 0 };
     },
     forget: unused,
-    count: () => 0,
-    recordedAmong: (ids) => new Set(ids.filter((id) => saves.has(id))),
+    count: async () => 0,
+    recordedAmong: async (ids) => new Set(ids.filter((id) => saves.has(id))),
     retrieve: unused,
     stats: unused,
   };

@@ -1,0 +1,145 @@
+/**
+ * @module `memory-pool journal copy`: moves a SQLite journal into Postgres, table by table in batches. It
+ * checks first (a target holding rows this copy did not write is refused), records its progress beside
+ * each batch (an interrupted copy run again continues where it stopped), upserts (run twice, the same rows)
+ * and, at the end of each table, deletes what the source no longer holds (a message forgotten between two
+ * runs must not live on in the copy).
+ */
+import { ValidationError } from '../errors/memory-pool-error.js';
+import {
+  COPIED_TABLES,
+  type CopiedTable,
+  type JournalCopySource,
+  type JournalCopyTarget,
+  keyOf,
+  type TableProgress,
+} from '../journal/journal-copy.js';
+
+export interface CopyJournalRequest {
+  /** Names the target in messages: the flag or variable its URL came from (never the URL's password). */
+  readonly targetLabel: string;
+  readonly dryRun?: boolean;
+  /** Default 500 rows per batch (one transaction each). */
+  readonly batchSize?: number;
+  readonly onProgress?: (done: number, total: number, table: string) => void;
+  /** Called after each batch is committed (tests interrupt the copy here). */
+  readonly afterBatch?: (table: string) => void;
+}
+
+/** One table's figures: rows in the source, and what this run changed in the target. */
+export interface CopiedTableSummary {
+  readonly rows: number;
+  readonly inserted: number;
+  readonly updated: number;
+  readonly deleted: number;
+}
+
+export interface CopyJournalSummary {
+  /** Whether this run continued one that was interrupted. */
+  readonly resumed: boolean;
+  readonly dryRun: boolean;
+  readonly tables: Record<string, CopiedTableSummary>;
+}
+
+/** Copies `source` into `target`; throws ValidationError naming `targetLabel` when the target is refused. */
+export async function copyJournal(
+  source: JournalCopySource,
+  target: JournalCopyTarget,
+  request: CopyJournalRequest,
+): Promise<CopyJournalSummary> {
+  const counts = new Map<string, number>();
+  for (const table of COPIED_TABLES) counts.set(table.name, await target.countRows(table));
+  const progress = await target.readProgress();
+  refuseForeignData(source.identity, counts, progress, request.targetLabel);
+  const unfinished = [...progress.values()].some((p) => !p.done);
+  const tables: Record<string, CopiedTableSummary> = {};
+  if (request.dryRun === true) {
+    for (const table of COPIED_TABLES) {
+      tables[table.name] = { rows: source.countRows(table), inserted: 0, updated: 0, deleted: 0 };
+    }
+    return { resumed: unfinished, dryRun: true, tables };
+  }
+  // A finished (or no) earlier run: a new pass over everything. An interrupted one: carry on with it.
+  if (!unfinished) await target.startPass(source.identity, counts);
+  const resumed = unfinished ? await target.readProgress() : new Map<string, TableProgress>();
+  for (const table of COPIED_TABLES) {
+    tables[table.name] = await copyTable(source, target, table, resumed.get(table.name), request);
+  }
+  return { resumed: unfinished, dryRun: false, tables };
+}
+
+async function copyTable(
+  source: JournalCopySource,
+  target: JournalCopyTarget,
+  table: CopiedTable,
+  progress: TableProgress | undefined,
+  request: CopyJournalRequest,
+): Promise<CopiedTableSummary> {
+  const total = source.countRows(table);
+  const summary = { rows: total, inserted: 0, updated: 0, deleted: 0 };
+  if (progress?.done === true) return summary;
+  const limit = request.batchSize ?? 500;
+  let after = progress?.after;
+  let done = 0;
+  request.onProgress?.(done, total, table.name);
+  for (;;) {
+    const rows = source.readRows(table, after, limit);
+    if (rows.length === 0) break;
+    after = keyOf(table, rows.at(-1)!);
+    const result = await target.writeRows(table, rows, after);
+    summary.inserted += result.inserted;
+    summary.updated += result.updated;
+    done += rows.length;
+    request.onProgress?.(Math.min(done, total), total, table.name);
+    request.afterBatch?.(table.name);
+  }
+  // What the target holds and the source does not: deleted or forgotten since an earlier run copied it.
+  for (let key = undefined as ReturnType<typeof keyOf> | undefined; ; ) {
+    const keys = await target.readKeys(table, key, limit);
+    if (keys.length === 0) break;
+    key = keys.at(-1);
+    summary.deleted += await target.deleteRows(table, source.missingKeys(table, keys));
+  }
+  await target.markDone(table);
+  request.onProgress?.(total, total, table.name);
+  return summary;
+}
+
+/**
+ * The target must hold nothing, or only what a copy of this same source left in it: a table whose count
+ * differs from the one the copy recorded was written by something else (a service running on it).
+ */
+function refuseForeignData(
+  identity: string,
+  counts: ReadonlyMap<string, number>,
+  progress: ReadonlyMap<string, TableProgress>,
+  label: string,
+): void {
+  const held = [...counts].filter(([, n]) => n > 0);
+  const fix =
+    'Copy into an empty database (createdb a new one and name it), or, if you mean to replace this one, drop its tables first.';
+  const others = [...new Set([...progress.values()].map((p) => p.source))].filter((s) => s !== identity);
+  if (others.length > 0) {
+    throw new ValidationError(
+      label,
+      `${label}: the Postgres journal holds a copy of another journal (${others.join(', ')}), not of ${identity}. ${fix}`,
+    );
+  }
+  if (progress.size === 0 && held.length === 0) return;
+  const foreign = held.filter(([table, n]) => n !== (progress.get(table)?.targetRows ?? 0));
+  if (foreign.length === 0) return;
+  const found = foreign
+    .map(
+      ([table, n]) =>
+        `${n} ${table} rows${progress.has(table) ? ` (the copy left ${progress.get(table)!.targetRows})` : ''}`,
+    )
+    .join(', ');
+  const why =
+    progress.size === 0
+      ? 'that no journal copy wrote (a service or another tool)'
+      : 'written since the last copy (a service running on it?)';
+  throw new ValidationError(
+    label,
+    `${label}: the Postgres journal already holds data ${why}: ${found}. ${fix}`,
+  );
+}
