@@ -2,11 +2,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Journal } from '../../journal/journal.js';
 import { MOVED_SUFFIX, moveLegacyDiscordState } from '../../journal/move-legacy-discord-state.js';
+import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
+import {
+  skipWithoutPostgres,
+  startPostgres,
+  type TestPostgres,
+} from '../../journal/test-support/start-postgres.js';
 import { createLogger } from '../../logging/logger.js';
 import { DiscordState } from './discord-state.js';
 
@@ -93,31 +99,58 @@ describe('Discord state in the journal', () => {
     }
   });
 
-  test('an older discord.sqlite is moved in once: every row kept, the file renamed, a second run changes nothing', async () => {
-    writeLegacyFile(dir, true);
-    await moveLegacyDiscordState(dir, journal, logger);
-    assert.ok(!existsSync(join(dir, 'discord.sqlite')));
-    assert.ok(existsSync(join(dir, `discord.sqlite${MOVED_SUFFIX}`)));
-    const state = await DiscordState.load(journal.discord, 'mythos');
-    assert.ok(state.isOptedOut('ana'));
-    assert.deepEqual(Object.fromEntries(state.channelRules()), { offtopic: 'allow', secret: 'deny' });
-    assert.ok(state.hasBackfilled('general'));
-    assert.ok(state.wasForgotten('sam', [], 100));
-    assert.deepEqual(Object.fromEntries(state.publicThreadsByParent()), { general: ['t-public'] });
-    assert.deepEqual(state.threadsOf('general').sort(), ['t-old', 't-public']);
-    assert.ok((await DiscordState.load(journal.discord, 'other')).isOptedOut('bo'));
+  test('an older discord.sqlite is moved in once: every row kept, the file renamed, a second run changes nothing', () =>
+    checkLegacyMove(dir, journal));
+});
 
-    // A crash after the copy and before the rename: the file is read again, and a rule set since is kept.
-    await state.setChannelRule('secret', 'allow');
-    writeLegacyFile(dir, false);
-    await moveLegacyDiscordState(dir, journal, logger);
-    const read = await DiscordState.load(journal.discord, 'mythos');
-    assert.deepEqual(Object.fromEntries(read.channelRules()), { offtopic: 'allow', secret: 'allow' });
-    assert.deepEqual(
-      (await journal.discord.readState('mythos')).optedOut,
-      ['ana'],
-      'no opt-out doubled or lost',
-    );
-    assert.deepEqual(read.threadsOf('general').sort(), ['t-old', 't-public']);
+// A replica upgraded from a one-box setup reads discord.sqlite from its dataDir on Postgres too.
+describe('Discord state in a Postgres journal', { skip: skipWithoutPostgres }, () => {
+  let server: TestPostgres;
+  let dir = '';
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(() => server?.stop());
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mp-discord-state-pg-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('an older discord.sqlite in dataDir is moved into the Postgres journal once, as into SQLite', async () => {
+    const journal = await openPostgresJournal(await server.createDatabase('legacy_move'));
+    try {
+      await checkLegacyMove(dir, journal);
+    } finally {
+      await journal.close();
+    }
   });
 });
+
+/** Moves an older discord.sqlite from `dir` into `journal`, twice (a crash before the rename), and checks it. */
+async function checkLegacyMove(dir: string, journal: Journal): Promise<void> {
+  writeLegacyFile(dir, true);
+  await moveLegacyDiscordState(dir, journal, logger);
+  assert.ok(!existsSync(join(dir, 'discord.sqlite')));
+  assert.ok(existsSync(join(dir, `discord.sqlite${MOVED_SUFFIX}`)));
+  const state = await DiscordState.load(journal.discord, 'mythos');
+  assert.ok(state.isOptedOut('ana'));
+  assert.deepEqual(Object.fromEntries(state.channelRules()), { offtopic: 'allow', secret: 'deny' });
+  assert.ok(state.hasBackfilled('general'));
+  assert.ok(state.wasForgotten('sam', [], 100));
+  assert.deepEqual(Object.fromEntries(state.publicThreadsByParent()), { general: ['t-public'] });
+  assert.deepEqual(state.threadsOf('general').sort(), ['t-old', 't-public']);
+  assert.ok((await DiscordState.load(journal.discord, 'other')).isOptedOut('bo'));
+
+  // A crash after the copy and before the rename: the file is read again, and a rule set since is kept.
+  await state.setChannelRule('secret', 'allow');
+  writeLegacyFile(dir, false);
+  await moveLegacyDiscordState(dir, journal, logger);
+  const read = await DiscordState.load(journal.discord, 'mythos');
+  assert.deepEqual(Object.fromEntries(read.channelRules()), { offtopic: 'allow', secret: 'allow' });
+  assert.deepEqual(
+    (await journal.discord.readState('mythos')).optedOut,
+    ['ana'],
+    'no opt-out doubled or lost',
+  );
+  assert.deepEqual(read.threadsOf('general').sort(), ['t-old', 't-public']);
+}
