@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
 import type { Journal } from '../../journal/journal.js';
 import { MOVED_SUFFIX, moveLegacyDiscordState } from '../../journal/move-legacy-discord-state.js';
 import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
@@ -15,30 +14,9 @@ import {
 } from '../../journal/test-support/start-postgres.js';
 import { createLogger } from '../../logging/logger.js';
 import { DiscordState } from './discord-state.js';
+import { writeLegacyDiscordFile } from './test-support/legacy-discord-file.js';
 
 const logger = createLogger({ level: 'silent' });
-
-/** discord.sqlite as the version before the journal held it wrote it (and, `withKind` false, an earlier one). */
-function writeLegacyFile(dir: string, withKind: boolean): void {
-  const old = new BetterSqlite3(join(dir, 'discord.sqlite'));
-  old.exec(`
-    CREATE TABLE opt_outs (bot TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, user_id));
-    CREATE TABLE channel_rules (bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL, PRIMARY KEY (bot, channel_id));
-    CREATE TABLE backfilled (bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));
-    CREATE TABLE threads (bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (bot, thread_id));
-    INSERT INTO opt_outs VALUES ('mythos', 'ana', 5), ('other', 'bo', 6);
-    INSERT INTO channel_rules VALUES ('mythos', 'offtopic', 'allow'), ('mythos', 'secret', 'deny');
-    INSERT INTO backfilled VALUES ('mythos', 'general', 7);
-    INSERT INTO threads VALUES ('mythos', 't-old', 'general');`);
-  if (withKind) {
-    old.exec(`ALTER TABLE threads ADD COLUMN public INTEGER;
-      INSERT INTO threads VALUES ('mythos', 't-public', 'general', 1);
-      CREATE TABLE forgotten_before (bot TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,
-        PRIMARY KEY (bot, kind, id));
-      INSERT INTO forgotten_before VALUES ('mythos', 'user', 'sam', 100);`);
-  }
-  old.close();
-}
 
 describe('Discord state in the journal', () => {
   let dir = '';
@@ -128,7 +106,7 @@ describe('Discord state in a Postgres journal', { skip: skipWithoutPostgres }, (
 
 /** Moves an older discord.sqlite from `dir` into `journal`, twice (a crash before the rename), and checks it. */
 async function checkLegacyMove(dir: string, journal: Journal): Promise<void> {
-  writeLegacyFile(dir, true);
+  writeLegacyDiscordFile(dir, true);
   await moveLegacyDiscordState(dir, journal, logger);
   assert.ok(!existsSync(join(dir, 'discord.sqlite')));
   assert.ok(existsSync(join(dir, `discord.sqlite${MOVED_SUFFIX}`)));
@@ -143,7 +121,7 @@ async function checkLegacyMove(dir: string, journal: Journal): Promise<void> {
 
   // A crash after the copy and before the rename: the file is read again, and a rule set since is kept.
   await state.setChannelRule('secret', 'allow');
-  writeLegacyFile(dir, false);
+  writeLegacyDiscordFile(dir, false);
   await moveLegacyDiscordState(dir, journal, logger);
   const read = await DiscordState.load(journal.discord, 'mythos');
   assert.deepEqual(Object.fromEntries(read.channelRules()), { offtopic: 'allow', secret: 'allow' });
