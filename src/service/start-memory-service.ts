@@ -4,14 +4,15 @@
  */
 import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { type AssembleServiceOptions, assembleService } from '../core/assemble-service.js';
-import { perChatPayloads } from '../core/per-chat-payloads.js';
 import type { MemoryOperations } from '../core/operations/memory-operations.js';
+import { perChatPayloads } from '../core/per-chat-payloads.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Journal } from '../journal/journal.js';
+import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js';
 import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
@@ -73,23 +74,38 @@ export interface MemoryService {
   close(): Promise<void>;
 }
 
-/** Starts the Discord interface for its bot, after the API listens (so what it records is saved at once). */
+/**
+ * Starts the Discord interface for its bot, after the API listens (so what it records is saved at once),
+ * behind the bot's gateway lease: connected here only while no other replica holds it.
+ */
 async function connectDiscord(
   config: MemoryPoolConfig,
   discord: DiscordConfig,
   operations: MemoryOperations,
+  journal: Journal,
   options: MemoryServiceOptions,
-): Promise<DiscordConnection> {
+) {
   // The config check guarantees the bot exists, or that there is exactly one.
   const botName = discord.bot ?? Object.keys(config.bots)[0]!;
   const { startDiscord } = await import('../interfaces/discord/start-discord.js');
-  return startDiscord({
-    config: discord,
-    memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
-    dataDir: config.dataDir,
+  const { DiscordGatewayLease } = await import('../interfaces/discord/discord-gateway-lease.js');
+  // An older memory-pool's discord.sqlite in this replica's dataDir is moved into the journal first.
+  await moveLegacyDiscordState(config.dataDir, journal, options.logger);
+  const lease = new DiscordGatewayLease({
+    leases: journal.leases,
+    bot: botName,
     logger: options.logger,
-    ...options.discord,
+    connect: () =>
+      startDiscord({
+        config: discord,
+        memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
+        store: journal.discord,
+        logger: options.logger,
+        ...options.discord,
+      }),
   });
+  await lease.start();
+  return lease;
 }
 
 /** Starts everything; resolves when the API port is bound. */
@@ -101,7 +117,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.length = 0;
   };
   try {
-    // Opened first: the store's per-chat payloads follow the journal's reembed routes.
+    // Opened first: the store's per-chat payloads follow the journal's reembed routes. The same journal (SQLite
+    // or Postgres) holds the Discord state and the gateway lease.
     const journal = options.journal ?? (await openJournal(config));
     closers.push(() => journal.close());
     let storeUrl: string | undefined;
@@ -165,11 +182,13 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       closers.push(followConfigFile(configFile.path, () => void reload(), interval));
     }
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    const discord =
+    const gateway =
       config.discord === undefined
         ? undefined
-        : await connectDiscord(config, config.discord, service.operations, options);
-    if (discord !== undefined) closers.push(() => discord.close());
+        : await connectDiscord(config, config.discord, service.operations, journal, options);
+    if (gateway !== undefined) closers.push(() => gateway.close());
+    // The connection at start (none when another replica holds the bot's gateway).
+    const discord = gateway?.connection;
     const { writer } = service;
     return {
       app,

@@ -11,6 +11,7 @@ import type { JournalMessage, MessageRow } from '../message-rows.js';
 import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
+import { PostgresDiscord } from './postgres-discord.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
@@ -91,6 +92,7 @@ class PostgresJournal implements Journal {
   readonly snapshots;
   readonly leases;
   readonly changes: JournalChanges;
+  readonly discord;
 
   readonly #db: PgSession;
   readonly #close: () => Promise<void>;
@@ -105,6 +107,7 @@ class PostgresJournal implements Journal {
     this.routes = new PostgresRoutes(db);
     this.snapshots = new PostgresSnapshots(db);
     this.leases = new PostgresLeases(db);
+    this.discord = new PostgresDiscord(db);
     this.changes = changes;
   }
 
