@@ -13,8 +13,22 @@ import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-clai
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
+  return openWithClaims(dataDir, false);
+}
+
+/**
+ * openSqliteJournal for serve, which is a SQLite journal's one chunk writer: a claim found at start is a killed
+ * process's, so it is dropped and its chunks are written (or deleted by a forget) at once, not after 30 s.
+ */
+export function openServingSqliteJournal(dataDir: string): Journal {
+  return openWithClaims(dataDir, true);
+}
+
+function openWithClaims(dataDir: string, dropClaims: boolean): Journal {
   const { db, walPath } = openJournalDatabase(dataDir, applyClaimTables);
-  return new SqliteJournal(db, new MessageJournal(db, walPath));
+  const journal = new MessageJournal(db, walPath);
+  if (dropClaims) new SqliteChunkClaims(db, journal.chunks).dropAllClaims();
+  return new SqliteJournal(db, journal);
 }
 
 /** Runs a call now (inside a transaction) or after the calls queued before it (outside one). */
