@@ -37,7 +37,10 @@ async function startWithClaimedChunk(holder: string) {
 }
 
 async function recalledTexts(service: TestService): Promise<string[]> {
-  const recalled = await service.post('/retrieve', { bot: 'mythos', query_text: 'secret password swordfish' });
+  const recalled = await service.post('/retrieve', {
+    bot: 'mythos',
+    query_text: 'secret password swordfish',
+  });
   return recalled.json.hits.map((h: { text: string }) => h.text);
 }
 

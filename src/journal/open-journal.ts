@@ -23,7 +23,9 @@ export async function openJournal(
   const url = config.journal?.postgres?.url;
   // Only serve drops stale claims (see openSqliteJournal); on Postgres, claims are the replicas' and expire.
   if (url === undefined)
-    return options.serving === true ? openServingSqliteJournal(config.dataDir) : openSqliteJournal(config.dataDir);
+    return options.serving === true
+      ? openServingSqliteJournal(config.dataDir)
+      : openSqliteJournal(config.dataDir);
   // Loaded only when named: a SQLite setup never loads the Postgres driver.
   const { openPostgresJournal } = await import('./postgres/postgres-journal.js');
   return openPostgresJournal(url);
