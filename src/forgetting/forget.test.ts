@@ -292,7 +292,7 @@ describe('edits and forgetting', () => {
     );
   });
 
-  test('an admin forgets single SillyTavern points by id: their messages are tombstoned, a sourced point named stays', async () => {
+  test("an admin forgets single SillyTavern points by id: their messages are tombstoned, a sourced point named stays", async () => {
     const texts = ['[2026-10-02]\nHelen: the red kite', '[2026-10-03]\nHelen: the blue kite'];
     const vectors = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed(texts);
     await save([user('st-keep', 'a discord message beside them', { channel_id: 'st-by-id' })]);
@@ -306,14 +306,7 @@ describe('edits and forgetting', () => {
       points: texts.map((text, i) => ({
         id: 8100 + i,
         vector: Array.from(vectors[i]!),
-        payload: {
-          text,
-          speakers: 'Helen',
-          messageCount: 2,
-          timestamp: DAY,
-          messageIds: `Mythos_5_${i + 1},Mythos_5_${i + 2}`,
-          isChunk: true,
-        },
+        payload: { text, speakers: 'Helen', messageCount: 2, timestamp: DAY, messageIds: `Mythos_5_${i + 1},Mythos_5_${i + 2}`, isChunk: true },
       })),
     });
     const denied = await forget({ point_ids: [8100], include_unsourced: true }, 'discord');
