@@ -3,6 +3,7 @@
  * rewrite the chunks that keep other messages, and delete by payload filter the points of a bulk selector
  * the journal does not know (an earlier journal, another memory-pool) or SillyTavern's points named by id.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JournalForgetResult } from '../journal/forget-journal.js';
 import type { Journal } from '../journal/journal.js';
 import type { ExclusiveOps } from '../ingest/chunk-writer.js';
@@ -25,13 +26,26 @@ export interface ForgetStoreDeps {
   readonly store: PointStore;
   /** The parts index: a filter delete removes the matching parts first. */
   readonly parts?: PartsIndex | undefined;
+  /** How long a forget waits for live write claims on its chunks (default CLAIM_WAIT_MS; tests shorten it). */
+  readonly claimWaitMs?: number;
 }
+
+/**
+ * How long a forget waits for another writer (a replica) to finish the chunks it claimed before answering.
+ * Past it, the answer is a 200: the delete is due and runs once the claim goes, and the tombstones already
+ * hide the text from recall.
+ */
+const CLAIM_WAIT_MS = 5_000;
+/** How often the wait looks again at the claimed deletes. */
+const CLAIM_POLL_MS = 100;
 
 export interface StoreForgetResult {
   /** Points deleted by a payload filter (the journal counts the points it knew). */
   readonly pointsDeletedByFilter: number;
   /** The store could not be reached: the journal's deletes wait in the background. */
   readonly pending: boolean;
+  /** Deletes still wait for another writer's live claim (the store is up): they run in the background. */
+  readonly claimed: boolean;
 }
 
 /** Runs inside the writer's exclusive section (`ops`), after the journal step gave `journal`. */
@@ -46,18 +60,40 @@ export async function forgetInStore(
 ): Promise<StoreForgetResult> {
   if (parsed.kind === 'unsourced') {
     const deleted = await deleteByFilter(deps, target.collection, unsourcedPoints());
-    return { pointsDeletedByFilter: deleted, pending: false };
+    return { pointsDeletedByFilter: deleted, pending: false, claimed: false };
   }
   await deps.journal.chunks.makeDeletionsDue(target.bot);
-  await ops.deleteDueChunks();
-  const pending = await deps.journal.chunks.hasPendingDeletions(target.bot);
-  if (pending || !journal) return { pointsDeletedByFilter: 0, pending };
+  const waiting = await deleteDueWaitingForClaims(deps, ops, target.bot);
+  if (waiting === 'store' || !journal)
+    return { pointsDeletedByFilter: 0, pending: waiting === 'store', claimed: waiting === 'claims' };
   // Rewritten before the answer, so what the answer counts is what recall now sees.
   await ops.writeChunks(journal.chunkIds);
   const filter =
     parsed.kind === 'unsourced-points' ? heldPointsFilter(held) : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
-  return { pointsDeletedByFilter: deleted, pending: false };
+  return { pointsDeletedByFilter: deleted, pending: false, claimed: waiting === 'claims' };
+}
+
+/**
+ * Runs the due deletes of `bot` until none waits ('none'), one waits with no live claim (the store failed
+ * it: 'store'), or only claimed ones wait past the claim wait ('claims'). A claimed chunk is being written by
+ * another holder, whose write may land after a delete: its delete waits for the claim, not for the store.
+ */
+async function deleteDueWaitingForClaims(
+  deps: ForgetStoreDeps,
+  ops: ExclusiveOps,
+  bot: string,
+): Promise<'none' | 'store' | 'claims'> {
+  const deadline = Date.now() + (deps.claimWaitMs ?? CLAIM_WAIT_MS);
+  for (;;) {
+    // Claims are judged as of before the deletes ran: one that expired meanwhile was skipped for its claim.
+    const before = Date.now();
+    await ops.deleteDueChunks();
+    if (!(await deps.journal.chunks.hasPendingDeletions(bot))) return 'none';
+    if (await deps.journal.chunks.hasUnclaimedDeletions(bot, before)) return 'store';
+    if (Date.now() >= deadline) return 'claims';
+    await sleep(CLAIM_POLL_MS);
+  }
 }
 
 /** SillyTavern's points a `point_ids` forget found (a point given a source since is not matched); none if none. */

@@ -44,7 +44,22 @@ export interface ForgetAuditEntry {
 }
 
 /** Targets forgotten per journal transaction: a few ms of work, then the event loop gets a turn. */
-const FORGET_SLICE = 250;
+export const FORGET_SLICE = 250;
+
+/** What the slices of one forget have done so far (see forgetSlice). */
+export interface ForgetProgress {
+  messagesForgotten: number;
+  pendingDropped: number;
+  /** Chunks with a stored point that held a forgotten message. */
+  readonly storedChunks: Set<string>;
+  /** Every chunk that held one, marked for delete once. */
+  readonly touchedChunks: Set<string>;
+}
+
+/** An empty ForgetProgress, for a new forget. */
+export function startForget(): ForgetProgress {
+  return { messagesForgotten: 0, pendingDropped: 0, storedChunks: new Set(), touchedChunks: new Set() };
+}
 
 /** Forget operations over the journal's tables; each public method is one transaction, but forgetMessages. */
 export class ForgetJournal {
@@ -89,9 +104,9 @@ export class ForgetJournal {
    * A target without a source reaches that id in every source `sources` allows (all when unset); its
    * tombstone holds for those sources, so the id never comes back through them.
    *
-   * In transactions of FORGET_SLICE targets with a turn of the event loop between them, so forgetting a
-   * whole source of a big journal never freezes the process. A crash part-way leaves the earlier slices
-   * forgotten and the request unacknowledged; repeating it finishes the rest.
+   * In transactions of FORGET_SLICE targets (forgetSlice) with a turn of the event loop between them, so
+   * forgetting a whole source of a big journal never freezes the process. A crash part-way leaves the earlier
+   * slices forgotten and the request unacknowledged; repeating it finishes the rest.
    */
   async forgetMessages(
     bot: string,
@@ -99,11 +114,33 @@ export class ForgetJournal {
     now: number,
     sources?: readonly string[],
   ): Promise<JournalForgetResult> {
+    const progress = startForget();
+    for (let start = 0; start < targets.length; start += FORGET_SLICE) {
+      if (start > 0) await setImmediate();
+      this.forgetSlice(bot, targets.slice(start, start + FORGET_SLICE), now, sources, progress);
+    }
+    return this.finishForget(progress);
+  }
+
+  /**
+   * One slice of forgetMessages, in one transaction, adding to `progress`: the SQLite port runs each slice
+   * through its gate on its own, so a /save or a recall waits for one slice, not for the whole forget.
+   */
+  forgetSlice(
+    bot: string,
+    slice: readonly ForgetTarget[],
+    now: number,
+    sources: readonly string[] | undefined,
+    progress: ForgetProgress,
+  ): void {
     const find = this.#db.prepare(
       `SELECT m.source, m.chunk_id, c.stored_at FROM messages m LEFT JOIN chunks c ON c.chunk_id = m.chunk_id
        WHERE m.bot = ? AND m.message_id = ?`,
     );
     const remove = this.#db.prepare('DELETE FROM messages WHERE bot = ? AND source = ? AND message_id = ?');
+    const markForDelete = this.#db.prepare(
+      'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
+    );
     const readTombstone = this.#db.prepare(
       'SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?',
     );
@@ -123,14 +160,7 @@ export class ForgetJournal {
             ]);
       writeTombstone.run(bot, id, now, merged);
     };
-    const markForDelete = this.#db.prepare(
-      'UPDATE chunks SET needs_delete = 1, revision = revision + 1, next_attempt_at = 0, attempts = 0 WHERE chunk_id = ?',
-    );
-    let messagesForgotten = 0;
-    let pendingDropped = 0;
-    const storedChunks = new Set<string>();
-    const touchedChunks = new Set<string>();
-    const forgetSlice = this.#db.transaction((slice: readonly ForgetTarget[]) => {
+    const run = this.#db.transaction(() => {
       const touchedHere = new Set<string>();
       for (const target of slice) {
         const allowed = target.source !== undefined ? [target.source] : sources;
@@ -144,37 +174,37 @@ export class ForgetJournal {
         for (const row of rows) {
           if (allowed !== undefined && !allowed.includes(row.source)) continue;
           remove.run(bot, row.source, target.id);
-          messagesForgotten += 1;
-          if (row.chunk_id === null || row.stored_at === null) pendingDropped += 1;
+          progress.messagesForgotten += 1;
+          if (row.chunk_id === null || row.stored_at === null) progress.pendingDropped += 1;
           if (row.chunk_id !== null) {
             touchedHere.add(row.chunk_id);
-            if (row.stored_at !== null) storedChunks.add(row.chunk_id);
+            if (row.stored_at !== null) progress.storedChunks.add(row.chunk_id);
           }
         }
       }
       for (const chunkId of touchedHere) {
-        if (!touchedChunks.has(chunkId)) markForDelete.run(chunkId);
-        touchedChunks.add(chunkId);
+        if (!progress.touchedChunks.has(chunkId)) markForDelete.run(chunkId);
+        progress.touchedChunks.add(chunkId);
       }
     });
-    for (let start = 0; start < targets.length; start += FORGET_SLICE) {
-      if (start > 0) await setImmediate();
-      this.#health.write(() => forgetSlice.immediate(targets.slice(start, start + FORGET_SLICE)));
-    }
-    // Counted once all slices are done, so a chunk emptied across two slices is one delete, not a rewrite too.
+    this.#health.write(() => run.immediate());
+  }
+
+  /** The result of a forget whose slices are all done (a chunk emptied across two slices is one delete). */
+  finishForget(progress: ForgetProgress): JournalForgetResult {
     const remaining = this.#db.prepare('SELECT COUNT(*) AS n FROM messages WHERE chunk_id = ?');
     let pointsDeleted = 0;
     let pointsRewritten = 0;
-    for (const chunkId of storedChunks) {
+    for (const chunkId of progress.storedChunks) {
       if ((remaining.get(chunkId) as { n: number }).n === 0) pointsDeleted += 1;
       else pointsRewritten += 1;
     }
     return {
-      messagesForgotten,
-      pendingDropped,
+      messagesForgotten: progress.messagesForgotten,
+      pendingDropped: progress.pendingDropped,
       pointsDeleted,
       pointsRewritten,
-      chunkIds: [...touchedChunks],
+      chunkIds: [...progress.touchedChunks],
     };
   }
 

@@ -17,8 +17,10 @@ export function createHolderId(): string {
 }
 
 export interface HeldLease {
-  /** False once a renewal found it taken by another holder (this pass stalled past its life). */
+  /** False once this holder lost it: a renewal found it taken, or renewals failed for longer than its life. */
   readonly held: boolean;
+  /** Renews it now: false when lost (see held). Called before each irreversible step of a pass. */
+  check(): Promise<boolean>;
   /** Stops renewing and gives it back. */
   release(): Promise<void>;
 }
@@ -40,37 +42,56 @@ export async function holdLease(
   const now = options.now ?? Date.now;
   if (!(await leases.acquire(name, holder, ttlMs, now()))) return undefined;
   let held = true;
+  let renewedAt = now();
+  // Never renewed once lost: the other holder may have acted on it, even if it has given it back since.
+  const renew = async (): Promise<void> => {
+    if (!held) return;
+    const at = now();
+    try {
+      if (await leases.acquire(name, holder, ttlMs, at)) renewedAt = at;
+      else held = false;
+    } catch {
+      // The journal did not answer: still ours until its life from the last renewal runs out, then anyone's.
+      if (now() - renewedAt >= ttlMs) held = false;
+    }
+  };
   // A third of its life, so one renewal lost to a slow or failed call still leaves it held.
-  const timer = setInterval(() => {
-    leases.acquire(name, holder, ttlMs, now()).then(
-      (renewed) => {
-        if (!renewed) held = false;
-      },
-      () => {
-        // The journal did not answer: the next renewal tries again before the lease runs out.
-      },
-    );
-  }, ttlMs / 3);
+  const timer = setInterval(() => void renew(), ttlMs / 3);
   timer.unref();
   return {
     get held() {
       return held;
     },
+    async check() {
+      await renew();
+      return held;
+    },
     async release() {
       clearInterval(timer);
+      // Lost: the row is another holder's now (release deletes only this holder's, so it is safe either way).
       await leases.release(name, holder);
     },
   };
 }
 
+/** What a pass under a lease asks before each irreversible step (a switch, a collection delete). */
+export interface LeaseGuard {
+  /** Throws a 409 naming the new holder when this pass lost its lease: nothing irreversible runs after that. */
+  ensureHeld(step: string): Promise<void>;
+}
+
+/** The guard of a pass that holds no lease (a dry run writes nothing). */
+export const UNLEASED: LeaseGuard = { ensureHeld: async () => undefined };
+
 /**
  * Runs `work` under the lease `name` (a pass one process at a time may run: a reembed, a reindex), given
- * back when it ends. Another holder's live lease is a 409 naming `what` and when to try again.
+ * back when it ends. Another holder's live lease is a 409 naming `what` and when to try again; losing it
+ * mid-pass (see HeldLease.held) is a 409 at the next `guard.ensureHeld`.
  */
 export async function runUnderLease<T>(
   leases: JournalLeases,
   lease: { readonly name: string; readonly what: string; readonly field: string },
-  work: () => Promise<T>,
+  work: (guard: LeaseGuard) => Promise<T>,
 ): Promise<T> {
   const held = await holdLease(leases, lease.name, createHolderId());
   if (held === undefined) {
@@ -82,8 +103,21 @@ export async function runUnderLease<T>(
       409,
     );
   }
+  const guard: LeaseGuard = {
+    async ensureHeld(step) {
+      if (await held.check()) return;
+      const holder =
+        (await leases.holderOf(lease.name, Date.now()).catch(() => undefined)) ?? 'another process';
+      throw new ValidationError(
+        lease.field,
+        `this ${lease.what} lost its lease ${lease.name} (its renewals failed or stalled past ${PASS_LEASE_MS / 1000} s) and ${holder} holds it now: stopped before ${step}, and nothing irreversible was done after the loss. Let the other one finish, then run the command again if it is still needed.`,
+        'validation_failed',
+        409,
+      );
+    },
+  };
   try {
-    return await work();
+    return await work(guard);
   } finally {
     await held.release();
   }

@@ -88,6 +88,11 @@ export interface JournalChunks {
   dueDeletions(now: number, limit: number): Promise<PlannedChunk[]>;
   makeDeletionsDue(bot: string): Promise<void>;
   hasPendingDeletions(bot: string): Promise<boolean>;
+  /**
+   * Whether a delete for `bot` waits with no live write claim on its chunk (expires_at > now): right after the
+   * due deletes ran, only a store that failed them leaves such a delete (a claimed one waits for its writer).
+   */
+  hasUnclaimedDeletions(bot: string, now: number): Promise<boolean>;
   nextChunkDueAt(): Promise<number | undefined>;
   chunkMessages(chunkId: string): Promise<JournalMessage[]>;
   makeChunksDue(chunkIds: readonly string[]): Promise<void>;

@@ -4,7 +4,7 @@
  */
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Journal } from './journal.js';
-import { openSqliteJournal } from './sqlite/sqlite-journal.js';
+import { openServingSqliteJournal, openSqliteJournal } from './sqlite/sqlite-journal.js';
 
 /** Which journal `config` names, for messages: "SQLite" or "Postgres". */
 export function journalBackendOf(config: Pick<MemoryPoolConfig, 'journal'>): 'SQLite' | 'Postgres' {
@@ -14,10 +14,18 @@ export function journalBackendOf(config: Pick<MemoryPoolConfig, 'journal'>): 'SQ
 /**
  * Opens (or creates) the journal the config names. A Postgres server that cannot be reached, a database that
  * cannot be opened or a login refused is one ConfigError naming journal.postgres.url (the password hidden).
+ * `serving` is set by serve alone.
  */
-export async function openJournal(config: Pick<MemoryPoolConfig, 'dataDir' | 'journal'>): Promise<Journal> {
+export async function openJournal(
+  config: Pick<MemoryPoolConfig, 'dataDir' | 'journal'>,
+  options: { serving?: boolean } = {},
+): Promise<Journal> {
   const url = config.journal?.postgres?.url;
-  if (url === undefined) return openSqliteJournal(config.dataDir);
+  // Only serve drops stale claims (see openSqliteJournal); on Postgres, claims are the replicas' and expire.
+  if (url === undefined)
+    return options.serving === true
+      ? openServingSqliteJournal(config.dataDir)
+      : openSqliteJournal(config.dataDir);
   // Loaded only when named: a SQLite setup never loads the Postgres driver.
   const { openPostgresJournal } = await import('./postgres/postgres-journal.js');
   return openPostgresJournal(url);

@@ -9,7 +9,7 @@
 import type { BotConfig, MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
-import { runUnderLease } from '../journal/hold-lease.js';
+import { type LeaseGuard, runUnderLease, UNLEASED } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
@@ -74,17 +74,22 @@ const STOP_SERVE =
  * bot never run at once, from any machine: each holds the lease `reembed:<collection>` (a dry run needs none).
  */
 export async function reembedCollection(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
-  if (request.dryRun) return reembedLeased(deps, request);
+  if (request.dryRun) return reembedLeased(deps, request, UNLEASED);
   const lease = {
     name: `reembed:${request.bot.collection}`,
     what: `memory-pool reembed of bot ${request.bot.name}`,
     field: '--bot',
   };
-  return runUnderLease(deps.journal.leases, lease, () => reembedLeased(deps, request));
+  return runUnderLease(deps.journal.leases, lease, (guard) => reembedLeased(deps, request, guard));
 }
 
-async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
-  if (request.action === 'drop-old') return dropOld(deps, request);
+/** The reembed itself; `guard` is asked before each irreversible step (another pass may have the lease by then). */
+async function reembedLeased(
+  deps: ReembedDeps,
+  request: ReembedRequest,
+  guard: LeaseGuard,
+): Promise<ReembedSummary> {
+  if (request.action === 'drop-old') return dropOld(deps, request, guard);
   const { journal, embedder } = deps;
   const configured = request.bot.collection;
   const active = await journal.routes.activeCollection(configured);
@@ -122,7 +127,7 @@ async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promis
       };
     }
   }
-  if (request.action === 'build') await leaveNoCollectionBehind(deps, request, target);
+  if (request.action === 'build') await leaveNoCollectionBehind(deps, request, target, guard);
   const base = {
     bot: request.bot.name,
     action: request.action,
@@ -133,6 +138,7 @@ async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promis
   const now = deps.now ?? Date.now;
   const progress = request.onProgress ? { onProgress: request.onProgress } : {};
   if (!request.dryRun) {
+    await guard.ensureHeld(`recording the reembed into ${target}`);
     // Incomplete first: serve's first follower write may create the parts collection while `target` is still
     // empty, which would otherwise record it complete before its parts pass ran.
     await journal.partsIndexes.markIncomplete(target, now());
@@ -161,6 +167,7 @@ async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promis
   }
   const pending = whyNotSwitch(sync, parts, target, request);
   if (pending !== undefined) return { ...base, sync, parts, switched: false, pending };
+  await guard.ensureHeld(`the switch to ${target}`);
   await journal.routes.switchTo(configured, target, now());
   return { ...base, sync, parts, switched: true };
 }
@@ -171,7 +178,12 @@ async function reembedLeased(deps: ReembedDeps, request: ReembedRequest): Promis
  * build stopped before its switch into another collection is finished, or abandoned with serve stopped (so no
  * follower write recreates it): then its collection and parts are deleted.
  */
-async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedRequest, target: string) {
+async function leaveNoCollectionBehind(
+  deps: ReembedDeps,
+  request: ReembedRequest,
+  target: string,
+  guard: LeaseGuard,
+) {
   const { journal, admin } = deps;
   const configured = request.bot.collection;
   const previous = (await journal.routes.routeOf(configured))?.previous;
@@ -191,6 +203,7 @@ async function leaveNoCollectionBehind(deps: ReembedDeps, request: ReembedReques
     );
   }
   if (request.dryRun || stopped.target === (await journal.routes.activeCollection(configured))) return;
+  await guard.ensureHeld(`deleting ${stopped.target}`);
   await admin.deleteCollection(stopped.target);
   await admin.deleteCollection(partsCollectionName(stopped.target));
   await journal.partsIndexes.forget(stopped.target);
@@ -231,7 +244,11 @@ function whyNotSwitch(
   return undefined;
 }
 
-async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedSummary> {
+async function dropOld(
+  deps: ReembedDeps,
+  request: ReembedRequest,
+  guard: LeaseGuard,
+): Promise<ReembedSummary> {
   const { journal, admin } = deps;
   const configured = request.bot.collection;
   const route = await journal.routes.routeOf(configured);
@@ -263,6 +280,7 @@ async function dropOld(deps: ReembedDeps, request: ReembedRequest): Promise<Reem
   if (request.serveRunning)
     throw new ValidationError('--drop-old', `serve may still use ${old}: ${STOP_SERVE}.`);
   const aliased = (await admin.listAliases()).some((a) => a.alias === configured);
+  await guard.ensureHeld(`deleting ${old}`);
   // The configured name stays reachable: SillyTavern keeps addressing the collection by it.
   if (old === configured) {
     await admin.deleteCollection(old);

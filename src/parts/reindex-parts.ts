@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { formatChunk } from '../chunking/chunk-format.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { PlannedChunk } from '../journal/chunk-queue.js';
-import { runUnderLease } from '../journal/hold-lease.js';
+import { type LeaseGuard, runUnderLease, UNLEASED } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
@@ -75,19 +75,21 @@ export async function reindexParts(
   options: ReindexOptions = {},
 ): Promise<ReindexSummary> {
   const collection = deps.config.bots[botName]?.collection;
-  if (options.dryRun === true || collection === undefined) return reindexLeased(deps, botName, options);
+  if (options.dryRun === true || collection === undefined)
+    return reindexLeased(deps, botName, options, UNLEASED);
   const lease = {
     name: `reindex:${collection}`,
     what: `memory-pool reindex of bot ${botName}`,
     field: '--bot',
   };
-  return runUnderLease(deps.journal.leases, lease, () => reindexLeased(deps, botName, options));
+  return runUnderLease(deps.journal.leases, lease, (guard) => reindexLeased(deps, botName, options, guard));
 }
 
 async function reindexLeased(
   deps: ReindexDeps,
   botName: string,
   options: ReindexOptions,
+  guard: LeaseGuard,
 ): Promise<ReindexSummary> {
   const { config, journal, store, parts } = deps;
   const bot = config.bots[botName];
@@ -161,6 +163,8 @@ async function reindexLeased(
   }
   let complete = (await journal.partsIndexes.isComplete(collection)) === true;
   if (options.markComplete !== false && !dryRun && unsettled === 0 && (partsExist || chunks.length === 0)) {
+    // The parts switch: recall uses the index from here on, so a pass that lost its lease stops before it.
+    await guard.ensureHeld(`marking the parts index of ${collection} complete`);
     await journal.partsIndexes.markComplete(collection, Date.now());
     complete = true;
   }

@@ -119,7 +119,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
   try {
     // Opened first: the store's per-chat payloads follow the journal's reembed routes. The same journal (SQLite
     // or Postgres) holds the Discord state and the gateway lease.
-    const journal = options.journal ?? (await openJournal(config));
+    const journal = options.journal ?? (await openJournal(config, { serving: true }));
     closers.push(() => journal.close());
     let storeUrl: string | undefined;
     let store = options.store;

@@ -87,6 +87,15 @@ export class PostgresChunks implements JournalChunks {
     return row !== undefined;
   }
 
+  async hasUnclaimedDeletions(bot: string, now: number): Promise<boolean> {
+    const row = await this.#db.row(
+      `SELECT 1 FROM chunks WHERE bot = $1 AND needs_delete = 1 AND NOT EXISTS
+         (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > ${NOW(2)}) LIMIT 1`,
+      [bot, this.#db.expiryNow(now)],
+    );
+    return row !== undefined;
+  }
+
   async nextChunkDueAt(): Promise<number | undefined> {
     const row = await this.#db.row<{ due: number | null }>(
       `SELECT MIN(next_attempt_at) AS due FROM chunks WHERE ${WAITING}`,

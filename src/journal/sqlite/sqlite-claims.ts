@@ -79,6 +79,22 @@ export class SqliteChunkClaims {
     return rows.map(toPlannedChunk);
   }
 
+  hasUnclaimedDeletions(bot: string, now: number): boolean {
+    const row = this.#db
+      .prepare(
+        `SELECT 1 FROM chunks WHERE bot = ? AND needs_delete = 1
+           AND NOT EXISTS (SELECT 1 FROM chunk_claims k WHERE k.chunk_id = chunks.chunk_id AND k.expires_at > ?)
+         LIMIT 1`,
+      )
+      .get(bot, now);
+    return row !== undefined;
+  }
+
+  /** Drops every chunk claim: serve on SQLite is the journal's one writer, so any claim left is a dead process's. */
+  dropAllClaims(): number {
+    return this.#db.prepare('DELETE FROM chunk_claims').run().changes;
+  }
+
   markChunkStored(chunkId: string, revision: number, now: number): boolean {
     const result = this.#db
       .prepare(

@@ -2,10 +2,12 @@
  * @module The Journal port over SQLite: the existing MessageJournal (its queries and semantics unchanged),
  * made async and serialised, plus the lease and claim tables and data_version polling.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import { SerialQueue } from '../../runtime/serial-queue.js';
 import { toAsync } from '../async-view.js';
+import { FORGET_SLICE, type ForgetTarget, type JournalForgetResult, startForget } from '../forget-journal.js';
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
 import type { JournalDiscord } from '../journal-discord.js';
 import { MessageJournal, openJournalDatabase } from '../message-journal.js';
@@ -15,8 +17,22 @@ import { SqliteDiscord } from './sqlite-discord.js';
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
+  return openWithClaims(dataDir, false);
+}
+
+/**
+ * openSqliteJournal for serve, which is a SQLite journal's one chunk writer: a claim found at start is a killed
+ * process's, so it is dropped and its chunks are written (or deleted by a forget) at once, not after 30 s.
+ */
+export function openServingSqliteJournal(dataDir: string): Journal {
+  return openWithClaims(dataDir, true);
+}
+
+function openWithClaims(dataDir: string, dropClaims: boolean): Journal {
   const { db, walPath } = openJournalDatabase(dataDir, applyClaimTables);
-  return new SqliteJournal(db, new MessageJournal(db, walPath));
+  const journal = new MessageJournal(db, walPath);
+  if (dropClaims) new SqliteChunkClaims(db, journal.chunks).dropAllClaims();
+  return new SqliteJournal(db, journal);
 }
 
 /** Runs a call now (inside a transaction) or after the calls queued before it (outside one). */
@@ -60,7 +76,15 @@ export class SqliteJournal implements Journal {
       ...toAsync(journal.chunks, this.#run),
       ...toAsync(new SqliteChunkClaims(db, journal.chunks), this.#run),
     };
-    this.forgetting = toAsync(journal.forgetting, this.#run);
+    this.forgetting = {
+      ...toAsync(journal.forgetting, this.#run),
+      forgetMessages: (
+        bot: string,
+        targets: readonly ForgetTarget[],
+        now: number,
+        sources?: readonly string[],
+      ) => this.#forgetMessages(bot, targets, now, sources),
+    };
     this.partsIndexes = toAsync(journal.partsIndexes, this.#run);
     this.routes = toAsync(journal.routes, this.#run);
     this.snapshots = toAsync(journal.snapshots, this.#run);
@@ -97,6 +121,27 @@ export class SqliteJournal implements Journal {
 
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number) {
     return this.#run(() => this.#journal.recordMessages(messages, arrivedAt));
+  }
+
+  /**
+   * ForgetJournal.forgetMessages with each slice through the gate on its own (the whole call would hold it
+   * for seconds on a big forget, and every /save, recall and /ready would wait behind it).
+   */
+  async #forgetMessages(
+    bot: string,
+    targets: readonly ForgetTarget[],
+    now: number,
+    sources: readonly string[] | undefined,
+  ): Promise<JournalForgetResult> {
+    const forgetting = this.#journal.forgetting;
+    const progress = startForget();
+    for (let start = 0; start < targets.length; start += FORGET_SLICE) {
+      // A turn of the event loop, so requests that arrived meanwhile queue before the next slice.
+      if (start > 0) await setImmediate();
+      const slice = targets.slice(start, start + FORGET_SLICE);
+      await this.#run(() => forgetting.forgetSlice(bot, slice, now, sources, progress));
+    }
+    return await this.#run(() => forgetting.finishForget(progress));
   }
 
   transaction<T>(work: (journal: Journal) => Promise<T>): Promise<T> {
