@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { writeSource } from '../cli/commands/test-support/journal-copy-fixture.js';
 import type { Journal } from '../journal/journal.js';
+import { COPY_LOCK } from '../journal/postgres/postgres-copy-lock.js';
 import { openPostgresCopyTarget } from '../journal/postgres/postgres-copy-target.js';
 import { openPostgresJournal } from '../journal/postgres/postgres-journal.js';
 import { openSqliteCopySource } from '../journal/sqlite/sqlite-copy-source.js';
@@ -74,6 +76,34 @@ describe('journal copy vs a serving replica', { skip: skipWithoutPostgres }, () 
       await target.close();
     }
     await (await openPostgresJournal(url)).close(); // the copy's end frees it
+  });
+
+  test('a replica whose lock connection was cut takes the lock again: a copy is refused again', {
+    timeout: 60_000,
+  }, async () => {
+    const url = await server.createDatabase(`serving_${++databases}`);
+    const replica = await openPostgresJournal(url);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const sharedHolders = async () =>
+      (
+        await admin.query(
+          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND objid = $1 AND granted",
+          [COPY_LOCK],
+        )
+      ).rowCount;
+    try {
+      // As a server restart or a network cut would: the lock's connection ends, the replica keeps serving.
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'memory-pool serve %'",
+      );
+      for (let i = 0; (await sharedHolders()) !== 0 && i < 100; i++) await sleep(50);
+      for (let i = 0; (await sharedHolders()) === 0 && i < 300; i++) await sleep(100);
+      await assert.rejects(openPostgresCopyTarget(url), /memory-pool is serving this Postgres journal now/);
+    } finally {
+      await admin.end();
+      await replica.close();
+    }
   });
 
   test('rows another writer adds during the copy abort it before its delete pass: nothing deleted', {

@@ -116,3 +116,65 @@ export function holdCopyLock(url: string): Promise<pg.Client> {
     );
   });
 }
+
+/** Takes the serving lock now, kept for as long as it is open: a copy filling the journal refuses it. */
+export async function takeServingLock(url: string): Promise<ServingLock> {
+  return new ServingLock(url, await holdServingLock(url));
+}
+
+/** How often a process whose lock connection was lost tries to take the lock again. */
+const RETAKE_MS = 5000;
+
+/**
+ * The serving lock for as long as a journal is open. Its connection can be lost (a server restart, a
+ * network cut) while the process keeps serving; the lock is then taken again on a new connection, so a
+ * copy started after the loss is still refused.
+ */
+export class ServingLock {
+  readonly #url: string;
+  #client: pg.Client | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  /** `client` holds the lock now (from holdServingLock). */
+  constructor(url: string, client: pg.Client) {
+    this.#url = url;
+    this.#watch(client);
+  }
+
+  /** Whether this process holds the lock now (false between a lost connection and its re-take). */
+  get held(): boolean {
+    return this.#client !== undefined;
+  }
+
+  #watch(client: pg.Client): void {
+    this.#client = client;
+    client.once('end', () => {
+      if (this.#client === client) this.#client = undefined;
+      this.#retake();
+    });
+  }
+
+  #retake(): void {
+    if (this.#closed || this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      holdServingLock(this.#url).then(
+        (client) => {
+          if (this.#closed) void client.end().catch(() => undefined);
+          else this.#watch(client);
+        },
+        // Unreachable, or a copy took it meanwhile: keep trying; the copy's count check still guards its deletes.
+        () => this.#retake(),
+      );
+    }, RETAKE_MS);
+    this.#timer.unref();
+  }
+
+  /** Gives the lock back and stops re-taking it. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.#client?.end().catch(() => undefined);
+  }
+}

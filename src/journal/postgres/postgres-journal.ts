@@ -11,7 +11,7 @@ import type { JournalMessage, MessageRow } from '../message-rows.js';
 import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
-import { holdServingLock } from './postgres-copy-lock.js';
+import { type ServingLock, takeServingLock } from './postgres-copy-lock.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
@@ -63,9 +63,9 @@ export async function openPostgresJournal(
   };
   // Held for as long as this journal is open: a `journal copy` into this database refuses to start meanwhile,
   // and this open refuses while one runs (the copy would delete what this process saves).
-  let serving: pg.Client;
+  let serving: ServingLock;
   try {
-    serving = await holdServingLock(url);
+    serving = await takeServingLock(url);
   } catch (error) {
     throw toConnectError(error, url);
   }
@@ -76,7 +76,7 @@ export async function openPostgresJournal(
     await applyPostgresSchema(new PgSession(pool, url));
   } catch (error) {
     await pool.end();
-    await serving.end().catch(() => undefined);
+    await serving.close();
     throw toConnectError(error, url);
   }
   const changes = new PostgresChanges(config);
@@ -89,7 +89,7 @@ export async function openPostgresJournal(
     async () => {
       await changes.close();
       await pool.end();
-      await serving.end().catch(() => undefined);
+      await serving.close();
     },
   );
 }
