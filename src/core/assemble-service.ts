@@ -4,6 +4,7 @@
  * `memory-pool serve` (src/service/start-memory-service.ts) and the in-process tests both call it, so a
  * test cannot lack what production has (live routing, metering, followers).
  */
+import { LiveApiKeys } from '../auth/live-api-keys.js';
 import type { EmbeddingConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { createEmbedder } from '../embedding/create-embedder.js';
 import type { Embedder } from '../embedding/embedder.js';
@@ -187,6 +188,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
   });
   const deps: ServiceDeps = {
     config,
+    apiKeys: new LiveApiKeys(config.apiKeys),
     metrics,
     logger,
     operations,

@@ -3,6 +3,7 @@
  * they read at registration, metrics, logs, readiness and the one set of operations. Nothing here reaches
  * the store or the journal directly.
  */
+import type { LiveApiKeys } from '../auth/live-api-keys.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -13,6 +14,8 @@ export type { ReadinessCheck };
 
 export interface ServiceDeps {
   readonly config: MemoryPoolConfig;
+  /** The API keys requests are checked against now: `config.apiKeys` at start, then each reload's. */
+  readonly apiKeys: LiveApiKeys;
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
   readonly operations: MemoryOperations;

@@ -111,6 +111,18 @@ describe('with API keys', () => {
     );
     assert.equal(foreign.status, 200);
   });
+
+  test('keys replaced while running: a removed key is 401 at once; with none left, the loopback guard is back', async () => {
+    const app = await withKeys();
+    const recall = (headers: Record<string, string>) =>
+      post(app, '/retrieve', { bot: 'mythos', query_text: 'hi' }, headers);
+    fake!.deps.apiKeys.replace([discordKey]);
+    assert.equal((await recall({ 'x-api-key': readerKey.key })).status, 401);
+    assert.equal((await recall({ 'x-api-key': discordKey.key })).status, 200);
+    fake!.deps.apiKeys.replace([]);
+    assert.equal((await recall({ host: 'evil.example:3102' })).status, 403);
+    assert.equal((await recall({ host: '127.0.0.1:3102' })).status, 200);
+  });
 });
 
 describe('request bodies', () => {

@@ -1,7 +1,7 @@
 /** @module The memory service's HTTP app: middleware in order, then every route (the public route list). */
 import { Hono } from 'hono';
 import { registerMcpRoutes } from './routes/mcp-route.js';
-import { authenticate, createKeyMatcher, readPresentedKey } from '../auth/api-key-auth.js';
+import { authenticate, readPresentedKey } from '../auth/api-key-auth.js';
 import { createErrorHandler, renderNotFound } from './error-handler.js';
 import { drainUnreadBody } from '../runtime/drain-unread-body.js';
 import { limitBody } from './limit-body.js';
@@ -22,7 +22,6 @@ const PUBLIC_PATHS = new Set(['/health', '/ready', '/metrics']);
 /** Builds the app; testable in-process with `app.request()`. */
 export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
-  const matchKey = createKeyMatcher(deps.config.apiKeys);
   let routePaths: Set<string> | undefined;
 
   app.use(async (c, next) => {
@@ -40,12 +39,18 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   });
   app.use(limitBody(deps.config.limits.maxBodyBytes));
   app.use(drainUnreadBody());
-  if (deps.config.apiKeys.length === 0) app.use(guardLoopbackHosts());
+  // The key table is read once per request (a reload swaps it whole): the loopback guard applies while it is
+  // empty, so a reload that removes every key on a loopback service guards at once.
+  const guardLoopback = guardLoopbackHosts();
   app.use(async (c, next) => {
-    if (!PUBLIC_PATHS.has(c.req.path) && !isUiPath(c.req.path)) {
-      c.set('principal', authenticate(deps.config.apiKeys, matchKey, readPresentedKey(c.req.raw.headers)));
-    }
-    await next();
+    const { keys, match } = deps.apiKeys.current;
+    const identify = async () => {
+      if (!PUBLIC_PATHS.has(c.req.path) && !isUiPath(c.req.path)) {
+        c.set('principal', authenticate(keys, match, readPresentedKey(c.req.raw.headers)));
+      }
+      await next();
+    };
+    return keys.length === 0 ? guardLoopback(c, identify) : identify();
   });
 
   registerHealthRoutes(app, deps);

@@ -30,6 +30,14 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'reembeds', key: ['collection'] },
   { name: 'collection_embeddings', key: ['collection'] },
   { name: 'restores', key: ['collection'] },
+  // The Discord interface's state (journal-discord.ts): a replica on the copy must not record an opted-out
+  // user or a denied channel again, nor back-fill from scratch.
+  { name: 'discord_opt_outs', key: ['bot', 'user_id'] },
+  { name: 'discord_channel_rules', key: ['bot', 'channel_id'] },
+  { name: 'discord_backfilled', key: ['bot', 'channel_id'] },
+  { name: 'discord_forgotten_before', key: ['bot', 'kind', 'id'] },
+  { name: 'discord_threads', key: ['bot', 'thread_id'] },
+  { name: 'discord_gateway', key: ['bot'] },
 ];
 
 /** A row's key values, in the table's key order. */

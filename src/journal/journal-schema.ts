@@ -2,8 +2,9 @@
 import type { Database } from 'better-sqlite3';
 import { ConfigError } from '../errors/memory-pool-error.js';
 
-/** The version this build writes (PRAGMA user_version). */
-export const SCHEMA_VERSION = 1;
+/** The version this build writes (PRAGMA user_version). 2: the Discord interface's state (it lived in its own
+ * `discord.sqlite` before). */
+export const SCHEMA_VERSION = 2;
 
 /**
  * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are
@@ -24,7 +25,35 @@ export const SCHEMA_VERSION = 1;
  * writes every chunk it stores in `source` to `target` too; the switch deletes it in its transaction.
  * collection_embeddings: the `embedding:` section a reembed built a collection with, as written (`${VAR}`
  * references unexpanded, so no secret is stored), so serve can embed for that collection without a restart.
+ * discord_*: each bot's Discord state (journal-discord.ts), shared by the replicas that take turns holding its
+ * gateway: opt-outs, channel rules, channels back-filled, forgets that bar re-recording, threads recorded
+ * from (their parent and whether public, NULL unknown), and until when the gateway was last connected.
  */
+/** Schema step 2. */
+const DISCORD_STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS discord_opt_outs (
+     bot TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, user_id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS discord_channel_rules (
+     bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
+     PRIMARY KEY (bot, channel_id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS discord_backfilled (
+     bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS discord_forgotten_before (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'channel')), id TEXT NOT NULL,
+     at INTEGER NOT NULL, PRIMARY KEY (bot, kind, id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS discord_threads (
+     bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, public INTEGER,
+     PRIMARY KEY (bot, thread_id)
+   ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS discord_gateway (
+     bot TEXT PRIMARY KEY, connected_at INTEGER NOT NULL
+   ) WITHOUT ROWID`,
+];
+
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS messages (
      bot TEXT NOT NULL,
@@ -115,6 +144,7 @@ const STATEMENTS = [
      complete INTEGER NOT NULL,
      updated_at INTEGER NOT NULL
    )`,
+  ...DISCORD_STATEMENTS,
 ];
 
 /** Creates the tables if needed and refuses a journal written by a newer memory-pool. */

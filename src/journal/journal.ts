@@ -7,6 +7,7 @@
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { PlannedChunk } from './chunk-queue.js';
 import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from './forget-journal.js';
+import type { JournalDiscord } from './journal-discord.js';
 import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from './journal-snapshot.js';
 import type { PendingConversation, RecordResult } from './message-journal.js';
 import type { JournalMessage } from './message-rows.js';
@@ -58,6 +59,8 @@ export interface Journal {
   readonly snapshots: JournalSnapshots;
   readonly leases: JournalLeases;
   readonly changes: JournalChanges;
+  /** Each bot's Discord interface state (journal-discord.ts). */
+  readonly discord: JournalDiscord;
   close(): Promise<void>;
 }
 

@@ -16,6 +16,7 @@ export interface ServiceMetrics {
   readonly embedCalls: Counter<'purpose' | 'outcome'>;
   readonly embedDuration: Histogram<'purpose'>;
   readonly recallHits: Histogram<'bot'>;
+  readonly configReloads: Counter<'outcome'>;
 }
 
 /** Creates the metrics; `readQueueDepth` is called at scrape time, so the gauge is always current. */
@@ -76,6 +77,12 @@ export function createServiceMetrics(
       help: 'Hits returned per /retrieve, by bot.',
       labelNames: ['bot'],
       buckets: [0, 1, 2, 3, 5, 8, 13, 21],
+      registers: [registry],
+    }),
+    configReloads: new Counter({
+      name: 'memory_pool_config_reloads_total',
+      help: 'Config file changes read by serve, by outcome: applied (new API keys in use), unchanged (no key changed) or refused (invalid; the keys in use stay).',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -4,14 +4,15 @@
  */
 import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
 import { type AssembleServiceOptions, assembleService } from '../core/assemble-service.js';
-import { perChatPayloads } from '../core/per-chat-payloads.js';
 import type { MemoryOperations } from '../core/operations/memory-operations.js';
+import { perChatPayloads } from '../core/per-chat-payloads.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import { createInProcessDiscordMemory } from '../interfaces/discord/in-process-memory.js';
 import type { DiscordConnection } from '../interfaces/discord/start-discord.js';
 import type { Journal } from '../journal/journal.js';
+import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js';
 import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
@@ -19,6 +20,8 @@ import { listenHttp } from '../runtime/listen-http.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
+import { followConfigFile } from './follow-config-file.js';
+import { createConfigReloader, type ReloadOutcome } from './reload-api-keys.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -44,6 +47,16 @@ export interface MemoryServiceOptions {
     readonly proxyGraceMs?: number;
     readonly backfillPageDelayMs?: number;
   };
+  /**
+   * The file `config` was read from, followed while serve runs: on a change (polled) or SIGHUP, `load` reads
+   * and validates it again and its API keys replace the current ones. Absent: the keys never change.
+   */
+  readonly configFile?: {
+    readonly path: string;
+    readonly load: () => MemoryPoolConfig;
+    /** How often the file is polled (default 1000 ms). */
+    readonly pollMs?: number;
+  };
 }
 
 export interface MemoryService {
@@ -56,26 +69,43 @@ export interface MemoryService {
   readonly writer: ChunkWriter;
   /** The Discord connection, when `discord:` is configured. */
   readonly discord?: DiscordConnection;
+  /** With `configFile`: the reload a change of the file or SIGHUP runs, for a caller that knows it changed. */
+  readonly reloadConfig?: () => ReloadOutcome;
   close(): Promise<void>;
 }
 
-/** Starts the Discord interface for its bot, after the API listens (so what it records is saved at once). */
+/**
+ * Starts the Discord interface for its bot, after the API listens (so what it records is saved at once),
+ * behind the bot's gateway lease: connected here only while no other replica holds it.
+ */
 async function connectDiscord(
   config: MemoryPoolConfig,
   discord: DiscordConfig,
   operations: MemoryOperations,
+  journal: Journal,
   options: MemoryServiceOptions,
-): Promise<DiscordConnection> {
+) {
   // The config check guarantees the bot exists, or that there is exactly one.
   const botName = discord.bot ?? Object.keys(config.bots)[0]!;
   const { startDiscord } = await import('../interfaces/discord/start-discord.js');
-  return startDiscord({
-    config: discord,
-    memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
-    dataDir: config.dataDir,
+  const { DiscordGatewayLease } = await import('../interfaces/discord/discord-gateway-lease.js');
+  // An older memory-pool's discord.sqlite in this replica's dataDir is moved into the journal first.
+  await moveLegacyDiscordState(config.dataDir, journal, options.logger);
+  const lease = new DiscordGatewayLease({
+    leases: journal.leases,
+    bot: botName,
     logger: options.logger,
-    ...options.discord,
+    connect: () =>
+      startDiscord({
+        config: discord,
+        memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
+        store: journal.discord,
+        logger: options.logger,
+        ...options.discord,
+      }),
   });
+  await lease.start();
+  return lease;
 }
 
 /** Starts everything; resolves when the API port is bound. */
@@ -87,7 +117,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     closers.length = 0;
   };
   try {
-    // Opened first: the store's per-chat payloads follow the journal's reembed routes.
+    // Opened first: the store's per-chat payloads follow the journal's reembed routes. The same journal (SQLite
+    // or Postgres) holds the Discord state and the gateway lease.
     const journal = options.journal ?? (await openJournal(config));
     closers.push(() => journal.close());
     let storeUrl: string | undefined;
@@ -134,14 +165,40 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
     closers.push(() => server.close());
     const { url } = server;
+    // Followed once the API answers, so a reload never races the start.
+    let reloadConfig: (() => ReloadOutcome) | undefined;
+    const { configFile } = options;
+    if (configFile !== undefined) {
+      const reload = createConfigReloader({
+        apiKeys: service.deps.apiKeys,
+        metrics: service.deps.metrics,
+        logger,
+        load: configFile.load,
+        running: config,
+        label: configFile.path,
+      });
+      reloadConfig = reload;
+      const interval = configFile.pollMs === undefined ? {} : { intervalMs: configFile.pollMs };
+      closers.push(followConfigFile(configFile.path, () => void reload(), interval));
+    }
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
-    const discord =
+    const gateway =
       config.discord === undefined
         ? undefined
-        : await connectDiscord(config, config.discord, service.operations, options);
-    if (discord !== undefined) closers.push(() => discord.close());
+        : await connectDiscord(config, config.discord, service.operations, journal, options);
+    if (gateway !== undefined) closers.push(() => gateway.close());
+    // The connection at start (none when another replica holds the bot's gateway).
+    const discord = gateway?.connection;
     const { writer } = service;
-    return { app, url, storeUrl, writer, ...(discord === undefined ? {} : { discord }), close: closeAll };
+    return {
+      app,
+      url,
+      storeUrl,
+      writer,
+      ...(discord === undefined ? {} : { discord }),
+      ...(reloadConfig === undefined ? {} : { reloadConfig }),
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;

@@ -16,6 +16,16 @@ import { type JournalCopyDeps, runJournalCopy } from './journal-command.js';
 import { captureOutput } from './test-support/data-tool-fixture.js';
 import { BOT, readDataDir, readPostgres, writeSource } from './test-support/journal-copy-fixture.js';
 
+/** The Discord state's tables: the fixture writes one row of each. */
+const DISCORD_TABLES = [
+  'discord_opt_outs',
+  'discord_channel_rules',
+  'discord_backfilled',
+  'discord_forgotten_before',
+  'discord_threads',
+  'discord_gateway',
+];
+
 async function copy(config: string, to: string, deps: JournalCopyDeps = {}, extra = {}) {
   const io = captureOutput();
   const code = await runJournalCopy({ config, to, json: true, ...extra }, io, { env: {}, ...deps });
@@ -46,7 +56,17 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     const first = await copy(config, url);
     assert.equal(first.code, 0, first.err);
     assert.equal(first.summary.tables.messages.inserted, 6); // m4 was forgotten: its row is gone
-    assert.deepEqual(await readPostgres(url), await readDataDir(source));
+    for (const table of DISCORD_TABLES) assert.equal(first.summary.tables[table]?.inserted, 1, table);
+    const copied = await readPostgres(url);
+    assert.deepEqual(copied, await readDataDir(source));
+    assert.deepEqual(copied.discord, {
+      optedOut: ['u1'],
+      channelRules: [{ channelId: 'c9', rule: 'deny' }],
+      backfilled: ['c8'],
+      forgotten: [{ kind: 'user', id: 'u2', at: 24 }],
+      threads: [{ threadId: 't1', parentId: 'c8', isPublic: true }],
+      connectedUntil: 25,
+    });
     const concurrent = await openPostgresCopyTarget(url);
     const meanwhile = await copy(config, url);
     await concurrent.close();

@@ -1,9 +1,12 @@
 /** @module `memory-pool serve`: the memory service with its HTTP API (and the embedded store, when configured). */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { configOption } from './command-io.js';
 import type { Command } from 'commander';
-import type { DiscordConfig } from '../../config/config-types.js';
+import type { DiscordConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { describeConfig } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/read-config-file.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { createLogger, type LogFormat } from '../../logging/logger.js';
 import { closeOnSignal } from '../close-on-signal.js';
@@ -19,11 +22,14 @@ interface ServeOptions {
 async function runServe(options: ServeOptions): Promise<void> {
   const logger = createLogger(options.logFormat === undefined ? {} : { format: options.logFormat });
   let config: ReturnType<typeof loadConfig>;
-  try {
-    config = applyDiscordCommandsFlag(
+  // Read the same way on each reload of the file, so only what the file changed differs.
+  const load = () =>
+    applyDiscordCommandsFlag(
       loadConfig(options.config === undefined ? {} : { configPath: options.config }),
       options.discordCommands,
     );
+  try {
+    config = load();
   } catch (error) {
     process.stderr.write(`${isMemoryPoolError(error) ? error.message : String(error)}\n`);
     process.exitCode = 1;
@@ -47,6 +53,7 @@ async function runServe(options: ServeOptions): Promise<void> {
         queryEmbedder: createQueryEmbedder(embedding, { logger }),
       }),
       logger,
+      ...followedFile(options.config, load),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -56,6 +63,12 @@ async function runServe(options: ServeOptions): Promise<void> {
     return;
   }
   closeOnSignal(logger, 'memory-pool', () => service.close());
+}
+
+/** The file serve follows for API key changes: `--config`, else ./memory-pool.yaml when it was read. */
+function followedFile(configPath: string | undefined, load: () => MemoryPoolConfig) {
+  const path = resolve(configPath ?? DEFAULT_CONFIG_FILE);
+  return configPath === undefined && !existsSync(path) ? {} : { configFile: { path, load } };
 }
 
 /** Registers `memory-pool serve [--config FILE] [--log-format pretty|json] [--discord-commands guild|global|off]`. */

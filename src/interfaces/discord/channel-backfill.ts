@@ -1,7 +1,9 @@
 /**
- * @module Back-fill of allowed channels on first sight (`discord.backfill`): one channel after another, every
+ * @module Back-fill of allowed channels on first sight (`discord.backfill`), and of the gap a gateway connection
+ * left (a restart, or another replica's death before this one took over): one channel after another, every
  * history page paced, so joining a server of fifty channels (or `/memory channel allow`) never bursts REST.
- * The messages read go to the recorder, which applies the rules in force then (opt-outs, denies) to each.
+ * The messages read go to the recorder, which applies the rules in force then (opt-outs, denies) to each and
+ * skips those already recorded (message ids are the key).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from 'discord.js';
@@ -18,8 +20,11 @@ export interface ChannelBackfillOptions {
   /** The pause between any two history reads, also across channels. */
   readonly pageDelayMs: number;
   /** Hands the read messages (oldest first) to the recorder, and marks the channel done after them. */
-  readonly record: (messages: readonly Message[], done: () => void) => void;
+  readonly record: (messages: readonly Message[], done: () => Promise<void>) => void;
 }
+
+/** The most a gap back-fill reads per channel (ten pages): a longer outage keeps its latest messages. */
+export const GAP_LIMIT = 1000;
 
 export class ChannelBackfill {
   readonly #options: ChannelBackfillOptions;
@@ -35,22 +40,47 @@ export class ChannelBackfill {
 
   /** Queues a channel unless back-fill is off, it was back-filled before, or it is already queued. */
   request(channel: HistoryChannel & { readonly id: string }): boolean {
-    const { state, logger, limit, pageDelayMs } = this.#options;
-    if (limit === 0 || state.hasBackfilled(channel.id) || this.#queued.has(channel.id)) return false;
-    this.#queued.add(channel.id);
+    const { state, limit } = this.#options;
+    if (limit === 0 || state.hasBackfilled(channel.id)) return false;
+    return this.#read(channel, channel.id, limit, Number.NEGATIVE_INFINITY, () =>
+      state.markBackfilled(channel.id, Date.now()),
+    );
+  }
+
+  /**
+   * Queues a read of what `channel` (a thread too) received since `since`, at most GAP_LIMIT messages, whether
+   * or not first-sight back-fill is on: it recovers what the live connection would have recorded.
+   */
+  requestGap(channel: HistoryChannel & { readonly id: string }, since: number): boolean {
+    return this.#read(channel, `gap:${channel.id}`, GAP_LIMIT, since, () => Promise.resolve());
+  }
+
+  #read(
+    channel: HistoryChannel & { readonly id: string },
+    key: string,
+    limit: number,
+    since: number,
+    done: () => Promise<void>,
+  ): boolean {
+    const { logger, pageDelayMs } = this.#options;
+    if (this.#queued.has(key)) return false;
+    this.#queued.add(key);
     void this.#queue.enqueue(async () => {
       try {
         const wait = this.#lastReadAt + pageDelayMs - Date.now();
         if (wait > 0) await sleep(wait);
-        const messages = await readRecentHistory(channel, limit, pageDelayMs).finally(() => {
+        const messages = await readRecentHistory(channel, limit, pageDelayMs, since).finally(() => {
           this.#lastReadAt = Date.now();
         });
-        this.#options.record(messages, () => state.markBackfilled(channel.id, Date.now()));
-        logger.info({ channel: channel.id, messages: messages.length }, 'discord: back-filled a channel');
+        this.#options.record(messages, done);
+        logger.info(
+          { channel: channel.id, messages: messages.length, key },
+          'discord: back-filled a channel',
+        );
       } catch (error) {
         logger.warn({ err: error, channel: channel.id }, 'discord: back-fill failed');
       } finally {
-        this.#queued.delete(channel.id);
+        this.#queued.delete(key);
       }
     });
     return true;

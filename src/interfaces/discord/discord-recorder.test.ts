@@ -10,8 +10,8 @@ import {
   messagePayload,
   newMessageId,
   OFFTOPIC,
-  SAM,
   recordChannelWithThreads,
+  SAM,
   SECRET,
   startDiscordHarness,
   threadPayload,
@@ -348,7 +348,8 @@ describe('back-fill and opt-outs, and channels allowed later', () => {
             reads.push(channel);
             if (channel !== OFFTOPIC) return { body: [] };
             // Ana opts out while the history is being read: her messages are not recorded either.
-            h?.discord.state.setOptedOut(ANA.id, true, Date.now());
+            // In force at once (the journal write resolves later).
+            void h?.discord.state.setOptedOut(ANA.id, true, Date.now());
             return { body: [...offtopicHistory].reverse() };
           }),
       },
@@ -508,7 +509,7 @@ describe('every delete path forgets, whether or not discord.js has the channel c
       messagePayload({ id, channelId: OFFTOPIC, content: 'offtopic: my flat is on floor nine' }),
     );
     await h.flush();
-    h.discord.state.setChannelRule(OFFTOPIC, 'deny');
+    await h.discord.state.setChannelRule(OFFTOPIC, 'deny');
     await h.send('MESSAGE_DELETE', { id, channel_id: OFFTOPIC, guild_id: GUILD });
     assert.doesNotMatch((await h.recall('flat floor nine')).join('\n'), /floor nine/);
   });
@@ -554,7 +555,7 @@ describe('every delete path forgets, whether or not discord.js has the channel c
 
   test('a deleted channel forgets its messages and its threads, the archived ones too', async () => {
     const [cached, archived] = ['210000000000000023', '210000000000000024'];
-    h.discord.state.setChannelRule(OFFTOPIC, 'allow');
+    await h.discord.state.setChannelRule(OFFTOPIC, 'allow');
     await recordChannelWithThreads(
       h,
       OFFTOPIC,

@@ -26,6 +26,8 @@ export interface DiscordRecorderOptions {
   readonly proxyGraceMs?: number;
   /** The pause between two pages of back-fill. Default 1000. */
   readonly backfillPageDelayMs?: number;
+  /** When the gateway was last connected (here before a restart, or elsewhere): back-filled from then on. */
+  readonly gapSince?: number;
 }
 
 type Place = Parameters<typeof isPlaceRecorded>[0];
@@ -53,7 +55,7 @@ export class DiscordRecorder {
       // the rules in force when it is saved (an opt-out made while the history was read applies to it).
       record: (messages, done) => {
         for (const message of messages) this.#enqueue(() => this.#onCreate(message));
-        this.#enqueue(async () => done());
+        this.#enqueue(done);
       },
     });
   }
@@ -96,7 +98,7 @@ export class DiscordRecorder {
       } else if (deleted?.kind === 'thread') {
         this.#enqueue(async () => {
           await this.#forgetChannels([deleted.threadId], 'thread deleted');
-          this.#options.state.dropThreads([deleted.threadId]);
+          await this.#options.state.dropThreads([deleted.threadId]);
         });
       }
     });
@@ -105,11 +107,15 @@ export class DiscordRecorder {
       this.#enqueue(async () => {
         await this.#forgetChannels(ids, 'channel deleted');
         // Kept until the forget is done: it is what finds an archived thread's memories.
-        this.#options.state.dropThreads(ids);
+        await this.#options.state.dropThreads(ids);
       });
     });
     client.once(Events.ClientReady, (ready) => {
-      for (const guild of ready.guilds.cache.values()) this.#backfillGuild(guild);
+      const { gapSince } = this.#options;
+      for (const guild of ready.guilds.cache.values()) {
+        this.#backfillGuild(guild);
+        if (gapSince !== undefined) this.#backfillGap(guild, gapSince);
+      }
     });
     // A guild joined later (or back from an outage) is back-filled too: channels already done are skipped.
     client.on(Events.GuildCreate, (guild) => {
@@ -190,7 +196,7 @@ export class DiscordRecorder {
       selfName: memory.bot.selfSpeaker,
     };
     if (facts.parentChannelId !== undefined) {
-      state.noteThread(facts.channelId, facts.parentChannelId, facts.threadIsPublic);
+      await state.noteThread(facts.channelId, facts.parentChannelId, facts.threadIsPublic);
     }
     await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
@@ -262,6 +268,17 @@ export class DiscordRecorder {
 
   #backfillGuild(guild: Guild): void {
     for (const channel of guild.channels.cache.values()) this.#requestBackfill(channel);
+  }
+
+  /** Queues the gap's read of each text channel and active thread recorded now (a bot cannot list its DMs). */
+  #backfillGap(guild: Guild, since: number): void {
+    const rules = this.rules();
+    for (const channel of guild.channels.cache.values()) {
+      if (!channel.isTextBased() || channel.isVoiceBased()) continue;
+      const parentChannelId = channel.isThread() ? (channel.parentId ?? undefined) : undefined;
+      const place = { channelId: channel.id, parentChannelId, guildId: guild.id, isDm: false };
+      if (isPlaceRecorded(place, rules)) this.#backfill.requestGap(channel, since);
+    }
   }
 
   /** Queues a guild text channel (not a thread, not voice) that the rules record now. */

@@ -1,110 +1,105 @@
 /**
- * @module What the Discord interface must remember across restarts, in its own small SQLite file beside the
- * journal: who opted out of recording, the channel rules `/memory channel allow|deny` set, the channels
- * back-filled, and the parent of each thread recorded from (Discord forgets archived threads' parents).
+ * @module What the Discord interface must remember across restarts and replicas, kept in the journal
+ * (through the service: src/journal/journal-discord.ts): who opted out of recording, the channel rules `/memory channel allow|deny` set, the
+ * channels back-filled, the forgets that bar re-recording, and the parent of each thread recorded from
+ * (Discord forgets archived threads' parents). Read once at connect and answered from memory after: every
+ * message asks, and only the replica holding the bot's gateway lease reads or writes it meanwhile.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { ChannelRule, DiscordStateStore, StoredDiscordState } from './discord-state-store.js';
 
-export type ChannelRule = 'allow' | 'deny';
+export type { ChannelRule } from './discord-state-store.js';
 
-/** Opt-outs and channel rules of one memory-pool bot; every method is one statement. */
+interface ThreadFacts {
+  readonly parentId: string;
+  readonly isPublic: boolean | null;
+}
+
+/** One bot's state: reads are answered from memory, writes resolve once the journal holds them durably. */
 export class DiscordState {
-  readonly #db: Database;
+  readonly #journal: DiscordStateStore;
   readonly #bot: string;
+  readonly #optedOut: Set<string>;
+  readonly #rules: Map<string, ChannelRule>;
+  readonly #backfilled: Set<string>;
+  /** `user:<id>` or `channel:<id>` → the time of the latest such forget. */
+  readonly #forgotten: Map<string, number>;
+  readonly #threads: Map<string, ThreadFacts>;
+  /** When a replica holding the gateway last said it was connected, as read at load (a takeover's gap start). */
+  readonly connectedUntil: number | undefined;
 
-  private constructor(db: Database, bot: string) {
-    this.#db = db;
+  private constructor(journal: DiscordStateStore, bot: string, rows: StoredDiscordState) {
+    this.#journal = journal;
     this.#bot = bot;
+    this.#optedOut = new Set(rows.optedOut);
+    this.#rules = new Map(rows.channelRules.map((r) => [r.channelId, r.rule]));
+    this.#backfilled = new Set(rows.backfilled);
+    this.#forgotten = new Map(rows.forgotten.map((f) => [`${f.kind}:${f.id}`, f.at]));
+    this.#threads = new Map(rows.threads.map((t) => [t.threadId, t]));
+    this.connectedUntil = rows.connectedUntil;
   }
 
-  /** Opens (or creates) `discord.sqlite` in `dataDir`. */
-  static open(dataDir: string, bot: string): DiscordState {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new BetterSqlite3(join(dataDir, 'discord.sqlite'));
-    db.pragma('journal_mode = WAL');
-    // An opt-out is a promise to a person: fsynced like the journal's saves.
-    db.pragma('synchronous = FULL');
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS opt_outs (
-        bot TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, user_id));
-      CREATE TABLE IF NOT EXISTS channel_rules (
-        bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
-        PRIMARY KEY (bot, channel_id));
-      CREATE TABLE IF NOT EXISTS backfilled (
-        bot TEXT NOT NULL, channel_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (bot, channel_id));
-      CREATE TABLE IF NOT EXISTS forgotten_before (
-        bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'channel')), id TEXT NOT NULL,
-        at INTEGER NOT NULL, PRIMARY KEY (bot, kind, id));
-      CREATE TABLE IF NOT EXISTS threads (
-        bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, PRIMARY KEY (bot, thread_id));`);
-    // Whether a thread is public (1) or private (0); rows from before the column stay unknown (NULL).
-    const columns = db.prepare('PRAGMA table_info(threads)').all() as { name: string }[];
-    if (!columns.some((column) => column.name === 'public')) {
-      db.exec('ALTER TABLE threads ADD COLUMN public INTEGER');
-    }
-    return new DiscordState(db, bot);
+  /** Reads `bot`'s state from the journal. */
+  static async load(journal: DiscordStateStore, bot: string): Promise<DiscordState> {
+    return new DiscordState(journal, bot, await journal.readState(bot));
   }
 
   isOptedOut(userId: string): boolean {
-    return (
-      this.#db.prepare('SELECT 1 FROM opt_outs WHERE bot = ? AND user_id = ?').get(this.#bot, userId) !==
-      undefined
-    );
+    return this.#optedOut.has(userId);
   }
 
-  /** Records the choice; returns whether it changed anything. */
-  setOptedOut(userId: string, optedOut: boolean, at: number): boolean {
-    const statement = optedOut
-      ? this.#db.prepare('INSERT OR IGNORE INTO opt_outs (bot, user_id, at) VALUES (?, ?, ?)')
-      : this.#db.prepare('DELETE FROM opt_outs WHERE bot = ? AND user_id = ?');
-    return (optedOut ? statement.run(this.#bot, userId, at) : statement.run(this.#bot, userId)).changes > 0;
+  /**
+   * Records the choice; resolves with whether it changed anything. It applies at once (a message recorded
+   * while the write is on its way already obeys it) and is undone in memory if the journal refuses it.
+   */
+  async setOptedOut(userId: string, optedOut: boolean, at: number): Promise<boolean> {
+    const before = this.#optedOut.has(userId);
+    if (optedOut) this.#optedOut.add(userId);
+    else this.#optedOut.delete(userId);
+    try {
+      return await this.#journal.setOptedOut(this.#bot, userId, optedOut, at);
+    } catch (error) {
+      if (before) this.#optedOut.add(userId);
+      else this.#optedOut.delete(userId);
+      throw error;
+    }
   }
 
-  setChannelRule(channelId: string, rule: ChannelRule): void {
-    this.#db
-      .prepare(
-        'INSERT INTO channel_rules (bot, channel_id, rule) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET rule = ?',
-      )
-      .run(this.#bot, channelId, rule, rule);
+  /** Sets a channel's rule, at once in memory and undone there if the journal refuses it. */
+  async setChannelRule(channelId: string, rule: ChannelRule): Promise<void> {
+    const before = this.#rules.get(channelId);
+    this.#rules.set(channelId, rule);
+    try {
+      await this.#journal.setChannelRule(this.#bot, channelId, rule);
+    } catch (error) {
+      if (before === undefined) this.#rules.delete(channelId);
+      else this.#rules.set(channelId, before);
+      throw error;
+    }
   }
 
   channelRules(): ReadonlyMap<string, ChannelRule> {
-    const rows = this.#db
-      .prepare('SELECT channel_id, rule FROM channel_rules WHERE bot = ?')
-      .all(this.#bot) as {
-      channel_id: string;
-      rule: ChannelRule;
-    }[];
-    return new Map(rows.map((row) => [row.channel_id, row.rule]));
+    return this.#rules;
   }
 
   hasBackfilled(channelId: string): boolean {
-    return (
-      this.#db
-        .prepare('SELECT 1 FROM backfilled WHERE bot = ? AND channel_id = ?')
-        .get(this.#bot, channelId) !== undefined
-    );
+    return this.#backfilled.has(channelId);
   }
 
   /** Marked once a channel's back-fill completed, so it is read once (and again after a crash half-way). */
-  markBackfilled(channelId: string, at: number): void {
-    this.#db
-      .prepare('INSERT OR IGNORE INTO backfilled (bot, channel_id, at) VALUES (?, ?, ?)')
-      .run(this.#bot, channelId, at);
+  async markBackfilled(channelId: string, at: number): Promise<void> {
+    await this.#journal.markBackfilled(this.#bot, channelId, at);
+    this.#backfilled.add(channelId);
   }
 
   /**
    * Remembers a confirmed `/memory forget-me` or `forget-channel`: a message of that person (or channel) written
-   * before it is never recorded again, even when a back-fill or a re-delivered event brings it afterwards.
+   * before it is never recorded again, even when a back-fill or a re-delivered event brings it afterwards. It
+   * bars in memory at once, and stays barred there even if the journal write fails (the safe side).
    */
-  noteForgotten(kind: 'user' | 'channel', id: string, at: number): void {
-    this.#db
-      .prepare(
-        'INSERT INTO forgotten_before (bot, kind, id, at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET at = MAX(at, excluded.at)',
-      )
-      .run(this.#bot, kind, id, at);
+  async noteForgotten(kind: 'user' | 'channel', id: string, at: number): Promise<void> {
+    const key = `${kind}:${id}`;
+    this.#forgotten.set(key, Math.max(at, this.#forgotten.get(key) ?? at));
+    await this.#journal.noteForgotten(this.#bot, kind, id, at);
   }
 
   /**
@@ -112,34 +107,26 @@ export class DiscordState {
    * forgetting a channel covers its threads, those unknown at the time too) was covered by such a forget.
    */
   wasForgotten(userId: string, channelIds: readonly string[], createdAt: number): boolean {
-    return (
-      this.#db
-        .prepare(
-          `SELECT 1 FROM forgotten_before WHERE bot = ? AND at >= ?
-           AND ((kind = 'user' AND id = ?) OR (kind = 'channel' AND id IN (SELECT value FROM json_each(?))))`,
-        )
-        .get(this.#bot, createdAt, userId, JSON.stringify(channelIds)) !== undefined
-    );
+    const covers = (key: string) => (this.#forgotten.get(key) ?? Number.NEGATIVE_INFINITY) >= createdAt;
+    return covers(`user:${userId}`) || channelIds.some((id) => covers(`channel:${id}`));
   }
 
   /** Remembers a thread recorded from: deleting its parent channel forgets it too, cached or not. */
-  noteThread(threadId: string, parentId: string, isPublic?: boolean): void {
-    this.#db
-      .prepare(
-        `INSERT INTO threads (bot, thread_id, parent_id, public) VALUES (?, ?, ?, ?)
-         ON CONFLICT (bot, thread_id) DO UPDATE SET public = coalesce(excluded.public, public)`,
-      )
-      .run(this.#bot, threadId, parentId, isPublic === undefined ? null : isPublic ? 1 : 0);
+  async noteThread(threadId: string, parentId: string, isPublic?: boolean): Promise<void> {
+    const known = this.#threads.get(threadId);
+    // As the journal's upsert: the first parent stays, and an unknown kind never hides a known one.
+    if (known !== undefined && (isPublic === undefined || known.isPublic === isPublic)) return;
+    await this.#journal.noteThread(this.#bot, threadId, parentId, isPublic);
+    this.#threads.set(threadId, { parentId: known?.parentId ?? parentId, isPublic: isPublic ?? null });
   }
 
   /** Drops deleted threads (a deleted channel's too): nothing of theirs is left to recall or to forget. */
-  dropThreads(ids: readonly string[]): void {
-    this.#db
-      .prepare(
-        `DELETE FROM threads WHERE bot = ?
-         AND (thread_id IN (SELECT value FROM json_each(?)) OR parent_id IN (SELECT value FROM json_each(?)))`,
-      )
-      .run(this.#bot, JSON.stringify(ids), JSON.stringify(ids));
+  async dropThreads(ids: readonly string[]): Promise<void> {
+    await this.#journal.dropThreads(this.#bot, ids);
+    const gone = new Set(ids);
+    for (const [threadId, thread] of this.#threads) {
+      if (gone.has(threadId) || gone.has(thread.parentId)) this.#threads.delete(threadId);
+    }
   }
 
   /**
@@ -147,33 +134,26 @@ export class DiscordState {
    * archived (private ones, and those recorded before their kind was kept, are not listed).
    */
   publicThreadsByParent(): Map<string, string[]> {
-    const rows = this.#db
-      .prepare('SELECT thread_id, parent_id FROM threads WHERE bot = ? AND public = 1')
-      .all(this.#bot) as { thread_id: string; parent_id: string }[];
     const byParent = new Map<string, string[]>();
-    for (const row of rows) {
-      const threads = byParent.get(row.parent_id);
-      if (threads === undefined) byParent.set(row.parent_id, [row.thread_id]);
-      else threads.push(row.thread_id);
+    for (const [threadId, thread] of this.#threads) {
+      if (thread.isPublic !== true) continue;
+      const threads = byParent.get(thread.parentId);
+      if (threads === undefined) byParent.set(thread.parentId, [threadId]);
+      else threads.push(threadId);
     }
     return byParent;
   }
 
   parentOf(threadId: string): string | undefined {
-    const row = this.#db
-      .prepare('SELECT parent_id FROM threads WHERE bot = ? AND thread_id = ?')
-      .get(this.#bot, threadId) as { parent_id: string } | undefined;
-    return row?.parent_id;
+    return this.#threads.get(threadId)?.parentId;
   }
 
   threadsOf(parentId: string): string[] {
-    const rows = this.#db
-      .prepare('SELECT thread_id FROM threads WHERE bot = ? AND parent_id = ?')
-      .all(this.#bot, parentId) as { thread_id: string }[];
-    return rows.map((row) => row.thread_id);
+    return [...this.#threads].filter(([, thread]) => thread.parentId === parentId).map(([id]) => id);
   }
 
-  close(): void {
-    this.#db.close();
+  /** Notes that the gateway is connected now: a replica taking over later back-fills from about here. */
+  markConnected(at: number): Promise<void> {
+    return this.#journal.markConnected(this.#bot, at);
   }
 }

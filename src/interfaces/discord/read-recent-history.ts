@@ -12,11 +12,16 @@ export interface HistoryChannel {
 /** Discord's page size for message history. */
 const PAGE = 100;
 
-/** Up to `limit` recent messages, oldest first; waits `pageDelayMs` between pages (REST allows far more). */
+/**
+ * Up to `limit` recent messages, oldest first, only those created at or after `since` when given (a gap's
+ * start: paging stops at the first page reaching back past it); waits `pageDelayMs` between pages (REST
+ * allows far more).
+ */
 export async function readRecentHistory(
   channel: HistoryChannel,
   limit: number,
   pageDelayMs: number,
+  since = Number.NEGATIVE_INFINITY,
 ): Promise<Message[]> {
   const newestFirst: Message[] = [];
   let before: string | undefined;
@@ -28,8 +33,9 @@ export async function readRecentHistory(
         await channel.messages.fetch({ limit: size, ...(before === undefined ? {} : { before }) })
       ).values(),
     ];
-    newestFirst.push(...page);
-    if (page.length < size) break;
+    const recent = page.filter((message) => message.createdTimestamp >= since);
+    newestFirst.push(...recent);
+    if (page.length < size || recent.length < page.length) break;
     before = page.at(-1)?.id;
   }
   return newestFirst.reverse();

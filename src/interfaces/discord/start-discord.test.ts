@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { ConfigError } from '../../errors/memory-pool-error.js';
-import { createLogger } from '../../logging/logger.js';
 import { testBot } from '../../config/test-support/test-bot.js';
+import { ConfigError } from '../../errors/memory-pool-error.js';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
+import { createLogger } from '../../logging/logger.js';
 import type { DiscordMemory } from './discord-memory.js';
 import { startDiscord } from './start-discord.js';
 import { BOT_USER, testDiscordConfig } from './test-support/discord-harness.js';
@@ -32,11 +33,13 @@ async function startUpFailure(fake: Awaited<ReturnType<typeof startFakeDiscord>>
   const lines: string[] = [];
   out.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   const logger = createLogger({ level: 'debug', format: 'json', destination: out });
+  const journal = openSqliteJournal(dir);
   try {
-    await startDiscord({ config, memory, dataDir: dir, logger, restApi: fake.restBase });
+    await startDiscord({ config, memory, store: journal.discord, logger, restApi: fake.restBase });
   } catch (error) {
     return { error, logs: lines.join('') };
   } finally {
+    await journal.close();
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,13 +12,14 @@ import { explainLoginFailure } from './discord-login-error.js';
 import type { DiscordMemory } from './discord-memory.js';
 import { DiscordRecorder } from './discord-recorder.js';
 import { DiscordState } from './discord-state.js';
+import type { DiscordStateStore } from './discord-state-store.js';
 import { attachMemoryCommands } from './memory-commands/attach-memory-commands.js';
 
 export interface StartDiscordOptions {
   readonly config: DiscordConfig;
   readonly memory: DiscordMemory;
-  /** Where `discord.sqlite` (opt-outs, channel rules) lives: the service's dataDir. */
-  readonly dataDir: string;
+  /** Where the Discord state (opt-outs, channel rules, ...) is kept: the journal's, shared by every replica. */
+  readonly store: DiscordStateStore;
   readonly logger: Logger;
   /** Discord's REST base, e.g. a local stand-in in tests. Default Discord's own. */
   readonly restApi?: string;
@@ -32,8 +33,18 @@ export interface DiscordConnection {
   readonly state: DiscordState;
   /** Resolves once every event so far is recorded, every companion reply sent and /memory registered. */
   idle(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Disconnects. By default after the companion's replies in flight are sent; `atOnce` (the gateway lease
+   * lost: another replica may be connecting) closes the gateway first, so no further event is taken.
+   */
+  close(options?: { atOnce?: boolean }): Promise<void>;
 }
+
+/**
+ * How far before the last "connected" mark a gap back-fill starts: the marks are seconds apart, and what the
+ * gone connection had received but not yet saved is read again (recorded ids are skipped).
+ */
+const GAP_OVERLAP_MS = 60_000;
 
 /**
  * Guilds: the channel and thread cache and guild removals; GuildMessages and DirectMessages: the messages;
@@ -49,7 +60,7 @@ const INTENTS = [
 
 export async function startDiscord(options: StartDiscordOptions): Promise<DiscordConnection> {
   const { config, logger } = options;
-  const state = DiscordState.open(options.dataDir, options.memory.bot.name);
+  const state = await DiscordState.load(options.store, options.memory.bot.name);
   const client = new Client({
     intents: INTENTS,
     partials: [Partials.Channel, Partials.Message],
@@ -65,6 +76,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     ...(options.backfillPageDelayMs === undefined
       ? {}
       : { backfillPageDelayMs: options.backfillPageDelayMs }),
+    ...(state.connectedUntil === undefined ? {} : { gapSince: state.connectedUntil - GAP_OVERLAP_MS }),
   });
   recorder.attach();
   const commands = attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
@@ -82,7 +94,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
             logger,
           });
   } catch (error) {
-    state.close();
+    await client.destroy();
     throw error;
   }
   let closeCode: number | undefined;
@@ -96,11 +108,11 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     await companion?.idle();
     await recorder.idle();
   };
-  const close = async () => {
+  const close = async ({ atOnce = false } = {}) => {
+    if (atOnce) await client.destroy();
     await companion?.idle();
     await client.destroy();
     await recorder.idle();
-    state.close();
   };
   try {
     const ready = once(client, Events.ClientReady);

@@ -82,7 +82,7 @@ describe('the Postgres journal at start-up', { skip: skipWithoutPostgres }, () =
     await client.connect();
     try {
       const versions = await client.query('SELECT version FROM journal_schema');
-      assert.deepEqual(versions.rows, [{ version: 1 }]);
+      assert.deepEqual(versions.rows, [{ version: 2 }]);
       await client.query('UPDATE journal_schema SET version = 99');
     } finally {
       await client.end();

@@ -12,6 +12,7 @@ import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
 import { type ServingLock, takeServingLock } from './postgres-copy-lock.js';
+import { PostgresDiscord } from './postgres-discord.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
@@ -102,6 +103,7 @@ class PostgresJournal implements Journal {
   readonly snapshots;
   readonly leases;
   readonly changes: JournalChanges;
+  readonly discord;
 
   readonly #db: PgSession;
   readonly #close: () => Promise<void>;
@@ -116,6 +118,7 @@ class PostgresJournal implements Journal {
     this.routes = new PostgresRoutes(db);
     this.snapshots = new PostgresSnapshots(db);
     this.leases = new PostgresLeases(db);
+    this.discord = new PostgresDiscord(db);
     this.changes = changes;
   }
 

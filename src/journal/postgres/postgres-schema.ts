@@ -6,8 +6,9 @@
 import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { PgSession } from './postgres-session.js';
 
-/** The version this build writes (journal_schema.version). */
-export const SCHEMA_VERSION = 1;
+/** The version this build writes (journal_schema.version). 1: the journal, leases and chunk claims; 2: the Discord
+ * interface's state (journal-discord.ts). */
+export const SCHEMA_VERSION = 2;
 /** How long a migration waits for a table lock before it gives up (the replica's start fails, retried). */
 const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 /** Any fixed key; only memory-pool's migration takes it. */
@@ -64,6 +65,26 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS chunk_claims (
      chunk_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL
    )`,
+  // Step 2 (a journal at 1 runs every statement again: those above are no-ops there).
+  `CREATE TABLE IF NOT EXISTS discord_opt_outs (
+     bot TEXT NOT NULL, user_id TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (bot, user_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS discord_channel_rules (
+     bot TEXT NOT NULL, channel_id TEXT NOT NULL, rule TEXT NOT NULL CHECK (rule IN ('allow', 'deny')),
+     PRIMARY KEY (bot, channel_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS discord_backfilled (
+     bot TEXT NOT NULL, channel_id TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (bot, channel_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS discord_forgotten_before (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'channel')), id TEXT NOT NULL,
+     at BIGINT NOT NULL, PRIMARY KEY (bot, kind, id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS discord_threads (
+     bot TEXT NOT NULL, thread_id TEXT NOT NULL, parent_id TEXT NOT NULL, public INTEGER,
+     PRIMARY KEY (bot, thread_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS discord_gateway (bot TEXT PRIMARY KEY, connected_at BIGINT NOT NULL)`,
 ];
 
 /**

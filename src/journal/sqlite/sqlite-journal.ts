@@ -7,9 +7,11 @@ import type { MemoryMessage } from '../../chunking/memory-message.js';
 import { SerialQueue } from '../../runtime/serial-queue.js';
 import { toAsync } from '../async-view.js';
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
+import type { JournalDiscord } from '../journal-discord.js';
 import { MessageJournal, openJournalDatabase } from '../message-journal.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
+import { SqliteDiscord } from './sqlite-discord.js';
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
@@ -32,6 +34,7 @@ export class SqliteJournal implements Journal {
   readonly snapshots;
   readonly leases: JournalLeases;
   readonly changes: JournalChanges;
+  readonly discord: JournalDiscord;
 
   readonly #db: Database;
   readonly #journal: MessageJournal;
@@ -62,8 +65,34 @@ export class SqliteJournal implements Journal {
     this.routes = toAsync(journal.routes, this.#run);
     this.snapshots = toAsync(journal.snapshots, this.#run);
     this.leases = toAsync(new SqliteLeases(db), this.#run);
+    this.discord = this.#durable(toAsync(new SqliteDiscord(db), this.#run));
     this.#sqliteChanges = inTransaction?.changes ?? new SqliteChanges(db);
     this.changes = this.#sqliteChanges;
+  }
+
+  /**
+   * Outside a transaction, each write resolves once its commit is fsynced (as the journal's saves are, and as
+   * discord.sqlite's opt-outs were, with synchronous = FULL); inside one, the caller flushes after it.
+   */
+  #durable(discord: JournalDiscord): JournalDiscord {
+    if (this.#depth > 0) return discord;
+    const flushed =
+      <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        const result = await write(...args);
+        await this.#journal.flush();
+        return result;
+      };
+    return {
+      readState: discord.readState,
+      setOptedOut: flushed(discord.setOptedOut),
+      setChannelRule: flushed(discord.setChannelRule),
+      markBackfilled: flushed(discord.markBackfilled),
+      noteForgotten: flushed(discord.noteForgotten),
+      noteThread: flushed(discord.noteThread),
+      dropThreads: flushed(discord.dropThreads),
+      markConnected: flushed(discord.markConnected),
+    };
   }
 
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number) {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { Journal, JournalTopic } from '../journal.js';
+import { defineDiscordStateCases } from './discord-contract.js';
 
 /** One journal under test, reached through as many connections as a case asks for. */
 export interface JournalTarget {
@@ -585,6 +586,8 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
         complete: false,
       });
     });
+
+    defineDiscordStateCases(() => ({ a, b }), newBot);
 
     test('the probe writes, and checkWritable passes on a healthy journal', async () => {
       await a.probeWritable();

@@ -62,6 +62,12 @@ export async function writeSource(dir: string): Promise<string> {
   await journal.routes.beginReembed('mem_other', 'mem_other', 'mem_other-v2', '{"provider":"hashing"}', 19);
   await journal.routes.switchTo(COLLECTION, `${COLLECTION}-v2`, 20);
   await journal.snapshots.recordRestore(COLLECTION, 'snap.jsonl', true, 21);
+  await journal.discord.setOptedOut(BOT, 'u1', true, 22);
+  await journal.discord.setChannelRule(BOT, 'c9', 'deny');
+  await journal.discord.markBackfilled(BOT, 'c8', 23);
+  await journal.discord.noteForgotten(BOT, 'user', 'u2', 24);
+  await journal.discord.noteThread(BOT, 't1', 'c8', true);
+  await journal.discord.markConnected(BOT, 25);
   await journal.close();
   const config = join(dir, 'memory-pool.yaml');
   writeFileSync(
@@ -87,6 +93,7 @@ export async function readJournal(journal: Journal): Promise<Record<string, unkn
     pending: await journal.pendingConversations(),
     chunkMessages: await journal.chunks.chunkMessages('c1'),
     depth: await journal.queueDepth(),
+    discord: await journal.discord.readState(BOT),
   };
 }
 

@@ -89,7 +89,7 @@ export async function handleForgetButton(
   // Noted first: a back-fill still reading history must not record again what is being forgotten.
   const now = Date.now();
   for (const selector of selectors) {
-    context.state.noteForgotten(kind, 'channel_id' in selector ? selector.channel_id : target, now);
+    await context.state.noteForgotten(kind, 'channel_id' in selector ? selector.channel_id : target, now);
   }
   let forgotten = 0;
   for (const selector of selectors) {

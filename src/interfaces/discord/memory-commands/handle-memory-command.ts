@@ -1,9 +1,9 @@
 /** @module Answers each `/memory` subcommand; every answer is ephemeral (only the caller sees it). */
 import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import type { CommandContext } from './command-context.js';
-import { askToForget } from './confirm-forget.js';
 import { listReadableChannels } from '../readable-channels.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
+import type { CommandContext } from './command-context.js';
+import { askToForget } from './confirm-forget.js';
 import { parseMessageLink } from './parse-message-link.js';
 
 const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral }) as const;
@@ -43,7 +43,7 @@ export async function handleMemoryCommand(
     case 'forget':
       return forgetOne(interaction, context);
     case 'opt-out':
-      context.state.setOptedOut(interaction.user.id, true, Date.now());
+      await context.state.setOptedOut(interaction.user.id, true, Date.now());
       await interaction.reply(
         ephemeral(
           `${self} no longer records what you write. What it already remembers stays until you run /memory forget-me.`,
@@ -51,7 +51,7 @@ export async function handleMemoryCommand(
       );
       return;
     case 'opt-in':
-      context.state.setOptedOut(interaction.user.id, false, Date.now());
+      await context.state.setOptedOut(interaction.user.id, false, Date.now());
       await interaction.reply(ephemeral(`${self} records what you write again, where it records.`));
       return;
     case 'stats': {
@@ -70,7 +70,7 @@ export async function handleMemoryCommand(
     case 'channel allow':
     case 'channel deny': {
       const channel = interaction.options.getChannel('channel', true);
-      context.state.setChannelRule(channel.id, sub === 'allow' ? 'allow' : 'deny');
+      await context.state.setChannelRule(channel.id, sub === 'allow' ? 'allow' : 'deny');
       if (sub === 'deny') {
         await interaction.reply(ephemeral(`<#${channel.id}> and its threads are never recorded.`));
         return;

@@ -38,6 +38,8 @@ export interface FakeDiscord {
   dispatch(t: string, d: unknown): Promise<number>;
   /** The intents the client identified with. */
   readonly identifiedIntents: number | undefined;
+  /** How many gateway connections identified so far (one per login). */
+  readonly identifications: number;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let socket: WebSocket | undefined;
   let sequence = 0;
   let identifiedIntents: number | undefined;
+  let identifications = 0;
   const http = createServer((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://fake');
@@ -83,7 +86,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
                 session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
               },
             }
-          : { body: {} });
+          : // A channel's history: none unless a test answers (a restart reads the gap it left).
+            request.method === 'GET' && /^\/channels\/\d+\/messages$/.test(path)
+            ? { body: [] }
+            : { body: {} });
       response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
       response.end(answer.status === 204 ? undefined : JSON.stringify(answer.body));
     })();
@@ -106,6 +112,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       if (packet.op === 1) void send({ op: 11 });
       if (packet.op !== 2) return;
       identifiedIntents = packet.d.intents;
+      identifications += 1;
       if (options.closeOnIdentify !== undefined) {
         connection.close(options.closeOnIdentify, 'closed by the fake gateway');
         return;
@@ -133,6 +140,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     dispatch,
     get identifiedIntents() {
       return identifiedIntents;
+    },
+    get identifications() {
+      return identifications;
     },
     close: async () => {
       for (const client of gateway.clients) client.terminate();

@@ -1,0 +1,76 @@
+/**
+ * @module What serve does when its config file changes: read and validate the whole file again, as start-up
+ * does, and swap in its API keys for every later request. Nothing else is applied live (ports, bots, store,
+ * journal and embedding are wired once); a change there is named in one line saying it needs a restart.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { LiveApiKeys } from '../auth/live-api-keys.js';
+import { changedSections } from '../config/changed-sections.js';
+import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { Logger } from '../logging/logger.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { isLoopbackHost } from '../runtime/is-loopback-host.js';
+
+/** `applied`: new keys in use; `unchanged`: the keys did not change; `refused`: the keys in use stay. */
+export type ReloadOutcome = 'applied' | 'unchanged' | 'refused';
+
+export interface ConfigReloaderOptions {
+  /** Reads and validates the whole config again, as start-up did; throws ConfigError when it is invalid. */
+  readonly load: () => MemoryPoolConfig;
+  /** The config serve started with: what is running (its listen host, bots, store...). */
+  readonly running: MemoryPoolConfig;
+  readonly apiKeys: LiveApiKeys;
+  readonly metrics: ServiceMetrics;
+  readonly logger: Logger;
+  /** The file's path, named in each line logged. */
+  readonly label: string;
+}
+
+/** The problems of a config error on one line (start-up prints one per line); they never hold a key's value. */
+function describeProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\n\s*-\s*/g, '; ').replace(/\s*\n\s*/g, ' ');
+}
+
+/** Returns the reload: one synchronous read, so two reloads never interleave. */
+export function createConfigReloader(options: ConfigReloaderOptions): () => ReloadOutcome {
+  const { running, apiKeys, metrics, logger, label } = options;
+  const refuse = (reason: string): ReloadOutcome => {
+    metrics.configReloads.inc({ outcome: 'refused' });
+    logger.warn({ config: label }, `config file not applied, the API keys in use stay: ${reason}`);
+    return 'refused';
+  };
+  return () => {
+    let config: MemoryPoolConfig;
+    try {
+      config = options.load();
+    } catch (error) {
+      return refuse(describeProblem(error));
+    }
+    // The file's own listen.host is not applied live: what counts is where this process listens now.
+    if (config.apiKeys.length === 0 && !isLoopbackHost(running.listen.host)) {
+      return refuse(
+        `apiKeys is empty, but serve listens on "${running.listen.host}", which is reachable from other machines; ` +
+          'without API keys anyone there could read and erase every memory. Keep at least one key, or restart on 127.0.0.1',
+      );
+    }
+    const needRestart = changedSections(running, config).filter((section) => section !== 'apiKeys');
+    if (needRestart.length > 0) {
+      logger.warn(
+        { config: label, sections: needRestart },
+        `config changed ${needRestart.join(', ')}: not applied until serve restarts (only apiKeys apply live)`,
+      );
+    }
+    if (isDeepStrictEqual(config.apiKeys, apiKeys.current.keys)) {
+      metrics.configReloads.inc({ outcome: 'unchanged' });
+      return 'unchanged';
+    }
+    apiKeys.replace(config.apiKeys);
+    metrics.configReloads.inc({ outcome: 'applied' });
+    logger.info(
+      { config: label, keys: config.apiKeys.map((key) => key.name) },
+      'API keys reloaded from the config file',
+    );
+    return 'applied';
+  };
+}
