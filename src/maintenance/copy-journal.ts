@@ -22,8 +22,8 @@ export interface CopyJournalRequest {
   /** Default 500 rows per batch (one transaction each). */
   readonly batchSize?: number;
   readonly onProgress?: (done: number, total: number, table: string) => void;
-  /** Called after each batch is committed (tests interrupt the copy here). */
-  readonly afterBatch?: (table: string) => void;
+  /** Called (and awaited) after each batch is committed (tests interrupt the copy, or write beside it, here). */
+  readonly afterBatch?: (table: string) => unknown;
 }
 
 /** One table's figures: rows in the source, and what this run changed in the target. */
@@ -91,8 +91,9 @@ async function copyTable(
     summary.updated += result.updated;
     done += rows.length;
     request.onProgress?.(Math.min(done, total), total, table.name);
-    request.afterBatch?.(table.name);
+    await request.afterBatch?.(table.name);
   }
+  await refuseRowsWrittenMeanwhile(target, table, request.targetLabel);
   // What the target holds and the source does not: deleted or forgotten since an earlier run copied it.
   for (let key = undefined as ReturnType<typeof keyOf> | undefined; ; ) {
     const keys = await target.readKeys(table, key, limit);
@@ -103,6 +104,27 @@ async function copyTable(
   await target.markDone(table);
   request.onProgress?.(total, total, table.name);
   return summary;
+}
+
+/**
+ * Before deleting anything: the table must hold what the copy's own writes left (recorded beside each
+ * batch). More means something else wrote it during the copy (a replica serving it, a tool): its rows
+ * would be among those deleted, so the copy stops here with nothing deleted.
+ */
+async function refuseRowsWrittenMeanwhile(
+  target: JournalCopyTarget,
+  table: CopiedTable,
+  label: string,
+): Promise<void> {
+  const expected = (await target.readProgress()).get(table.name)?.targetRows ?? 0;
+  const found = await target.countRows(table);
+  if (found === expected) return;
+  throw new ValidationError(
+    label,
+    `${label}: while copying, ${table.name} in the Postgres journal changed under the copy (${found} rows, the copy wrote ${expected}): something else writes to it (a memory-pool serve or tool on this database). Nothing was deleted. Stop what writes to it; then copy into an empty database, as this one now holds rows no copy wrote.`,
+    'validation_failed',
+    409,
+  );
 }
 
 /**

@@ -143,6 +143,14 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
       [{ bot: BOT, source: 'api', messageId: 'x', speakerKind: 'user' as const, text: 'x', ts: 1 }],
       1,
     );
+    // While it serves, the copy refuses it for that; once stopped, for the data it left.
+    const serving = await copy(config, written);
+    assert.equal(serving.code, 1);
+    assert.match(
+      serving.err,
+      /^error: --to: memory-pool is serving this Postgres journal now: memory-pool serve /,
+    );
+    await service.close();
     const foreign = await copy(config, written);
     assert.equal(foreign.code, 1);
     assert.match(
@@ -164,7 +172,6 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     // And another journal's copy.
     const other = await copy(await writeSource(join(dir, 'other')), copied);
     assert.match(other.err, /holds a copy of another journal/);
-    await service.close();
   });
 
   test('--dry-run counts the rows and writes nothing', { timeout: 60_000 }, async () => {

@@ -4,10 +4,10 @@
  * written in the same transaction as each batch, so an interrupted copy resumes exactly where it stopped.
  */
 import pg from 'pg';
-import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { BatchResult, CopiedTable, JournalCopyTarget, RowKey, TableProgress } from '../journal-copy.js';
 import type { JournalRow } from '../journal-snapshot.js';
 import { toConnectError } from './check-postgres-journal.js';
+import { holdCopyLock } from './postgres-copy-lock.js';
 import { TYPES } from './postgres-journal.js';
 import { applyPostgresSchema, readPostgresSchemaVersion } from './postgres-schema.js';
 import { PgSession } from './postgres-session.js';
@@ -22,9 +22,6 @@ const PROGRESS_TABLE = `CREATE TABLE IF NOT EXISTS journal_copy (
   target_rows BIGINT NOT NULL, updated_at BIGINT NOT NULL
 )`;
 
-/** Held (on a connection of its own) while a copy runs, so two copies never fill one journal at once. */
-const COPY_LOCK = 7_242_025;
-
 const ESCAPED: Record<string, readonly string[]> = {
   messages: ESCAPED_MESSAGE_COLUMNS,
   chunks: ESCAPED_CHUNK_COLUMNS,
@@ -38,29 +35,26 @@ export async function openPostgresCopyTarget(
   url: string,
   options: { readonly readOnly?: boolean } = {},
 ): Promise<JournalCopyTarget> {
-  const pool = new pg.Pool({ connectionString: url, types: TYPES, max: 3, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: TYPES,
+    max: 3,
+    connectionTimeoutMillis: 5000,
+    application_name: 'memory-pool journal copy',
+  });
   pool.on('error', () => undefined); // an idle client's loss is reported by the next query
   const db = new PgSession(pool, url);
-  let lock: pg.PoolClient | undefined;
+  let lock: pg.Client | undefined;
   const close = async () => {
     // Ending the connection ends its session lock with it.
-    lock?.release(true);
+    await lock?.end().catch(() => undefined);
     await pool.end();
   };
   try {
     if (options.readOnly === true) await readPostgresSchemaVersion(db);
     else {
-      lock = await pool.connect();
-      lock.on('error', () => undefined); // the copy's own queries report a lost server
-      const held = await lock.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
-        COPY_LOCK,
-      ]);
-      if (held.rows[0]?.held !== true) {
-        throw new ConfigError(
-          'journal.postgres.url',
-          'another `memory-pool journal copy` is filling this Postgres journal now; wait for it to end, then run this one again',
-        );
-      }
+      // Taken before anything is written: no other copy, and no replica serving (its saves would be deleted).
+      lock = await holdCopyLock(url);
       await applyPostgresSchema(db);
       await db.run(PROGRESS_TABLE);
       await db.checkWritable();

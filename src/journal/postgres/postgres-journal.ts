@@ -11,6 +11,7 @@ import type { JournalMessage, MessageRow } from '../message-rows.js';
 import { toConnectError } from './check-postgres-journal.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresChunks } from './postgres-chunks.js';
+import { type ServingLock, takeServingLock } from './postgres-copy-lock.js';
 import { PostgresDiscord } from './postgres-discord.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
@@ -61,6 +62,14 @@ export async function openPostgresJournal(
     lock_timeout: 15_000,
     statement_timeout: 60_000,
   };
+  // Held for as long as this journal is open: a `journal copy` into this database refuses to start meanwhile,
+  // and this open refuses while one runs (the copy would delete what this process saves).
+  let serving: ServingLock;
+  try {
+    serving = await takeServingLock(url);
+  } catch (error) {
+    throw toConnectError(error, url);
+  }
   const pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
   // An idle client losing its server is reported by the next query; unhandled, it would end the process.
   pool.on('error', () => undefined);
@@ -68,6 +77,7 @@ export async function openPostgresJournal(
     await applyPostgresSchema(new PgSession(pool, url));
   } catch (error) {
     await pool.end();
+    await serving.close();
     throw toConnectError(error, url);
   }
   const changes = new PostgresChanges(config);
@@ -80,6 +90,7 @@ export async function openPostgresJournal(
     async () => {
       await changes.close();
       await pool.end();
+      await serving.close();
     },
   );
 }
