@@ -186,7 +186,8 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
         return tx.recordMessages([msg('m9', `nine ${runs}`)], 2); // waits for m9's row: a cycle on the first run
       });
       await otherDone;
-      assert.equal(runs, 2);
+      // At least once more: under load the retry itself may meet the other side's locks again, and is retried.
+      assert.ok(runs >= 2, `the aborted transaction was run again (runs: ${runs})`);
       assert.equal(result.edited, 1);
     } finally {
       await other.end();
