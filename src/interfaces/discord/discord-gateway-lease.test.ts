@@ -25,7 +25,7 @@ test('a renewal that hangs (journal partitioned) disconnects before the TTL pass
     renewMs: 100,
     connect: async () =>
       ({
-        state: { markConnected: async () => {} },
+        state: { markConnected: async () => {}, refresh: async () => {} },
         close: async () => {
           closed = true;
         },
@@ -39,4 +39,30 @@ test('a renewal that hangs (journal partitioned) disconnects before the TTL pass
   void lease.abandon();
   assert.equal(closedInTime, true, 'close() has not returned 2 s later: it waits on the hung renewal');
   assert.equal(stillConnected, false, `still connected after the TTL; acquire calls=${calls}`);
+});
+
+test('each renewal re-reads the Discord state, so opt-outs written by another replica apply', async () => {
+  let refreshes = 0;
+  const lease = new DiscordGatewayLease({
+    leases: { acquire: async () => true, release: async () => {} },
+    bot: 'b',
+    logger,
+    ttlMs: 300,
+    renewMs: 50,
+    connect: async () =>
+      ({
+        state: {
+          markConnected: async () => {},
+          refresh: async () => {
+            refreshes += 1;
+          },
+        },
+        close: async () => {},
+        client: { destroy: async () => {} },
+      }) as unknown as DiscordConnection,
+  });
+  await lease.start();
+  await sleep(300);
+  await lease.close();
+  assert.ok(refreshes > 0, 'the holder never re-read the state');
 });

@@ -135,12 +135,17 @@ export class DiscordGatewayLease {
     this.#held = held;
     if (!held) return this.#disconnect();
     this.#armWatchdog(sentAt);
-    if (this.#connection !== undefined) {
-      await this.#bounded(this.#connection.state.markConnected(Date.now()), this.#renewMs).catch(
+    const connection = this.#connection;
+    if (connection !== undefined) {
+      await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(
         (error: unknown) => {
           logger.warn({ err: error }, 'discord: could not note the gateway connected');
         },
       );
+      // Opt-outs, denies and forgets another replica wrote (a legacy move, a late ex-holder) apply from here.
+      await this.#bounded(connection.state.refresh(), this.#renewMs).catch((error: unknown) => {
+        logger.warn({ err: error }, 'discord: could not re-read the Discord state');
+      });
     } else if (this.#connecting === undefined) {
       logger.info({ holder: this.#holder }, 'discord: took the gateway lease; connecting');
       // Not awaited by the renewals: they go on while discord.js logs in, so the lease does not lapse meanwhile.
