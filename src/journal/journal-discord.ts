@@ -47,6 +47,6 @@ export interface JournalDiscord {
   noteThread(bot: string, threadId: string, parentId: string, isPublic?: boolean): Promise<void>;
   /** Drops these threads and the threads whose parent is among `ids` (deleted channels). */
   dropThreads(bot: string, ids: readonly string[]): Promise<void>;
-  /** Notes that the gateway was connected at `at` (the start of the gap a takeover back-fills). */
+  /** Notes that the gateway was connected at `at` (Postgres: its own clock), replacing the last mark: the start of the gap a takeover back-fills. */
   markConnected(bot: string, at: number): Promise<void>;
 }

@@ -24,6 +24,11 @@ export interface CopyJournalRequest {
   readonly onProgress?: (done: number, total: number, table: string) => void;
   /** Called (and awaited) after each batch is committed (tests interrupt the copy, or write beside it, here). */
   readonly afterBatch?: (table: string) => unknown;
+  /**
+   * An older memory-pool's `discord.sqlite` still in the source's dataDir (its path), if any: the copy does not
+   * carry it, so it refuses rather than leave every opt-out behind (review s24, finding 5).
+   */
+  readonly unmovedDiscordFile?: string | undefined;
 }
 
 /** One table's figures: rows in the source, and what this run changed in the target. */
@@ -47,6 +52,12 @@ export async function copyJournal(
   target: JournalCopyTarget,
   request: CopyJournalRequest,
 ): Promise<CopyJournalSummary> {
+  if (request.unmovedDiscordFile !== undefined) {
+    throw new ValidationError(
+      'dataDir',
+      `config dataDir: ${request.unmovedDiscordFile} holds an older memory-pool's Discord state (opt-outs, forgets, channel rules), which journal copy does not carry. Start \`memory-pool serve\` once with this config (on its SQLite journal, with discord: configured) so it moves the file into the journal (renamed discord.sqlite.moved-to-journal), stop it, then copy again.`,
+    );
+  }
   const counts = new Map<string, number>();
   for (const table of COPIED_TABLES) counts.set(table.name, await target.countRows(table));
   const progress = await target.readProgress();

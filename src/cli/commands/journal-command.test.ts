@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { writeLegacyDiscordFile } from '../../interfaces/discord/test-support/legacy-discord-file.js';
 import { openPostgresCopyTarget } from '../../journal/postgres/postgres-copy-target.js';
 import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
@@ -172,6 +173,19 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     // And another journal's copy.
     const other = await copy(await writeSource(join(dir, 'other')), copied);
     assert.match(other.err, /holds a copy of another journal/);
+  });
+
+  test('an older discord.sqlite not yet moved into the journal is refused, naming the file and the fix', {
+    timeout: 60_000,
+  }, async () => {
+    const config = await writeSource(join(dir, 'legacy'));
+    writeLegacyDiscordFile(join(dir, 'legacy', 'data'), true);
+    const refused = await copy(config, await database());
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.err,
+      /discord\.sqlite holds an older memory-pool's Discord state .*Start `memory-pool serve` once/,
+    );
   });
 
   test('--dry-run counts the rows and writes nothing', { timeout: 60_000 }, async () => {

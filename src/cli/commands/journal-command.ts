@@ -3,13 +3,15 @@
  * names into a Postgres journal (checks first, resumable, idempotent, with a progress bar and a summary).
  * The URL may come from MEMORY_POOL_POSTGRES_URL instead; its password is never printed.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { postgresUrlProblem } from '../../config/journal-schema.js';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { CopyJournalSummary } from '../../maintenance/copy-journal.js';
 import { readEnv } from '../../runtime/read-env.js';
 import { loadCommandConfig } from '../command-context.js';
-import { type CommandOutput, CommandFailure, configOption, processOutput, runCommand } from './command-io.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 
 export interface JournalCopyOptions {
@@ -59,6 +61,7 @@ export function runJournalCopy(
             ...(options.dryRun === true ? { dryRun: true } : {}),
             ...(deps.batchSize === undefined ? {} : { batchSize: deps.batchSize }),
             ...(deps.afterBatch === undefined ? {} : { afterBatch: deps.afterBatch }),
+            unmovedDiscordFile: unmovedDiscordFileIn(config.dataDir),
             onProgress: progress.update,
           }),
         );
@@ -162,4 +165,10 @@ export function registerJournalCommand(program: Command): void {
     .action(async (options: JournalCopyOptions) => {
       process.exitCode = await runJournalCopy(options);
     });
+}
+
+/** The path of an older memory-pool's discord.sqlite that serve has not moved into the journal yet. */
+function unmovedDiscordFileIn(dataDir: string): string | undefined {
+  const path = join(dataDir, 'discord.sqlite');
+  return existsSync(path) ? path : undefined;
 }

@@ -3,12 +3,16 @@
  * `discord-gateway:<bot>` connects; the others retry to take it every renewal period. A holder that cannot
  * renew (the lease expired and another took it, or the journal is unreachable) disconnects at once, so two
  * replicas never record (or answer) for one bot together; a killed holder's lease expires after its TTL and
- * another replica connects and back-fills the gap (see the recorder's `gapSince`).
+ * another replica connects and back-fills the gap (see the recorder's `gapSince`). "Cannot renew" includes a
+ * renewal that never answers (a partitioned journal): a local watchdog disconnects once the last successful
+ * renewal, timed before it was sent, is older than the TTL minus a margin, whatever the journal does.
  */
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../logging/logger.js';
+import { withDeadline } from '../../runtime/abort-deadline.js';
 import type { GatewayLeases } from './discord-state-store.js';
 import type { DiscordConnection } from './start-discord.js';
 
@@ -40,6 +44,11 @@ export class DiscordGatewayLease {
   #startFailure: unknown;
   #timer: NodeJS.Timeout | undefined;
   #tick: Promise<void> = Promise.resolve();
+  /** A renewal is in flight: the timer skips its turn rather than queue behind a slow one. */
+  #ticking = false;
+  /** Monotonic time at which the last successful acquire was sent: the lease is surely ours until + TTL. */
+  #lastRenewedAt = Number.NEGATIVE_INFINITY;
+  #watchdog: NodeJS.Timeout | undefined;
 
   constructor(options: DiscordGatewayLeaseOptions) {
     this.#options = options;
@@ -66,20 +75,34 @@ export class DiscordGatewayLease {
     }
     if (this.#startFailure !== undefined) throw this.#startFailure;
     this.#timer = setInterval(() => {
-      this.#tick = this.#tick.then(() => this.#renew());
-    }, this.#options.renewMs ?? 5000);
+      if (this.#ticking) return;
+      this.#ticking = true;
+      this.#tick = this.#renew().finally(() => {
+        this.#ticking = false;
+      });
+    }, this.#renewMs);
+  }
+
+  get #renewMs(): number {
+    return this.#options.renewMs ?? 5000;
+  }
+
+  get #ttlMs(): number {
+    return this.#options.ttlMs ?? 15_000;
   }
 
   /** Disconnects (after the replies in flight), notes until when it was connected, and gives the lease up. */
   async close(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#tick;
+    clearTimeout(this.#watchdog);
+    // Bounded: a renewal times out by itself, but a stop must not hang on anything the journal does.
+    await this.#bounded(this.#tick, this.#renewMs).catch(() => undefined);
     await this.#connecting;
     const connection = this.#connection;
     this.#connection = undefined;
     if (connection !== undefined) {
-      await connection.state.markConnected(Date.now()).catch(() => undefined);
+      await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(() => undefined);
       await connection.close();
     }
     await this.#options.leases.release(this.#name, this.#holder).catch(() => undefined);
@@ -89,25 +112,39 @@ export class DiscordGatewayLease {
   async abandon(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#watchdog);
     const connection = this.#connection;
     this.#connection = undefined;
     await connection?.client.destroy();
   }
 
   async #renew(): Promise<void> {
-    const { leases, logger, ttlMs = 15_000 } = this.#options;
+    const { leases, logger } = this.#options;
     let held = false;
+    // Taken before the request leaves: the journal's expiry is at least this plus the TTL.
+    const sentAt = performance.now();
     try {
-      held = await leases.acquire(this.#name, this.#holder, ttlMs, Date.now());
+      held = await this.#bounded(
+        leases.acquire(this.#name, this.#holder, this.#ttlMs, Date.now()),
+        this.#renewMs,
+      );
     } catch (error) {
       logger.warn({ err: error }, 'discord: could not renew the gateway lease');
     }
     if (this.#stopped) return;
     this.#held = held;
     if (!held) return this.#disconnect();
-    if (this.#connection !== undefined) {
-      await this.#connection.state.markConnected(Date.now()).catch((error: unknown) => {
-        logger.warn({ err: error }, 'discord: could not note the gateway connected');
+    this.#armWatchdog(sentAt);
+    const connection = this.#connection;
+    if (connection !== undefined) {
+      await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(
+        (error: unknown) => {
+          logger.warn({ err: error }, 'discord: could not note the gateway connected');
+        },
+      );
+      // Opt-outs, denies and forgets another replica wrote (a legacy move, a late ex-holder) apply from here.
+      await this.#bounded(connection.state.refresh(), this.#renewMs).catch((error: unknown) => {
+        logger.warn({ err: error }, 'discord: could not re-read the Discord state');
       });
     } else if (this.#connecting === undefined) {
       logger.info({ holder: this.#holder }, 'discord: took the gateway lease; connecting');
@@ -136,6 +173,29 @@ export class DiscordGatewayLease {
     }
     this.#connection = connection;
     await connection.state.markConnected(Date.now()).catch(() => undefined);
+  }
+
+  /** `work`, or a TimeoutError once `ms` passed (the work is left to finish on its own). */
+  #bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+    return withDeadline(ms, { onTimeout: (error) => error }, () => work);
+  }
+
+  /**
+   * Disconnects at the local deadline unless a later renewal succeeds first. The margin (a renewal period, at
+   * most half the TTL) leaves time for the close before another replica can take the lease.
+   */
+  #armWatchdog(sentAt: number): void {
+    this.#lastRenewedAt = sentAt;
+    const margin = Math.min(this.#renewMs, this.#ttlMs / 2);
+    clearTimeout(this.#watchdog);
+    this.#watchdog = setTimeout(
+      () => {
+        if (this.#stopped || performance.now() - this.#lastRenewedAt < this.#ttlMs - margin) return;
+        this.#held = false;
+        void this.#disconnect();
+      },
+      Math.max(0, sentAt + this.#ttlMs - margin - performance.now()),
+    );
   }
 
   async #disconnect(): Promise<void> {

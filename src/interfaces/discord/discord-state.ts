@@ -2,8 +2,9 @@
  * @module What the Discord interface must remember across restarts and replicas, kept in the journal
  * (through the service: src/journal/journal-discord.ts): who opted out of recording, the channel rules `/memory channel allow|deny` set, the
  * channels back-filled, the forgets that bar re-recording, and the parent of each thread recorded from
- * (Discord forgets archived threads' parents). Read once at connect and answered from memory after: every
- * message asks, and only the replica holding the bot's gateway lease reads or writes it meanwhile.
+ * (Discord forgets archived threads' parents). Read at connect and answered from memory after (every message
+ * asks); the holder of the gateway lease merges the journal's rows in again at each renewal, since a legacy
+ * move or a late ex-holder may have written there too.
  */
 import type { ChannelRule, DiscordStateStore, StoredDiscordState } from './discord-state-store.js';
 
@@ -41,6 +42,26 @@ export class DiscordState {
   /** Reads `bot`'s state from the journal. */
   static async load(journal: DiscordStateStore, bot: string): Promise<DiscordState> {
     return new DiscordState(journal, bot, await journal.readState(bot));
+  }
+
+  /**
+   * Merges the journal's rows into memory on the safe side: its opt-outs, deny rules, forgets and threads are
+   * added (a rule only where memory has none, a deny always); nothing in memory is dropped. An opt-in made
+   * elsewhere therefore waits for the next connect, while an opt-out made elsewhere applies within a renewal.
+   */
+  async refresh(): Promise<void> {
+    const rows = await this.#journal.readState(this.#bot);
+    for (const userId of rows.optedOut) this.#optedOut.add(userId);
+    for (const { channelId, rule } of rows.channelRules) {
+      if (rule === 'deny' || !this.#rules.has(channelId)) this.#rules.set(channelId, rule);
+    }
+    for (const { kind, id, at } of rows.forgotten) {
+      const key = `${kind}:${id}`;
+      this.#forgotten.set(key, Math.max(at, this.#forgotten.get(key) ?? at));
+    }
+    for (const thread of rows.threads) {
+      if (!this.#threads.has(thread.threadId)) this.#threads.set(thread.threadId, thread);
+    }
   }
 
   isOptedOut(userId: string): boolean {

@@ -1,6 +1,6 @@
 /** @module The Discord state in the Postgres journal: the SQLite tables' columns and meanings, one statement a call. */
 import type { ChannelRule, DiscordStateRows, JournalDiscord } from '../journal-discord.js';
-import type { PgSession } from './postgres-session.js';
+import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
 
 /** A commit is durable when it returns (synchronous_commit), so writes need no flush. */
 export class PostgresDiscord implements JournalDiscord {
@@ -100,11 +100,15 @@ export class PostgresDiscord implements JournalDiscord {
     );
   }
 
+  /**
+   * On the server's clock, as the leases are, and overwritten rather than kept at the greatest: a replica whose
+   * clock ran ahead must not push the gap start of a later takeover past the real end of the connection.
+   */
   async markConnected(bot: string, at: number): Promise<void> {
     await this.#db.run(
-      `INSERT INTO discord_gateway (bot, connected_at) VALUES ($1, $2)
-       ON CONFLICT (bot) DO UPDATE SET connected_at = GREATEST(discord_gateway.connected_at, excluded.connected_at)`,
-      [bot, at],
+      `INSERT INTO discord_gateway (bot, connected_at) VALUES ($1, COALESCE($2::bigint, ${SERVER_NOW_MS}))
+       ON CONFLICT (bot) DO UPDATE SET connected_at = excluded.connected_at`,
+      [bot, this.#db.expiryNow(at)],
     );
   }
 }

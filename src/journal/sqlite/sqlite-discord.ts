@@ -97,11 +97,15 @@ export class SqliteDiscord {
       .run(bot, list, list);
   }
 
+  /**
+   * Overwritten rather than kept at the greatest: a mark from a clock that ran ahead must not push a later
+   * takeover's gap start past the real end of the connection (an older mark only widens the gap read).
+   */
   markConnected(bot: string, at: number): void {
     this.#db
       .prepare(
         `INSERT INTO discord_gateway (bot, connected_at) VALUES (?, ?)
-         ON CONFLICT DO UPDATE SET connected_at = MAX(connected_at, excluded.connected_at)`,
+         ON CONFLICT DO UPDATE SET connected_at = excluded.connected_at`,
       )
       .run(bot, at);
   }

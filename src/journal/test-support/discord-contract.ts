@@ -73,12 +73,13 @@ export function defineDiscordStateCases(
     assert.deepEqual(state.threads.map((t) => t.threadId).sort(), ['t-old', 't-private']);
   });
 
-  test('Discord state: the gateway connection time only moves forward; a rolled-back write leaves nothing', async () => {
+  test('Discord state: the last gateway connection mark wins; a rolled-back write leaves nothing', async () => {
     const { a, b } = connections();
     const bot = newBot();
+    // A mark from a clock that ran ahead must not hide a later holder's gap (review s24, finding 6).
     await a.discord.markConnected(bot, 100);
     await b.discord.markConnected(bot, 90);
-    assert.equal((await b.discord.readState(bot)).connectedUntil, 100);
+    assert.equal((await b.discord.readState(bot)).connectedUntil, 90);
     await a
       .transaction(async (tx) => {
         await tx.discord.setOptedOut(bot, 'u1', true, 1);

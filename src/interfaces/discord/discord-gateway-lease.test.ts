@@ -1,0 +1,68 @@
+/** @module Regression (review s24, finding 1): a renewal that never answers still disconnects, and close() returns. */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../../logging/logger.js';
+import { DiscordGatewayLease } from './discord-gateway-lease.js';
+import type { DiscordConnection } from './start-discord.js';
+
+const logger = createLogger({ level: 'silent' });
+
+test('a renewal that hangs (journal partitioned) disconnects before the TTL passes, and close() returns', async () => {
+  let calls = 0;
+  let closed = false;
+  const leases = {
+    // The first acquire answers; later ones never do, as with a partition to the journal.
+    acquire: () => (++calls === 1 ? Promise.resolve(true) : new Promise<boolean>(() => {})),
+    release: async () => {},
+  };
+  const lease = new DiscordGatewayLease({
+    leases,
+    bot: 'b',
+    logger,
+    ttlMs: 300,
+    renewMs: 100,
+    connect: async () =>
+      ({
+        state: { markConnected: async () => {}, refresh: async () => {} },
+        close: async () => {
+          closed = true;
+        },
+        client: { destroy: async () => {} },
+      }) as unknown as DiscordConnection,
+  });
+  await lease.start();
+  await sleep(1000); // Past three TTLs: another replica reaching the journal has taken the lease by now.
+  const stillConnected = lease.connection !== undefined || !closed;
+  const closedInTime = await Promise.race([lease.close().then(() => true), sleep(2000).then(() => false)]);
+  void lease.abandon();
+  assert.equal(closedInTime, true, 'close() has not returned 2 s later: it waits on the hung renewal');
+  assert.equal(stillConnected, false, `still connected after the TTL; acquire calls=${calls}`);
+});
+
+test('each renewal re-reads the Discord state, so opt-outs written by another replica apply', async () => {
+  let refreshes = 0;
+  const lease = new DiscordGatewayLease({
+    leases: { acquire: async () => true, release: async () => {} },
+    bot: 'b',
+    logger,
+    ttlMs: 300,
+    renewMs: 50,
+    connect: async () =>
+      ({
+        state: {
+          markConnected: async () => {},
+          refresh: async () => {
+            refreshes += 1;
+          },
+        },
+        close: async () => {},
+        client: { destroy: async () => {} },
+      }) as unknown as DiscordConnection,
+  });
+  await lease.start();
+  await sleep(300);
+  await lease.close();
+  assert.ok(refreshes > 0, 'the holder never re-read the state');
+});
