@@ -4,7 +4,7 @@
  * waking when due. Work is read from the journal every time, so a restart, or Qdrant or the embedder being
  * down, only delays it.
  */
-import { createHolderId } from '../journal/hold-lease.js';
+import { createHolderId } from '../runtime/holder-id.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { planChunks } from '../chunking/chunk-planner.js';
 import { deriveChunkPointId } from '../chunking/chunk-point-id.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
-import { createHolderId } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { PendingConversation } from '../journal/message-journal.js';
+import { createHolderId } from '../runtime/holder-id.js';
 
 /** Whether to write a conversation's short remainder now: every conversation, none, or those chosen (an import's). */
 export type FlushRule = boolean | ((conversation: PendingConversation) => boolean);

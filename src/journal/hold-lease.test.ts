@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { createHolderId, holdLease, runUnderLease } from './hold-lease.js';
+import { createHolderId } from '../runtime/holder-id.js';
+import { holdLease, runUnderLease } from './hold-lease.js';
 import type { Journal, JournalLeases } from './journal.js';
 import { openSqliteJournal } from './sqlite/sqlite-journal.js';
 

@@ -3,18 +3,12 @@
  * while the pass works, given back at the end. A holder that dies stops renewing, so another takes the lease
  * once it expires.
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../errors/memory-pool-error.js';
+import { createHolderId } from '../runtime/holder-id.js';
 import type { JournalLeases } from './journal.js';
 
 /** Default life of a pass's lease: a killed holder blocks the next pass this long at most. */
 const PASS_LEASE_MS = 60_000;
-
-/** One process's name in leases and chunk claims: host, pid and a random tail (a restarted pid is another holder). */
-export function createHolderId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
 
 export interface HeldLease {
   /** False once this holder lost it: a renewal found it taken, or renewals failed for longer than its life. */

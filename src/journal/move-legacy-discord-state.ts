@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { Logger } from '../logging/logger.js';
-import { createHolderId, type HeldLease, holdLease } from './hold-lease.js';
+import { createHolderId } from '../runtime/holder-id.js';
+import { type HeldLease, holdLease } from './hold-lease.js';
 import type { Journal } from './journal.js';
 import type { ChannelRule } from './journal-discord.js';
 

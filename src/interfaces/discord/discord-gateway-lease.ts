@@ -8,11 +8,10 @@
  * renewal, timed before it was sent, is older than the TTL minus a margin, whatever the journal does.
  */
 
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../logging/logger.js';
 import { withDeadline } from '../../runtime/abort-deadline.js';
+import { createHolderId } from '../../runtime/holder-id.js';
 import type { GatewayLeases } from './discord-state-store.js';
 import type { DiscordConnection } from './start-discord.js';
 
@@ -53,7 +52,7 @@ export class DiscordGatewayLease {
   constructor(options: DiscordGatewayLeaseOptions) {
     this.#options = options;
     this.#name = `discord-gateway:${options.bot}`;
-    this.#holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.#holder = options.holder ?? createHolderId();
   }
 
   /** The live connection, while this replica holds the lease and is connected. */

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { ConfigError } from '../../errors/memory-pool-error.js';
-import { createHolderId } from '../hold-lease.js';
+import { createHolderId } from '../../runtime/holder-id.js';
 
 /** The key of the lock (pg_locks shows it as classid 0, objid this, objsubid 1). */
 export const COPY_LOCK = 7_242_025;
