@@ -16,6 +16,16 @@
  * from outside like the texts) and the CPU time per message of the whole process (all threads: on a shared
  * machine, steadier than wall time).
  *
+ * Measured (issue 27, each message read once: parts pooled from their lines, a part whose lines' cosine is
+ * below 0.45 embedded whole; NOT merged, it failed the recall gate, docs/recall.md; git branch `partvec`),
+ * from a copy of that branch with `linePooling` set on the offline embedder, --messages 1000 --rounds 2,
+ * 2026-12-05, load average 7-10:
+ * --compare today's main: 55.4 / 27.6 s vs 76.3 / 87.1 s, 1.04 vs 0.90 model texts/message (one line each
+ * against two), 31-32 vs 45-46 CPU ms/message (1.45x CPU); --compare the main issue 27 was filed against:
+ * 56.6 / 58.9 s vs 117.1 / 156.5 s (2.07x / 2.66x per pair), 34 vs 70-76 CPU ms/message (2.24x CPU), 1.21
+ * texts/message there. The synthetic lines share a 30-word vocabulary, so few parts are re-embedded whole
+ * (on the LoCoMo dev conversations: 1.09 texts/message).
+ *
  * Measured (issue 27, every core busy), --messages 1000 --rounds 2 --compare main's copy, run twice, load
  * average 7-12: this branch 48.1 / 55.4 / 24.9 / 63.4 s (workers 92-97 % busy, 37-40 CPU ms/message), main
  * 95.1 / 88.9 / 40.8 / 72.9 s (92-94 %, 39-46 CPU ms/message): 1.98x / 1.60x / 1.64x / 1.15x wall per pair,
