@@ -36,7 +36,10 @@ describe('/mcp failures', () => {
     const fail = async (): Promise<never> => {
       throw new Error('SECRET /data/journal.sqlite');
     };
+    // Every read recall may make first: the parts' searches and the scroll for chunks without parts too.
     fake.store.searchPoints = fail;
+    fake.store.queryPoints = fail;
+    fake.store.scrollPoints = fail;
     fake.store.countPoints = fail;
   });
   afterEach(() => fake.close());

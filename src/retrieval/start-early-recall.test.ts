@@ -1,0 +1,96 @@
+/** @module Recall asks the store what needs no vector while the model embeds the query, and the rest after. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
+import type { EmbedOptions } from '../embedding/embedder.js';
+import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
+import { createPartsGuard } from '../parts/parts-guard.js';
+import { encodeDocumentTerms } from '../parts/sparse-vector.js';
+import { tokenizeText } from '../parts/tokenize-text.js';
+import { createCollectionGuard } from '../store/collection-guard.js';
+import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
+import { withStoreHooks } from '../store/test-support/with-store-hooks.js';
+import { retrieveMemories } from './retrieve-memories.js';
+
+const CHUNK = '0b6c1c9e-6a43-4d57-9e1b-6d0f1f6b0001';
+const PART = '0b6c1c9e-6a43-4d57-9e1b-6d0f1f6b0002';
+const TEXT = 'Helen: My brother Tomas adopted a greyhound called Pixel.';
+
+test('recall sends the word search and the scroll for chunks without parts while the model embeds, the rest after', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'early-recall-'));
+  const journal = openSqliteJournal(dir);
+  try {
+    const hashing = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
+    const vector = Array.from((await hashing.embed([TEXT]))[0]!);
+    const base = createMemoryPointStore();
+    await base.createCollection('mem_mythos', TEST_DIMENSIONS);
+    await base.createHybridCollection('mem_mythos__parts', TEST_DIMENSIONS);
+    await journal.partsIndexes.recordStarted('mem_mythos', true, Date.now());
+    const payload = { text: `[2026-05-07]\n${TEXT}`, messageIds: 't3', source: 'discord', isChunk: true };
+    await base.upsertPoints('mem_mythos', [{ id: CHUNK, vector, payload }]);
+    await base.upsertHybridPoints('mem_mythos__parts', [
+      {
+        id: PART,
+        dense: vector,
+        sparse: encodeDocumentTerms(tokenizeText(TEXT)),
+        payload: { chunkId: CHUNK, messageIds: 't3' },
+      },
+    ]);
+    let embedded = false;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The model, still computing until the test releases it.
+    const embedder = {
+      model: hashing.model,
+      dimensions: TEST_DIMENSIONS,
+      inputWindow: hashing.inputWindow,
+      probe: async () => {},
+      embed: async (texts: readonly string[], _options?: EmbedOptions) => {
+        await gate;
+        embedded = true;
+        return hashing.embed(texts);
+      },
+    };
+    const calls: string[] = [];
+    const store = withStoreHooks(base, {
+      beforeCall: ({ method, args }) => {
+        const using = (args[1] as { using?: string } | undefined)?.using;
+        calls.push(`${embedded ? 'after' : 'before'} ${method}${using ? ` ${using}` : ''}`);
+      },
+    });
+    const deps = {
+      store,
+      embedder,
+      guard: createCollectionGuard(store, journal),
+      partsGuard: createPartsGuard(store, journal),
+      forgottenIds: async () => new Set<string>(),
+    };
+    const recalled = retrieveMemories(deps, testBot('mythos'), {
+      bot: 'mythos',
+      query_text: 'What is the name of the greyhound?',
+    });
+    const sentEarly = () =>
+      calls.includes('before queryPoints bm25') && calls.includes('before scrollPoints');
+    for (let turns = 0; turns < 1000 && !sentEarly(); turns++) await new Promise((r) => setImmediate(r));
+    assert.ok(sentEarly(), `sent before the vector: ${calls.join(', ')}`);
+    release();
+    const { hits } = await recalled;
+    assert.deepEqual(
+      hits.map((hit) => hit.id),
+      [CHUNK],
+    );
+    const after = calls.filter((call) => call.startsWith('after'));
+    // No chunk without parts: the chunk search (a filter test of every chunk) is not sent at all; the hit's
+    // chunk is read by id.
+    assert.deepEqual(after, ['after queryPoints dense', 'after retrievePoints']);
+  } finally {
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
