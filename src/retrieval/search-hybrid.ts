@@ -70,7 +70,8 @@ export interface WordSearches {
   /**
    * Most collections hold no chunk without parts (only SillyTavern writes them), and then the chunk search, a
    * filter test of every chunk after the vector came, is not sent: a scroll for one such chunk (which stops at
-   * the first) asks it while the model embeds.
+   * the first) asks it while the model embeds. (A scroll, not a count: like the search, it fails on a
+   * collection gone, and recall then says so and drops its parts; a count says 0.)
    */
   readonly anyWholeChunk: Promise<boolean>;
 }
