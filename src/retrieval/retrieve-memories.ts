@@ -130,7 +130,7 @@ async function recall(
   const embedding = deps.embedder.embed([time.queryText], { signal, query: true });
   // The model embeds in a worker thread (or a provider does, remotely): meanwhile this thread checks the
   // collection and sends the searches that need no vector (start-early-recall.ts).
-  const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first));
+  const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first), embedding);
   const [vector] = await embedding;
   if (vector === undefined) return EMPTY;
   const ahead = early?.dimensions === vector.length ? early : undefined;

@@ -71,21 +71,27 @@ export interface WordSearches {
    * Most collections hold no chunk without parts (only SillyTavern writes them), and then the chunk search, a
    * filter test of every chunk after the vector came, is not sent: a scroll for one such chunk (which stops at
    * the first) asks it while the model embeds. (A scroll, not a count: like the search, it fails on a
-   * collection gone, and recall then says so and drops its parts; a count says 0.)
+   * collection gone, and recall then says so and drops its parts; a count says 0.) Undefined when the vector
+   * is already there (a repeated query): the chunk search is sent at once, at the cost of the scroll.
    */
-  readonly anyWholeChunk: Promise<boolean>;
+  readonly anyWholeChunk?: Promise<boolean>;
 }
 
 /**
  * Starts the searches that need no vector. Each promise may be left unawaited (the embedding failed, or the
  * collection turned out unreadable), so a failure is also caught here; awaiting one still sees it.
  */
-export function startWordSearches(store: MemoryStore, search: Omit<HybridSearch, 'vector'>): WordSearches {
+export function startWordSearches(
+  store: MemoryStore,
+  search: Omit<HybridSearch, 'vector'>,
+  options: { readonly askWholeChunks: boolean },
+): WordSearches {
   const partLexical = searchPartsByWords(store, search);
+  partLexical.catch(() => undefined);
+  if (!options.askWholeChunks) return { partLexical };
   const anyWholeChunk = store
     .scrollPoints(search.collection, { limit: 1, filter: wholeChunkFilter(search) })
     .then((page) => page.points.length > 0);
-  partLexical.catch(() => undefined);
   anyWholeChunk.catch(() => undefined);
   return { partLexical, anyWholeChunk };
 }
@@ -129,7 +135,7 @@ export async function searchHybrid(
       queryText: search.queryText,
     });
   const [chunks, partDense, partLexical] = await Promise.all([
-    started === undefined
+    started?.anyWholeChunk === undefined
       ? searchWholeChunks()
       : started.anyWholeChunk.then((any) => (any ? searchWholeChunks() : [])),
     store.queryPoints(partsCollectionName(search.collection), {

@@ -26,21 +26,29 @@ export interface EarlyRecall {
 
 /**
  * Starts the checks (then, for hybrid recall, the word searches of `search`) with the dimensions the
- * embedder declares; undefined when it declares none, and the recall does all of it once the vector came.
+ * embedder declares, while `embedding` (the query's) is on its way; undefined when the embedder declares no
+ * dimensions, and the recall does all of it once the vector came.
  * The checks are the ones recall made after the vector, in the same order, with the same arguments.
  */
 export function startEarlyRecall(
   deps: EarlyRecallDeps,
   search: Omit<HybridSearch, 'vector'>,
+  embedding: Promise<unknown>,
 ): EarlyRecall | undefined {
   const { dimensions, model } = deps.embedder;
   if (dimensions === undefined) return undefined;
   const { partsGuard } = deps;
+  // A cached vector comes before the checks end: then there is no wait to fill (startWordSearches).
+  let embedded = false;
+  embedding.then(
+    () => (embedded = true),
+    () => undefined,
+  );
   const readable = deps.guard.checkReadable(search.collection, model, dimensions);
   const words = readable.then(async (found) => {
     if (!found || partsGuard === undefined) return undefined;
     const hybrid = await partsGuard.checkPartsUsable(search.collection, model, dimensions);
-    return hybrid ? startWordSearches(deps.store, search) : undefined;
+    return hybrid ? startWordSearches(deps.store, search, { askWholeChunks: !embedded }) : undefined;
   });
   // Awaited only once the vector came (and has these dimensions): a failure before is seen then, or never.
   readable.catch(() => undefined);
