@@ -5,6 +5,9 @@
  * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing]
  * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
  * two builds can be compared on one collection, run after run).
+ * Side by side: `--keep DIR --compare TREE --compare-keep DIR2` (DIR2 a copy of DIR; TREE e.g. `git archive
+ * main` extracted, node_modules linked) runs this tree and TREE as `memory-pool serve`, both at once, and
+ * asks them the same questions in alternation (bench/support/compare-recall-latency.ts).
  *
  * Storing goes through the real write path, but the chunks' and parts' dense vectors come from a fast
  * stand-in (recorded under the offline model's name): embedding 10,000 chunks and their ~90,000 parts with
@@ -103,6 +106,22 @@ const send = (url: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+const question = (i: number) => `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})`;
+const compared = argValue('--compare');
+if (compared !== undefined) {
+  const [keptHere, keptThere] = [argValue('--keep'), argValue('--compare-keep')];
+  if (keptHere === undefined || keptThere === undefined || !existsSync(keptHere) || !existsSync(keptThere))
+    throw new Error('--compare TREE needs --keep DIR and --compare-keep DIR2: two copies of one kept folder');
+  const { compareRecallLatency } = await import('./support/compare-recall-latency.js');
+  await compareRecallLatency({
+    trees: [join(import.meta.dirname, '..'), compared],
+    dirs: [keptHere, keptThere],
+    queries: QUERIES,
+    question,
+  });
+  process.exit(0);
+}
+
 const kept = argValue('--keep');
 const reuse = kept !== undefined && existsSync(kept);
 const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-recall-latency-'));
@@ -192,7 +211,7 @@ try {
   const repeated: number[] = [];
   let hits = 0;
   for (let i = 0; i < QUERIES; i++) {
-    const query = { bot: 'mythos', query_text: `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})` };
+    const query = { bot: 'mythos', query_text: question(i) };
     const first = await post(`${service.url}/retrieve`, query);
     fresh.push(first.ms);
     hits += (first.json as { hits: unknown[] }).hits.length;
