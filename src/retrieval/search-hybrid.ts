@@ -69,10 +69,9 @@ export interface WordSearches {
   readonly partLexical: Promise<ScoredStorePoint[] | undefined>;
   /**
    * Most collections hold no chunk without parts (only SillyTavern writes them), and then the chunk search, a
-   * filter test of every chunk after the vector came, is not sent: a scroll for one such chunk (which stops at
-   * the first) asks it while the model embeds. (A scroll, not a count: like the search, it fails on a
-   * collection gone, and recall then says so and drops its parts; a count says 0.) Undefined when the vector
-   * is already there (a repeated query): the chunk search is sent at once, at the cost of the scroll.
+   * filter test of every chunk after the vector came, is not sent: a count of them (the same filter test, less
+   * than a scroll for one in the embedded store, which walks the points in id order) asks it while the model
+   * embeds. Undefined when the vector is already there (a repeated query): the chunk search is sent at once.
    */
   readonly anyWholeChunk?: Promise<boolean>;
 }
@@ -90,8 +89,8 @@ export function startWordSearches(
   partLexical.catch(() => undefined);
   if (!options.askWholeChunks) return { partLexical };
   const anyWholeChunk = store
-    .scrollPoints(search.collection, { limit: 1, filter: wholeChunkFilter(search) })
-    .then((page) => page.points.length > 0);
+    .countPoints(search.collection, wholeChunkFilter(search))
+    .then((count) => count > 0);
   anyWholeChunk.catch(() => undefined);
   return { partLexical, anyWholeChunk };
 }
@@ -134,10 +133,14 @@ export async function searchHybrid(
       // A collection in st-qdrant-memory's hybrid fork layout ranks its chunks by words here too.
       queryText: search.queryText,
     });
-  const [chunks, partDense, partLexical] = await Promise.all([
+  let skipped = false;
+  const [found, partDense, partLexical] = await Promise.all([
     started?.anyWholeChunk === undefined
       ? searchWholeChunks()
-      : started.anyWholeChunk.then((any) => (any ? searchWholeChunks() : [])),
+      : started.anyWholeChunk.then((any) => {
+          skipped = !any;
+          return any ? searchWholeChunks() : [];
+        }),
     store.queryPoints(partsCollectionName(search.collection), {
       query: search.vector,
       using: DENSE_VECTOR,
@@ -148,6 +151,10 @@ export async function searchHybrid(
     }),
     started?.partLexical ?? searchPartsByWords(store, search),
   ]);
+  // A count says 0 for a collection gone, where the search fails (and recall drops its parts): with nothing
+  // ranked, no chunk is read by id to fail instead, so the search is sent after all.
+  const nothing = partDense.length === 0 && (partLexical?.length ?? 0) === 0;
+  const chunks = skipped && nothing ? await searchWholeChunks() : found;
   const wholeChunks = chunks.map((p) => ({ chunkId: String(p.id), score: p.score }));
   const entries = fuseScores({
     dense: mergeByScore(toPartEntries(partDense), wholeChunks),

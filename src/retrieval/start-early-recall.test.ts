@@ -83,7 +83,7 @@ async function withOneChunk(
   }
 }
 
-test('recall sends the word search and the scroll for chunks without parts while the model embeds, the rest after', async () => {
+test('recall sends the word search and the count of chunks without parts while the model embeds, the rest after', async () => {
   await withOneChunk(async (recall) => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -94,8 +94,7 @@ test('recall sends the word search and the scroll for chunks without parts while
       await gate;
       return hashing.embed(texts);
     });
-    const sentEarly = () =>
-      calls.includes('before queryPoints bm25') && calls.includes('before scrollPoints');
+    const sentEarly = () => calls.includes('before queryPoints bm25') && calls.includes('before countPoints');
     for (let turns = 0; turns < 1000 && !sentEarly(); turns++) await new Promise((r) => setImmediate(r));
     assert.ok(sentEarly(), `sent before the vector: ${calls.join(', ')}`);
     release();
@@ -111,7 +110,7 @@ test('recall sends the word search and the scroll for chunks without parts while
   });
 });
 
-test('a vector that came before the checks ended (a repeated query) is searched at once: no scroll first', async () => {
+test('a vector that came before the checks ended (a repeated query) is searched at once: no count first', async () => {
   await withOneChunk(async (recall) => {
     const { calls, recalled } = recall((texts) => hashing.embed(texts));
     const { hits } = await recalled;
@@ -119,7 +118,7 @@ test('a vector that came before the checks ended (a repeated query) is searched 
       hits.map((hit) => hit.id),
       [CHUNK],
     );
-    assert.ok(!calls.some((call) => call.endsWith('scrollPoints')), calls.join(', '));
+    assert.ok(!calls.some((call) => call.endsWith('countPoints')), calls.join(', '));
     assert.ok(calls.includes('after searchPoints'), calls.join(', '));
   });
 });
