@@ -5,8 +5,8 @@
  * machine's load falls on both alike.
  * Run: node --import tsx bench/query-embedding.bench.ts [--queries 150] [--compare TREE]
  *
- * Measured (issue 27), --queries 150 --compare main's copy, load average 5.0-5.3: this branch (the graph run
- * with execute, its dynamic ops' outputs fed) p50 23.8 ms, main (executeAsync) 26.3 ms.
+ * Measured (issue 27), --queries 150 --compare main's copy, load average 4.3: this branch (the graph run with
+ * execute, its dynamic ops' outputs fed) p50 21.5 ms, main (executeAsync) 22.8 ms.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
