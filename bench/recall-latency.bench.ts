@@ -9,11 +9,12 @@
  * main` extracted, node_modules linked) runs this tree and TREE as `memory-pool serve`, both at once, and
  * asks them the same questions in alternation (bench/support/compare-recall-latency.ts).
  *
- * Measured (issue 27), --queries 200 --compare main's copy (10,046 kept chunks), two runs: this branch new
- * query p50 107.4 / 91.8 ms (p95 209.9 / 193.7), main 122.3 / 100.0 ms (p95 273.6 / 251.8); repeated query
- * 60.3 / 55.8 ms against 59.1 / 51.6 ms; load average 9.1-10.3 and 6.7-7.0 on 2 shared cores. The lead's
- * quiet-machine figure before (load 1.4): new query p50 44.4 ms, repeated 21.3 ms; the 30 ms target wants a
- * quiet machine to be measured again.
+ * Measured (issue 27), --queries 200 --compare main's copy (10,046 kept chunks), three runs: this branch new
+ * query p50 107.4 / 91.8 / 35.3 ms (p95 209.9 / 193.7 / 59.3), main 122.3 / 100.0 / 43.9 ms (p95 273.6 /
+ * 251.8 / 72.2); repeated query 60.3 / 55.8 / 22.1 ms against 59.1 / 51.6 / 21.7 ms; load average 9.1-10.3,
+ * 6.7-7.0 and 2.5-2.7 on 2 shared cores. In-process (--queries 200 --keep), main then this branch, load
+ * 2.6-3.2: new query p50 40.1 → 31.4 ms, repeated 19.7 → 20.8 ms (the lead's figure before, load 1.4: 44.4 /
+ * 21.3 ms).
  *
  * Storing goes through the real write path, but the chunks' and parts' dense vectors come from a fast
  * stand-in (recorded under the offline model's name): embedding 10,000 chunks and their ~90,000 parts with
