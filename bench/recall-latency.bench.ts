@@ -5,6 +5,16 @@
  * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing]
  * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
  * two builds can be compared on one collection, run after run).
+ * Side by side: `--keep DIR --compare TREE --compare-keep DIR2` (DIR2 a copy of DIR; TREE e.g. `git archive
+ * main` extracted, node_modules linked) runs this tree and TREE as `memory-pool serve`, both at once, and
+ * asks them the same questions in alternation (bench/support/compare-recall-latency.ts).
+ *
+ * Measured (issue 27), --queries 200 --compare main's copy (10,046 kept chunks), three runs: this branch new
+ * query p50 107.4 / 91.8 / 35.3 ms (p95 209.9 / 193.7 / 59.3), main 122.3 / 100.0 / 43.9 ms (p95 273.6 /
+ * 251.8 / 72.2); repeated query 60.3 / 55.8 / 22.1 ms against 59.1 / 51.6 / 21.7 ms; load average 9.1-10.3,
+ * 6.7-7.0 and 2.5-2.7 on 2 shared cores. In-process (--queries 200 --keep), main then this branch, load
+ * 2.6-3.2: new query p50 40.1 → 31.4 ms, repeated 19.7 → 20.8 ms (the lead's figure before, load 1.4: 44.4 /
+ * 21.3 ms).
  *
  * Storing goes through the real write path, but the chunks' and parts' dense vectors come from a fast
  * stand-in (recorded under the offline model's name): embedding 10,000 chunks and their ~90,000 parts with
@@ -103,6 +113,22 @@ const send = (url: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+const question = (i: number) => `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})`;
+const compared = argValue('--compare');
+if (compared !== undefined) {
+  const [keptHere, keptThere] = [argValue('--keep'), argValue('--compare-keep')];
+  if (keptHere === undefined || keptThere === undefined || !existsSync(keptHere) || !existsSync(keptThere))
+    throw new Error('--compare TREE needs --keep DIR and --compare-keep DIR2: two copies of one kept folder');
+  const { compareRecallLatency } = await import('./support/compare-recall-latency.js');
+  await compareRecallLatency({
+    trees: [join(import.meta.dirname, '..'), compared],
+    dirs: [keptHere, keptThere],
+    queries: QUERIES,
+    question,
+  });
+  process.exit(0);
+}
+
 const kept = argValue('--keep');
 const reuse = kept !== undefined && existsSync(kept);
 const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-recall-latency-'));
@@ -192,7 +218,7 @@ try {
   const repeated: number[] = [];
   let hits = 0;
   for (let i = 0; i < QUERIES; i++) {
-    const query = { bot: 'mythos', query_text: `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})` };
+    const query = { bot: 'mythos', query_text: question(i) };
     const first = await post(`${service.url}/retrieve`, query);
     fresh.push(first.ms);
     hits += (first.json as { hits: unknown[] }).hits.length;

@@ -21,14 +21,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** Runs `memory-pool <args>` with output appended to `logFile`; the process is tracked until it exits. */
+/**
+ * Runs `memory-pool <args>` with output appended to `logFile`; the process is tracked until it exits. `cli`:
+ * another tree's `src/cli/main.ts` (a copy of main, for a side-by-side run); default this checkout's.
+ */
 export function spawnCli(
   args: readonly string[],
   logFile: string,
   env: NodeJS.ProcessEnv = {},
+  cli = CLI,
 ): ChildProcess {
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', log, log],
   });

@@ -18,6 +18,8 @@ export interface ServiceProcessOptions {
   readonly embedding?: Record<string, unknown>;
   /** A Qdrant URL to use instead of the embedded store, passed as QDRANT_URL as an operator would. */
   readonly qdrantUrl?: string;
+  /** Another tree to serve from (its `src/cli/main.ts`, e.g. a copy of main); default this checkout. */
+  readonly tree?: string;
 }
 
 export interface ServiceProcess {
@@ -60,7 +62,8 @@ export async function createServiceProcess(options: ServiceProcessOptions): Prom
     storeUrl: options.qdrantUrl ?? `http://127.0.0.1:${storePort}`,
     logFile,
     async start() {
-      child = spawnCli(['serve', '--config', configFile], logFile, env);
+      const cli = options.tree === undefined ? undefined : join(options.tree, 'src', 'cli', 'main.ts');
+      child = spawnCli(['serve', '--config', configFile], logFile, env, cli);
       await waitForHttp(`${url}/health`, child);
     },
     async kill() {

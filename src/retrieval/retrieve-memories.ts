@@ -26,7 +26,8 @@ import { formatRecall } from './format-recall.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
-import { searchHybrid } from './search-hybrid.js';
+import { type HybridSearch, searchHybrid, type WordSearches } from './search-hybrid.js';
+import { startEarlyRecall } from './start-early-recall.js';
 import { selectHits } from './select-hits.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
@@ -103,10 +104,6 @@ async function recall(
   // The query without the words that named its window is what is embedded and matched by word.
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
-  const [vector] = await deps.embedder.embed([time.queryText], { signal, query: true });
-  if (vector === undefined) return EMPTY;
-  // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
-  if (!(await deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length))) return EMPTY;
   const scopeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
@@ -121,25 +118,47 @@ async function recall(
     },
   );
   const defaultThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
+  // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
+  // little their words resemble the question's (no score threshold unless the request sets one). Bounds
+  // sent with a topical query filter that topic's recall: the bot's threshold holds (docs/recall.md).
+  const first = window?.precise
+    ? {
+        filter: joinFilters(scopeFilter, timeFilter(window)),
+        threshold: time.topical && window.source === 'request' ? defaultThreshold : request.score_threshold,
+      }
+    : { filter: scopeFilter, threshold: defaultThreshold };
+  const embedding = deps.embedder.embed([time.queryText], { signal, query: true });
+  // The model embeds in a worker thread (or a provider does, remotely): meanwhile this thread checks the
+  // collection and sends the searches that need no vector (start-early-recall.ts).
+  const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first), embedding);
+  const [vector] = await embedding;
+  if (vector === undefined) return EMPTY;
+  const ahead = early?.dimensions === vector.length ? early : undefined;
+  // Nothing was ever written: recall is empty, not an error (the collection is created on first write).
+  const readable =
+    ahead?.readable ?? deps.guard.checkReadable(bot.collection, deps.embedder.model, vector.length);
+  if (!(await readable)) return EMPTY;
   let candidates: RecallHit[] = [];
   let forgotten: ReadonlySet<string> = new Set();
   let weighed = window !== undefined && !window.precise;
   const excluded = new Set(
     (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
   );
-  const search = async (filter: StoreFilter | undefined, scoreThreshold: number | undefined) => {
+  /** `started`: this search's word searches, sent while the model embedded (undefined: chunk-only). */
+  const search = async (
+    filter: StoreFilter | undefined,
+    scoreThreshold: number | undefined,
+    started?: Promise<WordSearches | undefined>,
+  ) => {
+    const words = await started;
     const hybrid =
-      deps.partsGuard !== undefined &&
-      (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length));
+      started === undefined
+        ? deps.partsGuard !== undefined &&
+          (await deps.partsGuard.checkPartsUsable(bot.collection, deps.embedder.model, vector.length))
+        : words !== undefined;
     if (hybrid) {
-      const ranking = await searchHybrid(deps.store, {
-        collection: bot.collection,
-        vector: Array.from(vector),
-        queryText: time.queryText,
-        candidates: limit * 2,
-        ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
-        ...(filter ? { filter } : {}),
-      });
+      const sent = hybridSearch(bot.collection, time.queryText, limit, { filter, threshold: scoreThreshold });
+      const ranking = await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words);
       candidates = await recallPassages(
         {
           bot: bot.name,
@@ -178,21 +197,10 @@ async function recall(
     }
   };
   try {
-    if (window?.precise) {
-      // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
-      // little their words resemble the question's (no score threshold unless the request sets one). Bounds
-      // sent with a topical query filter that topic's recall: the bot's threshold holds (docs/recall.md).
-      const keepThreshold = time.topical && window.source === 'request';
-      await search(
-        joinFilters(scopeFilter, timeFilter(window)),
-        keepThreshold ? defaultThreshold : request.score_threshold,
-      );
-      // With a topic, an empty window may be the day it happened, not the day it was talked about: weigh.
-      if (candidates.length === 0 && !time.timeOnly) {
-        weighed = true;
-        await search(scopeFilter, defaultThreshold);
-      }
-    } else {
+    await search(first.filter, first.threshold, ahead?.words);
+    // With a topic, an empty precise window may be the day it happened, not the day it was talked about: weigh.
+    if (window?.precise && candidates.length === 0 && !time.timeOnly) {
+      weighed = true;
       await search(scopeFilter, defaultThreshold);
     }
   } catch (error) {
@@ -216,6 +224,22 @@ async function recall(
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
     ...(explained ? { time_window: explained } : {}),
+  };
+}
+
+/** One hybrid search of `collection` for the query, without its vector (sent before the vector exists). */
+function hybridSearch(
+  collection: string,
+  queryText: string,
+  limit: number,
+  within: { readonly filter: StoreFilter | undefined; readonly threshold: number | undefined },
+): Omit<HybridSearch, 'vector'> {
+  return {
+    collection,
+    queryText,
+    candidates: limit * 2,
+    ...(within.threshold === undefined ? {} : { scoreThreshold: within.threshold }),
+    ...(within.filter ? { filter: within.filter } : {}),
   };
 }
 

@@ -31,7 +31,8 @@ export interface ModelAnswerMessage {
  * The worker's code. It is plain JavaScript run with `eval`, because a worker started from a TypeScript
  * file would need the TypeScript loader, which Node 20 workers do not inherit. It feeds the graph the sparse
  * `indices`/`values` tensors the package's `EmbeddingsModel.embed` builds from its own tokenizer's ids, so
- * the vectors are the same, bit for bit (offline-embedder.test.ts), without that tokenizer's quadratic time.
+ * the vectors are the same, bit for bit (offline-embedder.test.ts), without that tokenizer's quadratic time;
+ * with them, what the graph's two dynamic ops would compute, so it runs without awaiting each op.
  * Jobs wait in a local queue: the pool sends the next bulk job while one computes (so the worker never waits
  * for the main thread between jobs), and an urgent job that arrives meanwhile goes ahead of it. Between
  * jobs the worker lets its event loop turn (setImmediate), so a message that came during a job is queued
@@ -41,29 +42,62 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const loaded = Promise.all([import(workerData.core), import(workerData.embeddings), import(workerData.weights)])
   .then(async ([core, { initModel }, { modelSource }]) => ({ tf: core.default, model: await initModel(modelSource) }));
+// Two dynamic ops (Where) make the graph run op by op with an await each (executeAsync). What they compute is
+// known from the ids alone: the entries within each text's first 128 tokens, and their (row, position). Fed
+// those three tensors, the graph runs synchronously (execute), bit for bit the same (offline-embedder.test.ts),
+// a query in ~15 % less time.
+const CLIPPED = 'module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Reshape';
+const STORED = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32';
+const POSITIONS = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2';
+const MAX_TOKENS = 128;
 async function embedIds(tf, model, tokenIds) {
   let total = 0;
-  for (const ids of tokenIds) total += ids.length;
+  let kept = 0;
+  for (const ids of tokenIds) {
+    total += ids.length;
+    kept += Math.min(ids.length, MAX_TOKENS);
+  }
   const indices = new Int32Array(total * 2);
   const values = new Int32Array(total);
+  const clipped = new Int32Array(kept);
+  const stored = new Int32Array(kept * 2);
+  const positions = new Int32Array(kept);
   let at = 0;
+  let keep = 0;
   tokenIds.forEach((ids, row) => {
     for (let k = 0; k < ids.length; k++, at++) {
       indices[2 * at] = row;
       indices[2 * at + 1] = k;
       values[at] = ids[k];
+      if (k >= MAX_TOKENS) continue;
+      clipped[keep] = at;
+      stored[2 * keep] = row;
+      stored[2 * keep + 1] = k;
+      positions[keep] = k;
+      keep++;
     }
   });
   const inputs = { indices: tf.tensor2d(indices, [total, 2], 'int32'), values: tf.tensor1d(values, 'int32') };
+  const fed = {
+    ...inputs,
+    [CLIPPED]: tf.tensor1d(clipped, 'int32'),
+    [STORED]: tf.tensor2d(stored, [kept, 2], 'int32'),
+    [POSITIONS]: tf.tensor1d(positions, 'int32'),
+  };
   try {
-    const output = await model.model.executeAsync(inputs);
+    let output;
+    try {
+      output = model.model.execute(fed);
+    } catch {
+      // Whatever the fed graph refuses (an empty text alone), the graph as the package runs it answers.
+      output = await model.model.executeAsync(inputs);
+    }
     const flat = await output.data();
     const dims = output.shape[1];
     output.dispose();
     return tokenIds.map((_, row) => flat.slice(row * dims, (row + 1) * dims));
   } finally {
-    inputs.indices.dispose();
-    inputs.values.dispose();
+    for (const tensor of Object.values(fed)) tensor.dispose();
   }
 }
 const waiting = [];

@@ -36,7 +36,9 @@ describe('/mcp failures', () => {
     const fail = async (): Promise<never> => {
       throw new Error('SECRET /data/journal.sqlite');
     };
+    // Every read recall may make first: the parts' searches too (and the count of chunks without parts).
     fake.store.searchPoints = fail;
+    fake.store.queryPoints = fail;
     fake.store.countPoints = fail;
   });
   afterEach(() => fake.close());
