@@ -18,6 +18,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startEmbedderStandIn } from './support/embedder-stand-in.js';
+import { readMainThreadCpu } from './support/main-thread-cpu.js';
 import { startBenchService } from './support/in-process-service.js';
 import { runStLoop, type StMessage } from './support/st-save-loop.js';
 
@@ -74,11 +75,14 @@ const { client } = service;
  * journal's fsync), plus the idle flush's wait; no writer can store the chat before its messages arrive.
  */
 const floors: number[] = [];
+/** Each round's main-thread CPU seconds for memory-pool (service and its client), which load does not inflate. */
+const cpus: number[] = [];
 
 /** memory-pool: /save in windows of 10 re-sent every 2 messages, until every message is in a stored chunk. */
 async function runMemoryPool(round: number, messages: readonly StMessage[]): Promise<number> {
   const bot = 'mythos';
   const started = performance.now();
+  const cpuBefore = readMainThreadCpu();
   const body = messages.map((m) => ({
     speaker_kind: m.speaker === 'Mythos' ? ('self' as const) : ('user' as const),
     ...(m.speaker === 'Mythos' ? {} : { speaker_name: m.speaker, user_id: 'bench:helen' }),
@@ -96,11 +100,15 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
   while ((await client.stats(bot)).messages.pending > 0) await new Promise((done) => setTimeout(done, 20));
   const stored = (performance.now() - started) / 1000;
   floors.push((latencies.length * percentile(latencies, 0.5)) / 1000 + IDLE_MS / 1000);
+  const cpuAfter = readMainThreadCpu();
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  if (cpu !== undefined) cpus.push(cpu);
   // The last chunk waits for the idle flush after the last new message: that wait is the bot's setting.
   console.log(
     `  memory-pool: ${latencies.length} /save calls answered by ${saved.toFixed(2)} s (each p50 ` +
       `${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms), ` +
-      `all stored at ${stored.toFixed(2)} s, of which ${(IDLE_MS / 1000).toFixed(1)} s is the idle flush's wait`,
+      `all stored at ${stored.toFixed(2)} s, of which ${(IDLE_MS / 1000).toFixed(1)} s is the idle flush's wait; ` +
+      `main thread CPU ${cpu === undefined ? 'n/a' : `${cpu.toFixed(2)} s`}`,
   );
   return stored;
 }
@@ -138,7 +146,8 @@ try {
     `floor: ${Math.ceil(MESSAGES / STEP)} sequential /save calls x their p50, plus the ${IDLE_MS / 1000} s idle ` +
       `flush, median ${median(floors).toFixed(2)} s: at most ${(median(st) / median(floors)).toFixed(1)}x ` +
       `(${(median(st) / (median(floors) - IDLE_MS / 1000)).toFixed(1)}x without the idle flush); ` +
-      `memory-pool is at ${((100 * median(floors)) / median(pool)).toFixed(0)} % of that pace`,
+      `memory-pool is at ${((100 * median(floors)) / median(pool)).toFixed(0)} % of that pace` +
+      (cpus.length === 0 ? '' : `; its main thread used a median ${median(cpus).toFixed(2)} CPU s`),
   );
 } finally {
   await service.close();
