@@ -34,24 +34,24 @@ describePointStoreContract(
   },
 );
 
-// A batch larger than one request (UPSERT_SLICE_COMPONENTS) goes as several: every point lands, vectors exact.
-describe('the Qdrant adapter, upserting more than one request holds', () => {
-  test('stores all 25 points of 3072-d, each findable by its own vector', async () => {
+// A batch larger than two requests (UPSERT_SLICE_COMPONENTS each) goes as three: every point lands, vectors exact.
+describe('the Qdrant adapter, upserting more than two requests hold', () => {
+  test('stores all 50 points of 3072-d, each findable by its own vector', async () => {
     const qdrant = await startTestQdrant();
     const options = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
     const store = createQdrantPointStore(options);
     const collection = `mp_slices_${Math.random().toString(36).slice(2, 8)}`;
     try {
       await store.createCollection(collection, 3072);
-      const points = Array.from({ length: 25 }, (_, i) => ({
+      const points = Array.from({ length: 50 }, (_, i) => ({
         id: i + 1,
         vector: Array.from({ length: 3072 }, (_, d) => (d === i ? 1 : 0.001 * ((d * 7 + i) % 13))),
         payload: { n: i },
       }));
       assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);
       await store.upsertPoints(collection, points);
-      assert.equal(await store.countPoints(collection), 25);
-      for (const i of [0, 12, 24]) {
+      assert.equal(await store.countPoints(collection), 50);
+      for (const i of [0, 21, 30, 49]) {
         const [best] = await store.searchPoints(collection, { vector: points[i]!.vector, limit: 1 });
         assert.deepEqual([best?.id, best?.payload], [i + 1, { n: i }]);
       }

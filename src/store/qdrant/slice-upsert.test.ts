@@ -5,7 +5,7 @@ import { asWireArray, sliceUpsert, UPSERT_SLICE_COMPONENTS } from './slice-upser
 
 describe('sliceUpsert', () => {
   test('keeps every point, in order, in slices within the budget', () => {
-    const points = Array.from({ length: 25 }, (_, i) => ({ id: i, size: 3072 }));
+    const points = Array.from({ length: 50 }, (_, i) => ({ id: i, size: 3072 }));
     const slices = sliceUpsert(points, (p) => p.size);
     assert.deepEqual(
       slices.flat().map((p) => p.id),
@@ -13,13 +13,13 @@ describe('sliceUpsert', () => {
     );
     assert.deepEqual(
       slices.map((slice) => slice.length),
-      [10, 10, 5],
+      [21, 21, 8],
     );
     for (const slice of slices) assert.ok(slice.length * 3072 <= UPSERT_SLICE_COMPONENTS);
   });
 
   test('small vectors share one request; a point past the budget goes alone', () => {
-    const small = Array.from({ length: 40 }, (_, i) => ({ id: i, size: 384 }));
+    const small = Array.from({ length: 160 }, (_, i) => ({ id: i, size: 384 }));
     assert.equal(sliceUpsert(small, (p) => p.size).length, 1);
     const mixed = [
       { id: 'a', size: 10 },
