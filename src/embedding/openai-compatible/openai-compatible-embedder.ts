@@ -88,8 +88,8 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       if (answer.encoding !== this.#encoding) {
         this.#encoding = answer.encoding;
         this.#logger?.info(
-          { baseUrl: this.#endpoint.baseUrl },
-          'embedding endpoint does not answer encoding_format "base64"; asking for floats from now on',
+          { baseUrl: this.#endpoint.baseUrl, encoding: answer.encoding },
+          `embedding endpoint answers in ${answer.encoding === 'float' ? 'lists of numbers' : 'base64'}; asking for that from now on`,
         );
       }
       return answer.vectors;
