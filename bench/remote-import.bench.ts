@@ -19,6 +19,8 @@
  * thread 7.4 and 7.3 CPU s. The floor line: 1,000 /save calls at a p50 of 2.7-12 ms (the journal's fsync on a
  * shared disk, and the load) plus the idle flush, 3.7-12 s: at most 1.2-3.9x. 10x needs /save round trips
  * of ~1 ms with the fsync, which this disk does not give (fdatasync ~4 ms p50 under others' load).
+ * Without --dense at load 1.5-3.8, three rounds each: main 8.68 / 5.64 / 5.10 s, this change 9.28 / 7.83 /
+ * 5.15 s, the loop 12.1-12.6 s; the quietest pair 2.4x both, floor 2.96 s (/save p50 2.0 ms): at most 4.1x.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
