@@ -180,6 +180,6 @@ try {
   }
 } finally {
   await postgres?.stop();
-  standIn.close();
+  await standIn.close();
 }
 process.exitCode = clean ? 0 : 1;

@@ -69,7 +69,11 @@ describe('OpenAiCompatibleEmbedder', () => {
     const [first] = server.requests;
     assert.equal(first!.path, '/v1/embeddings');
     assert.equal(first!.headers.authorization, `Bearer ${API_KEY}`);
-    assert.deepEqual(first!.body, { model: 'fake-embedding-model', input: ['one', 'two'] });
+    assert.deepEqual(first!.body, {
+      model: 'fake-embedding-model',
+      input: ['one', 'two'],
+      encoding_format: 'base64',
+    });
   });
 
   test('sends configured dimensions and reports them as known up front', async () => {
@@ -168,9 +172,10 @@ describe('OpenAiCompatibleEmbedder', () => {
   });
 
   test('does not retry a 400 and quotes the provider message', async () => {
-    server.failNext({ kind: 'status', status: 400, message: 'input too long for context' });
+    // The first 400 answers a base64 request, which is sent once more asking for floats (see the encoding tests).
+    server.failNext({ kind: 'status', status: 400, message: 'input too long for context' }, 2);
     const error = await rejection(createEmbedder().embed(['x']));
-    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests.length, 2);
     assert.equal(error.retryable, false);
     assert.match(error.message, /HTTP 400.*input too long/);
   });

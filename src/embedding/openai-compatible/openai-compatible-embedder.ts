@@ -7,7 +7,12 @@ import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
 import { createCl100kWindowCounter } from './cl100k-token-counter.js';
-import { type EmbeddingsEndpoint, type FetchLike, postEmbeddings } from './post-embeddings.js';
+import {
+  type EmbeddingEncoding,
+  type EmbeddingsEndpoint,
+  type FetchLike,
+  postEmbeddings,
+} from './post-embeddings.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, runWithRetries } from './retry-policy.js';
 
 export type OpenAiCompatibleConfig = Extract<EmbeddingConfig, { provider: 'openai-compatible' }>;
@@ -31,6 +36,8 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   readonly #policy: RetryPolicy;
   readonly #logger: Logger | undefined;
   #dimensions: number | undefined;
+  /** Asked of the endpoint: base64 until it refuses it or answers floats anyway, then floats for good. */
+  #encoding: EmbeddingEncoding = 'base64';
 
   constructor(config: OpenAiCompatibleConfig, options: OpenAiCompatibleEmbedderOptions = {}) {
     checkSettings(config);
@@ -76,7 +83,18 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   async #embedBatch(batch: string[], policy: RetryPolicy, signal: AbortSignal | undefined) {
-    const vectors = await runWithRetries(() => postEmbeddings(this.#endpoint, batch, signal), policy, {
+    const post = async () => {
+      const answer = await postEmbeddings(this.#endpoint, batch, signal, this.#encoding);
+      if (answer.encoding !== this.#encoding) {
+        this.#encoding = answer.encoding;
+        this.#logger?.info(
+          { baseUrl: this.#endpoint.baseUrl, encoding: answer.encoding },
+          `embedding endpoint answers in ${answer.encoding === 'float' ? 'lists of numbers' : 'base64'}; asking for that from now on`,
+        );
+      }
+      return answer.vectors;
+    };
+    const vectors = await runWithRetries(post, policy, {
       signal,
       onRetry: (error, retry, delayMs) =>
         this.#logger?.warn(

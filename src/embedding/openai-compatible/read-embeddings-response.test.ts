@@ -34,6 +34,14 @@ describe('readEmbeddingsResponse', () => {
     assert.deepEqual([...vector!], [0.5, -1]);
   });
 
+  test('refuses base64 that decodes to NaN or infinity, naming the position', () => {
+    const encoded = Buffer.from(new Float32Array([0.5, Number.NaN]).buffer).toString('base64');
+    assert.throws(
+      () => readEmbeddingsResponse({ data: [{ index: 0, embedding: encoded }] }, 1, source),
+      /data\[0\]\.embedding\[1\] decodes to NaN, not a finite number/,
+    );
+  });
+
   test('names duplicated or out-of-range indexes and non-numbers', () => {
     const cases: Array<[unknown, RegExp]> = [
       [

@@ -44,8 +44,12 @@ function readVector(value: unknown, path: string, malformed: (what: string) => P
     const bytes = Buffer.from(value, 'base64');
     if (bytes.length === 0 || bytes.length % 4 !== 0)
       throw malformed(`${path} is a string but not base64 float32`);
-    const copy = new Uint8Array(bytes);
-    return new Float32Array(copy.buffer);
+    // Copied into a buffer of its own: Buffer.from may hand out a slice of a shared pool, unaligned for floats.
+    const vector = new Float32Array(bytes.length / 4);
+    new Uint8Array(vector.buffer).set(bytes);
+    const bad = vector.findIndex((number) => !Number.isFinite(number));
+    if (bad >= 0) throw malformed(`${path}[${bad}] decodes to ${vector[bad]}, not a finite number`);
+    return vector;
   }
   if (!Array.isArray(value)) throw malformed(`${path} is not a list of numbers`);
   if (value.length === 0) throw malformed(`${path} is empty`);

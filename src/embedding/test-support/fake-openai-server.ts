@@ -12,7 +12,7 @@
  *
  * It listens on 127.0.0.1 on a free port and answers `POST /v1/embeddings` with the vectors
  * HashingEmbedder gives for each input (so tests can predict them), at the request's `dimensions` when
- * sent. Every request is recorded. Faults are queued with `failNext` and each consumes one request.
+ * sent, as numbers or, when asked with `encoding_format: "base64"`, as base64 float32 (see `base64`). Every request is recorded. Faults are queued with `failNext` and each consumes one request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +46,11 @@ export interface FakeOpenAiServerOptions {
   readonly apiKey?: string;
   /** Return `data` in reverse order (with correct `index`es), as servers may do. */
   readonly shuffleOrder?: boolean;
+  /**
+   * What it does with `encoding_format: "base64"`: `answer` sends base64 float32 (OpenAI; the default),
+   * `ignore` sends floats anyway (servers that do not know the field), `refuse` answers 400 naming it.
+   */
+  readonly base64?: 'answer' | 'ignore' | 'refuse';
 }
 
 /** What one request carried. `body` is the parsed JSON (or the raw text if it was not JSON). */
@@ -126,10 +131,19 @@ export async function startFakeOpenAiServer(
       return sendError(res, 400, "'input' must be a non-empty list of strings", undefined);
     const asked = isRecord(body) && typeof body.dimensions === 'number' ? body.dimensions : defaultDimensions;
     const dimensions = fault?.kind === 'wrong-dimensions' ? fault.dimensions : asked;
+    const format = isRecord(body) ? body.encoding_format : undefined;
+    const base64 = options.base64 ?? 'answer';
+    if (format !== undefined && format !== 'float' && base64 === 'refuse') {
+      return sendError(res, 400, `Unrecognized request argument supplied: encoding_format`, undefined);
+    }
+    const encode = (vector: Float32Array) =>
+      format === 'base64' && base64 === 'answer'
+        ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64')
+        : [...vector];
     const data = input.map((item, index) => ({
       object: 'embedding',
       index,
-      embedding: [...vectorFor(item, dimensions)],
+      embedding: encode(vectorFor(item, dimensions)),
     }));
     if (options.shuffleOrder) data.reverse();
     sendJson(res, 200, { object: 'list', data, model, usage: { prompt_tokens: 0, total_tokens: 0 } });

@@ -1,8 +1,11 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { readEnv } from '../../runtime/read-env.js';
 import { startTestQdrant } from '../../service/test-support/start-test-qdrant.js';
 import { describePointStoreContract } from '../test-support/point-store-contract.js';
 import { createQdrantPointStore } from './qdrant-point-store.js';
 import { createQdrantStoreAdmin } from './qdrant-store-admin.js';
+import { UPSERT_SLICE_COMPONENTS } from './slice-upsert.js';
 
 // Against a real Qdrant: QDRANT_URL=http://localhost:6333 [QDRANT_API_KEY=…] npm test -- qdrant-point-store
 describePointStoreContract(
@@ -30,3 +33,33 @@ describePointStoreContract(
     };
   },
 );
+
+// A batch larger than two requests (UPSERT_SLICE_COMPONENTS each) goes as three: every point lands, vectors exact.
+describe('the Qdrant adapter, upserting more than two requests hold', () => {
+  test('stores all 50 points of 3072-d, each findable by its own vector', async () => {
+    const qdrant = await startTestQdrant();
+    const options = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
+    const store = createQdrantPointStore(options);
+    const collection = `mp_slices_${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      await store.createCollection(collection, 3072);
+      const points = Array.from({ length: 50 }, (_, i) => ({
+        id: i + 1,
+        vector: Array.from({ length: 3072 }, (_, d) => (d === i ? 1 : 0.001 * ((d * 7 + i) % 13))),
+        payload: { n: i },
+      }));
+      assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);
+      await store.upsertPoints(collection, points);
+      assert.equal(await store.countPoints(collection), 50);
+      for (const i of [0, 21, 30, 49]) {
+        const [best] = await store.searchPoints(collection, { vector: points[i]!.vector, limit: 1 });
+        assert.deepEqual([best?.id, best?.payload], [i + 1, { n: i }]);
+      }
+    } finally {
+      await createQdrantStoreAdmin(options)
+        .deleteCollection(collection)
+        .catch(() => {});
+      await qdrant.close();
+    }
+  });
+});

@@ -21,6 +21,7 @@ import type { MemoryStore } from '../memory-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
+import { asWireArray, sliceUpsert } from './slice-upsert.js';
 
 /** Creates a PointStore that talks to the Qdrant at `url`. */
 export function createQdrantPointStore(options: QdrantPointStoreOptions): MemoryStore & StHybridStore {
@@ -78,17 +79,22 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
       call(`upsert into ${collection}`, async () => {
-        await client.upsert(collection, {
-          wait: true,
-          points: points.map((p) => ({
-            id: p.id,
-            vector: {
-              [DENSE_VECTOR]: [...p.dense],
-              [SPARSE_VECTOR]: { indices: [...p.sparse.indices], values: [...p.sparse.values] },
-            },
-            payload: p.payload,
-          })),
-        });
+        for (const slice of sliceUpsert(points, (p) => p.dense.length + p.sparse.indices.length)) {
+          await client.upsert(collection, {
+            wait: true,
+            points: slice.map((p) => ({
+              id: p.id,
+              vector: {
+                [DENSE_VECTOR]: asWireArray(p.dense),
+                [SPARSE_VECTOR]: {
+                  indices: asWireArray(p.sparse.indices),
+                  values: asWireArray(p.sparse.values),
+                },
+              },
+              payload: p.payload,
+            })),
+          });
+        }
       }),
 
     queryPoints: (collection, query: QueryOptions) =>
@@ -114,14 +120,18 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertNamedVectors: (collection, points) =>
       call(`upsert into ${collection}`, async () => {
-        await client.upsert(collection, {
-          wait: true,
-          points: points.map((p) => ({
-            id: p.id,
-            vector: Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)])),
-            payload: p.payload,
-          })),
-        });
+        for (const slice of sliceUpsert(points, (p) => countComponents(Object.values(p.vectors)))) {
+          await client.upsert(collection, {
+            wait: true,
+            points: slice.map((p) => ({
+              id: p.id,
+              vector: Object.fromEntries(
+                Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)]),
+              ),
+              payload: p.payload,
+            })),
+          });
+        }
       }),
 
     queryFused: (collection, fused) =>
@@ -156,10 +166,12 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertPoints: (collection, points: readonly StorePoint[]) =>
       call(`upsert into ${collection}`, async () => {
-        await client.upsert(collection, {
-          wait: true,
-          points: points.map((p) => ({ id: p.id, vector: [...p.vector], payload: p.payload })),
-        });
+        for (const slice of sliceUpsert(points, (p) => p.vector.length)) {
+          await client.upsert(collection, {
+            wait: true,
+            points: slice.map((p) => ({ id: p.id, vector: asWireArray(p.vector), payload: p.payload })),
+          });
+        }
       }),
 
     searchPoints: (collection, search: SearchOptions) =>
@@ -250,6 +262,11 @@ function toWireVector(
   vector: readonly number[] | SparseVector,
 ): number[] | { indices: number[]; values: number[] } {
   return isSparse(vector) ? { indices: [...vector.indices], values: [...vector.values] } : [...vector];
+}
+
+/** The numbers a point's vectors put in a request (a sparse vector's indices and values alike). */
+function countComponents(vectors: ReadonlyArray<readonly number[] | SparseVector>): number {
+  return vectors.reduce((sum, v) => sum + (isSparse(v) ? v.indices.length * 2 : v.length), 0);
 }
 
 function isSparse(vector: readonly number[] | SparseVector): vector is SparseVector {
