@@ -123,6 +123,27 @@ export interface JournalChunks {
    * now + leaseMs. A replica killed mid-write leaves its claim to expire; another then claims the chunk.
    */
   claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]>;
+  /**
+   * Those of `chunkIds` waiting for a write (whatever their due time) that no holder has a live claim on, claimed
+   * for `holder` until now + leaseMs, in the order asked: a forget's own rewrite of the chunks it changed.
+   */
+  claimChunks(
+    holder: string,
+    chunkIds: readonly string[],
+    now: number,
+    leaseMs: number,
+  ): Promise<PlannedChunk[]>;
+  /**
+   * Extends `holder`'s claims among `chunkIds` that are still live at `now` to now + leaseMs, in one statement, and
+   * answers the ids it still holds. A claim that expired is lost even if nobody took it over: a forget may have
+   * judged it dead and deleted the point already (markChunkDeleted drops it then), so it is never revived.
+   */
+  renewChunkClaims(
+    holder: string,
+    chunkIds: readonly string[],
+    now: number,
+    leaseMs: number,
+  ): Promise<string[]>;
   /** Gives claims back early (the write is done or failed). */
   releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void>;
 }
