@@ -19,8 +19,12 @@ import type { EmbeddedParts } from '../parts/parts-index.js';
 
 /** The check before a store write (HeldClaims; a test may stand in). */
 export interface ClaimCheck {
-  /** Those of `chunkIds` this writer still holds, each renewed for a whole claim from now: one journal statement. */
-  stillHeld(chunkIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * Those of `chunks` this writer still holds and that still wait for the revision it read (a forget or an edit
+   * since moves a chunk on: its write would only be undone), each claim renewed for a whole claim from now: one
+   * journal statement.
+   */
+  stillHeld(chunks: readonly PlannedChunk[]): Promise<ReadonlySet<string>>;
 }
 
 export interface HeldClaimsDeps {
@@ -34,8 +38,11 @@ export interface HeldClaimsDeps {
 
 export class HeldClaims implements ClaimCheck {
   readonly #deps: HeldClaimsDeps;
-  /** Chunk id → how many batches in flight hold it (one at most, counted so a give-back never drops another's). */
-  readonly #held = new Map<string, number>();
+  /**
+   * The chunks claimed and not given back. A chunk claimed again while in flight (its claim ran out under a stalled
+   * process and this holder took it anew) is one claim in the journal: given back once, by whichever batch ends.
+   */
+  readonly #held = new Map<string, PlannedChunk>();
   #timer: NodeJS.Timeout | undefined;
   #renewing = false;
 
@@ -55,14 +62,14 @@ export class HeldClaims implements ClaimCheck {
     return this.#hold(await chunks.claimChunks(holder, chunkIds, now(), claimMs));
   }
 
-  async stillHeld(chunkIds: readonly string[]): Promise<ReadonlySet<string>> {
-    if (chunkIds.length === 0) return new Set();
+  async stillHeld(written: readonly PlannedChunk[]): Promise<ReadonlySet<string>> {
+    if (written.length === 0) return new Set();
     const { chunks, holder, now, claimMs, logger } = this.#deps;
-    const held = new Set(await chunks.renewChunkClaims(holder, chunkIds, now(), claimMs));
-    if (held.size < chunkIds.length) {
-      logger.warn(
-        { lost: chunkIds.filter((id) => !held.has(id)) },
-        'skipped chunks whose write outlived its claim: they are another writer’s now',
+    const held = new Set(await chunks.renewChunkClaims(holder, written, now(), claimMs));
+    if (held.size < written.length) {
+      logger.info(
+        { skipped: written.filter((c) => !held.has(c.chunkId)).map((c) => c.chunkId) },
+        'skipped chunks a forget or an edit moved on, or whose claim passed to another writer',
       );
     }
     return held;
@@ -70,11 +77,7 @@ export class HeldClaims implements ClaimCheck {
 
   /** Gives the claims of `chunkIds` back (written or not). */
   async release(chunkIds: readonly string[]): Promise<void> {
-    for (const id of chunkIds) {
-      const count = (this.#held.get(id) ?? 1) - 1;
-      if (count > 0) this.#held.set(id, count);
-      else this.#held.delete(id);
-    }
+    for (const id of chunkIds) this.#held.delete(id);
     if (this.#held.size === 0) {
       clearInterval(this.#timer);
       this.#timer = undefined;
@@ -83,7 +86,7 @@ export class HeldClaims implements ClaimCheck {
   }
 
   #hold(claimed: PlannedChunk[]): PlannedChunk[] {
-    for (const chunk of claimed) this.#held.set(chunk.chunkId, (this.#held.get(chunk.chunkId) ?? 0) + 1);
+    for (const chunk of claimed) this.#held.set(chunk.chunkId, chunk);
     if (this.#held.size > 0 && this.#timer === undefined) {
       this.#timer = setInterval(() => void this.#renew(), this.#deps.claimMs / 3);
       // A process that is otherwise done must not stay up for this timer.
@@ -97,7 +100,7 @@ export class HeldClaims implements ClaimCheck {
     this.#renewing = true;
     const { chunks, holder, now, claimMs, logger } = this.#deps;
     try {
-      await chunks.renewChunkClaims(holder, [...this.#held.keys()], now(), claimMs);
+      await chunks.renewChunkClaims(holder, [...this.#held.values()], now(), claimMs);
     } catch (error) {
       // The check before each store write still decides; this only keeps a slow write its claims.
       logger.warn({ err: error }, 'could not renew chunk claims');
@@ -119,7 +122,7 @@ export async function keepClaimed<C extends { readonly chunk: PlannedChunk }>(
   claims: ClaimCheck,
   written: ClaimedGroup<C>,
 ): Promise<ClaimedGroup<C>> {
-  const held = await claims.stillHeld(written.group.map((p) => p.chunk.chunkId));
+  const held = await claims.stillHeld(written.group.map((p) => p.chunk));
   const keep = written.group.map((p) => held.has(p.chunk.chunkId));
   if (keep.every(Boolean)) return written;
   const parts = written.parts;

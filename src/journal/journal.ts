@@ -134,18 +134,26 @@ export interface JournalChunks {
     leaseMs: number,
   ): Promise<PlannedChunk[]>;
   /**
-   * Extends `holder`'s claims among `chunkIds` that are still live at `now` to now + leaseMs, in one statement, and
-   * answers the ids it still holds. A claim that expired is lost even if nobody took it over: a forget may have
-   * judged it dead and deleted the point already (markChunkDeleted drops it then), so it is never revived.
+   * Extends `holder`'s claims on `chunks` that are still live at `now` to now + leaseMs, in one statement, and
+   * answers the ids it still holds whose chunk still waits for the write of the revision given (no forget or edit
+   * moved it on since it was read: such a write would only be undone). A claim that expired is lost even if nobody
+   * took it over: a forget may have judged it dead and deleted the point already (markChunkDeleted drops it
+   * then), so it is never revived.
    */
   renewChunkClaims(
     holder: string,
-    chunkIds: readonly string[],
+    chunks: readonly ClaimedRevision[],
     now: number,
     leaseMs: number,
   ): Promise<string[]>;
   /** Gives claims back early (the write is done or failed). */
   releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void>;
+}
+
+/** A claimed chunk and the revision its writer read. */
+export interface ClaimedRevision {
+  readonly chunkId: string;
+  readonly revision: number;
 }
 
 /** Forgetting (see forget-journal.ts). forgetMessages runs in slices, one transaction each. */

@@ -3,8 +3,8 @@
  * chunks side by side never take the same one (FOR UPDATE SKIP LOCKED, with an expiry for a killed holder).
  */
 import type { PlannedChunk } from '../chunk-queue.js';
-import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
-import type { JournalChunks } from '../journal.js';
+import { currentAmong, PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import type { ClaimedRevision, JournalChunks } from '../journal.js';
 import type { MessageRow } from '../message-rows.js';
 import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
 import { encodeText, toDecodedMessage } from './postgres-text.js';
@@ -247,16 +247,18 @@ export class PostgresChunks implements JournalChunks {
    */
   async renewChunkClaims(
     holder: string,
-    chunkIds: readonly string[],
+    chunks: readonly ClaimedRevision[],
     now: number,
     leaseMs: number,
   ): Promise<string[]> {
-    const rows = await this.#db.rows<{ chunk_id: string }>(
-      `UPDATE chunk_claims SET expires_at = ${NOW(4)} + $3::bigint
-       WHERE holder = $1 AND chunk_id = ANY($2) AND expires_at > ${NOW(4)} RETURNING chunk_id`,
-      [holder, chunkIds, leaseMs, this.#db.expiryNow(now)],
+    const rows = await this.#db.rows<{ chunk_id: string; revision: number | null }>(
+      `UPDATE chunk_claims k SET expires_at = ${NOW(4)} + $3::bigint
+       WHERE k.holder = $1 AND k.chunk_id = ANY($2) AND k.expires_at > ${NOW(4)}
+       RETURNING k.chunk_id, (SELECT c.revision FROM chunks c WHERE c.chunk_id = k.chunk_id
+         AND c.state = 'planned' AND c.needs_delete = 0) AS revision`,
+      [holder, chunks.map((c) => c.chunkId), leaseMs, this.#db.expiryNow(now)],
     );
-    return rows.map((row) => row.chunk_id);
+    return currentAmong(chunks, rows);
   }
 
   async releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void> {

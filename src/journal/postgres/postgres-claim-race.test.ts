@@ -26,8 +26,8 @@ describe('Postgres: a claim check racing a forget’s delete', { skip: skipWitho
     await server?.stop();
   });
 
-  /** A chunk of message `id`, claimed by W for `leaseMs`, then forgotten on the other replica. */
-  const claimThenForget = async (id: string, leaseMs: number) => {
+  /** A chunk of message `id` (revision 0), claimed by W for `leaseMs`. */
+  const claim = async (id: string, leaseMs: number) => {
     const now = Date.now();
     await writer.recordMessages(
       [{ bot: 'r', source: 'api', messageId: id, speakerKind: 'user', text: `secret ${id}`, ts: 1 }],
@@ -40,20 +40,22 @@ describe('Postgres: a claim check racing a forget’s delete', { skip: skipWitho
     );
     const claimed = await writer.chunks.claimDueChunks('W', now, 1000, leaseMs);
     assert.ok(claimed.some((c) => c.chunkId === chunkId));
-    await forgetter.forgetting.forgetMessages('r', [{ id }], now);
-    return chunkId;
+    return { chunkId, revision: 0 };
   };
+  const forget = (id: string) => forgetter.forgetting.forgetMessages('r', [{ id }], Date.now());
   /** The revision the forget gave the chunk (planned at 0). */
   const FORGOTTEN_REVISION = 1;
 
   test('a renewal not yet committed when the claim’s old expiry passes: the delete waits for it, then stays due', {
     timeout: 20_000,
   }, async () => {
-    const chunkId = await claimThenForget('m1', 1_000);
+    const read = await claim('m1', 1_000);
+    const { chunkId } = read;
     let deleted: Promise<void> | undefined;
     await writer.transaction(async (tx) => {
-      assert.deepEqual(await tx.chunks.renewChunkClaims('W', [chunkId], Date.now(), 60_000), [chunkId]);
+      assert.deepEqual(await tx.chunks.renewChunkClaims('W', [read], Date.now(), 60_000), [chunkId]);
       await sleep(1_200); // the claim's first expiry has passed; the renewal is not committed yet
+      await forget('m1'); // the writer upserts now; the forget, on another replica, deletes meanwhile
       deleted = forgetter.chunks.markChunkDeleted(chunkId, FORGOTTEN_REVISION, Date.now());
       await sleep(200);
     });
@@ -69,10 +71,12 @@ describe('Postgres: a claim check racing a forget’s delete', { skip: skipWitho
   test('a delete that dropped the expired claim first: the renewal finds it lost', {
     timeout: 20_000,
   }, async () => {
-    const chunkId = await claimThenForget('m2', 50);
+    const read = await claim('m2', 50);
+    const { chunkId } = read;
+    await forget('m2');
     await sleep(100);
     await forgetter.chunks.markChunkDeleted(chunkId, FORGOTTEN_REVISION, Date.now());
     assert.equal(await forgetter.chunks.hasChunk(chunkId), false);
-    assert.deepEqual(await writer.chunks.renewChunkClaims('W', [chunkId], Date.now(), 60_000), []);
+    assert.deepEqual(await writer.chunks.renewChunkClaims('W', [read], Date.now(), 60_000), []);
   });
 });

@@ -5,7 +5,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ChunkQueue, PlannedChunk } from '../chunk-queue.js';
-import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import { currentAmong, PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import type { ClaimedRevision } from '../journal.js';
 
 const CLAIM_TABLES = [
   `CREATE TABLE IF NOT EXISTS journal_leases (
@@ -183,15 +184,24 @@ export class SqliteChunkClaims {
     return claim.immediate();
   }
 
-  renewChunkClaims(holder: string, chunkIds: readonly string[], now: number, leaseMs: number): string[] {
+  renewChunkClaims(
+    holder: string,
+    chunks: readonly ClaimedRevision[],
+    now: number,
+    leaseMs: number,
+  ): string[] {
     const rows = this.#db
       .prepare(
         `UPDATE chunk_claims SET expires_at = ?
          WHERE holder = ? AND expires_at > ? AND chunk_id IN (SELECT value FROM json_each(?))
-         RETURNING chunk_id`,
+         RETURNING chunk_id, (SELECT c.revision FROM chunks c WHERE c.chunk_id = chunk_claims.chunk_id
+           AND c.state = 'planned' AND c.needs_delete = 0) AS revision`,
       )
-      .all(now + leaseMs, holder, now, JSON.stringify(chunkIds)) as { chunk_id: string }[];
-    return rows.map((row) => row.chunk_id);
+      .all(now + leaseMs, holder, now, JSON.stringify(chunks.map((c) => c.chunkId))) as {
+      chunk_id: string;
+      revision: number | null;
+    }[];
+    return currentAmong(chunks, rows);
   }
 
   releaseChunkClaims(holder: string, chunkIds: readonly string[]): void {

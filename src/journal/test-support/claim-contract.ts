@@ -28,15 +28,28 @@ export function defineClaimRenewalCases(
     const bot = newBot();
     const c1 = await planOne(a, bot, 'm1', 1);
     const mine = (list: { chunkId: string }[]) => list.map((c) => c.chunkId).filter((id) => id === c1);
+    const read = [{ chunkId: c1, revision: 0 }];
     assert.deepEqual(mine(await a.chunks.claimDueChunks('W', 10, 1000, 100)), [c1]); // until 110
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c1, `${bot}-none`], 100, 100), [c1]); // until 200
+    assert.deepEqual(
+      await a.chunks.renewChunkClaims('W', [...read, { chunkId: `${bot}-none`, revision: 0 }], 100, 100),
+      [c1],
+    ); // until 200
     assert.deepEqual(mine(await b.chunks.claimDueChunks('X', 150, 1000, 100)), [], 'renewed: still W’s');
-    assert.deepEqual(await b.chunks.renewChunkClaims('X', [c1], 150, 100), [], 'not X’s to renew');
+    assert.deepEqual(await b.chunks.renewChunkClaims('X', read, 150, 100), [], 'not X’s to renew');
     // W stalls past its claim: lost, even before anyone takes it over.
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c1], 200, 100), []);
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', read, 200, 100), []);
     assert.deepEqual(mine(await b.chunks.claimDueChunks('X', 201, 1000, 100)), [c1]);
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c1], 202, 100), []);
-    assert.deepEqual(await b.chunks.renewChunkClaims('X', [c1], 202, 100), [c1]);
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', read, 202, 100), []);
+    assert.deepEqual(await b.chunks.renewChunkClaims('X', read, 202, 100), [c1]);
+    // An edit moves the chunk on: X's claim is renewed (X still writes, then gives it back), but the revision X
+    // read is no longer worth writing.
+    await a.recordMessages(
+      [{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'edited', ts: 1 }],
+      203,
+    );
+    assert.deepEqual(await b.chunks.renewChunkClaims('X', read, 204, 100), []);
+    assert.deepEqual(mine(await a.chunks.claimDueChunks('W', 250, 1000, 100)), [], 'renewed: still X’s');
+    assert.deepEqual(await b.chunks.renewChunkClaims('X', [{ chunkId: c1, revision: 1 }], 260, 100), [c1]);
   });
 
   test('claims: a forget’s delete and a writer’s renewal before its upsert never both win', async () => {
@@ -51,14 +64,14 @@ export function defineClaimRenewalCases(
     assert.ok(expired, 'an expired claim does not hold the delete back');
     await b.chunks.markChunkDeleted(c1, expired.revision, 120);
     assert.equal(await b.chunks.hasChunk(c1), false);
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c1], 121, 100), [], 'lost: never revived');
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', [first], 121, 100), [], 'lost: never revived');
     // The writer's check came first (just before expiry): the claim is live through the upsert, so the forget
     // neither runs the delete nor counts it as undone for want of a claim, and a deleter that read it earlier
     // leaves it due.
     const c2 = await planOne(a, bot, 'm2', 200);
     const [second] = (await a.chunks.claimDueChunks('W', 210, 1000, 100)).filter((c) => c.chunkId === c2);
     assert.ok(second);
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c2], 309, 100), [c2]); // until 409
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', [second], 309, 100), [c2]); // until 409
     await b.forgetting.forgetMessages(bot, [{ id: 'm2' }], 320);
     assert.equal(
       (await b.chunks.dueDeletions(320, 1000)).some((c) => c.chunkId === c2),
@@ -67,10 +80,12 @@ export function defineClaimRenewalCases(
     assert.equal(await b.chunks.hasUnclaimedDeletions(bot, 320), false);
     await b.chunks.markChunkDeleted(c2, second.revision + 1, 320);
     assert.equal(await b.chunks.hasPendingDeletions(bot), true, 'the delete stays due');
+    // A check after the forget: the claim is renewed (until 430), the chunk is not written (moved on).
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', [second], 330, 100), []);
     // The writer dies after its upsert (no markChunkStored, no release): its claim runs out, the delete runs.
-    const [late] = (await b.chunks.dueDeletions(410, 1000)).filter((c) => c.chunkId === c2);
+    const [late] = (await b.chunks.dueDeletions(440, 1000)).filter((c) => c.chunkId === c2);
     assert.ok(late);
-    await b.chunks.markChunkDeleted(c2, late.revision, 410);
+    await b.chunks.markChunkDeleted(c2, late.revision, 440);
     assert.equal(await b.chunks.hasChunk(c2), false);
   });
 
@@ -96,7 +111,7 @@ export function defineClaimRenewalCases(
       [c1],
       'X’s expired claim',
     );
-    assert.deepEqual(await b.chunks.renewChunkClaims('X', [c1!, c2!], 111, 100), []);
-    assert.deepEqual(await a.chunks.renewChunkClaims('W', [c1!], 111, 100), [c1]);
+    assert.deepEqual(await b.chunks.renewChunkClaims('X', taken, 111, 100), []);
+    assert.deepEqual(await a.chunks.renewChunkClaims('W', [{ chunkId: c1!, revision: 0 }], 111, 100), [c1]);
   });
 }
