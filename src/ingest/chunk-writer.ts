@@ -129,13 +129,11 @@ export class ChunkWriter {
           // the old revision is re-queued by markChunkStored), and nothing this write lost reaches the store.
           const chunks = await this.#claims.claimAmong(chunkIds);
           const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
-          try {
+          await this.#claims.whileHeld(chunks, async () => {
             for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
               await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
             }
-          } finally {
-            await this.#claims.release(chunks.map((chunk) => chunk.chunkId));
-          }
+          });
         },
       }),
     );
@@ -198,11 +196,10 @@ export class ChunkWriter {
     const controller = new AbortController();
     this.#backgroundWrite = controller;
     try {
-      await writeChunkBatch(this.#deps, due, controller.signal);
+      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
+      await this.#claims.whileHeld(due, () => writeChunkBatch(this.#deps, due, controller.signal));
     } finally {
       this.#backgroundWrite = undefined;
-      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      await this.#claims.release(due.map((chunk) => chunk.chunkId));
     }
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;

@@ -75,6 +75,27 @@ export class HeldClaims implements ClaimCheck {
     return held;
   }
 
+  /**
+   * Runs `write` on `claimed`, then gives their claims back, written or not. When both fail, the write's error is
+   * the one thrown (it says why the chunks are unwritten) and the give-back's is logged, not lost (review s25
+   * finding 4): those claims then run out on their own.
+   */
+  async whileHeld(claimed: readonly PlannedChunk[], write: () => Promise<void>): Promise<void> {
+    const chunkIds = claimed.map((chunk) => chunk.chunkId);
+    try {
+      await write();
+    } catch (error) {
+      await this.release(chunkIds).catch((releaseError: unknown) => {
+        this.#deps.logger.warn(
+          { err: releaseError, chunks: chunkIds.length },
+          'could not give back the claims of a failed write: they run out on their own',
+        );
+      });
+      throw error;
+    }
+    await this.release(chunkIds);
+  }
+
   /** Gives the claims of `chunkIds` back (written or not). */
   async release(chunkIds: readonly string[]): Promise<void> {
     for (const id of chunkIds) this.#held.delete(id);
