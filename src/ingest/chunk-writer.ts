@@ -6,14 +6,17 @@
  */
 import { createHolderId } from '../runtime/holder-id.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
+import { HeldClaims } from './held-claims.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
 import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
 
-export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'> {
+export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery' | 'claims'> {
   readonly now?: () => number;
   /** This process's name in chunk claims and planning leases (default: a fresh createHolderId()). */
   readonly holder?: string;
+  /** How long a claim on a batch lasts unless renewed (default CLAIM_MS; tests shorten it). */
+  readonly claimMs?: number;
 }
 
 /** What a task run by `runExclusive` may do while no write can interleave. */
@@ -34,9 +37,10 @@ const PLAN_BATCH = 64;
 /** How long a forget waits for the rewrite of what its chunks keep; past it, the background writer finishes. */
 const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 /**
- * How long a claimed batch is this writer's alone. A writer killed mid-write leaves its claim to expire;
- * then another replica (or this one, restarted under a new holder id) writes the chunks. A write that
- * outlives its claim is harmless: the other write upserts the same point ids and the revision check keeps one.
+ * How long a claimed batch is this writer's alone unless renewed; claims are renewed every third of it while
+ * their batch is in flight (held-claims.ts). A writer killed mid-write leaves its claims to expire; then another
+ * replica (or this one, restarted under a new holder id) writes the chunks. A write that outlives its claim
+ * anyway (a stalled process) stores nothing: the check right before each store write skips the chunks it lost.
  */
 const CLAIM_MS = 30_000;
 /** How soon to look again at due chunks another replica has claimed. */
@@ -62,6 +66,8 @@ export class ChunkWriter {
   readonly #now: () => number;
   readonly #holder: string;
   readonly #deps: ChunkBatchDeps;
+  /** The claims of the chunks this writer has in flight: renewed, checked before each store write, given back. */
+  readonly #claims: HeldClaims;
   /** Wakes the chunks an outage of the store or the embedder left in backoff as soon as it answers again. */
   readonly #recovery: OutageRecovery;
 
@@ -73,7 +79,14 @@ export class ChunkWriter {
       makeDue: (chunkIds) => deps.journal.chunks.makeChunksDue(chunkIds),
       now: this.#now,
     });
-    this.#deps = { ...deps, now: this.#now, recovery: this.#recovery };
+    this.#claims = new HeldClaims({
+      chunks: deps.journal.chunks,
+      holder: this.#holder,
+      claimMs: deps.claimMs ?? CLAIM_MS,
+      now: this.#now,
+      logger: deps.logger,
+    });
+    this.#deps = { ...deps, now: this.#now, recovery: this.#recovery, claims: this.#claims };
   }
 
   /** Starts the background loop. */
@@ -112,11 +125,15 @@ export class ChunkWriter {
       task({
         deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
-          const chunks = await this.#deps.journal.chunks.plannedChunks(chunkIds);
+          // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
+          // the old revision is re-queued by markChunkStored), and nothing this write lost reaches the store.
+          const chunks = await this.#claims.claimAmong(chunkIds);
           const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
-          for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
-            await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
-          }
+          await this.#claims.whileHeld(chunks, async () => {
+            for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
+              await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
+            }
+          });
         },
       }),
     );
@@ -174,20 +191,15 @@ export class ChunkWriter {
       return true;
     }
     // Claimed, so no other replica writes these meanwhile; chunks another holder claimed are passed over.
-    const { chunks } = this.#deps.journal;
-    const due = await chunks.claimDueChunks(this.#holder, this.#now(), WRITE_BATCH, CLAIM_MS);
+    const due = await this.#claims.claimDue(WRITE_BATCH);
     if (due.length === 0) return false;
     const controller = new AbortController();
     this.#backgroundWrite = controller;
     try {
-      await writeChunkBatch(this.#deps, due, controller.signal);
+      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
+      await this.#claims.whileHeld(due, () => writeChunkBatch(this.#deps, due, controller.signal));
     } finally {
       this.#backgroundWrite = undefined;
-      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      await chunks.releaseChunkClaims(
-        this.#holder,
-        due.map((chunk) => chunk.chunkId),
-      );
     }
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;

@@ -16,6 +16,7 @@ import type { EmbeddedParts, PartsIndex } from '../parts/parts-index.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { PointStore } from '../store/point-store.js';
 import { embedChunksAndParts } from './derive-chunk-vectors.js';
+import { type ClaimCheck, type ClaimedGroup, keepClaimed } from './held-claims.js';
 import type { OutageRecovery, WriteDependency } from './outage-recovery.js';
 import { computeRetryDelay } from './retry-delay.js';
 
@@ -30,6 +31,8 @@ export interface ChunkBatchDeps {
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Right before each store write: which chunks this writer still holds the claims of (the others are skipped). */
+  readonly claims: ClaimCheck;
   /** The fine-grained parts index: written before each chunk point, deleted before it. */
   readonly parts?: PartsIndex | undefined;
   /** Told which dependency each write failed or succeeded through, so an outage's backlog wakes when it ends. */
@@ -93,7 +96,7 @@ async function writeCollectionGroup(
     );
     return;
   }
-  const toIndex = group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload }));
+  const toIndex = toIndexed(group);
   let parts: EmbeddedParts | undefined;
   let vectors: Float32Array[];
   try {
@@ -130,24 +133,37 @@ async function writeCollectionGroup(
     );
     return;
   }
+  // Only chunks whose claims this writer still holds reach the store: each write is preceded by the check (why the
+  // order is safe: held-claims.ts). A chunk lost on the way is another writer's now and is not marked stored here.
+  let kept: ClaimedGroup<ChunkToWrite> = { group, vectors, parts };
   try {
     await guard.ensureCollection(collection, embedder.model, vectors[0]!.length);
-    if (parts !== undefined) await deps.parts?.storeParts(collection, toIndex, parts);
-    await store.upsertPoints(collection, toPoints(group, vectors));
+    kept = await keepClaimed(deps.claims, kept);
+    if (kept.parts !== undefined && deps.parts !== undefined && kept.group.length > 0) {
+      await deps.parts.storeParts(collection, toIndexed(kept.group), kept.parts);
+      kept = await keepClaimed(deps.claims, kept);
+    }
+    if (kept.group.length === 0) return;
+    await store.upsertPoints(collection, toPoints(kept.group, kept.vectors));
     await deps.recovery?.succeeded('store');
     const follower = await deps.followerOf?.(collection);
-    if (follower !== undefined && !(await writeToFollower(deps, follower, group, signal))) return;
+    if (follower !== undefined) {
+      const written = await writeToFollower(deps, follower, kept.group, signal);
+      if (written === false) return;
+      kept = { ...kept, group: written };
+    }
+    const stored = kept.group;
     const storedAt = deps.now();
     // One commit for the batch, not one fsync each (the revision check is per chunk, as before). A write
     // the chunk moved on from meanwhile (a forget, an edit, from another process) is put right: its point
     // is deleted or rewritten, never taken as current.
     await journal.transaction(async (tx) => {
-      for (const p of group) {
+      for (const p of stored) {
         if (await tx.chunks.markChunkStored(p.chunk.chunkId, p.chunk.revision, storedAt)) continue;
         await tx.chunks.requeueStaleWrite(p.chunk, storedAt);
       }
     });
-    for (const p of group) metrics.chunksStored.inc({ bot: p.chunk.bot });
+    for (const p of stored) metrics.chunksStored.inc({ bot: p.chunk.bot });
   } catch (error) {
     // Deleted behind our back (SillyTavern, an admin): check again, and create it, on the next attempt; its
     // parts hold the deleted memories' text, so they go too.
@@ -162,7 +178,7 @@ async function writeCollectionGroup(
     }
     await recordChunkFailure(
       deps,
-      group.map((p) => p.chunk),
+      kept.group.map((p) => p.chunk),
       error,
       { dependency: dependencyOf(error, 'store') },
     );
@@ -172,35 +188,43 @@ async function writeCollectionGroup(
 /**
  * Writes the chunks just stored to the collection a reembed builds (with that collection's model), with the
  * same ids, parts first as for the collection in use, so nothing stored during the build is missing after
- * the switch, in the chunks or in the parts recall reads. False when aborted (the chunks stay due); throws
- * on failure, so the chunks are retried whole.
+ * the switch, in the chunks or in the parts recall reads. Answers the chunks written (those whose claims were
+ * still held at each write), false when aborted (the chunks stay due); throws on failure, so the chunks are
+ * retried whole.
  */
 async function writeToFollower(
   deps: ChunkBatchDeps,
   follower: string,
   group: readonly ChunkToWrite[],
   signal: AbortSignal | undefined,
-): Promise<boolean> {
+): Promise<readonly ChunkToWrite[] | false> {
   const embedder = await embedderOf(deps, follower);
   let vectors: Float32Array[];
+  let parts: EmbeddedParts | undefined;
   try {
     vectors = await embedder.embed(
       group.map((p) => p.payload.text),
       signal ? { signal } : {},
     );
+    const embedded = await deps.parts?.embedParts(follower, toIndexed(group), signal);
+    if (embedded === false) return false;
+    parts = embedded;
   } catch (error) {
     if (signal?.aborted) return false;
     throw error;
   }
   await deps.guard.ensureCollection(follower, embedder.model, vectors[0]!.length);
-  const partsWritten = await deps.parts?.writeParts(
-    follower,
-    group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload })),
-    signal,
-  );
-  if (partsWritten === false) return false;
-  await deps.store.upsertPoints(follower, toPoints(group, vectors));
-  return true;
+  let kept = await keepClaimed(deps.claims, { group, vectors, parts });
+  if (kept.parts !== undefined && deps.parts !== undefined && kept.group.length > 0) {
+    await deps.parts.storeParts(follower, toIndexed(kept.group), kept.parts);
+    kept = await keepClaimed(deps.claims, kept);
+  }
+  if (kept.group.length > 0) await deps.store.upsertPoints(follower, toPoints(kept.group, kept.vectors));
+  return kept.group;
+}
+
+function toIndexed(group: readonly ChunkToWrite[]) {
+  return group.map((p) => ({ chunkId: p.chunk.chunkId, bot: p.chunk.bot, payload: p.payload }));
 }
 
 function toPoints(group: readonly ChunkToWrite[], vectors: readonly Float32Array[]) {

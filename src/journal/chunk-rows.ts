@@ -22,3 +22,17 @@ export function toPlannedChunk(row: PlannedChunkRow): PlannedChunk {
     revision: row.revision,
   };
 }
+
+/** Of `asked`, the ids a claim renewal returned with the revision asked (a chunk moved on returns another, or null). */
+export function currentAmong(
+  asked: readonly { chunkId: string; revision: number }[],
+  renewed: readonly { chunk_id: string; revision: number | string | null }[],
+): string[] {
+  const revisions = new Map(renewed.map((row) => [row.chunk_id, row.revision]));
+  return asked
+    .filter((c) => {
+      const revision = revisions.get(c.chunkId);
+      return revision !== undefined && revision !== null && Number(revision) === c.revision;
+    })
+    .map((c) => c.chunkId);
+}

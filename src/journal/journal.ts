@@ -123,8 +123,37 @@ export interface JournalChunks {
    * now + leaseMs. A replica killed mid-write leaves its claim to expire; another then claims the chunk.
    */
   claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]>;
+  /**
+   * Those of `chunkIds` waiting for a write (whatever their due time) that no holder has a live claim on, claimed
+   * for `holder` until now + leaseMs, in the order asked: a forget's own rewrite of the chunks it changed.
+   */
+  claimChunks(
+    holder: string,
+    chunkIds: readonly string[],
+    now: number,
+    leaseMs: number,
+  ): Promise<PlannedChunk[]>;
+  /**
+   * Extends `holder`'s claims on `chunks` that are still live at `now` to now + leaseMs, in one statement, and
+   * answers the ids it still holds whose chunk still waits for the write of the revision given (no forget or edit
+   * moved it on since it was read: such a write would only be undone). A claim that expired is lost even if nobody
+   * took it over: a forget may have judged it dead and deleted the point already (markChunkDeleted drops it
+   * then), so it is never revived.
+   */
+  renewChunkClaims(
+    holder: string,
+    chunks: readonly ClaimedRevision[],
+    now: number,
+    leaseMs: number,
+  ): Promise<string[]>;
   /** Gives claims back early (the write is done or failed). */
   releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void>;
+}
+
+/** A claimed chunk and the revision its writer read. */
+export interface ClaimedRevision {
+  readonly chunkId: string;
+  readonly revision: number;
 }
 
 /** Forgetting (see forget-journal.ts). forgetMessages runs in slices, one transaction each. */

@@ -3,8 +3,8 @@
  * chunks side by side never take the same one (FOR UPDATE SKIP LOCKED, with an expiry for a killed holder).
  */
 import type { PlannedChunk } from '../chunk-queue.js';
-import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
-import type { JournalChunks } from '../journal.js';
+import { currentAmong, PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import type { ClaimedRevision, JournalChunks } from '../journal.js';
 import type { MessageRow } from '../message-rows.js';
 import { type PgSession, SERVER_NOW_MS } from './postgres-session.js';
 import { encodeText, toDecodedMessage } from './postgres-text.js';
@@ -190,30 +190,75 @@ export class PostgresChunks implements JournalChunks {
     );
   }
 
+  claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]> {
+    return this.#claim(holder, now, leaseMs, 'c.next_attempt_at <= $4 ORDER BY c.planned_at LIMIT $5', [
+      now,
+      limit,
+    ]);
+  }
+
+  /** As claimDueChunks, among `chunkIds` and whatever their due time, in the order asked. */
+  async claimChunks(
+    holder: string,
+    chunkIds: readonly string[],
+    now: number,
+    leaseMs: number,
+  ): Promise<PlannedChunk[]> {
+    const claimed = await this.#claim(holder, now, leaseMs, 'c.chunk_id = ANY($4)', [chunkIds]);
+    const byId = new Map(claimed.map((chunk) => [chunk.chunkId, chunk]));
+    return chunkIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /**
-   * SKIP LOCKED lets two replicas' claims pass each other instead of queueing; the conflict clause is what
-   * makes a claim exclusive: a live claim of another holder, committed meanwhile, is never overwritten.
+   * Claims the chunks waiting for a write that meet `condition` (its values from $4) and no holder has a live
+   * claim on. SKIP LOCKED lets two replicas' claims pass each other instead of queueing; the conflict clause
+   * is what makes a claim exclusive: a live claim of another holder, committed meanwhile, is never overwritten.
    */
-  async claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): Promise<PlannedChunk[]> {
+  async #claim(
+    holder: string,
+    now: number,
+    leaseMs: number,
+    condition: string,
+    values: readonly unknown[],
+  ): Promise<PlannedChunk[]> {
     const rows = await this.#db.rows<PlannedChunkRow>(
       `WITH due AS (
          SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision, c.planned_at FROM chunks c
          LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
-         WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= $1
-           AND (k.chunk_id IS NULL OR k.expires_at <= ${NOW(5)})
-         ORDER BY c.planned_at LIMIT $3
+         WHERE c.state = 'planned' AND c.needs_delete = 0 AND (k.chunk_id IS NULL OR k.expires_at <= ${NOW(3)})
+           AND ${condition}
          FOR UPDATE OF c SKIP LOCKED
        ), claimed AS (
-         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $2, ${NOW(5)} + $4::bigint FROM due
+         INSERT INTO chunk_claims (chunk_id, holder, expires_at) SELECT chunk_id, $1, ${NOW(3)} + $2::bigint FROM due
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-         WHERE chunk_claims.expires_at <= ${NOW(5)}
+         WHERE chunk_claims.expires_at <= ${NOW(3)}
          RETURNING chunk_id
        )
        SELECT due.chunk_id, bot, collection, attempts, revision FROM due JOIN claimed USING (chunk_id)
        ORDER BY planned_at`,
-      [now, holder, limit, leaseMs, this.#db.expiryNow(now)],
+      [holder, leaseMs, this.#db.expiryNow(now), ...values],
     );
     return rows.map(toPlannedChunk);
+  }
+
+  /**
+   * One UPDATE, so the check is the database's answer at that moment (never a flag kept here): it waits for a
+   * markChunkDeleted that holds the claim row (then finds the claim gone), or makes that one see it live.
+   */
+  async renewChunkClaims(
+    holder: string,
+    chunks: readonly ClaimedRevision[],
+    now: number,
+    leaseMs: number,
+  ): Promise<string[]> {
+    const rows = await this.#db.rows<{ chunk_id: string; revision: number | null }>(
+      `UPDATE chunk_claims k SET expires_at = ${NOW(4)} + $3::bigint
+       WHERE k.holder = $1 AND k.chunk_id = ANY($2) AND k.expires_at > ${NOW(4)}
+       RETURNING k.chunk_id, (SELECT c.revision FROM chunks c WHERE c.chunk_id = k.chunk_id
+         AND c.state = 'planned' AND c.needs_delete = 0) AS revision`,
+      [holder, chunks.map((c) => c.chunkId), leaseMs, this.#db.expiryNow(now)],
+    );
+    return currentAmong(chunks, rows);
   }
 
   async releaseChunkClaims(holder: string, chunkIds: readonly string[]): Promise<void> {

@@ -5,7 +5,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ChunkQueue, PlannedChunk } from '../chunk-queue.js';
-import { PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import { currentAmong, PLANNED_CHUNK_COLUMNS, type PlannedChunkRow, toPlannedChunk } from '../chunk-rows.js';
+import type { ClaimedRevision } from '../journal.js';
 
 const CLAIM_TABLES = [
   `CREATE TABLE IF NOT EXISTS journal_leases (
@@ -142,16 +143,37 @@ export class SqliteChunkClaims {
   }
 
   claimDueChunks(holder: string, now: number, limit: number, leaseMs: number): PlannedChunk[] {
+    return this.#claim(holder, now, leaseMs, 'c.next_attempt_at <= ? ORDER BY c.planned_at LIMIT ?', [
+      now,
+      limit,
+    ]);
+  }
+
+  claimChunks(holder: string, chunkIds: readonly string[], now: number, leaseMs: number): PlannedChunk[] {
+    const claimed = this.#claim(holder, now, leaseMs, 'c.chunk_id IN (SELECT value FROM json_each(?))', [
+      JSON.stringify(chunkIds),
+    ]);
+    const byId = new Map(claimed.map((chunk) => [chunk.chunkId, chunk]));
+    return chunkIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Claims the chunks waiting for a write that meet `condition` (bound to `values`) and no holder has a live claim on. */
+  #claim(
+    holder: string,
+    now: number,
+    leaseMs: number,
+    condition: string,
+    values: readonly unknown[],
+  ): PlannedChunk[] {
     const claim = this.#db.transaction(() => {
       const rows = this.#db
         .prepare(
           `SELECT c.chunk_id, c.bot, c.collection, c.attempts, c.revision FROM chunks c
            LEFT JOIN chunk_claims k ON k.chunk_id = c.chunk_id
-           WHERE c.state = 'planned' AND c.needs_delete = 0 AND c.next_attempt_at <= ?
-             AND (k.chunk_id IS NULL OR k.expires_at <= ?)
-           ORDER BY c.planned_at LIMIT ?`,
+           WHERE c.state = 'planned' AND c.needs_delete = 0 AND (k.chunk_id IS NULL OR k.expires_at <= ?)
+             AND ${condition}`,
         )
-        .all(now, now, limit) as PlannedChunkRow[];
+        .all(now, ...values) as PlannedChunkRow[];
       const upsert = this.#db.prepare(
         `INSERT INTO chunk_claims (chunk_id, holder, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (chunk_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`,
@@ -160,6 +182,26 @@ export class SqliteChunkClaims {
       return rows.map(toPlannedChunk);
     });
     return claim.immediate();
+  }
+
+  renewChunkClaims(
+    holder: string,
+    chunks: readonly ClaimedRevision[],
+    now: number,
+    leaseMs: number,
+  ): string[] {
+    const rows = this.#db
+      .prepare(
+        `UPDATE chunk_claims SET expires_at = ?
+         WHERE holder = ? AND expires_at > ? AND chunk_id IN (SELECT value FROM json_each(?))
+         RETURNING chunk_id, (SELECT c.revision FROM chunks c WHERE c.chunk_id = chunk_claims.chunk_id
+           AND c.state = 'planned' AND c.needs_delete = 0) AS revision`,
+      )
+      .all(now + leaseMs, holder, now, JSON.stringify(chunks.map((c) => c.chunkId))) as {
+      chunk_id: string;
+      revision: number | null;
+    }[];
+    return currentAmong(chunks, rows);
   }
 
   releaseChunkClaims(holder: string, chunkIds: readonly string[]): void {

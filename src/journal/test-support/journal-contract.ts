@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { Journal, JournalTopic } from '../journal.js';
+import { defineClaimRenewalCases } from './claim-contract.js';
 import { defineDiscordStateCases } from './discord-contract.js';
 
 /** One journal under test, reached through as many connections as a case asks for. */
@@ -587,6 +588,7 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       });
     });
 
+    defineClaimRenewalCases(() => ({ a, b }), newBot);
     defineDiscordStateCases(() => ({ a, b }), newBot);
 
     test('the probe writes, and checkWritable passes on a healthy journal', async () => {
