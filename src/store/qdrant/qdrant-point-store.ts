@@ -79,7 +79,7 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
       call(`upsert into ${collection}`, async () => {
-        for (const slice of sliceUpsert(points, (p) => p.dense.length + p.sparse.indices.length)) {
+        for (const slice of sliceUpsert(points, (p) => countComponents([p.dense, p.sparse]))) {
           await client.upsert(collection, {
             wait: true,
             points: slice.map((p) => ({
