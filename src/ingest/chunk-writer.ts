@@ -23,8 +23,12 @@ export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'
 export interface ExclusiveOps {
   /** Deletes every point waiting for a delete (after a forget) that is due now. */
   deleteDueChunks(): Promise<void>;
-  /** Writes these chunks now, if they wait for a write (a forget's rewrites). */
-  writeChunks(chunkIds: readonly string[]): Promise<void>;
+  /**
+   * Writes these chunks now, if they wait for a write (a forget's rewrites). Resolves with those of them it
+   * could not claim (another replica holds them, or they are stored or gone already): the caller decides
+   * whether to wait for them (review s25 finding 1: the answer must not count them as rewritten unseen).
+   */
+  writeChunks(chunkIds: readonly string[]): Promise<readonly string[]>;
 }
 
 /** Chunks embedded and upserted together (one embedder call, one upsert per collection). */
@@ -134,6 +138,8 @@ export class ChunkWriter {
               await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
             }
           });
+          const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
+          return chunkIds.filter((id) => !claimed.has(id));
         },
       }),
     );
