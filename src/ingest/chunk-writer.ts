@@ -17,6 +17,8 @@ export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'
   readonly holder?: string;
   /** How long a claim on a batch lasts unless renewed (default CLAIM_MS; tests shorten it). */
   readonly claimMs?: number;
+  /** How long a batch may keep renewing its claims before it is aborted (default 10 claims; tests shorten it). */
+  readonly maxRenewMs?: number;
 }
 
 /** What a task run by `runExclusive` may do while no write can interleave. */
@@ -42,9 +44,10 @@ const PLAN_BATCH = 64;
 const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 /**
  * How long a claimed batch is this writer's alone unless renewed; claims are renewed every third of it while
- * their batch is in flight (held-claims.ts). A writer killed mid-write leaves its claims to expire; then another
- * replica (or this one, restarted under a new holder id) writes the chunks. A write that outlives its claim
- * anyway (a stalled process) stores nothing: the check right before each store write skips the chunks it lost.
+ * their batch is in flight (held-claims.ts), for up to ten claims: then the batch is aborted and its claims
+ * given back. A writer killed mid-write leaves its claims to expire; then another replica (or this one,
+ * restarted under a new holder id) writes the chunks. A write that outlives its claim anyway (a stalled
+ * process) stores nothing: the check right before each store write skips the chunks it lost.
  */
 const CLAIM_MS = 30_000;
 /** How soon to look again at due chunks another replica has claimed. */
@@ -87,6 +90,7 @@ export class ChunkWriter {
       chunks: deps.journal.chunks,
       holder: this.#holder,
       claimMs: deps.claimMs ?? CLAIM_MS,
+      ...(deps.maxRenewMs === undefined ? {} : { maxRenewMs: deps.maxRenewMs }),
       now: this.#now,
       logger: deps.logger,
     });
@@ -132,12 +136,16 @@ export class ChunkWriter {
           // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
           // the old revision is re-queued by markChunkStored), and nothing this write lost reaches the store.
           const chunks = await this.#claims.claimAmong(chunkIds);
-          const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
-          await this.#claims.whileHeld(chunks, async () => {
-            for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
-              await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
-            }
-          });
+          const deadline = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
+          await this.#claims.whileHeld(
+            chunks,
+            async (signal) => {
+              for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
+                await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
+              }
+            },
+            deadline,
+          );
           const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
           return chunkIds.filter((id) => !claimed.has(id));
         },
@@ -201,12 +209,20 @@ export class ChunkWriter {
     if (due.length === 0) return false;
     const controller = new AbortController();
     this.#backgroundWrite = controller;
+    let ended: 'done' | 'renewal-limit';
     try {
       // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      await this.#claims.whileHeld(due, () => writeChunkBatch(this.#deps, due, controller.signal));
+      // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
+      ended = await this.#claims.whileHeld(
+        due,
+        (signal) => writeChunkBatch(this.#deps, due, signal),
+        controller.signal,
+      );
     } finally {
       this.#backgroundWrite = undefined;
     }
+    // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica may.
+    if (ended === 'renewal-limit') return false;
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;
   }
