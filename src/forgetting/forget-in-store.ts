@@ -44,7 +44,10 @@ export interface StoreForgetResult {
   readonly pointsDeletedByFilter: number;
   /** The store could not be reached: the journal's deletes wait in the background. */
   readonly pending: boolean;
-  /** Deletes still wait for another writer's live claim (the store is up): they run in the background. */
+  /**
+   * Deletes or rewrites still wait for another writer's live claim (the store is up): they run in the background,
+   * so recall may not show the result yet.
+   */
   readonly claimed: boolean;
 }
 
@@ -66,12 +69,35 @@ export async function forgetInStore(
   const waiting = await deleteDueWaitingForClaims(deps, ops, target.bot);
   if (waiting === 'store' || !journal)
     return { pointsDeletedByFilter: 0, pending: waiting === 'store', claimed: waiting === 'claims' };
-  // Rewritten before the answer, so what the answer counts is what recall now sees.
-  await ops.writeChunks(journal.chunkIds);
+  // Rewritten here, except the chunks another replica claimed first (review s25 finding 1): those are waited for
+  // as claimed deletes are, and past the wait the answer says `claimed`, since recall may not see them yet.
+  const notClaimed = await ops.writeChunks(journal.chunkIds);
+  const rewritesDone = await rewrittenElsewhereInTime(deps, notClaimed);
   const filter =
     parsed.kind === 'unsourced-points' ? heldPointsFilter(held) : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
-  return { pointsDeletedByFilter: deleted, pending: false, claimed: waiting === 'claims' };
+  return { pointsDeletedByFilter: deleted, pending: false, claimed: waiting === 'claims' || !rewritesDone };
+}
+
+/**
+ * Waits (as long as for claimed deletes) until each of `chunkIds` is stored or gone from the journal (it lost every
+ * message); true when none is left waiting for another writer's rewrite.
+ */
+async function rewrittenElsewhereInTime(
+  deps: ForgetStoreDeps,
+  chunkIds: readonly string[],
+): Promise<boolean> {
+  const deadline = Date.now() + (deps.claimWaitMs ?? CLAIM_WAIT_MS);
+  let waiting = chunkIds;
+  for (;;) {
+    const stored = new Set((await deps.journal.chunks.storedAmong(waiting)).map((chunk) => chunk.chunkId));
+    const left: string[] = [];
+    for (const id of waiting) if (!stored.has(id) && (await deps.journal.chunks.hasChunk(id))) left.push(id);
+    if (left.length === 0) return true;
+    if (Date.now() >= deadline) return false;
+    waiting = left;
+    await sleep(CLAIM_POLL_MS);
+  }
 }
 
 /**

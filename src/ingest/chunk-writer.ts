@@ -17,14 +17,20 @@ export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery'
   readonly holder?: string;
   /** How long a claim on a batch lasts unless renewed (default CLAIM_MS; tests shorten it). */
   readonly claimMs?: number;
+  /** How long a batch may keep renewing its claims before it is aborted (default 10 claims; tests shorten it). */
+  readonly maxRenewMs?: number;
 }
 
 /** What a task run by `runExclusive` may do while no write can interleave. */
 export interface ExclusiveOps {
   /** Deletes every point waiting for a delete (after a forget) that is due now. */
   deleteDueChunks(): Promise<void>;
-  /** Writes these chunks now, if they wait for a write (a forget's rewrites). */
-  writeChunks(chunkIds: readonly string[]): Promise<void>;
+  /**
+   * Writes these chunks now, if they wait for a write (a forget's rewrites). Resolves with those of them it
+   * could not claim (another replica holds them, or they are stored or gone already): the caller decides
+   * whether to wait for them (review s25 finding 1: the answer must not count them as rewritten unseen).
+   */
+  writeChunks(chunkIds: readonly string[]): Promise<readonly string[]>;
 }
 
 /** Chunks embedded and upserted together (one embedder call, one upsert per collection). */
@@ -38,9 +44,10 @@ const PLAN_BATCH = 64;
 const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 /**
  * How long a claimed batch is this writer's alone unless renewed; claims are renewed every third of it while
- * their batch is in flight (held-claims.ts). A writer killed mid-write leaves its claims to expire; then another
- * replica (or this one, restarted under a new holder id) writes the chunks. A write that outlives its claim
- * anyway (a stalled process) stores nothing: the check right before each store write skips the chunks it lost.
+ * their batch is in flight (held-claims.ts), for up to ten claims: then the batch is aborted and its claims
+ * given back. A writer killed mid-write leaves its claims to expire; then another replica (or this one,
+ * restarted under a new holder id) writes the chunks. A write that outlives its claim anyway (a stalled
+ * process) stores nothing: the check right before each store write skips the chunks it lost.
  */
 const CLAIM_MS = 30_000;
 /** How soon to look again at due chunks another replica has claimed. */
@@ -83,6 +90,7 @@ export class ChunkWriter {
       chunks: deps.journal.chunks,
       holder: this.#holder,
       claimMs: deps.claimMs ?? CLAIM_MS,
+      ...(deps.maxRenewMs === undefined ? {} : { maxRenewMs: deps.maxRenewMs }),
       now: this.#now,
       logger: deps.logger,
     });
@@ -128,12 +136,18 @@ export class ChunkWriter {
           // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
           // the old revision is re-queued by markChunkStored), and nothing this write lost reaches the store.
           const chunks = await this.#claims.claimAmong(chunkIds);
-          const signal = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
-          await this.#claims.whileHeld(chunks, async () => {
-            for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
-              await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
-            }
-          });
+          const deadline = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
+          await this.#claims.whileHeld(
+            chunks,
+            async (signal) => {
+              for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
+                await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
+              }
+            },
+            deadline,
+          );
+          const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
+          return chunkIds.filter((id) => !claimed.has(id));
         },
       }),
     );
@@ -195,12 +209,20 @@ export class ChunkWriter {
     if (due.length === 0) return false;
     const controller = new AbortController();
     this.#backgroundWrite = controller;
+    let ended: 'done' | 'renewal-limit';
     try {
       // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      await this.#claims.whileHeld(due, () => writeChunkBatch(this.#deps, due, controller.signal));
+      // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
+      ended = await this.#claims.whileHeld(
+        due,
+        (signal) => writeChunkBatch(this.#deps, due, signal),
+        controller.signal,
+      );
     } finally {
       this.#backgroundWrite = undefined;
     }
+    // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica may.
+    if (ended === 'renewal-limit') return false;
     // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
     return true;
   }

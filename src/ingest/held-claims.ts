@@ -32,9 +32,20 @@ export interface HeldClaimsDeps {
   readonly holder: string;
   /** How long a claim lasts; renewed every third of it. */
   readonly claimMs: number;
+  /**
+   * How long a batch may keep renewing its claims (default RENEW_LIMIT_CLAIMS claims): past it, the batch is aborted
+   * and its claims given back, so a hung write does not keep its chunks from other replicas forever.
+   */
+  readonly maxRenewMs?: number;
   readonly now: () => number;
   readonly logger: Logger;
 }
+
+/**
+ * Claims a batch may renew (review s25 finding 2): 5 min at the default 30 s claim, longer than a healthy write
+ * with embedder retries takes, and a hung embedder or store no longer keeps its chunks from other replicas.
+ */
+const RENEW_LIMIT_CLAIMS = 10;
 
 export class HeldClaims implements ClaimCheck {
   readonly #deps: HeldClaimsDeps;
@@ -76,14 +87,29 @@ export class HeldClaims implements ClaimCheck {
   }
 
   /**
-   * Runs `write` on `claimed`, then gives their claims back, written or not. When both fail, the write's error is
+   * Runs `write` on `claimed`, then gives their claims back, written or not; 'renewal-limit' when the write was
+   * aborted for outliving maxRenewMs. When both fail, the write's error is
    * the one thrown (it says why the chunks are unwritten) and the give-back's is logged, not lost (review s25
    * finding 4): those claims then run out on their own.
    */
-  async whileHeld(claimed: readonly PlannedChunk[], write: () => Promise<void>): Promise<void> {
+  async whileHeld(
+    claimed: readonly PlannedChunk[],
+    write: (signal: AbortSignal) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<'done' | 'renewal-limit'> {
     const chunkIds = claimed.map((chunk) => chunk.chunkId);
+    const capped = new AbortController();
+    const { claimMs, maxRenewMs } = this.#deps;
+    const cap = setTimeout(
+      () => {
+        void this.#giveUp(chunkIds);
+        capped.abort();
+      },
+      maxRenewMs ?? claimMs * RENEW_LIMIT_CLAIMS,
+    );
+    cap.unref();
     try {
-      await write();
+      await write(signal ? AbortSignal.any([signal, capped.signal]) : capped.signal);
     } catch (error) {
       await this.release(chunkIds).catch((releaseError: unknown) => {
         this.#deps.logger.warn(
@@ -92,8 +118,29 @@ export class HeldClaims implements ClaimCheck {
         );
       });
       throw error;
+    } finally {
+      clearTimeout(cap);
     }
     await this.release(chunkIds);
+    return capped.signal.aborted ? 'renewal-limit' : 'done';
+  }
+
+  /**
+   * Stops renewing a batch that outlived its renewal limit and gives its claims back, so other replicas take its
+   * chunks over (still due: nothing acknowledged is lost). Its write is aborted; one that ignores the abort
+   * stores nothing, since the check before each store write finds the claims gone.
+   */
+  async #giveUp(chunkIds: readonly string[]): Promise<void> {
+    this.#deps.logger.warn(
+      { chunks: chunkIds.length },
+      'a chunk write outlived its claim renewal limit: aborted, its chunks left to any writer',
+    );
+    await this.release(chunkIds).catch((error: unknown) => {
+      this.#deps.logger.warn(
+        { err: error },
+        'could not give back the claims of an aborted write: they run out',
+      );
+    });
   }
 
   /** Gives the claims of `chunkIds` back (written or not). */

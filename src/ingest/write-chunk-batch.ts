@@ -180,7 +180,7 @@ async function writeCollectionGroup(
       deps,
       kept.group.map((p) => p.chunk),
       error,
-      { dependency: dependencyOf(error, 'store') },
+      withDependency(dependencyOf(error, 'store')),
     );
   }
 }
@@ -260,7 +260,7 @@ export async function deleteChunkBatch(deps: ChunkBatchDeps, chunks: readonly Pl
         for (const chunk of group) await tx.chunks.markChunkDeleted(chunk.chunkId, chunk.revision, deletedAt);
       });
     } catch (error) {
-      await recordChunkFailure(deps, group, error, { dependency: dependencyOf(error, 'store') });
+      await recordChunkFailure(deps, group, error, withDependency(dependencyOf(error, 'store')));
     }
   }
 }
@@ -282,8 +282,13 @@ async function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): Promise<
   }
 }
 
-/** The dependency an error came from: the parts index embeds as well as stores. */
-function dependencyOf(error: unknown, step: WriteDependency): WriteDependency {
+/**
+ * The dependency an error came from: the parts index embeds as well as stores. A journal error (the claim check
+ * before each store write, markChunkStored) is no outage of either (review s25 finding 3): probing a store that
+ * is fine would blame it in the logs and metrics.
+ */
+function dependencyOf(error: unknown, step: WriteDependency): WriteDependency | undefined {
+  if (isMemoryPoolError(error) && error.code === 'journal_unavailable') return undefined;
   return isMemoryPoolError(error) && error.code.startsWith('embedding_') ? 'embedder' : step;
 }
 
@@ -319,6 +324,10 @@ async function recordChunkFailure(
     { code, chunks: chunks.length, attempts: chunks[0]?.attempts, err: message },
     'could not store chunks; will retry',
   );
+}
+
+function withDependency(dependency: WriteDependency | undefined): { dependency?: WriteDependency } {
+  return dependency === undefined ? {} : { dependency };
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
