@@ -23,9 +23,28 @@ import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 import { asWireArray, sliceUpsert } from './slice-upsert.js';
 
+/** A point as the client's upsert request carries it. */
+type WirePoint = Extract<Parameters<QdrantClient['upsert']>[1], { points: unknown }>['points'][number];
+
 /** Creates a PointStore that talks to the Qdrant at `url`. */
 export function createQdrantPointStore(options: QdrantPointStoreOptions): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, 10_000);
+  /** Upserts `points` in requests of a bounded number of vector components (slice-upsert.ts), each waited for. */
+  const upsertInSlices = async <
+    P extends { readonly id: StoredPointId; readonly payload: StorePoint['payload'] },
+  >(
+    collection: string,
+    points: readonly P[],
+    componentsOf: (point: P) => number,
+    wireVectorOf: (point: P) => WirePoint['vector'],
+  ): Promise<void> => {
+    for (const slice of sliceUpsert(points, componentsOf)) {
+      await client.upsert(collection, {
+        wait: true,
+        points: slice.map((p) => ({ id: p.id, vector: wireVectorOf(p), payload: p.payload })),
+      });
+    }
+  };
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
     try {
@@ -78,24 +97,21 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
       ),
 
     upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
-      call(`upsert into ${collection}`, async () => {
-        for (const slice of sliceUpsert(points, (p) => countComponents([p.dense, p.sparse]))) {
-          await client.upsert(collection, {
-            wait: true,
-            points: slice.map((p) => ({
-              id: p.id,
-              vector: {
-                [DENSE_VECTOR]: asWireArray(p.dense),
-                [SPARSE_VECTOR]: {
-                  indices: asWireArray(p.sparse.indices),
-                  values: asWireArray(p.sparse.values),
-                },
-              },
-              payload: p.payload,
-            })),
-          });
-        }
-      }),
+      call(`upsert into ${collection}`, () =>
+        upsertInSlices(
+          collection,
+          points,
+          // Counted by hand: a dense vector may be a Float32Array passed past the types (asWireArray).
+          (p) => p.dense.length + 2 * p.sparse.indices.length,
+          (p) => ({
+            [DENSE_VECTOR]: asWireArray(p.dense),
+            [SPARSE_VECTOR]: {
+              indices: asWireArray(p.sparse.indices),
+              values: asWireArray(p.sparse.values),
+            },
+          }),
+        ),
+      ),
 
     queryPoints: (collection, query: QueryOptions) =>
       call(`query ${collection}`, async () => {
@@ -119,20 +135,14 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
       }),
 
     upsertNamedVectors: (collection, points) =>
-      call(`upsert into ${collection}`, async () => {
-        for (const slice of sliceUpsert(points, (p) => countComponents(Object.values(p.vectors)))) {
-          await client.upsert(collection, {
-            wait: true,
-            points: slice.map((p) => ({
-              id: p.id,
-              vector: Object.fromEntries(
-                Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)]),
-              ),
-              payload: p.payload,
-            })),
-          });
-        }
-      }),
+      call(`upsert into ${collection}`, () =>
+        upsertInSlices(
+          collection,
+          points,
+          (p) => countComponents(Object.values(p.vectors)),
+          (p) => Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)])),
+        ),
+      ),
 
     queryFused: (collection, fused) =>
       call(`query ${collection}`, async () => {
@@ -165,14 +175,14 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
       }),
 
     upsertPoints: (collection, points: readonly StorePoint[]) =>
-      call(`upsert into ${collection}`, async () => {
-        for (const slice of sliceUpsert(points, (p) => p.vector.length)) {
-          await client.upsert(collection, {
-            wait: true,
-            points: slice.map((p) => ({ id: p.id, vector: asWireArray(p.vector), payload: p.payload })),
-          });
-        }
-      }),
+      call(`upsert into ${collection}`, () =>
+        upsertInSlices(
+          collection,
+          points,
+          (p) => p.vector.length,
+          (p) => asWireArray(p.vector),
+        ),
+      ),
 
     searchPoints: (collection, search: SearchOptions) =>
       call(`search ${collection}`, async () => {
