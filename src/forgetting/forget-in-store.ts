@@ -87,17 +87,15 @@ async function rewrittenElsewhereInTime(
   deps: ForgetStoreDeps,
   chunkIds: readonly string[],
 ): Promise<boolean> {
-  const deadline = Date.now() + (deps.claimWaitMs ?? CLAIM_WAIT_MS);
   let waiting = chunkIds;
-  for (;;) {
+  const done = await withinClaimWait(deps, async () => {
     const stored = new Set((await deps.journal.chunks.storedAmong(waiting)).map((chunk) => chunk.chunkId));
     const left: string[] = [];
     for (const id of waiting) if (!stored.has(id) && (await deps.journal.chunks.hasChunk(id))) left.push(id);
-    if (left.length === 0) return true;
-    if (Date.now() >= deadline) return false;
     waiting = left;
-    await sleep(CLAIM_POLL_MS);
-  }
+    return left.length === 0 ? true : undefined;
+  });
+  return done ?? false;
 }
 
 /**
@@ -110,14 +108,30 @@ async function deleteDueWaitingForClaims(
   ops: ExclusiveOps,
   bot: string,
 ): Promise<'none' | 'store' | 'claims'> {
-  const deadline = Date.now() + (deps.claimWaitMs ?? CLAIM_WAIT_MS);
-  for (;;) {
+  const settled = await withinClaimWait(deps, async () => {
     // Claims are judged as of before the deletes ran: one that expired meanwhile was skipped for its claim.
     const before = Date.now();
     await ops.deleteDueChunks();
     if (!(await deps.journal.chunks.hasPendingDeletions(bot))) return 'none';
     if (await deps.journal.chunks.hasUnclaimedDeletions(bot, before)) return 'store';
-    if (Date.now() >= deadline) return 'claims';
+    return undefined;
+  });
+  return settled ?? 'claims';
+}
+
+/**
+ * Runs `attempt` until it gives an answer, every CLAIM_POLL_MS for as long as a forget waits for other writers'
+ * claims; undefined when the wait ran out first.
+ */
+async function withinClaimWait<T>(
+  deps: ForgetStoreDeps,
+  attempt: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const deadline = Date.now() + (deps.claimWaitMs ?? CLAIM_WAIT_MS);
+  for (;;) {
+    const answer = await attempt();
+    if (answer !== undefined) return answer;
+    if (Date.now() >= deadline) return undefined;
     await sleep(CLAIM_POLL_MS);
   }
 }
