@@ -111,12 +111,10 @@ export class HeldClaims implements ClaimCheck {
     try {
       await write(signal ? AbortSignal.any([signal, capped.signal]) : capped.signal);
     } catch (error) {
-      await this.release(chunkIds).catch((releaseError: unknown) => {
-        this.#deps.logger.warn(
-          { err: releaseError, chunks: chunkIds.length },
-          'could not give back the claims of a failed write: they run out on their own',
-        );
-      });
+      await this.#releaseOrLog(
+        chunkIds,
+        'could not give back the claims of a failed write: they run out on their own',
+      );
       throw error;
     } finally {
       clearTimeout(cap);
@@ -135,11 +133,13 @@ export class HeldClaims implements ClaimCheck {
       { chunks: chunkIds.length },
       'a chunk write outlived its claim renewal limit: aborted, its chunks left to any writer',
     );
+    await this.#releaseOrLog(chunkIds, 'could not give back the claims of an aborted write: they run out');
+  }
+
+  /** release(), a failure logged rather than thrown: the claims then run out on their own. */
+  async #releaseOrLog(chunkIds: readonly string[], message: string): Promise<void> {
     await this.release(chunkIds).catch((error: unknown) => {
-      this.#deps.logger.warn(
-        { err: error },
-        'could not give back the claims of an aborted write: they run out',
-      );
+      this.#deps.logger.warn({ err: error, chunks: chunkIds.length }, message);
     });
   }
 
