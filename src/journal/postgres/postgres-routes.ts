@@ -153,21 +153,19 @@ export class PostgresPartsIndexes implements JournalPartsIndexes {
   }
 
   markComplete(collection: string, now: number): Promise<void> {
-    return changing(this.#db, 'parts-indexes', (tx) =>
-      tx.run(
-        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES ($1, 1, $2)
-         ON CONFLICT (collection) DO UPDATE SET complete = 1, updated_at = excluded.updated_at`,
-        [collection, now],
-      ),
-    );
+    return this.#setComplete(collection, true, now);
   }
 
   markIncomplete(collection: string, now: number): Promise<void> {
+    return this.#setComplete(collection, false, now);
+  }
+
+  #setComplete(collection: string, complete: boolean, now: number): Promise<void> {
     return changing(this.#db, 'parts-indexes', (tx) =>
       tx.run(
-        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES ($1, 0, $2)
-         ON CONFLICT (collection) DO UPDATE SET complete = 0, updated_at = excluded.updated_at`,
-        [collection, now],
+        `INSERT INTO parts_indexes (collection, complete, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (collection) DO UPDATE SET complete = excluded.complete, updated_at = excluded.updated_at`,
+        [collection, complete ? 1 : 0, now],
       ),
     );
   }
