@@ -90,7 +90,11 @@ export class PartsIndex {
     }
   }
 
-  /** Stores parts embedParts made for `chunks`, and deletes the parts an earlier version of them had. */
+  /**
+   * Stores parts embedParts made for `chunks`, and deletes the parts an earlier version of them had: all of
+   * them for a chunk whose version has none (its bot left the config, its messages went meanwhile), since each
+   * old part holds a piece of the old text.
+   */
   async storeParts(
     collection: string,
     chunks: readonly ChunkToIndex[],
@@ -98,22 +102,25 @@ export class PartsIndex {
   ): Promise<void> {
     const { store, guard } = this.#deps;
     const { points, vectors } = embedded;
-    if (points.length === 0) return;
-    await guard.ensureParts(collection, (await this.embedderOf(collection)).model, vectors[0]!.length);
+    if (chunks.length === 0) return;
     const parts = partsCollectionName(collection);
-    await store.upsertHybridPoints(
-      parts,
-      points.map((p, i) => ({
-        id: p.id,
-        dense: Array.from(vectors[i]!),
-        sparse: encodeDocumentTerms(tokenizeText(p.payload.text)),
-        payload: { ...p.payload },
-      })),
-    );
-    // Parts an earlier version of these chunks had and this one does not (a forget changed the windows).
+    if (points.length > 0) {
+      await guard.ensureParts(collection, (await this.embedderOf(collection)).model, vectors[0]!.length);
+      await store.upsertHybridPoints(
+        parts,
+        points.map((p, i) => ({
+          id: p.id,
+          dense: Array.from(vectors[i]!),
+          sparse: encodeDocumentTerms(tokenizeText(p.payload.text)),
+          payload: { ...p.payload },
+        })),
+      );
+    }
+    // Parts an earlier version of these chunks had and this one does not (a forget changed the windows, or
+    // the version has no parts at all). A parts collection not created yet holds none: the store skips it.
     const stale = partsOfChunks(chunks.map((c) => c.chunkId));
     await store.deletePoints(parts, {
-      filter: allOf(stale, noneOf(hasId(points.map((p) => p.id)))),
+      filter: points.length === 0 ? stale : allOf(stale, noneOf(hasId(points.map((p) => p.id)))),
     });
   }
 
