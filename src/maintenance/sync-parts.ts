@@ -94,22 +94,28 @@ export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest):
     totals.upToDate += summary.upToDate;
     totals.unsettled += summary.unsettled;
   }
+  const unconfigured = await findUnconfigured(deps, request.from, names);
+  // They have no parts in `to`, as `complete` says: a rollback's `to` still holds theirs of before the switch,
+  // which keep what was edited or forgotten since, and without their bot's config they cannot be rebuilt.
+  for (let start = 0; !request.dryRun && start < unconfigured.length; start += PAGE) {
+    const slice = unconfigured.slice(start, start + PAGE);
+    await store.deletePoints(partsCollectionName(request.to), { filter: partsOfChunks(slice) });
+  }
   if (!request.dryRun && totals.unsettled === 0)
     await journal.partsIndexes.markComplete(request.to, Date.now());
   const complete = (await journal.partsIndexes.isComplete(request.to)) === true;
-  const unconfigured = await countUnconfigured(deps, request.from, names);
-  return { ...totals, deleted, complete, unconfigured };
+  return { ...totals, deleted, complete, unconfigured: unconfigured.length };
 }
 
-/** Chunks the journal has stored in `from` for bots other than `names`: found from `from`'s own points. */
-async function countUnconfigured(
+/** The chunks the journal has stored in `from` for bots other than `names`: found from `from`'s own points. */
+async function findUnconfigured(
   deps: PartsSyncDeps,
   from: string,
   names: readonly string[],
-): Promise<number> {
+): Promise<string[]> {
   const { store, journal } = deps;
-  if ((await store.describeCollection(from)) === undefined) return 0;
-  let count = 0;
+  if ((await store.describeCollection(from)) === undefined) return [];
+  const found: string[] = [];
   let offset: Parameters<PointStore['scrollPoints']>[1]['offset'];
   do {
     const page = await store.scrollPoints(from, {
@@ -118,10 +124,10 @@ async function countUnconfigured(
       ...(offset === undefined ? {} : { offset }),
     });
     const stored = await journal.chunks.storedAmong(page.points.map((p) => String(p.id)));
-    count += stored.filter((c) => c.collection === from && !names.includes(c.bot)).length;
+    for (const c of stored) if (c.collection === from && !names.includes(c.bot)) found.push(c.chunkId);
     offset = page.nextOffset;
   } while (offset !== undefined);
-  return count;
+  return found;
 }
 
 /**
