@@ -9,9 +9,9 @@
  * Measured (session 26, a copy of a 10,046-chunk folder, --st 200 --rounds 80, load average 5.7 on 2 shared
  * cores), p50 without / with the index: search with the filter 4.43 / 4.72 ms, count with it 2.82 / 3.10 ms;
  * with no filter, search 5.32 / 5.83 ms, count 1.04 / 1.05 ms. The filter's own test is the count's ~1.8 ms
- * over the request's; the index changes nothing here: the embedded store keeps a keyword index only for
- * `payload_schema` (only a text index changes how it filters, qdrant-subset.md §1), so each search still reads
- * every point's payload. Real Qdrant may answer `is_empty` from the index; not measured (no Qdrant here).
+ * over the request's; the index changes nothing here: the embedded store's filters consult no index but a
+ * text one (IndexLookup, src/qdrant-server/filter/filter-api.ts), so each search still reads every point's
+ * payload. Real Qdrant may answer `is_empty` from the index; not measured (no Qdrant here).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
