@@ -56,8 +56,8 @@ export interface PartsSyncResult {
   readonly complete: boolean;
   /**
    * Chunks stored in `from` by bots no longer configured with the collection (removed from the config): their
-   * parts are not built, and any `to` held are deleted, so they are recalled as chunks only; configure the bot
-   * again and run `memory-pool reindex --bot B`.
+   * parts are not built, and any `to` held are deleted, so hybrid recall does not find them (its chunk search
+   * reads only chunks without a source); configure the bot again and run `memory-pool reindex --bot B`.
    */
   readonly unconfigured: number;
 }
