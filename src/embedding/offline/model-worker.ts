@@ -49,7 +49,9 @@ export interface ModelAnswerMessage {
 
 /**
  * The worker's code. It is plain JavaScript run with `eval`, because a worker started from a TypeScript
- * file would need the TypeScript loader, which Node 20 workers do not inherit. It feeds the graph the sparse
+ * file would need the TypeScript loader, which Node 20 workers do not inherit. It loads ONNX Runtime with the
+ * model sent by the pool (onnx-worker-source), or TensorFlow.js when that fails (or is asked for), and says
+ * which before its first answer. On TensorFlow.js it feeds the graph the sparse
  * `indices`/`values` tensors the package's `EmbeddingsModel.embed` builds from its own tokenizer's ids, so
  * the vectors are the same, bit for bit (offline-embedder.test.ts), without that tokenizer's quadratic time;
  * with them, what the graph's two dynamic ops would compute, so it runs without awaiting each op.

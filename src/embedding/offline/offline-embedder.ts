@@ -22,14 +22,16 @@ const MAX_DEFAULT_WORKERS = 4;
 const WINDOW: InputWindow = { maxTokens: 128, countTokens: countUseLiteTokens };
 /**
  * Texts per worker job. The worker computes one job at a time and a recall query (a single text) jumps the
- * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (~0.13 s for a
- * full chunk here): recall during a 64-chunk backlog measured p50 0.10 s, max 0.15 s
+ * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (a full 128-token
+ * window: ~22 ms on ONNX Runtime, ~0.13 s on TensorFlow.js): on TensorFlow.js, recall during a 64-chunk
+ * backlog measured p50 0.10 s, max 0.15 s
  * (bench/service-latency.bench.ts), with the same total throughput as larger jobs.
  */
 const DEFAULT_BATCH_SIZE = 1;
 
 /**
- * Model workers for this machine: one per core, at most 4 (each holds its own ~175 MB copy of the model).
+ * Model workers for this machine: one per core, at most 4 (each holds its own copy of the model: ~75 MB
+ * more a worker on ONNX Runtime, ~165 MB on TensorFlow.js, measured as the process's RSS with 1 and 2).
  * The event loop needs little CPU next to the model, so on 2 cores a second worker is mostly spare
  * capacity: under 32 clients (bench/load.bench.ts, load average ~3) 2 workers served 1.45x the requests/s
  * of 1 with /retrieve p50 down by a third. When other work already takes the cores, 1 and 2 measured alike.
