@@ -66,6 +66,13 @@ export class OfflineEmbedder implements Embedder {
     this.#client = options.client;
   }
 
+  /** `onnxruntime`, or `tfjs` with why ONNX Runtime could not load; undefined until a worker has loaded. */
+  get runtime(): string | undefined {
+    const loaded = (this.#client ?? client)?.runtime;
+    if (loaded === undefined) return undefined;
+    return loaded.reason === undefined ? loaded.runtime : `${loaded.runtime} (${loaded.reason})`;
+  }
+
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     options.signal?.throwIfAborted();

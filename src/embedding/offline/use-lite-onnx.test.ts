@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { createLogger } from '../../logging/logger.js';
+import { checkEmbedder } from '../../maintenance/doctor-checks.js';
+import { WindowedEmbedder } from '../windowed-embedder.js';
 import { startModelWorker } from './model-worker.js';
 import { OfflineEmbedder } from './offline-embedder.js';
 import { OfflineModelClient } from './offline-model-client.js';
@@ -112,9 +114,19 @@ test('where onnxruntime-node cannot load, the workers compute with TensorFlow.js
   assert.equal(vector?.length, 512);
   assert.equal(fallback.runtime?.runtime, 'tfjs');
   assert.match(fallback.runtime?.reason ?? '', /no-such-onnxruntime/);
+  assert.match(new OfflineEmbedder({ client: fallback }).runtime ?? '', /^tfjs \(.*no-such-onnxruntime/);
   const forced = new OfflineModelClient({
     workers: 1,
     startWorker: () => startModelWorker('onnxruntime', missing),
   });
   await assert.rejects(forced.embed(['the night train'], false), /no-such-onnxruntime/);
+});
+
+test('memory-pool doctor says which runtime computes the offline model, through the decorators around it', async () => {
+  const embedder = new WindowedEmbedder(
+    new OfflineEmbedder({ client: new OfflineModelClient({ workers: 1 }) }),
+  );
+  assert.equal(embedder.runtime, undefined, 'unknown before the model loads');
+  const { check } = await checkEmbedder(embedder);
+  assert.equal(check.detail, 'offline:use-lite-512 returns 512-dimensional vectors (on onnxruntime)');
 });
