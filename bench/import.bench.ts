@@ -16,6 +16,13 @@
  * from outside like the texts) and the CPU time per message of the whole process (all threads: on a shared
  * machine, steadier than wall time).
  *
+ * Measured (issue 27, USE-lite on ONNX Runtime), from a copy of the branch `ort`, --compare the main issue 27
+ * was filed on, 2026-12-05: --messages 1000 --rounds 2, load average 4.4-5.9: 9.1 / 8.0 s vs 61.0 / 69.5 s
+ * (medians 9.1 vs 69.5 s, 7.67x; CPU 7.2 vs 59.2 s, 8.23x), workers 81-82 % busy vs 95 %, 0.90 vs 1.21 model
+ * texts/message, the model alone 118.5 texts/s on all workers; --messages 10000 --rounds 1, load 2.8-3.9:
+ * 38.3 s (261 messages/s) vs 622.1 s (16.1), 16.23x, CPU 52.1 vs 583.2 s (11.18x), the model alone 142.1
+ * texts/s.
+ *
  * Measured (issue 27, each message read once: parts pooled from their lines, a part whose lines' cosine is
  * below 0.45 embedded whole; NOT merged, it failed the recall gate, docs/recall.md; git branch `partvec`),
  * from a copy of that branch with `linePooling` set on the offline embedder, --messages 1000 --rounds 2,

@@ -49,6 +49,10 @@ export class CachedEmbedder implements Embedder {
     return this.#inner.modelWindow;
   }
 
+  get runtime(): string | undefined {
+    return this.#inner.runtime;
+  }
+
   get stats(): EmbeddingCacheStats {
     return { hits: this.#hits, misses: this.#misses, size: this.#vectors.size };
   }

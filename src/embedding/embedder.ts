@@ -37,6 +37,11 @@ export interface Embedder {
    * pooling (WindowedEmbedder, and decorators around it); undefined when `inputWindow` is the model's.
    */
   readonly modelWindow?: InputWindow | undefined;
+  /**
+   * What computes the vectors, for a provider that can run on more than one runtime (the offline model:
+   * `onnxruntime`, or `tfjs` and why); undefined for the others, and until the model has loaded.
+   */
+  readonly runtime?: string | undefined;
   /** One vector per text, in the order given; `[]` for no texts. Throws ProviderError. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Cheap reachability check for GET /ready; resolves when the provider can embed, else throws ProviderError. */

@@ -44,6 +44,10 @@ export class WindowedEmbedder implements Embedder {
     return this.#inner.inputWindow;
   }
 
+  get runtime(): string | undefined {
+    return this.#inner.runtime;
+  }
+
   /** A text the tokenizer cannot count can never be embedded: it fails alone instead of its whole batch. */
   #split(text: string): string[] {
     try {

@@ -50,8 +50,10 @@ export async function checkEmbedder(
         ),
       };
     }
+    // The offline model says which runtime computes it: TensorFlow.js is the slow fallback worth knowing of.
+    const runtime = embedder.runtime === undefined ? '' : ` (on ${embedder.runtime})`;
     return {
-      check: pass(name, `${embedder.model} returns ${length}-dimensional vectors`),
+      check: pass(name, `${embedder.model} returns ${length}-dimensional vectors${runtime}`),
       dimensions: length,
     };
   } catch (error) {

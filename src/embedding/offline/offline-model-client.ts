@@ -9,7 +9,8 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { ProviderError } from '../../errors/memory-pool-error.js';
-import { type ModelAnswerMessage, type ModelJobMessage, startModelWorker } from './model-worker.js';
+import type { ModelAnswerMessage, ModelJobMessage, OfflineRuntime, RuntimeMessage } from './model-worker.js';
+import { startModelWorker } from './model-worker.js';
 import { hasUrgentJob, holds, type Job, lengthOf, type Slot, type UrgentCall } from './model-job.js';
 import { encodeUseLite } from './use-lite-token-counter.js';
 
@@ -24,7 +25,9 @@ const BULK_JOBS_PER_WORKER = 2;
 export interface OfflineModelClientOptions {
   /** Most worker threads to run (default 1); they start only when jobs wait and every worker is busy. */
   readonly workers?: number;
-  /** Starts a worker thread (default: startModelWorker); tests pass one that crashes. */
+  /** Which runtime the workers compute with (default `auto`: ONNX Runtime, else TensorFlow.js). */
+  readonly runtime?: OfflineRuntime;
+  /** Starts a worker thread (default: startModelWorker with `runtime`); tests pass one that crashes. */
   readonly startWorker?: () => Worker;
   /** A text's model ids (default: USE-lite's tokenizer, encodeUseLite); the worker receives ids, not text. */
   readonly encode?: (text: string) => readonly number[];
@@ -45,16 +48,22 @@ export class OfflineModelClient {
   /** Urgent calls with jobs waiting, in turn order: the one served last goes to the back. */
   readonly #urgent: UrgentCall[] = [];
   readonly #queued: Job[] = [];
+  #runtime: RuntimeMessage | undefined;
 
   constructor(options: OfflineModelClientOptions = {}) {
     this.#maxWorkers = Math.max(1, options.workers ?? 1);
-    this.#startWorker = options.startWorker ?? startModelWorker;
+    this.#startWorker = options.startWorker ?? (() => startModelWorker(options.runtime));
     this.#encode = options.encode ?? encodeUseLite;
   }
 
   /** How many worker threads may run. */
   get maxWorkers(): number {
     return this.#maxWorkers;
+  }
+
+  /** What the last worker to load computes with (and why not ONNX Runtime); undefined before one loads. */
+  get runtime(): RuntimeMessage | undefined {
+    return this.#runtime;
   }
 
   /** Allows up to `workers` threads (never fewer than now: running workers are not stopped). */
@@ -243,7 +252,11 @@ export class OfflineModelClient {
     if (this.#slots.length >= this.#maxWorkers) return undefined;
     const slot: Slot = { worker: this.#startWorker(), jobs: new Map(), number: this.#nextSlotNumber++ };
     const { worker } = slot;
-    worker.on('message', (message: ModelAnswerMessage) => {
+    worker.on('message', (message: ModelAnswerMessage | RuntimeMessage) => {
+      if ('runtime' in message) {
+        this.#runtime = message;
+        return;
+      }
       const job = slot.jobs.get(message.id);
       if (job === undefined) return;
       slot.jobs.delete(message.id);
