@@ -1,0 +1,109 @@
+/**
+ * @module A gap read forgets what was deleted meanwhile only when it read the whole gap: never after a read cut at
+ * GAP_LIMIT, nor after a read that failed (a channel no longer readable). Each case fails over between two
+ * replicas (real discord.js clients, fake gateway, one SQLite journal) with #general and #offtopic recorded:
+ * #offtopic's complete read still forgets its deleted message, so the guard is per channel.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
+import { GAP_LIMIT } from './channel-backfill.js';
+import type { DiscordGatewayLease } from './discord-gateway-lease.js';
+import { type CountingMemory, createCountingMemory } from './test-support/counting-memory.js';
+import { BOT_USER, GENERAL, guildPayload, OFFTOPIC } from './test-support/discord-harness.js';
+import { type FakeDiscord, startFakeDiscord } from './test-support/fake-discord.js';
+import {
+  createGatewayReplicas,
+  type ServedHistory,
+  serveChannelHistory,
+} from './test-support/gateway-replicas.js';
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20);
+}
+
+interface Gap {
+  readonly fake: FakeDiscord;
+  readonly counting: CountingMemory;
+  readonly general: ServedHistory;
+  /** The ids recorded before the gap and deleted during it, in #general and #offtopic. */
+  readonly deleted: { readonly general: string; readonly offtopic: string };
+}
+
+/**
+ * Records one message in each channel, kills the holder, deletes both, runs `meanwhile`, and waits until the
+ * other replica has connected and handled its gap reads.
+ */
+async function failOverWithDeletes(meanwhile: (gap: Omit<Gap, 'deleted'>) => Promise<void>): Promise<Gap> {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-discord-gap-guard-'));
+  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  const counting = createCountingMemory();
+  const journals = [openSqliteJournal(dir), openSqliteJournal(dir)];
+  const replicas = createGatewayReplicas({
+    fake,
+    journals,
+    memory: counting.memory,
+    ttlMs: 1500,
+    renewMs: 250,
+    discord: { channels: [GENERAL, OFFTOPIC] },
+  });
+  const [first, second] = replicas as [DiscordGatewayLease, DiscordGatewayLease];
+  try {
+    await first.start();
+    await second.start();
+    const general = serveChannelHistory(fake, GENERAL);
+    const offtopic = serveChannelHistory(fake, OFFTOPIC);
+    const deleted = {
+      general: await general.post('my phone number is 555 0100', true),
+      offtopic: await offtopic.post('my locker code is 4711', true),
+    };
+    await until(() => counting.saves.has(deleted.general) && counting.saves.has(deleted.offtopic));
+    await first.abandon();
+    general.remove(deleted.general);
+    offtopic.remove(deleted.offtopic);
+    await meanwhile({ fake, counting, general });
+    await until(() => second.connection !== undefined);
+    await replicas[1]?.connection?.idle();
+    return { fake, counting, general, deleted };
+  } finally {
+    for (const replica of replicas) await replica.close();
+    for (const journal of journals) await journal.close();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a gap read cut at GAP_LIMIT forgets nothing in that channel', { timeout: 60_000 }, async () => {
+  let posted: string[] = [];
+  const { counting, deleted } = await failOverWithDeletes(async ({ general }) => {
+    posted = [];
+    for (let i = 0; i < GAP_LIMIT; i += 1) posted.push(await general.post(`busy channel line ${i}`, false));
+  });
+  assert.ok(
+    posted.every((id) => counting.saves.get(id) === 1),
+    'the gap read recorded what it read',
+  );
+  assert.ok(
+    counting.texts.has(deleted.general),
+    'not forgotten: the read did not reach back to the gap start',
+  );
+  assert.deepEqual(counting.forgotten, [deleted.offtopic], "#offtopic's complete read forgot its delete");
+});
+
+test('a gap read that fails (the channel no longer readable) forgets nothing there', {
+  timeout: 30_000,
+}, async () => {
+  const { counting, deleted } = await failOverWithDeletes(async ({ fake }) => {
+    fake.respond((call) =>
+      call.method === 'GET' && call.path === `/channels/${GENERAL}/messages`
+        ? { status: 403, body: { code: 50001, message: 'Missing Access' } }
+        : undefined,
+    );
+  });
+  assert.ok(counting.texts.has(deleted.general), 'not forgotten: nothing is known of #general');
+  assert.deepEqual(counting.forgotten, [deleted.offtopic]);
+});
