@@ -1,6 +1,7 @@
 /**
  * @module Review s24 finding 3, through the real path: two replicas with real discord.js clients against the fake
- * gateway, over one SQLite journal (two connections) and the service's own operations on one store. A message
+ * gateway, over one journal (two connections; SQLite, and Postgres when available) and the service's own
+ * operations on one store. A message
  * recorded before the holder died and deleted on Discord during the gap is forgotten by the takeover's gap read:
  * no chunk or part holds its text afterwards; what is still in the history stays.
  */
@@ -8,13 +9,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { assembleService } from '../../core/assemble-service.js';
 import { HashingEmbedder } from '../../embedding/hashing/hashing-embedder.js';
+import type { Journal } from '../../journal/journal.js';
+import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
+import { skipWithoutPostgres, startPostgres } from '../../journal/test-support/start-postgres.js';
 import { createLogger } from '../../logging/logger.js';
 import { createMemoryPointStore } from '../../store/test-support/memory-point-store.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
@@ -28,11 +32,9 @@ async function until(condition: () => Promise<boolean> | boolean): Promise<void>
   while (!(await condition())) await sleep(20);
 }
 
-test('a message deleted on Discord while no replica held the gateway is forgotten after takeover', {
-  timeout: 30_000,
-}, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mp-discord-gap-delete-'));
-  const journals = [openSqliteJournal(dir), openSqliteJournal(dir)];
+/** Records two messages, kills the holder, deletes one on Discord, and checks what the takeover left. */
+async function forgetAcrossGap(openJournal: () => Promise<Journal>, t: TestContext): Promise<void> {
+  const journals = [await openJournal(), await openJournal()];
   const store = createMemoryPointStore();
   const bot = testBot('mythos');
   const service = await assembleService({
@@ -57,7 +59,6 @@ test('a message deleted on Discord while no replica held the gateway is forgotte
     await service.close();
     for (const journal of journals) await journal.close();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
   });
   const [first, second] = replicas as [DiscordGatewayLease, DiscordGatewayLease];
   const recorded = async (id: string) =>
@@ -99,4 +100,19 @@ test('a message deleted on Discord while no replica held the gateway is forgotte
   assert.ok(!texts.some((text) => text.includes('12 Elm St')), 'no chunk or part holds its text');
   assert.ok(texts.some((text) => text.includes('the ferry leaves at nine')));
   assert.ok(texts.some((text) => text.includes('the cafe moved')));
+}
+
+describe('a message deleted on Discord while no replica held the gateway is forgotten after takeover', () => {
+  test('SQLite: two connections to one journal file', { timeout: 30_000 }, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mp-discord-gap-delete-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    await forgetAcrossGap(async () => openSqliteJournal(dir), t);
+  });
+
+  test('Postgres: two pools to one database', { timeout: 60_000, skip: skipWithoutPostgres }, async (t) => {
+    const server = await startPostgres();
+    t.after(() => server.stop());
+    const url = await server.createDatabase('discord_gap_delete');
+    await forgetAcrossGap(() => openPostgresJournal(url), t);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * @module A gap read forgets what was deleted meanwhile only when it read the whole gap: never after a read cut at
  * GAP_LIMIT, nor after a read that failed (a channel no longer readable). Each case fails over between two
- * replicas (real discord.js clients, fake gateway, one SQLite journal) with #general and #offtopic recorded:
- * #offtopic's complete read still forgets its deleted message, so the guard is per channel.
+ * replicas (real discord.js clients, fake gateway, one SQLite journal) with #general, #offtopic and an active
+ * thread under #general recorded: #offtopic's and the thread's complete reads still forget their deleted
+ * message, so the guard is per channel, and threads are read like channels.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,13 +15,15 @@ import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import { GAP_LIMIT } from './channel-backfill.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
 import { type CountingMemory, createCountingMemory } from './test-support/counting-memory.js';
-import { BOT_USER, GENERAL, guildPayload, OFFTOPIC } from './test-support/discord-harness.js';
+import { BOT_USER, GENERAL, guildPayload, OFFTOPIC, threadPayload } from './test-support/discord-harness.js';
 import { type FakeDiscord, startFakeDiscord } from './test-support/fake-discord.js';
 import {
   createGatewayReplicas,
   type ServedHistory,
   serveChannelHistory,
 } from './test-support/gateway-replicas.js';
+
+const THREAD = '200000000000000009';
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(20);
@@ -30,8 +33,8 @@ interface Gap {
   readonly fake: FakeDiscord;
   readonly counting: CountingMemory;
   readonly general: ServedHistory;
-  /** The ids recorded before the gap and deleted during it, in #general and #offtopic. */
-  readonly deleted: { readonly general: string; readonly offtopic: string };
+  /** The ids recorded before the gap and deleted during it, in #general, #offtopic and the thread. */
+  readonly deleted: { readonly general: string; readonly offtopic: string; readonly thread: string };
 }
 
 /**
@@ -40,7 +43,10 @@ interface Gap {
  */
 async function failOverWithDeletes(meanwhile: (gap: Omit<Gap, 'deleted'>) => Promise<void>): Promise<Gap> {
   const dir = mkdtempSync(join(tmpdir(), 'mp-discord-gap-guard-'));
-  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guildPayload()] });
+  const fake = await startFakeDiscord({
+    botUser: BOT_USER,
+    guilds: [{ ...guildPayload(), threads: [threadPayload(THREAD, GENERAL)] }],
+  });
   const counting = createCountingMemory();
   const journals = [openSqliteJournal(dir), openSqliteJournal(dir)];
   const replicas = createGatewayReplicas({
@@ -57,14 +63,17 @@ async function failOverWithDeletes(meanwhile: (gap: Omit<Gap, 'deleted'>) => Pro
     await second.start();
     const general = serveChannelHistory(fake, GENERAL);
     const offtopic = serveChannelHistory(fake, OFFTOPIC);
+    const thread = serveChannelHistory(fake, THREAD);
     const deleted = {
       general: await general.post('my phone number is 555 0100', true),
       offtopic: await offtopic.post('my locker code is 4711', true),
+      thread: await thread.post('my flat is the one above the bakery', true),
     };
-    await until(() => counting.saves.has(deleted.general) && counting.saves.has(deleted.offtopic));
+    await until(() => Object.values(deleted).every((id) => counting.saves.has(id)));
     await first.abandon();
     general.remove(deleted.general);
     offtopic.remove(deleted.offtopic);
+    thread.remove(deleted.thread);
     await meanwhile({ fake, counting, general });
     await until(() => second.connection !== undefined);
     await replicas[1]?.connection?.idle();
@@ -91,7 +100,11 @@ test('a gap read cut at GAP_LIMIT forgets nothing in that channel', { timeout: 6
     counting.texts.has(deleted.general),
     'not forgotten: the read did not reach back to the gap start',
   );
-  assert.deepEqual(counting.forgotten, [deleted.offtopic], "#offtopic's complete read forgot its delete");
+  assert.deepEqual(
+    [...counting.forgotten].sort(),
+    [deleted.offtopic, deleted.thread].sort(),
+    "#offtopic's and the thread's complete reads forgot their delete",
+  );
 });
 
 test('a gap read that fails (the channel no longer readable) forgets nothing there', {
@@ -105,5 +118,5 @@ test('a gap read that fails (the channel no longer readable) forgets nothing the
     );
   });
   assert.ok(counting.texts.has(deleted.general), 'not forgotten: nothing is known of #general');
-  assert.deepEqual(counting.forgotten, [deleted.offtopic]);
+  assert.deepEqual([...counting.forgotten].sort(), [deleted.offtopic, deleted.thread].sort());
 });
