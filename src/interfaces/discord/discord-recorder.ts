@@ -31,6 +31,11 @@ export interface DiscordRecorderOptions {
   readonly backfillPageDelayMs?: number;
   /** When the gateway was last connected (here before a restart, or elsewhere): back-filled from then on. */
   readonly gapSince?: number;
+  /**
+   * Whether the gateway lease is still this replica's by its local deadline. Once it is not, no event is handled
+   * any more (another replica may be recording by now): what is queued or still arrives is dropped.
+   */
+  readonly leaseHeld?: () => boolean;
 }
 
 type Place = Parameters<typeof isPlaceRecorded>[0];
@@ -45,6 +50,8 @@ export class DiscordRecorder {
   readonly #queue = new SerialQueue();
   readonly #held = new Set<Promise<void>>();
   readonly #backfill: ChannelBackfill;
+  /** Events dropped since the lease ran out (logged once). */
+  #dropped = 0;
   /** With a gap to read (`gapSince`), until its reads are decided. */
   readonly #gap: GapDeletes | undefined;
 
@@ -205,12 +212,19 @@ export class DiscordRecorder {
   /** Queues `task`; resolves once it is handled (a failure is logged: the events after it still are). */
   #enqueue(task: () => Promise<void>): Promise<void> {
     return this.#queue.enqueue(async () => {
+      // Checked as each event's turn comes, not as it arrives: a frozen process may hold many past the deadline.
+      if (this.#options.leaseHeld?.() === false) return this.#noteDropped();
       try {
         await task();
       } catch (error) {
         this.#options.logger.warn({ err: error }, 'discord: an event could not be recorded');
       }
     });
+  }
+
+  #noteDropped(): void {
+    if (this.#dropped++ === 0)
+      this.#options.logger.warn('discord: the gateway lease ran out here; events are no longer recorded');
   }
 
   async #record(facts: MessageFacts): Promise<void> {

@@ -40,9 +40,10 @@ export function createGatewayReplicas(options: GatewayReplicasOptions): DiscordG
         ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
         ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
         logger,
-        connect: () => {
+        connect: (leaseHeld) => {
           options.onConnect?.(i);
           return startDiscord({
+            leaseHeld,
             config: testDiscordConfig({ channels: [GENERAL], ...options.discord }),
             memory,
             store: journal.discord,
