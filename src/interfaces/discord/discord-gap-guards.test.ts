@@ -3,7 +3,8 @@
  * GAP_LIMIT, nor after a read that failed (a channel no longer readable). Each case fails over between two
  * replicas (real discord.js clients, fake gateway, one SQLite journal) with #general, #offtopic and an active
  * thread under #general recorded: #offtopic's and the thread's complete reads still forget their deleted
- * message, so the guard is per channel, and threads are read like channels.
+ * message, so the guard is per channel, and threads are read like channels. Nor is a proxy's original taken for
+ * deleted when the read holds its repost.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,7 +56,8 @@ async function failOverWithDeletes(meanwhile: (gap: Omit<Gap, 'deleted'>) => Pro
     memory: counting.memory,
     ttlMs: 1500,
     renewMs: 250,
-    discord: { channels: [GENERAL, OFFTOPIC] },
+    // Webhook posts are recorded, so a proxy's repost would be recorded twice if the rule did not hold.
+    discord: { channels: [GENERAL, OFFTOPIC], otherBots: 'all' },
   });
   const [first, second] = replicas as [DiscordGatewayLease, DiscordGatewayLease];
   try {
@@ -118,5 +120,21 @@ test('a gap read that fails (the channel no longer readable) forgets nothing the
     );
   });
   assert.ok(counting.texts.has(deleted.general), 'not forgotten: nothing is known of #general');
+  assert.deepEqual([...counting.forgotten].sort(), [deleted.offtopic, deleted.thread].sort());
+});
+
+test("a proxy's repost made during the gap keeps its original and is not recorded", {
+  timeout: 30_000,
+}, async () => {
+  let repost = '';
+  const { counting, deleted } = await failOverWithDeletes(async ({ general }) => {
+    // PluralKit deleted the person's message (the helper removed it) and reposted its text by webhook.
+    repost = await general.post('my phone number is 555 0100', false, {
+      webhookId: '800000000000000001',
+      author: { id: '800000000000000001', username: 'Helen (PluralKit)', bot: true },
+    });
+  });
+  assert.ok(counting.texts.has(deleted.general), "the person's own message is kept");
+  assert.equal(counting.saves.has(repost), false, 'the repost is not recorded beside it');
   assert.deepEqual([...counting.forgotten].sort(), [deleted.offtopic, deleted.thread].sort());
 });
