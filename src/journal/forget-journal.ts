@@ -217,6 +217,25 @@ export class ForgetJournal {
     );
   }
 
+  /**
+   * What `source` journaled for `bot` in `channelId` with `ts` in [fromTs, toTs], oldest first. A scan of the
+   * bot's rows of that source (no index on channels): the Discord gap back-fill asks once per channel read.
+   */
+  journaledInChannel(
+    bot: string,
+    source: string,
+    channelId: string,
+    fromTs: number,
+    toTs: number,
+  ): { id: string; ts: number; text: string }[] {
+    return this.#db
+      .prepare(
+        `SELECT message_id AS id, ts, text FROM messages
+         WHERE bot = ? AND source = ? AND channel_id = ? AND ts >= ? AND ts <= ? ORDER BY ts, message_id`,
+      )
+      .all(bot, source, channelId, fromTs, toTs) as { id: string; ts: number; text: string }[];
+  }
+
   /** The subset of `messageIds` that were forgotten for `bot`. */
   forgottenAmong(bot: string, messageIds: readonly string[]): Set<string> {
     return this.#selectIds(

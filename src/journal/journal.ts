@@ -166,9 +166,24 @@ export interface JournalForgetting {
     sources?: readonly string[],
   ): Promise<JournalForgetResult>;
   journaledAmong(bot: string, source: string, messageIds: readonly string[]): Promise<Set<string>>;
+  /** What `source` journaled for `bot` in one channel with `ts` in [fromTs, toTs], oldest first. */
+  journaledInChannel(
+    bot: string,
+    source: string,
+    channelId: string,
+    fromTs: number,
+    toTs: number,
+  ): Promise<ChannelMessage[]>;
   forgottenAmong(bot: string, messageIds: readonly string[]): Promise<Set<string>>;
   recordAudit(entry: Omit<ForgetAuditEntry, 'id'>): Promise<void>;
   listAudit(options: { bot?: string; limit: number }): Promise<ForgetAuditEntry[]>;
+}
+
+/** A journaled message of a channel, as the Discord gap back-fill compares it with the channel's history. */
+export interface ChannelMessage {
+  readonly id: string;
+  readonly ts: number;
+  readonly text: string;
 }
 
 /** Parts-index state (see parts-index-state.ts). */

@@ -95,12 +95,13 @@ async function connectDiscord(
     leases: journal.leases,
     bot: botName,
     logger: options.logger,
-    connect: () =>
+    connect: (leaseHeld) =>
       startDiscord({
         config: discord,
         memory: createInProcessDiscordMemory(operations, config.bots[botName]!),
         store: journal.discord,
         logger: options.logger,
+        leaseHeld,
         ...options.discord,
       }),
   });

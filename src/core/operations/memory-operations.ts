@@ -9,7 +9,7 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
-import type { Journal } from '../../journal/journal.js';
+import type { ChannelMessage, Journal } from '../../journal/journal.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import type { MemoryStore } from '../../store/memory-store.js';
 import type {
@@ -58,6 +58,15 @@ export interface MemoryOperations {
     botName: string,
     messageIds: readonly string[],
   ): Promise<ReadonlySet<string>>;
+  /**
+   * What the caller's own source journaled for the bot in one channel with `ts` in [fromTs, toTs], oldest first
+   * (the Discord gap back-fill finds what was deleted meanwhile by comparing it with the channel's history).
+   */
+  journaledInChannel(
+    principal: Principal,
+    botName: string,
+    channel: { readonly channelId: string; readonly fromTs: number; readonly toTs: number },
+  ): Promise<ChannelMessage[]>;
   /** The forget audit (admin), of one bot or of every bot; `limit` as the query gives it (default 100). */
   forgetLog(
     principal: Principal,
@@ -105,6 +114,13 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
       const source = principalSource(principal) ?? bot.defaultSource;
       authorize(principal, { operation: 'save', bot: bot.name, source });
       return journal.forgetting.journaledAmong(bot.name, source, messageIds);
+    },
+
+    async journaledInChannel(principal, botName, { channelId, fromTs, toTs }) {
+      const bot = await collections.current(botName);
+      const source = principalSource(principal) ?? bot.defaultSource;
+      authorize(principal, { operation: 'save', bot: bot.name, source });
+      return journal.forgetting.journaledInChannel(bot.name, source, channelId, fromTs, toTs);
     },
 
     async forgetLog(principal, botName, limitText = '100') {

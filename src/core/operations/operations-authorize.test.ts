@@ -31,6 +31,8 @@ const CALLS: Record<Exclude<keyof MemoryOperations, 'viewer'>, (ops: MemoryOpera
   forget: (ops) => ops.forget(otherBotKey, 'mythos', { bot: 'mythos', message_ids: ['m1'] } as never),
   countForgettable: (ops) => ops.countForgettable(otherBotKey, 'mythos', { field: 'userId', value: 'u' }),
   recordedAmong: (ops) => ops.recordedAmong(otherBotKey, 'mythos', ['m1']),
+  journaledInChannel: (ops) =>
+    ops.journaledInChannel(otherBotKey, 'mythos', { channelId: 'c1', fromTs: 0, toTs: 1 }),
   forgetLog: (ops) => ops.forgetLog(otherBotKey, 'mythos', undefined),
   stats: (ops) => ops.stats(otherBotKey, 'mythos'),
 };

@@ -10,7 +10,13 @@ import type { Message } from 'discord.js';
 import type { Logger } from '../../logging/logger.js';
 import { SerialQueue } from '../../runtime/serial-queue.js';
 import type { DiscordState } from './discord-state.js';
-import { type HistoryChannel, readRecentHistory } from './read-recent-history.js';
+import { type HistoryChannel, type HistoryRead, readRecentHistory } from './read-recent-history.js';
+
+/** The times a gap read covers: messages created from `since` until `until` (when its first page was asked for). */
+export interface GapRange {
+  readonly since: number;
+  readonly until: number;
+}
 
 export interface ChannelBackfillOptions {
   readonly state: DiscordState;
@@ -21,6 +27,8 @@ export interface ChannelBackfillOptions {
   readonly pageDelayMs: number;
   /** Hands the read messages (oldest first) to the recorder, and marks the channel done after them. */
   readonly record: (messages: readonly Message[], done: () => Promise<void>) => void;
+  /** Hands a gap read to the recorder: what it found (and whether that is all of `range`) in `channelId`. */
+  readonly recordGap: (channelId: string, read: HistoryRead, range: GapRange) => void;
 }
 
 /** The most a gap back-fill reads per channel (ten pages): a longer outage keeps its latest messages. */
@@ -42,17 +50,21 @@ export class ChannelBackfill {
   request(channel: HistoryChannel & { readonly id: string }): boolean {
     const { state, limit } = this.#options;
     if (limit === 0 || state.hasBackfilled(channel.id)) return false;
-    return this.#read(channel, channel.id, limit, Number.NEGATIVE_INFINITY, () =>
-      state.markBackfilled(channel.id, Date.now()),
+    return this.#read(channel, channel.id, limit, Number.NEGATIVE_INFINITY, ({ messages }) =>
+      this.#options.record(messages, () => state.markBackfilled(channel.id, Date.now())),
     );
   }
 
   /**
    * Queues a read of what `channel` (a thread too) received since `since`, at most GAP_LIMIT messages, whether
-   * or not first-sight back-fill is on: it recovers what the live connection would have recorded.
+   * or not first-sight back-fill is on: it recovers what the live connection would have recorded, and (when
+   * complete) tells which messages recorded in the range were deleted meanwhile. A read that fails is logged
+   * and handed over to nobody.
    */
   requestGap(channel: HistoryChannel & { readonly id: string }, since: number): boolean {
-    return this.#read(channel, `gap:${channel.id}`, GAP_LIMIT, since, () => Promise.resolve());
+    return this.#read(channel, `gap:${channel.id}`, GAP_LIMIT, since, (read, startedAt) =>
+      this.#options.recordGap(channel.id, read, { since, until: startedAt }),
+    );
   }
 
   #read(
@@ -60,7 +72,7 @@ export class ChannelBackfill {
     key: string,
     limit: number,
     since: number,
-    done: () => Promise<void>,
+    hand: (read: HistoryRead, startedAt: number) => void,
   ): boolean {
     const { logger, pageDelayMs } = this.#options;
     if (this.#queued.has(key)) return false;
@@ -69,12 +81,14 @@ export class ChannelBackfill {
       try {
         const wait = this.#lastReadAt + pageDelayMs - Date.now();
         if (wait > 0) await sleep(wait);
-        const messages = await readRecentHistory(channel, limit, pageDelayMs, since).finally(() => {
+        // Taken before the first page is asked for: every message created until then is in the read, or deleted.
+        const startedAt = Date.now();
+        const read = await readRecentHistory(channel, limit, pageDelayMs, since).finally(() => {
           this.#lastReadAt = Date.now();
         });
-        this.#options.record(messages, done);
+        hand(read, startedAt);
         logger.info(
-          { channel: channel.id, messages: messages.length, key },
+          { channel: channel.id, messages: read.messages.length, complete: read.complete, key },
           'discord: back-filled a channel',
         );
       } catch (error) {

@@ -5,7 +5,9 @@
  * replicas never record (or answer) for one bot together; a killed holder's lease expires after its TTL and
  * another replica connects and back-fills the gap (see the recorder's `gapSince`). "Cannot renew" includes a
  * renewal that never answers (a partitioned journal): a local watchdog disconnects once the last successful
- * renewal, timed before it was sent, is older than the TTL minus a margin, whatever the journal does.
+ * renewal, timed before it was sent, is older than the TTL minus a margin, whatever the journal does. The
+ * connection is also given that deadline to check before each event: a process whose event loop froze past it
+ * handles what its socket buffered meanwhile before any timer can fire.
  */
 
 import { performance } from 'node:perf_hooks';
@@ -18,8 +20,11 @@ import type { DiscordConnection } from './start-discord.js';
 export interface DiscordGatewayLeaseOptions {
   readonly leases: GatewayLeases;
   readonly bot: string;
-  /** Connects the bot (startDiscord); called each time this replica takes the lease. */
-  readonly connect: () => Promise<DiscordConnection>;
+  /**
+   * Connects the bot (startDiscord); called each time this replica takes the lease, with `leaseHeld`: whether
+   * the lease is still ours by the local deadline, read afresh at each call (the watchdog's test, untimed).
+   */
+  readonly connect: (leaseHeld: () => boolean) => Promise<DiscordConnection>;
   readonly logger: Logger;
   /** How long the lease lasts unless renewed. Default 15 000 ms: a killed holder is replaced within ~20 s. */
   readonly ttlMs?: number;
@@ -158,7 +163,7 @@ export class DiscordGatewayLease {
   async #connect(): Promise<void> {
     let connection: DiscordConnection;
     try {
-      connection = await this.#options.connect();
+      connection = await this.#options.connect(() => this.#heldLocally());
     } catch (error) {
       // Let another replica (or the next renewal here) try.
       await this.#options.leases.release(this.#name, this.#holder).catch(() => undefined);
@@ -180,20 +185,29 @@ export class DiscordGatewayLease {
   }
 
   /**
-   * Disconnects at the local deadline unless a later renewal succeeds first. The margin (a renewal period, at
-   * most half the TTL) leaves time for the close before another replica can take the lease.
+   * The local deadline: the last successful renewal's send time plus the TTL minus a margin (a renewal period,
+   * at most half the TTL), which leaves time for the close before another replica can take the lease.
    */
+  get #deadline(): number {
+    return this.#lastRenewedAt + this.#ttlMs - Math.min(this.#renewMs, this.#ttlMs / 2);
+  }
+
+  /** Whether the lease is ours by the local deadline, whatever the timers have had the chance to run. */
+  #heldLocally(): boolean {
+    return this.#held && performance.now() < this.#deadline;
+  }
+
+  /** Disconnects at the local deadline unless a later renewal succeeds first. */
   #armWatchdog(sentAt: number): void {
     this.#lastRenewedAt = sentAt;
-    const margin = Math.min(this.#renewMs, this.#ttlMs / 2);
     clearTimeout(this.#watchdog);
     this.#watchdog = setTimeout(
       () => {
-        if (this.#stopped || performance.now() - this.#lastRenewedAt < this.#ttlMs - margin) return;
+        if (this.#stopped || performance.now() < this.#deadline) return;
         this.#held = false;
         void this.#disconnect();
       },
-      Math.max(0, sentAt + this.#ttlMs - margin - performance.now()),
+      Math.max(0, this.#deadline - performance.now()),
     );
   }
 

@@ -5,6 +5,13 @@ import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-requ
 import type { SaveMessage, SaveResponse } from '../../wire/save-request.js';
 import type { BotStatsResponse } from '../../wire/stats-response.js';
 
+/** A recorded message as the journal holds it: its id, its time (Discord's, from the snowflake) and saved text. */
+export interface RecordedMessage {
+  readonly id: string;
+  readonly ts: number;
+  readonly text: string;
+}
+
 /** One forget selector of `POST /forget`, always within the `discord` source. */
 export type DiscordForget =
   | { readonly message_ids: string[] }
@@ -23,6 +30,11 @@ export interface DiscordMemory {
   count(selector: Exclude<DiscordForget, { message_ids: string[] }>): Promise<number>;
   /** Which of these message ids are recorded (a delete elsewhere than where it records now still forgets them). */
   recordedAmong(messageIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * What Discord recorded in one channel (or thread) with its time in [fromTs, toTs], oldest first: the gap
+   * back-fill forgets those of them that the channel's history no longer holds.
+   */
+  recordedInChannel(channelId: string, fromTs: number, toTs: number): Promise<readonly RecordedMessage[]>;
   /** Exactly `POST /retrieve`. */
   retrieve(request: Omit<RetrieveRequest, 'bot'>): Promise<RetrieveResponse>;
   stats(): Promise<BotStatsResponse>;

@@ -1,7 +1,8 @@
 /**
  * @module The recorder: keeps the pool in step with what Discord says happened. Messages it may keep are saved
  * (source `discord`), real edits rebuild their chunk, and deletes of every kind forget (tombstones). Events
- * are handled one at a time, in gateway order, so an edit never overtakes its message.
+ * are handled one at a time, in gateway order, so an edit never overtakes its message. (Past 300 lines: every
+ * event kind and back-fill feed the one queue here; the decisions live beside it, e.g. gap-deletes.ts.)
  */
 import { type Channel, type Client, Events, type Guild, type Message, type PartialMessage } from 'discord.js';
 import type { DiscordConfig } from '../../config/config-types.js';
@@ -10,10 +11,12 @@ import { SerialQueue } from '../../runtime/serial-queue.js';
 import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
+import { GapDeletes } from './gap-deletes.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
 import { readDeletePacket } from './read-delete-packet.js';
 import { decideRecording, isPlaceRecorded, type RecordingRules } from './recording-rules.js';
+import type { MarkupNames } from './rewrite-discord-markup.js';
 import { toSaveMessage } from './to-save-message.js';
 
 export interface DiscordRecorderOptions {
@@ -28,6 +31,11 @@ export interface DiscordRecorderOptions {
   readonly backfillPageDelayMs?: number;
   /** When the gateway was last connected (here before a restart, or elsewhere): back-filled from then on. */
   readonly gapSince?: number;
+  /**
+   * Whether the gateway lease is still this replica's by its local deadline. Once it is not, no event is handled
+   * any more (another replica may be recording by now): what is queued or still arrives is dropped.
+   */
+  readonly leaseHeld?: () => boolean;
 }
 
 type Place = Parameters<typeof isPlaceRecorded>[0];
@@ -42,10 +50,29 @@ export class DiscordRecorder {
   readonly #queue = new SerialQueue();
   readonly #held = new Set<Promise<void>>();
   readonly #backfill: ChannelBackfill;
+  /** Events dropped since the lease ran out (logged once). */
+  #dropped = 0;
+  /** With a gap to read (`gapSince`), until its reads are decided. */
+  readonly #gap: GapDeletes | undefined;
 
   constructor(options: DiscordRecorderOptions) {
     this.#options = options;
     this.#proxies = new ProxyReposts(options.proxyGraceMs ?? 5000);
+    this.#gap =
+      options.gapSince === undefined
+        ? undefined
+        : new GapDeletes({
+            memory: options.memory,
+            logger: options.logger,
+            graceMs: this.#proxies.graceMs,
+            markupNames: () => this.#markupNames(this.rules()),
+            // Gap reads are of guild channels and threads, read from the cache (a bot cannot list its DMs).
+            forgetDeleted: (channelId, ids) => {
+              const channel = options.client.channels.cache.get(channelId);
+              const guildId = channel === undefined || channel.isDMBased() ? undefined : channel.guildId;
+              return this.#onDelete(ids, this.#placeOf(channelId, guildId));
+            },
+          });
     this.#backfill = new ChannelBackfill({
       state: options.state,
       logger: options.logger,
@@ -56,6 +83,16 @@ export class DiscordRecorder {
       record: (messages, done) => {
         for (const message of messages) this.#enqueue(() => this.#onCreate(message));
         this.#enqueue(done);
+      },
+      recordGap: (channelId, read, range) => {
+        // Deletes first (they decide which webhook posts are a proxy's reposts, not to be recorded), then the
+        // messages, each its own event as above. A failed decision is logged and forgets nothing.
+        let reposts: ReadonlySet<string> = new Set();
+        this.#enqueue(async () => {
+          reposts = (await this.#gap?.forgetDeleted(channelId, read, range)) ?? reposts;
+        });
+        for (const message of read.messages)
+          this.#enqueue(() => (reposts.has(message.id) ? Promise.resolve() : this.#onCreate(message)));
       },
     });
   }
@@ -116,6 +153,8 @@ export class DiscordRecorder {
         this.#backfillGuild(guild);
         if (gapSince !== undefined) this.#backfillGap(guild, gapSince);
       }
+      // Every gap read is queued by now, and each queues its decision before this runs.
+      void this.#backfill.idle().then(() => this.#enqueue(async () => this.#gap?.end()));
     });
     // A guild joined later (or back from an outage) is back-filled too: channels already done are skipped.
     client.on(Events.GuildCreate, (guild) => {
@@ -173,12 +212,19 @@ export class DiscordRecorder {
   /** Queues `task`; resolves once it is handled (a failure is logged: the events after it still are). */
   #enqueue(task: () => Promise<void>): Promise<void> {
     return this.#queue.enqueue(async () => {
+      // Checked as each event's turn comes, not as it arrives: a frozen process may hold many past the deadline.
+      if (this.#options.leaseHeld?.() === false) return this.#noteDropped();
       try {
         await task();
       } catch (error) {
         this.#options.logger.warn({ err: error }, 'discord: an event could not be recorded');
       }
     });
+  }
+
+  #noteDropped(): void {
+    if (this.#dropped++ === 0)
+      this.#options.logger.warn('discord: the gateway lease ran out here; events are no longer recorded');
   }
 
   async #record(facts: MessageFacts): Promise<void> {
@@ -190,16 +236,21 @@ export class DiscordRecorder {
     const decision = decideRecording(facts, rules, (userId) => state.isOptedOut(userId));
     const place = [facts.channelId, ...(facts.parentChannelId === undefined ? [] : [facts.parentChannelId])];
     if (!decision.record || state.wasForgotten(facts.authorId, place, facts.createdAt)) return;
-    const names = {
-      aliasedUserIds: new Set(Object.keys(memory.bot.speakerAliases)),
-      selfUserId: rules.selfUserId,
-      selfName: memory.bot.selfSpeaker,
-    };
     if (facts.parentChannelId !== undefined) {
       await state.noteThread(facts.channelId, facts.parentChannelId, facts.threadIsPublic);
     }
-    await memory.save([toSaveMessage(facts, decision.asSelf, names)]);
+    await memory.save([toSaveMessage(facts, decision.asSelf, this.#markupNames(rules))]);
+    this.#gap?.noteRecorded(facts.id);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
+  }
+
+  #markupNames(rules: RecordingRules): MarkupNames {
+    const { bot } = this.#options.memory;
+    return {
+      aliasedUserIds: new Set(Object.keys(bot.speakerAliases)),
+      selfUserId: rules.selfUserId,
+      selfName: bot.selfSpeaker,
+    };
   }
 
   async #onCreate(message: Message): Promise<void> {

@@ -47,6 +47,8 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
     forget: (selector) => operations.forget(principal, botName, { bot: botName, ...selector }),
     count: (selector) => operations.countForgettable(principal, botName, toJournalSelector(selector)),
     recordedAmong: (messageIds) => operations.recordedAmong(principal, botName, messageIds),
+    recordedInChannel: (channelId, fromTs, toTs) =>
+      operations.journaledInChannel(principal, botName, { channelId, fromTs, toTs }),
     retrieve: (request) => operations.retrieve(principal, botName, { ...request, bot: botName }),
     stats: () => operations.stats(principal, botName),
   };

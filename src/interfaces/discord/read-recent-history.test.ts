@@ -22,8 +22,9 @@ function channelOf(count: number): { channel: HistoryChannel; pages: (string | u
 test('a gap read keeps what was created since its start, oldest first, and stops paging once past it', async () => {
   const { channel, pages } = channelOf(250);
   const read = await readRecentHistory(channel, 1000, 0, 120_000);
+  assert.ok(read.complete, 'it reached back past its start');
   assert.deepEqual(
-    read.map((m) => m.createdTimestamp),
+    read.messages.map((m) => m.createdTimestamp),
     Array.from({ length: 130 }, (_, i) => (120 + i) * 1000),
   );
   assert.deepEqual(pages, [undefined, '1150'], 'the second page reached back past the start: no third');
@@ -32,7 +33,20 @@ test('a gap read keeps what was created since its start, oldest first, and stops
 test('without a start, the latest `limit` messages are read', async () => {
   const { channel, pages } = channelOf(250);
   const read = await readRecentHistory(channel, 150, 0);
-  assert.equal(read.length, 150);
-  assert.equal(read[0]?.id, '1100');
+  assert.equal(read.messages.length, 150);
+  assert.equal(read.messages[0]?.id, '1100');
   assert.equal(pages.length, 2);
+  assert.equal(read.complete, false, 'cut at the limit: older messages may exist unread');
+});
+
+test('a read cut at its limit before reaching its start is incomplete; one reaching the channel start is complete', async () => {
+  const cut = await readRecentHistory(channelOf(250).channel, 100, 0, 10_000);
+  assert.equal(cut.messages.length, 100);
+  assert.equal(cut.complete, false);
+  const whole = await readRecentHistory(channelOf(150).channel, 1000, 0, 0);
+  assert.equal(whole.messages.length, 150);
+  assert.ok(whole.complete, 'the last page was short: the channel has nothing older');
+  const exact = await readRecentHistory(channelOf(250).channel, 130, 0, 120_000);
+  assert.equal(exact.messages.length, 130);
+  assert.equal(exact.complete, false, 'the limit was reached exactly: whether older ones remain is unknown');
 });

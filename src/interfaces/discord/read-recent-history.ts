@@ -9,6 +9,18 @@ export interface HistoryChannel {
   };
 }
 
+/** What one read of a channel's history found. */
+export interface HistoryRead {
+  /** Oldest first. */
+  readonly messages: Message[];
+  /**
+   * Whether `messages` is all the channel holds from the read's start (`since`) on: paging reached a message
+   * older than it, or the channel's first message. False when `limit` cut the read short: older messages of
+   * the range may exist unread, so nothing may be concluded from a message's absence.
+   */
+  readonly complete: boolean;
+}
+
 /** Discord's page size for message history. */
 const PAGE = 100;
 
@@ -22,9 +34,10 @@ export async function readRecentHistory(
   limit: number,
   pageDelayMs: number,
   since = Number.NEGATIVE_INFINITY,
-): Promise<Message[]> {
+): Promise<HistoryRead> {
   const newestFirst: Message[] = [];
   let before: string | undefined;
+  let complete = false;
   while (newestFirst.length < limit) {
     if (before !== undefined) await sleep(pageDelayMs);
     const size = Math.min(PAGE, limit - newestFirst.length);
@@ -35,8 +48,11 @@ export async function readRecentHistory(
     ];
     const recent = page.filter((message) => message.createdTimestamp >= since);
     newestFirst.push(...recent);
-    if (page.length < size || recent.length < page.length) break;
+    if (page.length < size || recent.length < page.length) {
+      complete = true;
+      break;
+    }
     before = page.at(-1)?.id;
   }
-  return newestFirst.reverse();
+  return { messages: newestFirst.reverse(), complete };
 }

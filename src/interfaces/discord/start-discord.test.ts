@@ -22,6 +22,7 @@ const memory: DiscordMemory = {
   forget: unused,
   count: async () => 0,
   recordedAmong: async () => new Set(),
+  recordedInChannel: async () => [],
   retrieve: unused,
   stats: unused,
 };

@@ -25,6 +25,11 @@ export interface StartDiscordOptions {
   readonly restApi?: string;
   readonly proxyGraceMs?: number;
   readonly backfillPageDelayMs?: number;
+  /**
+   * Whether this replica's gateway lease is still valid by its local deadline (DiscordGatewayLease): checked
+   * before each event is recorded or forgotten. Default: always (one process, no lease).
+   */
+  readonly leaseHeld?: () => boolean;
 }
 
 export interface DiscordConnection {
@@ -76,6 +81,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     ...(options.backfillPageDelayMs === undefined
       ? {}
       : { backfillPageDelayMs: options.backfillPageDelayMs }),
+    ...(options.leaseHeld === undefined ? {} : { leaseHeld: options.leaseHeld }),
     ...(state.connectedUntil === undefined ? {} : { gapSince: state.connectedUntil - GAP_OVERLAP_MS }),
   });
   recorder.attach();

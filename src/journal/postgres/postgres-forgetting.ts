@@ -3,7 +3,7 @@
  * as a save does, so a save racing with a forget either lands first (and is forgotten) or sees the tombstone.
  */
 import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from '../forget-journal.js';
-import type { JournalForgetting } from '../journal.js';
+import type { ChannelMessage, JournalForgetting } from '../journal.js';
 import type { PgSession } from './postgres-session.js';
 
 /** Targets per transaction, as in SQLite: a long forget never holds its locks for long. */
@@ -109,6 +109,20 @@ export class PostgresForgetting implements JournalForgetting {
       [bot, source, [...new Set(messageIds)]],
     );
     return new Set(rows.map((row) => row.message_id));
+  }
+
+  async journaledInChannel(
+    bot: string,
+    source: string,
+    channelId: string,
+    fromTs: number,
+    toTs: number,
+  ): Promise<ChannelMessage[]> {
+    return this.#db.rows<ChannelMessage>(
+      `SELECT message_id AS id, ts, text FROM messages
+       WHERE bot = $1 AND source = $2 AND channel_id = $3 AND ts >= $4 AND ts <= $5 ORDER BY ts, message_id`,
+      [bot, source, channelId, fromTs, toTs],
+    );
   }
 
   async forgottenAmong(bot: string, messageIds: readonly string[]): Promise<Set<string>> {

@@ -208,6 +208,31 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       assert.deepEqual([...(await a.forgetting.forgottenAmong(bot, ['m1']))], []);
     });
 
+    test("a channel's messages of one source in a time range, oldest first", async () => {
+      const bot = newBot();
+      const said = (id: string, channelId: string, extra: Partial<MemoryMessage> = {}) =>
+        message(bot, id, `text of ${id}`, { source: 'discord', channelId, ...extra });
+      await a.recordMessages(
+        [
+          said('m3', 'c1'),
+          said('m1', 'c1'),
+          said('m2', 'c2'),
+          said('m4', 'c1', { source: 'api' }),
+          said('m5', 'c1'),
+        ],
+        1,
+      );
+      assert.deepEqual(await b.forgetting.journaledInChannel(bot, 'discord', 'c1', 1001, 1004), [
+        { id: 'm1', ts: 1001, text: 'text of m1' },
+        { id: 'm3', ts: 1003, text: 'text of m3' },
+      ]);
+      await b.forgetting.forgetMessages(bot, [{ id: 'm1' }], 2);
+      assert.deepEqual(
+        (await a.forgetting.journaledInChannel(bot, 'discord', 'c1', 0, 2000)).map((m) => m.id),
+        ['m3', 'm5'],
+      );
+    });
+
     test('two connections saving the same windows at once store each message once', async () => {
       const bot = newBot();
       const windows = Array.from({ length: 12 }, (_, round) =>

@@ -1,0 +1,92 @@
+/**
+ * @module What a connection's gap reads tell about deletes: after a complete read of a channel, the messages
+ * recorded there within the read's range that the history no longer holds were deleted while no replica was
+ * connected; the recorder forgets them as it forgets a MESSAGE_DELETE. A read cut at GAP_LIMIT tells nothing.
+ */
+import type { Message } from 'discord.js';
+import type { Logger } from '../../logging/logger.js';
+import type { GapRange } from './channel-backfill.js';
+import type { DiscordMemory } from './discord-memory.js';
+import { findGapDeletes } from './find-gap-deletes.js';
+import { readMessageFacts } from './message-facts.js';
+import type { HistoryRead } from './read-recent-history.js';
+import { type MarkupNames, rewriteDiscordMarkup } from './rewrite-discord-markup.js';
+
+export interface GapDeletesOptions {
+  readonly memory: DiscordMemory;
+  readonly logger: Logger;
+  /** The proxy-repost grace (proxy-reposts.ts). */
+  readonly graceMs: number;
+  /** How the recorder writes markup now (a repost's text is compared with a recorded text). */
+  readonly markupNames: () => MarkupNames;
+  /** Forgets deleted ids of a channel by the recorder's delete path (the proxy rule, the place's rules). */
+  readonly forgetDeleted: (channelId: string, ids: readonly string[]) => Promise<void>;
+}
+
+/** One connection's: created with it when it has a gap to read, ended once every gap read is decided. */
+export class GapDeletes {
+  readonly #options: GapDeletesOptions;
+  /**
+   * The ids this connection recorded. A gap read compares the history with what was recorded before it began;
+   * one recorded here may postdate the read by Discord's clock (and its delete arrives live), so its absence
+   * from the read says nothing.
+   */
+  readonly #recordedHere = new Set<string>();
+  #ended = false;
+
+  constructor(options: GapDeletesOptions) {
+    this.#options = options;
+  }
+
+  /** A message this connection recorded (from any event, until the gap reads are decided). */
+  noteRecorded(id: string): void {
+    if (!this.#ended) this.#recordedHere.add(id);
+  }
+
+  /** Every gap read is decided: nothing more to note. */
+  end(): void {
+    this.#ended = true;
+    this.#recordedHere.clear();
+  }
+
+  /**
+   * Forgets what `read` shows deleted in `channelId`; answers the read's webhook posts that repost a kept
+   * original (a proxy's), which are not to be recorded. Forgets nothing after an incomplete read.
+   */
+  async forgetDeleted(channelId: string, read: HistoryRead, range: GapRange): Promise<ReadonlySet<string>> {
+    const { memory, logger } = this.#options;
+    if (!read.complete) {
+      logger.warn(
+        { channel: channelId, messages: read.messages.length },
+        'discord: the gap read was cut at its limit: messages deleted meanwhile in this channel stay recorded',
+      );
+      return new Set();
+    }
+    const names = this.#options.markupNames();
+    const { deleted, reposts } = findGapDeletes({
+      channelId,
+      recorded: await memory.recordedInChannel(channelId, range.since, range.until),
+      read: read.messages.map((message) => toGapMessage(message, names)),
+      graceMs: this.#options.graceMs,
+      recordedHere: (id) => this.#recordedHere.has(id),
+    });
+    if (deleted.length > 0) {
+      logger.info(
+        { channel: channelId, deleted: deleted.length },
+        'discord: messages deleted during the gap',
+      );
+      await this.#options.forgetDeleted(channelId, deleted);
+    }
+    return reposts;
+  }
+}
+
+/** A read message as findGapDeletes sees it: a webhook post with its text as the recorder would save it. */
+function toGapMessage(message: Message, names: MarkupNames) {
+  const facts = message.webhookId === null ? undefined : readMessageFacts(message);
+  return {
+    id: message.id,
+    createdAt: message.createdTimestamp,
+    ...(facts === undefined ? {} : { webhookText: rewriteDiscordMarkup(facts, names) }),
+  };
+}
