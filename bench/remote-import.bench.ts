@@ -21,6 +21,23 @@
  * of ~1 ms with the fsync, which this disk does not give (fdatasync ~4 ms p50 under others' load).
  * Without --dense at load 1.5-3.8, three rounds each: main 8.68 / 5.64 / 5.10 s, this change 9.28 / 7.83 /
  * 5.15 s, the loop 12.1-12.6 s; the quietest pair 2.4x both, floor 2.96 s (/save p50 2.0 ms): at most 4.1x.
+ * Session 26, where one /save's ~1.3 ms of this thread goes (bench/save-cost.bench.ts, the writer stopped;
+ * CPU profiles): ~0.3 ms the client (MemoryPoolClient's fetch, on this thread here, not in a deployment),
+ * ~0.25 ms node:http and @hono/node-server, ~0.1 ms of that a web stream built over the socket only because
+ * the body limit asked for `raw.body`, ~0.1 ms Hono, the middleware and zod, ~0.05 ms reading a live
+ * collection /save never used, ~0.15 ms the journal (two lookups per message, the inserts, the commit),
+ * ~0.04 ms handing the fdatasync to the thread pool (0.2-0.3 ms to wait), ~0.1 ms GC; no log line, four
+ * metric updates, and the writer's wake is a timer (its passes coalesce: ~100 per 1,000 calls). Cut: the body
+ * is read from the socket, no route read: 1.16 against 1.36 ms of CPU per call, /save p50 1.3 against 2.1 ms
+ * (save-cost, medians of four runs each, interleaved, load 1.4-2.7); a window's known ids as one query costs
+ * the same on SQLite as two lookups per message (~110 µs a window, most of it the commit). Here,
+ * at load 1.5-2.7, two runs each, interleaved: all stored in 4.38 / 4.39 s (main) and 4.79 / 4.33 s, the loop
+ * 12.0-12.3 s, ~2.8x (3.6x without the idle wait) either way; the thread's CPU 2.9-4.3 and 3.0-3.5 s a
+ * round. What sets the pace is the writer on the same thread: a batch of ~16 chunks takes 230-460 ms, of which
+ * 50 ms the endpoint; per message ~1.2 ms (`--step 100`: 2.5-2.7 CPU s for 2,000 messages, load 4): the
+ * embedded store parsing and writing 3072-d vectors (~0.35 ms), GC (~0.15), the parts index (~0.12), the
+ * embedder's and store's clients (~0.15). So 10x (~1.2 s against the loop's ~12 s) is out of reach: the 1 s
+ * idle wait alone is most of it, and the writer's own work is about twice what would be left.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -6,7 +6,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { BodyTooLargeError, isMemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 
-/** The body-limit middleware. Errors of later handlers never reach the catch: Hono renders them at their own layer. */
+/**
+ * The body-limit middleware: a declared length is checked here, a chunked body is counted by hono's. Errors of
+ * later handlers never reach the catch: Hono renders them at their own layer.
+ */
 export function limitBody(maxBytes: number): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: maxBytes,
@@ -15,6 +18,16 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
     },
   });
   return async (c, next) => {
+    // A declared length is checked from the headers, as hono's bodyLimit does, but without asking for
+    // `raw.body`: that builds a web stream over the socket, so the route's read (its `text()`) would take the
+    // slow path through it instead of @hono/node-server's direct read (~0.1 ms of each /save's CPU).
+    const { method, headers } = c.req.raw;
+    const declared = headers.get('content-length');
+    if (method === 'GET' || method === 'HEAD') return next();
+    if (declared !== null && !headers.has('transfer-encoding')) {
+      if (Number.parseInt(declared, 10) > maxBytes) throw new BodyTooLargeError(maxBytes);
+      return next();
+    }
     try {
       await limit(c, next);
     } catch (error) {

@@ -33,9 +33,18 @@ interface RouteRow {
 /** The collection_routes, reembeds and collection_embeddings tables; each method is one statement or transaction. */
 export class CollectionRoutes {
   readonly #db: Database;
+  /** Prepared once: resolve runs for every /retrieve and each planned chunk, and preparing cost more than the query. */
+  readonly #selectTarget;
+  readonly #selectReembedTarget;
+  readonly #selectEmbedding;
 
   constructor(db: Database) {
     this.#db = db;
+    this.#selectTarget = db.prepare(
+      'SELECT target FROM collection_routes WHERE collection = ? OR target = ? OR previous = ? LIMIT 1',
+    );
+    this.#selectReembedTarget = db.prepare('SELECT target FROM reembeds WHERE source = ?');
+    this.#selectEmbedding = db.prepare('SELECT embedding FROM collection_embeddings WHERE collection = ?');
   }
 
   /** undefined when the collection was never switched. */
@@ -63,11 +72,7 @@ export class CollectionRoutes {
    * switched to or away from (a service started before a later switch still holds that name).
    */
   resolve(name: string): string {
-    const row = this.#db
-      .prepare(
-        'SELECT target FROM collection_routes WHERE collection = ? OR target = ? OR previous = ? LIMIT 1',
-      )
-      .get(name, name, name) as { target: string } | undefined;
+    const row = this.#selectTarget.get(name, name, name) as { target: string } | undefined;
     return row?.target ?? name;
   }
 
@@ -142,9 +147,7 @@ export class CollectionRoutes {
    * Asked after the write, so a write finished before a reembed began is one its passes copy.
    */
   followerOf(written: string): string | undefined {
-    const reembed = this.#db.prepare('SELECT target FROM reembeds WHERE source = ?').get(written) as
-      | { target: string }
-      | undefined;
+    const reembed = this.#selectReembedTarget.get(written) as { target: string } | undefined;
     if (reembed !== undefined) return reembed.target;
     const current = this.resolve(written);
     return current === written ? undefined : current;
@@ -152,9 +155,7 @@ export class CollectionRoutes {
 
   /** The `embedding:` section (JSON, `${VAR}` unexpanded) a reembed built `collection` with, if any. */
   embeddingOf(collection: string): string | undefined {
-    const row = this.#db
-      .prepare('SELECT embedding FROM collection_embeddings WHERE collection = ?')
-      .get(collection) as { embedding: string } | undefined;
+    const row = this.#selectEmbedding.get(collection) as { embedding: string } | undefined;
     return row?.embedding;
   }
 }

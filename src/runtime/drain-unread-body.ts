@@ -23,8 +23,10 @@ export function drainUnreadBody(timeoutMs = DRAIN_TIMEOUT_MS): MiddlewareHandler
     const { method, headers } = c.req.raw;
     if (method === 'GET' || method === 'HEAD') return;
     if (!headers.has('content-length') && !headers.has('transfer-encoding')) return;
+    // `bodyUsed` first: a body the route read directly would otherwise get a new, empty stream built for it.
+    if (c.req.raw.bodyUsed || c.res.status === 413) return;
     const body = c.req.raw.body;
-    if (body === null || c.req.raw.bodyUsed || body.locked || c.res.status === 413) return;
+    if (body === null || body.locked) return;
     const reader = body.getReader();
     const drained = (async () => {
       try {

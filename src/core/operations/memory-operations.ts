@@ -82,7 +82,9 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
   const { collections, journal } = deps;
   return {
     async save(principal, botName, request) {
-      const bot = await collections.current(botName);
+      // The configured bot, not its live collection: a save journals messages by bot and source, and the
+      // writer reads the route when it plans their chunk; asking the journal here cost every /save a query.
+      const bot = collections.configured(botName);
       const source = request.source ?? principalSource(principal) ?? bot.defaultSource;
       authorize(principal, { operation: 'save', bot: bot.name, source });
       return acceptSave(deps, bot, request, source);

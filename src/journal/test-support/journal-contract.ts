@@ -93,6 +93,26 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
       );
     });
 
+    test('an id twice in one call is known the second time: a duplicate, or an edit of what the first inserted', async () => {
+      const bot = newBot();
+      // The window's ids are looked up together before any is written: the second copy must still see the first.
+      const window = [message(bot, 'm1'), message(bot, 'm1'), message(bot, 'm2'), message(bot, 'm2', 'new')];
+      assert.deepEqual(await a.recordMessages(window, 20), {
+        accepted: 2,
+        duplicates: 1,
+        edited: 1,
+        forgotten: 0,
+      });
+      const pending = await b.pendingMessages(bot, 'api\u0000');
+      assert.deepEqual(
+        pending.map((m) => [m.messageId, m.text]),
+        [
+          ['m1', 'text of m1'],
+          ['m2', 'new'],
+        ],
+      );
+    });
+
     test('the same id in two sources is two messages; a DM keeps its fields', async () => {
       const bot = newBot();
       // U+0000 and a backslash: Postgres TEXT cannot hold the first, so its backend escapes both.
