@@ -32,6 +32,14 @@ export interface ModelDeliveryMessage {
   readonly reason?: string;
 }
 
+/**
+ * Sent by the pool's close(): the worker ends the job it computes (never cut short: a worker stopped inside
+ * ONNX Runtime's run aborts the process), drops the rest, releases its session and exits.
+ */
+export interface CloseMessage {
+  readonly close: true;
+}
+
 /** The worker's first word, once its model is loaded: which runtime computes, and why not ONNX Runtime. */
 export interface RuntimeMessage {
   readonly runtime: 'onnxruntime' | 'tfjs';
@@ -84,7 +92,7 @@ async function loadRuntime() {
       if (workerData.ort === undefined) throw new Error('onnxruntime-node is not installed');
       const [ort, model] = await Promise.all([import(workerData.ort), onnxModel]);
       if (model.onnxModel === null) throw new Error(model.reason);
-      return { runtime: 'onnxruntime', embed: await loadOnnx(ort, model.onnxModel) };
+      return { runtime: 'onnxruntime', ...(await loadOnnx(ort, model.onnxModel)) };
     } catch (error) {
       if (workerData.runtime === 'onnxruntime') throw error;
       reason = error instanceof Error ? error.message : String(error);
@@ -157,8 +165,24 @@ async function embedIds(tf, model, tokenIds) {
 }
 const waiting = [];
 let running = false;
+let closing = false;
+// Only between jobs: the jobs still waiting are failed by the pool when this thread exits.
+async function closeWorker() {
+  try {
+    const { release } = await loaded;
+    await release?.();
+  } catch {
+    // A model that never loaded has nothing to release.
+  }
+  process.exit(0);
+}
 parentPort.on('message', (job) => {
   if ('onnxModel' in job) return receiveOnnxModel(job);
+  if ('close' in job) {
+    closing = true;
+    if (!running) void closeWorker();
+    return;
+  }
   const firstBulk = job.urgent ? waiting.findIndex((queued) => !queued.urgent) : -1;
   if (firstBulk >= 0) waiting.splice(firstBulk, 0, job);
   else waiting.push(job);
@@ -166,7 +190,7 @@ parentPort.on('message', (job) => {
 });
 async function runWaiting() {
   running = true;
-  while (waiting.length > 0) {
+  while (waiting.length > 0 && !closing) {
     const job = waiting.shift();
     if (job.claim !== undefined && Atomics.compareExchange(job.claim, 0, 0, job.claimer) !== 0) {
       parentPort.postMessage({ id: job.id, skipped: true });
@@ -182,6 +206,7 @@ async function runWaiting() {
     await new Promise((resolve) => setImmediate(resolve));
   }
   running = false;
+  if (closing) await closeWorker();
 }
 `;
 

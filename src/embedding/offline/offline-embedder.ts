@@ -146,6 +146,18 @@ export class OfflineEmbedder implements Embedder {
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
 let runtimeLogged = false;
+
+/**
+ * Stops the process's shared model pool (OfflineModelClient.close) and forgets it, so a later embed starts
+ * a new one. Call it before process.exit(): a worker stopped inside ONNX Runtime's run aborts the process.
+ */
+export async function closeOfflineModel(): Promise<void> {
+  const closing = client;
+  client = undefined;
+  probed = undefined;
+  await closing?.close();
+}
+
 function sharedClient(workers: number): OfflineModelClient {
   client ??= new OfflineModelClient({ workers });
   if (client.maxWorkers < workers) client.growTo(workers);

@@ -4,7 +4,8 @@
  */
 
 /**
- * Defines `loadOnnx(ort, bytes)`, resolving to the job runner `(tokenIds) => Promise<Float32Array[]>`.
+ * Defines `loadOnnx(ort, bytes)`, resolving to `{ embed, release }`: the job runner
+ * `(tokenIds) => Promise<Float32Array[]>` and the session's release, called before the worker exits.
  * One intra-op thread per session: each model worker runs one job at a time and there is a worker per core,
  * so more threads per session would only make the workers fight for the same cores. The ids of each text
  * are clipped to its first 128, as the TensorFlow graph does (ClipToMaxLength); texts are padded to the
@@ -19,7 +20,7 @@ async function loadOnnx(ort, bytes) {
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
-  return async (tokenIds) => {
+  const embed = async (tokenIds) => {
     let length = 1;
     for (const ids of tokenIds) length = Math.max(length, Math.min(ids.length, MAX_TOKENS));
     const rows = tokenIds.length;
@@ -41,5 +42,6 @@ async function loadOnnx(ort, bytes) {
     const dims = embedding.dims[1];
     return tokenIds.map((_, row) => flat.slice(row * dims, (row + 1) * dims));
   };
+  return { embed, release: () => session.release() };
 }
 `;
