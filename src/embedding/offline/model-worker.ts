@@ -4,7 +4,8 @@
  * TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs (recall queries) first.
  */
 import { Worker } from 'node:worker_threads';
-import { ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { ONNX_PROBE_TEXTS, ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { encodeUseLite } from './use-lite-token-counter.js';
 
 /**
  * Which runtime computes the model: `auto` (ONNX Runtime, else TensorFlow.js), or one of them only (tests
@@ -26,9 +27,13 @@ export interface ModelJobMessage {
   readonly claimer?: number;
 }
 
-/** The ONNX model's bytes, or why they could not be built: sent once to a new worker. */
+/**
+ * The ONNX model's bytes and the probe the new session must pass (ONNX_PROBE_TEXTS' ids and the vectors'
+ * length), or why the model could not be built: sent once to a new worker.
+ */
 export interface ModelDeliveryMessage {
   readonly onnxModel: Uint8Array | null;
+  readonly probe?: { readonly ids: Int32Array[]; readonly dimensions: number };
   readonly reason?: string;
 }
 
@@ -92,7 +97,7 @@ async function loadRuntime() {
       if (workerData.ort === undefined) throw new Error('onnxruntime-node is not installed');
       const [ort, model] = await Promise.all([import(workerData.ort), onnxModel]);
       if (model.onnxModel === null) throw new Error(model.reason);
-      return { runtime: 'onnxruntime', ...(await loadOnnx(ort, model.onnxModel)) };
+      return { runtime: 'onnxruntime', ...(await loadCheckedOnnx(ort, model.onnxModel, model.probe)) };
     } catch (error) {
       if (workerData.runtime === 'onnxruntime') throw error;
       reason = error instanceof Error ? error.message : String(error);
@@ -100,7 +105,7 @@ async function loadRuntime() {
   }
   return { runtime: 'tfjs', embed: await loadTfjs(), reason };
 }
-const loaded = loadRuntime();
+let loaded = loadRuntime();
 // Registered before any job awaits the model, so the pool hears the runtime before the first answer.
 loaded.then(
   ({ runtime, reason }) => parentPort.postMessage(reason === undefined ? { runtime } : { runtime, reason }),
@@ -166,6 +171,27 @@ async function embedIds(tf, model, tokenIds) {
 const waiting = [];
 let running = false;
 let closing = false;
+// Runs that failed in a row on ONNX Runtime; in auto mode, this many and the worker moves to TensorFlow.js
+// (a session that passed its probe but fails on the jobs it gets would otherwise fail every job forever).
+const RUN_ERRORS_BEFORE_TFJS = 3;
+let runErrors = 0;
+async function embedJob(tokenIds) {
+  const current = await loaded;
+  try {
+    const vectors = await current.embed(tokenIds);
+    runErrors = 0;
+    return vectors;
+  } catch (error) {
+    runErrors += 1;
+    if (current.runtime !== 'onnxruntime' || workerData.runtime !== 'auto' || runErrors < RUN_ERRORS_BEFORE_TFJS) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    const reason = 'ONNX Runtime failed ' + runErrors + ' runs in a row (the last: ' + why + ')';
+    loaded = current.release().catch(() => {}).then(async () => ({ runtime: 'tfjs', embed: await loadTfjs(), reason }));
+    const { embed } = await loaded;
+    parentPort.postMessage({ runtime: 'tfjs', reason });
+    return embed(tokenIds); // this job again, on TensorFlow.js
+  }
+}
 // Only between jobs: the jobs still waiting are failed by the pool when this thread exits.
 async function closeWorker() {
   try {
@@ -197,8 +223,7 @@ async function runWaiting() {
       continue;
     }
     try {
-      const { embed } = await loaded;
-      const vectors = await embed(job.tokenIds);
+      const vectors = await embedJob(job.tokenIds);
       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
     } catch (error) {
       parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
@@ -234,9 +259,15 @@ export function startModelWorker(
   if (runtime !== 'tfjs') {
     const deliver = (message: ModelDeliveryMessage) => worker.postMessage(message);
     import('./use-lite-onnx-model.js')
-      .then(({ loadUseLiteOnnx }) => loadUseLiteOnnx())
+      .then(async ({ loadUseLiteOnnx, USE_LITE_ONNX_DIMENSIONS }) => ({
+        onnxModel: await loadUseLiteOnnx(),
+        probe: {
+          ids: ONNX_PROBE_TEXTS.map((text) => Int32Array.from(encodeUseLite(text))),
+          dimensions: USE_LITE_ONNX_DIMENSIONS,
+        },
+      }))
       .then(
-        (onnxModel) => deliver({ onnxModel }),
+        (delivery) => deliver(delivery),
         (error: unknown) =>
           deliver({ onnxModel: null, reason: `the ONNX model could not be built: ${String(error)}` }),
       );
