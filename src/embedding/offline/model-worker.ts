@@ -101,6 +101,12 @@ async function loadRuntime() {
     } catch (error) {
       if (workerData.runtime === 'onnxruntime') throw error;
       reason = error instanceof Error ? error.message : String(error);
+    } finally {
+      // The session holds its own copy of the weights: the ~28 MB of bytes (kept by the delivery message,
+      // which may yet arrive where ONNX Runtime failed to import) are dropped once it is made, or not.
+      void onnxModel.then((model) => {
+        model.onnxModel = null;
+      });
     }
   }
   return { runtime: 'tfjs', embed: await loadTfjs(), reason };

@@ -79,9 +79,12 @@ export class OfflineModelClient {
     return this.#maxWorkers;
   }
 
-  /** What the last worker to load computes with (and why not ONNX Runtime); undefined before one loads. */
+  /**
+   * What the workers compute with (and why not ONNX Runtime): TensorFlow.js if any running worker does, the
+   * slow case worth knowing of among mixed workers; else the last word of a worker; undefined before one loads.
+   */
   get runtime(): RuntimeMessage | undefined {
-    return this.#runtime;
+    return this.#slots.find((slot) => slot.runtime?.runtime === 'tfjs')?.runtime ?? this.#runtime;
   }
 
   /** Allows up to `workers` threads (never fewer than now: running workers are not stopped). */
@@ -303,6 +306,7 @@ export class OfflineModelClient {
     const { worker } = slot;
     worker.on('message', (message: ModelAnswerMessage | RuntimeMessage) => {
       if ('runtime' in message) {
+        slot.runtime = message;
         this.#runtime = message;
         return;
       }

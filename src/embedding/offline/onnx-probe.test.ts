@@ -3,9 +3,12 @@
  * catches it at load and falls back to TensorFlow.js; run errors after a good probe move the worker over.
  */
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
+import { createLogger } from '../../logging/logger.js';
 import { startModelWorker } from './model-worker.js';
+import { OfflineEmbedder } from './offline-embedder.js';
 import { OfflineModelClient } from './offline-model-client.js';
 import { ONNX_PROBE_TEXTS } from './onnx-worker-source.js';
 
@@ -72,25 +75,44 @@ test('forced onto an ONNX Runtime that fails its probe, the jobs fail (no fallba
   await assert.rejects(forced.embed(['the night train'], false), /failed its probe run: fake ORT: bad_alloc/);
 });
 
-test('an ONNX Runtime that passes its probe, then fails run after run, hands the worker to TensorFlow.js', async () => {
-  // The first run is the probe; every later one fails.
+test('an ONNX Runtime that passes its probe, then fails run after run, hands the worker to TensorFlow.js and logs it', async () => {
+  // The first run is the probe and the second a job; every later one fails.
   const client = clientOn(
     fakeOnnxRuntime(
-      `(row, call) => { if (call > 1) throw new Error('fake ORT: run failed'); return (${AXIS})(row); }`,
+      `(row, call) => { if (call > 2) throw new Error('fake ORT: run failed'); return (${AXIS})(row); }`,
     ),
   );
+  const lines: { level: number; runtime?: string; reason?: string }[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const embedder = new OfflineEmbedder({
+    client,
+    logger: createLogger({ format: 'json', level: 'info', destination }),
+  });
+  await embedder.embed(['first']);
+  assert.deepEqual(client.runtime, { runtime: 'onnxruntime' });
   const notRetried = (error: unknown) =>
     isMemoryPoolError(error) && error.retryable === false && /fake ORT: run failed/.test(error.message);
-  await assert.rejects(client.embed(['first'], false), notRetried);
-  assert.deepEqual(client.runtime, { runtime: 'onnxruntime' });
-  await assert.rejects(client.embed(['second'], false), notRetried);
+  await assert.rejects(embedder.embed(['second']), notRetried);
+  await assert.rejects(embedder.embed(['third']), notRetried);
   // The third failure in a row moves the worker, and that job is computed again on TensorFlow.js.
-  const [third] = await client.embed(['third'], false);
-  assert.equal(third?.length, 512);
+  const [fourth] = await embedder.embed(['fourth']);
+  assert.equal(fourth?.length, 512);
   assert.equal(client.runtime?.runtime, 'tfjs');
   assert.match(client.runtime?.reason ?? '', /failed 3 runs in a row \(the last: fake ORT: run failed\)/);
-  const [fourth] = await client.embed(['fourth'], false);
-  assert.equal(fourth?.length, 512);
+  const [fifth] = await embedder.embed(['fifth']);
+  assert.equal(fifth?.length, 512);
+  const said = lines.filter((line) => line.runtime !== undefined);
+  assert.deepEqual(
+    said.map((line) => line.runtime),
+    ['onnxruntime', 'tfjs'],
+    'the move is logged, once',
+  );
+  assert.match(said[1]?.reason ?? '', /failed 3 runs in a row/);
 });
 
 test('the real ONNX Runtime passes its probe, and gives the probe texts the vectors TensorFlow.js gives', {
@@ -106,4 +128,23 @@ test('the real ONNX Runtime passes its probe, and gives the probe texts the vect
     for (let d = 0; d < vector.length; d++) cosine += vector[d]! * reference[i]![d]!;
     assert.ok(cosine >= 0.99999, `probe text ${i}: cosine ${cosine} with TensorFlow.js`);
   }
+});
+
+test('among mixed workers the pool reports TensorFlow.js, the slow case, whichever worker loaded last', {
+  skip: noOnnxRuntime,
+}, async () => {
+  const broken = fakeOnnxRuntime("() => { throw new Error('fake ORT: run failed'); }");
+  let started = 0;
+  const client = new OfflineModelClient({
+    workers: 1,
+    startWorker: () => (++started === 1 ? startModelWorker('auto', broken) : startModelWorker('auto')),
+  });
+  await client.embed(['the first worker falls back'], false);
+  assert.equal(client.runtime?.runtime, 'tfjs');
+  client.growTo(2);
+  // Two jobs at once: the second starts a worker on the real ONNX Runtime, which loads after the first.
+  await Promise.all(client.embedBatches([['the harbour at dawn'], ['the night train']], false));
+  assert.equal(started, 2);
+  assert.equal(client.runtime?.runtime, 'tfjs');
+  assert.match(client.runtime?.reason ?? '', /failed its probe run/);
 });
