@@ -1,7 +1,8 @@
 /**
  * @module The offline model's worker thread: USE-lite from the bundled weights (never a download), run by ONNX
- * Runtime (the same weights as an ONNX graph, use-lite-onnx) or, where onnxruntime-node cannot load, by
- * TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs (recall queries) first.
+ * Runtime (the same weights as an ONNX graph, use-lite-onnx) or, where onnxruntime-node cannot load or fails
+ * its probe run, by TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs
+ * (recall queries) first; on the pool's close, exiting only between jobs.
  */
 import { Worker } from 'node:worker_threads';
 import { ONNX_PROBE_TEXTS, ONNX_WORKER_SOURCE } from './onnx-worker-source.js';

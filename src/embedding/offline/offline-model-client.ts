@@ -313,7 +313,7 @@ export class OfflineModelClient {
       const job = slot.jobs.get(message.id);
       if (job === undefined) return;
       slot.jobs.delete(message.id);
-      if (slot.jobs.size === 0) worker.unref();
+      if (slot.jobs.size === 0 && this.#closed === undefined) worker.unref(); // closing: wait for its exit
       if (message.skipped === true) {
         // Another worker claimed this urgent job first; this one goes on to its next.
       } else if (message.vectors) this.#finish(job, message.vectors);
