@@ -6,6 +6,8 @@
  * on the main thread and in the worker, so a query waits for at most one job in progress, never a backlog.
  * Urgent calls take turns, one job each, and one call never runs on two workers at once: a long query
  * (several windows) leaves the other workers to short ones instead of making them wait behind all its windows.
+ * Past 300 lines because scheduling, a worker's crash and the pool's close all change the same private
+ * queues and slots; the job and slot shapes and their pure helpers already live in model-job.
  */
 import type { Worker } from 'node:worker_threads';
 import { ProviderError } from '../../errors/memory-pool-error.js';
