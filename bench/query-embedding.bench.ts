@@ -20,13 +20,17 @@ const { values: args } = parseArgs({
 interface QueryEmbedder {
   embed(texts: string[], options: { query: boolean }): Promise<Float32Array[]>;
 }
+/** A compared tree's pool may predate close(). */
+const pools: { close?: () => Promise<void> }[] = [];
 const trees = [join(import.meta.dirname, '..'), ...(args.compare === undefined ? [] : [args.compare])];
 const embedders: QueryEmbedder[] = [];
 for (const tree of trees) {
   const offline = join(tree, 'src', 'embedding', 'offline');
   const { OfflineEmbedder } = await import(join(offline, 'offline-embedder.ts'));
   const { OfflineModelClient } = await import(join(offline, 'offline-model-client.ts'));
-  const embedder: QueryEmbedder = new OfflineEmbedder({ client: new OfflineModelClient({ workers: 1 }) });
+  const client = new OfflineModelClient({ workers: 1 });
+  pools.push(client);
+  const embedder: QueryEmbedder = new OfflineEmbedder({ client });
   await embedder.embed(['warm up'], { query: true }); // loads the model: not counted
   embedders.push(embedder);
 }
@@ -48,5 +52,6 @@ for (const [at, tree] of trees.entries())
 console.log(
   `(${args.queries} queries each; load average ${loadavg()[0]!.toFixed(1)}: shared machine, noisy)`,
 );
-// The model's worker threads would keep the process alive; the embedder has no close.
+// Stopped before the exit: a worker stopped inside ONNX Runtime's run aborts the process.
+await Promise.all(pools.map((pool) => pool.close?.()));
 process.exit(0);

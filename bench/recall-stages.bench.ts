@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
+import { OfflineEmbedder, closeOfflineModel } from '../src/embedding/offline/offline-embedder.js';
 import { encodeQueryTerms } from '../src/parts/sparse-vector.js';
 import { tokenizeText } from '../src/parts/tokenize-text.js';
 import { startQdrantServer } from '../src/qdrant-server/http/server.js';
@@ -111,6 +111,7 @@ try {
   console.log(`(${args.queries} queries; load average ${loadavg()[0]!.toFixed(1)}: shared machine, noisy)`);
 } finally {
   await store.close();
-  // The offline model's worker threads would keep the process alive; the embedder has no close.
+  // A worker stopped inside ONNX Runtime's run aborts the process: the pool ends its jobs before the exit.
+  await closeOfflineModel();
   process.exit(0);
 }

@@ -1,5 +1,6 @@
 /** @module A job of the offline model pool (offline-model-client) and the worker slots that hold jobs. */
 import type { Worker } from 'node:worker_threads';
+import type { RuntimeMessage } from './model-worker.js';
 
 /** One batch of texts on its way through the pool, and how to answer its caller. */
 export interface Job {
@@ -26,6 +27,8 @@ export interface Slot {
   readonly jobs: Map<number, Job>;
   /** Names the slot in an urgent job's claim (from 1; 0 means unclaimed). */
   readonly number: number;
+  /** What its worker computes with, once loaded (it may move to TensorFlow.js later). */
+  runtime?: RuntimeMessage;
 }
 
 /** A job's size in characters, which the model's time grows with. */

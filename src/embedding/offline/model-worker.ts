@@ -1,10 +1,12 @@
 /**
  * @module The offline model's worker thread: USE-lite from the bundled weights (never a download), run by ONNX
- * Runtime (the same weights as an ONNX graph, use-lite-onnx) or, where onnxruntime-node cannot load, by
- * TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs (recall queries) first.
+ * Runtime (the same weights as an ONNX graph, use-lite-onnx) or, where onnxruntime-node cannot load or fails
+ * its probe run, by TensorFlow.js; answering jobs of token ids with vectors, one job at a time, urgent jobs
+ * (recall queries) first; on the pool's close, exiting only between jobs.
  */
 import { Worker } from 'node:worker_threads';
-import { ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { ONNX_PROBE_TEXTS, ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { encodeUseLite } from './use-lite-token-counter.js';
 
 /**
  * Which runtime computes the model: `auto` (ONNX Runtime, else TensorFlow.js), or one of them only (tests
@@ -26,10 +28,22 @@ export interface ModelJobMessage {
   readonly claimer?: number;
 }
 
-/** The ONNX model's bytes, or why they could not be built: sent once to a new worker. */
+/**
+ * The ONNX model's bytes and the probe the new session must pass (ONNX_PROBE_TEXTS' ids and the vectors'
+ * length), or why the model could not be built: sent once to a new worker.
+ */
 export interface ModelDeliveryMessage {
   readonly onnxModel: Uint8Array | null;
+  readonly probe?: { readonly ids: Int32Array[]; readonly dimensions: number };
   readonly reason?: string;
+}
+
+/**
+ * Sent by the pool's close(): the worker ends the job it computes (never cut short: a worker stopped inside
+ * ONNX Runtime's run aborts the process), drops the rest, releases its session and exits.
+ */
+export interface CloseMessage {
+  readonly close: true;
 }
 
 /** The worker's first word, once its model is loaded: which runtime computes, and why not ONNX Runtime. */
@@ -84,15 +98,21 @@ async function loadRuntime() {
       if (workerData.ort === undefined) throw new Error('onnxruntime-node is not installed');
       const [ort, model] = await Promise.all([import(workerData.ort), onnxModel]);
       if (model.onnxModel === null) throw new Error(model.reason);
-      return { runtime: 'onnxruntime', embed: await loadOnnx(ort, model.onnxModel) };
+      return { runtime: 'onnxruntime', ...(await loadCheckedOnnx(ort, model.onnxModel, model.probe)) };
     } catch (error) {
       if (workerData.runtime === 'onnxruntime') throw error;
       reason = error instanceof Error ? error.message : String(error);
+    } finally {
+      // The session holds its own copy of the weights: the ~28 MB of bytes (kept by the delivery message,
+      // which may yet arrive where ONNX Runtime failed to import) are dropped once it is made, or not.
+      void onnxModel.then((model) => {
+        model.onnxModel = null;
+      });
     }
   }
   return { runtime: 'tfjs', embed: await loadTfjs(), reason };
 }
-const loaded = loadRuntime();
+let loaded = loadRuntime();
 // Registered before any job awaits the model, so the pool hears the runtime before the first answer.
 loaded.then(
   ({ runtime, reason }) => parentPort.postMessage(reason === undefined ? { runtime } : { runtime, reason }),
@@ -157,8 +177,45 @@ async function embedIds(tf, model, tokenIds) {
 }
 const waiting = [];
 let running = false;
+let closing = false;
+// Runs that failed in a row on ONNX Runtime; in auto mode, this many and the worker moves to TensorFlow.js
+// (a session that passed its probe but fails on the jobs it gets would otherwise fail every job forever).
+const RUN_ERRORS_BEFORE_TFJS = 3;
+let runErrors = 0;
+async function embedJob(tokenIds) {
+  const current = await loaded;
+  try {
+    const vectors = await current.embed(tokenIds);
+    runErrors = 0;
+    return vectors;
+  } catch (error) {
+    runErrors += 1;
+    if (current.runtime !== 'onnxruntime' || workerData.runtime !== 'auto' || runErrors < RUN_ERRORS_BEFORE_TFJS) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    const reason = 'ONNX Runtime failed ' + runErrors + ' runs in a row (the last: ' + why + ')';
+    loaded = current.release().catch(() => {}).then(async () => ({ runtime: 'tfjs', embed: await loadTfjs(), reason }));
+    const { embed } = await loaded;
+    parentPort.postMessage({ runtime: 'tfjs', reason });
+    return embed(tokenIds); // this job again, on TensorFlow.js
+  }
+}
+// Only between jobs: the jobs still waiting are failed by the pool when this thread exits.
+async function closeWorker() {
+  try {
+    const { release } = await loaded;
+    await release?.();
+  } catch {
+    // A model that never loaded has nothing to release.
+  }
+  process.exit(0);
+}
 parentPort.on('message', (job) => {
   if ('onnxModel' in job) return receiveOnnxModel(job);
+  if ('close' in job) {
+    closing = true;
+    if (!running) void closeWorker();
+    return;
+  }
   const firstBulk = job.urgent ? waiting.findIndex((queued) => !queued.urgent) : -1;
   if (firstBulk >= 0) waiting.splice(firstBulk, 0, job);
   else waiting.push(job);
@@ -166,15 +223,14 @@ parentPort.on('message', (job) => {
 });
 async function runWaiting() {
   running = true;
-  while (waiting.length > 0) {
+  while (waiting.length > 0 && !closing) {
     const job = waiting.shift();
     if (job.claim !== undefined && Atomics.compareExchange(job.claim, 0, 0, job.claimer) !== 0) {
       parentPort.postMessage({ id: job.id, skipped: true });
       continue;
     }
     try {
-      const { embed } = await loaded;
-      const vectors = await embed(job.tokenIds);
+      const vectors = await embedJob(job.tokenIds);
       parentPort.postMessage({ id: job.id, vectors }, vectors.map((v) => v.buffer));
     } catch (error) {
       parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
@@ -182,6 +238,7 @@ async function runWaiting() {
     await new Promise((resolve) => setImmediate(resolve));
   }
   running = false;
+  if (closing) await closeWorker();
 }
 `;
 
@@ -209,9 +266,15 @@ export function startModelWorker(
   if (runtime !== 'tfjs') {
     const deliver = (message: ModelDeliveryMessage) => worker.postMessage(message);
     import('./use-lite-onnx-model.js')
-      .then(({ loadUseLiteOnnx }) => loadUseLiteOnnx())
+      .then(async ({ loadUseLiteOnnx, USE_LITE_ONNX_DIMENSIONS }) => ({
+        onnxModel: await loadUseLiteOnnx(),
+        probe: {
+          ids: ONNX_PROBE_TEXTS.map((text) => Int32Array.from(encodeUseLite(text))),
+          dimensions: USE_LITE_ONNX_DIMENSIONS,
+        },
+      }))
       .then(
-        (onnxModel) => deliver({ onnxModel }),
+        (delivery) => deliver(delivery),
         (error: unknown) =>
           deliver({ onnxModel: null, reason: `the ONNX model could not be built: ${String(error)}` }),
       );

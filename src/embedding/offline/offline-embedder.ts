@@ -106,17 +106,21 @@ export class OfflineEmbedder implements Embedder {
     return vectors;
   }
 
-  /** Says once per process which runtime computes the model, and why not ONNX Runtime when it fell back. */
+  /**
+   * Says once per process which runtime computes the model, and again if it changes (a worker that moved to
+   * TensorFlow.js after repeated ONNX Runtime errors), with why not ONNX Runtime when it fell back.
+   */
   #logRuntimeOnce(model: OfflineModelClient): void {
     const loaded = model.runtime;
-    if (runtimeLogged || this.#logger === undefined || loaded === undefined) return;
-    runtimeLogged = true;
+    const said = loaded === undefined ? undefined : `${loaded.runtime} ${loaded.reason ?? ''}`;
+    if (this.#logger === undefined || loaded === undefined || said === loggedRuntime) return;
+    loggedRuntime = said;
     if (loaded.reason === undefined) {
       this.#logger.info({ runtime: loaded.runtime }, `offline embedding model runs on ${loaded.runtime}`);
     } else {
       this.#logger.warn(
         { runtime: loaded.runtime, reason: loaded.reason },
-        'offline embedding model runs on TensorFlow.js (slower): ONNX Runtime could not load',
+        'offline embedding model runs on TensorFlow.js (slower): ONNX Runtime could not load or failed to run',
       );
     }
   }
@@ -145,7 +149,20 @@ export class OfflineEmbedder implements Embedder {
  */
 let client: OfflineModelClient | undefined;
 let probed: Promise<void> | undefined;
-let runtimeLogged = false;
+/** The runtime (and reason) last logged, so each is said once per process. */
+let loggedRuntime: string | undefined;
+
+/**
+ * Stops the process's shared model pool (OfflineModelClient.close) and forgets it, so a later embed starts
+ * a new one. Call it before process.exit(): a worker stopped inside ONNX Runtime's run aborts the process.
+ */
+export async function closeOfflineModel(): Promise<void> {
+  const closing = client;
+  client = undefined;
+  probed = undefined;
+  await closing?.close();
+}
+
 function sharedClient(workers: number): OfflineModelClient {
   client ??= new OfflineModelClient({ workers });
   if (client.maxWorkers < workers) client.growTo(workers);

@@ -127,3 +127,31 @@ test("a call's bulk jobs leave longest first, and each promise still gets its ow
     [1, 3, 2, 4],
   );
 });
+
+test('close() terminates a worker that does not end its job in time, and its job fails retryably', async () => {
+  let stopped = false;
+  const client = new OfflineModelClient({
+    workers: 1,
+    encode: encodeCodePoints,
+    closeTimeoutMs: 50,
+    startWorker: () => {
+      // Hung: it neither answers its job nor heeds close, so only terminate() ends it.
+      const hung = new Worker("require('node:worker_threads').parentPort.on('message', () => {});", {
+        eval: true,
+      });
+      hung.once('exit', () => {
+        stopped = true;
+      });
+      return hung;
+    },
+  });
+  const job = client.embed(['never answered'], false);
+  const failed = assert.rejects(job, (error: Error & { retryable?: boolean }) => {
+    assert.equal(error.retryable, true);
+    assert.match(error.message, /stopping/);
+    return true;
+  });
+  await client.close();
+  assert.ok(stopped, 'close() resolves once the hung worker is gone');
+  await failed;
+});

@@ -6,10 +6,18 @@
  * on the main thread and in the worker, so a query waits for at most one job in progress, never a backlog.
  * Urgent calls take turns, one job each, and one call never runs on two workers at once: a long query
  * (several windows) leaves the other workers to short ones instead of making them wait behind all its windows.
+ * Past 300 lines because scheduling, a worker's crash and the pool's close all change the same private
+ * queues and slots; the job and slot shapes and their pure helpers already live in model-job.
  */
 import type { Worker } from 'node:worker_threads';
 import { ProviderError } from '../../errors/memory-pool-error.js';
-import type { ModelAnswerMessage, ModelJobMessage, OfflineRuntime, RuntimeMessage } from './model-worker.js';
+import type {
+  CloseMessage,
+  ModelAnswerMessage,
+  ModelJobMessage,
+  OfflineRuntime,
+  RuntimeMessage,
+} from './model-worker.js';
 import { startModelWorker } from './model-worker.js';
 import { hasUrgentJob, holds, type Job, lengthOf, type Slot, type UrgentCall } from './model-job.js';
 import { encodeUseLite } from './use-lite-token-counter.js';
@@ -31,7 +39,15 @@ export interface OfflineModelClientOptions {
   readonly startWorker?: () => Worker;
   /** A text's model ids (default: USE-lite's tokenizer, encodeUseLite); the worker receives ids, not text. */
   readonly encode?: (text: string) => readonly number[];
+  /** How long close() lets a worker end the job it computes before terminating it (default 5 s). */
+  readonly closeTimeoutMs?: number;
 }
+
+/**
+ * A single text's job takes ~22 ms on ONNX Runtime and ~0.13 s on TensorFlow.js, so 5 s is ample for the
+ * one job a worker computes, and ends well within a supervisor's stop timeout (Docker's is 10 s).
+ */
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * Spreads jobs over up to `workers` model threads. A worker that crashes (exits, throws outside a job, runs
@@ -49,9 +65,13 @@ export class OfflineModelClient {
   readonly #urgent: UrgentCall[] = [];
   readonly #queued: Job[] = [];
   #runtime: RuntimeMessage | undefined;
+  readonly #closeTimeoutMs: number;
+  /** Set by close(): no job is sent and no worker started from then on. */
+  #closed: Promise<void> | undefined;
 
   constructor(options: OfflineModelClientOptions = {}) {
     this.#maxWorkers = Math.max(1, options.workers ?? 1);
+    this.#closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     this.#startWorker = options.startWorker ?? (() => startModelWorker(options.runtime));
     this.#encode = options.encode ?? encodeUseLite;
   }
@@ -61,9 +81,12 @@ export class OfflineModelClient {
     return this.#maxWorkers;
   }
 
-  /** What the last worker to load computes with (and why not ONNX Runtime); undefined before one loads. */
+  /**
+   * What the workers compute with (and why not ONNX Runtime): TensorFlow.js if any running worker does, the
+   * slow case worth knowing of among mixed workers; else the last word of a worker; undefined before one loads.
+   */
   get runtime(): RuntimeMessage | undefined {
-    return this.#runtime;
+    return this.#slots.find((slot) => slot.runtime?.runtime === 'tfjs')?.runtime ?? this.#runtime;
   }
 
   /** Allows up to `workers` threads (never fewer than now: running workers are not stopped). */
@@ -88,6 +111,7 @@ export class OfflineModelClient {
     signal?: AbortSignal,
   ): Promise<Float32Array[]>[] {
     if (signal?.aborted) return batches.map(() => Promise.reject(signal.reason as Error));
+    if (this.#closed !== undefined) return batches.map(() => Promise.reject(stoppingError()));
     const call: UrgentCall | undefined = urgent ? { waiting: [], running: false } : undefined;
     const queue = call?.waiting ?? this.#queued;
     const jobs: Job[] = [];
@@ -144,6 +168,7 @@ export class OfflineModelClient {
    * first worker to end its current job, whichever that is.
    */
   #pump(): void {
+    if (this.#closed !== undefined) return;
     for (;;) {
       const call = this.#urgent.find((c) => !c.running);
       const targets = call === undefined ? [] : this.#urgentTargets();
@@ -248,19 +273,49 @@ export class OfflineModelClient {
     if (job.call !== undefined) job.call.running = false;
   }
 
+  /**
+   * Stops the pool without killing a worker mid-job: ONNX Runtime's `session.run` is synchronous native code,
+   * and a worker terminated while it runs (by terminate() or process.exit()) aborts the whole process
+   * (SIGABRT). Jobs not yet computing fail retryably; each worker ends the job it computes, releases its
+   * session and exits by itself. One still busy after `closeTimeoutMs` is terminated (a hung native call
+   * must not block a stop forever). Call it before process.exit(); later calls return the same promise.
+   */
+  close(): Promise<void> {
+    if (this.#closed !== undefined) return this.#closed;
+    const waiting = [...this.#queued, ...this.#urgent.flatMap((call) => call.waiting.splice(0))];
+    this.#queued.length = 0;
+    this.#urgent.length = 0;
+    for (const job of waiting) this.#finish(job, undefined, stoppingError());
+    this.#closed = Promise.all(this.#slots.map((slot) => this.#stopWorker(slot.worker))).then(() => {});
+    return this.#closed;
+  }
+
+  #stopWorker(worker: Worker): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => void worker.terminate(), this.#closeTimeoutMs);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.ref(); // the process waits for the worker to finish its job
+      worker.postMessage({ close: true } satisfies CloseMessage);
+    });
+  }
+
   #startSlot(): Slot | undefined {
-    if (this.#slots.length >= this.#maxWorkers) return undefined;
+    if (this.#slots.length >= this.#maxWorkers || this.#closed !== undefined) return undefined;
     const slot: Slot = { worker: this.#startWorker(), jobs: new Map(), number: this.#nextSlotNumber++ };
     const { worker } = slot;
     worker.on('message', (message: ModelAnswerMessage | RuntimeMessage) => {
       if ('runtime' in message) {
+        slot.runtime = message;
         this.#runtime = message;
         return;
       }
       const job = slot.jobs.get(message.id);
       if (job === undefined) return;
       slot.jobs.delete(message.id);
-      if (slot.jobs.size === 0) worker.unref();
+      if (slot.jobs.size === 0 && this.#closed === undefined) worker.unref(); // closing: wait for its exit
       if (message.skipped === true) {
         // Another worker claimed this urgent job first; this one goes on to its next.
       } else if (message.vectors) this.#finish(job, message.vectors);
@@ -289,11 +344,13 @@ export class OfflineModelClient {
         this.#finish(
           job,
           undefined,
-          new ProviderError(
-            'embedding_failed',
-            `the offline model's worker ${reason} while embedding; a new worker is started and the texts can be sent again`,
-            { retryable: true, cause },
-          ),
+          this.#closed !== undefined
+            ? stoppingError()
+            : new ProviderError(
+                'embedding_failed',
+                `the offline model's worker ${reason} while embedding; a new worker is started and the texts can be sent again`,
+                { retryable: true, cause },
+              ),
         );
       }
       this.#pump(); // starts the replacement when jobs wait
@@ -303,4 +360,13 @@ export class OfflineModelClient {
     this.#slots.push(slot);
     return slot;
   }
+}
+
+/** Why a job was not computed: the pool is stopping (the process is exiting); another process can embed it. */
+function stoppingError(): ProviderError {
+  return new ProviderError(
+    'embedding_failed',
+    'the offline model is stopping (the process is shutting down); send the texts again once it runs',
+    { retryable: true },
+  );
 }

@@ -5,6 +5,9 @@
 import { buildUseLiteOnnx } from './use-lite-onnx.js';
 import { readUseLiteWeights } from './use-lite-weights.js';
 
+/** The length of the model's vectors, which a new session's probe run must give. */
+export { OUTPUT_DIMENSIONS as USE_LITE_ONNX_DIMENSIONS } from './use-lite-onnx.js';
+
 let built: Promise<Uint8Array> | undefined;
 
 /**

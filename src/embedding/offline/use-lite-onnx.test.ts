@@ -13,6 +13,12 @@ import { OfflineEmbedder } from './offline-embedder.js';
 import { OfflineModelClient } from './offline-model-client.js';
 import { countUseLiteTokens } from './use-lite-token-counter.js';
 
+/** Where onnxruntime-node has no binary (Intel macOS, musl), the service runs on TensorFlow.js: skip, not fail. */
+const noOnnxRuntime = await import('onnxruntime-node').then(
+  () => false,
+  () => 'onnxruntime-node does not load on this platform (the offline model runs on TensorFlow.js)',
+);
+
 const WORDS = (
   'harbour rain Lisbon lighthouse cardamom marathon garden night train letter café naïve Ångström 東京の雨 ' +
   'Ελληνικά 🌈💛 👩‍👩‍👧 👍🏽 ＦＵＬＬＷＩＤＴＨ ﬁnal I didn\'t know! 42 2024-01-01 e-mail ... — "quoted" [09:00]'
@@ -47,7 +53,9 @@ function compare(onnx: Float32Array, tfjs: Float32Array): { cosine: number; maxD
   return { cosine: dot / Math.sqrt(a * b), maxDiff };
 }
 
-test('USE-lite on ONNX Runtime gives the TensorFlow.js vectors (cosine >= 0.99999, no entry off by 1e-4) for 240 varied texts', async () => {
+test('USE-lite on ONNX Runtime gives the TensorFlow.js vectors (cosine >= 0.99999, no entry off by 1e-4) for 240 varied texts', {
+  skip: noOnnxRuntime,
+}, async () => {
   const onnx = new OfflineModelClient({ workers: 1, runtime: 'onnxruntime' });
   const tfjs = new OfflineModelClient({ workers: 1, runtime: 'tfjs' });
   const texts = variedTexts(240);
@@ -77,7 +85,9 @@ test('USE-lite on ONNX Runtime gives the TensorFlow.js vectors (cosine >= 0.9999
   assert.ok(compare(alone!, fromTfjs[1]![5]!).maxDiff <= 1e-4);
 });
 
-test('an empty text alone, which TensorFlow.js refuses, gets on ONNX Runtime the vector an empty text gets in a batch', async () => {
+test('an empty text alone, which TensorFlow.js refuses, gets on ONNX Runtime the vector an empty text gets in a batch', {
+  skip: noOnnxRuntime,
+}, async () => {
   const onnx = new OfflineModelClient({ workers: 1, runtime: 'onnxruntime' });
   const tfjs = new OfflineModelClient({ workers: 1, runtime: 'tfjs' });
   const [empty] = await onnx.embed([''], false);
@@ -88,7 +98,7 @@ test('an empty text alone, which TensorFlow.js refuses, gets on ONNX Runtime the
   assert.ok(cosine >= 0.99999 && maxDiff <= 1e-4, JSON.stringify({ cosine, maxDiff }));
 });
 
-test('the offline embedder says once which runtime computes the model', async () => {
+test('the offline embedder says once which runtime computes the model', { skip: noOnnxRuntime }, async () => {
   const lines: { runtime?: string; msg: string }[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -122,7 +132,9 @@ test('where onnxruntime-node cannot load, the workers compute with TensorFlow.js
   await assert.rejects(forced.embed(['the night train'], false), /no-such-onnxruntime/);
 });
 
-test('memory-pool doctor says which runtime computes the offline model, through the decorators around it', async () => {
+test('memory-pool doctor says which runtime computes the offline model, through the decorators around it', {
+  skip: noOnnxRuntime,
+}, async () => {
   const embedder = new WindowedEmbedder(
     new OfflineEmbedder({ client: new OfflineModelClient({ workers: 1 }) }),
   );

@@ -8,7 +8,8 @@ const GRAPH = 'module_apply_default/Encoder_en/KonaTransformer/';
 const STACK = `${GRAPH}Encode/TransformerStack/`;
 const VARIABLES = 'module/Encoder_en/KonaTransformer/Encode/';
 const HIDDEN = 'module/Encoder_en/hidden_layers/tanh_layer_0/';
-const OUTPUT_DIMENSIONS = 512;
+/** The length of the model's vectors. */
+export const OUTPUT_DIMENSIONS = 512;
 
 /**
  * Builds USE-lite as ONNX model bytes from its weights (readUseLiteWeights). Read from the TensorFlow graph
