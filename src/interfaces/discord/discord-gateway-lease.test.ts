@@ -72,7 +72,12 @@ test('a clean stop keeps the lease renewed, and leaseHeld() true, until the conn
   let leaseHeld: (() => boolean) | undefined;
   const seenDuringClose: { held: boolean; released: boolean }[] = [];
   const lease = new DiscordGatewayLease({
-    leases: { acquire: async () => !released, release: async () => void (released = true) },
+    leases: {
+      acquire: async () => !released,
+      release: async () => {
+        released = true;
+      },
+    },
     bot: 'b',
     logger,
     ttlMs: 400,
