@@ -83,10 +83,9 @@ export class GapDeletes {
 
 /** A read message as findGapDeletes sees it: a webhook post with its text as the recorder would save it. */
 function toGapMessage(message: Message, names: MarkupNames) {
-  const facts = message.webhookId === null ? undefined : readMessageFacts(message);
-  return {
-    id: message.id,
-    createdAt: message.createdTimestamp,
-    ...(facts === undefined ? {} : { webhookText: rewriteDiscordMarkup(facts, names) }),
-  };
+  if (message.webhookId === null) return { id: message.id, createdAt: message.createdTimestamp };
+  // A webhook post without text to save (an attachment only) still keeps an original it may repost.
+  const facts = readMessageFacts(message);
+  const webhookText = facts === undefined ? '' : rewriteDiscordMarkup(facts, names);
+  return { id: message.id, createdAt: message.createdTimestamp, webhookText };
 }

@@ -1,0 +1,106 @@
+/**
+ * @module Regressions (review s26) through the failover harness: a gap read that forgets nothing it should not
+ * (a channel the bot cannot read the history of; a proxied original whose repost's text is rebuilt otherwise).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DiscordConfig } from '../../config/config-types.js';
+import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
+import type { DiscordGatewayLease } from './discord-gateway-lease.js';
+import { type CountingMemory, createCountingMemory } from './test-support/counting-memory.js';
+import { BOT_USER, GENERAL, guildPayload, SAM } from './test-support/discord-harness.js';
+import { type FakeDiscord, startFakeDiscord } from './test-support/fake-discord.js';
+import {
+  createGatewayReplicas,
+  type ServedHistory,
+  serveChannelHistory,
+} from './test-support/gateway-replicas.js';
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20);
+}
+
+interface Failover {
+  readonly fake: FakeDiscord;
+  readonly counting: CountingMemory;
+  readonly general: ServedHistory;
+  /** Kills the first replica, runs `meanwhile`, and resolves once the second has connected and decided its gap. */
+  readonly takeOver: (meanwhile: () => Promise<void> | void) => Promise<void>;
+}
+
+/** Two replicas on one SQLite journal, the first holding the gateway; `body` runs, then everything is closed. */
+async function withFailover(
+  discord: Partial<DiscordConfig>,
+  body: (failover: Failover) => Promise<void>,
+  guild: Record<string, unknown> = guildPayload(),
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-gap-review-'));
+  const fake = await startFakeDiscord({ botUser: BOT_USER, guilds: [guild] });
+  const counting = createCountingMemory();
+  const journals = [openSqliteJournal(dir), openSqliteJournal(dir)];
+  const replicas = createGatewayReplicas({
+    fake,
+    journals,
+    memory: counting.memory,
+    ttlMs: 1500,
+    renewMs: 250,
+    discord,
+  });
+  const [first, second] = replicas as [DiscordGatewayLease, DiscordGatewayLease];
+  try {
+    await first.start();
+    await second.start();
+    const general = serveChannelHistory(fake, GENERAL);
+    await body({
+      fake,
+      counting,
+      general,
+      takeOver: async (meanwhile) => {
+        await first.abandon();
+        await meanwhile();
+        await until(() => second.connection !== undefined);
+        await second.connection?.idle();
+      },
+    });
+  } finally {
+    for (const replica of replicas) await replica.close();
+    for (const journal of journals) await journal.close();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test(
+  "a proxied original that mentions a member by nickname is kept by the gap's proxy rule",
+  { timeout: 30_000 },
+  () =>
+    withFailover({ channels: [GENERAL], otherBots: 'all' }, async ({ counting, general, takeOver }) => {
+      // Live MESSAGE_CREATE: Discord adds a partial member to each mention (Sam's server nickname).
+      const member = {
+        nick: 'Sammy',
+        roles: [],
+        joined_at: new Date().toISOString(),
+        deaf: false,
+        mute: false,
+      };
+      const original = await general.post(`l: ask <@${SAM.id}> about the keys`, true, {
+        mentions: [{ ...SAM, member } as typeof SAM],
+      });
+      await until(() => counting.saves.has(original));
+      await takeOver(async () => {
+        // PluralKit deletes the original and reposts its text through a webhook (REST: no member on mentions).
+        general.remove(original);
+        await general.post(`ask <@${SAM.id}> about the keys`, false, {
+          webhookId: '800000000000000001',
+          author: { id: '800000000000000001', username: 'Helen (PluralKit)', bot: true },
+          mentions: [SAM],
+        });
+      });
+      assert.deepEqual(counting.forgotten, []);
+      assert.ok(counting.texts.has(original), "the person's own message is kept");
+    }),
+);
