@@ -104,3 +104,25 @@ test(
       assert.ok(counting.texts.has(original), "the person's own message is kept");
     }),
 );
+
+test(
+  'rows of source discord that other clients saved in the channel are never compared with its history',
+  {
+    timeout: 30_000,
+  },
+  () =>
+    withFailover({ channels: [GENERAL] }, async ({ counting, general, takeOver }) => {
+      const spoken = await general.post('the keys are under the mat', true);
+      await until(() => counting.saves.has(spoken));
+      // An external client saving with defaultSource discord: its own ids, or a real id at its own time.
+      const place = { channel_id: GENERAL, speaker_kind: 'self' as const, text: 'noted, the mat' };
+      const real = (BigInt(Date.now() - 1_420_070_400_000) << 22n).toString();
+      await counting.memory.save([
+        { ...place, message_id: `${spoken}-2`, ts: Date.now() },
+        { ...place, message_id: 'summary-7', ts: Date.now() },
+        { ...place, message_id: real, ts: Date.now() - 5000 },
+      ]);
+      await takeOver(() => {});
+      assert.deepEqual(counting.forgotten, []);
+    }),
+);

@@ -6,7 +6,7 @@
 import type { Message } from 'discord.js';
 import type { Logger } from '../../logging/logger.js';
 import type { GapRange } from './channel-backfill.js';
-import type { DiscordMemory } from './discord-memory.js';
+import type { DiscordMemory, RecordedMessage } from './discord-memory.js';
 import { findGapDeletes } from './find-gap-deletes.js';
 import { readMessageFacts } from './message-facts.js';
 import type { HistoryRead } from './read-recent-history.js';
@@ -65,7 +65,7 @@ export class GapDeletes {
     const names = this.#options.markupNames();
     const { deleted, reposts } = findGapDeletes({
       channelId,
-      recorded: await memory.recordedInChannel(channelId, range.since, range.until),
+      recorded: (await memory.recordedInChannel(channelId, range.since, range.until)).filter(isRecorderRow),
       read: read.messages.map((message) => toGapMessage(message, names)),
       graceMs: this.#options.graceMs,
       recordedHere: (id) => this.#recordedHere.has(id),
@@ -88,4 +88,18 @@ function toGapMessage(message: Message, names: MarkupNames) {
   const facts = readMessageFacts(message);
   const webhookText = facts === undefined ? '' : rewriteDiscordMarkup(facts, names);
   return { id: message.id, createdAt: message.createdTimestamp, webhookText };
+}
+
+/** Discord's epoch: a snowflake's top bits are milliseconds since then. */
+const DISCORD_EPOCH = 1_420_070_400_000n;
+
+/**
+ * Whether a row of source `discord` is one the recorder wrote: its id a snowflake whose time is the row's `ts`
+ * (toSaveMessage saves `createdTimestamp`, edits keep it). Rows other clients saved under that source (`/save`
+ * with `defaultSource: discord`, a reply id like `<id>-2`, a summary) were never messages of the channel: their
+ * absence from its history says nothing, and they are never compared (review s26, 4).
+ */
+function isRecorderRow(row: RecordedMessage): boolean {
+  if (!/^\d{15,20}$/.test(row.id)) return false;
+  return Number((BigInt(row.id) >> 22n) + DISCORD_EPOCH) === row.ts;
 }
