@@ -12,7 +12,7 @@ import type { DiscordConfig } from '../../config/config-types.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
 import { type CountingMemory, createCountingMemory } from './test-support/counting-memory.js';
-import { BOT_USER, GENERAL, guildPayload, SAM } from './test-support/discord-harness.js';
+import { BOT_USER, GENERAL, GUILD, guildPayload, SAM } from './test-support/discord-harness.js';
 import { type FakeDiscord, startFakeDiscord } from './test-support/fake-discord.js';
 import {
   createGatewayReplicas,
@@ -123,6 +123,59 @@ test(
         { ...place, message_id: real, ts: Date.now() - 5000 },
       ]);
       await takeOver(() => {});
+      assert.deepEqual(counting.forgotten, []);
+    }),
+);
+
+/** Read Message History, denied to everyone in #general by an overwrite (View Channel stays). */
+function generalWithoutHistory(): Record<string, unknown> {
+  const guild = guildPayload();
+  const overwrite = { id: GUILD, type: 0, allow: '0', deny: String(1n << 16n) };
+  const channels = guild.channels as Record<string, unknown>[];
+  return {
+    ...guild,
+    channels: channels.map((c) => (c.id === GENERAL ? { ...c, permission_overwrites: [overwrite] } : c)),
+  };
+}
+
+/** What Discord answers a history read of #general without Read Message History: 200 and no message. */
+const answerEmptyHistory = (fake: FakeDiscord) =>
+  fake.respond((call) =>
+    call.method === 'GET' && call.path === `/channels/${GENERAL}/messages` ? { body: [] } : undefined,
+  );
+
+test(
+  'a channel without Read Message History answers no message: nothing recorded there is forgotten',
+  {
+    timeout: 30_000,
+  },
+  () =>
+    withFailover(
+      { channels: [GENERAL] },
+      async ({ fake, counting, general, takeOver }) => {
+        // Live events still arrive (View Channel): both are recorded, and nothing is deleted on Discord.
+        const said = await general.post('we meet at the station at nine', true);
+        const reply = await general.post('noted, the station at nine', true);
+        await until(() => counting.saves.has(said) && counting.saves.has(reply));
+        await takeOver(() => answerEmptyHistory(fake));
+        assert.deepEqual(counting.forgotten, []);
+        assert.ok(counting.texts.has(said) && counting.texts.has(reply));
+      },
+      generalWithoutHistory(),
+    ),
+);
+
+test(
+  'a gap read that would forget every message recorded in its range, more than a few, is refused',
+  {
+    timeout: 30_000,
+  },
+  () =>
+    withFailover({ channels: [GENERAL] }, async ({ fake, counting, general, takeOver }) => {
+      const said: string[] = [];
+      for (const text of ['one', 'two', 'three', 'four']) said.push(await general.post(`line ${text}`, true));
+      await until(() => said.every((id) => counting.saves.has(id)));
+      await takeOver(() => answerEmptyHistory(fake));
       assert.deepEqual(counting.forgotten, []);
     }),
 );

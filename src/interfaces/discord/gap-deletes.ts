@@ -3,7 +3,7 @@
  * recorded there within the read's range that the history no longer holds were deleted while no replica was
  * connected; the recorder forgets them as it forgets a MESSAGE_DELETE. A read cut at GAP_LIMIT tells nothing.
  */
-import type { Message } from 'discord.js';
+import { type Client, type Message, PermissionFlagsBits } from 'discord.js';
 import type { Logger } from '../../logging/logger.js';
 import type { GapRange } from './channel-backfill.js';
 import type { DiscordMemory, RecordedMessage } from './discord-memory.js';
@@ -21,6 +21,21 @@ export interface GapDeletesOptions {
   readonly markupNames: () => MarkupNames;
   /** Forgets deleted ids of a channel by the recorder's delete path (the proxy rule, the place's rules). */
   readonly forgetDeleted: (channelId: string, ids: readonly string[]) => Promise<void>;
+}
+
+/** More than this many gap deletes that are every recorded message of the read's range are refused. */
+const MAX_WHOLE_RANGE_DELETES = 3;
+
+/**
+ * Whether the bot may read `channelId`'s history now: View Channel and Read Message History (a thread's are its
+ * parent's). Without the latter Discord answers a history read with 200 and no message, which looks complete
+ * (review s26, 1); a channel or member not cached cannot be told, so it may not.
+ */
+export function canReadHistory(client: Client, channelId: string): boolean {
+  const channel = client.channels.cache.get(channelId);
+  if (channel === undefined || channel.isDMBased() || client.user === null) return false;
+  const permissions = channel.permissionsFor(client.user);
+  return permissions?.has(PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory) ?? false;
 }
 
 /** One connection's: created with it when it has a gap to read, ended once every gap read is decided. */
@@ -51,25 +66,47 @@ export class GapDeletes {
 
   /**
    * Forgets what `read` shows deleted in `channelId`; answers the read's webhook posts that repost a kept
-   * original (a proxy's), which are not to be recorded. Forgets nothing after an incomplete read.
+   * original (a proxy's), which are not to be recorded. Forgets nothing after an incomplete read, nor unless
+   * `readable` (the bot may read the channel's history, see canReadHistory), nor when the read would forget
+   * every message recorded in its range and more than a few (refused and logged).
    */
-  async forgetDeleted(channelId: string, read: HistoryRead, range: GapRange): Promise<ReadonlySet<string>> {
+  async forgetDeleted(
+    channelId: string,
+    read: HistoryRead,
+    range: GapRange,
+    readable: boolean,
+  ): Promise<ReadonlySet<string>> {
     const { memory, logger } = this.#options;
-    if (!read.complete) {
+    if (!read.complete || !readable) {
       logger.warn(
-        { channel: channelId, messages: read.messages.length },
-        'discord: the gap read was cut at its limit: messages deleted meanwhile in this channel stay recorded',
+        { channel: channelId, messages: read.messages.length, complete: read.complete, readable },
+        read.complete
+          ? 'discord: the bot may not read the history of this channel: messages deleted meanwhile stay recorded'
+          : 'discord: the gap read was cut at its limit: messages deleted meanwhile in this channel stay recorded',
       );
       return new Set();
     }
     const names = this.#options.markupNames();
+    const recorded = (await memory.recordedInChannel(channelId, range.since, range.until)).filter(
+      isRecorderRow,
+    );
     const { deleted, reposts } = findGapDeletes({
       channelId,
-      recorded: (await memory.recordedInChannel(channelId, range.since, range.until)).filter(isRecorderRow),
+      recorded,
       read: read.messages.map((message) => toGapMessage(message, names)),
       graceMs: this.#options.graceMs,
       recordedHere: (id) => this.#recordedHere.has(id),
     });
+    const compared = recorded.filter((m) => !this.#recordedHere.has(m.id)).length;
+    if (deleted.length > MAX_WHOLE_RANGE_DELETES && deleted.length === compared) {
+      // Everything said there lately, gone: far likelier a read that saw nothing (a permission Discord answers
+      // with an empty page, an outage) than a purge; a false forget is the worst outcome, so nothing is.
+      logger.warn(
+        { channel: channelId, deleted: deleted.length, read: read.messages.length },
+        'discord: the gap read would forget every message recorded in its range: refused, nothing forgotten',
+      );
+      return reposts;
+    }
     if (deleted.length > 0) {
       logger.info(
         { channel: channelId, deleted: deleted.length },
