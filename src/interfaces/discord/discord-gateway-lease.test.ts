@@ -102,3 +102,30 @@ test('a clean stop keeps the lease renewed, and leaseHeld() true, until the conn
   assert.equal(released, true, 'the lease is given up once closed');
   assert.equal(leaseHeld?.(), false, 'and no longer held after');
 });
+
+test('a connection closing after the lease was lost never reads a later re-take as its own (review s26, 5)', async () => {
+  // Renewals: taken, lost once (the first connection is closed at once), then taken again (a second connects).
+  const answers = [true, false];
+  const helds: (() => boolean)[] = [];
+  const lease = new DiscordGatewayLease({
+    leases: { acquire: async () => answers.shift() ?? true, release: async () => {} },
+    bot: 'b',
+    logger,
+    ttlMs: 400,
+    renewMs: 50,
+    connect: async (held) => {
+      helds.push(held);
+      return {
+        state: { markConnected: async () => {}, refresh: async () => {} },
+        close: async () => {},
+        client: { destroy: async () => {} },
+      } as unknown as DiscordConnection;
+    },
+  });
+  await lease.start();
+  while (helds.length < 2 || lease.connection === undefined) await sleep(20);
+  const [first, second] = helds as [() => boolean, () => boolean];
+  const seen = { first: first(), second: second() };
+  await lease.close();
+  assert.deepEqual(seen, { first: false, second: true });
+});

@@ -45,6 +45,11 @@ export class DiscordGatewayLease {
   #stopped = false;
   /** Closed or abandoned: a renewal still in flight changes nothing any more. */
   #ended = false;
+  /**
+   * Bumped at each disconnect: a connection's `leaseHeld` is bound to the tenure it was made in, so one still
+   * closing (waiting for a reply) never reads the lease a later connection re-took as its own (review s26, 5).
+   */
+  #tenure = 0;
   /** The connection close() is closing: closed at once if the lease is lost meanwhile. */
   #closing: DiscordConnection | undefined;
   /** While start() runs: a failed connect is then start()'s to report (thrown), not a log line. */
@@ -178,8 +183,9 @@ export class DiscordGatewayLease {
   /** Never rejects: a failure is start()'s to throw, or logged (the next renewal tries again). */
   async #connect(): Promise<void> {
     let connection: DiscordConnection;
+    const tenure = this.#tenure;
     try {
-      connection = await this.#options.connect(() => this.#heldLocally());
+      connection = await this.#options.connect(() => this.#tenure === tenure && this.#heldLocally());
     } catch (error) {
       // Let another replica (or the next renewal here) try.
       await this.#options.leases.release(this.#name, this.#holder).catch(() => undefined);
@@ -230,6 +236,7 @@ export class DiscordGatewayLease {
   async #disconnect(): Promise<void> {
     const connection = this.#connection ?? this.#closing;
     if (connection === undefined) return;
+    this.#tenure += 1;
     this.#connection = undefined;
     this.#closing = undefined;
     this.#options.logger.warn('discord: the gateway lease is lost; disconnecting at once');

@@ -261,7 +261,11 @@ export class DiscordRecorder {
     if (facts === undefined) return;
     // A create for a message already recorded is a re-delivery (after a restart the gateway may repeat one
     // from before an edit): it changes nothing. History read by back-fill carries its edits, marked edited.
-    if (facts.editedAt === null && (await this.#options.memory.recordedAmong([facts.id])).size > 0) return;
+    if (facts.editedAt === null && (await this.#options.memory.recordedAmong([facts.id])).size > 0) {
+      // Seen here (recorded by an earlier connection): it existed then, and its delete arrives live.
+      this.#gap?.noteRecorded(facts.id);
+      return;
+    }
     await this.#record(facts);
   }
 
