@@ -12,7 +12,14 @@ import type { DiscordConfig } from '../../config/config-types.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
 import { type CountingMemory, createCountingMemory } from './test-support/counting-memory.js';
-import { BOT_USER, GENERAL, GUILD, guildPayload, SAM } from './test-support/discord-harness.js';
+import {
+  BOT_USER,
+  GENERAL,
+  GUILD,
+  guildPayload,
+  messagePayload,
+  SAM,
+} from './test-support/discord-harness.js';
 import { type FakeDiscord, startFakeDiscord } from './test-support/fake-discord.js';
 import {
   createGatewayReplicas,
@@ -176,6 +183,37 @@ test(
       for (const text of ['one', 'two', 'three', 'four']) said.push(await general.post(`line ${text}`, true));
       await until(() => said.every((id) => counting.saves.has(id)));
       await takeOver(() => answerEmptyHistory(fake));
+      assert.deepEqual(counting.forgotten, []);
+    }),
+);
+
+test(
+  'a message seen live that an earlier connection recorded is never taken for deleted by the gap read',
+  {
+    timeout: 30_000,
+  },
+  () =>
+    withFailover({ channels: [GENERAL] }, async ({ fake, counting, general, takeOver }) => {
+      // Recorded by an earlier connection (a reply it sent while closing), absent from the read (Discord's clock
+      // behind ours): its echo reaches the new connection live, during the read, before the decision.
+      const echo = messagePayload({ channelId: GENERAL, content: 'the reply sent while closing' });
+      const id = echo.id as string;
+      const ts = Number((BigInt(id) >> 22n) + 1_420_070_400_000n);
+      await counting.memory.save([
+        { message_id: id, ts, text: 'the reply', speaker_kind: 'self', channel_id: GENERAL },
+      ]);
+      await takeOver(async () => {
+        // A read of two pages: the echo is dispatched as the first is asked for, the decision follows the second.
+        for (let i = 0; i < 101; i += 1) await general.post(`meanwhile ${i}`, false);
+        let echoed = false;
+        fake.respond((call) => {
+          if (call.method === 'GET' && call.path === `/channels/${GENERAL}/messages` && !echoed) {
+            echoed = true;
+            void fake.dispatch('MESSAGE_CREATE', echo);
+          }
+          return undefined;
+        });
+      });
       assert.deepEqual(counting.forgotten, []);
     }),
 );
