@@ -66,3 +66,66 @@ test('each renewal re-reads the Discord state, so opt-outs written by another re
   await lease.close();
   assert.ok(refreshes > 0, 'the holder never re-read the state');
 });
+
+test('a clean stop keeps the lease renewed, and leaseHeld() true, until the connection is closed (review s26, 3)', async () => {
+  let released = false;
+  let leaseHeld: (() => boolean) | undefined;
+  const seenDuringClose: { held: boolean; released: boolean }[] = [];
+  const lease = new DiscordGatewayLease({
+    leases: {
+      acquire: async () => !released,
+      release: async () => {
+        released = true;
+      },
+    },
+    bot: 'b',
+    logger,
+    ttlMs: 400,
+    renewMs: 100,
+    connect: async (held) => {
+      leaseHeld = held;
+      return {
+        state: { markConnected: async () => {}, refresh: async () => {} },
+        // A close waits for the companion's replies in flight (seconds with a local model), the gateway still
+        // open: events arriving meanwhile (deletes too) ask leaseHeld() before they are recorded.
+        close: async () => {
+          await sleep(600);
+          seenDuringClose.push({ held: leaseHeld?.() ?? false, released });
+        },
+        client: { destroy: async () => {} },
+      } as unknown as DiscordConnection;
+    },
+  });
+  await lease.start();
+  await lease.close();
+  assert.deepEqual(seenDuringClose, [{ held: true, released: false }]);
+  assert.equal(released, true, 'the lease is given up once closed');
+  assert.equal(leaseHeld?.(), false, 'and no longer held after');
+});
+
+test('a connection closing after the lease was lost never reads a later re-take as its own (review s26, 5)', async () => {
+  // Renewals: taken, lost once (the first connection is closed at once), then taken again (a second connects).
+  const answers = [true, false];
+  const helds: (() => boolean)[] = [];
+  const lease = new DiscordGatewayLease({
+    leases: { acquire: async () => answers.shift() ?? true, release: async () => {} },
+    bot: 'b',
+    logger,
+    ttlMs: 400,
+    renewMs: 50,
+    connect: async (held) => {
+      helds.push(held);
+      return {
+        state: { markConnected: async () => {}, refresh: async () => {} },
+        close: async () => {},
+        client: { destroy: async () => {} },
+      } as unknown as DiscordConnection;
+    },
+  });
+  await lease.start();
+  while (helds.length < 2 || lease.connection === undefined) await sleep(20);
+  const [first, second] = helds as [() => boolean, () => boolean];
+  const seen = { first: first(), second: second() };
+  await lease.close();
+  assert.deepEqual(seen, { first: false, second: true });
+});

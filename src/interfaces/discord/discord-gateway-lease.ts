@@ -43,6 +43,15 @@ export class DiscordGatewayLease {
   #connecting: Promise<void> | undefined;
   #held = false;
   #stopped = false;
+  /** Closed or abandoned: a renewal still in flight changes nothing any more. */
+  #ended = false;
+  /**
+   * Bumped at each disconnect: a connection's `leaseHeld` is bound to the tenure it was made in, so one still
+   * closing (waiting for a reply) never reads the lease a later connection re-took as its own (review s26, 5).
+   */
+  #tenure = 0;
+  /** The connection close() is closing: closed at once if the lease is lost meanwhile. */
+  #closing: DiscordConnection | undefined;
   /** While start() runs: a failed connect is then start()'s to report (thrown), not a log line. */
   #starting = false;
   #startFailure: unknown;
@@ -95,26 +104,36 @@ export class DiscordGatewayLease {
     return this.#options.ttlMs ?? 15_000;
   }
 
-  /** Disconnects (after the replies in flight), notes until when it was connected, and gives the lease up. */
+  /**
+   * Disconnects (after the replies in flight), notes until when it was connected, and gives the lease up. The
+   * renewals go on until the connection is closed: the gateway stays open while replies finish, and the events
+   * it delivers meanwhile (deletes too) are recorded only while `leaseHeld()`, which must not lapse while the
+   * lease is still ours and no other replica can connect.
+   */
   async close(): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#timer);
-    clearTimeout(this.#watchdog);
-    // Bounded: a renewal times out by itself, but a stop must not hang on anything the journal does.
-    await this.#bounded(this.#tick, this.#renewMs).catch(() => undefined);
     await this.#connecting;
     const connection = this.#connection;
     this.#connection = undefined;
     if (connection !== undefined) {
+      this.#closing = connection;
       await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(() => undefined);
       await connection.close();
+      this.#closing = undefined;
     }
+    this.#ended = true;
+    clearInterval(this.#timer);
+    clearTimeout(this.#watchdog);
+    // Bounded: a renewal times out by itself, but a stop must not hang on anything the journal does.
+    await this.#bounded(this.#tick, this.#renewMs).catch(() => undefined);
+    this.#held = false;
     await this.#options.leases.release(this.#name, this.#holder).catch(() => undefined);
   }
 
   /** What a killed process leaves (tests): no more renewals, the socket gone, the lease left to expire. */
   async abandon(): Promise<void> {
     this.#stopped = true;
+    this.#ended = true;
     clearInterval(this.#timer);
     clearTimeout(this.#watchdog);
     const connection = this.#connection;
@@ -135,10 +154,12 @@ export class DiscordGatewayLease {
     } catch (error) {
       logger.warn({ err: error }, 'discord: could not renew the gateway lease');
     }
-    if (this.#stopped) return;
+    if (this.#ended) return;
     this.#held = held;
     if (!held) return this.#disconnect();
     this.#armWatchdog(sentAt);
+    // Closing (see close()): renewed only, neither re-marked nor connected again.
+    if (this.#stopped) return;
     const connection = this.#connection;
     if (connection !== undefined) {
       await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(
@@ -162,8 +183,9 @@ export class DiscordGatewayLease {
   /** Never rejects: a failure is start()'s to throw, or logged (the next renewal tries again). */
   async #connect(): Promise<void> {
     let connection: DiscordConnection;
+    const tenure = this.#tenure;
     try {
-      connection = await this.#options.connect(() => this.#heldLocally());
+      connection = await this.#options.connect(() => this.#tenure === tenure && this.#heldLocally());
     } catch (error) {
       // Let another replica (or the next renewal here) try.
       await this.#options.leases.release(this.#name, this.#holder).catch(() => undefined);
@@ -203,7 +225,7 @@ export class DiscordGatewayLease {
     clearTimeout(this.#watchdog);
     this.#watchdog = setTimeout(
       () => {
-        if (this.#stopped || performance.now() < this.#deadline) return;
+        if (performance.now() < this.#deadline) return;
         this.#held = false;
         void this.#disconnect();
       },
@@ -212,9 +234,11 @@ export class DiscordGatewayLease {
   }
 
   async #disconnect(): Promise<void> {
-    const connection = this.#connection;
+    const connection = this.#connection ?? this.#closing;
     if (connection === undefined) return;
+    this.#tenure += 1;
     this.#connection = undefined;
+    this.#closing = undefined;
     this.#options.logger.warn('discord: the gateway lease is lost; disconnecting at once');
     await connection.close({ atOnce: true });
   }

@@ -11,7 +11,7 @@ import { SerialQueue } from '../../runtime/serial-queue.js';
 import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
-import { GapDeletes } from './gap-deletes.js';
+import { canReadHistory, GapDeletes } from './gap-deletes.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
 import { readDeletePacket } from './read-delete-packet.js';
@@ -87,9 +87,12 @@ export class DiscordRecorder {
       recordGap: (channelId, read, range) => {
         // Deletes first (they decide which webhook posts are a proxy's reposts, not to be recorded), then the
         // messages, each its own event as above. A failed decision is logged and forgets nothing.
+        // The permission is asked as the read ends and again at the decision: it must have held throughout.
+        const readable = canReadHistory(options.client, channelId);
         let reposts: ReadonlySet<string> = new Set();
         this.#enqueue(async () => {
-          reposts = (await this.#gap?.forgetDeleted(channelId, read, range)) ?? reposts;
+          const stillReadable = readable && canReadHistory(options.client, channelId);
+          reposts = (await this.#gap?.forgetDeleted(channelId, read, range, stillReadable)) ?? reposts;
         });
         for (const message of read.messages)
           this.#enqueue(() => (reposts.has(message.id) ? Promise.resolve() : this.#onCreate(message)));
@@ -258,7 +261,11 @@ export class DiscordRecorder {
     if (facts === undefined) return;
     // A create for a message already recorded is a re-delivery (after a restart the gateway may repeat one
     // from before an edit): it changes nothing. History read by back-fill carries its edits, marked edited.
-    if (facts.editedAt === null && (await this.#options.memory.recordedAmong([facts.id])).size > 0) return;
+    if (facts.editedAt === null && (await this.#options.memory.recordedAmong([facts.id])).size > 0) {
+      // Seen here (recorded by an earlier connection): it existed then, and its delete arrives live.
+      this.#gap?.noteRecorded(facts.id);
+      return;
+    }
     await this.#record(facts);
   }
 

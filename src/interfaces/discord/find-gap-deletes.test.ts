@@ -36,13 +36,23 @@ test('a message this connection recorded live is never taken for deleted (its de
   assert.deepEqual(result.deleted, ['old']);
 });
 
-test("a proxy's original is kept and its repost is not recorded; an unrelated webhook post changes nothing", () => {
+test("a proxy's original is kept and its repost is not recorded; a webhook post past the grace changes nothing", () => {
   const result = decide({
-    recorded: [recorded('orig', 0, 'l: I moved to Porto'), recorded('gone', 100, 'call me at 555 0100')],
-    read: [webhook('repost', 1200, 'I moved to Porto'), webhook('other', 1300, 'a feed item')],
+    recorded: [recorded('gone', 0, 'call me at 555 0100'), recorded('orig', 6000, 'l: I moved to Porto')],
+    read: [webhook('repost', 7200, 'I moved to Porto'), webhook('other', 7300, 'a feed item')],
   });
   assert.deepEqual(result.deleted, ['gone']);
   assert.deepEqual([...result.reposts], ['repost']);
+});
+
+test('a missing original followed by any webhook post within the grace is kept; only an exact text is a repost', () => {
+  // Review s26, 2: the journal holds the mention as the gateway's nickname, the REST repost as the user's name.
+  const result = decide({
+    recorded: [recorded('orig', 0, 'l: ask Sammy about the keys'), recorded('image', 8000, 'look')],
+    read: [webhook('repost', 1200, 'ask Sam about the keys'), webhook('attachment', 8500, '')],
+  });
+  assert.deepEqual(result.deleted, []);
+  assert.deepEqual([...result.reposts], [], 'a text that does not match is recorded (a false keep at worst)');
 });
 
 test('a webhook post later than the grace, or before the original, is no repost of it', () => {

@@ -2,6 +2,9 @@
  * @module Which recorded messages were deleted on Discord while no replica was connected: those a complete gap
  * read of their channel no longer holds. A proxy's original (PluralKit deletes it and reposts its text through
  * a webhook within seconds, see proxy-reposts.ts) is not a delete: it is kept, and its repost not recorded.
+ * A false forget is the worst outcome here, so a missing message followed by any webhook post within the grace
+ * is kept too: the repost's text is rebuilt from REST (mentions without the gateway's member nicknames, a
+ * member cache the fresh client lacks), so it may not match the journal's text of its original (review s26, 2).
  */
 import type { RecordedMessage } from './discord-memory.js';
 import { ProxyReposts } from './proxy-reposts.js';
@@ -10,7 +13,10 @@ import { ProxyReposts } from './proxy-reposts.js';
 export interface GapReadMessage {
   readonly id: string;
   readonly createdAt: number;
-  /** Set for a webhook post: its text rewritten as the recorder saves text (what `RecordedMessage.text` holds). */
+  /**
+   * Set for a webhook post: its text rewritten as the recorder saves text (what `RecordedMessage.text` holds),
+   * empty when it has none the recorder would save.
+   */
   readonly webhookText?: string;
 }
 
@@ -61,5 +67,9 @@ export function findGapDeletes(input: GapDeletesInput): GapDeletes {
       for (const original of missing) if (proxies.wasProxied(original.id)) proxied.add(original.id);
     }
   }
-  return { deleted: missing.filter((m) => !proxied.has(m.id)).map((m) => m.id), reposts };
+  const posts = input.read.filter((m) => m.webhookText !== undefined).map((post) => post.createdAt);
+  const followedByPost = (original: RecordedMessage) =>
+    posts.some((at) => at >= original.ts && at <= original.ts + input.graceMs);
+  const deleted = missing.filter((m) => !proxied.has(m.id) && !followedByPost(m)).map((m) => m.id);
+  return { deleted, reposts };
 }

@@ -73,7 +73,8 @@ export function guildPayload(): Record<string, unknown> {
     roles: [everyoneRole(GUILD)],
     emojis: [],
     features: [],
-    members: [],
+    // Discord always sends the bot's own member: its permissions (e.g. to read a channel's history) need it.
+    members: [{ user: BOT_USER, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false }],
     channels: [
       textChannel(GENERAL, 'general'),
       textChannel(OFFTOPIC, 'offtopic'),
