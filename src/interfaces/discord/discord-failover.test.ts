@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Journal } from '../../journal/journal.js';
 import { openPostgresJournal } from '../../journal/postgres/postgres-journal.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
@@ -17,14 +16,9 @@ import type { DiscordGatewayLease } from './discord-gateway-lease.js';
 import { createCountingMemory } from './test-support/counting-memory.js';
 import { BOT_USER, guildPayload } from './test-support/discord-harness.js';
 import { startFakeDiscord } from './test-support/fake-discord.js';
-import { createGatewayReplicas, serveGeneralHistory } from './test-support/gateway-replicas.js';
+import { createGatewayReplicas, serveGeneralHistory, until } from './test-support/gateway-replicas.js';
 
 const unused = () => Promise.reject(new Error('not used'));
-
-/** Polls until `condition` holds (the test's own timeout bounds the wait). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(20);
-}
 
 /** Runs the failover on two connections to one journal. */
 async function failOver(openJournal: () => Promise<Journal>): Promise<void> {

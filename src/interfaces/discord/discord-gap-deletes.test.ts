@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { assembleService } from '../../core/assemble-service.js';
@@ -25,12 +24,7 @@ import type { DiscordGatewayLease } from './discord-gateway-lease.js';
 import { createInProcessDiscordMemory } from './in-process-memory.js';
 import { BOT_USER, GENERAL, guildPayload } from './test-support/discord-harness.js';
 import { startFakeDiscord } from './test-support/fake-discord.js';
-import { createGatewayReplicas, serveChannelHistory } from './test-support/gateway-replicas.js';
-
-/** Polls until `condition` holds (the test's own timeout bounds the wait). */
-async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await condition())) await sleep(20);
-}
+import { createGatewayReplicas, serveChannelHistory, until } from './test-support/gateway-replicas.js';
 
 /** Records two messages, kills the holder, deletes one on Discord, and checks what the takeover left. */
 async function forgetAcrossGap(openJournal: () => Promise<Journal>, t: TestContext): Promise<void> {

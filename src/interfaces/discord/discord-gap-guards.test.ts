@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import { GAP_LIMIT } from './channel-backfill.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
@@ -22,13 +21,10 @@ import {
   createGatewayReplicas,
   type ServedHistory,
   serveChannelHistory,
+  until,
 } from './test-support/gateway-replicas.js';
 
 const THREAD = '200000000000000009';
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(20);
-}
 
 interface Gap {
   readonly fake: FakeDiscord;

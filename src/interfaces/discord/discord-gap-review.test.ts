@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DiscordConfig } from '../../config/config-types.js';
 import { openSqliteJournal } from '../../journal/sqlite/sqlite-journal.js';
 import type { DiscordGatewayLease } from './discord-gateway-lease.js';
@@ -25,11 +24,8 @@ import {
   createGatewayReplicas,
   type ServedHistory,
   serveChannelHistory,
+  until,
 } from './test-support/gateway-replicas.js';
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(20);
-}
 
 interface Failover {
   readonly fake: FakeDiscord;

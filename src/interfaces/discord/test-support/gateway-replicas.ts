@@ -2,6 +2,7 @@
  * @module Replicas of one bot for failover tests and the takeover benchmark: one gateway lease and one
  * startDiscord per journal connection, all against one fake Discord whose #general history a test adds to.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DiscordConfig } from '../../../config/config-types.js';
 import type { Journal } from '../../../journal/journal.js';
 import { createLogger } from '../../../logging/logger.js';
@@ -96,4 +97,9 @@ export function serveChannelHistory(fake: FakeDiscord, channelId: string): Serve
 /** serveChannelHistory for #general; returns its `post`. */
 export function serveGeneralHistory(fake: FakeDiscord): ServedHistory['post'] {
   return serveChannelHistory(fake, GENERAL).post;
+}
+
+/** Polls until the condition holds; the test's own timeout bounds the wait. */
+export async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await condition())) await sleep(20);
 }
