@@ -95,6 +95,8 @@ async function connectDiscord(
     leases: journal.leases,
     bot: botName,
     logger: options.logger,
+    // A stop renews while the companion's last replies finish (each bounded by its timeout), then lets go.
+    drainMs: (discord.companion?.timeoutMs ?? 60_000) + 15_000,
     connect: (leaseHeld) =>
       startDiscord({
         config: discord,

@@ -129,3 +129,39 @@ test('a connection closing after the lease was lost never reads a later re-take 
   await lease.close();
   assert.deepEqual(seen, { first: false, second: true });
 });
+
+test('a stop whose drain hangs renews for at most drainMs, then the lease lapses for another replica (review s26 final, 1)', async () => {
+  let renewals = 0;
+  let closing = false;
+  let closedAtOnce = false;
+  const lease = new DiscordGatewayLease({
+    leases: {
+      acquire: async () => {
+        if (closing) renewals += 1;
+        return true;
+      },
+      release: async () => {},
+    },
+    bot: 'b',
+    logger,
+    ttlMs: 300,
+    renewMs: 100,
+    drainMs: 200,
+    connect: async () =>
+      ({
+        state: { markConnected: async () => {}, refresh: async () => {} },
+        // A reply that never ends: the drain never does either, unless closed at once.
+        close: (options?: { atOnce?: boolean }) => {
+          if (options?.atOnce) closedAtOnce = true;
+          return new Promise<void>(() => {});
+        },
+        client: { destroy: async () => {} },
+      }) as unknown as DiscordConnection,
+  });
+  await lease.start();
+  closing = true;
+  void lease.close();
+  await sleep(1_000);
+  assert.ok(renewals <= 4, `renewals stop after the drain budget (${renewals} in 1 s, 10 without it)`);
+  assert.equal(closedAtOnce, true, 'the watchdog then closes the connection at once');
+});

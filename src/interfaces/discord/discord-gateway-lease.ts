@@ -32,6 +32,12 @@ export interface DiscordGatewayLeaseOptions {
   readonly renewMs?: number;
   /** This replica's name in the lease. Default host, process id and a random part (unique per start). */
   readonly holder?: string;
+  /**
+   * How long a stop keeps renewing while its connection drains (the companion's replies in flight); past it the
+   * lease is left to lapse, so a stop that hangs never keeps another replica from taking over. Default 75 000 ms
+   * (the companion's default timeout and a TTL).
+   */
+  readonly drainMs?: number;
 }
 
 /** Holds (or waits for) the gateway lease of one bot and keeps the connection in step with it. */
@@ -108,7 +114,8 @@ export class DiscordGatewayLease {
    * Disconnects (after the replies in flight), notes until when it was connected, and gives the lease up. The
    * renewals go on until the connection is closed: the gateway stays open while replies finish, and the events
    * it delivers meanwhile (deletes too) are recorded only while `leaseHeld()`, which must not lapse while the
-   * lease is still ours and no other replica can connect.
+   * lease is still ours and no other replica can connect; for at most `drainMs`, then the lease lapses (the
+   * watchdog closes the connection at once at the local deadline).
    */
   async close(): Promise<void> {
     this.#stopped = true;
@@ -118,7 +125,19 @@ export class DiscordGatewayLease {
     if (connection !== undefined) {
       this.#closing = connection;
       await this.#bounded(connection.state.markConnected(Date.now()), this.#renewMs).catch(() => undefined);
-      await connection.close();
+      const drainMs = this.#options.drainMs ?? 75_000;
+      const drainLimit = setTimeout(() => {
+        this.#options.logger.warn(
+          { drainMs },
+          'discord: the stop still drains; no longer renewing the gateway lease, so another replica can take over',
+        );
+        clearInterval(this.#timer);
+      }, drainMs);
+      try {
+        await connection.close();
+      } finally {
+        clearTimeout(drainLimit);
+      }
       this.#closing = undefined;
     }
     this.#ended = true;
@@ -225,7 +244,9 @@ export class DiscordGatewayLease {
     clearTimeout(this.#watchdog);
     this.#watchdog = setTimeout(
       () => {
-        if (performance.now() < this.#deadline) return;
+        // A timer may fire a little before performance.now() reaches the deadline: then it waits again, or with
+        // no renewal left to re-arm it (a stop past its drain budget) it would never fire.
+        if (performance.now() < this.#deadline) return this.#armWatchdog(this.#lastRenewedAt);
         this.#held = false;
         void this.#disconnect();
       },
