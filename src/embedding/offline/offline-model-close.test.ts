@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import { startModelWorker } from './model-worker.js';
+import { closeOfflineModel, OfflineEmbedder } from './offline-embedder.js';
 import { OfflineModelClient } from './offline-model-client.js';
 
 /** Where onnxruntime-node has no binary (Intel macOS, musl), the service runs on TensorFlow.js: skip, not fail. */
@@ -59,4 +60,18 @@ test('close() lets the worker end its job, fails the waiting ones retryably and 
   await assert.rejects(client.embed(['after the stop'], true), assertStopping);
   assert.equal(workers.length, 1, 'no worker is started after close()');
   assert.equal(client.close(), client.close(), 'a second close() waits for the same stop');
+});
+
+test('an embed while the shared pool closes is told it is stopping and starts no new pool (review s26 final, 3)', {
+  skip: noOnnxRuntime,
+}, async () => {
+  const embedder = new OfflineEmbedder({ workers: 1 });
+  await embedder.embed(['load the model']);
+  const bulk = embedder.embed(Array.from({ length: 8 }, (_, i) => `${i} ${LONG}`)).catch(() => undefined);
+  const closing = closeOfflineModel();
+  // A new pool here would still be loading or computing when the caller's process.exit lands: an abort.
+  await assert.rejects(embedder.embed(['a question that came late']), assertStopping);
+  await closing;
+  await bulk;
+  assert.equal(embedder.runtime, undefined, 'no pool is left once the close is done');
 });
