@@ -101,8 +101,9 @@ export class GapDeletes {
     if (deleted.length > MAX_WHOLE_RANGE_DELETES && deleted.length === compared) {
       // Everything said there lately, gone: far likelier a read that saw nothing (a permission Discord answers
       // with an empty page, an outage) than a purge; a false forget is the worst outcome, so nothing is.
+      // The ids let an operator forget them by hand if they really were purged (nothing checks them again).
       logger.warn(
-        { channel: channelId, deleted: deleted.length, read: read.messages.length },
+        { channel: channelId, deleted: deleted.length, read: read.messages.length, messageIds: deleted },
         'discord: the gap read would forget every message recorded in its range: refused, nothing forgotten',
       );
       return reposts;
