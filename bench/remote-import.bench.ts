@@ -29,8 +29,8 @@
  * ~0.04 ms handing the fdatasync to the thread pool (0.2-0.3 ms to wait), ~0.1 ms GC; no log line, four
  * metric updates, and the writer's wake is a timer (its passes coalesce: ~100 per 1,000 calls). Cut: the body
  * is read from the socket, no route read: 1.16 against 1.36 ms of CPU per call, /save p50 1.3 against 2.1 ms
- * (save-cost, medians of four runs each, interleaved, load 1.4-2.7); a window's known ids as one query costs
- * the same on SQLite as two lookups per message (~110 µs a window, most of it the commit). Here,
+ * (save-cost, medians of four runs each, interleaved, load 1.4-2.7); a window's known ids as one query cost
+ * the same on SQLite as two lookups per message (~110 µs a window, most of it the commit): not kept. Here,
  * at load 1.5-2.7, two runs each, interleaved: all stored in 4.38 / 4.39 s (main) and 4.79 / 4.33 s, the loop
  * 12.0-12.3 s, ~2.8x (3.6x without the idle wait) either way; the thread's CPU 2.9-4.3 and 3.0-3.5 s a
  * round. What sets the pace is the writer on the same thread: a batch of ~16 chunks takes 230-460 ms, of which

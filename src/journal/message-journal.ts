@@ -13,20 +13,29 @@ import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
 import { JournalSnapshot } from './journal-snapshot.js';
 import { applyJournalSchema } from './journal-schema.js';
-import { type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
+import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 import { PartsIndexState } from './parts-index-state.js';
-import { MessageRecorder, type RecordResult } from './record-messages.js';
 import { WalSync } from './wal-sync.js';
 
 export type { PlannedChunk } from './chunk-queue.js';
 export { conversationKey, type JournalMessage } from './message-rows.js';
-export type { RecordResult } from './record-messages.js';
 
 /** One conversation (bot + source + channel) that has messages not yet cut into a chunk. */
 export interface PendingConversation {
   readonly bot: string;
   readonly conversation: string;
   readonly lastArrivalMs: number;
+}
+
+export interface RecordResult {
+  /** New messages. */
+  readonly accepted: number;
+  /** Known ids with the same text (re-sent windows): nothing changes. */
+  readonly duplicates: number;
+  /** Known ids with new text: the message is replaced and its chunk rebuilt in place. */
+  readonly edited: number;
+  /** Ids forgotten earlier: ignored, so a forget is never undone by a re-send. */
+  readonly forgotten: number;
 }
 
 /** Opens (or creates) the journal in `dataDir`. */
@@ -68,8 +77,11 @@ export function openJournalDatabase(
  * waits for the write lock (busy_timeout) and then reads what is current.
  */
 export class MessageJournal {
-  /** Records a /save window, as one IMMEDIATE transaction (built once: the statements it runs are prepared once). */
-  readonly #record: (messages: readonly MemoryMessage[], arrivedAt: number) => RecordResult;
+  readonly #insertMessage;
+  readonly #selectMessage;
+  readonly #isForgotten;
+  readonly #updateText;
+  readonly #replanChunk;
   readonly #selectPending;
   readonly #probeWrite;
 
@@ -99,11 +111,23 @@ export class MessageJournal {
     this.partsIndexes = new PartsIndexState(db);
     this.routes = new CollectionRoutes(db);
     this.snapshots = new JournalSnapshot(db);
-    const recorder = new MessageRecorder(db);
-    const record = db.transaction((messages: readonly MemoryMessage[], arrivedAt: number) =>
-      recorder.record(messages, arrivedAt),
+    this.#insertMessage = db.prepare(
+      `INSERT INTO messages (bot, message_id, source, conversation, speaker_kind, text, ts, user_id,
+         speaker_name, channel_id, guild_id, is_dm, arrived_at)
+       VALUES (@bot, @messageId, @source, @conversation, @speakerKind, @text, @ts, @userId,
+         @speakerName, @channelId, @guildId, @isDm, @arrivedAt)`,
     );
-    this.#record = (messages, arrivedAt) => record.immediate(messages, arrivedAt);
+    this.#selectMessage = db.prepare(
+      'SELECT text, chunk_id FROM messages WHERE bot = ? AND source = ? AND message_id = ?',
+    );
+    this.#isForgotten = db.prepare('SELECT sources FROM forgotten_messages WHERE bot = ? AND message_id = ?');
+    this.#updateText = db.prepare(
+      'UPDATE messages SET text = ? WHERE bot = ? AND source = ? AND message_id = ?',
+    );
+    this.#replanChunk = db.prepare(
+      `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
+       WHERE chunk_id = ?`,
+    );
     this.#selectPending = db.prepare(
       `SELECT * FROM messages WHERE bot = ? AND conversation = ? AND chunk_id IS NULL
        ORDER BY ts, arrived_at, message_id`,
@@ -145,7 +169,53 @@ export class MessageJournal {
    * overwritten under the same point id. Forgotten ids are ignored.
    */
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number): RecordResult {
-    return this.health.write(() => this.#record(messages, arrivedAt));
+    const record = this.#db.transaction(() => {
+      let accepted = 0;
+      let duplicates = 0;
+      let edited = 0;
+      let forgotten = 0;
+      for (const m of messages) {
+        const tombstone = this.#isForgotten.get(m.bot, m.messageId) as { sources: string | null } | undefined;
+        if (
+          tombstone &&
+          (tombstone.sources === null || (JSON.parse(tombstone.sources) as string[]).includes(m.source))
+        ) {
+          forgotten += 1;
+          continue;
+        }
+        const existing = this.#selectMessage.get(m.bot, m.source, m.messageId) as
+          | { text: string; chunk_id: string | null }
+          | undefined;
+        if (existing !== undefined) {
+          if (existing.text === m.text) {
+            duplicates += 1;
+            continue;
+          }
+          this.#updateText.run(m.text, m.bot, m.source, m.messageId);
+          if (existing.chunk_id !== null) this.#replanChunk.run(existing.chunk_id);
+          edited += 1;
+          continue;
+        }
+        this.#insertMessage.run({
+          bot: m.bot,
+          messageId: m.messageId,
+          source: m.source,
+          conversation: conversationKey(m),
+          speakerKind: m.speakerKind,
+          text: m.text,
+          ts: m.ts,
+          userId: m.userId ?? null,
+          speakerName: m.speakerName ?? null,
+          channelId: m.channelId ?? null,
+          guildId: m.guildId ?? null,
+          isDm: m.isDm === true ? 1 : 0,
+          arrivedAt,
+        });
+        accepted += 1;
+      }
+      return { accepted, duplicates, edited, forgotten };
+    });
+    return this.health.write(() => record.immediate());
   }
 
   /**
