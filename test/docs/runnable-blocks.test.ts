@@ -46,9 +46,9 @@ function groupByPage(list: readonly RunnableBlock[]): RunnableBlock[][] {
   return [...pages.values()];
 }
 
-test('the docs mark the demo, an import, and export and restore as runnable', () => {
+test('the docs mark the demo, an import, export and restore, and the replica recipe as runnable', () => {
   const names = blocks.map((block) => block.name);
-  for (const name of ['readme-demo', 'demo', 'import-export-restore'])
+  for (const name of ['readme-demo', 'demo', 'import-export-restore', 'replica-recipe'])
     assert.ok(names.some((found) => found.startsWith(name)), `no runnable block named ${name}*`);
 });
 
