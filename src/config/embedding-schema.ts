@@ -91,7 +91,7 @@ export const embeddingSchema = section({
   /** Retries on failures and rate limits. */
   maxRetries: integer(0, 20, 'Set how many times to retry, e.g. 5.').optional(),
   /**
-   * offline only: worker threads running the model, each ~75 MB on ONNX Runtime (~165 MB where it falls back
+   * offline only: worker threads running the model, each ~85 MB on ONNX Runtime (~165 MB where it falls back
    * to TensorFlow.js). Recall queries go ahead of chunk jobs on whichever worker frees first.
    * @default one per core, at most `4`
    */
