@@ -19,20 +19,35 @@ function namesOrAll(what: string, example: string) {
 }
 
 export const apiKeySchema = section({
-  /** Required: a label for logs and audit entries (the key itself is never logged). */
+  /**
+   * Label for logs and audit; unique. The key itself is never logged.
+   * @default required
+   */
   name: text('Name the key after who uses it, e.g. discord-bot.'),
-  /** The key itself, at least 16 characters. Set this or keyEnv. */
+  /**
+   * The key, at least 16 characters, unique.
+   * @default one of key/keyEnv required
+   */
   key: secret(
     MIN_KEY_LENGTH,
     'Use a long random string, e.g. the output of `openssl rand -hex 24`.',
   ).optional(),
-  /** The name of an environment variable holding the key, so the file can be committed without it. */
+  /** Name of an environment variable holding the key. So the file can be committed without it. */
   keyEnv: text('Set the name of the environment variable that holds the key.').optional(),
-  /** Required: bots this key may touch, or '*' for all. */
+  /**
+   * Bots the key may use: a list of configured bot names, or `'*'`.
+   * @default required
+   */
   bots: namesOrAll('bot', 'mythos'),
-  /** Default '*': sources this key may save as and forget (recall is not limited by source: one shared memory). */
+  /**
+   * Sources it may save and forget as. Recall is not limited by it: the key recalls every source and may
+   * filter recall (`sources`) by any.
+   */
   sources: namesOrAll('source', 'discord, hermes').default('*'),
-  /** Default [save, retrieve]: what the key may do; `forget` deletes memories, `admin` manages the service. */
+  /**
+   * Any of `save`, `retrieve`, `forget`, `admin`. `forget` deletes memories, `admin` manages the service (and
+   * implies the others).
+   */
   scopes: z
     .array(oneOf(OPERATIONS, `Use scopes from ${OPERATIONS.join(', ')}.`), {
       error: `expected a list of scopes. Write e.g. [save, retrieve]`,
@@ -41,7 +56,7 @@ export const apiKeySchema = section({
       error: 'is empty, so the key could do nothing. List at least one of save, retrieve, forget, admin',
     })
     .default(['save', 'retrieve']),
-  /** Optional: the source recorded for saves made with this key when the request names none. */
+  /** Source recorded on its saves when the request names none; must be in `sources`. */
   source: text('Set the source this key saves as, e.g. discord.').optional(),
 })
   .superRefine((entry, ctx) => {

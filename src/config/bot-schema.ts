@@ -17,15 +17,19 @@ import {
 export const BOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 const chunkSchema = section({
-  /** Default 1200: a chunk is saved once its messages reach this many characters... */
+  /** A chunk is stored once it reaches this many characters. */
   minChars: integer(1, 1_000_000, 'Set it to the smallest chunk worth storing, e.g. 1200.').default(1200),
-  /** Default 1500: ...and never grows past this many (a longer single message is a chunk of its own). */
+  /** And never grows past this; must be ≥ minChars. A longer single message is a chunk of its own. */
   maxChars: integer(1, 1_000_000, 'Set it to the largest chunk to store, e.g. 1500.').default(1500),
-  /** Default 30000: after this many ms without a message, a partial chunk is saved anyway. */
+  /**
+   * A partial chunk is stored after this long without messages (by the service's clock: how live chat ends a
+   * chunk).
+   */
   idleMs: integer(0, 86_400_000, 'Set it in milliseconds, e.g. 30000 for 30 seconds.').default(30_000),
   /**
-   * Default 1800000 (30 minutes): a chunk also closes between two messages further apart than this by their
-   * own timestamps, and always where the UTC day changes, so its date header is every message's day.
+   * A chunk also closes between two consecutive messages more than this far apart by their own timestamps
+   * (`ts`), and always where the UTC day changes, so the chunk's `[YYYY-MM-DD]` header is the day of every
+   * message in it. This is what cuts an imported history sent in one go.
    */
   maxGapMs: integer(1, 31_536_000_000, 'Set it in milliseconds, e.g. 1800000 for 30 minutes.').default(
     1_800_000,
@@ -41,11 +45,14 @@ const chunkSchema = section({
 });
 
 const retrieveSchema = section({
-  /** Default 5: how many memories a recall returns at most. */
+  /** Memories per recall, 1-100. */
   limit: integer(1, 100, 'Set how many memories a recall returns, e.g. 5.').default(5),
-  /** Default 0.3: cosine similarity below which a memory is not recalled. */
+  /** Minimum cosine similarity, 0-1. */
   scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
-  /** Default `global`: how far memories travel; `guild`/`channel` keep them where they were said. */
+  /**
+   * `global`, `guild`, `channel` or `dm-private`: how far memories travel. `guild`/`channel` keep them where
+   * they were said.
+   */
   scope: oneOf(['global', 'guild', 'channel', 'dm-private'], 'Pick how far memories travel.').default(
     'global',
   ),
@@ -53,9 +60,17 @@ const retrieveSchema = section({
 
 /** The file's shape of one bot; its name (the key in `bots:`) is added by the bots schema. */
 export const botSchema = section({
-  /** Required: the agent's own name in chunk text; with SillyTavern, its character name there. */
+  /**
+   * The agent's name in memories; with SillyTavern, its character name.
+   * @default required
+   */
   selfSpeaker: text('Set it to the name the agent speaks as, e.g. "Mythos".'),
-  /** Default `mem_` + selfSpeaker sanitized by `collectionNaming`'s rule ("Dr. Smith" → mem_dr_smith). */
+  /**
+   * Qdrant collection, 1-255 characters without spaces or `<>:"/|?*` (Unicode is fine). "Dr. Smith" →
+   * `mem_dr_smith`; under the upstream rule a name with no Latin letters or digits ("Алиса") must set it.
+   * Per-chat collections (Shadota's fork) are always set here: see docs/interfaces.md, SillyTavern.
+   * @default `mem_` + selfSpeaker sanitized by `collectionNaming`'s rule
+   */
   collection: text('Set the Qdrant collection name, e.g. mem_mythos.')
     .refine(
       isUsableCollectionName,
@@ -68,30 +83,32 @@ export const botSchema = section({
     )
     .optional(),
   /**
-   * Default `upstream`: whose rule makes the default collection from selfSpeaker: st-qdrant-memory's own
-   * (`upstream`), or the fork the SillyTavern side runs (`starrysky180111` keeps CJK and kana,
-   * `qqpf4zrrwp-blip` keeps every script and case).
+   * Whose rule makes the default collection: `upstream` (st-qdrant-memory: lowercase, only `a-z0-9_-` kept),
+   * `starrysky180111` (its fork: also keeps CJK ideographs and kana, "初音ミク" → `mem_初音ミク`) or
+   * `qqpf4zrrwp-blip` (its fork: keeps every script and case, "Алиса" → `mem_Алиса`).
    */
   collectionNaming: oneOf(COLLECTION_NAMINGS, 'Pick the rule your SillyTavern extension uses.').default(
     'upstream',
   ),
   /**
-   * Default none. With Shadota's per-chat fork: the SillyTavern chat's id (its chat file's name). The default
-   * collection becomes that chat's, `mem_<selfSpeaker>_<chatId>`, and every point memory-pool writes carries
-   * `chatId`, which the fork's recall filters on.
+   * Shadota's per-chat fork: the SillyTavern chat's id (its chat file's name, e.g. `Seraphina -
+   * 2025-05-01@12h30m00s`). The default collection becomes that chat's, `mem_<selfSpeaker>_<chatId>`
+   * sanitized upstream's way, and every point memory-pool writes carries `chatId`, which the fork's recall
+   * filters on. One bot per chat.
    */
   stChatId: text('Set the SillyTavern chat id, e.g. "Seraphina - 2025-05-01@12h30m00s".').optional(),
-  /** Default `api`: the source recorded when neither the request nor its API key names one. */
+  /** Source recorded when neither the request nor its key names one. */
   defaultSource: text('Set the source to record, e.g. discord.').default('api'),
-  /** Default {}: user id → the one name that person appears as (their SillyTavern persona name). */
+  /** User id → the one name that person appears as. Quote long ids. */
   speakerAliases: z
     .record(z.string(), text('Set the display name for this user id, e.g. Helen.'), {
       error: 'expected a mapping of user id to name. Write it as "705512345678901234": Helen',
     })
     .default({}),
   /**
-   * Default `UTC`: the IANA zone the bot's people live in, so "yesterday" in a recall is their yesterday
-   * when the request sends no `tz` (Discord and the companion send none).
+   * The IANA zone the bot's people live in (`Europe/Paris`, `Asia/Tokyo`): a recall that names a time
+   * ("yesterday", "on Tuesday") without a `tz` of its own reads it in this zone. Discord's recall and the
+   * companion always use it (docs/recall.md, "Time in recall").
    */
   timezone: text('Set an IANA zone, e.g. Europe/Paris.')
     .refine(isTimeZone, 'is not an IANA time zone. Set one such as Europe/Paris, Asia/Tokyo or UTC')

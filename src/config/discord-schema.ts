@@ -21,21 +21,31 @@ const snowflakes = (what: string) =>
 
 /** Companion mode: the bot also replies as the persona, with the pool's memories in its prompt. */
 const companionSchema = section({
-  /** Required: an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1 (Ollama); `/chat/completions` is appended. */
+  /**
+   * An OpenAI-compatible chat API (Ollama, LM Studio, OpenRouter, OpenAI); `/chat/completions` is appended.
+   * E.g. http://127.0.0.1:11434/v1 (Ollama).
+   * @default required
+   */
   baseUrl: httpUrl('Set the chat API, e.g. http://127.0.0.1:11434/v1 or https://openrouter.ai/api/v1.'),
-  /** Required: the chat model, e.g. llama3.1 or gpt-4o-mini. */
+  /**
+   * The chat model. E.g. llama3.1 or gpt-4o-mini.
+   * @default required
+   */
   model: text('Set the chat model name, e.g. llama3.1.'),
-  /** Optional: sent as a bearer token. Never logged. */
+  /** Sent as a bearer token; never logged. */
   apiKey: secret(1, 'Set the chat API key, or remove apiKey.').optional(),
-  /** A SillyTavern character card: the PNG with embedded V2/V3 JSON, or the JSON; relative to the config file. */
+  /**
+   * A SillyTavern character card, the PNG (embedded V2/V3 JSON) or the JSON; relative to the config file.
+   * Card or `systemPrompt` is required.
+   */
   card: text('Set the path of a character card, e.g. ./cards/mythos.png.').optional(),
-  /** A plain system prompt, used when there is no card (or before the card's). */
+  /** A plain persona prompt (before the card's when both are set). */
   systemPrompt: text('Write the persona as a system prompt.').optional(),
-  /** Default []: channels where it answers every message; elsewhere only when mentioned, and in DMs. */
+  /** Channels where it answers every message (elsewhere only when mentioned, and in DMs). */
   replyChannels: snowflakes('channel'),
-  /** Default 20: recent channel messages sent as context. */
+  /** Recent channel messages sent with the prompt, 0-100. */
   contextMessages: integer(0, 100, 'Set how many recent messages to send, e.g. 20.').default(20),
-  /** Default 60000: how long a reply may take before it is given up. */
+  /** How long one reply may take. */
   timeoutMs: integer(1000, 600_000, 'Set milliseconds, e.g. 60000.').default(60_000),
 }).superRefine((companion, ctx) => {
   if (companion.card === undefined && companion.systemPrompt === undefined) {
@@ -48,60 +58,76 @@ const companionSchema = section({
 });
 
 export const discordSchema = section({
-  /** Required (env DISCORD_TOKEN fills it): the bot account's token, from the developer portal. Never logged. */
+  /**
+   * The bot token (Developer Portal → Bot). Never logged; `${DISCORD_TOKEN}` or the variable alone.
+   * @default required
+   */
   token: secret(
     1,
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's placeholder, shown as the user types it
     'Set it to the bot token (Developer Portal → Bot → Reset Token), e.g. ${DISCORD_TOKEN}, or set env DISCORD_TOKEN.',
   ),
-  /** Default: the only configured bot. The memory-pool bot whose memory Discord messages go into. */
+  /**
+   * The memory-pool bot whose memory Discord messages go into; required with several bots.
+   * @default the only bot
+   */
   bot: text('Name one of the bots under bots:.').optional(),
   /**
-   * Default: the bot account's own user id. Whose messages are recorded as `self` (the companion): set it to
-   * another bot's id when the companion replies through another framework and this account only records (so
-   * not with `companion`, which replies as this account).
+   * Whose messages are recorded as `self`: another bot's id when the companion replies through another
+   * framework. Refused with `companion`, which replies as this account.
+   * @default the account's own id
    */
   selfUserId: snowflake.optional(),
-  /** Default []: guilds (servers) recorded whole, every channel and thread in them. */
+  /** Guild (server) ids recorded whole. Quote ids. Every channel and thread in them. */
   guilds: snowflakes('guild'),
-  /** Default []: channels recorded (their threads too). Nothing is recorded outside guilds and channels. */
+  /** Channel ids recorded; their threads inherit. Nothing outside `guilds` and `channels` is recorded. */
   channels: snowflakes('channel'),
-  /** Default []: channels never recorded, even in an allowed guild; wins over every allow (threads inherit). */
+  /** Channel ids never recorded (nor their threads), even in an allowed guild: the deny-list always wins. */
   denyChannels: snowflakes('channel'),
-  /** Default false: direct messages to the bot are recorded only when true. */
+  /** Record direct messages to the bot. */
   dms: z.boolean({ error: 'expected true or false. Set dms: true to record direct messages' }).default(false),
-  /** Default none: messages of other bots and webhooks: none, only those that mention this bot, or all. */
+  /**
+   * Messages of other bots and webhooks: `none`, `mentions` (only those that mention this bot or the
+   * `selfUserId` companion) or `all`.
+   */
   otherBots: oneOf(
     ['none', 'mentions', 'all'],
     'Pick which messages of other bots and webhooks are recorded.',
   ).default('none'),
-  /** Default false: when the bot is removed from a guild (not an outage), forget everything recorded there. */
+  /** When the bot is removed from a guild (not an outage), forget everything recorded there. */
   purgeOnLeave: z
     .boolean({ error: 'expected true or false. Set purgeOnLeave: true to forget a guild the bot leaves' })
     .default(false),
   /**
-   * Default 0: on first sight of an allowed channel, also record up to this many of its recent messages
-   * (read 100 at a time, one page a second, one channel after another, well inside Discord's rate limits).
-   * Each channel is back-filled once; `/memory channel allow` back-fills the channel it allows.
+   * On first sight of an allowed channel (also one `/memory channel allow` allows), also record up to this
+   * many of its recent messages (100 a second at most, one channel after another); each channel once. What
+   * recorded channels received while the bot was away (a restart, a replica taking over) is read whatever
+   * this says.
    */
   backfill: integer(0, 10_000, 'Set how many recent messages to record per channel, e.g. 200, or 0.').default(
     0,
   ),
   /**
-   * Default guild: how far what Discord recalls (`/memory recall`, companion replies) reaches, narrowing the
-   * bot's `retrieve.scope` (never widening it). `guild`: in a server, that server's memories plus shared ones
-   * (no server and not a DM: SillyTavern's, the API's); in a DM, that DM plus shared ones. `channel`: likewise
-   * per channel. `dm-private`: DMs stay in their own DM, other servers are recalled. `global`: only the bot's
-   * `retrieve.scope` applies (a DM could then be recalled in a server).
+   * How far Discord's own recall (`/memory recall`, companion replies) reaches; narrows the bot's
+   * `retrieve.scope`, never widens it. `guild`: in a server, that server's memories plus shared ones (no
+   * server, not a DM: SillyTavern's, the API's); in a DM, that DM plus shared ones. `channel`: likewise per
+   * channel. `dm-private`: DMs stay in their DM, other servers are recalled. `global`: only `retrieve.scope`
+   * applies. In a server, that server's memories come only from the channels the readers may read, at any
+   * scope (docs/interfaces.md, "What is recalled where"). With `global` a DM could be recalled in a server.
    */
   recallScope: oneOf(
     ['guild', 'channel', 'dm-private', 'global'],
     'Pick how far Discord recall reaches; guild keeps DMs and other servers out.',
   ).default('guild'),
-  /** Optional (off by default): reply as the persona when mentioned, in DMs, and in replyChannels. */
+  /**
+   * Companion mode: also reply as the persona when mentioned, in DMs and in `replyChannels`
+   * (docs/interfaces.md, Discord).
+   * @default absent: record only
+   */
   companion: companionSchema.optional(),
   /**
-   * Default guild: register /memory in each guild the bot is in (at once), globally (up to an hour), or not.
+   * Where `/memory` is registered: in each guild (at once), `global` (Discord takes up to an hour; also
+   * removes the per-guild `/memory` an earlier `guild` left), or `off` (registers and removes nothing).
    * `serve --discord-commands` overrides it.
    */
   commands: oneOf(

@@ -41,31 +41,60 @@ const CLIENT_DEFAULTS = { batchSize: 64, timeoutMs: 15_000, maxRetries: 5 } as c
 const KEY_HINT = 'Set embedding.apiKey, or the MEMORY_POOL_EMBEDDING_API_KEY';
 
 export const embeddingSchema = section({
-  /** Required in a section: openai-compatible | openai | openrouter | offline (the default with no section) | distilled | hashing. */
+  /**
+   * `openai-compatible`, `openai`, `openrouter`, `offline`, `distilled` or `hashing`. `offline` is USE-lite
+   * (512-d, on ONNX Runtime in worker threads, TensorFlow.js where ONNX Runtime cannot load). `distilled` is
+   * USE-lite distilled into a static token table shipped in `models/` (256-d, model
+   * `distilled:use-lite-static-256-v1`): no workers, no window, microseconds per text, lower recall
+   * (docs/recall.md); it takes no other key, and a collection made by one of the two cannot be searched with
+   * the other. `scripts/distill-use-lite.mjs` rebuilds the table.
+   * @default `offline` with no `embedding:` section; required in one
+   */
   provider: oneOf(PROVIDERS, 'Pick the embedding provider; see docs/configuration.md.'),
-  /** openai-compatible: required (`/embeddings` is appended). Presets fill it in. */
+  /**
+   * API root; `/embeddings` is appended. Vectors are asked for as base64 float32 (`encoding_format:
+   * "base64"`, a quarter of the JSON); a server that answers 400/422 to that, or sends lists of numbers
+   * anyway, is asked for floats from then on (logged once).
+   * @default openai: `https://api.openai.com/v1`; openrouter: `https://openrouter.ai/api/v1`; openai-compatible: required
+   */
   baseUrl: httpUrl(
     'Set the API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1.',
   ).optional(),
-  /** openai-compatible, openrouter: required. openai: default text-embedding-3-large. */
+  /**
+   * Model name.
+   * @default openai: `text-embedding-3-large`; otherwise required
+   */
   model: text('Set the embedding model name, e.g. text-embedding-3-large.').optional(),
-  /** Falls back to MEMORY_POOL_EMBEDDING_API_KEY, then (not for openrouter) OPENAI_API_KEY. */
+  /**
+   * Sent as a bearer token. Falls back to MEMORY_POOL_EMBEDDING_API_KEY, then (not for openrouter)
+   * OPENAI_API_KEY.
+   * @default none (required for openai, openrouter)
+   */
   apiKey: secret(1, `${KEY_HINT} environment variable.`).optional(),
-  /** Vector size, sent to the API and checked on every vector. openai: 3072 with its default model; hashing: 256. */
+  /**
+   * Vector size, sent to the API and checked on every vector.
+   * @default openai with its default model: `3072`; hashing: `256`; otherwise none
+   */
   dimensions: integer(1, 65_536, 'Set the vector size the model returns, e.g. 3072.').optional(),
   /**
-   * The model's input window in tokens (counted with cl100k_base). Default 8191 for OpenAI's embedding
-   * models (text-embedding-3-small/-large, ada-002, also as openai/... on OpenRouter), 512 for any other
-   * model: set it to your model's window. Longer texts are embedded in windows that fit, then pooled.
+   * The model's input window, in tokens counted with cl100k_base (OpenAI's encoding: exact for its models, an
+   * estimate for others, so leave a margin). A longer text is embedded in windows that fit and the vectors
+   * averaged, so nothing is cut off silently. Set it to your model's window (16-1000000); the offline model's
+   * is fixed (128 of its own tokens).
+   * @default OpenAI's `text-embedding-3-small`/`-large`/`ada-002` (also `openai/…`): `8191`; any other model: `512`
    */
   maxInputTokens: integer(16, 1_000_000, "Set the model's input window in tokens, e.g. 512.").optional(),
-  /** Default 64: texts per embeddings request. */
+  /** Texts per request (OpenAI-compatible providers). */
   batchSize: integer(1, 2048, 'Set how many texts to send per request, e.g. 64.').optional(),
-  /** Default 15000: ms before a request is abandoned and retried. */
+  /** Per request. */
   timeoutMs: integer(100, 600_000, 'Set a timeout in milliseconds, e.g. 15000.').optional(),
-  /** Default 5: retries of a failed or rate-limited request, with backoff. */
+  /** Retries on failures and rate limits. */
   maxRetries: integer(0, 20, 'Set how many times to retry, e.g. 5.').optional(),
-  /** offline: model worker threads; default sized to the machine's cores. */
+  /**
+   * offline only: worker threads running the model, each ~85 MB on ONNX Runtime (~165 MB where it falls back
+   * to TensorFlow.js). Recall queries go ahead of chunk jobs on whichever worker frees first.
+   * @default one per core, at most `4`
+   */
   workers: integer(1, 64, 'Set how many offline model workers to run, e.g. 2.').optional(),
 })
   .superRefine((section, ctx) => {

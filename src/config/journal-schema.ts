@@ -44,7 +44,15 @@ function hasRawSeparator(value: string): boolean {
 /** Optional; absent: the journal is SQLite under dataDir, as always. */
 export const journalSchema = section({
   postgres: section({
-    /** Required in `postgres:` (env MEMORY_POOL_POSTGRES_URL): the shared Postgres journal of several replicas. */
+    /**
+     * A `postgres://user@host:5432/database` URL for a journal shared by several replicas. With it set,
+     * `serve` and the commands that open the journal (stats, doctor, export, restore, import, reindex,
+     * reembed) use that Postgres database instead of SQLite (the schema is created at start); a server that
+     * cannot be reached, a missing database or a refused login stops the start with one error naming the key,
+     * the password hidden. A URL that is not `postgres://` is reported without echoing it, since it may hold
+     * a password. See [scaling-out.md](scaling-out.md).
+     * @default required in `postgres:`
+     */
     url: postgresUrl,
   }).optional(),
 });

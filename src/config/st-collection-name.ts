@@ -9,7 +9,7 @@ const MAX_COLLECTION_NAME_LENGTH = 255;
 /**
  * Whose rule turns a character name into a collection name: `upstream` (st-qdrant-memory itself, the default),
  * `starrysky180111` (its v3.3 fork: keeps CJK ideographs and kana) or `qqpf4zrrwp-blip` (keeps all Unicode and
- * case). Shadota's per-chat fork uses the upstream rule for each part; see the README's SillyTavern section.
+ * case). Shadota's per-chat fork uses the upstream rule for each part; see docs/interfaces.md, SillyTavern.
  */
 export const COLLECTION_NAMINGS = ['upstream', 'starrysky180111', 'qqpf4zrrwp-blip'] as const;
 export type CollectionNaming = (typeof COLLECTION_NAMINGS)[number];

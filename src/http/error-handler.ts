@@ -34,7 +34,7 @@ export function renderError(c: Context, error: MemoryPoolError): Response {
 export function renderNotFound(c: Context): Response {
   return renderError(
     c,
-    new NotFoundError('not_found', `no route ${c.req.method} ${c.req.path}; see the README for the API`),
+    new NotFoundError('not_found', `no route ${c.req.method} ${c.req.path}; see docs/api.md for the API`),
   );
 }
 

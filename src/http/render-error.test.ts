@@ -44,7 +44,7 @@ test('an unknown route and an unexpected error use the same envelope, without in
   const missing = await app.request('/nope', { method: 'POST' });
   assert.equal(missing.status, 404);
   assert.deepEqual(await missing.json(), {
-    error: { code: 'not_found', message: 'no route POST /nope; see the README for the API' },
+    error: { code: 'not_found', message: 'no route POST /nope; see docs/api.md for the API' },
   });
   const crashed = await app.request('/boom');
   assert.equal(crashed.status, 500);

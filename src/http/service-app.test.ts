@@ -185,7 +185,7 @@ test('an unknown route is a 404 in the error envelope', async () => {
   const response = await (await createApp()).request('/nope', { method: 'POST' });
   assert.equal(response.status, 404);
   assert.deepEqual((await response.json()) as ErrorResponse, {
-    error: { code: 'not_found', message: 'no route POST /nope; see the README for the API' },
+    error: { code: 'not_found', message: 'no route POST /nope; see docs/api.md for the API' },
   });
 });
 

@@ -157,7 +157,7 @@ async function reembedLeased(
   // The parts pass may take minutes: edits and SillyTavern writes reaching `active` meanwhile are taken by one
   // more settled chunk pass (then the parts of what it changed); the switch follows a chunk pass with none.
   // Past MAX_FINAL_ROUNDS it follows the last parts pass: saves, forgets and viewer edits reach both collections
-  // by then, so only SillyTavern's own writes during that pass stay in `active`, as after a switch (README).
+  // by then, so only SillyTavern's own writes during that pass stay in `active`, as after a switch (docs/importing-and-moving-data.md).
   for (let round = 1; !request.dryRun && sync.settled; round += 1) {
     const last = await syncCollection(deps, passes);
     sync = mergeSync(sync, last);

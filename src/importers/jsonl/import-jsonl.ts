@@ -16,7 +16,7 @@ export const importLineSchema = saveMessageSchema.extend({
 });
 
 const LINE_FIX =
-  'Each line is one JSON object: {"speaker_kind":"user"|"self","text","message_id","ts",…} (README, Bring your history)';
+  'Each line is one JSON object: {"speaker_kind":"user"|"self","text","message_id","ts",…} (docs/importing-and-moving-data.md)';
 
 /** Reads every `.jsonl` file under `paths`. */
 export function importJsonl(paths: readonly string[], options: { readonly source: string }): ImportedHistory {

@@ -1,6 +1,6 @@
 /**
  * @module N `memory-pool serve` replicas as child processes over one journal (a Postgres URL, or each its own
- * SQLite) and one `memory-pool qdrant` store: the topology of README "Scaling out", on one machine, for the
+ * SQLite) and one `memory-pool qdrant` store: the topology of docs/scaling-out.md, on one machine, for the
  * replicas end-to-end test and bench/replicas.bench.ts. Each replica can be SIGKILLed and started again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
