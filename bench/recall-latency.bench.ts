@@ -40,6 +40,7 @@ import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
+import { awaitStoreGraphs } from './support/await-store-graphs.js';
 
 const argValue = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -220,6 +221,10 @@ try {
           `(dense vectors from the ${phraseVectors === undefined ? 'hashing' : 'phrase'} stand-in)`,
   );
 
+  if (service.storeUrl !== undefined) {
+    const waited = await awaitStoreGraphs(service.storeUrl);
+    console.log(`approximate indexes complete after ${waited.toFixed(1)} s (searches are exact until then)`);
+  }
   // The first query loads the offline model (and warms the store's caches): not counted.
   await post(`${service.url}/retrieve`, { bot: 'mythos', query_text: 'warm up' }).catch(() => undefined);
   const fresh: number[] = [];
