@@ -162,11 +162,14 @@ describe('approximate search past the full-scan threshold', () => {
     store.close();
   });
 
-  test('below the threshold nothing is indexed and every search is exact', async () => {
+  test('below the threshold, or with m 0, nothing is indexed', async () => {
     const store = openStoreEngine({ dataDir: makeDataDir() });
-    const collection = createGraphed(store, 'small', {});
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal((collection.info() as { indexed_vectors_count: number }).indexed_vectors_count, 0);
+    const small = createGraphed(store, 'small', {});
+    const off = createGraphed(store, 'off', { ...HNSW, m: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const collection of [small, off]) {
+      assert.equal((collection.info() as { indexed_vectors_count: number }).indexed_vectors_count, 0);
+    }
     store.close();
   });
 });
