@@ -147,6 +147,17 @@ describe('approximate search past the full-scan threshold', () => {
     });
     assert.equal(hits.length, K);
     assert.ok(hits.every((h) => (h.payload as { even: boolean }).even));
+    // Half the points pass: the graph's candidates, filtered, still hold most of the exact filtered top 10.
+    const exact = await collection.search({
+      ...read(),
+      vector: query,
+      limit: K,
+      offset: 0,
+      filter: broad,
+      params: { exact: true },
+    });
+    const exactIds = new Set(exact.map((h) => h.id));
+    assert.ok(hits.filter((h) => exactIds.has(h.id)).length >= 8);
     store.close();
   });
 
