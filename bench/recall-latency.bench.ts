@@ -28,7 +28,7 @@
  * stores pure hashing vectors, as before. The lexical index holds the real terms, and every query is
  * embedded by the real offline model.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSchema } from '../src/config/config-schema.js';
@@ -40,6 +40,7 @@ import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
+import { awaitStoreGraphs } from './support/await-store-graphs.js';
 
 const argValue = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -91,6 +92,14 @@ const percentile = (values: readonly number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const spread = (values: readonly number[]) =>
+  `p50 ${fmt(percentile(values, 50))}, p95 ${fmt(percentile(values, 95))}, p99 ${fmt(percentile(values, 99))}`;
+/** Bytes of every file under `path`, as the data folder's size on disk. */
+const sizeOf = (path: string): number =>
+  statSync(path).isDirectory()
+    ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0)
+    : statSync(path).size;
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 async function post(url: string, body: unknown): Promise<{ ms: number; json: unknown }> {
   const started = performance.now();
@@ -212,6 +221,10 @@ try {
           `(dense vectors from the ${phraseVectors === undefined ? 'hashing' : 'phrase'} stand-in)`,
   );
 
+  if (service.storeUrl !== undefined) {
+    const waited = await awaitStoreGraphs(service.storeUrl);
+    console.log(`approximate indexes complete after ${waited.toFixed(1)} s (searches are exact until then)`);
+  }
   // The first query loads the offline model (and warms the store's caches): not counted.
   await post(`${service.url}/retrieve`, { bot: 'mythos', query_text: 'warm up' }).catch(() => undefined);
   const fresh: number[] = [];
@@ -225,11 +238,13 @@ try {
     repeated.push((await post(`${service.url}/retrieve`, query)).ms);
   }
   console.log(
-    `/retrieve (limit 5, hybrid), new query (embedding + search): p50 ${fmt(percentile(fresh, 50))}, p95 ${fmt(percentile(fresh, 95))}; ` +
+    `/retrieve (limit 5, hybrid), new query (embedding + search): ${spread(fresh)}; ` +
       `${(hits / QUERIES).toFixed(1)} hits each`,
   );
+  console.log(`/retrieve, repeated query (cached embedding): ${spread(repeated)}`);
   console.log(
-    `/retrieve, repeated query (cached embedding): p50 ${fmt(percentile(repeated, 50))}, p95 ${fmt(percentile(repeated, 95))}`,
+    `process RSS ${mb(process.memoryUsage().rss)} (service, embedded store and model in one process); ` +
+      `data folder ${mb(sizeOf(dir))}`,
   );
   console.log(
     `(${QUERIES} queries each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,

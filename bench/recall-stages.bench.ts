@@ -13,6 +13,7 @@ import { OfflineEmbedder, closeOfflineModel } from '../src/embedding/offline/off
 import { encodeQueryTerms } from '../src/parts/sparse-vector.js';
 import { tokenizeText } from '../src/parts/tokenize-text.js';
 import { startQdrantServer } from '../src/qdrant-server/http/server.js';
+import { awaitStoreGraphs } from './support/await-store-graphs.js';
 
 const { values: args, positionals } = parseArgs({
   options: { queries: { type: 'string', default: '40' } },
@@ -27,6 +28,8 @@ const PART_FIELDS = ['chunkId', 'messageIds'];
 
 const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
 const offline = new OfflineEmbedder();
+const waited = await awaitStoreGraphs(store.url);
+console.log(`approximate indexes complete after ${waited.toFixed(1)} s (searches are exact until then)`);
 
 /** POSTs to the store; resolves with the milliseconds it took. */
 async function timePost(path: string, body: unknown): Promise<number> {

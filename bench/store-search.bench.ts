@@ -183,7 +183,8 @@ function writeCollection(dataDir: string, data: Float32Array, set: DataSet): num
   const store = openStoreEngine({ dataDir });
   store.createCollection('bench', {
     vectors: { size: set.dim, distance: 'Cosine', extras: {} },
-    settings: {},
+    // The exact search is what this bench measures: no approximate index (graph-search.ts), none built meanwhile.
+    settings: { hnsw_config: { m: 0 } },
   });
   const throughput = upsertAll(store.collection('bench'), data, set);
   store.close();

@@ -7,6 +7,7 @@
  */
 import { loadavg } from 'node:os';
 import { createServiceProcess, type ServiceProcess } from './service-process.js';
+import { awaitStoreGraphs } from './await-store-graphs.js';
 import { timedPost } from './service-client.js';
 
 export interface RecallLatencyComparison {
@@ -36,6 +37,8 @@ export async function compareRecallLatency(comparison: RecallLatencyComparison):
       await service.start();
       services.push(service);
     }
+    // A tree with approximate indexes rebuilds them after its start; measure it as it runs, not meanwhile.
+    for (const service of services) await awaitStoreGraphs(service.storeUrl);
     const ask = async (service: ServiceProcess, query: string) => {
       const answer = await timedPost(`${service.url}/retrieve`, { bot: 'mythos', query_text: query });
       if (answer.status !== 200) throw new Error(`${service.url}/retrieve answered ${answer.status}`);

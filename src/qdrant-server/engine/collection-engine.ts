@@ -2,9 +2,12 @@
  * @module One collection of the embedded store: writes go to SQLite first (one transaction per call, committed
  * before returning), then to the in-memory table that every read is served from.
  */
-import type { Filter } from '../filter/filter-ast.js';
+
 import type { Payload } from '../filter/filter-api.js';
+import type { Filter } from '../filter/filter-ast.js';
 import { copyJson, deletePayloadPaths, emptyJsonObject, mergePayload } from '../filter/index.js';
+import { describeCollection } from './collection-info.js';
+import { CollectionReader } from './collection-reader.js';
 import type {
   CollectionEngine,
   CollectionSpec,
@@ -23,18 +26,17 @@ import type {
   UpdateOutcome,
   VectorParams,
 } from './engine-api.js';
-import { describeCollection } from './collection-info.js';
-import { CollectionReader } from './collection-reader.js';
 import { encodeVector } from './f32.js';
-import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
+import { readGraphOptions } from './graph-options.js';
 import { runQueryGroups } from './point-groups.js';
+import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
 import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
 import { mapInSlices } from './time-slicer.js';
-import { VectorConfig } from './vector-config.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
+import { VectorConfig } from './vector-config.js';
 
 /** The persisted state a collection starts from. */
 export interface CollectionState {
@@ -64,7 +66,11 @@ export class EmbeddedCollection implements CollectionEngine {
     this.#indexes = new Map(Object.entries(state.indexes));
     this.#vectors = new VectorConfig(state.spec);
     const dims = new Map([...this.#vectors.dense].map(([name, params]) => [name, params.size]));
-    this.#table = new PointTable(dims, this.#vectors.sparse.keys());
+    this.#table = new PointTable(
+      dims,
+      this.#vectors.sparse.keys(),
+      readGraphOptions(state.spec, this.#vectors),
+    );
     this.#reader = new CollectionReader(this.#vectors, this.#table, this.#indexes);
   }
 
@@ -142,6 +148,7 @@ export class EmbeddedCollection implements CollectionEngine {
       request.offset + request.limit,
       test,
       request.scoreThreshold,
+      request.params,
     );
     return mapInSlices(hits.slice(request.offset), (hit) => this.#reader.scoredRecord(hit, request));
   }
@@ -202,7 +209,14 @@ export class EmbeddedCollection implements CollectionEngine {
 
   /** Forgets the in-memory state (the store has already deleted the rows). */
   drop(): void {
+    // The graph goes first: pruning it point by point would be wasted work.
+    this.#table.close();
     for (const entry of [...this.#table.values()]) this.#table.delete(entry);
+  }
+
+  /** Stops background work (the store is closing). */
+  close(): void {
+    this.#table.close();
   }
 
   #rewritePayloads(selector: PointSelector, rewrite: (old: Payload) => Payload): UpdateOutcome {

@@ -8,6 +8,7 @@ import type {
   PointRecord,
   ReadOptions,
   ScoredPointRecord,
+  SearchParams,
   SparseVectorOutput,
   VectorInput,
   VectorParams,
@@ -23,7 +24,8 @@ import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
 import { mapInSlices, pauseIfDue } from './time-slicer.js';
-import { searchNearest } from './vector-search.js';
+import { searchGraph } from './graph-search.js';
+import { type NearestRequest, searchNearest } from './vector-search.js';
 
 /** A scored point, best first in any list of them. */
 export type Hit = Scored<PointEntry>;
@@ -77,14 +79,15 @@ export class CollectionReader {
   }
 
   /**
-   * The `limit` nearest points that have the queried vector and pass `test`, exact, ties by id ascending,
-   * cut by the strict score_threshold.
+   * The `limit` nearest points that have the queried vector and pass `test`, ties by id ascending, cut by the
+   * strict score_threshold: exact, or through the approximate index past its threshold (graph-search.ts).
    */
   async nearest(
     query: PreparedQuery,
     limit: number,
     test: ((entry: PointEntry) => boolean) | undefined,
     threshold?: number,
+    params?: SearchParams,
   ): Promise<Hit[]> {
     if (query.kind === 'sparse') {
       const index = this.table.sparse.get(query.name);
@@ -96,14 +99,18 @@ export class CollectionReader {
     const slots = this.table.dense.get(query.name);
     if (slots === undefined) return [];
     const distance = this.#distanceOf(query.name);
-    const found = await searchNearest({
+    const request: NearestRequest<DenseSlot> = {
       slots,
       distance,
       query: query.vector,
       k: limit,
       ...(test === undefined ? {} : { accept: (owner: DenseSlot) => test(owner.point) }),
       tieBreak: byPoint,
-    });
+    };
+    const graph = this.table.graphs.get(query.name);
+    const found =
+      (graph === undefined || limit <= 0 ? undefined : searchGraph(request, graph, params)) ??
+      (await searchNearest(request));
     // Sliced: a huge limit returns every point.
     const hits = await mapInSlices(found, (hit) => ({ item: hit.item.point, score: hit.score }));
     return takeWhilePassing(hits, distance, threshold);

@@ -89,6 +89,14 @@ export interface ScoredPointRecord extends PointRecord {
   order_value?: number;
 }
 
+/** Qdrant's REST `params` of a search, query or prefetch (`SearchParams` in lib/segment types.rs). */
+export interface SearchParams {
+  /** Search without approximation. */
+  readonly exact?: boolean;
+  /** The graph search's beam width; the collection's `ef_construct` when absent. */
+  readonly hnswEf?: number;
+}
+
 export interface SearchRequest extends ReadOptions {
   readonly vector: VectorInput;
   /** The vector name searched; `""` (the unnamed vector) when absent. */
@@ -97,6 +105,8 @@ export interface SearchRequest extends ReadOptions {
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+  /** `params`: exact or approximate search, and the graph's beam (graph-search.ts). */
+  readonly params?: SearchParams;
 }
 
 /** The `query` of a query request or prefetch. */
@@ -116,6 +126,7 @@ export interface PrefetchRequest {
   readonly filter?: Filter;
   readonly limit: number;
   readonly scoreThreshold?: number;
+  readonly params?: SearchParams;
 }
 
 export interface QueryRequest extends ReadOptions {
@@ -126,6 +137,7 @@ export interface QueryRequest extends ReadOptions {
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+  readonly params?: SearchParams;
 }
 
 /** `POST /points/query/groups`: a query whose hits are grouped by a payload key. */

@@ -62,6 +62,7 @@ export async function runRootStage(
     ...(request.using === undefined ? {} : { using: request.using }),
     ...(request.filter === undefined ? {} : { filter: request.filter }),
     ...(request.scoreThreshold === undefined ? {} : { scoreThreshold: request.scoreThreshold }),
+    ...(request.params === undefined ? {} : { params: request.params }),
   };
   return runStage(reader, stage, undefined);
 }
@@ -143,7 +144,7 @@ async function scoreAll(
       const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
       const accept =
         exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
-      return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold);
+      return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold, stage.params);
     }
   }
 }

@@ -3,14 +3,16 @@
  * each sparse vector name in its own inverted index, and a cached id-sorted order for scroll.
  */
 import type { Payload } from '../filter/filter-api.js';
+import { GraphIndex, type GraphOptions } from './graph-index.js';
 import { IdOrder } from './id-order.js';
-import { type PointId, comparePointIds, pointIdKey } from './point-id.js';
+import { comparePointIds, type PointId, pointIdKey } from './point-id.js';
 import { type SparseDoc, SparseIndex } from './sparse-index.js';
 import { VectorSlots } from './vector-slots.js';
 
 /** Where one of a point's dense vectors sits; VectorSlots writes `slot` back when a swap-remove moves it. */
 export interface DenseSlot {
   slot: number;
+  graphKey: number;
   readonly point: PointEntry;
 }
 
@@ -65,12 +67,30 @@ export class PointTable {
   );
   /** Each dense vector name's slots. */
   readonly dense: ReadonlyMap<string, VectorSlots<DenseSlot>>;
+  /** Each dense vector name's approximate index (only those given graph options). */
+  readonly graphs = new Map<string, GraphIndex<DenseSlot>>();
   /** Each sparse vector name's index. */
   readonly sparse: ReadonlyMap<string, SparseIndex>;
 
-  constructor(denseDims: ReadonlyMap<string, number>, sparseNames: Iterable<string>) {
+  constructor(
+    denseDims: ReadonlyMap<string, number>,
+    sparseNames: Iterable<string>,
+    graphOptions: ReadonlyMap<string, GraphOptions> = new Map(),
+  ) {
     this.dense = new Map([...denseDims].map(([name, dim]) => [name, new VectorSlots<DenseSlot>(dim)]));
     this.sparse = new Map([...sparseNames].map((name) => [name, new SparseIndex()]));
+    for (const [name, options] of graphOptions) {
+      const slots = this.dense.get(name);
+      if (slots === undefined) continue;
+      const graph = new GraphIndex(slots, options);
+      slots.observer = graph;
+      this.graphs.set(name, graph);
+    }
+  }
+
+  /** Stops the approximate indexes' background work (the collection is dropped or the store closes). */
+  close(): void {
+    for (const graph of this.graphs.values()) graph.close();
   }
 
   get size(): number {
@@ -108,7 +128,7 @@ export class PointTable {
       const slots = this.dense.get(name);
       if (slots === undefined) throw new Error(`point table: no dense vector named "${name}"`);
       const previous = old?.dense.get(name);
-      const owner: DenseSlot = { slot: -1, point: entry };
+      const owner: DenseSlot = { slot: -1, graphKey: -1, point: entry };
       // Reusing the old slot keeps the block dense without a swap.
       if (previous !== undefined) slots.replace(previous.slot, owner, vector);
       else slots.add(owner, vector);

@@ -103,6 +103,7 @@ class EmbeddedStore implements StoreEngine {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    for (const collection of this.#collections.values()) collection.close();
     this.#db.close();
   }
 }

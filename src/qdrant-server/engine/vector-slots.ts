@@ -8,6 +8,14 @@
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
 export interface SlotOwner {
   slot: number;
+  /** The owner's key in the approximate index (graph-index.ts), -1 or absent when it is not in one. */
+  graphKey?: number;
+}
+
+/** Told of every vector stored and removed, so the approximate index follows the slots. */
+export interface SlotObserver<Owner extends SlotOwner> {
+  added(owner: Owner): void;
+  removed(owner: Owner): void;
 }
 
 const INITIAL_CAPACITY = 64;
@@ -33,6 +41,7 @@ export class VectorSlots<Owner extends SlotOwner> {
   readonly #owners: Owner[] = [];
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
+  observer: SlotObserver<Owner> | undefined;
 
   constructor(readonly dim: number) {
     this.#buffer = new Float32Array(this.#capacity * dim);
@@ -73,15 +82,18 @@ export class VectorSlots<Owner extends SlotOwner> {
     owner.slot = this.#owners.length;
     this.#owners.push(owner);
     this.#write(owner.slot, vector);
+    this.observer?.added(owner);
   }
 
   /** Replaces the vector and owner of an existing slot; the old owner no longer has one. */
   replace(slot: number, owner: Owner, vector: Float32Array): void {
     const previous = this.#owners[slot] as Owner;
     if (previous !== owner) previous.slot = -1;
+    this.observer?.removed(previous);
     owner.slot = slot;
     this.#owners[slot] = owner;
     this.#write(slot, vector);
+    this.observer?.added(owner);
   }
 
   /** Frees a slot by moving the last vector into it. */
@@ -97,6 +109,7 @@ export class VectorSlots<Owner extends SlotOwner> {
     }
     this.#owners.pop();
     removed.slot = -1;
+    this.observer?.removed(removed);
   }
 
   /** A copy of one vector (views are unsafe to hand to usearch and to callers). */

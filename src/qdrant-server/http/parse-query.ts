@@ -20,6 +20,7 @@ import {
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
 import { parseOrderBy } from './parse-scroll.js';
+import { readSearchParams } from './parse-search-params.js';
 import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
 /** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs::DEFAULT_RRF_K`). */
@@ -113,6 +114,7 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+    ...readSearchParams(body, path),
   };
 }
 
@@ -160,6 +162,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+    ...readSearchParams(body, path),
   };
   checkQueryLogic(request);
   return request;

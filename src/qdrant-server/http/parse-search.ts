@@ -12,6 +12,7 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
+import { readSearchParams } from './parse-search-params.js';
 import { readSparseVector } from './read-sparse-vector.js';
 
 /** NamedVectorStruct: a plain array (the unnamed vector), or `{name, vector}` with a dense or sparse vector. */
@@ -46,6 +47,7 @@ export function parseSearchRequest(json: unknown, path = 'search_request'): Sear
     ...options,
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+    ...readSearchParams(body, path),
   };
 }
 

@@ -1,0 +1,155 @@
+/**
+ * @module An approximate (HNSW) index over one VectorSlots block, as Qdrant builds one once a segment passes
+ * its full-scan threshold. It is a cache of the slots, never the truth: it starts when the block first holds
+ * `threshold` vectors (at load, that is while opening the store, so a restart or a crash rebuilds it from the
+ * persisted points), and is filled and pruned off the request path in time slices. Vectors written since the
+ * last slice wait in `pending`; graph-search.ts scores those exactly, so a search sees every write at once.
+ */
+import { Index, MetricKind, ScalarKind } from 'usearch';
+import type { Distance } from './engine-api.js';
+import type { SlotOwner, VectorSlots } from './vector-slots.js';
+
+/** What builds the graph: Qdrant's `hnsw_config` names, and the size past which searches use it. */
+export interface GraphOptions {
+  readonly distance: Distance;
+  /** Links per node (`m`). */
+  readonly m: number;
+  /** Beam width while inserting (`ef_construct`), also the default search beam, as in Qdrant. */
+  readonly efConstruct: number;
+  /** Vectors below which searches stay exact and no graph is built. */
+  readonly threshold: number;
+}
+
+/** Time one slice of background indexing may take before handing the event loop back. */
+const SLICE_MS = 8;
+
+/** The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f16 otherwise. */
+function createIndex(dim: number, options: GraphOptions): Index {
+  const cosine = options.distance === 'Cosine';
+  return new Index({
+    dimensions: dim,
+    metric: cosine ? MetricKind.Cos : options.distance === 'Dot' ? MetricKind.IP : MetricKind.L2sq,
+    quantization: cosine ? ScalarKind.I8 : ScalarKind.F16,
+    connectivity: options.m,
+    expansion_add: options.efConstruct,
+    // The beam is set per search by the number of candidates asked for (usearch uses max(this, k)).
+    expansion_search: 1,
+    multi: false,
+  });
+}
+
+/** The HNSW graph of one dense vector name. Owners carry their graph key (`graphKey`, -1 when not in it). */
+export class GraphIndex<Owner extends SlotOwner> {
+  #index: Index | undefined;
+  /** Indexed owners by graph key; a key whose owner left the slots is deleted here at once. */
+  readonly #owners = new Map<number, Owner>();
+  readonly #pending = new Set<Owner>();
+  /** Keys of removed owners still in the graph, pruned by the background slices. */
+  #tombstones: number[] = [];
+  #nextKey = 0;
+  #scheduled = false;
+  #closed = false;
+
+  constructor(
+    readonly slots: VectorSlots<Owner>,
+    readonly options: GraphOptions,
+  ) {}
+
+  /** Whether searches should use the graph: there is one and the slots hold at least `threshold` vectors. */
+  get active(): boolean {
+    return this.#index !== undefined && this.slots.count >= this.options.threshold;
+  }
+
+  /** Vectors in the graph (Qdrant's `indexed_vectors_count`). */
+  get indexedCount(): number {
+    return this.#owners.size;
+  }
+
+  /** Owners written since the last slice, not yet in the graph. */
+  get pending(): ReadonlySet<Owner> {
+    return this.#pending;
+  }
+
+  /** Called by the slots after a vector was stored for `owner`. */
+  added(owner: Owner): void {
+    if (this.#closed) return;
+    if (this.#index === undefined) {
+      if (this.slots.count < this.options.threshold || this.options.distance === 'Manhattan') return;
+      this.#index = createIndex(this.slots.dim, this.options);
+      for (const existing of this.slots.ownersSnapshot()) this.#pending.add(existing);
+    } else this.#pending.add(owner);
+    this.#schedule();
+  }
+
+  /** Called by the slots when `owner` lost its vector (deleted or rewritten). */
+  removed(owner: Owner): void {
+    if (this.#index === undefined || this.#pending.delete(owner)) return;
+    const key = owner.graphKey ?? -1;
+    if (key < 0) return;
+    this.#owners.delete(key);
+    owner.graphKey = -1;
+    this.#tombstones.push(key);
+    this.#schedule();
+  }
+
+  /**
+   * Up to `count` indexed owners nearest `query` by the graph's approximate distance, best first; owners
+   * removed since are left out. `count` is also the beam width (Qdrant's `hnsw_ef`).
+   */
+  nearestOwners(query: Float32Array, count: number): Owner[] {
+    const index = this.#index;
+    if (index === undefined || index.size() === 0) return [];
+    const found = index.search(query, Math.min(count, index.size()), 1);
+    const owners: Owner[] = [];
+    for (const key of found.keys) {
+      const owner = this.#owners.get(Number(key));
+      if (owner !== undefined) owners.push(owner);
+    }
+    return owners;
+  }
+
+  /** Stops background work and frees the graph (the collection was dropped or the store closed). */
+  close(): void {
+    this.#closed = true;
+    this.#index = undefined;
+    this.#owners.clear();
+    this.#pending.clear();
+    this.#tombstones = [];
+  }
+
+  /** Runs every pending insert and removal now, in one turn: for tests and benchmarks. */
+  flush(): void {
+    while (this.#work(Number.POSITIVE_INFINITY));
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#closed) return;
+    this.#scheduled = true;
+    // setImmediate: after the I/O callbacks of this turn, so requests that are waiting are served first.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#work(SLICE_MS)) this.#schedule();
+    });
+  }
+
+  /** One slice of inserts and removals; true when work is left. */
+  #work(budgetMs: number): boolean {
+    const index = this.#index;
+    if (index === undefined || this.#closed) return false;
+    const deadline = performance.now() + budgetMs;
+    while (this.#tombstones.length > 0) {
+      index.remove(BigInt(this.#tombstones.pop() as number));
+      if (performance.now() > deadline) return true;
+    }
+    for (const owner of this.#pending) {
+      this.#pending.delete(owner);
+      // A pending owner always holds a slot: removal takes it out of `pending` first.
+      const key = this.#nextKey++;
+      index.add(BigInt(key), this.slots.copy(owner.slot), 1);
+      owner.graphKey = key;
+      this.#owners.set(key, owner);
+      if (performance.now() > deadline) return this.#pending.size > 0 || this.#tombstones.length > 0;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * @module Each dense vector name's HNSW settings from the collection's `hnsw_config` (Qdrant's names and
+ * defaults: m 16, ef_construct 100, full_scan_threshold 10000 KB), as graph-index.ts needs them.
+ */
+import type { CollectionSpec } from './engine-api.js';
+import type { GraphOptions } from './graph-index.js';
+import type { VectorConfig } from './vector-config.js';
+
+const DEFAULT_M = 16;
+const DEFAULT_EF_CONSTRUCT = 100;
+/** Qdrant's default `full_scan_threshold`, in kilobytes of vectors. */
+const DEFAULT_FULL_SCAN_KB = 10_000;
+
+/** A non-negative integer setting, or the default when the client sent none (or nonsense, echoed as sent). */
+function readCount(settings: Record<string, unknown>, key: string, fallback: number): number {
+  const value = settings[key];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+/**
+ * The graph settings of every dense vector. Qdrant turns `full_scan_threshold` (KB) into points by the
+ * vectors' size; the embedded store's exact search scans int8 codes (one byte a dimension, vector-slots.ts),
+ * so the same budget of bytes scanned is `KB · 1024 / dim` vectors: 20,000 of 512 dimensions, 6,826 of 1536.
+ * `m: 0` turns the graph off, as in Qdrant.
+ */
+export function readGraphOptions(spec: CollectionSpec, vectors: VectorConfig): Map<string, GraphOptions> {
+  const raw = spec.settings.hnsw_config;
+  const hnsw =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const m = readCount(hnsw, 'm', DEFAULT_M);
+  const efConstruct = Math.max(1, readCount(hnsw, 'ef_construct', DEFAULT_EF_CONSTRUCT));
+  const kilobytes = readCount(hnsw, 'full_scan_threshold', DEFAULT_FULL_SCAN_KB);
+  const options = new Map<string, GraphOptions>();
+  for (const [name, params] of vectors.dense) {
+    const threshold =
+      m === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor((kilobytes * 1024) / params.size));
+    options.set(name, { distance: params.distance, m, efConstruct, threshold });
+  }
+  return options;
+}

@@ -1,0 +1,59 @@
+/**
+ * @module The approximate dense search: Qdrant's HNSW path (lib/segment hnsw.rs `search`, read_view/dispatch.rs)
+ * over graph-index.ts. The graph proposes `max(k, hnsw_ef)` candidates (more when a filter thins them out),
+ * every candidate and every vector written since the graph's last slice is scored exactly in f32, and the best
+ * k are returned. Exact search (vector-search.ts) stays where Qdrant keeps its plain search: `exact: true`, a
+ * collection under the full-scan threshold, and a filter whose estimated cardinality is under it.
+ */
+import type { SearchParams } from './engine-api.js';
+import { estimateShare } from './filtered-candidates.js';
+import type { GraphIndex } from './graph-index.js';
+import { isSimilarity, type Scored, scorerFor, TopK } from './vector-scoring.js';
+import type { NearestRequest } from './vector-search.js';
+import type { SlotOwner } from './vector-slots.js';
+
+/**
+ * Written vectors the graph has not taken in yet, past which a search stays exact: scoring them would cost as
+ * much, and it happens only while a graph is first built (at start-up, or as a collection crosses the threshold).
+ */
+const MAX_PENDING = 8192;
+/** Extra candidates beyond `beam / share`, so that k pass a filter despite the share's sampling error. */
+const FILTER_MARGIN = 1.5;
+
+/**
+ * The k nearest owners by the graph, exactly scored, best first; undefined when the search must be exact
+ * (the caller then runs vector-search.ts).
+ */
+export function searchGraph<Owner extends SlotOwner>(
+  request: NearestRequest<Owner>,
+  graph: GraphIndex<Owner>,
+  params: SearchParams | undefined,
+): Scored<Owner>[] | undefined {
+  const { slots, accept, k, query, distance } = request;
+  if (params?.exact === true || !graph.active || graph.pending.size > MAX_PENDING) return undefined;
+  let share = 1;
+  if (accept !== undefined) {
+    share = estimateShare(slots, accept);
+    // Qdrant's small-cardinality rule: a filter leaving fewer points than the threshold is searched exactly.
+    if (share * slots.count < graph.options.threshold) return undefined;
+  }
+  const beam = Math.max(k, params?.hnswEf ?? graph.options.efConstruct);
+  const wanted = accept === undefined ? beam : Math.ceil((beam / share) * FILTER_MARGIN);
+  // Past half the points, the exact search reads about as much and is exact.
+  if (wanted * 2 > slots.count) return undefined;
+  const score = scorerFor(distance);
+  const data = slots.raw();
+  const top = new TopK<Owner>(k, isSimilarity(distance), request.tieBreak);
+  let accepted = 0;
+  for (const owner of graph.nearestOwners(query, wanted)) {
+    if (accept !== undefined && !accept(owner)) continue;
+    accepted++;
+    top.offer(owner, score(data, owner.slot * slots.dim, query));
+  }
+  // The sampled share overestimated the filter: too few candidates passed it, so search exactly.
+  if (accepted < k) return undefined;
+  for (const owner of graph.pending) {
+    if (accept === undefined || accept(owner)) top.offer(owner, score(data, owner.slot * slots.dim, query));
+  }
+  return top.items;
+}
