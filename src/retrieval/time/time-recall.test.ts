@@ -134,6 +134,14 @@ describe('recall narrowed to the time a question names', () => {
     assert.equal(answer.hits.length, 3);
   });
 
+  test('a time the calendar cannot hold ("100000 years ago") answers 200 with no window, not 500', async () => {
+    for (const query_text of ['100000 years ago', 'what did we discuss 100000 years ago']) {
+      const answer = await retrieve({ query_text, explain: true, score_threshold: -1 });
+      assert.equal(answer.time_window, undefined);
+      assert.equal(answer.hits.length, 3);
+    }
+  });
+
   test('bad values are a 400 naming the field and the fix', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ tz: 'Mars/Olympus' }, 'tz', /IANA/],
