@@ -156,6 +156,9 @@ describe('recall narrowed to the time a question names', () => {
       [{ time_to: '0000-01-01' }, 'time_to', /from 1970/],
       [{ time_from: '1969-12-31T23:00:00Z' }, 'time_from', /from 1970/],
       [{ time_to: 0 }, 'time_to', /\(open\) to 0 is empty/],
+      [{ time_from: '9999-12-31T23:00:00-05:00' }, 'time_from', /to 9999/],
+      [{ time_to: '9999-12-31T23:30:00-01:00' }, 'time_to', /to 9999/],
+      [{ now: '9999-12-31T20:00:00-08:00' }, 'now', /to 9999/],
     ];
     for (const [body, field, message] of cases) {
       const response = await service.post('/retrieve', { bot: 'mythos', query_text: 'cats', ...body });
