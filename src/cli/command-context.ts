@@ -6,15 +6,16 @@
  * `serve` (connectCommandStore).
  */
 import type { MemoryPoolConfig } from '../config/config-types.js';
+import { maskUrl } from '../config/describe-config.js';
 import { loadConfig } from '../config/load-config.js';
-import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
-import type { StoreAdmin } from '../store/store-admin.js';
-import { CommandFailure } from './commands/command-io.js';
 import { formatHttpUrl } from '../runtime/format-http-url.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import type { StoreAdmin } from '../store/store-admin.js';
+import { CommandFailure } from './commands/command-io.js';
 
 /**
  * The store's REST URL. With the embedded store `serve` owns its data folder, so these commands talk to the
@@ -33,6 +34,14 @@ export function unknownBotMessage(config: MemoryPoolConfig, bot: string): string
     `error: --bot ${bot} is not a bot of this config (bots: ${Object.keys(config.bots).join(', ')}). ` +
     'Pass one of them, or --config the file that defines it.'
   );
+}
+
+/** An error's message with `url` (which may carry credentials, from QDRANT_URL) masked wherever it is quoted. */
+function cause(error: unknown, url: string): string {
+  const message = (error instanceof Error ? error.message : String(error)).split(url).join(maskUrl(url));
+  // A client may quote the URL as it parsed it: its password alone is masked too.
+  const password = URL.canParse(url) ? new URL(url).password : '';
+  return password === '' ? message : message.split(password).join('***');
 }
 
 /** The config with `bot` in it; throws CommandFailure saying what is wrong. */
@@ -62,7 +71,9 @@ export async function connectCommandStore(config: MemoryPoolConfig, command: str
         ? `\`memory-pool serve\` owns the embedded store: start it with this config and run ${command} again ` +
           `(${command} runs safely beside it), or serve the store alone with \`memory-pool qdrant --data ${config.store.path} --port ${config.store.port}\`.`
         : 'Check store.qdrant.url / QDRANT_URL and that Qdrant is running.';
-    throw new CommandFailure(`error: cannot reach the store at ${url} (${(error as Error).message}). ${fix}`);
+    throw new CommandFailure(
+      `error: cannot reach the store at ${maskUrl(url)} (${cause(error, url)}). ${fix}`,
+    );
   }
 }
 
@@ -116,7 +127,7 @@ export async function openDataStore(config: MemoryPoolConfig): Promise<DataStore
   } catch (error) {
     if (config.store.kind !== 'embedded') {
       throw new CommandFailure(
-        `error: cannot reach Qdrant at ${url} (${(error as Error).message}). Check store.qdrant.url / QDRANT_URL and that Qdrant is running.`,
+        `error: cannot reach Qdrant at ${maskUrl(url)} (${cause(error, url)}). Check store.qdrant.url / QDRANT_URL and that Qdrant is running.`,
       );
     }
     const { startQdrantServer } = await import('../qdrant-server/http/server.js');

@@ -47,9 +47,11 @@ function hide(secret: string | undefined): string | null {
   return secret === undefined ? null : SECRET_SET;
 }
 
-// Credentials in a URL (https://user:pass@host, ?password=...) are as secret as an API key. Read from the
-// parsed URL, not a pattern: a raw @ or # in a password must not leave part of it in sight.
-function maskUrl(url: string): string {
+/**
+ * `url` with its credentials (https://user:pass@host, ?password=...) masked: they are as secret as an API
+ * key. Read from the parsed URL, not a pattern: a raw @ or # in a password must not leave part of it in sight.
+ */
+export function maskUrl(url: string): string {
   if (!URL.canParse(url)) return SECRET_SET;
   const parsed = new URL(url);
   const hadUser = parsed.username !== '' || parsed.password !== '';

@@ -193,6 +193,29 @@ describe('loadConfig', () => {
     );
   });
 
+  test('an unquoted key starting with * (a YAML alias) is named by its length, never printed', () => {
+    const secret = 'Zs3cretKeyValue123';
+    for (const yaml of [
+      `apiKeys:\n  - name: a\n    key: *${secret}\n    bots: '*'\n`,
+      `discord: { token: *${secret} }\n`,
+    ]) {
+      const error = (() => {
+        try {
+          loadConfig({ cwd: folderWith(yaml), env: {} });
+        } catch (caught) {
+          return caught as ConfigError;
+        }
+        return assert.fail('loaded');
+      })();
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /YAML alias error: a value written as "\*" and 18 more characters/);
+      assert.ok(
+        !error.message.includes(secret) && !String(error.cause ?? '').includes(secret),
+        error.message,
+      );
+    }
+  });
+
   test('the result is deeply frozen', () => {
     const config = loadConfig({ cwd: folderWith(PUBLISHED), env: {} });
     assert.ok(

@@ -57,7 +57,7 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
     const problem = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
     throw new ConfigError(label, `YAML syntax error${where}: ${problem}. Fix the file's syntax`);
   }
-  const data = normalize(document.toJS());
+  const data = normalize(readDocument(document, label));
   if (data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data) || data === null) {
     throw new ConfigError(
@@ -66,6 +66,24 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
     );
   }
   return data as Record<string, unknown>;
+}
+
+/**
+ * The document as plain data. An unquoted value starting with `*` is a YAML alias, and an API key or token
+ * may start with one: the parser's "Unresolved alias" error quotes it whole, so it is named here by its
+ * length only, and the parser's error is not kept as the cause (a log would print it).
+ */
+function readDocument(document: ReturnType<typeof parseDocument>, label: string): unknown {
+  try {
+    return document.toJS();
+  } catch (error) {
+    const alias = /Unresolved alias[^:]*:\s*(\S+)/.exec((error as Error).message);
+    if (alias === null) throw error;
+    throw new ConfigError(
+      label,
+      `YAML alias error: a value written as "*" and ${alias[1]!.length} more characters (not shown: it may be a key or a token) reads as a reference to an anchor, and no anchor has that name. Quote the value ("*...") if it is one`,
+    );
+  }
 }
 
 // A key written with no value (`embedded:`) means "not set", like an empty environment variable.

@@ -35,7 +35,7 @@ describe('a 413 over a real keep-alive connection', () => {
       req.end(body);
     });
 
-  test('the 413 says Connection: close, so the next request on a keep-alive agent succeeds', async () => {
+  test('the 413 keeps the connection (its body is read), so the next request reuses it and succeeds', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const small = JSON.stringify({ bot: 'mythos', query_text: 'hello' });
@@ -44,9 +44,10 @@ describe('a 413 over a real keep-alive connection', () => {
       const big = JSON.stringify({ bot: 'mythos', query_text: 'x'.repeat(10_000) });
       const refused = await post(agent, big);
       assert.equal(refused.status, 413);
-      assert.equal(refused.connection, 'close');
+      assert.equal(refused.connection, 'keep-alive');
       const next = await post(agent, small);
       assert.equal(next.status, 200);
+      assert.equal(next.socket, refused.socket);
     } finally {
       agent.destroy();
     }

@@ -7,9 +7,9 @@ import { toServiceFailure } from '../core/operations/to-service-failure.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
- * A 413 is sent before the oversized body is read; the server then discards what it can for a moment and drops
- * the connection, so the answer must say `Connection: close` or a keep-alive client's next request on that
- * socket fails with ECONNRESET.
+ * A 413 is decided before the oversized body is read, so it is rendered saying `Connection: close`: were the
+ * connection kept with the body unread, the body would be read as the next request. drainRefusedBody
+ * (runtime/drain-refused-body.ts) reads the body to its end and then takes the header off again.
  */
 const CLOSE_AFTER_413 = { connection: 'close' } as const;
 

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { SlowUploadSocket } from './test-support/slow-upload-socket.js';
@@ -111,5 +112,65 @@ describe('answers sent before the body is read, to a keep-alive client', () => {
       }),
     );
     await Promise.all(runs);
+  });
+
+  test('after a 413 the same socket answers the next request: the refused body is read, not cut', async () => {
+    const port = Number(new URL(keyed.url).port);
+    const head = (path: string, size: number) =>
+      `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n` +
+      `authorization: Bearer ${discordKey.key}\r\ncontent-length: ${size}\r\n\r\n`;
+    const received = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if ((text.match(/HTTP\/1\.1 /g) ?? []).length === 2 && text.endsWith('}')) socket.end();
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => (text += ` <${error.code}>`));
+      socket.on('close', () => resolve(text));
+      // A body over the limit, then a second request on the same socket without waiting for the answer.
+      socket.write(head('/save', MAX_BODY * 4) + 'x'.repeat(MAX_BODY * 4));
+      socket.write(`${head('/retrieve', 2)}{}`);
+    });
+    assert.deepEqual(received.match(/HTTP\/1\.1 \d+/g), ['HTTP/1.1 413', 'HTTP/1.1 400'], received);
+    assert.doesNotMatch(received, /<E[A-Z]+>/);
+  });
+
+  test('a chunked upload over the limit gets its 413 with no reset and keeps the keep-alive connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const url = new URL(keyed.url);
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${discordKey.key}` };
+    for (let i = 0; i < REQUESTS_PER_KIND; i++) {
+      const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+        const req = request({
+          host: url.hostname,
+          port: url.port,
+          path: '/save',
+          method: 'POST',
+          agent,
+          headers,
+        });
+        let status: number | undefined;
+        let error: string | undefined;
+        req.on('response', (res) => {
+          status = res.statusCode;
+          res.resume();
+        });
+        req.on('socket', (socket) => sockets.add(socket));
+        req.on('error', (e: NodeJS.ErrnoException) => {
+          error ??= e.code ?? e.message;
+        });
+        req.on('close', () =>
+          resolve({ ...(status === undefined ? {} : { status }), ...(error ? { error } : {}) }),
+        );
+        // No content-length: chunked, 64 times the limit, written while the answer may already be on its way.
+        for (let chunk = 0; chunk < 64; chunk++) req.write('x'.repeat(MAX_BODY));
+        req.end();
+      });
+      assert.deepEqual(outcome, { status: 413 });
+    }
+    agent.destroy();
+    assert.equal(sockets.size, 1, 'one connection for every 413');
   });
 });

@@ -1,19 +1,20 @@
 /** @module The memory service's HTTP app: middleware in order, then every route (the public route list). */
 import { Hono } from 'hono';
-import { registerMcpRoutes } from './routes/mcp-route.js';
 import { authenticate, readPresentedKey } from '../auth/api-key-auth.js';
-import { createErrorHandler, renderNotFound } from './error-handler.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import { drainRefusedBody } from '../runtime/drain-refused-body.js';
 import { drainUnreadBody } from '../runtime/drain-unread-body.js';
+import { createErrorHandler, renderNotFound } from './error-handler.js';
 import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerMcpRoutes } from './routes/mcp-route.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
 import { registerStatsRoute } from './routes/stats-route.js';
 import { isUiPath, registerUiRoutes } from './routes/ui-route.js';
 import { registerViewerRoutes } from './routes/viewer-routes.js';
-import type { ServiceDeps } from '../core/service-deps.js';
 import type { ServiceEnv } from './service-env.js';
 
 /** Paths anyone may call: liveness, readiness and metrics carry no memories (nor does the viewer's page, see isUiPath). */
@@ -37,6 +38,8 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
     deps.metrics.httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
     deps.metrics.httpDuration.observe({ route }, (performance.now() - started) / 1000);
   });
+  // Before the limit: a body refused as too large is still read, so a keep-alive client meets no reset.
+  app.use(drainRefusedBody());
   app.use(limitBody(deps.config.limits.maxBodyBytes));
   app.use(drainUnreadBody());
   // The key table is read once per request (a reload swaps it whole): the loopback guard applies while it is

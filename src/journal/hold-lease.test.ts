@@ -64,6 +64,33 @@ describe('holdLease', () => {
     await taken.release();
   });
 
+  test('renewals failing past its life lose the lease, though the wall clock was stepped back meanwhile', async () => {
+    let wall = 1_000_000;
+    let monotonic = 0;
+    let journalUp = true;
+    const leases: JournalLeases = {
+      acquire: async (name, holder, ttlMs, now) => {
+        if (!journalUp) throw new Error('the journal did not answer');
+        return journal.leases.acquire(name, holder, ttlMs, now);
+      },
+      release: (name, holder) => journal.leases.release(name, holder),
+      holderOf: (name, now) => journal.leases.holderOf(name, now),
+    };
+    const held = await holdLease(leases, 'pass', 'stepped', {
+      ttlMs: 90,
+      now: () => wall,
+      elapsed: () => monotonic,
+    });
+    assert.ok(held);
+    journalUp = false;
+    // 100 ms pass (past the 90 ms life) while NTP steps the wall clock back an hour.
+    monotonic += 100;
+    wall -= 3_600_000;
+    assert.equal(await held.check(), false, 'still held on a wall clock that went back');
+    journalUp = true;
+    await held.release();
+  });
+
   test('runUnderLease holds the lease while its work runs and gives it back after, even when the work throws', async () => {
     const lease = { name: 'reindex:mem_a', what: 'reindex of bot a', field: '--bot' };
     let holderDuring: string | undefined;

@@ -22,7 +22,13 @@ export interface HeldLease {
 export interface HoldLeaseOptions {
   /** Default 60 s; renewed every third of it. */
   readonly ttlMs?: number;
+  /** The wall clock the journal's leases are written in (shared with other processes). */
   readonly now?: () => number;
+  /**
+   * The clock this holder times its own expiry with (default performance.now): monotonic, so a wall clock
+   * stepped back (NTP, a VM resumed) cannot keep a lease held here past its life while renewals fail.
+   */
+  readonly elapsed?: () => number;
 }
 
 /** Takes `name` for `holder` and keeps renewing it; undefined when another holder has it now. */
@@ -34,19 +40,20 @@ export async function holdLease(
 ): Promise<HeldLease | undefined> {
   const ttlMs = options.ttlMs ?? PASS_LEASE_MS;
   const now = options.now ?? Date.now;
+  const elapsed = options.elapsed ?? (() => performance.now());
   if (!(await leases.acquire(name, holder, ttlMs, now()))) return undefined;
   let held = true;
-  let renewedAt = now();
+  let renewedAt = elapsed();
   // Never renewed once lost: the other holder may have acted on it, even if it has given it back since.
   const renew = async (): Promise<void> => {
     if (!held) return;
-    const at = now();
+    const at = elapsed();
     try {
-      if (await leases.acquire(name, holder, ttlMs, at)) renewedAt = at;
+      if (await leases.acquire(name, holder, ttlMs, now())) renewedAt = at;
       else held = false;
     } catch {
       // The journal did not answer: still ours until its life from the last renewal runs out, then anyone's.
-      if (now() - renewedAt >= ttlMs) held = false;
+      if (elapsed() - renewedAt >= ttlMs) held = false;
     }
   };
   // A third of its life, so one renewal lost to a slow or failed call still leaves it held.

@@ -1,9 +1,9 @@
 /**
  * @module `memory-pool journal copy`: moves a SQLite journal into Postgres, table by table in batches. It
  * checks first (a target holding rows this copy did not write is refused), records its progress beside
- * each batch (an interrupted copy run again continues where it stopped), upserts (run twice, the same rows)
- * and, at the end of each table, deletes what the source no longer holds (a message forgotten between two
- * runs must not live on in the copy).
+ * each batch (an interrupted copy run again keeps what it wrote, and reads every table again, so what
+ * changed in the source meanwhile reaches the copy), upserts (run twice, the same rows) and, at the end of each table, deletes what the
+ * source no longer holds (a message forgotten between two runs must not live on in the copy).
  */
 import { ValidationError } from '../errors/memory-pool-error.js';
 import {
@@ -12,6 +12,7 @@ import {
   type JournalCopySource,
   type JournalCopyTarget,
   keyOf,
+  type RowKey,
   type TableProgress,
 } from '../journal/journal-copy.js';
 
@@ -72,10 +73,7 @@ export async function copyJournal(
   }
   // A finished (or no) earlier run: a new pass over everything. An interrupted one: carry on with it.
   if (!unfinished) await target.startPass(source.identity, counts);
-  const resumed = unfinished ? await target.readProgress() : new Map<string, TableProgress>();
-  for (const table of COPIED_TABLES) {
-    tables[table.name] = await copyTable(source, target, table, resumed.get(table.name), request);
-  }
+  for (const table of COPIED_TABLES) tables[table.name] = await copyTable(source, target, table, request);
   return { resumed: unfinished, dryRun: false, tables };
 }
 
@@ -83,14 +81,16 @@ async function copyTable(
   source: JournalCopySource,
   target: JournalCopyTarget,
   table: CopiedTable,
-  progress: TableProgress | undefined,
   request: CopyJournalRequest,
 ): Promise<CopiedTableSummary> {
   const total = source.countRows(table);
   const summary = { rows: total, inserted: 0, updated: 0, deleted: 0 };
-  if (progress?.done === true) return summary;
   const limit = request.batchSize ?? 500;
-  let after = progress?.after;
+  // Every table is read from its start, in a resumed run too: the source may have changed since the run
+  // that stopped (a message forgotten, a chunk marked), also in rows it had copied, and a resumed copy must
+  // be as complete as a new one. Rows already copied are rewritten only where they differ, so what a
+  // resumed run saves is the writes, not the reads.
+  let after: RowKey | undefined;
   let done = 0;
   request.onProgress?.(done, total, table.name);
   for (;;) {

@@ -10,9 +10,14 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
+import { findWidenedApiKeys } from './widened-api-keys.js';
 
-/** `applied`: new keys in use; `unchanged`: the keys did not change; `refused`: the keys in use stay. */
-export type ReloadOutcome = 'applied' | 'unchanged' | 'refused';
+/**
+ * `applied`: new keys in use; `unchanged`: the keys did not change; `refused`: the keys in use stay;
+ * `held`: the file widens a key and was not read the same before, so the keys in use stay until the next
+ * reload reads it again (a file half written must not grant what its finished form does not).
+ */
+export type ReloadOutcome = 'applied' | 'unchanged' | 'refused' | 'held';
 
 export interface ConfigReloaderOptions {
   /** Reads and validates the whole config again, as start-up did; throws ConfigError when it is invalid. */
@@ -35,7 +40,10 @@ function describeProblem(error: unknown): string {
 /** Returns the reload: one synchronous read, so two reloads never interleave. */
 export function createConfigReloader(options: ConfigReloaderOptions): () => ReloadOutcome {
   const { running, apiKeys, metrics, logger, label } = options;
+  // The keys of the last read, when it widened a key: the same keys read next are applied.
+  let heldKeys: MemoryPoolConfig['apiKeys'] | undefined;
   const refuse = (reason: string): ReloadOutcome => {
+    heldKeys = undefined;
     metrics.configReloads.inc({ outcome: 'refused' });
     logger.warn({ config: label }, `config file not applied, the API keys in use stay: ${reason}`);
     return 'refused';
@@ -62,9 +70,21 @@ export function createConfigReloader(options: ConfigReloaderOptions): () => Relo
       );
     }
     if (isDeepStrictEqual(config.apiKeys, apiKeys.current.keys)) {
+      heldKeys = undefined;
       metrics.configReloads.inc({ outcome: 'unchanged' });
       return 'unchanged';
     }
+    const widened = findWidenedApiKeys(apiKeys.current.keys, config.apiKeys);
+    if (widened.length > 0 && !isDeepStrictEqual(config.apiKeys, heldKeys)) {
+      heldKeys = config.apiKeys;
+      metrics.configReloads.inc({ outcome: 'held' });
+      logger.info(
+        { config: label, keys: widened },
+        'config file widens API keys: applied once the next read finds the same file',
+      );
+      return 'held';
+    }
+    heldKeys = undefined;
     apiKeys.replace(config.apiKeys);
     metrics.configReloads.inc({ outcome: 'applied' });
     logger.info(

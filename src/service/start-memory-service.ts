@@ -20,7 +20,7 @@ import { listenHttp } from '../runtime/listen-http.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
-import { followConfigFile } from './follow-config-file.js';
+import { CONFIG_POLL_MS, followConfigFile } from './follow-config-file.js';
 import { createConfigReloader, type ReloadOutcome } from './reload-api-keys.js';
 
 export interface MemoryServiceOptions {
@@ -182,7 +182,17 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
       });
       reloadConfig = reload;
       const interval = configFile.pollMs === undefined ? {} : { intervalMs: configFile.pollMs };
-      closers.push(followConfigFile(configFile.path, () => void reload(), interval));
+      // A file that widens a key is read once more a poll later: applied only if it reads the same.
+      let again: NodeJS.Timeout | undefined;
+      const reloadUntilSettled = () => {
+        clearTimeout(again);
+        if (reload() === 'held') again = setTimeout(reloadUntilSettled, configFile.pollMs ?? CONFIG_POLL_MS);
+      };
+      const unfollow = followConfigFile(configFile.path, reloadUntilSettled, interval);
+      closers.push(() => {
+        clearTimeout(again);
+        unfollow();
+      });
     }
     logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     const gateway =

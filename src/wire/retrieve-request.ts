@@ -20,7 +20,10 @@ function isTimeValue(value: string | number, dateAllowed: boolean): boolean {
   // A round trip, since Date.parse rolls 30 February over into March.
   // Strings have the same floor as numbers: no memory is dated before 1970 ("0000-01-01" is a typo).
   if (dateAllowed && DATE.test(value)) return isRealDate(value) && value >= '1970-01-01';
-  return DATE_TIME.test(value) && isRealDate(value.slice(0, 10)) && Date.parse(value) >= 0;
+  // The same ceiling as numbers: "9999-12-31T23:00:00-05:00" is already year 10000 in UTC.
+  if (!DATE_TIME.test(value) || !isRealDate(value.slice(0, 10))) return false;
+  const ms = Date.parse(value);
+  return ms >= 0 && ms <= MAX_MS;
 }
 
 function isRealDate(date: string): boolean {

@@ -111,7 +111,7 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     assert.deepEqual(await readPostgres(url), await readDataDir(source));
   });
 
-  test('an interrupted copy run again continues where it stopped', { timeout: 60_000 }, async () => {
+  test('an interrupted copy run again keeps what it wrote and writes only the rest', { timeout: 60_000 }, async () => {
     const source = join(dir, 'resumed');
     const config = await writeSource(source);
     const url = await database();
@@ -128,9 +128,34 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     const resumed = await copy(config, url, { batchSize: 2, afterBatch: (table) => read.push(table) });
     assert.equal(resumed.code, 0, resumed.err);
     assert.equal(resumed.summary.resumed, true);
-    // Two batches of two messages were committed before the stop: only the other two are read and copied now.
-    assert.equal(read.filter((table) => table === 'messages').length, 1);
+    // Two batches of two messages were committed before the stop: every message is read again (the source may
+    // have changed meanwhile), but only the other two are written.
+    assert.equal(read.filter((table) => table === 'messages').length, 3);
     assert.equal(resumed.summary.tables.messages.inserted, 2);
+    assert.equal(resumed.summary.tables.messages.updated, 0);
+    assert.deepEqual(await readPostgres(url), await readDataDir(source));
+  });
+
+  test('a copy stopped after the messages table was done, resumed after two forgets, keeps no forgotten text', {
+    timeout: 60_000,
+  }, async () => {
+    const source = join(dir, 'resumed-forget');
+    const config = await writeSource(source);
+    const url = await database();
+    const interrupted = await copy(config, url, {
+      batchSize: 2,
+      afterBatch: (table) => {
+        if (table === 'chunks') throw new Error('killed after messages');
+      },
+    });
+    assert.equal(interrupted.code, 1);
+    const journal = openSqliteJournal(join(source, 'data'));
+    await journal.forgetting.forgetMessages(BOT, [{ id: 'm1' }, { id: 'm2' }], 30);
+    await journal.close();
+    const resumed = await copy(config, url, { batchSize: 2 });
+    assert.equal(resumed.code, 0, resumed.err);
+    assert.equal(resumed.summary.resumed, true);
+    assert.equal(resumed.summary.tables.messages.deleted, 2);
     assert.deepEqual(await readPostgres(url), await readDataDir(source));
   });
 

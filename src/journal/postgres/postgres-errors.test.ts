@@ -33,3 +33,14 @@ test('a pool with no free connection is told apart from a failed connection', ()
   const lost = toPostgresJournalError(new Error('Connection terminated unexpectedly'), 'postgres://db/x');
   assert.match(lost?.message ?? '', /the connection to Postgres failed/);
 });
+
+test('a login refused while serving (a rotated password) is the retryable 503 journal error naming it', () => {
+  const refused = Object.assign(new Error(`password authentication failed for user "memory"`), {
+    code: '28P01',
+  });
+  const error = toPostgresJournalError(refused, `postgres://memory:${SECRET}@db/memory`);
+  assert.equal(error?.status, 503);
+  assert.equal(error?.retryable, true);
+  assert.match(error?.message ?? '', /Postgres refused the login .*password authentication failed/);
+  assert.ok(!error?.message.includes(SECRET));
+});

@@ -7,6 +7,8 @@ import { JournalError } from '../../errors/memory-pool-error.js';
 /** SQLSTATE classes and socket codes that mean "the server cannot take writes now", not a bug. */
 const UNAVAILABLE: readonly (readonly [RegExp, string])[] = [
   [/^08/, 'the connection to Postgres failed'],
+  // A rotated password or a dropped role: new connections fail until journal.postgres.url is fixed.
+  [/^28/, 'Postgres refused the login (was the password or the role changed?)'],
   [/^53/, 'Postgres is out of resources (disk, memory or connections)'],
   [/^57P0[123]/, 'Postgres is shutting down or restarting'],
   [/^40(P01|001)$/, 'Postgres aborted the transaction to break a lock conflict with another replica'],

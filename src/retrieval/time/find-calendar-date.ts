@@ -14,6 +14,7 @@ import {
   civilDate,
   civilDateAt,
   compareDates,
+  isWithinCalendar,
   startOfDay,
   zoneOffsetMinutes,
 } from './zone-calendar.js';
@@ -39,6 +40,8 @@ export function findCalendarDate(
     const span = resolveSpan(result, today);
     if (span === undefined) continue;
     const [first, last, kind, spanPrecise = true] = span;
+    // "100000 years ago" names no year a memory has, nor one Intl can place in a zone.
+    if (!isWithinCalendar(first) || !isWithinCalendar(last)) continue;
     const precise = spanPrecise && use === 'narrow';
     // Recall is about the past: a window that has not begun yet ("next Tuesday") is not a recall window.
     if (compareDates(first, today) > 0) continue;

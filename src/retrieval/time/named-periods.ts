@@ -11,6 +11,7 @@ import {
   civilDate,
   civilDateAt,
   compareDates,
+  isWithinCalendar,
   startOfDay,
 } from './zone-calendar.js';
 
@@ -84,6 +85,8 @@ function matchSeason(text: string, today: CivilDate, ref: TimeReference): FoundT
     if (/last|past|previous/i.test(m[1] ?? '') && !ended) start = civilDate(start.year - 1, startMonth, 1);
   }
   const end = civilDate(start.year, start.month + 3, 1);
+  // "summer 0000" names no year of the calendar.
+  if (!isWithinCalendar(start) || !isWithinCalendar(end)) return undefined;
   // "last summer", "summer 2023" name which one; "during the summer" leaves the year a guess: it weighs.
   const anchored = yearGiven !== undefined || m[1] !== undefined;
   return window(m, 'season', anchored, startOfDay(start, ref.timeZone), startOfDay(end, ref.timeZone));

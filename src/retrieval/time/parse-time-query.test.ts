@@ -228,4 +228,35 @@ describe('parseTimeQuery', () => {
       assert.deepEqual([week.from, week.to], ['2026-11-23T00:00:00.000Z', '2026-11-30T00:00:00.000Z'], now);
     }
   });
+
+  test('a time the calendar cannot hold ("100000 years ago") is no window, in any zone, never a throw', () => {
+    const phrases = [
+      '100000 years ago',
+      'what did we discuss 100000 years ago',
+      '2026 years ago',
+      '2500 years ago',
+    ];
+    const beyond: Record<string, number[]> = {
+      days: [1e6, 1e9],
+      weeks: [300_000, 1e9],
+      months: [99_999, 1e9],
+      years: [99_999, 300_000, 1e9],
+    };
+    for (const [unit, counts] of Object.entries(beyond)) {
+      for (const n of counts) phrases.push(`${n} ${unit} ago`);
+    }
+    for (const timeZone of ['UTC', 'Europe/Paris', 'Asia/Tokyo', 'America/St_Johns', 'Pacific/Kiritimati']) {
+      for (const text of phrases) {
+        assert.deepEqual(windowOf(text, '2026-05-14T12:00:00Z', timeZone), { contentText: text }, text);
+      }
+    }
+  });
+
+  test('a year of the calendar still places its window ("1000 years ago", "summer 1999")', () => {
+    assert.deepEqual(
+      windowOf('1000 years ago', '2026-05-14T12:00:00Z', 'Europe/Paris').from,
+      '1025-12-31T23:51:00.000Z',
+    );
+    assert.equal(windowOf('summer 1999', '2026-05-14T12:00:00Z', 'UTC').from, '1999-06-01T00:00:00.000Z');
+  });
 });

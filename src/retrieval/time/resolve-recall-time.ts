@@ -84,9 +84,11 @@ function requestWindow(request: RetrieveRequest, timeZone: string): RecallTime['
   const from = request.time_from === undefined ? 0 : toBound(request.time_from, timeZone, 'start');
   const to = request.time_to === undefined ? 253_402_300_800_000 : toBound(request.time_to, timeZone, 'end');
   if (from >= to) {
+    // With an open end, the bound sent is the one to fix.
+    const field = request.time_to === undefined ? 'time_from' : 'time_to';
     throw new ValidationError(
-      'time_to',
-      `time_to: must be after time_from (${request.time_from ?? '(open)'} to ${request.time_to ?? '(open)'} is empty); swap them or widen the window`,
+      field,
+      `${field === 'time_to' ? 'time_to: must be after time_from' : 'time_from: must be before the end of 9999'} (${request.time_from ?? '(open)'} to ${request.time_to ?? '(open)'} is empty); swap them or widen the window`,
     );
   }
   const text = `${request.time_from ?? ''}..${request.time_to ?? ''}`;

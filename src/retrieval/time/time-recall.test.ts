@@ -134,6 +134,14 @@ describe('recall narrowed to the time a question names', () => {
     assert.equal(answer.hits.length, 3);
   });
 
+  test('a time the calendar cannot hold ("100000 years ago") answers 200 with no window, not 500', async () => {
+    for (const query_text of ['100000 years ago', 'what did we discuss 100000 years ago']) {
+      const answer = await retrieve({ query_text, explain: true, score_threshold: -1 });
+      assert.equal(answer.time_window, undefined);
+      assert.equal(answer.hits.length, 3);
+    }
+  });
+
   test('bad values are a 400 naming the field and the fix', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ tz: 'Mars/Olympus' }, 'tz', /IANA/],
@@ -148,6 +156,9 @@ describe('recall narrowed to the time a question names', () => {
       [{ time_to: '0000-01-01' }, 'time_to', /from 1970/],
       [{ time_from: '1969-12-31T23:00:00Z' }, 'time_from', /from 1970/],
       [{ time_to: 0 }, 'time_to', /\(open\) to 0 is empty/],
+      [{ time_from: '9999-12-31T23:00:00-05:00' }, 'time_from', /to 9999/],
+      [{ time_to: '9999-12-31T23:30:00-01:00' }, 'time_to', /to 9999/],
+      [{ now: '9999-12-31T20:00:00-08:00' }, 'now', /to 9999/],
     ];
     for (const [body, field, message] of cases) {
       const response = await service.post('/retrieve', { bot: 'mythos', query_text: 'cats', ...body });

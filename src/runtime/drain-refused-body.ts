@@ -1,0 +1,57 @@
+/**
+ * @module Reads and discards the body of a request refused as too large (413), so a keep-alive client still
+ * uploading it reads the answer and keeps its connection instead of meeting a reset.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { MiddlewareHandler } from 'hono';
+import { DRAIN_TIMEOUT_MS } from './drain-unread-body.js';
+
+/**
+ * The most of a refused body discarded: past it the answer says `Connection: close` and the upload is cut
+ * (a client sending gigabytes is not worth reading).
+ */
+export const DRAIN_REFUSED_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The middleware; place it before the body limit, so it sees the 413 the limit's error becomes. The 413 is
+ * sent before the body is read: without this, the server closes the connection (`Connection: close`)
+ * while the client is still writing, and the client's next write meets a reset (EPIPE, ECONNRESET).
+ * Once the body is read to its end the answer keeps the connection.
+ */
+export function drainRefusedBody(
+  maxBytes = DRAIN_REFUSED_MAX_BYTES,
+  timeoutMs = DRAIN_TIMEOUT_MS,
+): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.res.status !== 413) return;
+    // @hono/node-server passes the Node request as `env.incoming`; elsewhere (app.request) there is no socket.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (incoming === undefined) return;
+    if (await discardIncoming(incoming, maxBytes, timeoutMs)) c.res.headers.delete('connection');
+  };
+}
+
+/** Reads and drops the rest of a body (a chunked one may be half read); true once it ended within the bounds. */
+function discardIncoming(incoming: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<boolean> {
+  if (incoming.complete) return Promise.resolve(true);
+  if (incoming.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const finish = (whole: boolean) => {
+      clearTimeout(timer);
+      incoming.off('data', count).off('end', ended).off('error', failed);
+      if (!whole) incoming.pause();
+      resolve(whole);
+    };
+    const count = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) finish(false);
+    };
+    const ended = () => finish(true);
+    const failed = () => finish(false);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    incoming.on('data', count).once('end', ended).once('error', failed);
+    incoming.resume();
+  });
+}
