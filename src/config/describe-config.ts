@@ -1,6 +1,6 @@
 /**
  * @module A loggable view of the configuration for start-up logs and `memory-pool doctor`: the same
- * shape as MemoryPoolConfig, with every secret replaced by `[set]`.
+ * shape as MemoryPoolConfig, with every secret that is set replaced by `[set]` (an unset one is null).
  */
 import type { MemoryPoolConfig } from './config-types.js';
 
@@ -48,13 +48,15 @@ function hide(secret: string | undefined): string | null {
 }
 
 /**
- * `url` with its credentials (https://user:pass@host, ?password=...) masked: they are as secret as an API
- * key. Read from the parsed URL, not a pattern: a raw @ or # in a password must not leave part of it in sight.
+ * The URL with its password (and secret-looking query values) replaced by `[set]`; a user name stays, as it is
+ * no secret and tells which role connects (postgres://memory@host/db shows as written). Read from the parsed
+ * URL, not a pattern: a raw @ or # in a password must not leave part of it in sight.
  */
 export function maskUrl(url: string): string {
   if (!URL.canParse(url)) return SECRET_SET;
   const parsed = new URL(url);
-  const hadUser = parsed.username !== '' || parsed.password !== '';
+  const user = parsed.username;
+  const hadPassword = parsed.password !== '';
   parsed.username = '';
   parsed.password = '';
   parsed.hash = '';
@@ -63,7 +65,8 @@ export function maskUrl(url: string): string {
   }
   // The parser adds a "/" path to https://host; the URL as written had none.
   const path = parsed.pathname === '/' && !url.split(/[?#]/)[0]!.endsWith('/') ? '' : parsed.pathname;
-  return `${parsed.protocol}//${hadUser ? `${SECRET_SET}@` : ''}${parsed.host}${path}${parsed.search}`;
+  const credentials = user === '' && !hadPassword ? '' : `${user}${hadPassword ? `:${SECRET_SET}` : ''}@`;
+  return `${parsed.protocol}//${credentials}${parsed.host}${path}${parsed.search}`;
 }
 
 function toJson(value: unknown): JsonValue {

@@ -58,7 +58,13 @@ test('describeConfig masks the credentials of the Postgres URL', () => {
     ...config,
     journal: { postgres: { url: `postgres://pool:${PASSWORD}@db:5432/memory` } },
   });
-  assert.deepEqual(described.journal, { postgres: { url: 'postgres://[set]@db:5432/memory' } });
+  assert.deepEqual(described.journal, { postgres: { url: 'postgres://pool:[set]@db:5432/memory' } });
+  // A URL without a password shows its user name as written: nothing secret is there to mask.
+  const passwordless = describeConfig({
+    ...config,
+    journal: { postgres: { url: 'postgres://memory@db/memory' } },
+  });
+  assert.deepEqual(passwordless.journal, { postgres: { url: 'postgres://memory@db/memory' } });
 });
 
 test('a URL with a raw @ or # in its password is refused without echoing it; one with ?password= is masked', () => {

@@ -51,6 +51,17 @@ describe('logs', () => {
     assert.doesNotMatch(pretty.text(), /sk-secret/);
   });
 
+  test('an unset secret shows as unset, never as [redacted]; a set one is redacted', () => {
+    const json = capture();
+    createLogger({ level: 'info', format: 'json', destination: json.stream }).info(
+      { config: { store: { apiKey: null }, embedding: { apiKey: 'sk-secret' } } },
+      'configured',
+    );
+    const entry = JSON.parse(json.text()) as { config: Record<string, { apiKey: unknown }> };
+    assert.equal(entry.config.store?.apiKey, null);
+    assert.equal(entry.config.embedding?.apiKey, '[redacted]');
+  });
+
   test('an empty or blank LOG_LEVEL counts as unset (the default level), like every variable', () => {
     for (const LOG_LEVEL of ['', '  ']) {
       const out = capture();

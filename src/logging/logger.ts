@@ -31,6 +31,11 @@ const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
+/** What a redacted path shows: `[redacted]` for a value, the value itself when it is null or undefined. */
+function censorSecret(value: unknown): unknown {
+  return value === null || value === undefined ? value : '[redacted]';
+}
+
 export interface CreateLoggerOptions {
   readonly name?: string;
   readonly level?: string;
@@ -58,7 +63,8 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const settings = {
     name: options.name ?? 'memory-pool',
     level,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // Only a secret that is there is redacted: an unset key (null) shows as unset, not as one hidden.
+    redact: { paths: REDACTED_PATHS, censor: censorSecret },
   };
   const format = options.format ?? defaultLogFormat();
   // Without a stream both write to fd 1 through sonic-boom, which survives a reader that went away (EPIPE).

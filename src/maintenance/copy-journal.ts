@@ -15,6 +15,7 @@ import {
   type RowKey,
   type TableProgress,
 } from '../journal/journal-copy.js';
+import { countNoun } from '../runtime/count-noun.js';
 
 export interface CopyJournalRequest {
   /** Names the target in messages: the flag or variable its URL came from (never the URL's password). */
@@ -132,7 +133,7 @@ async function refuseRowsWrittenMeanwhile(
   if (found === expected) return;
   throw new ValidationError(
     label,
-    `${label}: while copying, ${table.name} in the Postgres journal changed under the copy (${found} rows, the copy wrote ${expected}): something else writes to it (a memory-pool serve or tool on this database). Nothing was deleted. Stop what writes to it; then copy into an empty database, as this one now holds rows no copy wrote.`,
+    `${label}: while copying, ${table.name} in the Postgres journal changed under the copy (${countNoun(found, 'row')}, the copy wrote ${expected}): something else writes to it (a memory-pool serve or tool on this database). Nothing was deleted. Stop what writes to it; then copy into an empty database, as this one now holds rows no copy wrote.`,
     'validation_failed',
     409,
   );
@@ -164,7 +165,7 @@ function refuseForeignData(
   const found = foreign
     .map(
       ([table, n]) =>
-        `${n} ${table} rows${progress.has(table) ? ` (the copy left ${progress.get(table)!.targetRows})` : ''}`,
+        `${countNoun(n, 'row')} in ${table}${progress.has(table) ? ` (the copy left ${progress.get(table)!.targetRows})` : ''}`,
     )
     .join(', ');
   const why =

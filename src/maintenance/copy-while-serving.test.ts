@@ -88,14 +88,15 @@ describe('journal copy vs a serving replica', { skip: skipWithoutPostgres }, () 
     const sharedHolders = async () =>
       (
         await admin.query(
-          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND objid = $1 AND granted",
+          // This database's only: a test run may share one server among files.
+          "SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = current_database() AND locktype = 'advisory' AND mode = 'ShareLock' AND objid = $1 AND granted",
           [COPY_LOCK],
         )
       ).rowCount;
     try {
       // As a server restart or a network cut would: the lock's connection ends, the replica keeps serving.
       await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'memory-pool serve %'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'memory-pool serve %'",
       );
       for (let i = 0; (await sharedHolders()) !== 0 && i < 100; i++) await sleep(50);
       for (let i = 0; (await sharedHolders()) === 0 && i < 300; i++) await sleep(100);

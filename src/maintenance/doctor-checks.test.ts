@@ -153,7 +153,7 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
     assertFails(
       await bench.doctor(setup.config, { now: () => NOW }),
       'pending backlog',
-      /1 messages and 0 chunks wait; the oldest arrived 420 min ago$/,
+      /1 message and 0 chunks wait; the oldest arrived 420 min ago$/,
       /Make sure `memory-pool serve` runs and reaches the store and the embedder/,
     );
   });

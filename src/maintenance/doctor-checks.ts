@@ -10,6 +10,7 @@ import type { Journal } from '../journal/journal.js';
 import { isLoopbackHost } from '../runtime/is-loopback-host.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
+import { countNoun } from '../runtime/count-noun.js';
 
 /** Below this, a burst of saves could fill the disk and the journal would refuse them. */
 export const MIN_FREE_BYTES = 256 * 1024 * 1024;
@@ -122,7 +123,7 @@ export async function checkBacklog(journal: Journal, now: number): Promise<Docto
   const oldest = await journal.oldestPending();
   if (oldest === undefined) return pass(name, 'nothing waits to be stored');
   const ageMinutes = Math.round((now - oldest.arrivedAt) / 60_000);
-  const detail = `${pendingMessages} messages and ${plannedChunks} chunks wait; the oldest arrived ${ageMinutes} min ago`;
+  const detail = `${countNoun(pendingMessages, 'message')} and ${countNoun(plannedChunks, 'chunk')} wait; the oldest arrived ${ageMinutes} min ago`;
   return now - oldest.arrivedAt > MAX_PENDING_AGE_MS
     ? fail(
         name,
@@ -140,7 +141,7 @@ export function checkApiKeys(config: MemoryPoolConfig): DoctorCheck[] {
           'API keys',
           isLoopbackHost(config.listen.host)
             ? `listening on loopback (${config.listen.host})`
-            : `${config.apiKeys.length} keys configured`,
+            : `${countNoun(config.apiKeys.length, 'key')} configured`,
         )
       : fail(
           'API keys',

@@ -47,7 +47,7 @@ describe('doctor reads a collection’s layout as the writer does, and its model
     assert.match(
       healthy.out,
       new RegExp(
-        `pass {2}bot mythos: collection ${setup.collection}: 1 points, "dense" 64-d Cosine, st-qdrant-memory's hybrid layout`,
+        `pass {2}bot mythos: collection ${setup.collection}: 1 point, "dense" 64-d Cosine, st-qdrant-memory's hybrid layout`,
       ),
     );
 
@@ -124,7 +124,7 @@ describe('doctor reads a collection’s layout as the writer does, and its model
           ' {6}fix: Set embedding: in the config to the recorded settings \\{"provider":"hashing","dimensions":32\\}',
       ),
     );
-    assert.match(stale.out, /1 of \d+ checks fail\./, 'only the config line fails');
+    assert.match(stale.out, /1 of \d+ checks fails\./, 'only the config line fails');
 
     const updated = bench.setup({ of: setup, embedding: 'embedding: { provider: hashing, dimensions: 32 }' });
     const healthy = await bench.doctor(updated.config);

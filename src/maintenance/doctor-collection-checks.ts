@@ -12,6 +12,7 @@ import { readStLayout, ST_SPARSE_VECTOR } from '../store/st-hybrid/st-collection
 import type { CollectionLayout, StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
 import { describeModel, sameModel } from '../config/same-model.js';
+import { countNoun } from '../runtime/count-noun.js';
 
 type Model = { readonly model: string; readonly dimensions: number | undefined };
 
@@ -94,7 +95,7 @@ async function checkBotCollection(
           )
         : pass(
             name,
-            `${details.pointsCount} points, ${layout.describe}, model ${recorded?.model ?? 'not recorded yet'}`,
+            `${countNoun(details.pointsCount, 'point')}, ${layout.describe}, model ${recorded?.model ?? 'not recorded yet'}`,
           ),
     );
   }

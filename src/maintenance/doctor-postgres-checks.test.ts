@@ -60,7 +60,10 @@ describe('doctor on a Postgres journal', { skip: skipWithoutPostgres }, () => {
     const journal = await openPostgresJournal(url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query('ALTER DATABASE doctor_read_only SET default_transaction_read_only = on');
+    // By its real name: a run that shares one server among files suffixes each database's.
+    await client.query(
+      `ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET default_transaction_read_only = on`,
+    );
     await client.end();
     await journal.close(); // new connections see the setting
     const again = await openPostgresJournal(url);

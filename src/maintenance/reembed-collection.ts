@@ -19,6 +19,7 @@ import { reembedTargetName } from './reembed-target.js';
 import { describeModel, sameModel } from '../config/same-model.js';
 import { type SyncResult, syncCollection } from './sync-collection.js';
 import { type PartsSyncResult, syncParts } from './sync-parts.js';
+import { countNoun } from '../runtime/count-noun.js';
 
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';
 
@@ -234,12 +235,12 @@ function whyNotSwitch(
 ): string | undefined {
   if (request.dryRun) return 'dry run: nothing written';
   if (sync.withoutText.length > 0) {
-    return `${sync.withoutText.length} points have no text to embed (e.g. ${String(sync.withoutText[0])}): delete or fix them in the old collection, then run again`;
+    return `${countNoun(sync.withoutText.length, 'point')} ${sync.withoutText.length === 1 ? 'has' : 'have'} no text to embed (e.g. ${String(sync.withoutText[0])}): delete or fix them in the old collection, then run again`;
   }
   if (!sync.settled) return 'writes kept arriving through every pass: run again when the service is quieter';
   // Recall would fall back to chunk-only on the new collection: the switch waits for a complete parts index.
   if (!parts.complete) {
-    return `the parts index of ${target} is half-built (${parts.unsettled} chunks serve kept rewriting did not settle), so recall would fall back to chunk-only: run the same command again to finish it`;
+    return `the parts index of ${target} is half-built (${countNoun(parts.unsettled, 'chunk')} serve kept rewriting did not settle), so recall would fall back to chunk-only: run the same command again to finish it`;
   }
   return undefined;
 }

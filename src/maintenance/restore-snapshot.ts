@@ -12,6 +12,7 @@ import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
+import { countNoun } from '../runtime/count-noun.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
@@ -128,7 +129,7 @@ async function readWholeFile(request: RestoreRequest) {
     } else if (line.points !== points) {
       throw new StoreError(
         'store_failed',
-        `${request.file}: the end line counts ${line.points} points but the file holds ${points}. Export the bot again.`,
+        `${request.file}: the end line counts ${countNoun(line.points, 'point')} but the file holds ${points}. Export the bot again.`,
         { retryable: false },
       );
     }
@@ -190,7 +191,7 @@ async function checkTarget(
   }
   if (existing.pointsCount > 0 && !resuming) {
     throw refuse(
-      `collection ${target} already holds ${existing.pointsCount} points; restore writes only into an empty collection. ${fix}`,
+      `collection ${target} already holds ${countNoun(existing.pointsCount, 'point')}; restore writes only into an empty collection. ${fix}`,
     );
   }
 }

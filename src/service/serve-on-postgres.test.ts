@@ -112,7 +112,7 @@ describe('serve on the Postgres journal (journal.postgres.url)', { skip: skipWit
       // doctor names the journal by its URL, the password masked, and says how it knew (a probe row).
       assert.match(
         journalCheck.detail,
-        /^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/serve takes writes \(a probe row written and removed\)$/,
+        /^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/serve(_\d+_\d+)? takes writes \(a probe row written and removed\)$/,
       );
       assert.ok(!checked.text().out.includes(PASSWORD), 'the doctor never shows the password');
     } finally {
@@ -140,7 +140,7 @@ describe('serve on the Postgres journal (journal.postgres.url)', { skip: skipWit
 
 describe('/ready while the Postgres journal is down', { skip: skipWithoutPostgres }, () => {
   test('names the Postgres journal, never its password', async () => {
-    const server = await startPostgres();
+    const server = await startPostgres({ dedicated: true }); // stopped below
     const dir = mkdtempSync(join(tmpdir(), 'memory-pool-serve-pg-'));
     const url = withPassword(await server.createDatabase('ready'));
     const service = await startTestService({ dir, config: { journal: { postgres: { url } } } });

@@ -138,7 +138,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         });
         closers.push(() => embedded.close());
         storeUrl = embedded.url;
-        logger.info({ url: embedded.url }, 'embedded Qdrant-compatible store listening');
+        logger.debug({ url: embedded.url }, 'embedded Qdrant-compatible store listening');
       } else {
         storeUrl = config.store.url;
       }
@@ -194,7 +194,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         unfollow();
       });
     }
-    logger.info({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
+    // At debug: `memory-pool serve` logs its banner (src/cli/commands/startup-banner.ts) with these and more.
+    logger.debug({ url, bots: Object.keys(config.bots) }, 'memory-pool listening');
     const gateway =
       config.discord === undefined
         ? undefined

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService } from '../../src/service/test-support/start-test-service.js';
 import { testBot } from '../../src/config/test-support/test-bot.js';
@@ -61,27 +61,25 @@ async function startPythonSuiteService() {
   };
 }
 
-describe('the Hermes memory-pool plugin', () => {
-  let service: Awaited<ReturnType<typeof startPythonSuiteService>>;
-  before(async () => {
-    service = await startPythonSuiteService();
-  });
-  after(() => service.close());
-
+// The two suites run at once, each against a service of its own (their chats and counts must not meet): the
+// pip install is mostly CPU, the source-tree run mostly waits for chunks, so together they take the longer one.
+describe('the Hermes memory-pool plugin', { concurrency: 2 }, () => {
   /**
    * Runs a Python suite with the live tests on; every test must run (none skipped). Its temporary folders go in
    * a folder of their own, removed afterwards; `left` receives what the suite left there.
    */
   async function runSuite(command: string, args: string[], left?: (names: string[]) => void): Promise<string> {
+    const service = await startPythonSuiteService();
     const temp = mkdtempSync(join(tmpdir(), 'mp-hermes-suite-'));
     const { code, output } = await runCommand(command, args, {
       ...process.env,
       MEMORY_POOL_TEST_URL: service.url,
       PYTHONDONTWRITEBYTECODE: '1',
       TMPDIR: temp,
-    }).finally(() => {
+    }).finally(async () => {
       left?.(readdirSync(temp));
       rmSync(temp, { recursive: true, force: true });
+      await service.close();
     });
     assert.equal(code, 0, `python tests failed:\n${output}`);
     assert.match(output, /Ran \d+ tests/);

@@ -65,7 +65,7 @@ export function PointEditor(props: {
           messages: edits.map((m) => toSaveMessage(m, drafts[m.message_id] as string)),
         });
         setStatus(
-          `Saved ${answer.edited} edited message(s): the memory is rebuilt and re-embedded under the same id.`,
+          `Saved ${answer.edited} edited message${answer.edited === 1 ? '' : 's'}: the memory is rebuilt and re-embedded under the same id.`,
         );
       }
       setChanged(true);

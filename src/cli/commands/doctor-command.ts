@@ -17,6 +17,7 @@ import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
 import { checkOrphanParts } from '../../maintenance/doctor-parts-checks.js';
 import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { type DataStore, loadCommandConfig, openDataStore } from '../command-context.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface DoctorCommandOptions {
   config?: string;
@@ -39,7 +40,11 @@ export function runDoctor(
     let config: MemoryPoolConfig | undefined;
     try {
       config = loadCommandConfig(options.config);
-      checks.push({ name: 'config valid', ok: true, detail: `${Object.keys(config.bots).length} bots` });
+      checks.push({
+        name: 'config valid',
+        ok: true,
+        detail: countNoun(Object.keys(config.bots).length, 'bot'),
+      });
     } catch (error) {
       checks.push({
         name: 'config valid',
@@ -134,7 +139,9 @@ function formatChecks(checks: readonly DoctorCheck[]): string {
   const failed = checks.filter((c) => !c.ok).length;
   lines.push(
     '',
-    failed === 0 ? `All ${checks.length} checks pass.` : `${failed} of ${checks.length} checks fail.`,
+    failed === 0
+      ? `All ${countNoun(checks.length, 'check')} pass.`
+      : `${failed} of ${countNoun(checks.length, 'check')} ${failed === 1 ? 'fails' : 'fail'}.`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,7 @@ import { type CommandOutput, CommandFailure, configOption, processOutput, runCom
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { checkExportDestination } from './check-export-destination.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface ExportCommandOptions {
   bot: string;
@@ -131,7 +132,7 @@ function describeExport(s: ExportSummary & { out: string | null; dryRun: boolean
     .join(', ');
   const where = s.dryRun ? 'would export' : `exported to ${s.out ?? 'stdout'}`;
   return (
-    `${s.collection} (bot ${s.bot}, model ${s.model ?? 'not recorded'}): ${where} ${s.points} points and journal rows (${rows}).\n` +
+    `${s.collection} (bot ${s.bot}, model ${s.model ?? 'not recorded'}): ${where} ${countNoun(s.points, 'point')} and journal rows (${rows}).\n` +
     `The parts index is not included: after a restore, \`memory-pool reindex --bot ${s.bot}\` rebuilds it.\n`
   );
 }

@@ -3,6 +3,7 @@
  * terminal table and the `--json` figures, both as the command has always printed them.
  */
 import type { BotStats } from '../../core/read-bot-stats.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 /** SillyTavern's points (no source in their payload), as the table and `--json` name them. */
 export const UNSOURCED = '(none: SillyTavern)';
@@ -79,7 +80,7 @@ export function formatStatsTable(stats: readonly CliBotStats[]): string {
   const table = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   const details = stats.map(
     (s) =>
-      `${s.bot}: model ${s.model ?? 'not recorded'}, ${s.pending} messages pending, ${s.forgotten} forgotten, ` +
+      `${s.bot}: model ${s.model ?? 'not recorded'}, ${countNoun(s.pending, 'message')} pending, ${s.forgotten} forgotten, ` +
       `memories from ${s.oldest ?? '-'} to ${s.newest ?? '-'}`,
   );
   return `${[...table, '', ...details].join('\n')}\n`;

@@ -9,6 +9,7 @@ import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../import
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 const NOTHING_WRITTEN = 'Nothing was written.';
 
@@ -88,7 +89,7 @@ async function importKind(
     if (options.dryRun === true) throw new CommandFailure(`${stopped} Dry run: nothing was written.`);
     if (journaled === 0 && !reachedChunks) throw new CommandFailure(`${stopped} ${NOTHING_WRITTEN}`);
     throw new CommandFailure(
-      `${stopped} ${journaled} of ${toJournal} messages were journaled before it stopped; ` +
+      `${stopped} ${journaled} of ${countNoun(toJournal, 'message')} ${journaled === 1 ? 'was' : 'were'} journaled before it stopped; ` +
         'run it again to finish: what is already journaled counts as duplicates.',
     );
   } finally {
@@ -103,18 +104,19 @@ function describeSummary(s: ImportSummary): string {
   const day = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 10));
   const lines = [
     `${s.collection} (bot ${s.bot}, source ${s.source})${s.dryRun ? ', dry run: nothing written' : ''}: ` +
-      `read ${s.read} messages from ${day(s.oldest)} to ${day(s.newest)}.`,
+      `read ${countNoun(s.read, 'message')} from ${day(s.oldest)} to ${day(s.newest)}.`,
     `${s.dryRun ? 'would add' : 'added'} ${s.accepted}, ${s.dryRun ? 'would edit' : 'edited'} ${s.edited}, ` +
       `${s.duplicates} already known, ${s.forgotten} forgotten earlier (left out), ` +
       `${s.alreadyInSillyTavern} already stored by st-qdrant-memory.`,
   ];
-  for (const [reason, count] of Object.entries(s.skipped)) lines.push(`skipped ${count} ${reason}.`);
+  // Each reason names its messages in the plural (it is also a key of --json's `skipped`), so the count follows it.
+  for (const [reason, count] of Object.entries(s.skipped)) lines.push(`skipped ${reason}: ${count}.`);
   lines.push(...s.notes);
   if (!s.dryRun) {
     lines.push(
       s.pendingMessages === 0
-        ? `${s.chunksWritten} chunks written; every imported message is stored.`
-        : `${s.chunksWritten} chunks written; ${s.pendingMessages} imported messages still wait for a chunk (the store or ` +
+        ? `${countNoun(s.chunksWritten, 'chunk')} written; every imported message is stored.`
+        : `${countNoun(s.chunksWritten, 'chunk')} written; ${countNoun(s.pendingMessages, 'imported message')} still ${s.pendingMessages === 1 ? 'waits' : 'wait'} for a chunk (the store or ` +
             'the embedder failed, see the log above): serve writes them when it runs, or run import again.',
     );
   }

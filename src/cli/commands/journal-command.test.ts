@@ -181,7 +181,7 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     assert.equal(foreign.code, 1);
     assert.match(
       foreign.err,
-      /--to: the Postgres journal already holds data that no journal copy wrote \(a service or another tool\): 1 messages rows\. Copy into an empty database/,
+      /--to: the Postgres journal already holds data that no journal copy wrote \(a service or another tool\): 1 row in messages\. Copy into an empty database/,
     );
     // A copy of this source, written since by a service, is refused too.
     const copied = await database();
@@ -194,7 +194,7 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     await replica.close();
     const since = await copy(config, copied);
     assert.equal(since.code, 1);
-    assert.match(since.err, /written since the last copy .*7 messages rows \(the copy left 6\)/);
+    assert.match(since.err, /written since the last copy .*7 rows in messages \(the copy left 6\)/);
     // And another journal's copy.
     const other = await copy(await writeSource(join(dir, 'other')), copied);
     assert.match(other.err, /holds a copy of another journal/);

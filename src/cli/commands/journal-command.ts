@@ -13,6 +13,7 @@ import { readEnv } from '../../runtime/read-env.js';
 import { loadCommandConfig } from '../command-context.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface JournalCopyOptions {
   to?: string;
@@ -136,7 +137,7 @@ function describeCopy(from: string, to: string, s: CopyJournalSummary): string {
   const lines = Object.entries(s.tables).map(([table, t]) =>
     s.dryRun
       ? `  ${table}: ${t.rows}`
-      : `  ${table}: ${t.rows} rows, ${t.inserted} new, ${t.updated} updated, ${t.deleted} deleted`,
+      : `  ${table}: ${countNoun(t.rows, 'row')}, ${t.inserted} new, ${t.updated} updated, ${t.deleted} deleted`,
   );
   const head = s.dryRun
     ? `would copy the journal in ${from} to ${to}${s.resumed ? ' (continuing an interrupted copy)' : ''}:`

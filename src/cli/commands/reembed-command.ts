@@ -16,6 +16,7 @@ import { formatHttpUrl } from '../../runtime/format-http-url.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface ReembedCommandOptions {
   bot: string;
@@ -124,14 +125,14 @@ function describeReembed(s: ReembedSummary, model: string): string {
   const lines: string[] = [];
   if (s.sync) {
     lines.push(
-      `${s.from} → ${s.to} (${model}): ${s.sync.points} points, ${s.sync.embedded} ${s.dryRun ? 'to embed' : 'embedded'}, ` +
-        `${s.sync.deleted} forgotten ones deleted, ${s.sync.passes} passes.`,
+      `${s.from} → ${s.to} (${model}): ${countNoun(s.sync.points, 'point')}, ${s.sync.embedded} ${s.dryRun ? 'to embed' : 'embedded'}, ` +
+        `${s.sync.deleted} forgotten ones deleted, ${countNoun(s.sync.passes, 'pass', 'passes')}.`,
     );
   }
   if (s.parts) {
     lines.push(
-      `${s.to}__parts: ${s.parts.chunks} chunks, ${s.parts.built} ${s.dryRun ? 'to index' : 'indexed'} ` +
-        `(${s.parts.parts} parts), ${s.parts.upToDate} already indexed, ${s.parts.deleted} forgotten ones deleted.`,
+      `${s.to}__parts: ${countNoun(s.parts.chunks, 'chunk')}, ${s.parts.built} ${s.dryRun ? 'to index' : 'indexed'} ` +
+        `(${countNoun(s.parts.parts, 'part')}), ${s.parts.upToDate} already indexed, ${s.parts.deleted} forgotten ones deleted.`,
     );
   }
   if (s.dropped !== undefined && !s.dryRun)

@@ -4,6 +4,7 @@ import type { ReindexSummary } from '../../parts/reindex-parts.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface ReindexCommandOptions {
   bot: string;
@@ -77,11 +78,13 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
 function describeSummary(s: ReindexSummary): string {
   const verb = s.dryRun ? 'would write' : 'wrote';
   const lines = [
-    `${s.collection} (bot ${s.bot}): ${s.chunks} stored chunks, ${s.upToDate} already had their parts, ` +
-      `${verb} ${s.partsWritten} parts for ${s.reindexed}.`,
+    `${s.collection} (bot ${s.bot}): ${countNoun(s.chunks, 'stored chunk')}, ${s.upToDate} already had their parts, ` +
+      `${verb} ${countNoun(s.partsWritten, 'part')} for ${s.reindexed}.`,
   ];
   if (s.unsettled > 0) {
-    lines.push(`${s.unsettled} chunks were being rewritten by serve and did not settle: run reindex again.`);
+    lines.push(
+      `${countNoun(s.unsettled, 'chunk')} ${s.unsettled === 1 ? 'was' : 'were'} being rewritten by serve and did not settle: run reindex again.`,
+    );
   }
   lines.push(
     s.complete

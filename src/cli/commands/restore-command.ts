@@ -11,6 +11,7 @@ import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { createCommandProgress } from './command-progress.js';
+import { countNoun } from '../../runtime/count-noun.js';
 
 export interface RestoreCommandOptions {
   bot: string;
@@ -118,8 +119,8 @@ function describeRestore(s: RestoreSummary, configured: string): string {
   const lines = s.alreadyRestored
     ? [`${s.collection} (bot ${s.bot}) already holds this snapshot: nothing to do.`]
     : [
-        `${s.collection} (bot ${s.bot}): ${s.dryRun ? 'would restore' : 'restored'} ${s.points} points and ` +
-          `${s.rowsInserted} journal rows${s.dryRun ? ' (dry run: nothing written)' : ''}.`,
+        `${s.collection} (bot ${s.bot}): ${s.dryRun ? 'would restore' : 'restored'} ${countNoun(s.points, 'point')} and ` +
+          `${countNoun(s.rowsInserted, 'journal row')}${s.dryRun ? ' (dry run: nothing written)' : ''}.`,
       ];
   for (const warning of s.warnings) lines.push(`warning: ${warning}`);
   if (s.collection !== configured) lines.push(`Set bots.${s.bot}.collection to ${s.collection} to use it.`);

@@ -12,6 +12,7 @@ import { createLogger, type LogFormat } from '../../logging/logger.js';
 import { closeOnSignal } from '../close-on-signal.js';
 import { applyDiscordCommandsFlag, discordCommandsOption } from '../discord-commands-option.js';
 import { logFormatOption } from '../log-format-option.js';
+import { describeStartup } from './startup-banner.js';
 
 interface ServeOptions {
   config?: string;
@@ -41,7 +42,8 @@ async function runServe(options: ServeOptions): Promise<void> {
     import('../../service/start-memory-service.js'),
   ]);
   const embedder = createEmbedder(config.embedding, { logger });
-  logger.info({ config: describeConfig(config) }, 'starting memory-pool');
+  // The whole configuration only at debug level (LOG_LEVEL=debug): the banner below says what a start needs.
+  logger.debug({ config: describeConfig(config) }, 'starting memory-pool');
   let service: Awaited<ReturnType<typeof startMemoryService>>;
   try {
     service = await startMemoryService({
@@ -62,6 +64,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  logger.info(describeStartup(config, service, embedder), `memory-pool listening on ${service.url}`);
   closeOnSignal(logger, 'memory-pool', () => service.close());
 }
 

@@ -1,13 +1,26 @@
 /** @module `/mcp` inside the service: MCP over streamable HTTP (stateless), its tools served by the service's operations. */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
 import { isJsonMediaType } from '../json-media-type.js';
 import { MAX_JSON_DEPTH, readBodyText } from '../read-json-body.js';
 import { findTooDeep } from '../../runtime/find-too-deep.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import type { ServiceEnv } from '../service-env.js';
-import { createMcpServer } from '../../interfaces/mcp/create-mcp-server.js';
 import { createOperationsBackend } from '../../interfaces/mcp/operations-backend.js';
+
+/**
+ * The MCP SDK, loaded on the first /mcp call: it is the heaviest import of the HTTP app (~0.3 s of start-up
+ * for every service and every in-process test that never speaks MCP).
+ */
+const importMcp = () =>
+  Promise.all([
+    import('../../interfaces/mcp/create-mcp-server.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]);
+let loadingMcp: ReturnType<typeof importMcp> | undefined;
+const loadMcp = () => {
+  loadingMcp ??= importMcp();
+  return loadingMcp;
+};
 
 /** A JSON-RPC error answer with no id, as the SDK's transport writes its own (`-32700` is a parse error). */
 const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', error: { code: -32700, message }, id: null });
@@ -42,6 +55,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
       checkReadiness: () => deps.checkReadiness(),
       logger: deps.logger,
     });
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
     const server = createMcpServer({ backend, bots, ...(defaultBot === undefined ? {} : { defaultBot }) });
     // Stateless: a fresh transport per request (the SDK forbids reusing one), and JSON answers instead of SSE.
     const transport = new WebStandardStreamableHTTPServerTransport({

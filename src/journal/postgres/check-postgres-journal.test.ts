@@ -21,7 +21,7 @@ const namingTheKey = (pattern: RegExp) => (error: unknown) => {
 test('a journal whose server goes away answers JournalError (a retryable 503), password hidden', {
   skip: skipWithoutPostgres,
 }, async () => {
-  const lost = await startPostgres();
+  const lost = await startPostgres({ dedicated: true }); // stopped below
   const url = (await lost.createDatabase('lost')).replace('postgres@', `postgres:${PASSWORD}@`);
   const journal = await openPostgresJournal(url);
   await journal.checkWritable();

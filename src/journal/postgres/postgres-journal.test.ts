@@ -323,7 +323,10 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     const admin = new pg.Client({ connectionString: roUrl });
     await admin.connect();
     await (await openPostgresJournal(roUrl)).close(); // migrated while writable
-    await admin.query('ALTER DATABASE read_only SET default_transaction_read_only = on');
+    // By its real name: a run that shares one server among files suffixes each database's.
+    await admin.query(
+      `ALTER DATABASE "${new URL(roUrl).pathname.slice(1)}" SET default_transaction_read_only = on`,
+    );
     const journal = await openPostgresJournal(roUrl);
     try {
       await assert.rejects(journal.checkWritable(), (error) => error instanceof JournalError);

@@ -34,10 +34,25 @@ export interface TestPostgres {
 export interface StartPostgresOptions {
   /** Default false: fsync off, as a test's throwaway data needs; a benchmark comparing durability sets true. */
   readonly durable?: boolean;
+  /** A server of its own even when the run shares one: for a test that stops (or breaks) the server. */
+  readonly dedicated?: boolean;
 }
 
-/** Starts a server (initdb, then postgres on loopback), as `nobody` when running as root. */
+/**
+ * Where scripts/run-tests.mjs passes the one server it started for the whole run: an initdb and a start per
+ * test file cost seconds each on a 2-core machine. A file run alone (no variable) starts its own.
+ */
+export const SHARED_POSTGRES_VARIABLE = 'MEMORY_POOL_TEST_POSTGRES_URL';
+
+/**
+ * The run's shared server when there is one (and the caller needs neither durability nor a server of its
+ * own), else a new one: initdb, then postgres on loopback, as `nobody` when running as root.
+ */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
+  const shared = readEnv(process.env, SHARED_POSTGRES_VARIABLE);
+  if (shared !== undefined && options.durable !== true && options.dedicated !== true) {
+    return useSharedPostgres(shared);
+  }
   const dir = await mkdtemp(join(tmpdir(), 'memory-pool-pg-'));
   const asRoot = process.getuid?.() === 0;
   // The data dir must belong to the user the server runs as, and the parent must let it in.
@@ -58,7 +73,21 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const fsync = options.durable === true ? 'on' : 'off';
   const server = spawn(
     join(BIN, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', `fsync=${fsync}`],
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `fsync=${fsync}`,
+      // A server shared by a whole test run serves several files (each with pools, replicas) at once.
+      '-c',
+      'max_connections=300',
+    ],
     { ...user, env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   // A test run that ends without stop() (a failed before(), a crash) still takes its server down with it.
@@ -79,20 +108,32 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     await stopServer(server, dir);
     throw error;
   }
+  return { url, createDatabase: (name) => createDatabase(url, name), stop: () => stopServer(server, dir) };
+}
+
+let sharedDatabases = 0;
+
+/**
+ * The run's server, shared by test files running at once: each database name gets this process's id and a
+ * counter, so two files asking for `journal` get two databases; stop() leaves the server to the runner.
+ */
+function useSharedPostgres(url: string): TestPostgres {
   return {
     url,
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
-      } finally {
-        await client.end();
-      }
-      return url.replace(/\/postgres$/, `/${name}`);
-    },
-    stop: () => stopServer(server, dir),
+    createDatabase: (name) => createDatabase(url, `${name}_${process.pid}_${++sharedDatabases}`),
+    stop: async () => {},
   };
+}
+
+async function createDatabase(url: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  return url.replace(/\/postgres$/, `/${name}`);
 }
 
 async function waitUntilAccepting(url: string, server: ChildProcess, log: () => string): Promise<void> {

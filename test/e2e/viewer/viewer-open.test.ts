@@ -229,6 +229,13 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     await page.focus(`article[data-point-id="${id}"]`);
     await page.keyboard.press('Enter');
     const box = page.locator('dialog textarea').first();
+    // Each message's text area spans the dialog (it was ~170 px wide, squeezed to its label's width).
+    await box.waitFor();
+    const [boxWidth, dialogWidth] = await page.evaluate(() => [
+      document.querySelector('dialog textarea')!.getBoundingClientRect().width,
+      document.querySelector('dialog')!.clientWidth,
+    ]);
+    assert.ok(boxWidth >= dialogWidth * 0.85, `the text area is ${boxWidth} px wide in a ${dialogWidth} px dialog`);
     await box.fill('Remind me that the piano tuner comes on Friday at ten in the morning.');
     await page.click('dialog button.primary');
     await page.waitForSelector('dialog [role=status]');
