@@ -8,6 +8,7 @@ import { limitBody } from './limit-body.js';
 import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
+import { registerPeopleRoutes } from './routes/people-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
 import { registerStatsRoute } from './routes/stats-route.js';
@@ -60,6 +61,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerStatsRoute(app, deps);
   registerMcpRoutes(app, deps);
   registerViewerRoutes(app, deps);
+  registerPeopleRoutes(app, deps);
   registerUiRoutes(app);
 
   app.notFound(renderNotFound);

@@ -75,8 +75,16 @@ export interface JournalPeople {
 
   /** Stores a new code's hash, and drops codes that expired a day ago or more. */
   saveLinkCode(row: LinkCodeRow, now: number): Promise<void>;
-  /** Marks the code used (at `now`) if it was unused; resolves with the row as it was before. */
-  useLinkCode(codeHash: string, now: number): Promise<LinkCodeRow | undefined>;
+  /**
+   * Reads the code and, when it can be redeemed by `redeemer` (same bot, unused, expires_at > now, another
+   * account than the one that asked for it), marks it used at `now`, once even with two replicas at the same
+   * moment. Resolves with the row as it was before (undefined: no such code), from which the caller tells why not.
+   */
+  useLinkCode(
+    codeHash: string,
+    redeemer: { bot: string; account: AccountKey },
+    now: number,
+  ): Promise<LinkCodeRow | undefined>;
   /** Notes a failed redeem by `account` and answers how many it made since `since` (this one included). */
   noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number>;
   /** How many failed redeems `account` made since `since`. */

@@ -22,7 +22,9 @@ test('a pass whose lease another holder took stops before its irreversible step,
       runUnderLease(journal.leases, lease, async (guard) => {
         await guard.ensureHeld('recording the reembed'); // still held: goes on
         // 61 s later (renewals lost to a journal outage): a second reembed on another machine takes it.
-        assert.ok(await journal.leases.acquire(lease.name, 'other-host:77:abcd', 60_000, Date.now() + 61_000));
+        assert.ok(
+          await journal.leases.acquire(lease.name, 'other-host:77:abcd', 60_000, Date.now() + 61_000),
+        );
         await guard.ensureHeld('the switch');
         switched = true;
       }),

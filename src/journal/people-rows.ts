@@ -1,5 +1,5 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
-import type { AccountKey, PersonRow, SeenAccount } from './journal-people.js';
+import type { AccountKey, LinkCodeRow, PersonRow, SeenAccount } from './journal-people.js';
 
 export interface PersonTableRow {
   readonly person_id: string;
@@ -37,6 +37,20 @@ export function toPeople(people: readonly PersonTableRow[], accounts: readonly A
         .map((a) => ({ kind: a.kind, value: a.value }))
         .sort(compareAccounts),
     }));
+}
+
+/** Whether `redeemer` may use `code` at `now`: the same bot, unused, unexpired, said by another account. */
+export function canRedeem(
+  code: LinkCodeRow,
+  redeemer: { bot: string; account: AccountKey },
+  now: number,
+): boolean {
+  return (
+    code.bot === redeemer.bot &&
+    code.usedAt === null &&
+    code.expiresAt > now &&
+    !(code.account.kind === redeemer.account.kind && code.account.value === redeemer.account.value)
+  );
 }
 
 /** Orders accounts by kind then value. */

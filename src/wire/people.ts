@@ -1,4 +1,58 @@
-/** @module The wire shapes of people: an account as a client names it, a person and the owner's requests. */
+/** @module The wire shapes of people: an account as a client names it, a person, and the requests about them. */
+import { z } from 'zod';
+
+/** A person's one name: what chunk texts say. Control characters would break the chunk text's lines. */
+export const personNameSchema = z
+  .string({ message: "must be the person's name, a string" })
+  .transform((name) => name.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty or only whitespace')
+      .max(200, 'must be at most 200 characters')
+      .refine(
+        (name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+        'must not hold control characters or line breaks',
+      ),
+  );
+
+const accountId = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const ACCOUNT_SHAPES =
+  'must be one of { "discord_user_id": "…" }, { "user_id": "telegram:…" } or { "persona": "…" }';
+
+/** Exactly one of the three fields, nothing else. */
+export const accountSchema = z
+  .object(
+    {
+      discord_user_id: accountId
+        .refine((id) => !id.includes(':'), 'is the bare Discord id (send a qualified id as user_id)')
+        .optional(),
+      user_id: accountId.optional(),
+      persona: accountId.optional(),
+    },
+    { message: ACCOUNT_SHAPES },
+  )
+  .strict()
+  .refine((account) => Object.values(account).filter((v) => v !== undefined).length === 1, ACCOUNT_SHAPES)
+  .transform((account) => account as WireAccount);
+
+const accountList = z.array(accountSchema).max(100, 'must list at most 100 accounts');
+
+export const createPersonSchema = z.object({
+  name: personNameSchema,
+  accounts: accountList.min(1, 'must list at least one account'),
+});
+
+export const updatePersonSchema = z
+  .object({ name: personNameSchema.optional(), add: accountList.optional(), remove: accountList.optional() })
+  .strict();
+
+export const accountRequestSchema = z.object({ account: accountSchema });
+
+export const redeemLinkCodeSchema = z.object({
+  code: z.string({ message: 'must be the code the other interface gave, like ABCDE-FGHJK' }).max(40),
+  account: accountSchema,
+});
 
 /**
  * An account as a client names it: a Discord user (`discord_user_id`), any other platform's user id as the

@@ -9,6 +9,7 @@ import type {
 } from '../journal-people.js';
 import {
   type AccountRow,
+  canRedeem,
   groupSeenAccounts,
   type PersonTableRow,
   type SeenRow,
@@ -128,7 +129,11 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
-  useLinkCode(codeHash: string, now: number): Promise<LinkCodeRow | undefined> {
+  useLinkCode(
+    codeHash: string,
+    redeemer: { bot: string; account: AccountKey },
+    now: number,
+  ): Promise<LinkCodeRow | undefined> {
     return this.#db.transaction(async (tx) => {
       // FOR UPDATE: of two replicas redeeming one code at once, the second reads it used.
       const row = await tx.row<{
@@ -141,16 +146,17 @@ export class PostgresPeople implements JournalPeople {
         codeHash,
       ]);
       if (row === undefined) return undefined;
-      if (row.used_at === null) {
-        await tx.run('UPDATE link_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, now]);
-      }
-      return {
+      const code: LinkCodeRow = {
         codeHash,
         bot: row.bot,
         account: { kind: row.kind, value: row.value },
         expiresAt: row.expires_at,
         usedAt: row.used_at,
       };
+      if (canRedeem(code, redeemer, now)) {
+        await tx.run('UPDATE link_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, now]);
+      }
+      return code;
     });
   }
 

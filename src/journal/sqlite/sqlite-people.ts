@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { AccountKey, LinkCodeRow, LinkConflict, PersonRow, SeenAccount } from '../journal-people.js';
 import {
   type AccountRow,
+  canRedeem,
   groupSeenAccounts,
   type PersonTableRow,
   type SeenRow,
@@ -100,7 +101,11 @@ export class SqlitePeople {
       .run(row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt);
   }
 
-  useLinkCode(codeHash: string, now: number): LinkCodeRow | undefined {
+  useLinkCode(
+    codeHash: string,
+    redeemer: { bot: string; account: AccountKey },
+    now: number,
+  ): LinkCodeRow | undefined {
     return this.#db.transaction(() => {
       const row = this.#db
         .prepare('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = ?')
@@ -108,16 +113,17 @@ export class SqlitePeople {
         | { bot: string; kind: AccountKey['kind']; value: string; expires_at: number; used_at: number | null }
         | undefined;
       if (row === undefined) return undefined;
-      if (row.used_at === null) {
-        this.#db.prepare('UPDATE link_codes SET used_at = ? WHERE code_hash = ?').run(now, codeHash);
-      }
-      return {
+      const code: LinkCodeRow = {
         codeHash,
         bot: row.bot,
         account: { kind: row.kind, value: row.value },
         expiresAt: row.expires_at,
         usedAt: row.used_at,
       };
+      if (canRedeem(code, redeemer, now)) {
+        this.#db.prepare('UPDATE link_codes SET used_at = ? WHERE code_hash = ?').run(now, codeHash);
+      }
+      return code;
     })();
   }
 

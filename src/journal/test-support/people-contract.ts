@@ -137,9 +137,17 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     const bot = newBot();
     const code = { codeHash: `h-${bot}`, bot, account: user('discord:1'), expiresAt: 1000, usedAt: null };
     await a.people.saveLinkCode(code, 0);
-    assert.deepEqual(await b.people.useLinkCode(code.codeHash, 500), code);
-    assert.deepEqual(await a.people.useLinkCode(code.codeHash, 600), { ...code, usedAt: 500 });
-    assert.equal(await a.people.useLinkCode('unknown', 600), undefined);
+    const redeemer = { bot, account: user('telegram:1') };
+    // Said by the issuing account, for another bot, or too late: read, and left unused.
+    assert.deepEqual(
+      await b.people.useLinkCode(code.codeHash, { bot, account: user('discord:1') }, 100),
+      code,
+    );
+    assert.deepEqual(await b.people.useLinkCode(code.codeHash, { ...redeemer, bot: newBot() }, 100), code);
+    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 1000), code);
+    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 500), code);
+    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 600), { ...code, usedAt: 500 });
+    assert.equal(await a.people.useLinkCode('unknown', redeemer, 600), undefined);
     const who = user('telegram:9');
     assert.equal(await a.people.noteFailedRedeem(bot, who, 100, 0), 1);
     assert.equal(await b.people.noteFailedRedeem(bot, who, 200, 0), 2);
