@@ -6,7 +6,7 @@
  */
 
 import { readHeldMessageIds } from '../chunking/held-message-ids.js';
-import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { MemoryMessage, PeopleNames } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
@@ -14,6 +14,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import type { ScoredStorePoint, StoreFilter } from '../store/point-store.js';
 import { joinFilters } from '../store/store-filters.js';
 import type {
@@ -27,9 +28,8 @@ import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { type HybridSearch, searchHybrid, type WordSearches } from './search-hybrid.js';
-import { startEarlyRecall } from './start-early-recall.js';
 import { selectHits } from './select-hits.js';
-import type { MemoryStore } from '../store/memory-store.js';
+import { startEarlyRecall } from './start-early-recall.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
 import { timeFilter } from './time/time-filter.js';
 import { weighByWindow } from './time/weigh-by-window.js';
@@ -48,6 +48,8 @@ export interface RetrieveDeps {
    * matched; without it every hit is its whole chunk.
    */
   readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
+  /** The bot's linked people, so a passage is cut from a chunk written under their names (the writer's cache). */
+  readonly peopleNames?: (bot: string) => Promise<PeopleNames>;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
   /**
@@ -162,7 +164,7 @@ async function recall(
       candidates = await recallPassages(
         {
           bot: bot.name,
-          speakers: bot,
+          speakers: { ...bot, people: await deps.peopleNames?.(bot.name) },
           readChunks: async (ids) => {
             const records = await deps.store.retrievePoints(bot.collection, ids);
             // Chunks gone behind memory-pool's back (the collection deleted and created again) leave parts.
