@@ -132,6 +132,25 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     ]);
   });
 
+  test('people: a persona match finds the messages sent under that name with no user id, and only those', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const base = { bot, messageId: '', speakerKind: 'user' as const, text: 't', ts: 5 };
+    await a.recordMessages(
+      [
+        { ...base, source: 'sillytavern', messageId: 's1', speakerName: 'Ann\u0000a' },
+        { ...base, source: 'sillytavern', messageId: 's2', speakerName: 'Ann\u0000a', speakerKind: 'self' },
+        { ...base, source: 'discord', messageId: 'd1', speakerName: 'Ann\u0000a', userId: '1' },
+        { ...base, source: 'sillytavern', messageId: 's3', speakerName: 'Bob' },
+      ],
+      1,
+    );
+    assert.deepEqual(await b.forgetting.findMatching(bot, { field: 'persona', value: 'Ann\u0000a' }), [
+      { source: 'sillytavern', id: 's1' },
+    ]);
+    assert.deepEqual(await b.forgetting.findMatching(bot, { field: 'persona', value: 'Ann\u0000a' }, ['discord']), []);
+  });
+
   test('people: a link code is used once, on any connection; failed redeems are counted per account in a window', async () => {
     const { a, b } = connections();
     const bot = newBot();
