@@ -34,12 +34,12 @@ const DAY = Date.UTC(2026, 10, 2, 9);
 describe('forget a person', () => {
   let fake: FakeServiceDeps;
   let anna: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
   const call = async (
     method: string,
     path: string,
     body: unknown,
     key = admin,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
   ): Promise<{ status: number; json: any }> => {
     const response = await fake.app.request(path, {
       method,
