@@ -54,6 +54,11 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
           forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
           chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
           ...(parts.peopleNames === undefined ? {} : { peopleNames: parts.peopleNames }),
+          // Read each time, not cached: a DM's privacy must follow an unlink at once.
+          personDms: async (botName, account) => {
+            const person = await journal.people.personOf(botName, account);
+            return person === undefined ? undefined : journal.people.dmChannels(botName, person.accounts);
+          },
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
         },
         bot,

@@ -37,6 +37,12 @@ export interface SeenAccount {
   readonly lastSeen: number;
 }
 
+/** A direct-message conversation: its channel id within the source that saved it. */
+export interface DmChannel {
+  readonly source: string;
+  readonly channelId: string;
+}
+
 /** A stored link code: only its hash, never the code. */
 export interface LinkCodeRow {
   readonly codeHash: string;
@@ -70,6 +76,11 @@ export interface JournalPeople {
   ): Promise<LinkConflict | boolean>;
   /** Deletes the person and its links (its messages stay). Resolves false when there was no such person. */
   remove(bot: string, id: string): Promise<boolean>;
+  /**
+   * The DM conversations the person with `accounts` had with the bot: each (source, channel id) of a direct
+   * message one of these user accounts sent, in any source, sorted.
+   */
+  dmChannels(bot: string, accounts: readonly AccountKey[]): Promise<DmChannel[]>;
   /** One row per account, source and name seen in `bot`'s messages from people (not the agent). */
   seenAccounts(bot: string): Promise<SeenAccount[]>;
 

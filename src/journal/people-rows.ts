@@ -1,5 +1,5 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
-import type { AccountKey, LinkCodeRow, PersonRow, SeenAccount } from './journal-people.js';
+import type { AccountKey, DmChannel, LinkCodeRow, PersonRow, SeenAccount } from './journal-people.js';
 
 export interface PersonTableRow {
   readonly person_id: string;
@@ -50,6 +50,32 @@ export function canRedeem(
     code.usedAt === null &&
     code.expiresAt > now &&
     !(code.account.kind === redeemer.account.kind && code.account.value === redeemer.account.value)
+  );
+}
+
+/**
+ * The (user_id, source) pairs under which a user account's messages are journaled: its id in any source, and a
+ * Discord account's bare id where Discord's recorder saved it (source `discord`); null source = any.
+ */
+export function journaledUserIds(
+  accounts: readonly AccountKey[],
+): { userId: string; source: string | null }[] {
+  return accounts.flatMap((account) => {
+    if (account.kind !== 'user') return [];
+    const pairs = [{ userId: account.value, source: null as string | null }];
+    if (account.value.startsWith('discord:'))
+      pairs.push({ userId: account.value.slice(8), source: 'discord' });
+    return pairs;
+  });
+}
+
+/** Sorted and distinct. */
+export function sortDmChannels(rows: readonly { source: string; channel_id: string }[]): DmChannel[] {
+  const seen = new Map(
+    rows.map((r) => [`${r.source}\u0000${r.channel_id}`, { source: r.source, channelId: r.channel_id }]),
+  );
+  return [...seen.values()].sort(
+    (a, b) => a.source.localeCompare(b.source) || a.channelId.localeCompare(b.channelId),
   );
 }
 

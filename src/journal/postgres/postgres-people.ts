@@ -1,6 +1,7 @@
 /** @module People and link codes in the Postgres journal: the SQLite tables' columns and meanings. */
 import type {
   AccountKey,
+  DmChannel,
   JournalPeople,
   LinkCodeRow,
   LinkConflict,
@@ -11,8 +12,10 @@ import {
   type AccountRow,
   canRedeem,
   groupSeenAccounts,
+  journaledUserIds,
   type PersonTableRow,
   type SeenRow,
+  sortDmChannels,
   toPeople,
 } from '../people-rows.js';
 import type { PgSession } from './postgres-session.js';
@@ -105,6 +108,20 @@ export class PostgresPeople implements JournalPeople {
       await tx.run('DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2', [bot, id]);
       return (await tx.run('DELETE FROM people WHERE bot = $1 AND person_id = $2', [bot, id])) > 0;
     });
+  }
+
+  async dmChannels(bot: string, accounts: readonly AccountKey[]): Promise<DmChannel[]> {
+    const rows: { source: string; channel_id: string }[] = [];
+    for (const { userId, source } of journaledUserIds(accounts)) {
+      rows.push(
+        ...(await this.#db.rows<{ source: string; channel_id: string }>(
+          `SELECT DISTINCT source, channel_id FROM messages WHERE bot = $1 AND user_id = $2 AND is_dm = 1
+           AND channel_id IS NOT NULL AND ($3::text IS NULL OR source = $3)`,
+          [bot, userId, source],
+        )),
+      );
+    }
+    return sortDmChannels(rows);
   }
 
   async seenAccounts(bot: string): Promise<SeenAccount[]> {

@@ -3,13 +3,22 @@
  * port runs it through its queue and fsyncs the WAL after each write outside a transaction.
  */
 import type { Database } from 'better-sqlite3';
-import type { AccountKey, LinkCodeRow, LinkConflict, PersonRow, SeenAccount } from '../journal-people.js';
+import type {
+  AccountKey,
+  DmChannel,
+  LinkCodeRow,
+  LinkConflict,
+  PersonRow,
+  SeenAccount,
+} from '../journal-people.js';
 import {
   type AccountRow,
   canRedeem,
   groupSeenAccounts,
+  journaledUserIds,
   type PersonTableRow,
   type SeenRow,
+  sortDmChannels,
   toPeople,
 } from '../people-rows.js';
 
@@ -80,6 +89,18 @@ export class SqlitePeople {
       this.#db.prepare('DELETE FROM person_accounts WHERE bot = ? AND person_id = ?').run(bot, id);
       return this.#db.prepare('DELETE FROM people WHERE bot = ? AND person_id = ?').run(bot, id).changes > 0;
     })();
+  }
+
+  dmChannels(bot: string, accounts: readonly AccountKey[]): DmChannel[] {
+    const query = this.#db.prepare(
+      `SELECT DISTINCT source, channel_id FROM messages WHERE bot = ? AND user_id = ? AND is_dm = 1
+       AND channel_id IS NOT NULL AND (? IS NULL OR source = ?)`,
+    );
+    const rows = journaledUserIds(accounts).flatMap(
+      ({ userId, source }) =>
+        query.all(bot, userId, source, source) as { source: string; channel_id: string }[],
+    );
+    return sortDmChannels(rows);
   }
 
   seenAccounts(bot: string): SeenAccount[] {

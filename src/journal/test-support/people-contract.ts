@@ -148,7 +148,43 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual(await b.forgetting.findMatching(bot, { field: 'persona', value: 'Ann\u0000a' }), [
       { source: 'sillytavern', id: 's1' },
     ]);
-    assert.deepEqual(await b.forgetting.findMatching(bot, { field: 'persona', value: 'Ann\u0000a' }, ['discord']), []);
+    assert.deepEqual(
+      await b.forgetting.findMatching(bot, { field: 'persona', value: 'Ann\u0000a' }, ['discord']),
+      [],
+    );
+  });
+
+  test('people: the DM channels of a person, from every account, in every source that saved them', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const base = { bot, speakerKind: 'user' as const, text: 't', ts: 5, isDm: true };
+    await a.recordMessages(
+      [
+        { ...base, source: 'discord', messageId: 'd1', userId: '1234', channelId: 'dm-d' },
+        { ...base, source: 'api', messageId: 'x1', userId: '1234', channelId: 'dm-not-discord' },
+        { ...base, source: 'hermes', messageId: 'h1', userId: 'telegram:5678', channelId: 'dm-t' },
+        { ...base, source: 'hermes', messageId: 'h2', userId: 'discord:1234', channelId: 'dm-h' },
+        {
+          ...base,
+          source: 'hermes',
+          messageId: 'h3',
+          userId: 'telegram:5678',
+          channelId: 'group',
+          isDm: false,
+        },
+        { ...base, source: 'hermes', messageId: 'h4', userId: 'telegram:9', channelId: 'dm-other' },
+      ],
+      1,
+    );
+    assert.deepEqual(
+      await b.people.dmChannels(bot, [user('discord:1234'), user('telegram:5678'), persona('A')]),
+      [
+        { source: 'discord', channelId: 'dm-d' },
+        { source: 'hermes', channelId: 'dm-h' },
+        { source: 'hermes', channelId: 'dm-t' },
+      ],
+    );
+    assert.deepEqual(await b.people.dmChannels(bot, []), []);
   });
 
   test('people: a link code is used once, on any connection; failed redeems are counted per account in a window', async () => {
