@@ -7,14 +7,14 @@
  */
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
-import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { isMemoryPoolError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
-import type { StoreAdmin } from '../store/store-admin.js';
-import { CommandFailure } from './commands/command-io.js';
 import { formatHttpUrl } from '../runtime/format-http-url.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import type { StoreAdmin } from '../store/store-admin.js';
+import { CommandFailure } from './commands/command-io.js';
 
 /**
  * The store's REST URL. With the embedded store `serve` owns its data folder, so these commands talk to the
