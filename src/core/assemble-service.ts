@@ -18,6 +18,7 @@ import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
+import { createRenameScheduler } from '../people/rename-scheduler.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
@@ -171,8 +172,10 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     peopleNames,
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
+  const renames = createRenameScheduler({ journal, wakeWriter, logger });
   const operations = createMemoryOperations({
     ...capabilities,
+    renames,
     config,
     collections,
     journal,
@@ -213,6 +216,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     writer,
     async close() {
       unfollowParts();
+      // A rename pass still waiting reads the journal the caller closes next.
+      await renames.settled();
       await writer.stop();
       await indexing;
       await droppingParts;

@@ -72,3 +72,81 @@ test('a link made through another journal connection names the next chunks of bo
   assert.ok(now.includes('[2026-11-02]\nAnna: ping Anna back'), now.join(' | '));
   assert.ok(now.includes('[2026-11-02]\nAnna: again'), now.join(' | '));
 });
+
+test('a link renames the chunks already stored: same point ids and timestamps; SillyTavern points untouched', async (t) => {
+  const fake = await createFakeServiceDeps();
+  t.after(() => fake.close());
+  const request = (method: string, path: string, body: unknown) =>
+    fake.app.request(path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const message = (id: string, offset: number, who: object) => ({
+    message_id: id,
+    speaker_kind: 'user',
+    text: `${id} said hi to <@1234>`,
+    ts: DAY + offset,
+    ...who,
+  });
+  await request('POST', '/save', {
+    bot: 'mythos',
+    source: 'discord',
+    messages: [
+      message('d1', 0, { discord_user_id: '1234', speaker_name: 'anna_d' }),
+      message('b1', 1, { discord_user_id: '9', speaker_name: 'Bob' }),
+    ],
+  });
+  await request('POST', '/save', {
+    bot: 'mythos',
+    source: 'other',
+    messages: [message('o1', 7_200_000, { user_id: 'slack:1', speaker_name: 'Carl' })],
+  });
+  await fake.writer.runOnce({ flush: true });
+  await fake.store.upsertPoints('mem_mythos', [
+    {
+      id: 9001,
+      vector: Array.from({ length: 16 }, (_, i) => (i + 1) / 16),
+      payload: {
+        text: '[2026-11-01]\nanna_d: st',
+        speakers: 'anna_d',
+        timestamp: 1,
+        messageIds: 'st1',
+        isChunk: true,
+      },
+    },
+  ]);
+  const held = () =>
+    fake.store
+      .heldPoints('mem_mythos')
+      .map((p) => ({ id: p.id, text: p.payload.text, timestamp: p.payload.timestamp }))
+      .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+  const before = held();
+  const linked = await request('POST', '/bots/mythos/people', {
+    name: 'Anna',
+    accounts: [{ discord_user_id: '1234' }],
+  });
+  assert.equal(linked.status, 201);
+  let after = before;
+  for (let tries = 0; tries < 50 && JSON.stringify(after) === JSON.stringify(before); tries++) {
+    await sleep(100);
+    await fake.writer.runOnce({ flush: true });
+    after = held();
+  }
+  assert.deepEqual(
+    after.map((p) => p.id),
+    before.map((p) => p.id),
+    'same point ids',
+  );
+  assert.deepEqual(
+    after.map((p) => p.timestamp),
+    before.map((p) => p.timestamp),
+    'same timestamps',
+  );
+  const texts = after.map((p) => p.text).sort();
+  assert.deepEqual(texts, [
+    '[2026-11-01]\nanna_d: st',
+    '[2026-11-02]\nAnna: d1 said hi to Anna\nBob: b1 said hi to Anna',
+    '[2026-11-02]\nCarl: o1 said hi to Anna',
+  ]);
+});

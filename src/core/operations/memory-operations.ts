@@ -11,6 +11,7 @@ import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
 import type { ChannelMessage, Journal } from '../../journal/journal.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import type { RenameScheduler } from '../../people/rename-scheduler.js';
 import type { MemoryStore } from '../../store/memory-store.js';
 import type {
   ForgetLogEntry,
@@ -38,6 +39,8 @@ export interface MemoryOperationsDeps extends MemoryCapabilities {
   readonly metrics: ServiceMetrics;
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
+  /** Renames stored chunks after a link changes (people operations). */
+  readonly renames?: RenameScheduler | undefined;
 }
 
 export interface MemoryOperations {

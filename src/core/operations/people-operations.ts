@@ -18,6 +18,7 @@ import {
   normaliseLinkCode,
 } from '../../people/link-code.js';
 import { createPerson, linkAccounts, requirePerson, updatePerson } from '../../people/people-directory.js';
+import type { RenameScheduler } from '../../people/rename-scheduler.js';
 import type {
   CreatePersonRequest,
   LinkCodeResponse,
@@ -34,6 +35,8 @@ export interface PeopleOperationsDeps {
   readonly journal: Journal;
   /** The clock (tests move it past a code's 10 minutes). */
   readonly now?: () => number;
+  /** Rewrites the stored chunks of the accounts a change touched (src/people/rename-scheduler.ts). */
+  readonly renames?: RenameScheduler | undefined;
 }
 
 export interface PeopleOperations {
@@ -87,6 +90,11 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     return bot.name;
   };
   const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
+  /** After a change: the chunks already stored of these accounts are renamed in the background. */
+  const renamed = <T>(bot: string, accounts: readonly AccountKey[], result: T): T => {
+    deps.renames?.schedule(bot, accounts);
+    return result;
+  };
 
   return {
     async list(principal, botName) {
@@ -128,8 +136,11 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
 
     async create(principal, botName, request) {
       const bot = admin(principal, botName);
-      return toWirePerson(
-        await createPerson(journal, bot, { name: request.name, accounts: keys(request.accounts) }, now()),
+      const accounts = keys(request.accounts);
+      return renamed(
+        bot,
+        accounts,
+        toWirePerson(await createPerson(journal, bot, { name: request.name, accounts }, now())),
       );
     },
 
@@ -140,14 +151,20 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         add: keys(request.add),
         remove: keys(request.remove),
       };
-      return toWirePerson(await updatePerson(journal, bot, id, change, now()));
+      const person = await updatePerson(journal, bot, id, change, now());
+      // A rename changes how every account of the person reads; a link or unlink, those accounts.
+      const touched =
+        change.name === undefined
+          ? [...change.add, ...change.remove]
+          : [...person.accounts, ...change.remove];
+      return renamed(bot, touched, toWirePerson(person));
     },
 
     async remove(principal, botName, id) {
       const bot = admin(principal, botName);
       const person = await requirePerson(journal, bot, id);
       await journal.people.remove(bot, id);
-      return { ok: true, unlinked: person.accounts.length };
+      return renamed(bot, person.accounts, { ok: true as const, unlinked: person.accounts.length });
     },
 
     async createLinkCode(principal, botName, account) {
@@ -200,7 +217,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         sameAccount(s.account, code.account),
       );
       const name = named?.names[0] ?? describeAccount(code.account);
-      return toWirePerson(await linkAccounts(journal, bot, code.account, account, name, at));
+      const person = await linkAccounts(journal, bot, code.account, account, name, at);
+      return renamed(bot, person.accounts, toWirePerson(person));
     },
 
     async unlinkAccount(principal, botName, id, wire) {
@@ -214,7 +232,11 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
           `account: ${describeAccount(account)} is not linked to ${person.name} (${id})`,
         );
       }
-      return toWirePerson(await updatePerson(journal, bot, id, { remove: [account] }, now()));
+      return renamed(
+        bot,
+        [account],
+        toWirePerson(await updatePerson(journal, bot, id, { remove: [account] }, now())),
+      );
     },
   };
 }
