@@ -8,7 +8,7 @@ const LAYERS = [
   ['runtime', 'errors', 'logging'], // what every part stands on: the process, the one error model, logs
   ['wire', 'chunking', 'config'], // the wire contract, the shared format, the frozen config
   ['store', 'embedding', 'journal', 'metrics', 'auth', 'client'], // ports, adapters, the durable journal
-  ['parts', 'ingest', 'importers', 'retrieval', 'forgetting', 'viewer', 'maintenance'], // what the service does, its importers (they feed the journal as /save does) and its data tools
+  ['parts', 'ingest', 'importers', 'retrieval', 'forgetting', 'viewer', 'maintenance', 'people'], // what the service does, its importers (they feed the journal as /save does), its data tools, and who is who
   ['core'], // the service core: which collection a bot uses now, the one set of operations, the one wiring
   ['http', 'interfaces'], // how the outside reaches it
   ['service', 'cli'], // the composition root and the command line
@@ -69,7 +69,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(http|interfaces)/', pathNot: '\\.test\\.ts$|/test-support/' },
       to: {
-        path: '^src/(core|parts|ingest|importers|retrieval|forgetting|viewer|maintenance|store|journal)/',
+        path: '^src/(core|parts|ingest|importers|retrieval|forgetting|viewer|maintenance|people|store|journal)/',
         pathNot: '^src/core/(operations/|service-deps\\.ts$)',
       },
     },

@@ -12,7 +12,7 @@ export interface ChunkLine {
 export function resolveChunkLine(message: MemoryMessage, config: SpeakerConfig): ChunkLine {
   return {
     speaker: resolveSpeaker(message, config),
-    text: rewriteMentions(message.text, config.speakerAliases).trim(),
+    text: rewriteMentions(message.text, config.speakerAliases, config.people).trim(),
   };
 }
 

@@ -27,6 +27,16 @@ export interface SpeakerConfig {
   readonly selfSpeaker: string;
   /** user id → name, so one person reads as one name across interfaces and SillyTavern. */
   readonly speakerAliases: Readonly<Record<string, string>>;
+  /** The bot's people (linked accounts, docs/people.md): a person's name wins over an alias. */
+  readonly people?: PeopleNames | undefined;
+}
+
+/** The names of a bot's linked people, by the account a message came from. */
+export interface PeopleNames {
+  /** The person's name for a user message of `source` sent with `userId` (none: by the persona `speakerName`). */
+  nameOf(source: string, userId: string | undefined, speakerName: string | undefined): string | undefined;
+  /** The person's name for the Discord user `id` (a `<@id>` mention). */
+  nameOfDiscordUser(id: string): string | undefined;
 }
 
 /** Chunk size rules, in st-qdrant-memory's units (see chunk-planner). */

@@ -1,5 +1,5 @@
 /** @module How a message's speaker is named in chunk text, so one person reads as one name across writers. */
-import type { MemoryMessage, SpeakerConfig } from './memory-message.js';
+import type { MemoryMessage, PeopleNames, SpeakerConfig } from './memory-message.js';
 
 /** st-qdrant-memory's name for a user it knows nothing about (its persona fallback). */
 export const FALLBACK_USER_NAME = 'User';
@@ -19,18 +19,31 @@ function findAlias(
 }
 
 /**
- * Names a message's speaker: the agent is always `selfSpeaker`; a person is their alias (by user id), else
- * the name their client sent, else `User`. Aliases win so a person keeps one name across interfaces.
+ * Names a message's speaker: the agent is always `selfSpeaker`; a person is the name of the person their
+ * account is linked to, else their alias (by user id), else the name their client sent, else `User`. Links
+ * and aliases win so a person keeps one name across interfaces.
  */
 export function resolveSpeaker(message: MemoryMessage, config: SpeakerConfig): string {
   if (message.speakerKind === 'self') return config.selfSpeaker;
+  const person = config.people?.nameOf(message.source, message.userId, message.speakerName);
+  if (person) return person;
   const alias = findAlias(config.speakerAliases, message.userId);
   if (alias) return alias;
   const sent = message.speakerName?.trim();
   return sent ? sent : FALLBACK_USER_NAME;
 }
 
-/** Replaces Discord mentions of aliased user ids with their names; mentions of unknown ids stay as sent. */
-export function rewriteMentions(text: string, aliases: Readonly<Record<string, string>>): string {
-  return text.replace(DISCORD_USER_MENTION, (mention, id: string) => findAlias(aliases, id) ?? mention);
+/**
+ * Replaces Discord mentions of linked or aliased user ids with their names; mentions of unknown ids stay as
+ * sent.
+ */
+export function rewriteMentions(
+  text: string,
+  aliases: Readonly<Record<string, string>>,
+  people?: PeopleNames,
+): string {
+  return text.replace(
+    DISCORD_USER_MENTION,
+    (mention, id: string) => people?.nameOfDiscordUser(id) ?? findAlias(aliases, id) ?? mention,
+  );
 }

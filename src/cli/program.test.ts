@@ -45,6 +45,24 @@ test('memory-pool has exactly these commands and options', () => {
     doctor: ['-c, --config <file>', '--json'],
     stats: ['--bot <name>', '-c, --config <file>', '--json'],
     journal: [],
+    people: [],
+  });
+});
+
+test('memory-pool people has exactly these subcommands and options', () => {
+  const people = buildProgram().commands.find((command) => command.name() === 'people');
+  const commands = Object.fromEntries(
+    (people?.commands ?? []).map((command) => [
+      command.name(),
+      command.options.map((option) => option.flags),
+    ]),
+  );
+  const common = ['--bot <name>', '-c, --config <file>', '--json'];
+  assert.deepEqual(commands, {
+    list: common,
+    link: [...common, '--name <name>', '--person <id>'],
+    rename: common,
+    unlink: common,
   });
 });
 

@@ -1,10 +1,11 @@
 /** @module The CLI's public surface: every command, registered in one place. */
 import { Command } from 'commander';
-import { registerImportCommand } from './commands/import-command.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerExportCommand } from './commands/export-command.js';
+import { registerImportCommand } from './commands/import-command.js';
 import { registerJournalCommand } from './commands/journal-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerPeopleCommand } from './commands/people-command.js';
 import { registerQdrantCommand } from './commands/qdrant-command.js';
 import { registerReembedCommand } from './commands/reembed-command.js';
 import { registerReindexCommand } from './commands/reindex-command.js';
@@ -30,5 +31,7 @@ export function buildProgram(): Command {
   registerStatsCommand(program);
   // Moving up to a shared Postgres journal (issue 24).
   registerJournalCommand(program);
+  // One person across every interface (issue 33).
+  registerPeopleCommand(program);
   return program;
 }

@@ -6,11 +6,12 @@
 import { forgetMemories } from '../forgetting/forget-memories.js';
 import type { ChunkWriter } from '../ingest/chunk-writer.js';
 import type { Journal } from '../journal/journal.js';
+import type { Logger } from '../logging/logger.js';
+import { dropStalePartsOf } from '../parts/drop-stale-parts.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import type { PartsIndex } from '../parts/parts-index.js';
+import type { PeopleNamesFor } from '../people/people-names.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
-import { dropStalePartsOf } from '../parts/drop-stale-parts.js';
-import type { Logger } from '../logging/logger.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createViewerBackend } from '../viewer/viewer-backend.js';
@@ -27,6 +28,8 @@ export interface CapabilityParts {
   readonly writer: ChunkWriter;
   readonly logger: Logger;
   readonly recallDeadlineMs?: number;
+  /** The people names the chunk writer uses (one cache for both). */
+  readonly peopleNames?: PeopleNamesFor;
 }
 
 export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
@@ -50,6 +53,12 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
             ),
           forgottenIds: (botName, ids) => journal.forgetting.forgottenAmong(botName, ids),
           chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
+          ...(parts.peopleNames === undefined ? {} : { peopleNames: parts.peopleNames }),
+          // Read each time, not cached: a DM's privacy must follow an unlink at once.
+          personDms: async (botName, account) => {
+            const person = await journal.people.personOf(botName, account);
+            return person === undefined ? undefined : journal.people.dmChannels(botName, person.accounts);
+          },
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
         },
         bot,

@@ -17,11 +17,13 @@ import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
+import { createPeopleNames } from '../people/people-names.js';
+import { createRenameScheduler } from '../people/rename-scheduler.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
-import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
+import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
 import { cacheProbe, runProbe } from './readiness-checks.js';
 import { routeBots } from './route-bots.js';
@@ -142,6 +144,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     embedderFor,
     guard: partsGuard,
   });
+  // One cache for the writer and recall, so both name a person alike (a link is seen within ~1 s).
+  const peopleNames = createPeopleNames(journal);
   const writer = new ChunkWriter({
     bots,
     journal,
@@ -149,6 +153,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     embedder: chunkEmbedder,
     embedderFor,
     followerOf: (collection) => journal.routes.followerOf(collection),
+    peopleNames,
     guard,
     metrics,
     logger,
@@ -164,10 +169,13 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     parts,
     writer,
     logger,
+    peopleNames,
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
+  const renames = createRenameScheduler({ journal, wakeWriter, logger });
   const operations = createMemoryOperations({
     ...capabilities,
+    renames,
     config,
     collections,
     journal,
@@ -208,6 +216,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     writer,
     async close() {
       unfollowParts();
+      // A rename pass still waiting reads the journal the caller closes next.
+      await renames.settled();
       await writer.stop();
       await indexing;
       await droppingParts;

@@ -11,16 +11,16 @@ import { after, before, describe, test } from 'node:test';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runImport } from '../cli/commands/import-command.js';
 import { runReembed } from '../cli/commands/reembed-command.js';
+import { captureOutput, writeDataToolConfig } from '../cli/commands/test-support/data-tool-fixture.js';
 import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import {
-  SAM,
   type DiscordHarness,
+  SAM,
   startDiscordHarness,
 } from '../interfaces/discord/test-support/discord-harness.js';
 import { ask, command } from '../interfaces/discord/test-support/discord-interactions.js';
 import { reembedTargetName } from '../maintenance/reembed-target.js';
-import { captureOutput, writeDataToolConfig } from '../cli/commands/test-support/data-tool-fixture.js';
 import { storeClientOf } from '../service/test-support/start-service-on-test-store.js';
 
 const NEW_DIMENSIONS = 32;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { cacheProbe, runProbe } from './readiness-checks.js';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
+import { cacheProbe, runProbe } from './readiness-checks.js';
 
 const never = () => new Promise<void>(() => {});
 

@@ -5,9 +5,9 @@
  * memory-pool) refuses an embedder of another model, since its queries could not be compared with the vectors.
  */
 import type { BotConfig } from '../config/config-types.js';
+import { describeModel, sameModel } from '../config/same-model.js';
 import { ConfigError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
-import { describeModel, sameModel } from '../config/same-model.js';
 
 /** The bots with the collection each one uses now; unswitched bots are returned as they are. */
 export async function routeBots(

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'not_found',
   'unauthorized',
   'forbidden',
+  'account_linked',
+  'too_many_attempts',
   'embedding_failed',
   'embedding_rate_limited',
   'embedding_dimension_mismatch',

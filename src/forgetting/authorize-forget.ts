@@ -6,7 +6,11 @@ import type { ParsedForget } from './parse-forget-selector.js';
 /** Throws 403 when the caller may not forget what `parsed` names. */
 export function authorizeForget(parsed: ParsedForget, permissions: ForgetPermissions): void {
   const { actor, sources } = permissions;
-  if (parsed.kind !== 'journal' && !permissions.unsourced) {
+  const unsourced =
+    parsed.kind === 'unsourced' ||
+    parsed.kind === 'unsourced-points' ||
+    (parsed.kind === 'person' && parsed.includeUnsourced);
+  if (unsourced && !permissions.unsourced) {
     throw new AuthError(
       'forbidden',
       `the API key "${actor}" needs the admin scope to forget points without a source`,

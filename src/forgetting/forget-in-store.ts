@@ -4,13 +4,11 @@
  * the journal does not know (an earlier journal, another memory-pool) or SillyTavern's points named by id.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { JournalForgetResult } from '../journal/forget-journal.js';
 import type { Journal } from '../journal/journal.js';
-import type { ExclusiveOps } from '../ingest/chunk-writer.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { PointStore, StoreCondition, StoreFilter } from '../store/point-store.js';
-import type { ForgetSelector } from './forget-selector.js';
-import type { ParsedForget } from './parse-forget-selector.js';
 import {
   allOf,
   matchAny,
@@ -19,6 +17,8 @@ import {
   unsourcedPoints,
   unsourcedPointsAmong,
 } from '../store/store-filters.js';
+import type { ForgetSelector } from './forget-selector.js';
+import type { ParsedForget } from './parse-forget-selector.js';
 import type { UnsourcedPointMessages } from './unsourced-point-messages.js';
 
 export interface ForgetStoreDeps {
@@ -74,7 +74,9 @@ export async function forgetInStore(
   const notClaimed = await ops.writeChunks(journal.chunkIds);
   const rewritesDone = await rewrittenElsewhereInTime(deps, notClaimed);
   const filter =
-    parsed.kind === 'unsourced-points' ? heldPointsFilter(held) : storeFilterFor(parsed.selector, sources);
+    parsed.kind === 'unsourced-points' || parsed.kind === 'person'
+      ? heldPointsFilter(held)
+      : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
   return { pointsDeletedByFilter: deleted, pending: false, claimed: waiting === 'claims' || !rewritesDone };
 }

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
 import { startTestService } from '../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 
 const DAY = 1.7e12;
 const message = (id: string, text: string, channel: string) => ({

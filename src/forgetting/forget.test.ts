@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { ApiKeyConfig } from '../config/config-types.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const keys: ApiKeyConfig[] = [
   {
@@ -292,7 +292,7 @@ describe('edits and forgetting', () => {
     );
   });
 
-  test("an admin forgets single SillyTavern points by id: their messages are tombstoned, a sourced point named stays", async () => {
+  test('an admin forgets single SillyTavern points by id: their messages are tombstoned, a sourced point named stays', async () => {
     const texts = ['[2026-10-02]\nHelen: the red kite', '[2026-10-03]\nHelen: the blue kite'];
     const vectors = await new HashingEmbedder({ dimensions: TEST_DIMENSIONS }).embed(texts);
     await save([user('st-keep', 'a discord message beside them', { channel_id: 'st-by-id' })]);
@@ -306,7 +306,14 @@ describe('edits and forgetting', () => {
       points: texts.map((text, i) => ({
         id: 8100 + i,
         vector: Array.from(vectors[i]!),
-        payload: { text, speakers: 'Helen', messageCount: 2, timestamp: DAY, messageIds: `Mythos_5_${i + 1},Mythos_5_${i + 2}`, isChunk: true },
+        payload: {
+          text,
+          speakers: 'Helen',
+          messageCount: 2,
+          timestamp: DAY,
+          messageIds: `Mythos_5_${i + 1},Mythos_5_${i + 2}`,
+          isChunk: true,
+        },
       })),
     });
     const denied = await forget({ point_ids: [8100], include_unsourced: true }, 'discord');

@@ -1,14 +1,17 @@
 /** @module Turns a `POST /forget` body into exactly one selector, or a 400 that says which fields clash. */
-import type { ForgetRequest } from '../wire/forget-request.js';
+
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { StoredPointId } from '../store/point-store.js';
+import type { ForgetRequest } from '../wire/forget-request.js';
 import type { ForgetSelector } from './forget-selector.js';
 
 /** A journal selector, or the explicit request for SillyTavern's unsourced points: all, or some by id. */
 export type ParsedForget =
   | { readonly kind: 'journal'; readonly selector: ForgetSelector }
   | { readonly kind: 'unsourced' }
-  | { readonly kind: 'unsourced-points'; readonly pointIds: readonly StoredPointId[] };
+  | { readonly kind: 'unsourced-points'; readonly pointIds: readonly StoredPointId[] }
+  /** A person's every account (docs/people.md); SillyTavern's points naming their persona only when asked. */
+  | { readonly kind: 'person'; readonly personId: string; readonly includeUnsourced: boolean };
 
 const SELECTOR_FIELDS = [
   'message_ids',
@@ -18,6 +21,7 @@ const SELECTOR_FIELDS = [
   'channel_id',
   'guild_id',
   'point_ids',
+  'person',
 ] as const;
 
 export function parseForgetSelector(request: ForgetRequest): ParsedForget {
@@ -48,10 +52,13 @@ export function parseForgetSelector(request: ForgetRequest): ParsedForget {
     }
     return { kind: 'unsourced-points', pointIds: request.point_ids };
   }
+  if (request.person !== undefined) {
+    return { kind: 'person', personId: request.person, includeUnsourced: request.include_unsourced === true };
+  }
   if (request.include_unsourced !== undefined && request.source !== null) {
     throw new ValidationError(
       'include_unsourced',
-      'include_unsourced: only valid with "source": null or "point_ids" (the points SillyTavern wrote, which have no source)',
+      'include_unsourced: only valid with "source": null, "point_ids" or "person" (the points SillyTavern wrote, which have no source)',
     );
   }
   if (request.source === null) {

@@ -10,6 +10,7 @@ import { guardLoopbackHosts } from './loopback-guard.js';
 import { registerForgetRoutes } from './routes/forget-route.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerMcpRoutes } from './routes/mcp-route.js';
+import { registerPeopleRoutes } from './routes/people-routes.js';
 import { registerRetrieveRoute } from './routes/retrieve-route.js';
 import { registerSaveRoute } from './routes/save-route.js';
 import { registerStatsRoute } from './routes/stats-route.js';
@@ -63,6 +64,7 @@ export function createServiceApp(deps: ServiceDeps): Hono<ServiceEnv> {
   registerStatsRoute(app, deps);
   registerMcpRoutes(app, deps);
   registerViewerRoutes(app, deps);
+  registerPeopleRoutes(app, deps);
   registerUiRoutes(app);
 
   app.notFound(renderNotFound);

@@ -16,9 +16,12 @@ test('the service answers exactly these routes', () => {
   const app = createServiceApp({ config } as Partial<ServiceDeps> as ServiceDeps);
   const routes = new Set(app.routes.filter((r) => r.path !== '/*').map((r) => `${r.method} ${r.path}`));
   assert.deepEqual([...routes].sort(), [
+    'DELETE /bots/:bot/people/:id',
+    'DELETE /bots/:bot/people/:id/accounts',
     'DELETE /mcp',
     'GET /admin/forget-log',
     'GET /bots/:bot/forget-selection',
+    'GET /bots/:bot/people',
     'GET /bots/:bot/points',
     'GET /bots/:bot/points/:id',
     'GET /bots/:bot/stats',
@@ -29,6 +32,10 @@ test('the service answers exactly these routes', () => {
     'GET /ui',
     'GET /ui/:file',
     'GET /whoami',
+    'PATCH /bots/:bot/people/:id',
+    'POST /bots/:bot/link-codes',
+    'POST /bots/:bot/link-codes/redeem',
+    'POST /bots/:bot/people',
     'POST /forget',
     'POST /mcp',
     'POST /retrieve',

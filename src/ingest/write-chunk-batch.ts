@@ -4,7 +4,7 @@
  * to try again; nothing is dropped.
  */
 import { formatChunk } from '../chunking/chunk-format.js';
-import type { ChunkPayload } from '../chunking/memory-message.js';
+import type { ChunkPayload, PeopleNames } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ConfigError, isMemoryPoolError } from '../errors/memory-pool-error.js';
@@ -44,6 +44,8 @@ export interface ChunkBatchDeps {
    * happened during the write), asked after each write; undefined when none.
    */
   readonly followerOf?: ((collection: string) => Promise<string | undefined>) | undefined;
+  /** The bot's linked people (src/people/people-names.ts): a linked account's chunks carry the person's name. */
+  readonly peopleNames?: ((bot: string) => Promise<PeopleNames>) | undefined;
 }
 
 /** The embedder that writes `collection`'s vectors. */
@@ -275,7 +277,8 @@ async function buildPayload(deps: ChunkBatchDeps, chunk: PlannedChunk): Promise<
         'is no longer configured; add it back to write its pending chunks',
       );
     }
-    return formatChunk(await deps.journal.chunks.chunkMessages(chunk.chunkId), bot);
+    const people = await deps.peopleNames?.(bot.name);
+    return formatChunk(await deps.journal.chunks.chunkMessages(chunk.chunkId), { ...bot, people });
   } catch (error) {
     await recordChunkFailure(deps, [chunk], error, { permanent: true });
     return undefined;

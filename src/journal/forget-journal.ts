@@ -11,7 +11,8 @@ import { JournalHealth } from './journal-health.js';
  * direct messages: a person's "forget me" covers both sides of their private conversation.
  */
 export interface MessageMatch {
-  readonly field: 'source' | 'userId' | 'channelId' | 'guildId';
+  /** `persona`: a person's messages sent with no user id under that name (SillyTavern's history). */
+  readonly field: 'source' | 'userId' | 'channelId' | 'guildId' | 'persona';
   readonly value: string;
 }
 
@@ -88,6 +89,8 @@ export class ForgetJournal {
         return query('channel_id = ?', match.value);
       case 'guildId':
         return query('guild_id = ?', match.value);
+      case 'persona':
+        return query("user_id IS NULL AND speaker_kind = 'user' AND speaker_name = ?", match.value);
       case 'userId':
         return query(
           `(user_id = ? OR (speaker_kind = 'self' AND is_dm = 1 AND conversation IN

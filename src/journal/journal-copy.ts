@@ -38,6 +38,10 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'discord_forgotten_before', key: ['bot', 'kind', 'id'] },
   { name: 'discord_threads', key: ['bot', 'thread_id'] },
   { name: 'discord_gateway', key: ['bot'] },
+  // People (journal-people.ts): names and links. Link codes and failed redeems are left out, as claims are:
+  // they last minutes, and a person asks for a new code.
+  { name: 'people', key: ['bot', 'person_id'] },
+  { name: 'person_accounts', key: ['bot', 'kind', 'value'] },
 ];
 
 /** A row's key values, in the table's key order. */

@@ -20,7 +20,7 @@ test('a journal written by a newer memory-pool is refused as a config error nami
         assert.ok(isMemoryPoolError(error));
         assert.equal(error.code, 'config_invalid');
         assert.equal(error.field, 'dataDir');
-        assert.match(error.message, /schema 99, this build knows 2\); upgrade memory-pool/);
+        assert.match(error.message, /schema 99, this build knows 3\); upgrade memory-pool/);
         return true;
       },
     );
@@ -29,7 +29,7 @@ test('a journal written by a newer memory-pool is refused as a config error nami
   }
 });
 
-test('a journal at schema 1 is upgraded to 2 on open: the Discord tables are added, its rows kept', () => {
+test('a journal at schema 1 is upgraded to 3 on open: the Discord and people tables are added, its rows kept', () => {
   const dir = mkdtempSync(join(tmpdir(), 'journal-schema-'));
   try {
     const journal = openMessageJournal(dir);
@@ -41,13 +41,24 @@ test('a journal at schema 1 is upgraded to 2 on open: the Discord tables are add
     // What a schema-1 build left.
     const db = new BetterSqlite3(join(dir, 'journal.sqlite'));
     db.exec(`DROP TABLE discord_opt_outs; DROP TABLE discord_channel_rules; DROP TABLE discord_backfilled;
-      DROP TABLE discord_forgotten_before; DROP TABLE discord_threads; DROP TABLE discord_gateway`);
+      DROP TABLE discord_forgotten_before; DROP TABLE discord_threads; DROP TABLE discord_gateway;
+      DROP TABLE people; DROP TABLE person_accounts; DROP TABLE link_codes; DROP TABLE link_failures`);
     db.pragma('user_version = 1');
     db.close();
     openMessageJournal(dir).close();
     const reopened = new BetterSqlite3(join(dir, 'journal.sqlite'));
     try {
-      assert.equal(reopened.pragma('user_version', { simple: true }), 2);
+      assert.equal(reopened.pragma('user_version', { simple: true }), 3);
+      assert.equal(
+        (
+          reopened
+            .prepare(
+              "SELECT COUNT(*) AS n FROM sqlite_master WHERE name IN ('people', 'person_accounts', 'link_codes', 'link_failures')",
+            )
+            .get() as { n: number }
+        ).n,
+        4,
+      );
       assert.equal(
         (
           reopened.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name LIKE 'discord_%'").get() as {

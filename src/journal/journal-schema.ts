@@ -3,8 +3,8 @@ import type { Database } from 'better-sqlite3';
 import { ConfigError } from '../errors/memory-pool-error.js';
 
 /** The version this build writes (PRAGMA user_version). 2: the Discord interface's state (it lived in its own
- * `discord.sqlite` before). */
-export const SCHEMA_VERSION = 2;
+ * `discord.sqlite` before). 3: people, their linked accounts and link codes (journal-people.ts). */
+export const SCHEMA_VERSION = 3;
 
 /**
  * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are
@@ -28,7 +28,31 @@ export const SCHEMA_VERSION = 2;
  * discord_*: each bot's Discord state (journal-discord.ts), shared by the replicas that take turns holding its
  * gateway: opt-outs, channel rules, channels back-filled, forgets that bar re-recording, threads recorded
  * from (their parent and whether public, NULL unknown), and until when the gateway was last connected.
+ * people, person_accounts: per bot, a person's one name and the accounts linked to it (the primary key keeps an
+ * account to one person). link_codes: self-service link codes, by the SHA-256 of the code (never the code),
+ * used once; link_failures: failed redeems per account, kept an hour, to rate-limit guessing.
  */
+/** Schema step 3. */
+export const PEOPLE_STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS people (
+     bot TEXT NOT NULL, person_id TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL, PRIMARY KEY (bot, person_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS person_accounts (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'persona')), value TEXT NOT NULL,
+     person_id TEXT NOT NULL, linked_at INTEGER NOT NULL, PRIMARY KEY (bot, kind, value)
+   )`,
+  'CREATE INDEX IF NOT EXISTS person_accounts_by_person ON person_accounts (bot, person_id)',
+  `CREATE TABLE IF NOT EXISTS link_codes (
+     code_hash TEXT PRIMARY KEY, bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
+     expires_at INTEGER NOT NULL, used_at INTEGER
+   )`,
+  `CREATE TABLE IF NOT EXISTS link_failures (
+     bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS link_failures_by_account ON link_failures (bot, kind, value, at)',
+];
+
 /** Schema step 2. */
 const DISCORD_STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS discord_opt_outs (
@@ -145,6 +169,7 @@ const STATEMENTS = [
      updated_at INTEGER NOT NULL
    )`,
   ...DISCORD_STATEMENTS,
+  ...PEOPLE_STATEMENTS,
 ];
 
 /** Creates the tables if needed and refuses a journal written by a newer memory-pool. */

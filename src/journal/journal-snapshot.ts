@@ -1,7 +1,7 @@
 /**
  * @module A bot's journal rows as plain records, for `memory-pool export` and `restore`: the messages (their
  * ids keep dedup and edits working), chunks, tombstones (forgetting stays forgotten), forget audit, and the
- * model recorded for its collection. Rows are written back verbatim, so a restored journal exports the same
+ * model recorded for its collection, and its people with their linked accounts. Rows are written back verbatim, so a restored journal exports the same
  * rows again. The parts index is not carried: its state stays unrecorded, so the restored collection's
  * parts start incomplete and `memory-pool reindex` rebuilds them.
  */
@@ -15,6 +15,8 @@ export const SNAPSHOT_TABLES = [
   'forgotten_messages',
   'forget_audit',
   'collection_models',
+  'people',
+  'person_accounts',
 ] as const;
 export type SnapshotTable = (typeof SNAPSHOT_TABLES)[number];
 
@@ -27,6 +29,8 @@ const SELECTS: Record<SnapshotTable, string> = {
   forgotten_messages: 'SELECT * FROM forgotten_messages WHERE bot = @bot ORDER BY message_id',
   forget_audit: 'SELECT * FROM forget_audit WHERE bot = @bot ORDER BY id',
   collection_models: 'SELECT * FROM collection_models WHERE collection = @collection',
+  people: 'SELECT * FROM people WHERE bot = @bot ORDER BY person_id',
+  person_accounts: 'SELECT * FROM person_accounts WHERE bot = @bot ORDER BY kind, value',
 };
 
 /** Columns that name the bot or its collection, rewritten when a restore targets another name. */
@@ -36,6 +40,8 @@ export const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string 
   forgotten_messages: { bot: 'bot' },
   forget_audit: { bot: 'bot' },
   collection_models: { collection: 'collection' },
+  people: { bot: 'bot' },
+  person_accounts: { bot: 'bot' },
 };
 
 /** Where a row came from, for an error about it: its table and place by default; a restore names the file's line. */

@@ -8,6 +8,7 @@ import type { MemoryMessage } from '../chunking/memory-message.js';
 import type { PlannedChunk } from './chunk-queue.js';
 import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from './forget-journal.js';
 import type { JournalDiscord } from './journal-discord.js';
+import type { JournalPeople } from './journal-people.js';
 import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from './journal-snapshot.js';
 import type { PendingConversation, RecordResult } from './message-journal.js';
 import type { JournalMessage } from './message-rows.js';
@@ -61,6 +62,8 @@ export interface Journal {
   readonly changes: JournalChanges;
   /** Each bot's Discord interface state (journal-discord.ts). */
   readonly discord: JournalDiscord;
+  /** Each bot's people, their linked accounts and link codes (journal-people.ts). */
+  readonly people: JournalPeople;
   close(): Promise<void>;
 }
 

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { MemoryMessage } from '../chunking/memory-message.js';
 import { ChunkQueue } from './chunk-queue.js';
-import { CollectionRoutes } from './reembed-routes.js';
 import { ForgetJournal } from './forget-journal.js';
 import { JournalHealth } from './journal-health.js';
-import { JournalSnapshot } from './journal-snapshot.js';
 import { applyJournalSchema } from './journal-schema.js';
+import { JournalSnapshot } from './journal-snapshot.js';
 import { conversationKey, type JournalMessage, type MessageRow, toMessage } from './message-rows.js';
 import { PartsIndexState } from './parts-index-state.js';
+import { CollectionRoutes } from './reembed-routes.js';
 import { WalSync } from './wal-sync.js';
 
 export type { PlannedChunk } from './chunk-queue.js';

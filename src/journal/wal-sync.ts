@@ -6,8 +6,8 @@
  * loop, for ~6-20 ms each. Callers that arrive while an fsync runs share the next one (group commit).
  */
 import { closeSync, fdatasync, fsync, open } from 'node:fs';
-import { promisify } from 'node:util';
 import { dirname } from 'node:path';
+import { promisify } from 'node:util';
 import { JournalError } from '../errors/memory-pool-error.js';
 import type { JournalHealth } from './journal-health.js';
 

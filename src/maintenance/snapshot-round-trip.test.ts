@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { runExport } from '../cli/commands/export-command.js';
 import { runRestore } from '../cli/commands/restore-command.js';
-import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
-import type { TestService } from '../service/test-support/start-test-service.js';
 import {
   captureOutput,
   startServiceWithMemories,
   writeDataToolConfig,
 } from '../cli/commands/test-support/data-tool-fixture.js';
+import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
+import type { TestService } from '../service/test-support/start-test-service.js';
 
 const NOW = () => Date.UTC(2026, 11, 3, 12);
 
@@ -80,6 +80,8 @@ describe('export and restore', () => {
         forget_audit: 1,
         forgotten_messages: 1,
         messages: 4,
+        people: 1,
+        person_accounts: 1,
       },
     });
   });

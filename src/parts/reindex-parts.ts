@@ -8,12 +8,13 @@ import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { PlannedChunk } from '../journal/chunk-queue.js';
 import { type LeaseGuard, runUnderLease, UNLEASED } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
+import { toPeopleNames } from '../people/people-names.js';
+import { sleep } from '../runtime/retry.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore } from '../store/point-store.js';
+import { unsourcedPoints } from '../store/store-filters.js';
 import { partsCollectionName } from './parts-collection-name.js';
 import { type ChunkToIndex, type PartsIndex, partsOfChunks } from './parts-index.js';
-import { unsourcedPoints } from '../store/store-filters.js';
-import { sleep } from '../runtime/retry.js';
 
 export interface ReindexDeps {
   /** The bots, each with the collection whose parts to build (after a switch: the routed one). */
@@ -238,10 +239,12 @@ async function indexable(
   bot: MemoryPoolConfig['bots'][string],
 ): Promise<ChunkToIndex[]> {
   const toIndex: ChunkToIndex[] = [];
+  // Named as the writer names them: a linked account under its person's name (docs/people.md).
+  const speakers = { ...bot, people: toPeopleNames(await journal.people.list(bot.name)) };
   for (const c of chunks) {
     const messages = await journal.chunks.chunkMessages(c.chunkId);
     if (messages.length > 0)
-      toIndex.push({ chunkId: c.chunkId, bot: c.bot, payload: formatChunk(messages, bot) });
+      toIndex.push({ chunkId: c.chunkId, bot: c.bot, payload: formatChunk(messages, speakers) });
   }
   return toIndex;
 }

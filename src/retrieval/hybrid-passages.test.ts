@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { testBot } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
-import { testBot } from '../config/test-support/test-bot.js';
 
 const DAY = Date.UTC(2026, 4, 7, 9);
 const where = { channel_id: 'c1' };

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { RecallScope } from '../config/config-types.js';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
 import { matchFilter } from '../store/test-support/match-filter.js';
 import { retrieveRequestSchema } from '../wire/retrieve-request.js';
 import { buildRecallFilter } from './recall-scope.js';
-import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 
 const SCOPES: RecallScope[] = ['global', 'guild', 'channel', 'dm-private'];
 // One bot per scope, each with its own collection holding the same memories.

@@ -21,6 +21,11 @@ export interface RecallContext {
   readonly channelId?: string;
   /** Inferred when absent: a channel without a guild is a DM (Discord's shape). */
   readonly isDm?: boolean;
+  /**
+   * Asked in a DM by a linked person (docs/people.md): that person's DMs on every platform, which the DM scopes
+   * count as this DM. Undefined (nobody linked) leaves every filter exactly as before.
+   */
+  readonly personDms?: readonly { readonly source: string; readonly channelId: string }[];
 }
 
 const isDmPoint = matchValue('isDm', true);
@@ -61,10 +66,19 @@ export function buildRecallFilter(
 /** The filter for `scope` seen from `context`; undefined = no filter. */
 export function buildScopeFilter(scope: RecallScope, context: RecallContext): StoreFilter | undefined {
   const isDm = context.isDm ?? (context.channelId !== undefined && context.guildId === undefined);
-  const thisDm =
-    context.channelId === undefined
-      ? undefined
-      : allOf(isDmPoint, matchValue('channelId', context.channelId));
+  const sameDm = context.channelId === undefined ? undefined : matchValue('channelId', context.channelId);
+  // This DM, or (asked in a DM by a linked person) any DM of that person, each in the source that saved it.
+  const personDms = isDm ? (context.personDms ?? []) : [];
+  const ownDms =
+    sameDm === undefined || personDms.length === 0
+      ? sameDm
+      : anyOf(
+          sameDm,
+          ...personDms.map((dm) =>
+            allOf(matchValue('source', dm.source), matchValue('channelId', dm.channelId)),
+          ),
+        );
+  const thisDm = ownDms === undefined ? undefined : allOf(isDmPoint, ownDms);
   const must: StoreCondition[] = [];
   const mustNot: StoreCondition[] = [];
   switch (scope) {
@@ -72,8 +86,8 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
       break;
     case 'dm-private':
       // DM memories stay in their own DM; everything else is shared.
-      if (isDm && context.channelId !== undefined) {
-        mustNot.push(allOf(isDmPoint, noneOf(matchValue('channelId', context.channelId))));
+      if (isDm && ownDms !== undefined) {
+        mustNot.push(allOf(isDmPoint, noneOf(ownDms)));
       } else {
         mustNot.push(isDmPoint);
       }
@@ -92,7 +106,7 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
           ? isEmpty('guildId')
           : anyOf(isEmpty('guildId'), matchValue('guildId', context.guildId));
       const neutral = allOf(isEmpty('channelId'), notDm, ownGuildOrNone);
-      const own = context.channelId !== undefined ? matchValue('channelId', context.channelId) : undefined;
+      const own = isDm ? ownDms : sameDm;
       must.push(own ? anyOf(own, neutral) : neutral);
       break;
     }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 import { ScriptedEmbedder } from '../embedding/test-support/scripted-embedder.js';
 import { startTestService } from '../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS } from '../config/test-support/test-bot.js';
 
 test('a recall that cannot finish in time answers 503 recall_timeout, and stops waiting for the embedder', async () => {
   const embedder = new ScriptedEmbedder(TEST_DIMENSIONS);

@@ -6,14 +6,16 @@
  */
 
 import { readHeldMessageIds } from '../chunking/held-message-ids.js';
-import type { MemoryMessage } from '../chunking/memory-message.js';
+import type { MemoryMessage, PeopleNames } from '../chunking/memory-message.js';
 import type { BotConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
+import type { AccountKey, DmChannel } from '../journal/journal-people.js';
 import type { Logger } from '../logging/logger.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import type { ScoredStorePoint, StoreFilter } from '../store/point-store.js';
 import { joinFilters } from '../store/store-filters.js';
 import type {
@@ -27,9 +29,8 @@ import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { type HybridSearch, searchHybrid, type WordSearches } from './search-hybrid.js';
-import { startEarlyRecall } from './start-early-recall.js';
 import { selectHits } from './select-hits.js';
-import type { MemoryStore } from '../store/memory-store.js';
+import { startEarlyRecall } from './start-early-recall.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
 import { timeFilter } from './time/time-filter.js';
 import { weighByWindow } from './time/weigh-by-window.js';
@@ -48,6 +49,10 @@ export interface RetrieveDeps {
    * matched; without it every hit is its whole chunk.
    */
   readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
+  /** The bot's linked people, so a passage is cut from a chunk written under their names (the writer's cache). */
+  readonly peopleNames?: (bot: string) => Promise<PeopleNames>;
+  /** The DMs of the person a user account is linked to (all their accounts); undefined when it is linked to nobody. */
+  readonly personDms?: (bot: string, account: AccountKey) => Promise<readonly DmChannel[] | undefined>;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
   /**
@@ -104,12 +109,14 @@ async function recall(
   // The query without the words that named its window is what is embedded and matched by word.
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
+  const personDms = await readAskerDms(deps, bot, request);
   const scopeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
       ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
       ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
+      ...(personDms === undefined ? {} : { personDms }),
     },
     {
       ...(request.scope ? { scope: request.scope } : {}),
@@ -162,7 +169,7 @@ async function recall(
       candidates = await recallPassages(
         {
           bot: bot.name,
-          speakers: bot,
+          speakers: { ...bot, people: await deps.peopleNames?.(bot.name) },
           readChunks: async (ids) => {
             const records = await deps.store.retrievePoints(bot.collection, ids);
             // Chunks gone behind memory-pool's back (the collection deleted and created again) leave parts.
@@ -257,4 +264,20 @@ function chunkOnly(point: ScoredStorePoint, index: number): RetrieveExplanation 
     signals: { chunk_dense: { rank: index + 1, score: point.score } },
     parts: [],
   };
+}
+
+/**
+ * Asked in a DM by an account linked to a person: that person's DMs on every platform (their DM scope). The asker
+ * is the account the request names (`discord_user_id` is the account `discord:<id>`); undefined otherwise.
+ */
+async function readAskerDms(
+  deps: RetrieveDeps,
+  bot: BotConfig,
+  request: RetrieveRequest,
+): Promise<readonly DmChannel[] | undefined> {
+  const isDm = request.is_dm ?? (request.channel_id !== undefined && request.guild_id === undefined);
+  const asker =
+    request.discord_user_id !== undefined ? `discord:${request.discord_user_id}` : request.user_id;
+  if (!isDm || asker === undefined || deps.personDms === undefined) return undefined;
+  return deps.personDms(bot.name, { kind: 'user', value: asker });
 }

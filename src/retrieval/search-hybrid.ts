@@ -7,10 +7,10 @@ import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { encodeQueryTerms } from '../parts/sparse-vector.js';
 import { tokenizeText } from '../parts/tokenize-text.js';
 import { DENSE_VECTOR, SPARSE_VECTOR } from '../store/hybrid-point-store.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import type { ScoredStorePoint, StoreCondition, StoreFilter } from '../store/point-store.js';
 import { allOf, withoutSource } from '../store/store-filters.js';
 import { type FusedEntry, fuseScores, type RankedEntry } from './fuse-scores.js';
-import type { MemoryStore } from '../store/memory-store.js';
 
 export interface HybridSearch {
   readonly collection: string;

@@ -15,6 +15,7 @@ import type { Journal } from '../journal/journal.js';
 import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js';
 import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
+import { seedPeople } from '../people/seed-people.js';
 import { startQdrantServer } from '../qdrant-server/http/server.js';
 import { listenHttp } from '../runtime/listen-http.js';
 import type { MemoryStore } from '../store/memory-store.js';
@@ -124,6 +125,12 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     // or Postgres) holds the Discord state and the gateway lease.
     const journal = options.journal ?? (await openJournal(config, { serving: true }));
     closers.push(() => journal.close());
+    // speakerAliases seed the journal's people (docs/people.md); links made since are kept as they are.
+    for (const seeded of await seedPeople(journal, config.bots, Date.now())) {
+      if (seeded.created + seeded.linked + seeded.skipped.length > 0) {
+        logger.info(seeded, 'people seeded from speakerAliases');
+      }
+    }
     let storeUrl: string | undefined;
     let store = options.store;
     if (store === undefined) {

@@ -14,7 +14,7 @@ const pointIdSchema = z.union(
 );
 
 /**
- * Exactly one selector: `message_ids`, `source`, `discord_user_id` / `user_id`, `channel_id` or `guild_id`.
+ * Exactly one selector: `message_ids`, `source`, `discord_user_id` / `user_id`, `channel_id`, `guild_id` or `person`.
  * Points SillyTavern wrote have no source; only `include_unsourced: true` (admin) reaches them: all of them with
  * `source: null`, or some with `point_ids`.
  */
@@ -29,6 +29,11 @@ export const forgetRequestSchema = z.object({
   user_id: id.optional(),
   channel_id: id.optional(),
   guild_id: id.optional(),
+  /**
+   * A person's id (GET /bots/{bot}/people): every message of every linked account, and the companion's replies in
+   * their DMs, in every source; with `include_unsourced: true` (admin) also SillyTavern's points naming their persona.
+   */
+  person: id.optional(),
 });
 
 export type ForgetRequest = z.infer<typeof forgetRequestSchema>;

@@ -59,6 +59,12 @@ export const retrieveRequestSchema = z.object({
   channel_id: z.string().min(1).max(200).optional(),
   /** Inferred when absent: a channel_id without a guild_id is a DM. */
   is_dm: z.boolean().optional(),
+  /**
+   * Who asks, in a DM (docs/people.md): a person linked across accounts recalls the DMs of all their accounts, on
+   * every platform, never anyone else's. Sent by the interface key that vouches for its users, as in /save.
+   */
+  discord_user_id: z.string().min(1).max(200).optional(),
+  user_id: z.string().min(1).max(200).optional(),
   /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
   scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
   /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */

@@ -4,20 +4,20 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import type { Journal } from '../../journal/journal.js';
 import type { DoctorCheck } from '../../maintenance/doctor-check.js';
 import {
-  type FreeSpace,
   checkApiKeys,
   checkBacklog,
   checkEmbedder,
   checkJournal,
   checkStore,
+  type FreeSpace,
   journalFailure,
 } from '../../maintenance/doctor-checks.js';
 import { checkCollections } from '../../maintenance/doctor-collection-checks.js';
-import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
 import { checkOrphanParts } from '../../maintenance/doctor-parts-checks.js';
-import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
+import { checkRecallModes } from '../../maintenance/doctor-recall-mode.js';
 import { type DataStore, loadCommandConfig, openDataStore } from '../command-context.js';
 import { countNoun } from '../../runtime/count-noun.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 
 export interface DoctorCommandOptions {
   config?: string;

@@ -3,8 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { captureOutput, writeDataToolConfig } from './test-support/data-tool-fixture.js';
 import { runExport } from './export-command.js';
+import { captureOutput, writeDataToolConfig } from './test-support/data-tool-fixture.js';
 
 describe('export --out to a path it cannot write', () => {
   let dir: string;

@@ -1,16 +1,17 @@
 /** @module `memory-pool export --bot B [--out file]`: one portable snapshot of a bot's memory (JSON Lines, gzip optional). */
-import { liveCollection } from '../../core/bot-collections.js';
+
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Command } from 'commander';
+import { liveCollection } from '../../core/bot-collections.js';
 import { type ExportSummary, exportSnapshot } from '../../maintenance/export-snapshot.js';
 import { isGzipPath } from '../../maintenance/snapshot-format.js';
-import { type CommandOutput, CommandFailure, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
 import { checkExportDestination } from './check-export-destination.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 import { countNoun } from '../../runtime/count-noun.js';
 

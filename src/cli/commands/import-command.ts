@@ -6,8 +6,8 @@ import type { Command } from 'commander';
 import { isMemoryPoolError } from '../../errors/memory-pool-error.js';
 import type { ImportSummary } from '../../importers/import-history.js';
 import { IMPORT_KINDS, type ImportReadOptions, isImportKind } from '../../importers/import-kinds.js';
-import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 import { countNoun } from '../../runtime/count-noun.js';
 

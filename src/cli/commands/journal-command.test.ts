@@ -58,6 +58,8 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     assert.equal(first.code, 0, first.err);
     assert.equal(first.summary.tables.messages.inserted, 6); // m4 was forgotten: its row is gone
     for (const table of DISCORD_TABLES) assert.equal(first.summary.tables[table]?.inserted, 1, table);
+    assert.equal(first.summary.tables.people?.inserted, 1);
+    assert.equal(first.summary.tables.person_accounts?.inserted, 2);
     const copied = await readPostgres(url);
     assert.deepEqual(copied, await readDataDir(source));
     assert.deepEqual(copied.discord, {
@@ -68,6 +70,10 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
       threads: [{ threadId: 't1', parentId: 'c8', isPublic: true }],
       connectedUntil: 25,
     });
+    assert.deepEqual(
+      (copied.people as { name: string; accounts: unknown[] }[]).map((p) => [p.name, p.accounts.length]),
+      [['Ann \\ B', 2]],
+    );
     const concurrent = await openPostgresCopyTarget(url);
     const meanwhile = await copy(config, url);
     await concurrent.close();

@@ -4,14 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RetrieveHit } from '../../wire/retrieve-request.js';
-import { type TestService, startTestService } from '../../service/test-support/start-test-service.js';
 import { testBot } from '../../config/test-support/test-bot.js';
+import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import type { RetrieveHit } from '../../wire/retrieve-request.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'src/cli/main.ts', 'mcp'];

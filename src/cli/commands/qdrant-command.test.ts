@@ -1,10 +1,10 @@
 /** @module Tests `memory-pool qdrant` as a user runs it: a child process that serves Qdrant's API and refuses unsafe binds. */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 

@@ -1,10 +1,10 @@
 /** @module `memory-pool qdrant`: runs the embedded Qdrant-compatible store alone, for SillyTavern or any Qdrant client. */
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger, type LogFormat } from '../../logging/logger.js';
-import { logFormatOption } from '../log-format-option.js';
-import { closeOnSignal } from '../close-on-signal.js';
 import { isLoopbackHost } from '../../runtime/is-loopback-host.js';
 import { readEnv } from '../../runtime/read-env.js';
+import { closeOnSignal } from '../close-on-signal.js';
+import { logFormatOption } from '../log-format-option.js';
 
 interface QdrantCommandOptions {
   data: string;

@@ -13,8 +13,8 @@ import {
   reembedCollection,
 } from '../../maintenance/reembed-collection.js';
 import { formatHttpUrl } from '../../runtime/format-http-url.js';
-import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 import { countNoun } from '../../runtime/count-noun.js';
 

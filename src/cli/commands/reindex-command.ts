@@ -1,8 +1,8 @@
 /** @module `memory-pool reindex --bot B`: builds the parts of the chunks a bot stored before its parts index existed. */
 import type { Command } from 'commander';
 import type { ReindexSummary } from '../../parts/reindex-parts.js';
-import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { connectCommandStore, loadBotConfig, routeCommandBots } from '../command-context.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 import { countNoun } from '../../runtime/count-noun.js';
 

@@ -1,15 +1,16 @@
 /** @module `memory-pool restore <file> --bot B [--into-collection C]`: a snapshot back into an empty collection. */
-import { liveCollection } from '../../core/bot-collections.js';
-import { createReadStream, existsSync, openSync, readSync, closeSync } from 'node:fs';
+
+import { closeSync, createReadStream, existsSync, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Command } from 'commander';
+import { liveCollection } from '../../core/bot-collections.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
+import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
 import { type RestoreSummary, restoreSnapshot } from '../../maintenance/restore-snapshot.js';
 import { isPartsName } from '../../parts/parts-ownership.js';
-import type { SnapshotSource } from '../../maintenance/read-snapshot.js';
-import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
+import { CommandFailure, type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { createCommandProgress } from './command-progress.js';
 import { countNoun } from '../../runtime/count-noun.js';
 

@@ -1,7 +1,6 @@
 /** @module `memory-pool serve`: the memory service with its HTTP API (and the embedded store, when configured). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configOption } from './command-io.js';
 import type { Command } from 'commander';
 import type { DiscordConfig, MemoryPoolConfig } from '../../config/config-types.js';
 import { describeConfig } from '../../config/describe-config.js';
@@ -13,6 +12,7 @@ import { closeOnSignal } from '../close-on-signal.js';
 import { applyDiscordCommandsFlag, discordCommandsOption } from '../discord-commands-option.js';
 import { logFormatOption } from '../log-format-option.js';
 import { describeStartup } from './startup-banner.js';
+import { configOption } from './command-io.js';
 
 interface ServeOptions {
   config?: string;

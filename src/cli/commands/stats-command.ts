@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { liveCollection } from '../../core/bot-collections.js';
 import { readBotStats } from '../../core/read-bot-stats.js';
-import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { loadCommandConfig, openDataTools, requireConfiguredBot } from '../command-context.js';
+import { type CommandOutput, configOption, processOutput, runCommand } from './command-io.js';
 import { formatStatsTable, toCliStats } from './format-stats.js';
 
 export interface StatsCommandOptions {

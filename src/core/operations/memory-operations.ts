@@ -1,6 +1,6 @@
 /**
- * @module The one set of the service's operations: save, retrieve, forget, stats, the forget log and the
- * viewer's reads and edits. Each takes who asks, which bot and the request, authorizes inside and acts on
+ * @module The one set of the service's operations: save, retrieve, forget, stats, the forget log, the
+ * viewer's reads and edits, and people. Each takes who asks, which bot and the request, authorizes inside and acts on
  * the collection the bot uses now (BotCollections), so HTTP, Discord and MCP cannot differ.
  */
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
@@ -11,6 +11,7 @@ import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
 import type { ChannelMessage, Journal } from '../../journal/journal.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import type { RenameScheduler } from '../../people/rename-scheduler.js';
 import type { MemoryStore } from '../../store/memory-store.js';
 import type {
   ForgetLogEntry,
@@ -24,6 +25,7 @@ import type { BotStatsResponse } from '../../wire/stats-response.js';
 import type { BotCollections } from '../bot-collections.js';
 import { readBotStats, toStatsResponse } from '../read-bot-stats.js';
 import type { MemoryCapabilities } from './memory-capabilities.js';
+import { createPeopleOperations, type PeopleOperations } from './people-operations.js';
 import { createViewerOperations, type ViewerOperations } from './viewer-operations.js';
 
 /** How a forget selects journaled messages (Discord counts what a forget would remove). */
@@ -37,6 +39,8 @@ export interface MemoryOperationsDeps extends MemoryCapabilities {
   readonly metrics: ServiceMetrics;
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
+  /** Renames stored chunks after a link changes (people operations). */
+  readonly renames?: RenameScheduler | undefined;
 }
 
 export interface MemoryOperations {
@@ -75,6 +79,8 @@ export interface MemoryOperations {
   ): Promise<ForgetLogResponse>;
   stats(principal: Principal, botName: string): Promise<BotStatsResponse>;
   readonly viewer: ViewerOperations;
+  /** People and link codes (people-operations.ts). */
+  readonly people: PeopleOperations;
 }
 
 /** Builds the operations over the assembled parts (src/core/assemble-service.ts). */
@@ -144,5 +150,6 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
     },
 
     viewer: createViewerOperations(deps),
+    people: createPeopleOperations(deps),
   };
 }

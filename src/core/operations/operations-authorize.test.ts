@@ -17,6 +17,7 @@ import { createLogger } from '../../logging/logger.js';
 import { createMemoryPointStore } from '../../store/test-support/memory-point-store.js';
 import { assembleService } from '../assemble-service.js';
 import type { MemoryOperations } from './memory-operations.js';
+import type { PeopleOperations } from './people-operations.js';
 
 /** Every rights a key can have, but for the bot `other` only. */
 const otherBotKey: Principal = {
@@ -25,7 +26,10 @@ const otherBotKey: Principal = {
 };
 
 /** One call per operation, each for the bot `mythos`, which the key may not touch. */
-const CALLS: Record<Exclude<keyof MemoryOperations, 'viewer'>, (ops: MemoryOperations) => unknown> = {
+const CALLS: Record<
+  Exclude<keyof MemoryOperations, 'viewer' | 'people'>,
+  (ops: MemoryOperations) => unknown
+> = {
   save: (ops) => ops.save(otherBotKey, 'mythos', { bot: 'mythos', messages: [] }),
   retrieve: (ops) => ops.retrieve(otherBotKey, 'mythos', { bot: 'mythos', query_text: 'x' } as never),
   forget: (ops) => ops.forget(otherBotKey, 'mythos', { bot: 'mythos', message_ids: ['m1'] } as never),
@@ -35,6 +39,18 @@ const CALLS: Record<Exclude<keyof MemoryOperations, 'viewer'>, (ops: MemoryOpera
     ops.journaledInChannel(otherBotKey, 'mythos', { channelId: 'c1', fromTs: 0, toTs: 1 }),
   forgetLog: (ops) => ops.forgetLog(otherBotKey, 'mythos', undefined),
   stats: (ops) => ops.stats(otherBotKey, 'mythos'),
+};
+
+const account = { discord_user_id: '1' };
+/** The same for the people operations. */
+const PEOPLE_CALLS: Record<keyof PeopleOperations, (ops: PeopleOperations) => unknown> = {
+  list: (ops) => ops.list(otherBotKey, 'mythos'),
+  create: (ops) => ops.create(otherBotKey, 'mythos', { name: 'A', accounts: [account] }),
+  update: (ops) => ops.update(otherBotKey, 'mythos', 'p1', { name: 'B' }),
+  remove: (ops) => ops.remove(otherBotKey, 'mythos', 'p1'),
+  createLinkCode: (ops) => ops.createLinkCode(otherBotKey, 'mythos', account),
+  redeemLinkCode: (ops) => ops.redeemLinkCode(otherBotKey, 'mythos', { code: 'ABCDE-FGHJK', account }),
+  unlinkAccount: (ops) => ops.unlinkAccount(otherBotKey, 'mythos', 'p1', account),
 };
 
 test('every operation in the set refuses a key without rights for the bot', async (t) => {
@@ -61,13 +77,21 @@ test('every operation in the set refuses a key without rights for the bot', asyn
   });
   t.after(() => service.close());
   const { operations } = service;
-  const named = Object.keys(operations).filter((name) => name !== 'viewer');
+  const named = Object.keys(operations).filter((name) => name !== 'viewer' && name !== 'people');
   assert.deepEqual(named.sort(), Object.keys(CALLS).sort(), 'an operation this test does not call');
   for (const [name, call] of Object.entries(CALLS)) {
     await assert.rejects(
       async () => call(operations),
       (error: unknown) => error instanceof AuthError && error.code === 'forbidden',
       name,
+    );
+  }
+  assert.deepEqual(Object.keys(operations.people).sort(), Object.keys(PEOPLE_CALLS).sort());
+  for (const [name, call] of Object.entries(PEOPLE_CALLS)) {
+    await assert.rejects(
+      async () => call(operations.people),
+      (error: unknown) => error instanceof AuthError && error.code === 'forbidden',
+      `people.${name}`,
     );
   }
 });

@@ -6,6 +6,7 @@ import { findFreePort } from '../../runtime/find-free-port.js';
 import { skipWithoutPostgres, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
 import { checkPostgresJournal } from './check-postgres-journal.js';
 import { openPostgresJournal } from './postgres-journal.js';
+import { SCHEMA_VERSION } from './postgres-schema.js';
 
 const PASSWORD = 'pg-pass-Secret';
 
@@ -82,7 +83,7 @@ describe('the Postgres journal at start-up', { skip: skipWithoutPostgres }, () =
     await client.connect();
     try {
       const versions = await client.query('SELECT version FROM journal_schema');
-      assert.deepEqual(versions.rows, [{ version: 2 }]);
+      assert.deepEqual(versions.rows, [{ version: SCHEMA_VERSION }]);
       await client.query('UPDATE journal_schema SET version = 99');
     } finally {
       await client.end();

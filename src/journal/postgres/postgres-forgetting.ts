@@ -5,6 +5,7 @@
 import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from '../forget-journal.js';
 import type { ChannelMessage, JournalForgetting } from '../journal.js';
 import type { PgSession } from './postgres-session.js';
+import { encodeText } from './postgres-text.js';
 
 /** Targets per transaction, as in SQLite: a long forget never holds its locks for long. */
 const FORGET_SLICE = 250;
@@ -23,11 +24,15 @@ export class PostgresForgetting implements JournalForgetting {
       match.field === 'userId'
         ? `(user_id = $2 OR (speaker_kind = 'self' AND is_dm = 1 AND conversation IN
              (SELECT conversation FROM messages WHERE bot = $1 AND user_id = $2 AND is_dm = 1)))`
-        : `${MATCH_COLUMN[match.field]} = $2`;
+        : match.field === 'persona'
+          ? "user_id IS NULL AND speaker_kind = 'user' AND speaker_name = $2"
+          : `${MATCH_COLUMN[match.field]} = $2`;
+    // speaker_name is stored escaped (postgres-text.ts).
+    const value = match.field === 'persona' ? encodeText(match.value) : match.value;
     const rows = await this.#db.rows<{ source: string; message_id: string }>(
       `SELECT source, message_id FROM messages WHERE bot = $1 AND ${where}
        AND ($3::text[] IS NULL OR source = ANY($3))`,
-      [bot, match.value, sources ?? null],
+      [bot, value, sources ?? null],
     );
     return rows.map((row) => ({ source: row.source, id: row.message_id }));
   }

@@ -229,7 +229,7 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     assert.deepEqual((await b.botCounts('s')).bySource, { api: 1 });
   });
 
-  test('a journal at schema 1 is migrated to 2: the Discord tables are added, its rows kept', {
+  test('a journal at schema 1 is migrated to 3: the Discord and people tables are added, its rows kept', {
     timeout: 20_000,
   }, async () => {
     const old = await server.createDatabase('schema_one');
@@ -239,20 +239,22 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
       1,
     );
     await first.close();
-    // Back to what a schema-1 build left: no Discord tables, version 1.
+    // Back to what a schema-1 build left: no Discord or people tables, version 1.
     const client = new pg.Client({ connectionString: old });
     await client.connect();
     await client.query(
       `DROP TABLE discord_opt_outs, discord_channel_rules, discord_backfilled, discord_forgotten_before,
-         discord_threads, discord_gateway; UPDATE journal_schema SET version = 1`,
+         discord_threads, discord_gateway, people, person_accounts, link_codes, link_failures;
+       UPDATE journal_schema SET version = 1`,
     );
     const upgraded = await openPostgresJournal(old);
     try {
       assert.equal(
         (await client.query<{ version: number }>('SELECT version FROM journal_schema')).rows[0]?.version,
-        2,
+        3,
       );
       assert.equal(await upgraded.discord.setOptedOut('o', 'u1', true, 1), true);
+      assert.equal(await upgraded.people.create('o', { id: 'p', name: 'O', accounts: [] }, 1), undefined);
       assert.deepEqual((await upgraded.botCounts('o')).bySource, { api: 1 });
     } finally {
       await upgraded.close();

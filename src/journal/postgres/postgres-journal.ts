@@ -16,6 +16,7 @@ import { PostgresDiscord } from './postgres-discord.js';
 import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
+import { PostgresPeople } from './postgres-people.js';
 import { PostgresPartsIndexes, PostgresRoutes } from './postgres-routes.js';
 import { applyPostgresSchema } from './postgres-schema.js';
 import { PgSession } from './postgres-session.js';
@@ -104,6 +105,7 @@ class PostgresJournal implements Journal {
   readonly leases;
   readonly changes: JournalChanges;
   readonly discord;
+  readonly people;
 
   readonly #db: PgSession;
   readonly #close: () => Promise<void>;
@@ -119,6 +121,7 @@ class PostgresJournal implements Journal {
     this.snapshots = new PostgresSnapshots(db);
     this.leases = new PostgresLeases(db);
     this.discord = new PostgresDiscord(db);
+    this.people = new PostgresPeople(db);
     this.changes = changes;
   }
 

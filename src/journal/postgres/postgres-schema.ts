@@ -7,8 +7,8 @@ import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { PgSession } from './postgres-session.js';
 
 /** The version this build writes (journal_schema.version). 1: the journal, leases and chunk claims; 2: the Discord
- * interface's state (journal-discord.ts). */
-export const SCHEMA_VERSION = 2;
+ * interface's state (journal-discord.ts); 3: people, their accounts and link codes (journal-people.ts). */
+export const SCHEMA_VERSION = 3;
 /** How long a migration waits for a table lock before it gives up (the replica's start fails, retried). */
 const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 /** Any fixed key; only memory-pool's migration takes it. */
@@ -85,6 +85,24 @@ const STATEMENTS = [
      PRIMARY KEY (bot, thread_id)
    )`,
   `CREATE TABLE IF NOT EXISTS discord_gateway (bot TEXT PRIMARY KEY, connected_at BIGINT NOT NULL)`,
+  // Step 3.
+  `CREATE TABLE IF NOT EXISTS people (
+     bot TEXT NOT NULL, person_id TEXT NOT NULL, name TEXT NOT NULL, created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL, PRIMARY KEY (bot, person_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS person_accounts (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'persona')), value TEXT NOT NULL,
+     person_id TEXT NOT NULL, linked_at BIGINT NOT NULL, PRIMARY KEY (bot, kind, value)
+   )`,
+  'CREATE INDEX IF NOT EXISTS person_accounts_by_person ON person_accounts (bot, person_id)',
+  `CREATE TABLE IF NOT EXISTS link_codes (
+     code_hash TEXT PRIMARY KEY, bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL,
+     expires_at BIGINT NOT NULL, used_at BIGINT
+   )`,
+  `CREATE TABLE IF NOT EXISTS link_failures (
+     bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, at BIGINT NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS link_failures_by_account ON link_failures (bot, kind, value, at)',
 ];
 
 /**

@@ -22,6 +22,8 @@ const SELECTS: Record<SnapshotTable, string> = {
   forgotten_messages: 'SELECT * FROM forgotten_messages WHERE bot = $1 ORDER BY message_id',
   forget_audit: 'SELECT * FROM forget_audit WHERE bot = $1 ORDER BY id',
   collection_models: 'SELECT * FROM collection_models WHERE collection = $1',
+  people: 'SELECT * FROM people WHERE bot = $1 ORDER BY person_id',
+  person_accounts: 'SELECT * FROM person_accounts WHERE bot = $1 ORDER BY kind, value',
 };
 
 /** Tables chosen by the collection rather than the bot (a parameter Postgres cannot type is an error). */

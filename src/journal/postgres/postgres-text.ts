@@ -4,8 +4,9 @@
  * can hold one are stored escaped (ids cannot hold one: the wire refuses it):
  * `\` as `\\` and U+0000 as `\0`, reversibly, and read back as the SQLite journal returns them.
  */
-import { type MessageRow, toMessage } from '../message-rows.js';
+
 import type { JournalMessage } from '../message-rows.js';
+import { type MessageRow, toMessage } from '../message-rows.js';
 
 /** The stored form of `value`. */
 export function encodeText(value: string): string {

@@ -10,10 +10,12 @@ import { toAsync } from '../async-view.js';
 import { FORGET_SLICE, type ForgetTarget, type JournalForgetResult, startForget } from '../forget-journal.js';
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
 import type { JournalDiscord } from '../journal-discord.js';
+import type { JournalPeople } from '../journal-people.js';
 import { MessageJournal, openJournalDatabase } from '../message-journal.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
 import { SqliteDiscord } from './sqlite-discord.js';
+import { SqlitePeople } from './sqlite-people.js';
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
@@ -51,6 +53,7 @@ export class SqliteJournal implements Journal {
   readonly leases: JournalLeases;
   readonly changes: JournalChanges;
   readonly discord: JournalDiscord;
+  readonly people: JournalPeople;
 
   readonly #db: Database;
   readonly #journal: MessageJournal;
@@ -90,6 +93,7 @@ export class SqliteJournal implements Journal {
     this.snapshots = toAsync(journal.snapshots, this.#run);
     this.leases = toAsync(new SqliteLeases(db), this.#run);
     this.discord = this.#durable(toAsync(new SqliteDiscord(db), this.#run));
+    this.people = this.#durablePeople(toAsync(new SqlitePeople(db), this.#run));
     this.#sqliteChanges = inTransaction?.changes ?? new SqliteChanges(db);
     this.changes = this.#sqliteChanges;
   }
@@ -100,13 +104,7 @@ export class SqliteJournal implements Journal {
    */
   #durable(discord: JournalDiscord): JournalDiscord {
     if (this.#depth > 0) return discord;
-    const flushed =
-      <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-      async (...args: A) => {
-        const result = await write(...args);
-        await this.#journal.flush();
-        return result;
-      };
+    const flushed = this.#flushedAfter;
     return {
       readState: discord.readState,
       setOptedOut: flushed(discord.setOptedOut),
@@ -116,6 +114,30 @@ export class SqliteJournal implements Journal {
       noteThread: flushed(discord.noteThread),
       dropThreads: flushed(discord.dropThreads),
       markConnected: flushed(discord.markConnected),
+    };
+  }
+
+  /** `write`, resolving once its commit is fsynced. */
+  readonly #flushedAfter =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await write(...args);
+      await this.#journal.flush();
+      return result;
+    };
+
+  /** As #durable: a link or unlink is acknowledged once it survives a crash. */
+  #durablePeople(people: JournalPeople): JournalPeople {
+    if (this.#depth > 0) return people;
+    const flushed = this.#flushedAfter;
+    return {
+      ...people,
+      create: flushed(people.create),
+      update: flushed(people.update),
+      remove: flushed(people.remove),
+      saveLinkCode: flushed(people.saveLinkCode),
+      useLinkCode: flushed(people.useLinkCode),
+      noteFailedRedeem: flushed(people.noteFailedRedeem),
     };
   }
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import type { CommandOutput } from '../command-io.js';
+import { TEST_DIMENSIONS, testBot } from '../../../config/test-support/test-bot.js';
 import { findFreePort } from '../../../runtime/find-free-port.js';
 import { startServiceOnTestStore } from '../../../service/test-support/start-service-on-test-store.js';
 import type { TestService } from '../../../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS, testBot } from '../../../config/test-support/test-bot.js';
+import type { CommandOutput } from '../command-io.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 
@@ -81,7 +81,10 @@ export async function startServiceWithMemories(): Promise<{
   /** The bot's collection, named for this run. */
   collection: string;
 }> {
-  const { service, client, collection } = await startServiceOnTestStore(testBot('mythos'));
+  const { service, client, collection } = await startServiceOnTestStore(
+    // The alias seeds a person at start (no message here has its id), so the snapshot carries people rows.
+    testBot('mythos', { speakerAliases: { 'telegram:42': 'Helen' } }),
+  );
   let clock = 0;
   const message = (kind: 'user' | 'self', id: string, text: string) => {
     clock += 60_000;

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { type DoctorDeps, runDoctor } from '../doctor-command.js';
 import type { Journal } from '../../../journal/journal.js';
 import { openSqliteJournal } from '../../../journal/sqlite/sqlite-journal.js';
-import type { TestQdrant } from '../../../service/test-support/start-test-qdrant.js';
-import { captureOutput } from './data-tool-fixture.js';
 import { startDataToolStore } from '../../../maintenance/test-support/data-tool-store.js';
+import type { TestQdrant } from '../../../service/test-support/start-test-qdrant.js';
+import { type DoctorDeps, runDoctor } from '../doctor-command.js';
+import { captureOutput } from './data-tool-fixture.js';
 
 export interface DoctorSetup {
   readonly config: string;

@@ -6,13 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { runImport, type ImportCommandOptions } from '../import-command.js';
-import type { CommandOutput } from '../command-io.js';
 import type { BotConfig } from '../../../config/config-types.js';
+import { TEST_DIMENSIONS, testBot } from '../../../config/test-support/test-bot.js';
 import type { ImportSummary } from '../../../importers/import-history.js';
 import { startServiceOnTestStore } from '../../../service/test-support/start-service-on-test-store.js';
 import type { TestService } from '../../../service/test-support/start-test-service.js';
-import { TEST_DIMENSIONS, testBot } from '../../../config/test-support/test-bot.js';
+import type { CommandOutput } from '../command-io.js';
+import { type ImportCommandOptions, runImport } from '../import-command.js';
 
 export interface ImportRun {
   readonly code: number;

@@ -68,6 +68,18 @@ export async function writeSource(dir: string): Promise<string> {
   await journal.discord.noteForgotten(BOT, 'user', 'u2', 24);
   await journal.discord.noteThread(BOT, 't1', 'c8', true);
   await journal.discord.markConnected(BOT, 25);
+  await journal.people.create(
+    BOT,
+    {
+      id: 'p1',
+      name: 'Ann \\ B',
+      accounts: [
+        { kind: 'user', value: 'u1' },
+        { kind: 'persona', value: 'Ann' },
+      ],
+    },
+    26,
+  );
   await journal.close();
   const config = join(dir, 'memory-pool.yaml');
   writeFileSync(
@@ -94,6 +106,7 @@ export async function readJournal(journal: Journal): Promise<Record<string, unkn
     chunkMessages: await journal.chunks.chunkMessages('c1'),
     depth: await journal.queueDepth(),
     discord: await journal.discord.readState(BOT),
+    people: await journal.people.list(BOT),
   };
 }
 

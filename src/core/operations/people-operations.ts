@@ -1,0 +1,256 @@
+/**
+ * @module The people operations (docs/people.md): the owner's (admin) list, create, rename/link/unlink and
+ * delete, and the self-service link codes, which the calling key vouches for as it does for /save's user ids:
+ * it must be allowed to save for the source it saves as. Faces (HTTP now; Discord, Hermes, MCP, the viewer
+ * later) call these, never the journal.
+ */
+import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
+import { ValidationError } from '../../errors/memory-pool-error.js';
+import type { Journal } from '../../journal/journal.js';
+import type { AccountKey, PersonRow } from '../../journal/journal-people.js';
+import { describeAccount, sameAccount, toAccountKey, toWireAccount } from '../../people/account-key.js';
+import {
+  hashLinkCode,
+  LINK_CODE_TTL_MS,
+  LINK_FAILURE_WINDOW_MS,
+  MAX_FAILED_REDEEMS,
+  newLinkCode,
+  normaliseLinkCode,
+} from '../../people/link-code.js';
+import { createPerson, linkAccounts, requirePerson, updatePerson } from '../../people/people-directory.js';
+import type { RenameScheduler } from '../../people/rename-scheduler.js';
+import type {
+  CreatePersonRequest,
+  LinkCodeResponse,
+  PeopleResponse,
+  RedeemLinkCodeRequest,
+  UpdatePersonRequest,
+  WireAccount,
+  WirePerson,
+} from '../../wire/people.js';
+import type { BotCollections } from '../bot-collections.js';
+
+export interface PeopleOperationsDeps {
+  readonly collections: BotCollections;
+  readonly journal: Journal;
+  /** The clock (tests move it past a code's 10 minutes). */
+  readonly now?: () => number;
+  /** Rewrites the stored chunks of the accounts a change touched (src/people/rename-scheduler.ts). */
+  readonly renames?: RenameScheduler | undefined;
+}
+
+export interface PeopleOperations {
+  /** GET /bots/{bot}/people (admin): people, and the accounts seen in messages that nobody is linked to. */
+  list(principal: Principal, botName: string): Promise<PeopleResponse>;
+  create(principal: Principal, botName: string, request: CreatePersonRequest): Promise<WirePerson>;
+  update(
+    principal: Principal,
+    botName: string,
+    id: string,
+    request: UpdatePersonRequest,
+  ): Promise<WirePerson>;
+  /** Unlinks every account and drops the person; no message is forgotten. */
+  remove(principal: Principal, botName: string, id: string): Promise<{ ok: true; unlinked: number }>;
+  /** A one-use code for `account` (10 minutes), to say on another interface. */
+  createLinkCode(principal: Principal, botName: string, account: WireAccount): Promise<LinkCodeResponse>;
+  /** Links the account saying the code with the account that asked for it; answers the person. */
+  redeemLinkCode(principal: Principal, botName: string, request: RedeemLinkCodeRequest): Promise<WirePerson>;
+  /** One account unlinks itself (a key that may save as its source; admin: any account). */
+  unlinkAccount(principal: Principal, botName: string, id: string, account: WireAccount): Promise<WirePerson>;
+}
+
+/** The person as the wire shows it. */
+export function toWirePerson(person: PersonRow): WirePerson {
+  return {
+    id: person.id,
+    name: person.name,
+    accounts: person.accounts.map(toWireAccount),
+    created_at: new Date(person.createdAt).toISOString(),
+    updated_at: new Date(person.updatedAt).toISOString(),
+  };
+}
+
+/** Builds the people operations over the journal. */
+export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperations {
+  const { collections, journal } = deps;
+  const now = deps.now ?? Date.now;
+  const admin = (principal: Principal, botName: string) => {
+    const bot = collections.configured(botName);
+    authorize(principal, { operation: 'admin', bot: bot.name });
+    return bot.name;
+  };
+  /** The key vouches for its users: it must be allowed to save as the source it saves as (as /save). */
+  const vouch = (principal: Principal, botName: string) => {
+    const bot = collections.configured(botName);
+    authorize(principal, {
+      operation: 'save',
+      bot: bot.name,
+      source: principalSource(principal) ?? bot.defaultSource,
+    });
+    return bot.name;
+  };
+  const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
+  /** After a change: the chunks already stored of these accounts are renamed in the background. */
+  const renamed = <T>(bot: string, accounts: readonly AccountKey[], result: T): T => {
+    deps.renames?.schedule(bot, accounts);
+    return result;
+  };
+
+  return {
+    async list(principal, botName) {
+      const bot = admin(principal, botName);
+      const people = await journal.people.list(bot);
+      const linked = people.flatMap((p) => p.accounts);
+      const unlinked = new Map<
+        string,
+        { account: AccountKey; names: Set<string>; sources: Set<string>; messages: number; lastSeen: number }
+      >();
+      for (const seen of await journal.people.seenAccounts(bot)) {
+        if (linked.some((account) => sameAccount(account, seen.account))) continue;
+        const key = describeAccount(seen.account);
+        const entry = unlinked.get(key) ?? {
+          account: seen.account,
+          names: new Set(),
+          sources: new Set(),
+          messages: 0,
+          lastSeen: 0,
+        };
+        for (const name of seen.names) entry.names.add(name);
+        entry.sources.add(seen.source);
+        entry.messages += seen.messages;
+        entry.lastSeen = Math.max(entry.lastSeen, seen.lastSeen);
+        unlinked.set(key, entry);
+      }
+      return {
+        bot,
+        people: people.map(toWirePerson),
+        unlinked: [...unlinked.values()].map((e) => ({
+          account: toWireAccount(e.account),
+          names: [...e.names].sort(),
+          sources: [...e.sources].sort(),
+          messages: e.messages,
+          last_seen: new Date(e.lastSeen).toISOString(),
+        })),
+      };
+    },
+
+    async create(principal, botName, request) {
+      const bot = admin(principal, botName);
+      const accounts = keys(request.accounts);
+      return renamed(
+        bot,
+        accounts,
+        toWirePerson(await createPerson(journal, bot, { name: request.name, accounts }, now())),
+      );
+    },
+
+    async update(principal, botName, id, request) {
+      const bot = admin(principal, botName);
+      const change = {
+        ...(request.name === undefined ? {} : { name: request.name }),
+        add: keys(request.add),
+        remove: keys(request.remove),
+      };
+      const person = await updatePerson(journal, bot, id, change, now());
+      // A rename changes how every account of the person reads; a link or unlink, those accounts.
+      const touched =
+        change.name === undefined
+          ? [...change.add, ...change.remove]
+          : [...person.accounts, ...change.remove];
+      return renamed(bot, touched, toWirePerson(person));
+    },
+
+    async remove(principal, botName, id) {
+      const bot = admin(principal, botName);
+      const person = await requirePerson(journal, bot, id);
+      await journal.people.remove(bot, id);
+      return renamed(bot, person.accounts, { ok: true as const, unlinked: person.accounts.length });
+    },
+
+    async createLinkCode(principal, botName, account) {
+      const bot = vouch(principal, botName);
+      const key = toAccountKey(account);
+      if (key.kind === 'persona') requireAdminForPersona(principal, bot);
+      const code = newLinkCode();
+      const expiresAt = now() + LINK_CODE_TTL_MS;
+      await journal.people.saveLinkCode(
+        { codeHash: hashLinkCode(normaliseLinkCode(code)!), bot, account: key, expiresAt, usedAt: null },
+        now(),
+      );
+      return { code, expires_at: new Date(expiresAt).toISOString() };
+    },
+
+    async redeemLinkCode(principal, botName, request) {
+      const bot = vouch(principal, botName);
+      const account = toAccountKey(request.account);
+      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const normalised = normaliseLinkCode(request.code);
+      if (normalised === undefined) {
+        throw new ValidationError(
+          'code',
+          'code: expected the 10-character code the other interface gave, like ABCDE-FGHJK',
+        );
+      }
+      const at = now();
+      const since = at - LINK_FAILURE_WINDOW_MS;
+      if ((await journal.people.failedRedeems(bot, account, since)) >= MAX_FAILED_REDEEMS)
+        throw tooManyAttempts();
+      const code = await journal.people.useLinkCode(hashLinkCode(normalised), { bot, account }, at);
+      const refusal =
+        code === undefined
+          ? 'is not a code this service gave (check it, or ask for a new one)'
+          : code.bot !== bot
+            ? `was given for another bot, not "${bot}"`
+            : sameAccount(code.account, account)
+              ? 'was asked for by this same account: say it on your other account'
+              : code.usedAt !== null
+                ? 'was already used (a code links once); ask for a new one'
+                : code.expiresAt <= at
+                  ? 'has expired (a code lasts 10 minutes); ask for a new one'
+                  : undefined;
+      if (refusal !== undefined || code === undefined) {
+        const failures = await journal.people.noteFailedRedeem(bot, account, at, since);
+        if (failures > MAX_FAILED_REDEEMS) throw tooManyAttempts();
+        throw new ValidationError('code', `code: the code ${refusal}`);
+      }
+      const named = (await journal.people.seenAccounts(bot)).find((s) =>
+        sameAccount(s.account, code.account),
+      );
+      const name = named?.names[0] ?? describeAccount(code.account);
+      const person = await linkAccounts(journal, bot, code.account, account, name, at);
+      return renamed(bot, person.accounts, toWirePerson(person));
+    },
+
+    async unlinkAccount(principal, botName, id, wire) {
+      const bot = vouch(principal, botName);
+      const account = toAccountKey(wire);
+      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const person = await requirePerson(journal, bot, id);
+      if (!person.accounts.some((a) => sameAccount(a, account))) {
+        throw new ValidationError(
+          'account',
+          `account: ${describeAccount(account)} is not linked to ${person.name} (${id})`,
+        );
+      }
+      return renamed(
+        bot,
+        [account],
+        toWirePerson(await updatePerson(journal, bot, id, { remove: [account] }, now())),
+      );
+    },
+  };
+}
+
+/** A persona has no interface key to vouch for it (SillyTavern writes to the store directly): the owner links it. */
+function requireAdminForPersona(principal: Principal, bot: string): void {
+  authorize(principal, { operation: 'admin', bot });
+}
+
+function tooManyAttempts(): ValidationError {
+  return new ValidationError(
+    'account',
+    `account: ${MAX_FAILED_REDEEMS} wrong link codes within an hour from this account; wait an hour, then ask for a new code`,
+    'too_many_attempts',
+    429,
+  );
+}

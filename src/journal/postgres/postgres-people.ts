@@ -1,0 +1,260 @@
+/** @module People and link codes in the Postgres journal: the SQLite tables' columns and meanings. */
+import type {
+  AccountKey,
+  DmChannel,
+  JournalPeople,
+  LinkCodeRow,
+  LinkConflict,
+  PersonRow,
+  SeenAccount,
+} from '../journal-people.js';
+import {
+  type AccountRow,
+  canRedeem,
+  groupSeenAccounts,
+  journaledUserIds,
+  type PersonTableRow,
+  type SeenRow,
+  sortDmChannels,
+  toPeople,
+} from '../people-rows.js';
+import type { PgSession } from './postgres-session.js';
+import { decodeText } from './postgres-text.js';
+
+/** Thrown inside a transaction to roll it back when an account turns out linked to someone else. */
+class Conflicted extends Error {
+  readonly conflict: LinkConflict;
+  constructor(conflict: LinkConflict) {
+    super('account already linked');
+    this.conflict = conflict;
+  }
+}
+
+/** A commit is durable when it returns (synchronous_commit), so writes need no flush. */
+export class PostgresPeople implements JournalPeople {
+  readonly #db: PgSession;
+
+  constructor(db: PgSession) {
+    this.#db = db;
+  }
+
+  list(bot: string): Promise<PersonRow[]> {
+    return this.#read(this.#db, bot, undefined);
+  }
+
+  async get(bot: string, id: string): Promise<PersonRow | undefined> {
+    return (await this.#read(this.#db, bot, id))[0];
+  }
+
+  async personOf(bot: string, account: AccountKey): Promise<PersonRow | undefined> {
+    const row = await this.#db.row<{ person_id: string }>(
+      'SELECT person_id FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3',
+      [bot, account.kind, account.value],
+    );
+    return row === undefined ? undefined : this.get(bot, row.person_id);
+  }
+
+  async create(
+    bot: string,
+    person: { id: string; name: string; accounts: readonly AccountKey[] },
+    now: number,
+  ): Promise<LinkConflict | undefined> {
+    try {
+      await this.#db.transaction(async (tx) => {
+        await tx.run(
+          'INSERT INTO people (bot, person_id, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
+          [bot, person.id, person.name, now],
+        );
+        await linkAccounts(tx, bot, person.id, person.accounts, now);
+      });
+      return undefined;
+    } catch (error) {
+      if (error instanceof Conflicted) return error.conflict;
+      throw error;
+    }
+  }
+
+  async update(
+    bot: string,
+    id: string,
+    change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
+    now: number,
+  ): Promise<LinkConflict | boolean> {
+    try {
+      return await this.#db.transaction(async (tx) => {
+        // Locks the person, so a concurrent remove cannot leave links to a person that is gone.
+        const updated = await tx.run(
+          'UPDATE people SET name = coalesce($3, name), updated_at = $4 WHERE bot = $1 AND person_id = $2',
+          [bot, id, change.name ?? null, now],
+        );
+        if (updated === 0) return false;
+        for (const account of change.remove ?? []) {
+          await tx.run(
+            'DELETE FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3 AND person_id = $4',
+            [bot, account.kind, account.value, id],
+          );
+        }
+        await linkAccounts(tx, bot, id, change.add ?? [], now);
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof Conflicted) return error.conflict;
+      throw error;
+    }
+  }
+
+  remove(bot: string, id: string): Promise<boolean> {
+    return this.#db.transaction(async (tx) => {
+      await tx.run('DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2', [bot, id]);
+      return (await tx.run('DELETE FROM people WHERE bot = $1 AND person_id = $2', [bot, id])) > 0;
+    });
+  }
+
+  async dmChannels(bot: string, accounts: readonly AccountKey[]): Promise<DmChannel[]> {
+    const rows: { source: string; channel_id: string }[] = [];
+    for (const { userId, source } of journaledUserIds(accounts)) {
+      rows.push(
+        ...(await this.#db.rows<{ source: string; channel_id: string }>(
+          `SELECT DISTINCT source, channel_id FROM messages WHERE bot = $1 AND user_id = $2 AND is_dm = 1
+           AND channel_id IS NOT NULL AND ($3::text IS NULL OR source = $3)`,
+          [bot, userId, source],
+        )),
+      );
+    }
+    return sortDmChannels(rows);
+  }
+
+  async seenAccounts(bot: string): Promise<SeenAccount[]> {
+    const rows = await this.#db.rows<SeenRow>(
+      `SELECT source, user_id, speaker_name, COUNT(*) AS n, MAX(ts) AS last FROM messages
+       WHERE bot = $1 AND speaker_kind = 'user' GROUP BY source, user_id, speaker_name`,
+      [bot],
+    );
+    // speaker_name is stored escaped (postgres-text.ts); user ids cannot hold U+0000.
+    return groupSeenAccounts(
+      rows.map((r) => ({ ...r, speaker_name: r.speaker_name === null ? null : decodeText(r.speaker_name) })),
+    );
+  }
+
+  async saveLinkCode(row: LinkCodeRow, now: number): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.run('DELETE FROM link_codes WHERE expires_at < $1', [now - 86_400_000]);
+      await tx.run(
+        'INSERT INTO link_codes (code_hash, bot, kind, value, expires_at, used_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt],
+      );
+    });
+  }
+
+  useLinkCode(
+    codeHash: string,
+    redeemer: { bot: string; account: AccountKey },
+    now: number,
+  ): Promise<LinkCodeRow | undefined> {
+    return this.#db.transaction(async (tx) => {
+      // FOR UPDATE: of two replicas redeeming one code at once, the second reads it used.
+      const row = await tx.row<{
+        bot: string;
+        kind: AccountKey['kind'];
+        value: string;
+        expires_at: number;
+        used_at: number | null;
+      }>('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1 FOR UPDATE', [
+        codeHash,
+      ]);
+      if (row === undefined) return undefined;
+      const code: LinkCodeRow = {
+        codeHash,
+        bot: row.bot,
+        account: { kind: row.kind, value: row.value },
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+      };
+      if (canRedeem(code, redeemer, now)) {
+        await tx.run('UPDATE link_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, now]);
+      }
+      return code;
+    });
+  }
+
+  noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number> {
+    return this.#db.transaction(async (tx) => {
+      await tx.run('DELETE FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at < $4', [
+        bot,
+        account.kind,
+        account.value,
+        since,
+      ]);
+      await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
+        bot,
+        account.kind,
+        account.value,
+        now,
+      ]);
+      return countFailures(tx, bot, account, since);
+    });
+  }
+
+  failedRedeems(bot: string, account: AccountKey, since: number): Promise<number> {
+    return countFailures(this.#db, bot, account, since);
+  }
+
+  async #read(db: PgSession, bot: string, id: string | undefined): Promise<PersonRow[]> {
+    const filter = id === undefined ? '' : ' AND person_id = $2';
+    const args = id === undefined ? [bot] : [bot, id];
+    return db.transaction(async (tx) => {
+      const people = await tx.rows<PersonTableRow>(
+        `SELECT person_id, name, created_at, updated_at FROM people WHERE bot = $1${filter}`,
+        args,
+      );
+      const accounts = await tx.rows<AccountRow>(
+        `SELECT person_id, kind, value FROM person_accounts WHERE bot = $1${filter}`,
+        args,
+      );
+      return toPeople(people, accounts);
+    });
+  }
+}
+
+/**
+ * Links each account to `id`; one linked to another person throws Conflicted (the transaction rolls back).
+ * ON CONFLICT DO NOTHING waits for a concurrent uncommitted link of the same account, so two replicas
+ * linking one account at once never both succeed.
+ */
+async function linkAccounts(
+  tx: PgSession,
+  bot: string,
+  id: string,
+  accounts: readonly AccountKey[],
+  now: number,
+): Promise<void> {
+  for (const account of accounts) {
+    const inserted = await tx.run(
+      `INSERT INTO person_accounts (bot, kind, value, person_id, linked_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (bot, kind, value) DO NOTHING`,
+      [bot, account.kind, account.value, id, now],
+    );
+    if (inserted > 0) continue;
+    const owner = await tx.row<{ person_id: string; name: string }>(
+      `SELECT a.person_id, p.name FROM person_accounts a JOIN people p ON p.bot = a.bot AND p.person_id = a.person_id
+       WHERE a.bot = $1 AND a.kind = $2 AND a.value = $3`,
+      [bot, account.kind, account.value],
+    );
+    if (owner !== undefined && owner.person_id !== id) {
+      throw new Conflicted({ account, person: { id: owner.person_id, name: owner.name } });
+    }
+  }
+}
+
+async function countFailures(
+  db: PgSession,
+  bot: string,
+  account: AccountKey,
+  since: number,
+): Promise<number> {
+  const row = await db.row<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
+    [bot, account.kind, account.value, since],
+  );
+  return row?.n ?? 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * @module Accounts between their wire shapes and the one stored key: `discord_user_id 1234` and `user_id
+ * discord:1234` are the same account (`user`, `discord:1234`), so a person linked from Discord is the same
+ * person the Hermes plugin names.
+ */
+import type { AccountKey } from '../journal/journal-people.js';
+import type { WireAccount } from '../wire/people.js';
+
+const DISCORD_PREFIX = 'discord:';
+
+/** The stored key of a wire account (already validated: exactly one non-empty field). */
+export function toAccountKey(account: WireAccount): AccountKey {
+  if ('discord_user_id' in account)
+    return { kind: 'user', value: `${DISCORD_PREFIX}${account.discord_user_id}` };
+  if ('user_id' in account) return { kind: 'user', value: account.user_id };
+  return { kind: 'persona', value: account.persona };
+}
+
+/** The wire shape of a stored key: a Discord user as `discord_user_id`, as the Discord interface names it. */
+export function toWireAccount(key: AccountKey): WireAccount {
+  if (key.kind === 'persona') return { persona: key.value };
+  return key.value.startsWith(DISCORD_PREFIX)
+    ? { discord_user_id: key.value.slice(DISCORD_PREFIX.length) }
+    : { user_id: key.value };
+}
+
+/** `discord:1234`, `telegram:5678`, `persona:Anna`: how an account is named in messages and errors. */
+export function describeAccount(key: AccountKey): string {
+  return key.kind === 'persona' ? `persona:${key.value}` : key.value;
+}
+
+/** Whether two keys are the same account. */
+export function sameAccount(a: AccountKey, b: AccountKey): boolean {
+  return a.kind === b.kind && a.value === b.value;
+}
+
+/**
+ * The accounts a `speakerAliases` key covers: the alias applies to any message whose user id is the key, so
+ * a bare key (`1234`) is both the Discord user the recorder saves as `1234` and a client's own id `1234`.
+ */
+export function aliasAccounts(key: string): AccountKey[] {
+  const trimmed = key.trim();
+  if (trimmed === '') return [];
+  if (trimmed.includes(':')) return [{ kind: 'user', value: trimmed }];
+  return [
+    { kind: 'user', value: `${DISCORD_PREFIX}${trimmed}` },
+    { kind: 'user', value: trimmed },
+  ];
+}

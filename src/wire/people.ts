@@ -1,0 +1,123 @@
+/** @module The wire shapes of people: an account as a client names it, a person, and the requests about them. */
+import { z } from 'zod';
+
+/** A person's one name: what chunk texts say. Control characters would break the chunk text's lines. */
+export const personNameSchema = z
+  .string({ message: "must be the person's name, a string" })
+  .transform((name) => name.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty or only whitespace')
+      .max(200, 'must be at most 200 characters')
+      .refine(
+        (name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+        'must not hold control characters or line breaks',
+      ),
+  );
+
+const accountId = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const ACCOUNT_SHAPES =
+  'must be one of { "discord_user_id": "…" }, { "user_id": "telegram:…" } or { "persona": "…" }';
+
+/** Exactly one of the three fields, nothing else. */
+export const accountSchema = z
+  .object(
+    {
+      discord_user_id: accountId
+        .refine((id) => !id.includes(':'), 'is the bare Discord id (send a qualified id as user_id)')
+        .optional(),
+      user_id: accountId.optional(),
+      persona: accountId.optional(),
+    },
+    { message: ACCOUNT_SHAPES },
+  )
+  .strict()
+  .refine((account) => Object.values(account).filter((v) => v !== undefined).length === 1, ACCOUNT_SHAPES)
+  .transform((account) => account as WireAccount);
+
+const accountList = z.array(accountSchema).max(100, 'must list at most 100 accounts');
+
+export const createPersonSchema = z.object({
+  name: personNameSchema,
+  accounts: accountList.min(1, 'must list at least one account'),
+});
+
+export const updatePersonSchema = z
+  .object({ name: personNameSchema.optional(), add: accountList.optional(), remove: accountList.optional() })
+  .strict();
+
+export const accountRequestSchema = z.object({ account: accountSchema });
+
+export const redeemLinkCodeSchema = z.object({
+  code: z.string({ message: 'must be the code the other interface gave, like ABCDE-FGHJK' }).max(40),
+  account: accountSchema,
+});
+
+/**
+ * An account as a client names it: a Discord user (`discord_user_id`), any other platform's user id as the
+ * Hermes plugin sends it (`user_id`, platform-qualified: `telegram:5678`; `discord:1234` is the Discord user
+ * 1234), or a SillyTavern persona name (`persona`).
+ */
+export type WireAccount =
+  | { readonly discord_user_id: string }
+  | { readonly user_id: string }
+  | { readonly persona: string };
+
+/** One person of a bot, as GET /bots/{bot}/people lists it. */
+export interface WirePerson {
+  readonly id: string;
+  readonly name: string;
+  readonly accounts: readonly WireAccount[];
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** An account seen in the bot's messages and linked to nobody: who the owner may link. */
+export interface WireSeenAccount {
+  readonly account: WireAccount;
+  readonly names: readonly string[];
+  readonly sources: readonly string[];
+  readonly messages: number;
+  readonly last_seen: string;
+}
+
+/** GET /bots/{bot}/people. */
+export interface PeopleResponse {
+  readonly bot: string;
+  readonly people: readonly WirePerson[];
+  readonly unlinked: readonly WireSeenAccount[];
+}
+
+/** POST /bots/{bot}/people. */
+export interface CreatePersonRequest {
+  readonly name: string;
+  readonly accounts: readonly WireAccount[];
+}
+
+/** PATCH /bots/{bot}/people/{id}. */
+export interface UpdatePersonRequest {
+  readonly name?: string;
+  readonly add?: readonly WireAccount[];
+  readonly remove?: readonly WireAccount[];
+}
+
+/** POST /bots/{bot}/link-codes: the account asking for a code; the answer. */
+export interface LinkCodeRequest {
+  readonly account: WireAccount;
+}
+export interface LinkCodeResponse {
+  readonly code: string;
+  readonly expires_at: string;
+}
+
+/** POST /bots/{bot}/link-codes/redeem: the code and the account saying it; the answer is the person linked. */
+export interface RedeemLinkCodeRequest {
+  readonly code: string;
+  readonly account: WireAccount;
+}
+
+/** DELETE /bots/{bot}/people/{id}/accounts. */
+export interface UnlinkAccountRequest {
+  readonly account: WireAccount;
+}
