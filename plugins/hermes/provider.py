@@ -124,7 +124,8 @@ class MemoryPoolProvider(MemoryProvider):
         return (
             "Long-term memory (memory-pool) is shared across platforms. Relevant past chats are recalled "
             f"automatically; use {_tools.SEARCH_TOOL} to look further back, and {_tools.FORGET_TOOL} only when "
-            "the user asks you to forget something."
+            f"the user asks you to forget something; {_tools.LINK_TOOL} links the user's accounts on other apps "
+            "into one person when they ask."
         )
 
     def get_config_schema(self) -> List[Dict[str, Any]]:

@@ -66,6 +66,11 @@ class LinkTool(unittest.TestCase):
         self.assertEqual(self.link(self.provider(), {"code": 12})["error"]["code"], "invalid_argument")
         self.assertEqual(self.service.requests, [])
 
+    def test_the_model_is_told_the_tool_exists(self):
+        provider = self.provider()
+        self.assertIn("memory_link", [schema["name"] for schema in provider.get_tool_schemas()])
+        self.assertIn("memory_link links the user's accounts", provider.system_prompt_block())
+
     def test_the_services_refusal_reaches_the_model_with_its_code(self):
         self.service.status = 401
         self.assertEqual(self.link(self.provider(), {"code": "ABCDE-FGHJK"})["error"]["code"], "unauthorized")
