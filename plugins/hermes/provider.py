@@ -11,6 +11,7 @@ from typing import Any, Deque, Dict, List, Optional
 
 from . import checkpoint as _checkpoint
 from . import config as _config
+from . import link_tool as _link
 from . import tools as _tools
 from .background_sender import BackgroundSender
 from .host_compat import CHECKPOINT_API_VERSION, MemoryProvider, RecallStatus, is_trivial_prompt, spawn_thread
@@ -123,7 +124,8 @@ class MemoryPoolProvider(MemoryProvider):
         return (
             "Long-term memory (memory-pool) is shared across platforms. Relevant past chats are recalled "
             f"automatically; use {_tools.SEARCH_TOOL} to look further back, and {_tools.FORGET_TOOL} only when "
-            "the user asks you to forget something."
+            f"the user asks you to forget something; {_tools.LINK_TOOL} links the user's accounts on other apps "
+            "into one person when they ask."
         )
 
     def get_config_schema(self) -> List[Dict[str, Any]]:
@@ -236,6 +238,11 @@ class MemoryPoolProvider(MemoryProvider):
             author = self._resolve_author(None)
             user_id = qualify_user_id(self._platform, author.id) if author is not None and author.id else None
             return _tools.run_forget(self._client, self._config.bot, args, timeout, user_id)
+        if tool_name == _tools.LINK_TOOL:
+            author = self._resolve_author(None)
+            user_id = qualify_user_id(self._platform, author.id) if author is not None and author.id else None
+            private = self._chat_type in DM_CHAT_TYPES or self._platform == "cli"
+            return _link.run_link(self._client, self._config.bot, args, timeout, user_id, private)
         return json.dumps({"error": {"code": "unknown_tool", "message": f"memory-pool has no tool {tool_name}"}})
 
     def on_session_end(self, messages: Optional[List[Dict[str, Any]]] = None, **kwargs: Any) -> None:

@@ -1,4 +1,4 @@
-"""The two tools the provider gives the model: search memory-pool and forget messages in it."""
+"""The tools the provider gives the model: search memory-pool, forget messages in it, link the user's accounts."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import json
 from typing import Any, Dict, List, Optional
 
 from .http_client import MemoryPoolClient, ServiceError
+from .link_tool import LINK_TOOL, LINK_TOOL_SCHEMA
 
 SEARCH_TOOL = "memory_pool_search"
 FORGET_TOOL = "memory_pool_forget"
-TOOL_NAMES = (SEARCH_TOOL, FORGET_TOOL)
+TOOL_NAMES = (SEARCH_TOOL, FORGET_TOOL, LINK_TOOL)
 
 TOOL_SCHEMAS: List[Dict[str, Any]] = [
     {
@@ -46,6 +47,7 @@ TOOL_SCHEMAS: List[Dict[str, Any]] = [
             },
         },
     },
+    LINK_TOOL_SCHEMA,
 ]
 
 

@@ -5,13 +5,15 @@ import type {
   ForgetRequest,
   ForgetResponse,
 } from '../wire/forget-request.js';
+import type { LinkCodeRequest, LinkCodeResponse, RedeemLinkCodeRequest, WirePerson } from '../wire/people.js';
 import type { RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
 import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
 import type { HealthResponse, ReadyResponse } from '../wire/service-status.js';
 import type { BotStatsResponse } from '../wire/stats-response.js';
 
 export type { HealthResponse, ReadyResponse };
-import { type FetchLike, type TransportSettings, sendRequest } from './send-request.js';
+
+import { type FetchLike, sendRequest, type TransportSettings } from './send-request.js';
 
 export interface MemoryPoolClientOptions {
   /** Where `memory-pool serve` listens, e.g. `http://127.0.0.1:3102`. */
@@ -127,6 +129,36 @@ export class MemoryPoolClient {
       method: 'GET',
       path: `/bots/${encodeURIComponent(bot)}/stats`,
       idempotent: true,
+      signal: options.signal,
+    });
+  }
+
+  /** A one-use code (10 minutes) for `account`, to say on another interface; the key vouches for the account. */
+  createLinkCode(
+    bot: string,
+    request: LinkCodeRequest,
+    options: CallOptions = {},
+  ): Promise<LinkCodeResponse> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: `/bots/${encodeURIComponent(bot)}/link-codes`,
+      body: request,
+      idempotent: false,
+      signal: options.signal,
+    });
+  }
+
+  /** Links `account` with the account that asked for `code`; not retried: a code links once. */
+  redeemLinkCode(
+    bot: string,
+    request: RedeemLinkCodeRequest,
+    options: CallOptions = {},
+  ): Promise<WirePerson> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: `/bots/${encodeURIComponent(bot)}/link-codes/redeem`,
+      body: request,
+      idempotent: false,
       signal: options.signal,
     });
   }

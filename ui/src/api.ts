@@ -49,3 +49,5 @@ export const putJson = <T>(path: string, body: unknown): Promise<T> => call<T>('
 
 /** `/bots/{bot}/...` with the bot name escaped. */
 export const botPath = (bot: string, rest: string): string => `/bots/${encodeURIComponent(bot)}/${rest}`;
+export const patchJson = <T>(path: string, body: unknown): Promise<T> => call<T>('PATCH', path, body);
+export const deleteJson = <T>(path: string): Promise<T> => call<T>('DELETE', path);

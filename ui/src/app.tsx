@@ -5,13 +5,17 @@ import { ApiError, dropKey, getJson, readKey } from './api.js';
 import { AskPanel } from './ask-panel.js';
 import { HealthPanel } from './health-panel.js';
 import { KeyPrompt } from './key-prompt.js';
+import { PeoplePanel } from './people-panel.js';
+import { can } from './session.js';
 import { Timeline } from './timeline.js';
-import { type UrlState, type View, readUrlState, writeUrlState } from './url-state.js';
+import { readUrlState, type UrlState, type View, writeUrlState } from './url-state.js';
 
 const VIEWS: readonly [View, string][] = [
   ['timeline', 'Timeline'],
   ['ask', 'Ask'],
   ['health', 'Health'],
+  // Linking is the owner's (admin keys): the view is offered only to them.
+  ['people', 'People'],
 ];
 
 /** `/` jumps to the search field of the view, unless the person is typing. */
@@ -93,7 +97,7 @@ export function App() {
           </select>
         </label>
         <nav aria-label="Views">
-          {VIEWS.map(([view, label]) => (
+          {VIEWS.filter(([view]) => view !== 'people' || can(who, 'admin')).map(([view, label]) => (
             <button
               type="button"
               key={view}
@@ -133,6 +137,7 @@ export function App() {
         )}
         {bot !== undefined && state.view === 'ask' && <AskPanel bot={bot} />}
         {bot !== undefined && state.view === 'health' && <HealthPanel bot={bot} who={who} />}
+        {bot !== undefined && state.view === 'people' && can(who, 'admin') && <PeoplePanel bot={bot} />}
       </main>
       <footer class="keys">
         Keys: <kbd>/</kbd> search · <kbd>↑</kbd>

@@ -1,6 +1,6 @@
 /** @module The view and its filters live in the page's URL (a view can be bookmarked); the key never does. */
 
-export type View = 'timeline' | 'ask' | 'health';
+export type View = 'timeline' | 'ask' | 'health' | 'people';
 
 /** The timeline filter, exactly the query parameters of `GET /bots/{bot}/points`. */
 export const FILTER_KEYS = [
@@ -34,7 +34,7 @@ export function readUrlState(): UrlState {
   }
   return {
     bot: params.get('bot') ?? undefined,
-    view: view === 'ask' || view === 'health' ? view : 'timeline',
+    view: view === 'ask' || view === 'health' || view === 'people' ? view : 'timeline',
     filter,
   };
 }

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Tuple
 
 
 class FakeService:
-    """Answers /retrieve with `hits`, /save and /forget with counts; `status` forces an HTTP error for every request."""
+    """Answers /retrieve with `hits`, /save and /forget with counts, link codes with a fixed code and person; `status` forces an HTTP error for every request."""
 
     def __init__(self) -> None:
         self.requests: List[Tuple[str, str, Dict[str, Any]]] = []
@@ -56,6 +56,11 @@ class FakeService:
             fresh = [i for i in ids if i not in self.seen_ids]
             self.seen_ids.update(ids)
             return {"ok": True, "accepted": len(fresh), "duplicates": len(ids) - len(fresh), "edited": 0, "forgotten": 0}
+        if path.endswith("/link-codes"):
+            return {"code": "ABCDE-FGHJK", "expires_at": "2026-01-01T00:10:00.000Z"}
+        if path.endswith("/link-codes/redeem"):
+            accounts = [{"user_id": "discord:1234"}, body["account"]]
+            return {"id": "p1", "name": "Anna", "accounts": accounts, "created_at": "x", "updated_at": "x"}
         return {"ok": True, "messages_forgotten": len(body.get("message_ids") or [])}
 
     def posts(self, path: str) -> List[Dict[str, Any]]:

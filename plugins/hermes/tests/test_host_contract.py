@@ -108,7 +108,7 @@ class HookContract:
         provider = self.PLUGIN.MemoryPoolProvider()
         threads_before = threading.active_count()
         provider.initialize_for_inspection("inspect", platform="cli", hermes_home=self.home)
-        self.assertEqual([s["name"] for s in provider.get_tool_schemas()], ["memory_pool_search", "memory_pool_forget"])
+        self.assertEqual([s["name"] for s in provider.get_tool_schemas()], ["memory_pool_search", "memory_pool_forget", "memory_link"])
         self.assertIn("memory_pool_search", provider.system_prompt_block())
         provider.sync_turn("an inspected agent writes nothing", "ok", session_id="inspect")
         self.assertEqual(threading.active_count(), threads_before)

@@ -190,6 +190,17 @@ class AgainstRealService(unittest.TestCase):
         self.assertIn(said["Hal"], kept)  # the session's opener in this group is Hal; only Gil asked
         provider.shutdown()
 
+    def test_link_tool_code_said_on_discord_makes_one_person(self):
+        provider = make_provider(SERVICE_URL, chat_type="dm", user_id=f"u{uuid.uuid4().hex[:8]}")
+        given = json.loads(provider.handle_tool_call("memory_link", {}))
+        self.assertRegex(given.get("code", ""), r"^[0-9A-Z]{5}-[0-9A-Z]{5}$", given)
+        discord_id = str(uuid.uuid4().int % 10**18)
+        person = post(f"/bots/{BOT}/link-codes/redeem", {"code": given["code"], "account": {"discord_user_id": discord_id}})
+        self.assertIn({"discord_user_id": discord_id}, person["accounts"])
+        self.assertEqual(len(person["accounts"]), 2)
+        again = json.loads(provider.handle_tool_call("memory_link", {"code": given["code"]}))
+        self.assertEqual(again["error"]["code"], "validation_failed")
+
     def test_a_dm_stays_in_its_dm_under_a_dm_private_bot(self):
         word = uuid.uuid4().hex[:10]
         dm = make_provider(SERVICE_URL, bot="private", session_id="dm-sess", chat_type="dm",

@@ -1,6 +1,7 @@
 /** @module What the Discord interface needs of memory-pool: save, forget, count and recall for one bot. */
 import type { BotConfig } from '../../config/config-types.js';
 import type { ForgetResponse } from '../../wire/forget-request.js';
+import type { LinkCodeResponse, WirePerson } from '../../wire/people.js';
 import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
 import type { SaveMessage, SaveResponse } from '../../wire/save-request.js';
 import type { BotStatsResponse } from '../../wire/stats-response.js';
@@ -38,4 +39,8 @@ export interface DiscordMemory {
   /** Exactly `POST /retrieve`. */
   retrieve(request: Omit<RetrieveRequest, 'bot'>): Promise<RetrieveResponse>;
   stats(): Promise<BotStatsResponse>;
+  /** Exactly `POST /bots/{bot}/link-codes` for this Discord user: a one-use code to say on another interface. */
+  createLinkCode(discordUserId: string): Promise<LinkCodeResponse>;
+  /** Exactly `POST /bots/{bot}/link-codes/redeem`: links this Discord user with the account that asked for `code`. */
+  redeemLinkCode(code: string, discordUserId: string): Promise<WirePerson>;
 }

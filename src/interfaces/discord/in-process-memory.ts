@@ -51,5 +51,13 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
       operations.journaledInChannel(principal, botName, { channelId, fromTs, toTs }),
     retrieve: (request) => operations.retrieve(principal, botName, { ...request, bot: botName }),
     stats: () => operations.stats(principal, botName),
+    // The interface vouches for the Discord user who typed the command, as it does for what they write.
+    createLinkCode: (discordUserId) =>
+      operations.people.createLinkCode(principal, botName, { discord_user_id: discordUserId }),
+    redeemLinkCode: (code, discordUserId) =>
+      operations.people.redeemLinkCode(principal, botName, {
+        code,
+        account: { discord_user_id: discordUserId },
+      }),
   };
 }

@@ -25,6 +25,8 @@ const memory: DiscordMemory = {
   recordedInChannel: async () => [],
   retrieve: unused,
   stats: unused,
+  createLinkCode: unused,
+  redeemLinkCode: unused,
 };
 
 /** Starts against a fake Discord and returns the start-up error, with every log line written meanwhile. */

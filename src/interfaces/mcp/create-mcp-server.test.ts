@@ -38,7 +38,7 @@ describe('createMcpServer against a real service', () => {
 
   test('lists the tools', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['forget', 'recall', 'remember']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['forget', 'link', 'recall', 'remember']);
   });
 
   test('recall on an empty memory says so', async () => {

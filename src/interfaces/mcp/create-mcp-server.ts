@@ -1,4 +1,4 @@
-/** @module The memory-pool MCP server: `recall`, `remember` and `forget` tools and a per-bot resource, over any MemoryBackend. */
+/** @module The memory-pool MCP server: `recall`, `remember`, `forget` and `link` tools and a per-bot resource, over any MemoryBackend. */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ValidationError } from '../../errors/memory-pool-error.js';
@@ -6,6 +6,7 @@ import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
 import type { SaveMessage } from '../../wire/save-request.js';
 import { describeBotStatus } from './describe-bot-status.js';
 import { registerForgetTool } from './forget-tool.js';
+import { registerLinkTool } from './link-tool.js';
 import type { MemoryBackend } from './memory-backend.js';
 import { recallOutputShape } from './recall-output.js';
 import { deriveRememberMessageId } from './remember-message-id.js';
@@ -174,6 +175,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
   );
 
   registerForgetTool(server, backend, pickBot, botField);
+  registerLinkTool(server, backend, pickBot, botField);
 
   const listedBots = options.bots ?? (options.defaultBot === undefined ? [] : [options.defaultBot]);
   server.registerResource(

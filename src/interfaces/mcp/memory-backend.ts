@@ -4,5 +4,5 @@ import type { MemoryPoolClient } from '../../client/memory-pool-client.js';
 /** MemoryPoolClient satisfies this; the service's own /mcp route passes one that calls the app in-process. */
 export type MemoryBackend = Pick<
   MemoryPoolClient,
-  'save' | 'retrieve' | 'forget' | 'stats' | 'health' | 'ready'
+  'save' | 'retrieve' | 'forget' | 'stats' | 'health' | 'ready' | 'createLinkCode' | 'redeemLinkCode'
 >;

@@ -9,6 +9,7 @@ import { toServiceFailure } from '../../core/operations/to-service-failure.js';
 import type { Logger } from '../../logging/logger.js';
 import { forgetRequestSchema } from '../../wire/forget-request.js';
 import { parseWireRequest } from '../../wire/parse-wire-request.js';
+import { accountRequestSchema, redeemLinkCodeSchema } from '../../wire/people.js';
 import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
 import { saveRequestSchema } from '../../wire/save-request.js';
 import type { ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
@@ -52,6 +53,15 @@ export function createOperationsBackend(options: OperationsBackendOptions): Memo
         return operations.forget(principal, parsed.bot, parsed);
       }),
     stats: (bot) => guarded(logger, () => operations.stats(principal, bot)),
+    createLinkCode: (bot, request) =>
+      guarded(logger, async () => {
+        const parsed = parseWireRequest(accountRequestSchema, request);
+        return operations.people.createLinkCode(principal, bot, parsed.account);
+      }),
+    redeemLinkCode: (bot, request) =>
+      guarded(logger, async () =>
+        operations.people.redeemLinkCode(principal, bot, parseWireRequest(redeemLinkCodeSchema, request)),
+      ),
     // Answering at all is health: the service runs this very code.
     health: async () => ({ status: 'ok' }),
     ready: () =>

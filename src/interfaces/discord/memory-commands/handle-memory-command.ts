@@ -4,6 +4,7 @@ import { listReadableChannels } from '../readable-channels.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
 import type { CommandContext } from './command-context.js';
 import { askToForget } from './confirm-forget.js';
+import { linkAccount } from './link-account.js';
 import { parseMessageLink } from './parse-message-link.js';
 
 const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral }) as const;
@@ -67,6 +68,8 @@ export async function handleMemoryCommand(
       );
       return;
     }
+    case 'link':
+      return linkAccount(interaction, context);
     case 'channel allow':
     case 'channel deny': {
       const channel = interaction.options.getChannel('channel', true);

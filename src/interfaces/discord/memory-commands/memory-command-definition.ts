@@ -59,6 +59,17 @@ export function buildMemoryCommand() {
     )
     .addSubcommand((sub) => sub.setName('opt-in').setDescription('Record what you write again'))
     .addSubcommand((sub) => sub.setName('stats').setDescription('How much the companion remembers'))
+    .addSubcommand((sub) =>
+      sub
+        .setName('link')
+        .setDescription('Link your accounts on other apps into one person (only you see the answer)')
+        .addStringOption((option) =>
+          option
+            .setName('code')
+            .setDescription('The code your other account was given; leave out to get a code here')
+            .setMaxLength(40),
+        ),
+    )
     .addSubcommandGroup((group) =>
       group
         .setName('channel')

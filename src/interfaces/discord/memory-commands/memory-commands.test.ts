@@ -42,7 +42,7 @@ describe('/memory slash commands', () => {
     assert.equal(names?.name, 'memory');
     assert.deepEqual(
       names?.options.map((o) => o.name),
-      ['recall', 'forget-me', 'forget', 'opt-out', 'opt-in', 'stats', 'channel', 'forget-channel'],
+      ['recall', 'forget-me', 'forget', 'opt-out', 'opt-in', 'stats', 'link', 'channel', 'forget-channel'],
     );
   });
 

@@ -55,6 +55,8 @@ export function createCountingMemory(): CountingMemory {
         .map(({ id, ts, text }) => ({ id, ts, text })),
     retrieve: unused,
     stats: unused,
+    createLinkCode: unused,
+    redeemLinkCode: unused,
   };
   return { memory, saves, texts, forgotten };
 }

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type DiscordHarness, HELEN, SAM, startDiscordHarness } from '../test-support/discord-harness.js';
+import { ask, command } from '../test-support/discord-interactions.js';
+
+const EPHEMERAL = 64;
+const CODE = /\*\*([0-9A-Z]{5}-[0-9A-Z]{5})\*\*/;
+const link = (user: typeof HELEN, code?: string) =>
+  command({ user }, 'link', code === undefined ? [] : [{ name: 'code', type: 3, value: code }]);
+const KAI = { id: '500000000000000003', username: 'kai', global_name: 'Kai' };
+const NOOR = { id: '500000000000000004', username: 'noor', global_name: 'Noor' };
+
+describe('/memory link', () => {
+  let h: DiscordHarness;
+  before(async () => {
+    h = await startDiscordHarness();
+    h.answerReplyEdits();
+  });
+  after(() => h.close());
+
+  const people = async () => {
+    const response = await fetch(`${h.service.url}/bots/mythos/people`);
+    return (await response.json()) as { people: { name: string; accounts: Record<string, string>[] }[] };
+  };
+
+  test('without a code it answers the caller alone with a code that a Telegram account redeems', async () => {
+    const { callback, edit } = await ask(h, link(HELEN));
+    assert.equal(callback?.data?.flags, EPHEMERAL, 'only Helen sees her code');
+    const code = CODE.exec(edit?.content ?? '')?.[1];
+    assert.ok(code, `a code in the answer: ${edit?.content}`);
+    const redeemed = await h.service.post('/bots/mythos/link-codes/redeem', {
+      code,
+      account: { user_id: 'telegram:5678' },
+    });
+    assert.equal(redeemed.status, 200, JSON.stringify(redeemed.json));
+    const helen = (await people()).people.find((p) => p.accounts.some((a) => a.discord_user_id === HELEN.id));
+    assert.deepEqual(helen?.accounts, [{ discord_user_id: HELEN.id }, { user_id: 'telegram:5678' }]);
+  });
+
+  test('with a code it links the caller with the account that asked for it', async () => {
+    const given = await h.service.post('/bots/mythos/link-codes', { account: { user_id: 'slack:T1-U2' } });
+    assert.equal(given.status, 201);
+    const { callback, edit } = await ask(h, link(SAM, given.json.code.toLowerCase()));
+    assert.equal(callback?.data?.flags, EPHEMERAL);
+    assert.match(edit?.content ?? '', /^Linked: .* one person, .* as slack:T1-U2\.$/);
+    const sam = (await people()).people.find((p) => p.accounts.some((a) => a.discord_user_id === SAM.id));
+    assert.deepEqual(sam?.accounts.length, 2);
+  });
+
+  test('refusals are private and plain: own code, used code, not a code', async () => {
+    const own = CODE.exec((await ask(h, link(KAI))).edit?.content ?? '')?.[1];
+    const mine = await ask(h, link(KAI, own));
+    assert.equal(mine.callback?.data?.flags, EPHEMERAL);
+    assert.equal(
+      mine.edit?.content,
+      'That code was asked for by this same account: say it on your other account.',
+    );
+
+    const given = await h.service.post('/bots/mythos/link-codes', { account: { user_id: 'telegram:1' } });
+    await ask(h, link(KAI, given.json.code));
+    const again = await ask(h, link(NOOR, given.json.code));
+    assert.equal(again.edit?.content, 'That code was already used (a code links once); ask for a new one.');
+
+    const typo = await ask(h, link(NOOR, 'hello'));
+    assert.match(typo.edit?.content ?? '', /^That is not a link code: expected the 10-character code/);
+    assert.equal(
+      (await people()).people.filter((p) => p.accounts.some((a) => a.discord_user_id === NOOR.id)).length,
+      0,
+    );
+  });
+
+  test('after 5 wrong codes within an hour the caller is told to wait', async () => {
+    const wrong = (n: number) => `ZZZZZ-ZZZZ${n}`;
+    for (let n = 0; n < 4; n += 1) {
+      assert.match(
+        (await ask(h, link(NOOR, wrong(n)))).edit?.content ?? '',
+        /^That code is not a code this service gave/,
+      );
+    }
+    const tooMany = await ask(h, link(NOOR, wrong(9)));
+    assert.equal(tooMany.callback?.data?.flags, EPHEMERAL);
+    assert.match(
+      tooMany.edit?.content ?? '',
+      /^Too many wrong codes from your account within an hour: wait an hour/,
+    );
+  });
+});
