@@ -5,9 +5,12 @@
  * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
  * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
- * (docs/recall.md)
+ * [--keep DIR] [--conversation ID] [--quick] (docs/recall.md)
+ * A quick loop: `--keep DIR` stores into DIR once and a later run with the same DIR and settings only asks
+ * (about 20 s instead of 60); `--conversation conv-26` stores and asks one conversation; `--quick` leaves out
+ * the chunk-vectors-alone table.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +23,10 @@ import {
   botName,
   drainBot,
   ingestConversation,
+  isStored,
   type LocomoService,
+  recordTurnTimes,
+  STORED_MARK,
   startLocomoService,
 } from './recall/locomo-service.js';
 import { reembedEveryBot } from './recall/reembed-every-bot.js';
@@ -62,11 +68,36 @@ if (!existsSync(dataFile)) {
 }
 
 const withReembed = process.argv.includes('--reembed');
-const conversations = loadLocomo(dataFile);
+const quick = process.argv.includes('--quick');
+const only = argValue('--conversation');
+const conversations = loadLocomo(dataFile).filter((c) => only === undefined || c.sampleId === only);
+if (conversations.length === 0) {
+  console.error(`recall benchmark: no conversation ${only} in ${dataFile}`);
+  process.exit(2);
+}
 const chunkOverride = {
   ...(argValue('--min-chars') ? { minChars: Number(argValue('--min-chars')) } : {}),
   ...(argValue('--max-chars') ? { maxChars: Number(argValue('--max-chars')) } : {}),
 };
+const keep = argValue('--keep') === undefined ? undefined : resolve(argValue('--keep')!);
+// A kept folder answers only for the settings that stored it.
+const storedAs = JSON.stringify({
+  dataFile,
+  conversations: conversations.map((c) => c.sampleId),
+  chunk: chunkOverride,
+  embedder: argValue('--embedder') ?? null,
+});
+const reuse = keep !== undefined && isStored(keep);
+if (reuse && readFileSync(join(keep, STORED_MARK), 'utf8') !== storedAs) {
+  console.error(
+    `recall benchmark: ${keep} was stored with other settings: ${readFileSync(join(keep, STORED_MARK), 'utf8')}`,
+  );
+  process.exit(2);
+}
+if (reuse && withReembed) {
+  console.error('recall benchmark: --reembed changes the kept folder; run it without --keep');
+  process.exit(2);
+}
 
 // Product defaults; only the places (free ports, a scratch folder) and, when asked, the chunk sizes and
 // the embedder (--embedder distilled, or any provider that needs no other key) differ.
@@ -76,6 +107,7 @@ try {
     conversations,
     Object.keys(chunkOverride).length > 0 ? { chunk: chunkOverride } : {},
     argValue('--embedder') ? { provider: argValue('--embedder') } : undefined,
+    keep === undefined ? {} : { keep },
   );
 } catch (error) {
   if (!(error instanceof BadBotSettings)) throw error;
@@ -186,36 +218,8 @@ function report({ scores, latencies }: Measured, label?: string): void {
   );
 }
 
-try {
-  const { tsById } = locomo;
-  const started = performance.now();
-  let chunks = 0;
-  let multiDay = 0;
-  for (const conversation of conversations) await ingestConversation(locomo, conversation);
-  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
-  for (const conversation of conversations) {
-    chunks += await drainBot(locomo, botName(conversation), idleMs + 600_000);
-    multiDay += await countMultiDayChunks(botName(conversation), tsById);
-  }
-  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
-  const modelTexts = countModelTexts();
-  const sizes = Object.values(config.bots)[0]!.chunk;
-  console.log(`data: ${dataFile} (read at run time, not copied)`);
-  console.log(
-    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
-      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
-      `in ${((performance.now() - started) / 1000).toFixed(1)} s; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
-      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
-  );
-
-  console.log(
-    `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
-  );
-
-  const before = await askEveryQuestion();
-  report(before, withReembed ? 'before the reembed' : undefined);
-  // As st-qdrant-memory searches: chunk vectors only, stored ones against the chunk texts embedded whole.
+/** Recall through the chunk vectors alone, as st-qdrant-memory searches: stored ones and the texts embedded whole. */
+async function reportChunkVectorRecall(questionCount: number): Promise<void> {
   const chunkRecall = { stored: BUDGETS.map(() => 0), embeddedWhole: BUDGETS.map(() => 0) };
   for (const conversation of conversations) {
     const points = await readChunkPoints(service.storeUrl!, config.bots[botName(conversation)]!.collection);
@@ -227,7 +231,7 @@ try {
     const scored = await scoreChunkVectors(embedder, points, questions, BUDGETS);
     for (const kind of ['stored', 'embeddedWhole'] as const) {
       scored[kind].forEach((value, b) => {
-        chunkRecall[kind][b]! += (value * questions.length) / before.scores.length;
+        chunkRecall[kind][b]! += (value * questions.length) / questionCount;
       });
     }
   }
@@ -236,6 +240,44 @@ try {
   console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
   console.log(`| stored chunk vectors | ${chunkRecall.stored.map(pct).join(' | ')} |`);
   console.log(`| chunk texts embedded whole | ${chunkRecall.embeddedWhole.map(pct).join(' | ')} |`);
+}
+
+try {
+  const { tsById } = locomo;
+  const started = performance.now();
+  let chunks = 0;
+  let multiDay = 0;
+  for (const conversation of conversations) {
+    if (reuse) recordTurnTimes(locomo, conversation);
+    else await ingestConversation(locomo, conversation);
+  }
+  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
+  for (const conversation of conversations) {
+    chunks += await drainBot(locomo, botName(conversation), idleMs + 600_000);
+    multiDay += await countMultiDayChunks(botName(conversation), tsById);
+  }
+  if (keep !== undefined && !reuse) writeFileSync(join(keep, STORED_MARK), storedAs);
+  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
+  const modelTexts = countModelTexts();
+  const sizes = Object.values(config.bots)[0]!.chunk;
+  console.log(`data: ${dataFile} (read at run time, not copied)`);
+  console.log(
+    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
+      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
+      `${reuse ? `kept in ${keep}` : `in ${((performance.now() - started) / 1000).toFixed(1)} s`}; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
+      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
+  );
+
+  if (!reuse) {
+    console.log(
+      `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
+    );
+  }
+
+  const before = await askEveryQuestion();
+  report(before, withReembed ? 'before the reembed' : undefined);
+  if (!quick) await reportChunkVectorRecall(before.scores.length);
   if (withReembed) {
     const reembedStarted = performance.now();
     const moved = await reembedEveryBot(config, service.storeUrl!, embedder);
