@@ -18,6 +18,7 @@ import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { loadLocomo } from './recall/locomo-dataset.js';
+import { neverDiscussedQuestions } from './recall/never-discussed.js';
 import {
   BadBotSettings,
   botName,
@@ -218,6 +219,44 @@ function report({ scores, latencies }: Measured, label?: string): void {
   );
 }
 
+/**
+ * Hits returned at the bot's default settings (no `limit` sent) for questions about what a conversation never
+ * mentions, beside the same count for its real questions: what a reader injects when nothing fits (issue 35).
+ */
+async function reportNeverDiscussed(): Promise<void> {
+  const rows: string[] = [];
+  let noiseHits = 0;
+  let noiseCount = 0;
+  for (const conversation of conversations) {
+    const count = async (questions: readonly string[]) => {
+      let hits = 0;
+      for (const question of questions) {
+        hits += (await client.retrieve({ bot: botName(conversation), query_text: question })).hits.length;
+      }
+      return hits;
+    };
+    const questions = neverDiscussedQuestions(conversation);
+    const noise = await count(questions);
+    const real = await count(conversation.questions.map((q) => q.question));
+    noiseHits += noise;
+    noiseCount += questions.length;
+    rows.push(
+      `| ${conversation.sampleId} | ${questions.length} | ${(noise / questions.length).toFixed(2)} | ` +
+        `${(real / conversation.questions.length).toFixed(2)} |`,
+    );
+  }
+  const limit = Object.values(config.bots)[0]!.retrieve.limit;
+  console.log(
+    `\nhits returned at the default settings (limit ${limit}), never-discussed questions beside the real ones:\n`,
+  );
+  console.log(
+    '| conversation | never-discussed questions | mean hits, never discussed | mean hits, real questions |',
+  );
+  console.log('|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`| all | ${noiseCount} | ${(noiseHits / noiseCount).toFixed(2)} | |`);
+}
+
 /** Recall through the chunk vectors alone, as st-qdrant-memory searches: stored ones and the texts embedded whole. */
 async function reportChunkVectorRecall(questionCount: number): Promise<void> {
   const chunkRecall = { stored: BUDGETS.map(() => 0), embeddedWhole: BUDGETS.map(() => 0) };
@@ -277,6 +316,7 @@ try {
 
   const before = await askEveryQuestion();
   report(before, withReembed ? 'before the reembed' : undefined);
+  await reportNeverDiscussed();
   if (!quick) await reportChunkVectorRecall(before.scores.length);
   if (withReembed) {
     const reembedStarted = performance.now();
