@@ -30,6 +30,8 @@ import { type HybridSearch, searchHybrid, type WordSearches } from './search-hyb
 import { startEarlyRecall } from './start-early-recall.js';
 import { selectHits } from './select-hits.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import { DENSE_VECTOR } from '../store/hybrid-point-store.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
 import { timeFilter } from './time/time-filter.js';
 import { weighByWindow } from './time/weigh-by-window.js';
@@ -173,6 +175,7 @@ async function recall(
           },
           forgottenIds: deps.forgottenIds,
           ...(deps.chunkMessages ? { chunkMessages: deps.chunkMessages } : {}),
+          partCosines: (ids) => scorePartsByVector(deps.store, bot.collection, vector, ids),
         },
         ranking,
         { limit: limit * 2, excludeMessageIds: excluded },
@@ -241,6 +244,23 @@ function hybridSearch(
     ...(within.threshold === undefined ? {} : { scoreThreshold: within.threshold }),
     ...(within.filter ? { filter: within.filter } : {}),
   };
+}
+
+/** The query's dense cosine with each of these parts (one search restricted to their ids). */
+async function scorePartsByVector(
+  store: MemoryStore,
+  collection: string,
+  vector: Float32Array | readonly number[],
+  partIds: readonly string[],
+): Promise<ReadonlyMap<string, number>> {
+  const scored = await store.queryPoints(partsCollectionName(collection), {
+    query: Array.from(vector),
+    using: DENSE_VECTOR,
+    limit: partIds.length,
+    withPayload: [],
+    filter: { must: [{ has_id: [...partIds] }] },
+  });
+  return new Map(scored.map((point) => [String(point.id), point.score]));
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */

@@ -85,6 +85,11 @@ export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
 /** One recalled chunk, with the payload fields of the shared format. */
 export interface RetrieveHit {
   readonly id: string | number;
+  /**
+   * The query's dense cosine similarity with the hit (its passage's part, or the whole chunk), as
+   * st-qdrant-memory shows it: the same scale for every query. Hits come in recall's order (the fusion under
+   * `explain.fused`), so a lower score may come first.
+   */
   readonly score: number;
   readonly text: string;
   readonly speakers: string;
