@@ -43,6 +43,11 @@ const chunkSchema = section({
 const retrieveSchema = section({
   /** Default 5: how many memories a recall returns at most. */
   limit: integer(1, 100, 'Set how many memories a recall returns, e.g. 5.').default(5),
+  /**
+   * Default unset: the most characters the recalled block may hold (whole memories only, whichever of this and
+   * `limit` ends first), when the request sends no `max_chars`. Unset, recall answers as before.
+   */
+  maxChars: integer(1, 100_000, 'Set the most characters of the recalled block, e.g. 2000.').optional(),
   /** Default 0.3: cosine similarity below which a memory is not recalled. */
   scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
   /** Default `global`: how far memories travel; `guild`/`channel` keep them where they were said. */

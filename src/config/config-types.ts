@@ -26,6 +26,8 @@ export interface BotConfig {
   readonly chunk: ChunkSizes;
   readonly retrieve: {
     readonly limit: number;
+    /** The most characters of the recalled block; undefined: no character budget. */
+    readonly maxChars?: number;
     readonly scoreThreshold: number;
     readonly scope: RecallScope;
   };

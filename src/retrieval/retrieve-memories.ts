@@ -22,6 +22,7 @@ import type {
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
+import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
@@ -221,7 +222,10 @@ async function recall(
     return EMPTY;
   }
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
-  const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  const selected = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  // Whichever ends first: `limit` hits, or the block's characters (unset: no character budget, as before).
+  const maxChars = request.max_chars ?? bot.retrieve.maxChars;
+  const hits = maxChars === undefined ? selected : fitRecallToChars(selected, maxChars);
   const explained = request.explain === true ? explainTimeWindow(time, weighed) : undefined;
   return {
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
