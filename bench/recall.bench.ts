@@ -14,6 +14,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fitRecallToChars } from '../src/retrieval/fit-recall-chars.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
@@ -34,6 +35,8 @@ import { reembedEveryBot } from './recall/reembed-every-bot.js';
 import { countModelTexts } from './support/count-model-texts.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
+/** Budgets in characters of the formatted block, as `max_chars` fills it (whole hits, best first). */
+const CHAR_BUDGETS = [1000, 2000, 4000, 8000] as const;
 const CATEGORIES: Record<number, string> = {
   1: 'multi-hop',
   2: 'temporal',
@@ -142,7 +145,13 @@ async function countMultiDayChunks(bot: string, tsById: Map<string, number>): Pr
 }
 
 interface Measured {
-  readonly scores: { conversation: string; category: number; byBudget: BudgetScore[] }[];
+  readonly scores: {
+    conversation: string;
+    category: number;
+    byBudget: BudgetScore[];
+    /** At each of CHAR_BUDGETS: the hits whose block fits, whatever turns they hold. */
+    byChars: BudgetScore[];
+  }[];
   readonly latencies: number[];
   /** Hits per recall mode (counted only with --reembed, which asks with `explain`). */
   readonly modes: Map<string, number>;
@@ -171,6 +180,9 @@ async function askEveryQuestion(): Promise<Measured> {
         conversation: conversation.sampleId,
         category: question.category,
         byBudget: BUDGETS.map((budget) => scoreAtBudget(ranked, question.evidence, budget)),
+        byChars: CHAR_BUDGETS.map((chars) =>
+          scoreAtBudget(fitRecallToChars(ranked, chars), question.evidence, Number.POSITIVE_INFINITY),
+        ),
       });
     }
   }
@@ -182,8 +194,8 @@ const formatModes = (modes: Map<string, number>) =>
 
 /** Prints the recall table, per category and conversation, what was returned, and the latency. */
 function report({ scores, latencies }: Measured, label?: string): void {
-  const row = (name: string, picked: typeof scores) =>
-    `| ${name} (n=${picked.length}) | ${BUDGETS.map((_, b) => pct(mean(picked.map((s) => s.byBudget[b]!.recall)))).join(' | ')} |`;
+  const row = (name: string, picked: typeof scores, by: 'byBudget' | 'byChars' = 'byBudget') =>
+    `| ${name} (n=${picked.length}) | ${picked[0]?.[by].map((_, b) => pct(mean(picked.map((s) => s[by][b]!.recall)))).join(' | ')} |`;
   console.log(
     `\nevidence recall at a budget of N turns (${scores.length} questions${label ? `, ${label}` : ''})\n`,
   );
@@ -212,6 +224,29 @@ function report({ scores, latencies }: Measured, label?: string): void {
   console.log(`| chunks returned (mean) | ${returned('chunks')} |`);
   console.log(`| turns returned (mean) | ${returned('turns')} |`);
   console.log(`| characters returned (mean) | ${returned('chars')} |`);
+  console.log(
+    `\nevidence recall at a budget of N characters of the [Past chat memories] block (max_chars)\n`,
+  );
+  console.log(`| characters | ${CHAR_BUDGETS.join(' | ')} |`);
+  console.log(`|---|${CHAR_BUDGETS.map(() => '---').join('|')}|`);
+  console.log(row('overall', scores, 'byChars'));
+  for (const [category, name] of Object.entries(CATEGORIES)) {
+    console.log(
+      row(
+        `${category} ${name}`,
+        scores.filter((s) => s.category === Number(category)),
+        'byChars',
+      ),
+    );
+  }
+  for (const conversation of conversations) {
+    const picked = scores.filter((s) => s.conversation === conversation.sampleId);
+    console.log(row(conversation.sampleId, picked, 'byChars'));
+  }
+  const returnedByChars = (field: 'chunks' | 'turns') =>
+    CHAR_BUDGETS.map((_, b) => mean(scores.map((s) => s.byChars[b]![field])).toFixed(1)).join(' | ');
+  console.log(`| hits returned (mean) | ${returnedByChars('chunks')} |`);
+  console.log(`| turns returned (mean) | ${returnedByChars('turns')} |`);
   console.log(
     `\n/retrieve latency (limit ${RETRIEVE_LIMIT}, through HTTP, embedding included): ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +

@@ -117,6 +117,8 @@ export interface CompanionConfig {
   readonly systemPrompt?: string;
   readonly replyChannels: readonly string[];
   readonly contextMessages: number;
+  /** The most characters of recalled memories in a reply's prompt; undefined: the bot's `retrieve.maxChars`. */
+  readonly recallMaxChars?: number;
   readonly timeoutMs: number;
 }
 

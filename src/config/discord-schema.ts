@@ -35,6 +35,11 @@ const companionSchema = section({
   replyChannels: snowflakes('channel'),
   /** Default 20: recent channel messages sent as context. */
   contextMessages: integer(0, 100, 'Set how many recent messages to send, e.g. 20.').default(20),
+  /**
+   * Default unset (the bot's `retrieve.maxChars`): the most characters of recalled memories in a reply's prompt,
+   * whole memories only, so the prompt fits the chat model's context.
+   */
+  recallMaxChars: integer(1, 100_000, 'Set the most characters of memories per reply, e.g. 2000.').optional(),
   /** Default 60000: how long a reply may take before it is given up. */
   timeoutMs: integer(1000, 600_000, 'Set milliseconds, e.g. 60000.').default(60_000),
 }).superRefine((companion, ctx) => {
