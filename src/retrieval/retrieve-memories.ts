@@ -31,7 +31,6 @@ import { type HybridSearch, searchHybrid, type WordSearches } from './search-hyb
 import { startEarlyRecall } from './start-early-recall.js';
 import { selectHits } from './select-hits.js';
 import type { MemoryStore } from '../store/memory-store.js';
-import { DENSE_VECTOR } from '../store/hybrid-point-store.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
 import { timeFilter } from './time/time-filter.js';
@@ -250,21 +249,32 @@ function hybridSearch(
   };
 }
 
-/** The query's dense cosine with each of these parts (one search restricted to their ids). */
+/**
+ * The query's dense cosine with each of these parts, from their vectors read by id (a lookup: a search
+ * restricted to the ids would test the filter on every part of a large collection).
+ */
 async function scorePartsByVector(
   store: MemoryStore,
   collection: string,
   vector: Float32Array | readonly number[],
   partIds: readonly string[],
 ): Promise<ReadonlyMap<string, number>> {
-  const scored = await store.queryPoints(partsCollectionName(collection), {
-    query: Array.from(vector),
-    using: DENSE_VECTOR,
-    limit: partIds.length,
-    withPayload: [],
-    filter: { must: [{ has_id: [...partIds] }] },
-  });
-  return new Map(scored.map((point) => [String(point.id), point.score]));
+  const vectors = await store.retrieveDenseVectors(partsCollectionName(collection), partIds);
+  return new Map([...vectors].map(([id, dense]) => [id, cosine(vector, dense)]));
+}
+
+function cosine(a: Float32Array | readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */
