@@ -2,6 +2,9 @@
  * @module Recall benchmark (issue 12): ingests LoCoMo conversations through the HTTP API as a client would,
  * asks every question with POST /retrieve, and prints evidence recall at 5 / 10 / 25 / 50 turns overall and
  * per category, the chunks and characters returned, and /retrieve latency. Product defaults throughout.
+ * Also recall within 1,000 / 2,000 / 4,000 / 8,000 characters of the block (as `max_chars` fills it), and the
+ * mean hits returned at the default settings for questions about what a conversation never mentions
+ * (recall/never-discussed.ts; issue 35).
  * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
  * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
