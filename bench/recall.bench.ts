@@ -2,31 +2,44 @@
  * @module Recall benchmark (issue 12): ingests LoCoMo conversations through the HTTP API as a client would,
  * asks every question with POST /retrieve, and prints evidence recall at 5 / 10 / 25 / 50 turns overall and
  * per category, the chunks and characters returned, and /retrieve latency. Product defaults throughout.
+ * Also recall within 1,000 / 2,000 / 4,000 / 8,000 characters of the block (as `max_chars` fills it), and the
+ * mean hits returned at the default settings for questions about what a conversation never mentions
+ * (recall/never-discussed.ts; issue 35).
  * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
  * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
- * (docs/recall.md)
+ * [--keep DIR] [--conversation ID] [--quick] (docs/recall.md)
+ * A quick loop: `--keep DIR` stores into DIR once and a later run with the same DIR and settings only asks
+ * (about 20 s instead of 60); `--conversation conv-26` stores and asks one conversation; `--quick` leaves out
+ * the chunk-vectors-alone table.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fitRecallToChars } from '../src/retrieval/fit-recall-chars.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { loadLocomo } from './recall/locomo-dataset.js';
+import { neverDiscussedQuestions } from './recall/never-discussed.js';
 import {
   BadBotSettings,
   botName,
   drainBot,
   ingestConversation,
+  isStored,
   type LocomoService,
+  recordTurnTimes,
+  STORED_MARK,
   startLocomoService,
 } from './recall/locomo-service.js';
 import { reembedEveryBot } from './recall/reembed-every-bot.js';
 import { countModelTexts } from './support/count-model-texts.js';
 
 const BUDGETS = [5, 10, 25, 50] as const;
+/** Budgets in characters of the formatted block, as `max_chars` fills it (whole hits, best first). */
+const CHAR_BUDGETS = [1000, 2000, 4000, 8000] as const;
 const CATEGORIES: Record<number, string> = {
   1: 'multi-hop',
   2: 'temporal',
@@ -62,11 +75,36 @@ if (!existsSync(dataFile)) {
 }
 
 const withReembed = process.argv.includes('--reembed');
-const conversations = loadLocomo(dataFile);
+const quick = process.argv.includes('--quick');
+const only = argValue('--conversation');
+const conversations = loadLocomo(dataFile).filter((c) => only === undefined || c.sampleId === only);
+if (conversations.length === 0) {
+  console.error(`recall benchmark: no conversation ${only} in ${dataFile}`);
+  process.exit(2);
+}
 const chunkOverride = {
   ...(argValue('--min-chars') ? { minChars: Number(argValue('--min-chars')) } : {}),
   ...(argValue('--max-chars') ? { maxChars: Number(argValue('--max-chars')) } : {}),
 };
+const keep = argValue('--keep') === undefined ? undefined : resolve(argValue('--keep')!);
+// A kept folder answers only for the settings that stored it.
+const storedAs = JSON.stringify({
+  dataFile,
+  conversations: conversations.map((c) => c.sampleId),
+  chunk: chunkOverride,
+  embedder: argValue('--embedder') ?? null,
+});
+const reuse = keep !== undefined && isStored(keep);
+if (reuse && readFileSync(join(keep, STORED_MARK), 'utf8') !== storedAs) {
+  console.error(
+    `recall benchmark: ${keep} was stored with other settings: ${readFileSync(join(keep, STORED_MARK), 'utf8')}`,
+  );
+  process.exit(2);
+}
+if (reuse && withReembed) {
+  console.error('recall benchmark: --reembed changes the kept folder; run it without --keep');
+  process.exit(2);
+}
 
 // Product defaults; only the places (free ports, a scratch folder) and, when asked, the chunk sizes and
 // the embedder (--embedder distilled, or any provider that needs no other key) differ.
@@ -76,6 +114,7 @@ try {
     conversations,
     Object.keys(chunkOverride).length > 0 ? { chunk: chunkOverride } : {},
     argValue('--embedder') ? { provider: argValue('--embedder') } : undefined,
+    keep === undefined ? {} : { keep },
   );
 } catch (error) {
   if (!(error instanceof BadBotSettings)) throw error;
@@ -109,7 +148,13 @@ async function countMultiDayChunks(bot: string, tsById: Map<string, number>): Pr
 }
 
 interface Measured {
-  readonly scores: { conversation: string; category: number; byBudget: BudgetScore[] }[];
+  readonly scores: {
+    conversation: string;
+    category: number;
+    byBudget: BudgetScore[];
+    /** At each of CHAR_BUDGETS: the hits whose block fits, whatever turns they hold. */
+    byChars: BudgetScore[];
+  }[];
   readonly latencies: number[];
   /** Hits per recall mode (counted only with --reembed, which asks with `explain`). */
   readonly modes: Map<string, number>;
@@ -138,6 +183,9 @@ async function askEveryQuestion(): Promise<Measured> {
         conversation: conversation.sampleId,
         category: question.category,
         byBudget: BUDGETS.map((budget) => scoreAtBudget(ranked, question.evidence, budget)),
+        byChars: CHAR_BUDGETS.map((chars) =>
+          scoreAtBudget(fitRecallToChars(ranked, chars), question.evidence, Number.POSITIVE_INFINITY),
+        ),
       });
     }
   }
@@ -149,8 +197,8 @@ const formatModes = (modes: Map<string, number>) =>
 
 /** Prints the recall table, per category and conversation, what was returned, and the latency. */
 function report({ scores, latencies }: Measured, label?: string): void {
-  const row = (name: string, picked: typeof scores) =>
-    `| ${name} (n=${picked.length}) | ${BUDGETS.map((_, b) => pct(mean(picked.map((s) => s.byBudget[b]!.recall)))).join(' | ')} |`;
+  const row = (name: string, picked: typeof scores, by: 'byBudget' | 'byChars' = 'byBudget') =>
+    `| ${name} (n=${picked.length}) | ${picked[0]?.[by].map((_, b) => pct(mean(picked.map((s) => s[by][b]!.recall)))).join(' | ')} |`;
   console.log(
     `\nevidence recall at a budget of N turns (${scores.length} questions${label ? `, ${label}` : ''})\n`,
   );
@@ -180,42 +228,75 @@ function report({ scores, latencies }: Measured, label?: string): void {
   console.log(`| turns returned (mean) | ${returned('turns')} |`);
   console.log(`| characters returned (mean) | ${returned('chars')} |`);
   console.log(
+    `\nevidence recall at a budget of N characters of the [Past chat memories] block (max_chars)\n`,
+  );
+  console.log(`| characters | ${CHAR_BUDGETS.join(' | ')} |`);
+  console.log(`|---|${CHAR_BUDGETS.map(() => '---').join('|')}|`);
+  console.log(row('overall', scores, 'byChars'));
+  for (const [category, name] of Object.entries(CATEGORIES)) {
+    console.log(
+      row(
+        `${category} ${name}`,
+        scores.filter((s) => s.category === Number(category)),
+        'byChars',
+      ),
+    );
+  }
+  for (const conversation of conversations) {
+    const picked = scores.filter((s) => s.conversation === conversation.sampleId);
+    console.log(row(conversation.sampleId, picked, 'byChars'));
+  }
+  const returnedByChars = (field: 'chunks' | 'turns') =>
+    CHAR_BUDGETS.map((_, b) => mean(scores.map((s) => s.byChars[b]![field])).toFixed(1)).join(' | ');
+  console.log(`| hits returned (mean) | ${returnedByChars('chunks')} |`);
+  console.log(`| turns returned (mean) | ${returnedByChars('turns')} |`);
+  console.log(
     `\n/retrieve latency (limit ${RETRIEVE_LIMIT}, through HTTP, embedding included): ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +
       `(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
 }
 
-try {
-  const { tsById } = locomo;
-  const started = performance.now();
-  let chunks = 0;
-  let multiDay = 0;
-  for (const conversation of conversations) await ingestConversation(locomo, conversation);
-  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
+/**
+ * Hits returned at the bot's default settings (no `limit` sent) for questions about what a conversation never
+ * mentions, beside the same count for its real questions: what a reader injects when nothing fits (issue 35).
+ */
+async function reportNeverDiscussed(): Promise<void> {
+  const rows: string[] = [];
+  let noiseHits = 0;
+  let noiseCount = 0;
   for (const conversation of conversations) {
-    chunks += await drainBot(locomo, botName(conversation), idleMs + 600_000);
-    multiDay += await countMultiDayChunks(botName(conversation), tsById);
+    const count = async (questions: readonly string[]) => {
+      let hits = 0;
+      for (const question of questions) {
+        hits += (await client.retrieve({ bot: botName(conversation), query_text: question })).hits.length;
+      }
+      return hits;
+    };
+    const questions = neverDiscussedQuestions(conversation);
+    const noise = await count(questions);
+    const real = await count(conversation.questions.map((q) => q.question));
+    noiseHits += noise;
+    noiseCount += questions.length;
+    rows.push(
+      `| ${conversation.sampleId} | ${questions.length} | ${(noise / questions.length).toFixed(2)} | ` +
+        `${(real / conversation.questions.length).toFixed(2)} |`,
+    );
   }
-  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
-  const modelTexts = countModelTexts();
-  const sizes = Object.values(config.bots)[0]!.chunk;
-  console.log(`data: ${dataFile} (read at run time, not copied)`);
+  const limit = Object.values(config.bots)[0]!.retrieve.limit;
   console.log(
-    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
-      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
-      `in ${((performance.now() - started) / 1000).toFixed(1)} s; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
-      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
+    `\nhits returned at the default settings (limit ${limit}), never-discussed questions beside the real ones:\n`,
   );
-
   console.log(
-    `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
+    '| conversation | never-discussed questions | mean hits, never discussed | mean hits, real questions |',
   );
+  console.log('|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`| all | ${noiseCount} | ${(noiseHits / noiseCount).toFixed(2)} | |`);
+}
 
-  const before = await askEveryQuestion();
-  report(before, withReembed ? 'before the reembed' : undefined);
-  // As st-qdrant-memory searches: chunk vectors only, stored ones against the chunk texts embedded whole.
+/** Recall through the chunk vectors alone, as st-qdrant-memory searches: stored ones and the texts embedded whole. */
+async function reportChunkVectorRecall(questionCount: number): Promise<void> {
   const chunkRecall = { stored: BUDGETS.map(() => 0), embeddedWhole: BUDGETS.map(() => 0) };
   for (const conversation of conversations) {
     const points = await readChunkPoints(service.storeUrl!, config.bots[botName(conversation)]!.collection);
@@ -227,7 +308,7 @@ try {
     const scored = await scoreChunkVectors(embedder, points, questions, BUDGETS);
     for (const kind of ['stored', 'embeddedWhole'] as const) {
       scored[kind].forEach((value, b) => {
-        chunkRecall[kind][b]! += (value * questions.length) / before.scores.length;
+        chunkRecall[kind][b]! += (value * questions.length) / questionCount;
       });
     }
   }
@@ -236,6 +317,45 @@ try {
   console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
   console.log(`| stored chunk vectors | ${chunkRecall.stored.map(pct).join(' | ')} |`);
   console.log(`| chunk texts embedded whole | ${chunkRecall.embeddedWhole.map(pct).join(' | ')} |`);
+}
+
+try {
+  const { tsById } = locomo;
+  const started = performance.now();
+  let chunks = 0;
+  let multiDay = 0;
+  for (const conversation of conversations) {
+    if (reuse) recordTurnTimes(locomo, conversation);
+    else await ingestConversation(locomo, conversation);
+  }
+  const idleMs = Math.max(...Object.values(config.bots).map((bot) => bot.chunk.idleMs));
+  for (const conversation of conversations) {
+    chunks += await drainBot(locomo, botName(conversation), idleMs + 600_000);
+    multiDay += await countMultiDayChunks(botName(conversation), tsById);
+  }
+  if (keep !== undefined && !reuse) writeFileSync(join(keep, STORED_MARK), storedAs);
+  const turns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  // Read before any question is asked: the texts the model embedded to store the turns (0 with no offline model).
+  const modelTexts = countModelTexts();
+  const sizes = Object.values(config.bots)[0]!.chunk;
+  console.log(`data: ${dataFile} (read at run time, not copied)`);
+  console.log(
+    `ingested ${conversations.length} conversations, ${turns} turns -> ${chunks} chunks ` +
+      `(${(turns / chunks).toFixed(1)} turns/chunk; ${multiDay} span more than one UTC day) ` +
+      `${reuse ? `kept in ${keep}` : `in ${((performance.now() - started) / 1000).toFixed(1)} s`}; chunk ${sizes.minChars}/${sizes.maxChars} chars, ` +
+      `idle ${sizes.idleMs} ms, embedder ${embedder.model}`,
+  );
+
+  if (!reuse) {
+    console.log(
+      `model texts per stored message: ${(modelTexts / turns).toFixed(2)} (${modelTexts} texts for ${turns} turns)`,
+    );
+  }
+
+  const before = await askEveryQuestion();
+  report(before, withReembed ? 'before the reembed' : undefined);
+  await reportNeverDiscussed();
+  if (!quick) await reportChunkVectorRecall(before.scores.length);
   if (withReembed) {
     const reembedStarted = performance.now();
     const moved = await reembedEveryBot(config, service.storeUrl!, embedder);

@@ -3,7 +3,7 @@
  * (each session in order, a recent window re-sent every two turns, the session's real date as `ts`), one bot
  * per conversation, product defaults throughout, and a wait until every message is in a stored chunk.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryPoolClient } from '../../src/client/memory-pool-client.js';
@@ -43,14 +43,23 @@ export class BadBotSettings extends Error {
 /** The bot a conversation is saved to. */
 export const botName = (c: LocomoConversation) => `locomo-${c.sampleId.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
+/** Where a service keeps its data: a scratch folder removed on close, or a kept one (`--keep DIR`). */
+export interface LocomoPlace {
+  /** A folder to store into and keep; a later run with the same folder finds the conversations stored. */
+  readonly keep?: string;
+}
+
 /** Starts a service with one bot per conversation (`bot` settings added to each, e.g. chunk sizes), and the
  * `embedding` section when given (another offline model). */
 export async function startLocomoService(
   conversations: readonly LocomoConversation[],
   bot: Record<string, unknown> = {},
   embedding?: Record<string, unknown>,
+  place: LocomoPlace = {},
 ): Promise<LocomoService> {
-  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-locomo-'));
+  const kept = place.keep;
+  if (kept !== undefined) mkdirSync(kept, { recursive: true });
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-locomo-'));
   const bots = conversations.map((c) => [
     botName(c),
     { selfSpeaker: c.speakerB, collection: `mem_${botName(c).replace(/-/g, '_')}`, ...bot },
@@ -61,7 +70,7 @@ export async function startLocomoService(
     bots: Object.fromEntries(bots),
   });
   if (!checked.success) {
-    rmSync(dir, { recursive: true, force: true });
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
     const problems = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new BadBotSettings(problems);
   }
@@ -82,9 +91,24 @@ export async function startLocomoService(
   const client = new MemoryPoolClient({ baseUrl: service.url, timeoutMs: 30_000 });
   const close = async () => {
     await service.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   };
   return { service, client, config, embedder, tsById: new Map(), close };
+}
+
+/** Whether a kept folder already holds what a run stored (written once every bot was drained). */
+export const isStored = (keep: string) => existsSync(join(keep, STORED_MARK));
+/** The file that marks a kept folder as complete. */
+export const STORED_MARK = 'stored.json';
+
+/** Records each turn's `ts` as ingestConversation would, without saving anything (a kept folder's run). */
+export function recordTurnTimes(locomo: LocomoService, conversation: LocomoConversation): void {
+  const bot = botName(conversation);
+  for (const session of conversation.sessions) {
+    session.turns.forEach((turn, i) => {
+      locomo.tsById.set(`${bot}/${turn.diaId}`, session.startMs + i * TURN_SPACING_MS);
+    });
+  }
 }
 
 /** Saves one conversation session by session, re-sending a recent window as chat clients do. */

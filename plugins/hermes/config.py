@@ -19,6 +19,8 @@ DEFAULT_PREFETCH_TIMEOUT = 2.0
 DEFAULT_SAVE_TIMEOUT = 5.0
 # Newer Hermes builds give up on prefetch after 8 s; a longer wait would only hold older builds' turns.
 PREFETCH_TIMEOUT_RANGE = (0.1, 8.0)
+# The most characters memory-pool's /retrieve takes as `max_chars`.
+MAX_CHARS_LIMIT = 100_000
 
 # Environment variables win over the saved file so containers can configure without `hermes memory setup`.
 ENV_VARS = {
@@ -28,6 +30,7 @@ ENV_VARS = {
     "prefetch_timeout": "MEMORY_POOL_PREFETCH_TIMEOUT",
     "save_timeout": "MEMORY_POOL_SAVE_TIMEOUT",
     "save_delegations": "MEMORY_POOL_SAVE_DELEGATIONS",
+    "max_chars": "MEMORY_POOL_MAX_CHARS",
 }
 # Moves the settings file (e.g. onto a shared volume); then `backup_paths()` names it when it is outside $HERMES_HOME.
 CONFIG_FILE_ENV_VAR = "MEMORY_POOL_CONFIG_FILE"
@@ -44,6 +47,9 @@ class MemoryPoolConfig:
     save_timeout: float = DEFAULT_SAVE_TIMEOUT
     # Off by default: a subagent's task and answer are the agent's work, not the user's conversation.
     save_delegations: bool = False
+    # The most characters of the recalled block a turn's prompt receives (sent as /retrieve's `max_chars`);
+    # None: the bot's own `retrieve.maxChars` on the service, unset there by default.
+    max_chars: Optional[int] = None
 
 
 def get_config_schema() -> List[Dict[str, Any]]:
@@ -78,6 +84,13 @@ def get_config_schema() -> List[Dict[str, Any]]:
             "description": "also save each finished subagent task and its result, as a note from the agent",
             "default": False,
             "type": "boolean",
+        },
+        {
+            "key": "max_chars",
+            "description": "most characters of recalled memories per turn (whole memories); empty: the bot's default",
+            "type": "number",
+            "minimum": 1,
+            "maximum": MAX_CHARS_LIMIT,
         },
     ]
 
@@ -166,6 +179,7 @@ def load_config(hermes_home: Optional[str] = None, env: Optional[Mapping[str, st
         prefetch_timeout=_clamp(_read_seconds(merged.get("prefetch_timeout"), DEFAULT_PREFETCH_TIMEOUT), PREFETCH_TIMEOUT_RANGE),
         save_timeout=_read_seconds(merged.get("save_timeout"), DEFAULT_SAVE_TIMEOUT),
         save_delegations=_read_bool(merged.get("save_delegations")),
+        max_chars=_read_max_chars(merged.get("max_chars")),
     )
 
 
@@ -190,6 +204,15 @@ def _read_seconds(value: Any, default: float) -> float:
     except (TypeError, ValueError):
         return default
     return seconds if seconds > 0 else default
+
+
+def _read_max_chars(value: Any) -> Optional[int]:
+    """A character budget: a whole number, at most what the service takes; empty, 0 or unreadable means none."""
+    try:
+        chars = int(float(value))
+    except (TypeError, ValueError):
+        return None
+    return min(chars, MAX_CHARS_LIMIT) if chars > 0 else None
 
 
 def _clamp(value: float, bounds: tuple) -> float:

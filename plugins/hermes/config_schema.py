@@ -75,5 +75,10 @@ CONFIG_SCHEMA = ProviderConfigSchema(
             key="save_delegations", label="Save delegated tasks", kind=KIND_BOOL, default="false",
             description="Also save each finished subagent task and its result, as a note from the agent.", group="Memory",
         ),
+        ProviderField(
+            key="max_chars", label="Recall budget (characters)", kind=KIND_NUMBER,
+            description="The most characters of recalled memories a turn receives, whole memories only (1 to 100000); "
+            "empty: the bot's retrieve.maxChars on the service.", group="Memory",
+        ),
     ),
 )

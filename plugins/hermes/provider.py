@@ -356,6 +356,8 @@ class MemoryPoolProvider(MemoryProvider):
         body: Dict[str, Any] = {"bot": self._config.bot, "query_text": str(query)[:20_000], **self._recall_context()}
         # The turn's own time, so "what did we talk about yesterday?" means the asker's yesterday.
         body["now"] = self._turn_started_ms if self._turn_started_ms is not None else int(time.time() * 1000)
+        if self._config.max_chars is not None:
+            body["max_chars"] = self._config.max_chars
         with self._ids_lock:
             recent = list(self._recent_ids)
         if recent:

@@ -109,6 +109,18 @@ describe('MemoryPoolClient against the service', () => {
     });
   });
 
+  test('max_chars reaches the service: the block stays within it', async () => {
+    const query = { bot: 'mythos', query_text: 'lighthouse keeper Mara paints gulls', limit: 10 };
+    const whole = await client.retrieve(query);
+    assert.ok(whole.formatted.length > 0);
+    const fitted = await client.retrieve({ ...query, max_chars: whole.formatted.length - 1 });
+    assert.ok(fitted.formatted.length < whole.formatted.length);
+    await assert.rejects(client.retrieve({ ...query, max_chars: 0 }), {
+      code: 'validation_failed',
+      field: 'max_chars',
+    });
+  });
+
   test('a 400 becomes MemoryPoolApiError naming the field', async () => {
     const error = await client.retrieve({ bot: 'mythos', query_text: '' }).then(
       () => assert.fail('expected a rejection'),

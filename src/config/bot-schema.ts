@@ -47,6 +47,11 @@ const chunkSchema = section({
 const retrieveSchema = section({
   /** Memories per recall, 1-100. */
   limit: integer(1, 100, 'Set how many memories a recall returns, e.g. 5.').default(5),
+  /**
+   * The most characters the recalled block may hold (whole memories only, whichever of this and `limit` ends
+   * first), when the request sends no `max_chars`. Unset, recall answers as before.
+   */
+  maxChars: integer(1, 100_000, 'Set the most characters of the recalled block, e.g. 2000.').optional(),
   /** Minimum cosine similarity, 0-1. */
   scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
   /**

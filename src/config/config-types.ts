@@ -26,6 +26,8 @@ export interface BotConfig {
   readonly chunk: ChunkSizes;
   readonly retrieve: {
     readonly limit: number;
+    /** The most characters of the recalled block; undefined: no character budget. */
+    readonly maxChars?: number;
     readonly scoreThreshold: number;
     readonly scope: RecallScope;
   };
@@ -115,6 +117,8 @@ export interface CompanionConfig {
   readonly systemPrompt?: string;
   readonly replyChannels: readonly string[];
   readonly contextMessages: number;
+  /** The most characters of recalled memories in a reply's prompt; undefined: the bot's `retrieve.maxChars`. */
+  readonly recallMaxChars?: number;
   readonly timeoutMs: number;
 }
 

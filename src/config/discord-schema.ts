@@ -45,6 +45,11 @@ const companionSchema = section({
   replyChannels: snowflakes('channel'),
   /** Recent channel messages sent with the prompt, 0-100. */
   contextMessages: integer(0, 100, 'Set how many recent messages to send, e.g. 20.').default(20),
+  /**
+   * The most characters of recalled memories in a reply's prompt (whole memories only), so the prompt fits the
+   * chat model's context. Unset: the bot's `retrieve.maxChars`.
+   */
+  recallMaxChars: integer(1, 100_000, 'Set the most characters of memories per reply, e.g. 2000.').optional(),
   /** How long one reply may take. */
   timeoutMs: integer(1000, 600_000, 'Set milliseconds, e.g. 60000.').default(60_000),
 }).superRefine((companion, ctx) => {

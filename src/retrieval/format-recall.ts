@@ -23,13 +23,15 @@ function labelHit(hit: RecallHit, legacyUserName: string): string {
  */
 export function formatRecall(hits: readonly RecallHit[], options: FormatRecallOptions = {}): string {
   if (hits.length === 0) return '';
-  const legacyUserName = options.legacyUserName ?? 'User';
   let block = RECALL_HEADER;
-  for (const hit of hits) {
-    // Only "\n" is flattened, as st does; a "\r" from some other writer stays.
-    const text = hit.text.replace(/\n/g, ' ');
-    const score = (hit.score * 100).toFixed(0);
-    block += `• ${labelHit(hit, legacyUserName)}: "${text}" (score: ${score}%)\n\n`;
-  }
+  for (const hit of hits) block += formatRecallEntry(hit, options);
   return block;
+}
+
+/** One hit's entry of the block, its blank line included: the block is the header and these, in order. */
+export function formatRecallEntry(hit: RecallHit, options: FormatRecallOptions = {}): string {
+  // Only "\n" is flattened, as st does; a "\r" from some other writer stays.
+  const text = hit.text.replace(/\n/g, ' ');
+  const score = (hit.score * 100).toFixed(0);
+  return `• ${labelHit(hit, options.legacyUserName ?? 'User')}: "${text}" (score: ${score}%)\n\n`;
 }

@@ -86,6 +86,33 @@ describe('hybrid recall returns passages of chunks', () => {
     assert.equal(new Set(returned).size, returned.length, 'no message is returned twice');
   });
 
+  test("each hit's score is its passage's dense cosine, as the block shows it; the fusion is under explain", async () => {
+    // One word of the conversation among many it never uses: its part is found by that word, far in meaning.
+    const { hits, formatted } = (await retrieve({
+      query_text: 'Tomas zebra quantum violin harbor marble nebula crescent lantern',
+      explain: true,
+    })) as unknown as {
+      hits: (Hit & {
+        score: number;
+        explain: { fused: number; signals: Record<string, { score: number }> };
+      })[];
+      formatted: string;
+    };
+    assert.ok(hits.length >= 1);
+    for (const hit of hits) {
+      const dense = hit.explain.signals.part_dense?.score;
+      // Found by its words alone: the cosine is asked of the store, below the bot's 0.3 floor (0 would mean it was never asked).
+      if (dense === undefined) assert.ok(hit.score !== 0 && hit.score < 0.3, JSON.stringify(hit));
+      else assert.equal(hit.score, dense);
+      assert.ok(formatted.includes(`(score: ${(hit.score * 100).toFixed(0)}%)`));
+    }
+    assert.ok(
+      hits.some((hit) => hit.explain.signals.part_dense === undefined),
+      'a hit found by words alone',
+    );
+    assert.ok(hits[0]!.score < 0.3, 'a weak match says so, however far ahead of the others');
+  });
+
   test('an excluded message is never returned, while its neighbors still are', async () => {
     const { hits } = await retrieve({
       query_text: 'What is the name of Tomas greyhound?',

@@ -21,15 +21,19 @@ const stored = new Map([
   ['A', { id: 'A', payload: { ...formatChunk(chunkA, speakers) } }],
   ['B', { id: 'B', payload: { ...formatChunk(chunkB, speakers) } }],
 ]);
-const part = (chunkId: string, messageIds: string, relative: number): FusedEntry => ({
+/** A fused part; `cosine` its dense score when the dense search found it (else its words alone did). */
+const part = (chunkId: string, messageIds: string, relative: number, cosine?: number): FusedEntry => ({
   chunkId,
   part: { id: `${chunkId}/${messageIds}`, messageIds },
   fused: relative,
   relative,
-  signals: {},
+  signals: {
+    part_lexical: { rank: 1, score: 7 },
+    ...(cosine === undefined ? {} : { part_dense: { rank: 1, score: cosine } }),
+  },
 });
 const ranking = {
-  entries: [part('A', 'a2,a3', 0.9), part('B', 'b1,b2', 0.8), part('A', 'a1,a2', 0.7)],
+  entries: [part('A', 'a2,a3', 1, 0.42), part('B', 'b1,b2', 0.8, 0.47), part('A', 'a1,a2', 0.7, 0.31)],
   chunks: new Map(),
 };
 const sources = (overrides: Partial<PassageSources> = {}): PassageSources => ({
@@ -42,16 +46,38 @@ const sources = (overrides: Partial<PassageSources> = {}): PassageSources => ({
 });
 const options = { limit: 10, excludeMessageIds: new Set<string>() };
 
-test('passages come best first, each trimmed to its new messages, scored by the fusion', async () => {
+test('passages come best first by the fusion, each trimmed to its new messages, scored by its dense cosine', async () => {
   const hits = await recallPassages(sources(), ranking, options);
   assert.deepEqual(
-    hits.map((h) => [h.messageIds, h.text, h.score]),
+    hits.map((h) => [h.messageIds, h.text, h.score, h.explain?.fused]),
     [
-      ['a2,a3', '[2026-01-05]\nHelen: two\nHelen: three', 0.9],
-      ['b1,b2', '[2026-01-05]\nHelen: four\nHelen: five', 0.8],
-      ['a1', '[2026-01-05]\nHelen: one', 0.7],
+      ['a2,a3', '[2026-01-05]\nHelen: two\nHelen: three', 0.42, 1],
+      ['b1,b2', '[2026-01-05]\nHelen: four\nHelen: five', 0.47, 0.8],
+      ['a1', '[2026-01-05]\nHelen: one', 0.31, 0.7],
     ],
   );
+});
+
+test('a part found by its words alone is scored by its cosine, asked once for all such parts', async () => {
+  const asked: string[][] = [];
+  const lexicalOnly = {
+    entries: [part('A', 'a2,a3', 1), part('B', 'b1,b2', 0.6, 0.5), part('A', 'a1,a2', 0.5)],
+    chunks: new Map(),
+  };
+  const partCosines = async (ids: readonly string[]) => {
+    asked.push([...ids]);
+    return new Map([['A/a2,a3', 0.12]]);
+  };
+  const hits = await recallPassages(sources({ partCosines }), lexicalOnly, options);
+  assert.deepEqual(
+    hits.map((h) => [h.messageIds, h.score]),
+    [
+      ['a2,a3', 0.12],
+      ['b1,b2', 0.5],
+      ['a1', 0],
+    ],
+  );
+  assert.deepEqual(asked, [['A/a2,a3', 'A/a1,a2']]);
 });
 
 test('a chunk holding a forgotten message (a forget still rewriting it) gives nothing, and others fill in', async () => {

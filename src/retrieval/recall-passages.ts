@@ -1,7 +1,9 @@
 /**
  * @module Hybrid recall's hits: passages planned from the fused ranking, each read from its chunk point
  * (chunks gone from the store or holding a forgotten message are left out, and the plan is made again
- * without them), trimmed to the passage's messages, explained.
+ * without them), trimmed to the passage's messages, explained. A hit's `score` is its passage's dense cosine
+ * (the part's, or a whole chunk's), as st-qdrant-memory shows: the same scale for every query, where the fused
+ * score (under `explain`) is normalized per query and always 1 for the best hit.
  */
 import { splitMessageIds } from '../chunking/held-message-ids.js';
 import type { MemoryMessage, SpeakerConfig } from '../chunking/memory-message.js';
@@ -22,6 +24,11 @@ export interface PassageSources {
   readonly forgottenIds: (bot: string, messageIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /** A chunk's messages as the journal holds them; without it every hit is its whole chunk. */
   readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
+  /**
+   * The query's dense cosine with these parts (found by their words alone, so the dense search did not score
+   * them); without it, or for a part it leaves out, such a hit scores 0.
+   */
+  readonly partCosines?: (partIds: readonly string[]) => Promise<ReadonlyMap<string, number>>;
 }
 
 type Payload = Readonly<Record<string, unknown>>;
@@ -75,9 +82,14 @@ async function toHits(
   const wholeChunks = new Set<string>();
   const trimmedChunks = new Set<string>();
   const hits: RecallHit[] = [];
+  const unscored = passages.flatMap(({ entry }) =>
+    denseScore(entry) === undefined && entry.part ? [entry.part.id] : [],
+  );
+  const cosines = unscored.length > 0 ? await sources.partCosines?.(unscored) : undefined;
   for (const passage of passages) {
     const point = points.get(passage.chunkId)!;
-    const score = passage.entry.relative;
+    const { entry } = passage;
+    const score = denseScore(entry) ?? (entry.part ? cosines?.get(entry.part.id) : undefined) ?? 0;
     const explain = explainEntry(passage.entry);
     let payload: Payload | undefined = point.payload;
     if (passage.messageIds !== undefined) {
@@ -100,6 +112,10 @@ async function toHits(
   }
   return hits;
 }
+
+/** The entry's dense cosine, when a dense search scored it. */
+const denseScore = (entry: FusedEntry): number | undefined =>
+  entry.signals.part_dense?.score ?? entry.signals.chunk_dense?.score;
 
 /** What `explain: true` says about a hybrid hit: the signals and the part that ranked it. */
 function explainEntry(entry: FusedEntry): RetrieveExplanation {

@@ -12,6 +12,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import { isMemoryPoolError, MemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
 import type { AccountKey, DmChannel } from '../journal/journal-people.js';
 import type { Logger } from '../logging/logger.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
@@ -24,6 +25,7 @@ import type {
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
+import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
@@ -180,6 +182,7 @@ async function recall(
           },
           forgottenIds: deps.forgottenIds,
           ...(deps.chunkMessages ? { chunkMessages: deps.chunkMessages } : {}),
+          partCosines: (ids) => scorePartsByVector(deps.store, bot.collection, vector, ids),
         },
         ranking,
         { limit: limit * 2, excludeMessageIds: excluded },
@@ -225,7 +228,10 @@ async function recall(
     return EMPTY;
   }
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
-  const hits = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  const selected = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  // Whichever ends first: `limit` hits, or the block's characters (unset: no character budget, as before).
+  const maxChars = request.max_chars ?? bot.retrieve.maxChars;
+  const hits = maxChars === undefined ? selected : fitRecallToChars(selected, maxChars);
   const explained = request.explain === true ? explainTimeWindow(time, weighed) : undefined;
   return {
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
@@ -248,6 +254,34 @@ function hybridSearch(
     ...(within.threshold === undefined ? {} : { scoreThreshold: within.threshold }),
     ...(within.filter ? { filter: within.filter } : {}),
   };
+}
+
+/**
+ * The query's dense cosine with each of these parts, from their vectors read by id (a lookup: a search
+ * restricted to the ids would test the filter on every part of a large collection).
+ */
+async function scorePartsByVector(
+  store: MemoryStore,
+  collection: string,
+  vector: Float32Array | readonly number[],
+  partIds: readonly string[],
+): Promise<ReadonlyMap<string, number>> {
+  const vectors = await store.retrieveDenseVectors(partsCollectionName(collection), partIds);
+  return new Map([...vectors].map(([id, dense]) => [id, cosine(vector, dense)]));
+}
+
+function cosine(a: Float32Array | readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */

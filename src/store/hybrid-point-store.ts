@@ -48,4 +48,9 @@ export interface HybridPointStore {
   queryPoints(collection: string, options: QueryOptions): Promise<ScoredStorePoint[]>;
   /** Points by id with their payloads, in no particular order; missing ids are left out. */
   retrievePoints(collection: string, ids: readonly StoredPointId[]): Promise<StoredRecord[]>;
+  /**
+   * The `dense` vectors of a hybrid collection's points by id (a lookup, no search); missing ids are left out.
+   * Keys are the ids as strings.
+   */
+  retrieveDenseVectors(collection: string, ids: readonly StoredPointId[]): Promise<Map<string, number[]>>;
 }

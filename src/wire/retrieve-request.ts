@@ -2,6 +2,10 @@
 import { z } from 'zod';
 import { isTimeZone } from './time-zone.js';
 
+/** The most characters `max_chars` may ask for. */
+export const MAX_CHARS = 100_000;
+const MAX_CHARS_FIX = `must be a whole number of characters from 1 to ${MAX_CHARS}, e.g. 2000`;
+
 /** The most channel ids `readable_channel_ids` takes. */
 export const MAX_READABLE_CHANNEL_IDS = 20_000;
 
@@ -53,6 +57,17 @@ export const retrieveRequestSchema = z.object({
    */
   readable_channel_ids: z.array(z.string()).max(MAX_READABLE_CHANNEL_IDS).optional(),
   limit: z.number().int().min(1).max(50).optional(),
+  /**
+   * The most characters the `formatted` block may hold: the best hits are taken while the block stays within
+   * it, whole hits only (a passage is one or a few whole messages), whichever of this and `limit` ends first.
+   * Default: the bot's `retrieve.maxChars`, unset (no character budget).
+   */
+  max_chars: z
+    .number({ message: MAX_CHARS_FIX })
+    .int(MAX_CHARS_FIX)
+    .min(1, MAX_CHARS_FIX)
+    .max(MAX_CHARS, MAX_CHARS_FIX)
+    .optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
   /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */
   guild_id: z.string().min(1).max(200).optional(),
@@ -94,6 +109,11 @@ export type RetrieveRequest = z.infer<typeof retrieveRequestSchema>;
 /** One recalled chunk, with the payload fields of the shared format. */
 export interface RetrieveHit {
   readonly id: string | number;
+  /**
+   * The query's dense cosine similarity with the hit (its passage's part, or the whole chunk), as
+   * st-qdrant-memory shows it: the same scale for every query. Hits come in recall's order (the fusion under
+   * `explain.fused`), so a lower score may come first.
+   */
   readonly score: number;
   readonly text: string;
   readonly speakers: string;

@@ -76,6 +76,24 @@ class MessageIds(unittest.TestCase):
         old = message_ids.derive_message_id("s", 1, "user", "hi")
         self.assertEqual((ids[3], ids[4]), (old, old))  # no messages given: the ids older versions made
 
+    def test_max_chars_is_unset_by_default_and_read_as_a_whole_budget(self):
+        self.assertIsNone(config.load_config(tempfile.mkdtemp(), env={}).max_chars)
+        for given, expected in (("2000", 2000), ("2500.7", 2500), ("0", None), ("-3", None), ("lots", None), ("900000", 100_000)):
+            loaded = config.load_config(tempfile.mkdtemp(), env={"MEMORY_POOL_MAX_CHARS": given})
+            self.assertEqual(loaded.max_chars, expected, given)
+
+    def test_recall_sends_max_chars_only_when_set(self):
+        for given, expected in (("", None), ("1500", 1500)):
+            env = {"MEMORY_POOL_URL": "http://127.0.0.1:9", "MEMORY_POOL_BOT": "mythos", "HERMES_HOME": tempfile.mkdtemp(),
+                   "MEMORY_POOL_MAX_CHARS": given}
+            with mock.patch.dict(os.environ, env):
+                provider = PLUGIN.MemoryPoolProvider()
+                provider.initialize("s", platform="cli", agent_context="primary")
+            sent = []
+            provider._client.post_within = lambda path, body, deadline: sent.append(body) or {"formatted": "", "hits": []}
+            provider._retrieve_formatted("what did I plant?", 1.0)
+            self.assertEqual(sent[0].get("max_chars"), expected, given)
+
     def test_the_prefetch_timeout_is_clamped_to_what_hermes_allows(self):
         for given, expected in (("30", 8.0), ("0.01", 0.1), ("3", 3.0)):
             loaded = config.load_config(tempfile.mkdtemp(), env={"MEMORY_POOL_PREFETCH_TIMEOUT": given})

@@ -24,8 +24,16 @@ export function recallWhereAsked(
   memory: DiscordMemory,
   scope: RecallScope,
   place: RecallPlace,
-  /** `now`: when the question was asked (the message's own time), for "yesterday"; the zone is the bot's. */
-  query: { readonly query_text: string; readonly exclude_message_ids?: string[]; readonly now?: number },
+  /**
+   * `now`: when the question was asked (the message's own time), for "yesterday"; the zone is the bot's.
+   * `max_chars`: the most characters of the recalled block (the companion's prompt budget).
+   */
+  query: {
+    readonly query_text: string;
+    readonly exclude_message_ids?: string[];
+    readonly now?: number;
+    readonly max_chars?: number;
+  },
   readableChannelIds: readonly string[] | undefined,
 ): Promise<RetrieveResponse> {
   if (place.guildId === null) {

@@ -88,6 +88,19 @@ describe('createMcpServer against a real service', () => {
     assert.deepEqual(await ofSources({ sources: ['discord'] }), []);
   });
 
+  test('recall passes max_chars through: the block stays within it, and a bad one is an error', async () => {
+    const recall = async (args: Record<string, unknown>) =>
+      client.callTool({ name: 'recall', arguments: { query: 'cello practice scales teacher', ...args } });
+    const whole = (await recall({})).structuredContent as { formatted: string };
+    assert.ok(whole.formatted.length > 120);
+    const fitted = (await recall({ max_chars: whole.formatted.length - 1 })).structuredContent as {
+      formatted: string;
+      hits: RetrieveHit[];
+    };
+    assert.ok(fitted.formatted.length < whole.formatted.length);
+    assert.equal((await recall({ max_chars: 0 })).isError, true);
+  });
+
   test('recall passes now, tz and the window through', async () => {
     const hitsFor = async (args: Record<string, unknown>) => {
       const result = await client.callTool({ name: 'recall', arguments: { query: 'cello scales', ...args } });

@@ -72,6 +72,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
         limit: retrieveRequestSchema.shape.limit.describe(
           'Most memories to return (1-50); the bot default when unset',
         ),
+        max_chars: retrieveRequestSchema.shape.max_chars.describe(
+          'Most characters of the returned block (1-100000), whole memories only; with limit, whichever comes first',
+        ),
         score_threshold: retrieveRequestSchema.shape.score_threshold.describe('Minimum similarity (-1 to 1)'),
         exclude_message_ids: retrieveRequestSchema.shape.exclude_message_ids.describe(
           'Message ids already in your context, left out of the results',
@@ -113,6 +116,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           bot: pickBot(args.bot),
           query_text: args.query,
           ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.max_chars === undefined ? {} : { max_chars: args.max_chars }),
           ...(args.score_threshold === undefined ? {} : { score_threshold: args.score_threshold }),
           ...(args.exclude_message_ids === undefined
             ? {}

@@ -174,6 +174,22 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
         return records.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
       }),
 
+    retrieveDenseVectors: (collection, ids) =>
+      call(`retrieve from ${collection}`, async () => {
+        if (ids.length === 0) return new Map();
+        const records = await client.retrieve(collection, {
+          ids: [...(ids as StoredPointId[])],
+          with_payload: false,
+          with_vector: [DENSE_VECTOR],
+        });
+        const vectors = new Map<string, number[]>();
+        for (const record of records) {
+          const dense = (record.vector as Record<string, unknown> | undefined)?.[DENSE_VECTOR];
+          if (Array.isArray(dense)) vectors.set(String(record.id), dense as number[]);
+        }
+        return vectors;
+      }),
+
     upsertPoints: (collection, points: readonly StorePoint[]) =>
       call(`upsert into ${collection}`, () =>
         upsertInSlices(

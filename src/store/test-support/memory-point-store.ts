@@ -204,6 +204,15 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
         return point ? [toRecord(point)] : [];
       });
     },
+    retrieveDenseVectors: async (name, ids) => {
+      const collection = existing(name, `retrieve from ${name}`);
+      const vectors = new Map<string, number[]>();
+      for (const id of ids) {
+        const dense = collection.points.get(idKey(id, `retrieve from ${name}`))?.vectors[DENSE_VECTOR];
+        if (Array.isArray(dense)) vectors.set(String(id), [...(dense as readonly number[])]);
+      }
+      return vectors;
+    },
     scrollPoints: async (name, scroll) => {
       const matching = inIdOrder(existing(name, `scroll ${name}`)).filter((p) =>
         matchFilter(scroll.filter, p),

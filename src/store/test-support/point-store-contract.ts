@@ -295,6 +295,8 @@ export function describePointStoreContract(name: string, open: () => Promise<Poi
       assert.deepEqual(ids(lexical), [1], 'only points sharing a term are found');
       const read = await store.retrievePoints(collection, [2, 5]);
       assert.deepEqual(read, [{ id: 2, payload: { chunkId: 'b', messageIds: '2', text: 'y' } }]);
+      const vectors = await store.retrieveDenseVectors(collection, [1, 5]);
+      assert.deepEqual([...vectors], [['1', [1, 0, 0]]], 'the dense vector by id; a missing id is left out');
     });
   });
 }

@@ -181,3 +181,43 @@ test('companion: recall reads "yesterday" against the time of the message it ans
     await chat.close();
   }
 });
+
+test("companion: recallMaxChars is the prompt's budget for memories, whole ones only", async () => {
+  for (const [recallMaxChars, kept] of [
+    [undefined, true],
+    [40, false],
+  ] as const) {
+    const chat = await startFakeChat('You told me about Pixel.');
+    const h = await startDiscordHarness({
+      channels: [GENERAL, OFFTOPIC],
+      companion: {
+        baseUrl: chat.url,
+        model: 'test-model',
+        systemPrompt: 'You are Mythos.',
+        replyChannels: [],
+        contextMessages: 1,
+        timeoutMs: 10_000,
+        ...(recallMaxChars === undefined ? {} : { recallMaxChars }),
+      },
+    });
+    h.answerChannelSends();
+    try {
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({ content: 'my cat Pixel is grey', channelId: OFFTOPIC }),
+      );
+      await h.flush();
+      await h.send(
+        'MESSAGE_CREATE',
+        messagePayload({ content: `<@${BOT_USER.id}> what colour is my cat Pixel?`, mentions: [BOT_USER] }),
+      );
+      const system = chat.requests[0]?.messages[0]?.content ?? '';
+      // The one memory's block is longer than 40 characters: within that budget nothing fits, never a cut line.
+      assert.equal(/\[Past chat memories\][\s\S]*my cat Pixel is grey/.test(system), kept, system);
+      assert.equal(system.includes('Past chat memories'), kept);
+    } finally {
+      await h.close();
+      await chat.close();
+    }
+  }
+});

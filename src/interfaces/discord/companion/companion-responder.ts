@@ -90,7 +90,12 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
         memory,
         recallScope,
         message,
-        { query_text: query, exclude_message_ids: recent.map((m) => m.id), now: message.createdTimestamp },
+        {
+          query_text: query,
+          exclude_message_ids: recent.map((m) => m.id),
+          now: message.createdTimestamp,
+          ...(companion.recallMaxChars === undefined ? {} : { max_chars: companion.recallMaxChars }),
+        },
         listReadableChannelsForReply(message, recorder),
       )
         .then((answer) => answer.formatted)
