@@ -18,6 +18,7 @@ import { registerPayloadRoutes } from './payload-routes.js';
 import { registerPointReadRoutes } from './point-read-routes.js';
 import { registerPointWriteRoutes } from './point-write-routes.js';
 import type { QdrantEnv } from './qdrant-env.js';
+import { registerRefusedRoutes } from './refused-routes.js';
 import { registerServiceRoutes } from './service-routes.js';
 
 export interface QdrantAppOptions {
@@ -57,6 +58,7 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   registerPointWriteRoutes(app);
   registerPointReadRoutes(app);
   registerPayloadRoutes(app);
+  registerRefusedRoutes(app);
   // actix answers an unknown route with an empty 404.
   app.notFound((c) => c.body(null, 404));
   app.onError((error, c) => respondError(c, error, options.logger));
