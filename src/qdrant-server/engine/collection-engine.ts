@@ -13,6 +13,7 @@ import type {
   PointInput,
   PointRecord,
   PointSelector,
+  PointVectorsInput,
   QueryGroupsRequest,
   QueryRequest,
   ReadOptions,
@@ -33,8 +34,9 @@ import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
 import { mapInSlices } from './time-slicer.js';
-import { VectorConfig } from './vector-config.js';
+import { notExistingVector, VectorConfig } from './vector-config.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
+import { dropVectors, mergeVectors, readPointVectors } from './vector-edits.js';
 
 /** The persisted state a collection starts from. */
 export interface CollectionState {
@@ -121,6 +123,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[] {
+    this.#checkVectorNames(options);
     const seen = new Set<string>();
     const records: PointRecord[] = [];
     for (const id of ids) {
@@ -133,6 +136,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   async search(request: SearchRequest): Promise<ScoredPointRecord[]> {
+    this.#checkVectorNames(request);
     const query = this.#reader.prepareQuery(request.using ?? '', request.vector);
     const test = this.#reader.predicate(request.filter);
     // An offset past every point skips them all: no need to rank the collection to say so.
@@ -147,14 +151,17 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   query(request: QueryRequest): Promise<ScoredPointRecord[]> {
+    this.#checkVectorNames(request);
     return runQuery(this.#reader, request);
   }
 
   queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]> {
+    this.#checkVectorNames(request);
     return runQueryGroups(this.#reader, request);
   }
 
   scroll(request: ScrollRequest): Promise<ScrollPage> {
+    this.#checkVectorNames(request);
     return scrollPoints(this.#reader, request);
   }
 
@@ -174,6 +181,36 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const entry of entries) this.#table.delete(entry);
     // Deleting a missing id is not an error in Qdrant.
     return { operationId: op, missingIds: [] };
+  }
+
+  updateVectors(points: readonly PointVectorsInput[]): UpdateOutcome {
+    const updates = new Map<string, { entry: PointEntry; vectors: PointVectors }>();
+    const missingIds: PointId[] = [];
+    for (const point of points) {
+      // Checked (names, dimensions) before anything is written.
+      const prepared = this.#vectors.preparePoint(point.vector);
+      const entry = this.#table.get(point.id);
+      if (entry === undefined) {
+        missingIds.push(point.id);
+        continue;
+      }
+      // The same id twice in one request merges both, as Qdrant's map of updates does.
+      const base = updates.get(entry.key)?.vectors ?? readPointVectors(this.#table, entry);
+      updates.set(entry.key, { entry, vectors: mergeVectors(base, prepared) });
+    }
+    return { operationId: this.#rewriteVectors([...updates.values()]), missingIds };
+  }
+
+  deleteVectors(selector: PointSelector, names: readonly string[]): UpdateOutcome {
+    for (const name of names) {
+      if (!this.#vectors.dense.has(name) && !this.#vectors.sparse.has(name)) throw notExistingVector(name);
+    }
+    const { entries, missing } = this.#select(selector);
+    const updates = entries.map((entry) => ({
+      entry,
+      vectors: dropVectors(readPointVectors(this.#table, entry), names),
+    }));
+    return { operationId: this.#rewriteVectors(updates), missingIds: missing };
   }
 
   setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome {
@@ -219,6 +256,18 @@ export class EmbeddedCollection implements CollectionEngine {
     return { operationId: op, missingIds: missing };
   }
 
+  #rewriteVectors(updates: readonly { entry: PointEntry; vectors: PointVectors }[]): number {
+    const op = this.#commit((version) => {
+      for (const { entry, vectors } of updates) {
+        const unnamed = vectors.dense.get('');
+        const blob = unnamed === undefined ? null : encodeVector(unnamed);
+        this.#db.putPoint(this.name, entry.key, blob, encodeNamedVectors(vectors), entry.payload, version);
+      }
+    });
+    for (const { entry, vectors } of updates) this.#table.put(entry.id, vectors, entry.payload, op);
+    return op;
+  }
+
   #rewriteIndexes(change: () => void): UpdateOutcome {
     const before = new Map(this.#indexes);
     change();
@@ -229,6 +278,14 @@ export class EmbeddedCollection implements CollectionEngine {
       this.#indexes.clear();
       for (const [field, schema] of before) this.#indexes.set(field, schema);
       throw error;
+    }
+  }
+
+  /** A name in `with_vector` the collection lacks is a 400, as in Qdrant, not a silently missing vector. */
+  #checkVectorNames(options: ReadOptions): void {
+    if (typeof options.withVector === 'boolean') return;
+    for (const name of options.withVector) {
+      if (!this.#vectors.dense.has(name) && !this.#vectors.sparse.has(name)) throw notExistingVector(name);
     }
   }
 

@@ -160,15 +160,21 @@ export class CollectionReader {
     const record: PointRecord = { id: entry.id };
     const payload = selectPayload(entry.payload, options.withPayload);
     if (payload !== undefined) record.payload = payload;
+    // Asked for, `vector` is always there: `{}` for a point holding none of them, as Qdrant answers.
     if (options.withVector !== false) {
-      const vector = this.#recordVectors(entry, options.withVector === true ? undefined : options.withVector);
-      if (vector !== undefined) record.vector = vector;
+      record.vector = this.#recordVectors(
+        entry,
+        options.withVector === true ? undefined : options.withVector,
+      );
     }
     return record;
   }
 
   /** The point's vectors (all, or the named ones): a bare array when that is only the unnamed vector. */
-  #recordVectors(entry: PointEntry, names: readonly string[] | undefined): PointRecord['vector'] {
+  #recordVectors(
+    entry: PointEntry,
+    names: readonly string[] | undefined,
+  ): NonNullable<PointRecord['vector']> {
     const out: Record<string, number[] | SparseVectorOutput> = {};
     let count = 0;
     for (const name of entry.dense.keys()) {
@@ -183,7 +189,6 @@ export class CollectionReader {
       setOwn(out, name, { indices: Array.from(doc.indices), values: Array.from(doc.values) });
       count++;
     }
-    if (count === 0) return undefined;
     const only = out[''];
     return count === 1 && Array.isArray(only) ? only : out;
   }

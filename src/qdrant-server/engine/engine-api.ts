@@ -59,6 +59,12 @@ export interface PointInput {
   readonly payload: Payload;
 }
 
+/** `PUT /points/vectors`: the vectors to set on an existing point; its other vectors and payload stay. */
+export interface PointVectorsInput {
+  readonly id: PointId;
+  readonly vector: readonly number[] | NamedVectorsInput;
+}
+
 export interface ReadOptions {
   readonly withPayload: PayloadSelector;
   /** true / false, or the names of the vectors to return. */
@@ -196,6 +202,10 @@ export interface CollectionEngine {
   scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
   deletePoints(selector: PointSelector): UpdateOutcome;
+  /** Sets the given vectors of existing points (merged per id); missing ids are reported, the rest applied. */
+  updateVectors(points: readonly PointVectorsInput[]): UpdateOutcome;
+  /** Drops the named vectors of the selected points; an unknown name is a 400 before anything changes. */
+  deleteVectors(selector: PointSelector, names: readonly string[]): UpdateOutcome;
   /** Shallow merge (null removes a key); with `key`, merges into the object at that JSON path. */
   setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome;
   overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome;

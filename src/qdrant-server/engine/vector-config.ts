@@ -42,7 +42,7 @@ export class VectorConfig {
     const params = this.dense.get(name);
     if (params !== undefined) return params;
     if (this.sparse.has(name)) throw wrongSparse();
-    throw notExisting(name);
+    throw notExistingVector(name);
   }
 
   /** The sparse params of `name`, with the same errors. */
@@ -50,7 +50,7 @@ export class VectorConfig {
     const params = this.sparse.get(name);
     if (params !== undefined) return params;
     if (this.dense.has(name)) throw wrongSparse();
-    throw notExisting(name);
+    throw notExistingVector(name);
   }
 
   /** Checks and prepares a point's vectors: f32, Cosine-normalized, sparse indices sorted. */
@@ -58,7 +58,7 @@ export class VectorConfig {
     if (vector === null) return NO_VECTORS;
     if (Array.isArray(vector)) {
       const params = this.dense.get('');
-      if (params === undefined) throw notExisting('');
+      if (params === undefined) throw notExistingVector('');
       checkDimension(params, vector as readonly number[]);
       return {
         dense: new Map([['', prepareVector(vector as readonly number[], params.distance)]]),
@@ -115,7 +115,8 @@ function checkDimension(params: VectorParams, vector: readonly number[], name?: 
   throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${vector.length}${suffix}`);
 }
 
-function notExisting(name: string) {
+/** 400 `Not existing vector name error: NAME`. */
+export function notExistingVector(name: string) {
   return badInput(`Not existing vector name error: ${name}`);
 }
 

@@ -30,7 +30,7 @@ function parseNamedVector(value: unknown): VectorInput {
 }
 
 /** A point's vector: a dense array, a map of named dense or sparse vectors, or `{}` for "no vector". */
-function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
+export function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
   if (value === undefined) throw missingField('vector');
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivectors');

@@ -20,6 +20,7 @@ import { registerPointWriteRoutes } from './point-write-routes.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { registerRefusedRoutes } from './refused-routes.js';
 import { registerServiceRoutes } from './service-routes.js';
+import { registerVectorRoutes } from './vector-routes.js';
 
 export interface QdrantAppOptions {
   readonly engine: StoreEngine;
@@ -58,6 +59,7 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   registerPointWriteRoutes(app);
   registerPointReadRoutes(app);
   registerPayloadRoutes(app);
+  registerVectorRoutes(app);
   registerRefusedRoutes(app);
   // actix answers an unknown route with an empty 404.
   app.notFound((c) => c.body(null, 404));

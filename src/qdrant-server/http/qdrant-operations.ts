@@ -60,18 +60,38 @@ const ROWS: readonly Row[] = [
   ['DELETE', '/snapshots/{snapshot_name}', 'delete_full_snapshot', false],
   ['GET', '/snapshots/{snapshot_name}', 'get_full_snapshot', false],
   ['GET', '/collections/{collection_name}/shards/{shard_id}/snapshot', 'stream_shard_snapshot', false],
-  ['POST', '/collections/{collection_name}/shards/{shard_id}/snapshots/upload', 'recover_shard_from_uploaded_snapshot', false],
-  ['PUT', '/collections/{collection_name}/shards/{shard_id}/snapshots/recover', 'recover_shard_from_snapshot', false],
+  [
+    'POST',
+    '/collections/{collection_name}/shards/{shard_id}/snapshots/upload',
+    'recover_shard_from_uploaded_snapshot',
+    false,
+  ],
+  [
+    'PUT',
+    '/collections/{collection_name}/shards/{shard_id}/snapshots/recover',
+    'recover_shard_from_snapshot',
+    false,
+  ],
   ['GET', '/collections/{collection_name}/shards/{shard_id}/snapshots', 'list_shard_snapshots', false],
   ['POST', '/collections/{collection_name}/shards/{shard_id}/snapshots', 'create_shard_snapshot', false],
-  ['DELETE', '/collections/{collection_name}/shards/{shard_id}/snapshots/{snapshot_name}', 'delete_shard_snapshot', false],
-  ['GET', '/collections/{collection_name}/shards/{shard_id}/snapshots/{snapshot_name}', 'get_shard_snapshot', false],
+  [
+    'DELETE',
+    '/collections/{collection_name}/shards/{shard_id}/snapshots/{snapshot_name}',
+    'delete_shard_snapshot',
+    false,
+  ],
+  [
+    'GET',
+    '/collections/{collection_name}/shards/{shard_id}/snapshots/{snapshot_name}',
+    'get_shard_snapshot',
+    false,
+  ],
   ['GET', '/collections/{collection_name}/points/{id}', 'get_point', true],
   ['POST', '/collections/{collection_name}/points', 'get_points', true],
   ['PUT', '/collections/{collection_name}/points', 'upsert_points', true],
   ['POST', '/collections/{collection_name}/points/delete', 'delete_points', true],
-  ['PUT', '/collections/{collection_name}/points/vectors', 'update_vectors', false],
-  ['POST', '/collections/{collection_name}/points/vectors/delete', 'delete_vectors', false],
+  ['PUT', '/collections/{collection_name}/points/vectors', 'update_vectors', true],
+  ['POST', '/collections/{collection_name}/points/vectors/delete', 'delete_vectors', true],
   ['POST', '/collections/{collection_name}/points/payload', 'set_payload', true],
   ['PUT', '/collections/{collection_name}/points/payload', 'overwrite_payload', true],
   ['POST', '/collections/{collection_name}/points/payload/delete', 'delete_payload', true],
@@ -88,9 +108,11 @@ const ROWS: readonly Row[] = [
 ];
 
 /** Qdrant's operations in its own order. */
-export const QDRANT_OPERATIONS: readonly QdrantOperation[] = ROWS.map(([method, path, operationId, served]) => ({
-  method,
-  path,
-  operationId,
-  served,
-}));
+export const QDRANT_OPERATIONS: readonly QdrantOperation[] = ROWS.map(
+  ([method, path, operationId, served]) => ({
+    method,
+    path,
+    operationId,
+    served,
+  }),
+);
