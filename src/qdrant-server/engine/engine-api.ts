@@ -105,10 +105,19 @@ export interface SearchRequest extends ReadOptions {
   readonly scoreThreshold?: number;
 }
 
+/**
+ * `nearest.mmr`: re-rank the nearest `candidatesLimit` (default: the request's limit) by Maximal Marginal
+ * Relevance. `diversity` 0 is pure relevance, 1 pure diversity (Qdrant's lambda is 1 - diversity).
+ */
+export interface MmrParams {
+  readonly diversity?: number;
+  readonly candidatesLimit?: number;
+}
+
 /** The `query` of a query request or prefetch. */
 export type QueryInput =
-  | { readonly kind: 'nearest'; readonly vector: VectorInput }
-  | { readonly kind: 'point'; readonly id: PointId }
+  | { readonly kind: 'nearest'; readonly vector: VectorInput; readonly mmr?: MmrParams }
+  | { readonly kind: 'point'; readonly id: PointId; readonly mmr?: MmrParams }
   | { readonly kind: 'rrf'; readonly k: number; readonly weights?: readonly number[] }
   | { readonly kind: 'dbsf' }
   | { readonly kind: 'order_by'; readonly orderBy: OrderBy }

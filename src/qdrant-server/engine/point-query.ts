@@ -7,6 +7,7 @@ import type { Filter } from '../filter/filter-ast.js';
 import { badRequest, notFound } from '../qdrant-error.js';
 import type { PrefetchRequest, QueryInput, QueryRequest, ScoredPointRecord } from './engine-api.js';
 import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.js';
+import { rerankByMmr } from './mmr-rerank.js';
 import { checkRangeIndex, listById, orderByField } from './point-scroll.js';
 import { type PointEntry, compareEntries } from './point-table.js';
 import { fuseDistributions, fuseRanks } from './score-fusion.js';
@@ -63,6 +64,17 @@ export async function runRootStage(
     ...(request.filter === undefined ? {} : { filter: request.filter }),
     ...(request.scoreThreshold === undefined ? {} : { scoreThreshold: request.scoreThreshold }),
   };
+  const query = request.query;
+  if ((query?.kind === 'nearest' || query?.kind === 'point') && query.mmr !== undefined) {
+    // MMR picks `limit` (offset not counted, as in Qdrant) among the nearest `candidates_limit`.
+    const { mmr, ...nearest } = query;
+    const candidates = await runStage(
+      reader,
+      { ...stage, query: nearest, limit: mmr.candidatesLimit ?? request.limit },
+      undefined,
+    );
+    return rerankByMmr(reader, candidates, nearest, request.using ?? '', mmr, request.limit);
+  }
   return runStage(reader, stage, undefined);
 }
 
