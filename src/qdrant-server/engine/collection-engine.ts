@@ -137,7 +137,7 @@ export class EmbeddedCollection implements CollectionEngine {
 
   async search(request: SearchRequest): Promise<ScoredPointRecord[]> {
     this.#checkVectorNames(request);
-    const query = this.#reader.prepareQuery(request.using ?? '', request.vector);
+    const query = this.#reader.prepareQuery(request.using ?? '', request.vector, request.idf);
     const test = this.#reader.predicate(request.filter);
     // An offset past every point skips them all: no need to rank the collection to say so.
     if (request.offset >= this.#table.size) return [];

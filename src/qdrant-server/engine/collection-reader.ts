@@ -4,6 +4,7 @@ import type { IndexLookup, PointPredicate, TextIndexParams } from '../filter/fil
 import { compileFilter, selectPayload, setOwn } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
 import type {
+  IdfParams,
   PayloadFieldSchema,
   PointRecord,
   ReadOptions,
@@ -19,6 +20,7 @@ import {
   type SparseVectorData,
   compareEntries,
 } from './point-table.js';
+import { checkIdfApplies, weightQueryOverCorpus } from './idf-corpus.js';
 import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
@@ -60,17 +62,19 @@ export class CollectionReader {
   }
 
   /** Checks a query vector against the vector `name` and prepares it the way stored vectors were prepared. */
-  prepareQuery(name: string, vector: VectorInput): PreparedQuery {
-    if (isSparseInput(vector)) return this.#prepareSparseQuery(name, prepareSparse(vector));
+  prepareQuery(name: string, vector: VectorInput, idf?: IdfParams): PreparedQuery {
+    if (isSparseInput(vector)) return this.#prepareSparseQuery(name, prepareSparse(vector), idf);
+    checkIdfApplies(this.vectors, name, idf);
     return { kind: 'dense', name, vector: this.vectors.prepareDenseQuery(name, vector) };
   }
 
   /** A point's stored vector `name` as a query (query by id); undefined when the point has none. */
-  storedQuery(entry: PointEntry, name: string): PreparedQuery | undefined {
+  storedQuery(entry: PointEntry, name: string, idf?: IdfParams): PreparedQuery | undefined {
     if (this.vectors.sparse.has(name)) {
       const doc = entry.sparse.get(name);
-      return doc === undefined ? undefined : this.#prepareSparseQuery(name, doc);
+      return doc === undefined ? undefined : this.#prepareSparseQuery(name, doc, idf);
     }
+    checkIdfApplies(this.vectors, name, idf);
     this.vectors.denseParams(name);
     const vector = this.#storedDense(entry, name);
     return vector === undefined ? undefined : { kind: 'dense', name, vector };
@@ -202,10 +206,15 @@ export class CollectionReader {
     return slots.copy(owner.slot);
   }
 
-  #prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {
+  #prepareSparseQuery(name: string, vector: SparseVectorData, idf?: IdfParams): PreparedQuery {
     const params = this.vectors.sparseParams(name);
     const index = this.table.sparse.get(name);
     if (index === undefined) throw badInput(`Not existing vector name error: ${name}`);
+    checkIdfApplies(this.vectors, name, idf);
+    if (idf?.corpus !== undefined) {
+      const inCorpus = this.predicate(idf.corpus) ?? (() => true);
+      return { kind: 'sparse', name, vector: weightQueryOverCorpus(vector, name, this.table, inCorpus) };
+    }
     return { kind: 'sparse', name, vector: weightQuery(vector, params, index) };
   }
 

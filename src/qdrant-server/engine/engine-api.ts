@@ -95,6 +95,14 @@ export interface ScoredPointRecord extends PointRecord {
   order_value?: number;
 }
 
+/**
+ * `params.idf`: where a sparse `idf` query takes its statistics. No corpus: the whole collection (`"global"`);
+ * a corpus: only the points matching that filter, whatever the query's own filter (Qdrant 1.19).
+ */
+export interface IdfParams {
+  readonly corpus?: Filter;
+}
+
 export interface SearchRequest extends ReadOptions {
   readonly vector: VectorInput;
   /** The vector name searched; `""` (the unnamed vector) when absent. */
@@ -103,6 +111,7 @@ export interface SearchRequest extends ReadOptions {
   readonly limit: number;
   readonly offset: number;
   readonly scoreThreshold?: number;
+  readonly idf?: IdfParams;
 }
 
 /**
@@ -125,6 +134,7 @@ export type QueryInput =
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
+  readonly idf?: IdfParams;
   /** The vector name this level's query searches; `""` when absent. */
   readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
@@ -135,6 +145,7 @@ export interface PrefetchRequest {
 
 export interface QueryRequest extends ReadOptions {
   readonly query?: QueryInput;
+  readonly idf?: IdfParams;
   readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;

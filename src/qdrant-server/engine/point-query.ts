@@ -63,6 +63,7 @@ export async function runRootStage(
     ...(request.using === undefined ? {} : { using: request.using }),
     ...(request.filter === undefined ? {} : { filter: request.filter }),
     ...(request.scoreThreshold === undefined ? {} : { scoreThreshold: request.scoreThreshold }),
+    ...(request.idf === undefined ? {} : { idf: request.idf }),
   };
   const query = request.query;
   if ((query?.kind === 'nearest' || query?.kind === 'point') && query.mmr !== undefined) {
@@ -152,7 +153,7 @@ async function scoreAll(
         stage.limit,
       );
     default: {
-      const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+      const { vector, exclude } = resolveVector(reader, query, stage);
       const accept =
         exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
       return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold);
@@ -189,7 +190,7 @@ async function merge(
     return byField(reader, query, (entry) => union.get(entry.key) === entry, stage.limit);
   }
   if (query.kind === 'sample') return sample([...union.values()], stage.limit);
-  const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+  const { vector, exclude } = resolveVector(reader, query, stage);
   if (exclude !== undefined) union.delete(exclude.key);
   return reader.rescore(vector, [...union.values()], stage.limit, stage.scoreThreshold);
 }
@@ -198,11 +199,12 @@ async function merge(
 function resolveVector(
   reader: CollectionReader,
   query: Extract<QueryInput, { kind: 'nearest' | 'point' }>,
-  using: string,
+  stage: PrefetchRequest,
 ): { vector: PreparedQuery; exclude?: PointEntry } {
-  if (query.kind === 'nearest') return { vector: reader.prepareQuery(using, query.vector) };
+  const using = stage.using ?? '';
+  if (query.kind === 'nearest') return { vector: reader.prepareQuery(using, query.vector, stage.idf) };
   const entry = reader.table.get(query.id);
-  const vector = entry === undefined ? undefined : reader.storedQuery(entry, using);
+  const vector = entry === undefined ? undefined : reader.storedQuery(entry, using, stage.idf);
   if (entry === undefined || vector === undefined) {
     throw notFound(`Vector with name "${using}" for point not found`);
   }

@@ -32,6 +32,7 @@ import {
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
 import { parseOrderBy } from './parse-scroll.js';
+import { readIdfParams } from './parse-search-params.js';
 import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
 /** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs::DEFAULT_RRF_K`). */
@@ -158,6 +159,7 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
     prefetch,
     limit,
     ...using,
+    ...readIdfParams(body),
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
@@ -204,6 +206,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     limit,
     offset,
     ...using,
+    ...readIdfParams(body),
     ...options,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
