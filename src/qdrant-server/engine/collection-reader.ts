@@ -232,6 +232,11 @@ export class CollectionReader {
     };
     if (typeof params.min_token_len === 'number') text.min_token_len = params.min_token_len;
     if (typeof params.max_token_len === 'number') text.max_token_len = params.max_token_len;
+    // Only `custom` lists reach here: language lists are refused when the index is created.
+    const custom = (params.stopwords as { custom?: unknown } | undefined)?.custom;
+    if (Array.isArray(custom)) {
+      text.stopwords = new Set(custom.map((word: string) => (text.lowercase ? word.toLowerCase() : word)));
+    }
     return text;
   }
 }
