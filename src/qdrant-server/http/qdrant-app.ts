@@ -8,6 +8,7 @@ import type { StoreLogger } from '../store-logger.js';
 import type { StoreEngine } from '../engine/engine-api.js';
 import { registerAliasRoutes } from './alias-routes.js';
 import { authMiddleware } from './auth.js';
+import { registerBatchRoutes } from './batch-routes.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { corsMiddleware } from './cors.js';
 import { respondError } from './envelope.js';
@@ -60,6 +61,7 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   registerPointReadRoutes(app);
   registerPayloadRoutes(app);
   registerVectorRoutes(app);
+  registerBatchRoutes(app);
   registerRefusedRoutes(app);
   // actix answers an unknown route with an empty 404.
   app.notFound((c) => c.body(null, 404));

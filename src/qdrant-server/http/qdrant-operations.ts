@@ -96,7 +96,7 @@ const ROWS: readonly Row[] = [
   ['PUT', '/collections/{collection_name}/points/payload', 'overwrite_payload', true],
   ['POST', '/collections/{collection_name}/points/payload/delete', 'delete_payload', true],
   ['POST', '/collections/{collection_name}/points/payload/clear', 'clear_payload', true],
-  ['POST', '/collections/{collection_name}/points/batch', 'batch_update', false],
+  ['POST', '/collections/{collection_name}/points/batch', 'batch_update', true],
   ['POST', '/collections/{collection_name}/points/scroll', 'scroll_points', true],
   ['POST', '/collections/{collection_name}/points/count', 'count_points', true],
   ['POST', '/collections/{collection_name}/facet', 'facet', false],

@@ -1,24 +1,13 @@
 /** @module Vector edits on existing points: `PUT /points/vectors` (update) and `POST /points/vectors/delete`. */
 import type { Hono } from 'hono';
-import type { UpdateOutcome } from '../engine/engine-api.js';
-import { notFound } from '../qdrant-error.js';
 import { requireWriteAccess } from './auth.js';
 import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
 import { parseDeleteVectors, parseUpdateVectors } from './parse-vector-ops.js';
 import type { QdrantEnv } from './qdrant-env.js';
-import { formatUpdateResult, parseUpdateParams } from './query-params.js';
+import { parseUpdateParams } from './query-params.js';
 import { readJsonBody } from './request-body.js';
-
-/**
- * With wait=true an id that does not exist is a 404, after the existing ones were changed (Qdrant's
- * `check_unprocessed_points`); with wait=false Qdrant applies later and the error is not reported.
- */
-export function answerUpdate(outcome: UpdateOutcome, wait: boolean): unknown {
-  const missing = outcome.missingIds[0];
-  if (wait && missing !== undefined) throw notFound(`No point with id ${missing} found`);
-  return formatUpdateResult(outcome.operationId, wait);
-}
+import { answerUpdate } from './update-operations.js';
 
 export function registerVectorRoutes(app: Hono<QdrantEnv>): void {
   app.put('/collections/:name/points/vectors', requireWriteAccess, async (c) => {
