@@ -8,6 +8,8 @@ import { copyJson, deletePayloadPaths, emptyJsonObject, mergePayload } from '../
 import type {
   CollectionEngine,
   CollectionSpec,
+  FacetHit,
+  FacetRequest,
   PayloadFieldSchema,
   PointGroupRecord,
   PointInput,
@@ -25,6 +27,7 @@ import type {
   VectorParams,
 } from './engine-api.js';
 import { describeCollection } from './collection-info.js';
+import { countFacets } from './facet-counts.js';
 import { CollectionReader } from './collection-reader.js';
 import { encodeVector } from './f32.js';
 import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
@@ -171,6 +174,10 @@ export class EmbeddedCollection implements CollectionEngine {
     let count = 0;
     for (const entry of this.#table.values()) if (test(entry)) count++;
     return count;
+  }
+
+  facet(request: FacetRequest): FacetHit[] {
+    return countFacets(this.#reader, request);
   }
 
   deletePoints(selector: PointSelector): UpdateOutcome {

@@ -186,6 +186,19 @@ export interface ScrollPage {
   nextPageOffset: PointId | null;
 }
 
+/** `POST /facet`: count the values of a map-indexed key over the points passing the filter. */
+export interface FacetRequest {
+  readonly key: string;
+  readonly limit: number;
+  readonly filter?: Filter;
+}
+
+/** One value and how many points hold it. */
+export interface FacetHit {
+  value: string | number | boolean;
+  count: number;
+}
+
 /** Which points a delete or payload operation touches. */
 export type PointSelector = { readonly ids: readonly PointId[] } | { readonly filter: Filter };
 
@@ -221,6 +234,8 @@ export interface CollectionEngine {
   /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
   scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
+  /** Value counts of a keyword/integer/uuid/bool-indexed key, by count then value; 400 without such an index. */
+  facet(request: FacetRequest): FacetHit[];
   deletePoints(selector: PointSelector): UpdateOutcome;
   /** Sets the given vectors of existing points (merged per id); missing ids are reported, the rest applied. */
   updateVectors(points: readonly PointVectorsInput[]): UpdateOutcome;

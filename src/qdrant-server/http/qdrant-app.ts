@@ -11,6 +11,7 @@ import { authMiddleware } from './auth.js';
 import { registerBatchRoutes } from './batch-routes.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { corsMiddleware } from './cors.js';
+import { registerFacetRoutes } from './facet-routes.js';
 import { respondError } from './envelope.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { normalizePath } from './normalize-path.js';
@@ -62,6 +63,7 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   registerPayloadRoutes(app);
   registerVectorRoutes(app);
   registerBatchRoutes(app);
+  registerFacetRoutes(app);
   registerRefusedRoutes(app);
   // actix answers an unknown route with an empty 404.
   app.notFound((c) => c.body(null, 404));

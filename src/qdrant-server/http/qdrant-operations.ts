@@ -99,7 +99,7 @@ const ROWS: readonly Row[] = [
   ['POST', '/collections/{collection_name}/points/batch', 'batch_update', true],
   ['POST', '/collections/{collection_name}/points/scroll', 'scroll_points', true],
   ['POST', '/collections/{collection_name}/points/count', 'count_points', true],
-  ['POST', '/collections/{collection_name}/facet', 'facet', false],
+  ['POST', '/collections/{collection_name}/facet', 'facet', true],
   ['POST', '/collections/{collection_name}/points/query', 'query_points', true],
   ['POST', '/collections/{collection_name}/points/query/batch', 'query_batch_points', true],
   ['POST', '/collections/{collection_name}/points/query/groups', 'query_points_groups', true],
