@@ -7,6 +7,7 @@ import type { Payload } from '../filter/filter-api.js';
 import { copyJson, deletePayloadPaths, emptyJsonObject, mergePayload } from '../filter/index.js';
 import type {
   CollectionEngine,
+  CollectionPatch,
   CollectionSpec,
   FacetHit,
   FacetRequest,
@@ -27,6 +28,7 @@ import type {
   VectorParams,
 } from './engine-api.js';
 import { describeCollection } from './collection-info.js';
+import { patchCollectionSpec } from './collection-patch.js';
 import { countFacets } from './facet-counts.js';
 import { CollectionReader } from './collection-reader.js';
 import { encodeVector } from './f32.js';
@@ -52,7 +54,7 @@ export interface CollectionState {
 /** A collection backed by the store's SQLite file. */
 export class EmbeddedCollection implements CollectionEngine {
   readonly name: string;
-  readonly #spec: CollectionSpec;
+  #spec: CollectionSpec;
   readonly #vectors: VectorConfig;
   readonly #indexes: Map<string, PayloadFieldSchema>;
   readonly #table: PointTable;
@@ -174,6 +176,13 @@ export class EmbeddedCollection implements CollectionEngine {
     let count = 0;
     for (const entry of this.#table.values()) if (test(entry)) count++;
     return count;
+  }
+
+  updateConfig(patch: CollectionPatch): void {
+    const spec = patchCollectionSpec(this.#spec, patch);
+    this.#db.transaction(() => this.#db.setSpec(this.name, spec));
+    this.#spec = spec;
+    this.#vectors.update(spec);
   }
 
   facet(request: FacetRequest): FacetHit[] {

@@ -186,6 +186,17 @@ export interface ScrollPage {
   nextPageOffset: PointId | null;
 }
 
+/** `PATCH /collections/{name}`: the parts of UpdateCollection the store keeps, each checked to be an object. */
+export interface CollectionPatch {
+  readonly vectors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly sparse_vectors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly hnsw_config?: Readonly<Record<string, unknown>>;
+  readonly optimizers_config?: Readonly<Record<string, unknown>>;
+  readonly quantization_config?: Readonly<Record<string, unknown>> | 'Disabled';
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
 /** `POST /facet`: count the values of a map-indexed key over the points passing the filter. */
 export interface FacetRequest {
   readonly key: string;
@@ -234,6 +245,8 @@ export interface CollectionEngine {
   /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
   scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
+  /** Applies `PATCH /collections/{name}` (collection-patch.ts) and persists it. */
+  updateConfig(patch: CollectionPatch): void;
   /** Value counts of a keyword/integer/uuid/bool-indexed key, by count then value; 400 without such an index. */
   facet(request: FacetRequest): FacetHit[];
   deletePoints(selector: PointSelector): UpdateOutcome;

@@ -36,7 +36,7 @@ const ROWS: readonly Row[] = [
   ['GET', '/collections', 'get_collections', true],
   ['GET', '/collections/{collection_name}', 'get_collection', true],
   ['PUT', '/collections/{collection_name}', 'create_collection', true],
-  ['PATCH', '/collections/{collection_name}', 'update_collection', false],
+  ['PATCH', '/collections/{collection_name}', 'update_collection', true],
   ['DELETE', '/collections/{collection_name}', 'delete_collection', true],
   ['POST', '/collections/aliases', 'update_aliases', true],
   ['PUT', '/collections/{collection_name}/index', 'create_field_index', true],
