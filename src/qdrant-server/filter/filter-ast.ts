@@ -1,5 +1,6 @@
 /** @module The parsed filter language (qdrant-subset.md §4.1). Produced by parseFilter, consumed by compileFilter. */
 import type { PointId } from '../engine/point-id.js';
+import type { GeoCondition } from './geo-condition.js';
 
 export interface Filter {
   readonly must: readonly Condition[] | null;
@@ -28,6 +29,8 @@ export interface FieldCondition {
   /** Numeric range, or a datetime range (bounds as epoch microseconds) when any bound was a string. */
   readonly range?: { readonly datetime: boolean; readonly bounds: RangeBounds };
   readonly valuesCount?: RangeBounds;
+  /** `geo_radius`, `geo_bounding_box`, `geo_polygon`: a value passes when it is a geo point inside any of them. */
+  readonly geo?: readonly GeoCondition[];
   readonly isEmpty?: boolean;
   readonly isNull?: boolean;
 }

@@ -8,6 +8,7 @@ import { type FieldViolation, formatError, unsupported, validationError } from '
 import type { Condition, FieldCondition, Filter } from './filter-ast.js';
 import { asUsize, invalidType, isJsonObject } from './json-value.js';
 import { parseJsonPath } from './json-path.js';
+import { parseGeoCondition } from './geo-condition.js';
 import { parseMatch, parseRange, parseValuesCount } from './parse-condition-parts.js';
 
 const FILTER_FIELDS = ['should', 'min_should', 'must', 'must_not'];
@@ -38,11 +39,12 @@ function parseFieldCondition(
 ): FieldCondition {
   if (typeof json.key !== 'string') throw formatError("Filter condition 'key' must be a string");
   const key = parseKey(json.key);
-  for (const geo of GEO_FIELDS) {
-    if (present(json[geo])) throw unsupported(`The \`${geo}\` filter condition`);
-  }
   // Unknown extra keys are ignored, as Qdrant's FieldCondition does not deny them.
   const condition: { -readonly [K in keyof FieldCondition]: FieldCondition[K] } = { kind: 'field', key };
+  const geo = GEO_FIELDS.filter((field) => present(json[field])).map((field) =>
+    parseGeoCondition(field, json[field]),
+  );
+  if (geo.length > 0) condition.geo = geo;
   if (present(json.match)) condition.match = parseMatch(json.match);
   if (present(json.range)) condition.range = parseRange(json.range);
   if (present(json.values_count)) condition.valuesCount = parseValuesCount(json.values_count);
@@ -54,7 +56,7 @@ function parseFieldCondition(
     else condition.isNull = v;
   }
   const { match, range, valuesCount, isEmpty, isNull } = condition;
-  if (!match && !range && !valuesCount && isEmpty === undefined && isNull === undefined) {
+  if (!match && !range && !valuesCount && !condition.geo && isEmpty === undefined && isNull === undefined) {
     violations.push({ path, message: 'At least one field condition must be specified' });
   }
   return condition;
