@@ -4,6 +4,7 @@
  * the engine owns the semantic checks that need collection state (dimensions, missing points).
  * Writes are synchronous: better-sqlite3 is, and a single thread makes every write atomic. Reads that can walk
  * the whole collection are asynchronous and run in time slices (time-slicer.ts); writes may land between slices.
+ * Past 300 lines: it is the one list of the seam's types, kept whole so the port reads in one place.
  */
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload, PayloadSelector } from '../filter/filter-api.js';

@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { formatError } from '../qdrant-error.js';
 import { requireWriteAccess } from './auth.js';
 import { readCollectionName } from './assert-collection-name.js';
-import { invalidType, isJsonObject, missingField, readObject } from './body-shape.js';
+import { invalidType, missingField, readObject } from './body-shape.js';
 import { respondResult } from './envelope.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { parseUpdateParams } from './query-params.js';
