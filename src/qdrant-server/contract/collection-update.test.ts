@@ -33,6 +33,8 @@ describe('collection update', () => {
     assert.equal(config.hnsw_config.ef_construct, 123);
     assert.equal(config.optimizer_config.indexing_threshold, 20000);
     assert.deepEqual(config.metadata, { team: 'memory' });
+    expectOk(await target.http('PATCH', `/collections/${name}`, { metadata: { team: null, owner: 'me' } }));
+    assert.deepEqual((await info(name)).config.metadata, { owner: 'me' }, 'a null metadata key is removed');
     expectError(
       await target.http('PATCH', `/collections/${name}`, { vectors: { nope: { on_disk: true } } }),
       400,

@@ -69,6 +69,13 @@ describe('vector edits', () => {
     );
     expectError(
       await target.http('PUT', `/collections/${name}/points/vectors?wait=true`, {
+        points: [{ id: 1, vector: { unknown: { indices: [0, 1], values: [0] } } }],
+      }),
+      422,
+      /^Validation error in JSON body: .*must be the same length as indices/,
+    );
+    expectError(
+      await target.http('PUT', `/collections/${name}/points/vectors?wait=true`, {
         points: [{ id: 1, vector: { image: [1, 1, 1] } }],
       }),
       400,

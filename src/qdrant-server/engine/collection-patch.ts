@@ -63,8 +63,15 @@ export function patchCollectionSpec(spec: CollectionSpec, patch: CollectionPatch
     sparse = { ...sparse, [name]: patchSparse(sparse[name] as SparseVectorParams, diff) };
   }
   let settings: Json = { ...spec.settings, ...(patch.params ?? {}) };
-  for (const key of ['hnsw_config', 'optimizers_config', 'metadata'] as const) {
+  for (const key of ['hnsw_config', 'optimizers_config'] as const) {
     if (patch[key] !== undefined) settings = withKey(settings, key, mergeDiff(settings[key], patch[key]));
+  }
+  if (patch.metadata !== undefined) {
+    // A metadata key set to null is removed (test_collection_metadata).
+    const merged = Object.entries(mergeDiff(settings.metadata, patch.metadata) ?? {}).filter(
+      ([, value]) => value !== null,
+    );
+    settings = withKey(settings, 'metadata', Object.fromEntries(merged));
   }
   if (patch.quantization_config !== undefined) {
     settings = withKey(

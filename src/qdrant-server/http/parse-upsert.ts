@@ -49,7 +49,7 @@ export function parseVectorStruct(value: unknown): number[] | NamedVectorsInput 
  * Qdrant's validator rules for sparse vectors (`lib/sparse/src/common/sparse_vector.rs::validate_sparse_vector_impl`);
  * the map key shows as `?` in the field path, as Qdrant prints it.
  */
-function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
+export function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
   if (vector === null || Array.isArray(vector)) return [];
   const violations: FieldViolation[] = [];
   for (const value of Object.values(vector as NamedVectorsInput)) {

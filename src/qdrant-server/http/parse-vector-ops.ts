@@ -4,10 +4,10 @@
  */
 import type { PointSelector, PointVectorsInput } from '../engine/engine-api.js';
 import { parseJsonPointId } from '../engine/point-id.js';
-import { unsupported, validationError } from '../qdrant-error.js';
+import { type FieldViolation, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, type JsonObject, missingField, readObject } from './body-shape.js';
 import { parsePayloadTarget } from './parse-point-selector.js';
-import { parseVectorStruct } from './parse-upsert.js';
+import { parseVectorStruct, sparseViolations } from './parse-upsert.js';
 
 function refuseOptions(body: JsonObject): void {
   if (body.update_filter !== undefined && body.update_filter !== null) throw unsupported('update_filter');
@@ -23,7 +23,8 @@ export function parseUpdateVectors(json: unknown): PointVectorsInput[] {
     throw validationError([{ path: 'points', message: 'must specify points to update' }]);
   }
   refuseOptions(body);
-  return body.points.map((raw, i) => {
+  const violations: FieldViolation[] = [];
+  const points = body.points.map((raw, i) => {
     const point = readObject(raw, 'struct PointVectors');
     if (point.id === undefined) throw missingField('id');
     const id = parseJsonPointId(point.id);
@@ -33,8 +34,12 @@ export function parseUpdateVectors(json: unknown): PointVectorsInput[] {
         { path: `points[${i}].vector`, message: 'must specify vectors to update for point' },
       ]);
     }
+    violations.push(...sparseViolations(vector, `points[${i}].vector`));
     return { id, vector };
   });
+  // The validator runs before any name is looked up, as in Qdrant.
+  if (violations.length > 0) throw validationError(violations);
+  return points;
 }
 
 /** `{points | filter, vector: [names]}`. */
