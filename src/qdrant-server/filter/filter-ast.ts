@@ -41,5 +41,7 @@ export type Condition =
   | { readonly kind: 'is_null'; readonly key: string }
   | { readonly kind: 'has_id'; readonly ids: readonly PointId[] }
   | { readonly kind: 'has_vector'; readonly name: string }
+  /** The point id's slice-hash modulo `total` is `index` (slice-hash.ts). */
+  | { readonly kind: 'slice'; readonly total: number; readonly index: number }
   | { readonly kind: 'nested'; readonly key: string; readonly filter: Filter }
   | { readonly kind: 'filter'; readonly filter: Filter };

@@ -129,7 +129,13 @@ describe('parseFilter errors', () => {
       format,
       'Wrong format of GeoPoint payload',
     ],
-    ['slice condition', { must: { slice: { total: 2, index: 0 } } }, 400, 'slice', 'not supported'],
+    [
+      'slice index past total',
+      { must: { slice: { total: 2, index: 2 } } },
+      422,
+      'Slice index must be less than the total number of slices',
+    ],
+    ['slice of total 0', { must: { slice: { total: 0, index: 0 } } }, 400, format],
     [
       'only a key',
       { must: [{ key: 'a' }] },

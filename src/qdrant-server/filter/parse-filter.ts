@@ -4,7 +4,7 @@
  * collected and reported together as one 422, after the whole filter parsed, as actix does.
  */
 import { parseJsonPointId } from '../engine/point-id.js';
-import { type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
+import { type FieldViolation, formatError, validationError } from '../qdrant-error.js';
 import type { Condition, FieldCondition, Filter } from './filter-ast.js';
 import { asUsize, invalidType, isJsonObject } from './json-value.js';
 import { parseJsonPath } from './json-path.js';
@@ -62,6 +62,21 @@ function parseFieldCondition(
   return condition;
 }
 
+/** `slice: {total, index}`: total a nonzero u32, index below total (else 422, as Qdrant's validator). */
+function parseSlice(json: unknown, path: string, violations: FieldViolation[]): Condition {
+  if (!isJsonObject(json)) throw formatError(invalidType(json, 'struct Slice'));
+  const total = asUsize(json.total);
+  const index = asUsize(json.index);
+  if (total === undefined || total === 0 || total > 0xffff_ffff) {
+    throw formatError(invalidType(json.total, 'a nonzero u32'));
+  }
+  if (index === undefined || index > 0xffff_ffff) throw formatError(invalidType(json.index, 'u32'));
+  if (index >= total) {
+    violations.push({ path, message: 'Slice index must be less than the total number of slices' });
+  }
+  return { kind: 'slice', total, index };
+}
+
 /** Tries the condition variants in Qdrant's untagged order; `key` always means a field condition. */
 function parseCondition(json: unknown, path: string, violations: FieldViolation[]): Condition {
   if (!isJsonObject(json)) throw formatError(CONDITION_EXPECTING);
@@ -72,7 +87,7 @@ function parseCondition(json: unknown, path: string, violations: FieldViolation[
   if (isNullKey !== undefined) return { kind: 'is_null', key: isNullKey };
   if (Array.isArray(json.has_id)) return { kind: 'has_id', ids: json.has_id.map(parseJsonPointId) };
   if (typeof json.has_vector === 'string') return { kind: 'has_vector', name: json.has_vector };
-  if (present(json.slice)) throw unsupported('The `slice` filter condition');
+  if (present(json.slice)) return parseSlice(json.slice, path, violations);
   const nested = json.nested;
   if (isJsonObject(nested) && typeof nested.key === 'string' && isJsonObject(nested.filter)) {
     const key = parseKey(nested.key);
