@@ -117,6 +117,17 @@ describe('collections', () => {
     assert.deepEqual(expectOk(await target.http('GET', `/collections/${name}/exists`)), { exists: false });
   });
 
+  test('shard_number, replication_factor, write_consistency_factor: 0 is a 422, -1 a 400 (test_validation)', async () => {
+    for (const field of ['shard_number', 'replication_factor', 'write_consistency_factor']) {
+      const name = target.uniqueCollection('coll_counts');
+      const create = (value: number) =>
+        target.http('PUT', `/collections/${name}`, { vectors: { size: 4, distance: 'Dot' }, [field]: value });
+      expectError(await create(0), 422, new RegExp(`^Validation error in JSON body: .*${field}`));
+      expectError(await create(-1), 400, /^Format error in JSON body: /);
+      assert.deepEqual(expectOk(await target.http('GET', `/collections/${name}/exists`)), { exists: false });
+    }
+  });
+
   test('size 0 and a lower-case distance are 400 format errors (§0.2)', async () => {
     const untagged =
       /^Format error in JSON body: data did not match any variant of untagged enum VectorsConfig/;

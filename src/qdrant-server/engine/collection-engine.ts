@@ -1,6 +1,7 @@
 /**
  * @module One collection of the embedded store: writes go to SQLite first (one transaction per call, committed
- * before returning), then to the in-memory table that every read is served from.
+ * before returning), then to the in-memory table that every read is served from. Past 300 lines because every
+ * write shares the class's private table, vector config and commit; the work itself lives in the modules it calls.
  */
 
 import type { Payload } from '../filter/filter-api.js';
@@ -10,12 +11,16 @@ import { describeCollection } from './collection-info.js';
 import { CollectionReader } from './collection-reader.js';
 import type {
   CollectionEngine,
+  CollectionPatch,
   CollectionSpec,
+  FacetHit,
+  FacetRequest,
   PayloadFieldSchema,
   PointGroupRecord,
   PointInput,
   PointRecord,
   PointSelector,
+  PointVectorsInput,
   QueryGroupsRequest,
   QueryRequest,
   ReadOptions,
@@ -26,6 +31,8 @@ import type {
   UpdateOutcome,
   VectorParams,
 } from './engine-api.js';
+import { patchCollectionSpec } from './collection-patch.js';
+import { countFacets } from './facet-counts.js';
 import { encodeVector } from './f32.js';
 import { readGraphOptions } from './graph-options.js';
 import { runQueryGroups } from './point-groups.js';
@@ -36,7 +43,8 @@ import { type PointEntry, PointTable, type PointVectors } from './point-table.js
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
 import { mapInSlices } from './time-slicer.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
-import { VectorConfig } from './vector-config.js';
+import { notExistingVector, VectorConfig } from './vector-config.js';
+import { dropVectors, mergeVectors, readPointVectors } from './vector-edits.js';
 
 /** The persisted state a collection starts from. */
 export interface CollectionState {
@@ -49,7 +57,7 @@ export interface CollectionState {
 /** A collection backed by the store's SQLite file. */
 export class EmbeddedCollection implements CollectionEngine {
   readonly name: string;
-  readonly #spec: CollectionSpec;
+  #spec: CollectionSpec;
   readonly #vectors: VectorConfig;
   readonly #indexes: Map<string, PayloadFieldSchema>;
   readonly #table: PointTable;
@@ -127,6 +135,7 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   retrieve(ids: readonly PointId[], options: ReadOptions): PointRecord[] {
+    this.#checkVectorNames(options);
     const seen = new Set<string>();
     const records: PointRecord[] = [];
     for (const id of ids) {
@@ -139,7 +148,8 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   async search(request: SearchRequest): Promise<ScoredPointRecord[]> {
-    const query = this.#reader.prepareQuery(request.using ?? '', request.vector);
+    this.#checkVectorNames(request);
+    const query = this.#reader.prepareQuery(request.using ?? '', request.vector, request.idf);
     const test = this.#reader.predicate(request.filter);
     // An offset past every point skips them all: no need to rank the collection to say so.
     if (request.offset >= this.#table.size) return [];
@@ -154,14 +164,17 @@ export class EmbeddedCollection implements CollectionEngine {
   }
 
   query(request: QueryRequest): Promise<ScoredPointRecord[]> {
+    this.#checkVectorNames(request);
     return runQuery(this.#reader, request);
   }
 
   queryGroups(request: QueryGroupsRequest): Promise<PointGroupRecord[]> {
+    this.#checkVectorNames(request);
     return runQueryGroups(this.#reader, request);
   }
 
   scroll(request: ScrollRequest): Promise<ScrollPage> {
+    this.#checkVectorNames(request);
     return scrollPoints(this.#reader, request);
   }
 
@@ -173,6 +186,17 @@ export class EmbeddedCollection implements CollectionEngine {
     return count;
   }
 
+  updateConfig(patch: CollectionPatch): void {
+    const spec = patchCollectionSpec(this.#spec, patch);
+    this.#db.transaction(() => this.#db.setSpec(this.name, spec));
+    this.#spec = spec;
+    this.#vectors.update(spec);
+  }
+
+  facet(request: FacetRequest): FacetHit[] {
+    return countFacets(this.#reader, request);
+  }
+
   deletePoints(selector: PointSelector): UpdateOutcome {
     const { entries } = this.#select(selector);
     const op = this.#commit(() => {
@@ -181,6 +205,36 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const entry of entries) this.#table.delete(entry);
     // Deleting a missing id is not an error in Qdrant.
     return { operationId: op, missingIds: [] };
+  }
+
+  updateVectors(points: readonly PointVectorsInput[]): UpdateOutcome {
+    const updates = new Map<string, { entry: PointEntry; vectors: PointVectors }>();
+    const missingIds: PointId[] = [];
+    for (const point of points) {
+      // Checked (names, dimensions) before anything is written.
+      const prepared = this.#vectors.preparePoint(point.vector);
+      const entry = this.#table.get(point.id);
+      if (entry === undefined) {
+        missingIds.push(point.id);
+        continue;
+      }
+      // The same id twice in one request merges both, as Qdrant's map of updates does.
+      const base = updates.get(entry.key)?.vectors ?? readPointVectors(this.#table, entry);
+      updates.set(entry.key, { entry, vectors: mergeVectors(base, prepared) });
+    }
+    return { operationId: this.#rewriteVectors([...updates.values()]), missingIds };
+  }
+
+  deleteVectors(selector: PointSelector, names: readonly string[]): UpdateOutcome {
+    for (const name of names) {
+      if (!this.#vectors.dense.has(name) && !this.#vectors.sparse.has(name)) throw notExistingVector(name);
+    }
+    const { entries, missing } = this.#select(selector);
+    const updates = entries.map((entry) => ({
+      entry,
+      vectors: dropVectors(readPointVectors(this.#table, entry), names),
+    }));
+    return { operationId: this.#rewriteVectors(updates), missingIds: missing };
   }
 
   setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome {
@@ -233,6 +287,18 @@ export class EmbeddedCollection implements CollectionEngine {
     return { operationId: op, missingIds: missing };
   }
 
+  #rewriteVectors(updates: readonly { entry: PointEntry; vectors: PointVectors }[]): number {
+    const op = this.#commit((version) => {
+      for (const { entry, vectors } of updates) {
+        const unnamed = vectors.dense.get('');
+        const blob = unnamed === undefined ? null : encodeVector(unnamed);
+        this.#db.putPoint(this.name, entry.key, blob, encodeNamedVectors(vectors), entry.payload, version);
+      }
+    });
+    for (const { entry, vectors } of updates) this.#table.put(entry.id, vectors, entry.payload, op);
+    return op;
+  }
+
   #rewriteIndexes(change: () => void): UpdateOutcome {
     const before = new Map(this.#indexes);
     change();
@@ -243,6 +309,14 @@ export class EmbeddedCollection implements CollectionEngine {
       this.#indexes.clear();
       for (const [field, schema] of before) this.#indexes.set(field, schema);
       throw error;
+    }
+  }
+
+  /** A name in `with_vector` the collection lacks is a 400, as in Qdrant, not a silently missing vector. */
+  #checkVectorNames(options: ReadOptions): void {
+    if (typeof options.withVector === 'boolean') return;
+    for (const name of options.withVector) {
+      if (!this.#vectors.dense.has(name) && !this.#vectors.sparse.has(name)) throw notExistingVector(name);
     }
   }
 

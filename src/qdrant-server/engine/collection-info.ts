@@ -73,6 +73,10 @@ export function describeCollection(
       optimizer_config: { ...OPTIMIZER_DEFAULTS, ...objectOr(settings.optimizers_config) },
       wal_config: { ...WAL_DEFAULTS, ...objectOr(settings.wal_config) },
       quantization_config: settings.quantization_config ?? null,
+      // Qdrant leaves `metadata` out when the collection has none.
+      ...(settings.metadata === undefined || settings.metadata === null
+        ? {}
+        : { metadata: settings.metadata }),
     },
     payload_schema: payloadSchema,
     update_queue: { length: 0 },

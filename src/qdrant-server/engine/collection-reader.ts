@@ -4,6 +4,7 @@ import type { IndexLookup, PointPredicate, TextIndexParams } from '../filter/fil
 import { compileFilter, selectPayload, setOwn } from '../filter/index.js';
 import { badInput } from '../qdrant-error.js';
 import type {
+  IdfParams,
   PayloadFieldSchema,
   PointRecord,
   ReadOptions,
@@ -20,6 +21,7 @@ import {
   type SparseVectorData,
   compareEntries,
 } from './point-table.js';
+import { checkIdfApplies, weightQueryOverCorpus } from './idf-corpus.js';
 import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
@@ -62,17 +64,19 @@ export class CollectionReader {
   }
 
   /** Checks a query vector against the vector `name` and prepares it the way stored vectors were prepared. */
-  prepareQuery(name: string, vector: VectorInput): PreparedQuery {
-    if (isSparseInput(vector)) return this.#prepareSparseQuery(name, prepareSparse(vector));
+  prepareQuery(name: string, vector: VectorInput, idf?: IdfParams): PreparedQuery {
+    if (isSparseInput(vector)) return this.#prepareSparseQuery(name, prepareSparse(vector), idf);
+    checkIdfApplies(this.vectors, name, idf);
     return { kind: 'dense', name, vector: this.vectors.prepareDenseQuery(name, vector) };
   }
 
   /** A point's stored vector `name` as a query (query by id); undefined when the point has none. */
-  storedQuery(entry: PointEntry, name: string): PreparedQuery | undefined {
+  storedQuery(entry: PointEntry, name: string, idf?: IdfParams): PreparedQuery | undefined {
     if (this.vectors.sparse.has(name)) {
       const doc = entry.sparse.get(name);
-      return doc === undefined ? undefined : this.#prepareSparseQuery(name, doc);
+      return doc === undefined ? undefined : this.#prepareSparseQuery(name, doc, idf);
     }
+    checkIdfApplies(this.vectors, name, idf);
     this.vectors.denseParams(name);
     const vector = this.#storedDense(entry, name);
     return vector === undefined ? undefined : { kind: 'dense', name, vector };
@@ -167,15 +171,21 @@ export class CollectionReader {
     const record: PointRecord = { id: entry.id };
     const payload = selectPayload(entry.payload, options.withPayload);
     if (payload !== undefined) record.payload = payload;
+    // Asked for, `vector` is always there: `{}` for a point holding none of them, as Qdrant answers.
     if (options.withVector !== false) {
-      const vector = this.#recordVectors(entry, options.withVector === true ? undefined : options.withVector);
-      if (vector !== undefined) record.vector = vector;
+      record.vector = this.#recordVectors(
+        entry,
+        options.withVector === true ? undefined : options.withVector,
+      );
     }
     return record;
   }
 
   /** The point's vectors (all, or the named ones): a bare array when that is only the unnamed vector. */
-  #recordVectors(entry: PointEntry, names: readonly string[] | undefined): PointRecord['vector'] {
+  #recordVectors(
+    entry: PointEntry,
+    names: readonly string[] | undefined,
+  ): NonNullable<PointRecord['vector']> {
     const out: Record<string, number[] | SparseVectorOutput> = {};
     let count = 0;
     for (const name of entry.dense.keys()) {
@@ -190,7 +200,6 @@ export class CollectionReader {
       setOwn(out, name, { indices: Array.from(doc.indices), values: Array.from(doc.values) });
       count++;
     }
-    if (count === 0) return undefined;
     const only = out[''];
     return count === 1 && Array.isArray(only) ? only : out;
   }
@@ -204,10 +213,15 @@ export class CollectionReader {
     return slots.copy(owner.slot);
   }
 
-  #prepareSparseQuery(name: string, vector: SparseVectorData): PreparedQuery {
+  #prepareSparseQuery(name: string, vector: SparseVectorData, idf?: IdfParams): PreparedQuery {
     const params = this.vectors.sparseParams(name);
     const index = this.table.sparse.get(name);
     if (index === undefined) throw badInput(`Not existing vector name error: ${name}`);
+    checkIdfApplies(this.vectors, name, idf);
+    if (idf?.corpus !== undefined) {
+      const inCorpus = this.predicate(idf.corpus) ?? (() => true);
+      return { kind: 'sparse', name, vector: weightQueryOverCorpus(vector, name, this.table, inCorpus) };
+    }
     return { kind: 'sparse', name, vector: weightQuery(vector, params, index) };
   }
 
@@ -225,6 +239,11 @@ export class CollectionReader {
     };
     if (typeof params.min_token_len === 'number') text.min_token_len = params.min_token_len;
     if (typeof params.max_token_len === 'number') text.max_token_len = params.max_token_len;
+    // Only `custom` lists reach here: language lists are refused when the index is created.
+    const custom = (params.stopwords as { custom?: unknown } | undefined)?.custom;
+    if (Array.isArray(custom)) {
+      text.stopwords = new Set(custom.map((word: string) => (text.lowercase ? word.toLowerCase() : word)));
+    }
     return text;
   }
 }

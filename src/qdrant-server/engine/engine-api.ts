@@ -4,6 +4,7 @@
  * the engine owns the semantic checks that need collection state (dimensions, missing points).
  * Writes are synchronous: better-sqlite3 is, and a single thread makes every write atomic. Reads that can walk
  * the whole collection are asynchronous and run in time slices (time-slicer.ts); writes may land between slices.
+ * Past 300 lines: it is the one list of the seam's types, kept whole so the port reads in one place.
  */
 import type { Filter } from '../filter/filter-ast.js';
 import type { Payload, PayloadSelector } from '../filter/filter-api.js';
@@ -59,6 +60,12 @@ export interface PointInput {
   readonly payload: Payload;
 }
 
+/** `PUT /points/vectors`: the vectors to set on an existing point; its other vectors and payload stay. */
+export interface PointVectorsInput {
+  readonly id: PointId;
+  readonly vector: readonly number[] | NamedVectorsInput;
+}
+
 export interface ReadOptions {
   readonly withPayload: PayloadSelector;
   /** true / false, or the names of the vectors to return. */
@@ -97,6 +104,14 @@ export interface SearchParams {
   readonly hnswEf?: number;
 }
 
+/**
+ * `params.idf`: where a sparse `idf` query takes its statistics. No corpus: the whole collection (`"global"`);
+ * a corpus: only the points matching that filter, whatever the query's own filter (Qdrant 1.19).
+ */
+export interface IdfParams {
+  readonly corpus?: Filter;
+}
+
 export interface SearchRequest extends ReadOptions {
   readonly vector: VectorInput;
   /** The vector name searched; `""` (the unnamed vector) when absent. */
@@ -107,12 +122,22 @@ export interface SearchRequest extends ReadOptions {
   readonly scoreThreshold?: number;
   /** `params`: exact or approximate search, and the graph's beam (graph-search.ts). */
   readonly params?: SearchParams;
+  readonly idf?: IdfParams;
+}
+
+/**
+ * `nearest.mmr`: re-rank the nearest `candidatesLimit` (default: the request's limit) by Maximal Marginal
+ * Relevance. `diversity` 0 is pure relevance, 1 pure diversity (Qdrant's lambda is 1 - diversity).
+ */
+export interface MmrParams {
+  readonly diversity?: number;
+  readonly candidatesLimit?: number;
 }
 
 /** The `query` of a query request or prefetch. */
 export type QueryInput =
-  | { readonly kind: 'nearest'; readonly vector: VectorInput }
-  | { readonly kind: 'point'; readonly id: PointId }
+  | { readonly kind: 'nearest'; readonly vector: VectorInput; readonly mmr?: MmrParams }
+  | { readonly kind: 'point'; readonly id: PointId; readonly mmr?: MmrParams }
   | { readonly kind: 'rrf'; readonly k: number; readonly weights?: readonly number[] }
   | { readonly kind: 'dbsf' }
   | { readonly kind: 'order_by'; readonly orderBy: OrderBy }
@@ -120,6 +145,7 @@ export type QueryInput =
 
 export interface PrefetchRequest {
   readonly query?: QueryInput;
+  readonly idf?: IdfParams;
   /** The vector name this level's query searches; `""` when absent. */
   readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
@@ -131,6 +157,7 @@ export interface PrefetchRequest {
 
 export interface QueryRequest extends ReadOptions {
   readonly query?: QueryInput;
+  readonly idf?: IdfParams;
   readonly using?: string;
   readonly prefetch: readonly PrefetchRequest[];
   readonly filter?: Filter;
@@ -172,6 +199,30 @@ export interface ScrollPage {
   nextPageOffset: PointId | null;
 }
 
+/** `PATCH /collections/{name}`: the parts of UpdateCollection the store keeps, each checked to be an object. */
+export interface CollectionPatch {
+  readonly vectors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly sparse_vectors?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly hnsw_config?: Readonly<Record<string, unknown>>;
+  readonly optimizers_config?: Readonly<Record<string, unknown>>;
+  readonly quantization_config?: Readonly<Record<string, unknown>> | 'Disabled';
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** `POST /facet`: count the values of a map-indexed key over the points passing the filter. */
+export interface FacetRequest {
+  readonly key: string;
+  readonly limit: number;
+  readonly filter?: Filter;
+}
+
+/** One value and how many points hold it. */
+export interface FacetHit {
+  value: string | number | boolean;
+  count: number;
+}
+
 /** Which points a delete or payload operation touches. */
 export type PointSelector = { readonly ids: readonly PointId[] } | { readonly filter: Filter };
 
@@ -207,7 +258,15 @@ export interface CollectionEngine {
   /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
   scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
+  /** Applies `PATCH /collections/{name}` (collection-patch.ts) and persists it. */
+  updateConfig(patch: CollectionPatch): void;
+  /** Value counts of a keyword/integer/uuid/bool-indexed key, by count then value; 400 without such an index. */
+  facet(request: FacetRequest): FacetHit[];
   deletePoints(selector: PointSelector): UpdateOutcome;
+  /** Sets the given vectors of existing points (merged per id); missing ids are reported, the rest applied. */
+  updateVectors(points: readonly PointVectorsInput[]): UpdateOutcome;
+  /** Drops the named vectors of the selected points; an unknown name is a 400 before anything changes. */
+  deleteVectors(selector: PointSelector, names: readonly string[]): UpdateOutcome;
   /** Shallow merge (null removes a key); with `key`, merges into the object at that JSON path. */
   setPayload(selector: PointSelector, payload: Payload, key?: string): UpdateOutcome;
   overwritePayload(selector: PointSelector, payload: Payload): UpdateOutcome;

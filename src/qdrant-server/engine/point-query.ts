@@ -7,6 +7,7 @@ import type { Filter } from '../filter/filter-ast.js';
 import { badRequest, notFound } from '../qdrant-error.js';
 import type { PrefetchRequest, QueryInput, QueryRequest, ScoredPointRecord } from './engine-api.js';
 import type { CollectionReader, Hit, PreparedQuery } from './collection-reader.js';
+import { rerankByMmr } from './mmr-rerank.js';
 import { checkRangeIndex, listById, orderByField } from './point-scroll.js';
 import { type PointEntry, compareEntries } from './point-table.js';
 import { fuseDistributions, fuseRanks } from './score-fusion.js';
@@ -63,7 +64,19 @@ export async function runRootStage(
     ...(request.filter === undefined ? {} : { filter: request.filter }),
     ...(request.scoreThreshold === undefined ? {} : { scoreThreshold: request.scoreThreshold }),
     ...(request.params === undefined ? {} : { params: request.params }),
+    ...(request.idf === undefined ? {} : { idf: request.idf }),
   };
+  const query = request.query;
+  if ((query?.kind === 'nearest' || query?.kind === 'point') && query.mmr !== undefined) {
+    // MMR picks `limit` (offset not counted, as in Qdrant) among the nearest `candidates_limit`.
+    const { mmr, ...nearest } = query;
+    const candidates = await runStage(
+      reader,
+      { ...stage, query: nearest, limit: mmr.candidatesLimit ?? request.limit },
+      undefined,
+    );
+    return rerankByMmr(reader, candidates, nearest, request.using ?? '', mmr, request.limit);
+  }
   return runStage(reader, stage, undefined);
 }
 
@@ -141,7 +154,7 @@ async function scoreAll(
         stage.limit,
       );
     default: {
-      const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+      const { vector, exclude } = resolveVector(reader, query, stage);
       const accept =
         exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
       return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold, stage.params);
@@ -178,7 +191,7 @@ async function merge(
     return byField(reader, query, (entry) => union.get(entry.key) === entry, stage.limit);
   }
   if (query.kind === 'sample') return sample([...union.values()], stage.limit);
-  const { vector, exclude } = resolveVector(reader, query, stage.using ?? '');
+  const { vector, exclude } = resolveVector(reader, query, stage);
   if (exclude !== undefined) union.delete(exclude.key);
   return reader.rescore(vector, [...union.values()], stage.limit, stage.scoreThreshold);
 }
@@ -187,11 +200,12 @@ async function merge(
 function resolveVector(
   reader: CollectionReader,
   query: Extract<QueryInput, { kind: 'nearest' | 'point' }>,
-  using: string,
+  stage: PrefetchRequest,
 ): { vector: PreparedQuery; exclude?: PointEntry } {
-  if (query.kind === 'nearest') return { vector: reader.prepareQuery(using, query.vector) };
+  const using = stage.using ?? '';
+  if (query.kind === 'nearest') return { vector: reader.prepareQuery(using, query.vector, stage.idf) };
   const entry = reader.table.get(query.id);
-  const vector = entry === undefined ? undefined : reader.storedQuery(entry, using);
+  const vector = entry === undefined ? undefined : reader.storedQuery(entry, using, stage.idf);
   if (entry === undefined || vector === undefined) {
     throw notFound(`Vector with name "${using}" for point not found`);
   }

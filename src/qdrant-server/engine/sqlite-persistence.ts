@@ -113,6 +113,7 @@ export class SqlitePersistence {
       deleteCollectionPoints: db.prepare('DELETE FROM points WHERE collection = ?'),
       setOperations: db.prepare('UPDATE collections SET operations = ? WHERE name = ?'),
       setIndexes: db.prepare('UPDATE collections SET indexes = ? WHERE name = ?'),
+      setSpec: db.prepare('UPDATE collections SET spec = ? WHERE name = ?'),
       putPoint: db.prepare(
         'INSERT OR REPLACE INTO points (collection, id_key, vector, vectors, payload, version) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -182,6 +183,10 @@ export class SqlitePersistence {
 
   setOperations(name: string, operations: number): void {
     this.#statements.setOperations.run(operations, name);
+  }
+
+  setSpec(name: string, spec: unknown): void {
+    this.#statements.setSpec.run(JSON.stringify(spec), name);
   }
 
   setIndexes(name: string, indexes: unknown): void {

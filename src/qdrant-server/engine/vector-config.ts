@@ -25,16 +25,28 @@ export function isSparseInput(vector: VectorInput): vector is SparseVectorInput 
 /** The vector names of one collection. */
 export class VectorConfig {
   /** Dense vectors by name; the unnamed one is `""`. */
-  readonly dense: ReadonlyMap<string, VectorParams>;
-  readonly sparse: ReadonlyMap<string, SparseVectorParams>;
+  readonly dense = new Map<string, VectorParams>();
+  readonly sparse = new Map<string, SparseVectorParams>();
   /** true when the dense vectors were configured as a map of names (info then reports that map). */
   readonly named: boolean;
 
   constructor(spec: CollectionSpec) {
     const named = spec.namedVectors ?? {};
     this.named = spec.vectors === null && Object.keys(named).length > 0;
-    this.dense = new Map(spec.vectors === null ? Object.entries(named) : [['', spec.vectors]]);
-    this.sparse = new Map(Object.entries(spec.sparseVectors ?? {}));
+    this.update(spec);
+  }
+
+  /** Takes a patched spec's params (same names and sizes: a patch changes settings, not the vectors' shape). */
+  update(spec: CollectionSpec): void {
+    const named = spec.namedVectors ?? {};
+    this.dense.clear();
+    for (const [name, params] of spec.vectors === null
+      ? Object.entries(named)
+      : [['', spec.vectors] as const]) {
+      this.dense.set(name, params);
+    }
+    this.sparse.clear();
+    for (const [name, params] of Object.entries(spec.sparseVectors ?? {})) this.sparse.set(name, params);
   }
 
   /** The dense params of `name`; 400 `Not existing vector name error: NAME` otherwise. */
@@ -42,7 +54,7 @@ export class VectorConfig {
     const params = this.dense.get(name);
     if (params !== undefined) return params;
     if (this.sparse.has(name)) throw wrongSparse();
-    throw notExisting(name);
+    throw notExistingVector(name);
   }
 
   /** The sparse params of `name`, with the same errors. */
@@ -50,7 +62,7 @@ export class VectorConfig {
     const params = this.sparse.get(name);
     if (params !== undefined) return params;
     if (this.dense.has(name)) throw wrongSparse();
-    throw notExisting(name);
+    throw notExistingVector(name);
   }
 
   /** Checks and prepares a point's vectors: f32, Cosine-normalized, sparse indices sorted. */
@@ -58,7 +70,7 @@ export class VectorConfig {
     if (vector === null) return NO_VECTORS;
     if (Array.isArray(vector)) {
       const params = this.dense.get('');
-      if (params === undefined) throw notExisting('');
+      if (params === undefined) throw notExistingVector('');
       checkDimension(params, vector as readonly number[]);
       return {
         dense: new Map([['', prepareVector(vector as readonly number[], params.distance)]]),
@@ -115,7 +127,8 @@ function checkDimension(params: VectorParams, vector: readonly number[], name?: 
   throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${vector.length}${suffix}`);
 }
 
-function notExisting(name: string) {
+/** 400 `Not existing vector name error: NAME`. */
+export function notExistingVector(name: string) {
   return badInput(`Not existing vector name error: ${name}`);
 }
 

@@ -5,6 +5,7 @@
 import { parseDateTime } from './date-time.js';
 import type { TextIndexParams } from './filter-api.js';
 import type { FieldCondition, MatchCondition, RangeBounds } from './filter-ast.js';
+import { compileGeoCondition } from './geo-condition.js';
 import { compileTokenMatch } from './text-tokens.js';
 
 type ValueTest = (value: unknown) => boolean;
@@ -116,9 +117,13 @@ export function compileFieldCondition(
       v === null ? isNull : Array.isArray(v) ? v.some((x) => x === null) === isNull : !isNull;
     return { test, whenMissing: !isNull };
   }
-  const matchTest = match ? compileMatch(match, undefined) : undefined;
-  const rangeTest = range ? compileRange(range) : undefined;
+  // match, range and the geo conditions: a value passes when any of them passes.
+  const tests: ValueTest[] = [];
+  if (match) tests.push(compileMatch(match, undefined));
+  if (range) tests.push(compileRange(range));
+  for (const geo of condition.geo ?? []) tests.push(compileGeoCondition(geo));
+  const [first, ...more] = tests;
   const one: ValueTest =
-    matchTest && rangeTest ? (v) => matchTest(v) || rangeTest(v) : (matchTest ?? rangeTest ?? (() => false));
+    first === undefined ? () => false : more.length === 0 ? first : (v) => tests.some((test) => test(v));
   return { test: lookIntoArrays(one), whenMissing: false };
 }

@@ -5,6 +5,7 @@
 import type { PointId } from '../engine/point-id.js';
 import type { FilterablePoint, IndexLookup, Payload, PointPredicate } from './filter-api.js';
 import type { Condition, Filter } from './filter-ast.js';
+import { isInSlice } from './slice-hash.js';
 import { compileFieldCondition } from './compile-field-condition.js';
 import { NOT_FOUND, PASSED, formatJsonPath, parseJsonPath, toArrayPath, walkValues } from './json-path.js';
 
@@ -56,6 +57,10 @@ function compileCondition(condition: Condition, scope: Scope): Check {
     case 'has_id': {
       const ids = new Set<PointId>(condition.ids);
       return (_payload, point) => point !== undefined && ids.has(point.id);
+    }
+    case 'slice': {
+      const { total, index } = condition;
+      return (_payload, point) => point !== undefined && isInSlice(point.id, total, index);
     }
     case 'has_vector': {
       const name = condition.name;

@@ -21,6 +21,8 @@ export interface TextIndexParams {
   readonly lowercase: boolean;
   readonly min_token_len?: number;
   readonly max_token_len?: number;
+  /** Custom stopwords (`stopwords.custom`), already lowercased when `lowercase` is on; dropped from every text. */
+  readonly stopwords?: ReadonlySet<string>;
 }
 
 /** Lets the compiled filter ask which keys carry a full-text index (only these change `match.text` semantics). */

@@ -1,5 +1,6 @@
 /** @module The parsed filter language (qdrant-subset.md §4.1). Produced by parseFilter, consumed by compileFilter. */
 import type { PointId } from '../engine/point-id.js';
+import type { GeoCondition } from './geo-condition.js';
 
 export interface Filter {
   readonly must: readonly Condition[] | null;
@@ -28,6 +29,8 @@ export interface FieldCondition {
   /** Numeric range, or a datetime range (bounds as epoch microseconds) when any bound was a string. */
   readonly range?: { readonly datetime: boolean; readonly bounds: RangeBounds };
   readonly valuesCount?: RangeBounds;
+  /** `geo_radius`, `geo_bounding_box`, `geo_polygon`: a value passes when it is a geo point inside any of them. */
+  readonly geo?: readonly GeoCondition[];
   readonly isEmpty?: boolean;
   readonly isNull?: boolean;
 }
@@ -38,5 +41,7 @@ export type Condition =
   | { readonly kind: 'is_null'; readonly key: string }
   | { readonly kind: 'has_id'; readonly ids: readonly PointId[] }
   | { readonly kind: 'has_vector'; readonly name: string }
+  /** The point id's slice-hash modulo `total` is `index` (slice-hash.ts). */
+  | { readonly kind: 'slice'; readonly total: number; readonly index: number }
   | { readonly kind: 'nested'; readonly key: string; readonly filter: Filter }
   | { readonly kind: 'filter'; readonly filter: Filter };

@@ -103,13 +103,39 @@ describe('parseFilter errors', () => {
     ['missing min_count', { min_should: { conditions: [] } }, 400, 'missing field `min_count`'],
     ['filter that is not an object', [1], 400, format],
     [
-      'geo condition',
-      { must: { key: 'loc', geo_radius: { center: { lon: 0, lat: 0 }, radius: 1 } } },
+      'open geo polygon',
+      {
+        must: {
+          key: 'loc',
+          geo_polygon: {
+            exterior: {
+              points: [
+                { lon: 0, lat: 0 },
+                { lon: 1, lat: 0 },
+                { lon: 1, lat: 1 },
+              ],
+            },
+          },
+        },
+      },
       400,
-      'geo_radius',
-      'not supported',
+      format,
+      'polygon invalid, the size must be at least 4, got 3',
     ],
-    ['slice condition', { must: { slice: { total: 2, index: 0 } } }, 400, 'slice', 'not supported'],
+    [
+      'geo point out of range',
+      { must: { key: 'loc', geo_radius: { center: { lon: 200, lat: 0 }, radius: 1 } } },
+      400,
+      format,
+      'Wrong format of GeoPoint payload',
+    ],
+    [
+      'slice index past total',
+      { must: { slice: { total: 2, index: 2 } } },
+      422,
+      'Slice index must be less than the total number of slices',
+    ],
+    ['slice of total 0', { must: { slice: { total: 0, index: 0 } } }, 400, format],
     [
       'only a key',
       { must: [{ key: 'a' }] },

@@ -4,10 +4,11 @@
  * collected and reported together as one 422, after the whole filter parsed, as actix does.
  */
 import { parseJsonPointId } from '../engine/point-id.js';
-import { type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
+import { type FieldViolation, formatError, validationError } from '../qdrant-error.js';
 import type { Condition, FieldCondition, Filter } from './filter-ast.js';
 import { asUsize, invalidType, isJsonObject } from './json-value.js';
 import { parseJsonPath } from './json-path.js';
+import { parseGeoCondition } from './geo-condition.js';
 import { parseMatch, parseRange, parseValuesCount } from './parse-condition-parts.js';
 
 const FILTER_FIELDS = ['should', 'min_should', 'must', 'must_not'];
@@ -38,11 +39,12 @@ function parseFieldCondition(
 ): FieldCondition {
   if (typeof json.key !== 'string') throw formatError("Filter condition 'key' must be a string");
   const key = parseKey(json.key);
-  for (const geo of GEO_FIELDS) {
-    if (present(json[geo])) throw unsupported(`The \`${geo}\` filter condition`);
-  }
   // Unknown extra keys are ignored, as Qdrant's FieldCondition does not deny them.
   const condition: { -readonly [K in keyof FieldCondition]: FieldCondition[K] } = { kind: 'field', key };
+  const geo = GEO_FIELDS.filter((field) => present(json[field])).map((field) =>
+    parseGeoCondition(field, json[field]),
+  );
+  if (geo.length > 0) condition.geo = geo;
   if (present(json.match)) condition.match = parseMatch(json.match);
   if (present(json.range)) condition.range = parseRange(json.range);
   if (present(json.values_count)) condition.valuesCount = parseValuesCount(json.values_count);
@@ -54,10 +56,25 @@ function parseFieldCondition(
     else condition.isNull = v;
   }
   const { match, range, valuesCount, isEmpty, isNull } = condition;
-  if (!match && !range && !valuesCount && isEmpty === undefined && isNull === undefined) {
+  if (!match && !range && !valuesCount && !condition.geo && isEmpty === undefined && isNull === undefined) {
     violations.push({ path, message: 'At least one field condition must be specified' });
   }
   return condition;
+}
+
+/** `slice: {total, index}`: total a nonzero u32, index below total (else 422, as Qdrant's validator). */
+function parseSlice(json: unknown, path: string, violations: FieldViolation[]): Condition {
+  if (!isJsonObject(json)) throw formatError(invalidType(json, 'struct Slice'));
+  const total = asUsize(json.total);
+  const index = asUsize(json.index);
+  if (total === undefined || total === 0 || total > 0xffff_ffff) {
+    throw formatError(invalidType(json.total, 'a nonzero u32'));
+  }
+  if (index === undefined || index > 0xffff_ffff) throw formatError(invalidType(json.index, 'u32'));
+  if (index >= total) {
+    violations.push({ path, message: 'Slice index must be less than the total number of slices' });
+  }
+  return { kind: 'slice', total, index };
 }
 
 /** Tries the condition variants in Qdrant's untagged order; `key` always means a field condition. */
@@ -70,7 +87,7 @@ function parseCondition(json: unknown, path: string, violations: FieldViolation[
   if (isNullKey !== undefined) return { kind: 'is_null', key: isNullKey };
   if (Array.isArray(json.has_id)) return { kind: 'has_id', ids: json.has_id.map(parseJsonPointId) };
   if (typeof json.has_vector === 'string') return { kind: 'has_vector', name: json.has_vector };
-  if (present(json.slice)) throw unsupported('The `slice` filter condition');
+  if (present(json.slice)) return parseSlice(json.slice, path, violations);
   const nested = json.nested;
   if (isJsonObject(nested) && typeof nested.key === 'string' && isJsonObject(nested.filter)) {
     const key = parseKey(nested.key);

@@ -25,6 +25,8 @@ function splitWords(text: string, params: TextIndexParams): string[] {
 
 function processToken(raw: string, params: TextIndexParams, checkMaxLen: boolean): string | undefined {
   const token = params.lowercase ? raw.toLowerCase() : raw;
+  // After lowercasing, before the length checks, as Qdrant's TokensProcessor orders them.
+  if (params.stopwords?.has(token) === true) return undefined;
   const min = params.min_token_len;
   const max = params.max_token_len;
   if (min !== undefined || (checkMaxLen && max !== undefined)) {

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { requireWriteAccess } from './auth.js';
 import { readCollectionName } from './assert-collection-name.js';
 import { respondResult } from './envelope.js';
+import { parseCollectionPatch } from './parse-collection-patch.js';
 import { parseCollectionSpec } from './parse-collection-spec.js';
 import type { QdrantEnv } from './qdrant-env.js';
 import { parseTimeoutParam } from './query-params.js';
@@ -30,6 +31,15 @@ export function registerCollectionRoutes(app: Hono<QdrantEnv>): void {
     const spec = parseCollectionSpec(await readJsonBody(c));
     parseTimeoutParam(c);
     c.get('engine').createCollection(name, spec);
+    return respondResult(c, true);
+  });
+
+  // Applied at once: Qdrant answers `true` once the new config is stored.
+  app.patch('/collections/:name', requireWriteAccess, async (c) => {
+    const name = readCollectionName(c);
+    const patch = parseCollectionPatch(await readJsonBody(c));
+    parseTimeoutParam(c);
+    c.get('engine').collection(name).updateConfig(patch);
     return respondResult(c, true);
   });
 

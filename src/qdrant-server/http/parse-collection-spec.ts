@@ -4,8 +4,8 @@
  */
 import type { CollectionSpec, Distance, SparseVectorParams, VectorParams } from '../engine/engine-api.js';
 import { setOwn } from '../filter/index.js';
-import { badInput, formatError, unsupported, validationError } from '../qdrant-error.js';
-import { isJsonObject, type JsonObject, readObject } from './body-shape.js';
+import { badInput, type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
+import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
 
 /** Case-sensitive, as Qdrant's Distance enum. */
 const DISTANCES: readonly string[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
@@ -91,6 +91,22 @@ function parseSparseVectors(value: unknown, dense: readonly string[]): Record<st
   return sparse;
 }
 
+/** Counts Qdrant declares `NonZeroU32`-like: a u32 (serde, 400) validated `range(min = 1)` (422). */
+const POSITIVE_COUNTS = ['shard_number', 'replication_factor', 'write_consistency_factor'] as const;
+
+function checkPositiveCounts(body: Record<string, unknown>): void {
+  const violations: FieldViolation[] = [];
+  for (const field of POSITIVE_COUNTS) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidType(value, 'u32');
+    if (value < 0 || value > 0xffff_ffff)
+      throw formatError(`invalid value: integer \`${value}\`, expected u32`);
+    if (value === 0) violations.push({ path: field, message: 'value 0 invalid, must be 1 or larger' });
+  }
+  if (violations.length > 0) throw validationError(violations);
+}
+
 /** Parses the create body; other keys (hnsw_config, on_disk_payload, …) are kept for the engine to echo. */
 export function parseCollectionSpec(json: unknown): CollectionSpec {
   const body = readObject(json, 'struct CreateCollection');
@@ -99,5 +115,6 @@ export function parseCollectionSpec(json: unknown): CollectionSpec {
   const denseNames = dense.vectors === null ? Object.keys(dense.namedVectors ?? {}) : [''];
   const sparseVectors = parseSparseVectors(sparse_vectors, denseNames);
   if (body.init_from !== undefined && body.init_from !== null) throw unsupported('init_from');
+  checkPositiveCounts(body);
   return { ...dense, sparseVectors, settings };
 }

@@ -2,10 +2,22 @@
  * @module `POST /points/query` body, QueryRequestInternal (qdrant-subset.md §3): nearest by vector or point id,
  * RRF/DBSF fusion over prefetches, or no query (id order). Other query kinds are reported as unsupported.
  */
-import type { PrefetchRequest, QueryGroupsRequest, QueryInput, QueryRequest } from '../engine/engine-api.js';
+import type {
+  MmrParams,
+  PrefetchRequest,
+  QueryGroupsRequest,
+  QueryInput,
+  QueryRequest,
+} from '../engine/engine-api.js';
 import { assertJsonPath } from '../filter/index.js';
 import { parseJsonPointId } from '../engine/point-id.js';
-import { badRequest, formatError, unsupported, validationError } from '../qdrant-error.js';
+import {
+  badRequest,
+  type FieldViolation,
+  formatError,
+  unsupported,
+  validationError,
+} from '../qdrant-error.js';
 import {
   invalidType,
   isJsonObject,
@@ -20,14 +32,16 @@ import {
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
 import { parseOrderBy } from './parse-scroll.js';
-import { readSearchParams } from './parse-search-params.js';
+import { readIdfParams, readSearchParams } from './parse-search-params.js';
 import { isSparseShape, readSparseVector } from './read-sparse-vector.js';
 
 /** RRF's k when the client does not give one (`reciprocal_rank_fusion.rs::DEFAULT_RRF_K`). */
 const DEFAULT_RRF_K = 2;
+/** Qdrant's cap on `mmr.candidates_limit` ("artificial maximum, to avoid too expensive query"). */
+const MAX_MMR_CANDIDATES = 16_384;
 const UNSUPPORTED_QUERIES = ['recommend', 'discover', 'context', 'formula', 'relevance_feedback'];
 
-function parseVectorOrId(value: unknown, path: string): QueryInput {
+function parseVectorOrId(value: unknown, path: string): Extract<QueryInput, { kind: 'nearest' | 'point' }> {
   if (isSparseShape(value)) return { kind: 'nearest', vector: readSparseVector(value, path) };
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivector queries');
@@ -36,6 +50,31 @@ function parseVectorOrId(value: unknown, path: string): QueryInput {
   if (typeof value === 'number' || typeof value === 'string')
     return { kind: 'point', id: parseJsonPointId(value) };
   throw formatError('data did not match any variant of untagged enum VectorInput');
+}
+
+/** `mmr: {diversity?, candidates_limit?}` with Qdrant's validator ranges (`lib/api/src/rest/schema.rs::Mmr`). */
+function parseMmr(value: unknown, path: string): MmrParams {
+  const mmr = readObject(value, 'struct Mmr');
+  const diversity = readOptionalNumber(mmr, 'diversity');
+  const candidatesLimit = readOptionalUnsigned(mmr, 'candidates_limit');
+  const violations: FieldViolation[] = [];
+  if (diversity !== undefined && (diversity < 0 || diversity > 1)) {
+    violations.push({
+      path: `${path}.diversity`,
+      message: `value ${diversity} invalid, must be from 0.0 to 1.0`,
+    });
+  }
+  if (candidatesLimit !== undefined && candidatesLimit > MAX_MMR_CANDIDATES) {
+    violations.push({
+      path: `${path}.candidates_limit`,
+      message: `value ${candidatesLimit} invalid, must be ${MAX_MMR_CANDIDATES} or smaller`,
+    });
+  }
+  if (violations.length > 0) throw validationError(violations);
+  return {
+    ...(diversity === undefined ? {} : { diversity }),
+    ...(candidatesLimit === undefined ? {} : { candidatesLimit }),
+  };
 }
 
 function parseFusion(value: unknown): QueryInput {
@@ -48,8 +87,9 @@ function parseQueryInput(value: unknown, path: string): QueryInput | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isJsonObject(value) || isSparseShape(value)) return parseVectorOrId(value, `${path}.query`);
   if ('nearest' in value) {
-    if (value.mmr !== undefined && value.mmr !== null) throw unsupported('MMR (nearest.mmr)');
-    return parseVectorOrId(value.nearest, `${path}.query.nearest`);
+    const nearest = parseVectorOrId(value.nearest, `${path}.query.nearest`);
+    if (value.mmr === undefined || value.mmr === null) return nearest;
+    return { ...nearest, mmr: parseMmr(value.mmr, `${path}.query.mmr`) };
   }
   if ('fusion' in value) return parseFusion(value.fusion);
   if ('rrf' in value) {
@@ -99,10 +139,18 @@ function readPrefetchList(body: JsonObject, path: string): PrefetchRequest[] {
   return list.map((item, i) => parsePrefetch(item, `${path}.prefetch[${i}]`));
 }
 
+/** MMR is served at the root of a query only: in a prefetch or a groups query it is refused, not ignored. */
+function refuseMmr(query: QueryInput | undefined, where: string): void {
+  if ((query?.kind === 'nearest' || query?.kind === 'point') && query.mmr !== undefined) {
+    throw unsupported(`MMR (nearest.mmr) in ${where}`);
+  }
+}
+
 function parsePrefetch(json: unknown, path: string): PrefetchRequest {
   const body = readObject(json, 'struct Prefetch');
   const using = readUsing(body);
   const query = parseQueryInput(body.query, path);
+  refuseMmr(query, 'a prefetch');
   const prefetch = readPrefetchList(body, path);
   const filter = readFilter(body);
   const scoreThreshold = readOptionalNumber(body, 'score_threshold');
@@ -111,6 +159,7 @@ function parsePrefetch(json: unknown, path: string): PrefetchRequest {
     prefetch,
     limit,
     ...using,
+    ...readIdfParams(body),
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
@@ -158,6 +207,7 @@ export function parseQueryRequest(json: unknown, path = 'internal'): QueryReques
     limit,
     offset,
     ...using,
+    ...readIdfParams(body),
     ...options,
     ...(query === undefined ? {} : { query }),
     ...(filter === undefined ? {} : { filter }),
@@ -186,6 +236,7 @@ export function parseQueryGroupsRequest(json: unknown): QueryGroupsRequest {
     ]);
   }
   const { offset: _offset, ...request } = parseQueryRequest({ ...body, offset: undefined }, path);
+  refuseMmr(request.query, 'a groups query');
   return { ...request, groupBy: body.group_by, groupSize };
 }
 

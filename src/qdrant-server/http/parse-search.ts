@@ -12,7 +12,7 @@ import {
 } from './body-shape.js';
 import { readLimit } from './parse-limit.js';
 import { parseReadOptions, readFilter } from './parse-read-options.js';
-import { readSearchParams } from './parse-search-params.js';
+import { readIdfParams, readSearchParams } from './parse-search-params.js';
 import { readSparseVector } from './read-sparse-vector.js';
 
 /** NamedVectorStruct: a plain array (the unnamed vector), or `{name, vector}` with a dense or sparse vector. */
@@ -40,6 +40,7 @@ export function parseSearchRequest(json: unknown, path = 'search_request'): Sear
   const options = parseReadOptions(body, { payload: false, vector: false });
   const limit = readLimit(body, limitKey, 0, path);
   return {
+    ...readIdfParams(body),
     vector,
     using,
     limit,

@@ -30,7 +30,7 @@ function parseNamedVector(value: unknown): VectorInput {
 }
 
 /** A point's vector: a dense array, a map of named dense or sparse vectors, or `{}` for "no vector". */
-function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
+export function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
   if (value === undefined) throw missingField('vector');
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivectors');
@@ -49,7 +49,7 @@ function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null 
  * Qdrant's validator rules for sparse vectors (`lib/sparse/src/common/sparse_vector.rs::validate_sparse_vector_impl`);
  * the map key shows as `?` in the field path, as Qdrant prints it.
  */
-function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
+export function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
   if (vector === null || Array.isArray(vector)) return [];
   const violations: FieldViolation[] = [];
   for (const value of Object.values(vector as NamedVectorsInput)) {

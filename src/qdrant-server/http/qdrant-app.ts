@@ -8,8 +8,10 @@ import type { StoreLogger } from '../store-logger.js';
 import type { StoreEngine } from '../engine/engine-api.js';
 import { registerAliasRoutes } from './alias-routes.js';
 import { authMiddleware } from './auth.js';
+import { registerBatchRoutes } from './batch-routes.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { corsMiddleware } from './cors.js';
+import { registerFacetRoutes } from './facet-routes.js';
 import { respondError } from './envelope.js';
 import { registerIndexRoutes } from './index-routes.js';
 import { normalizePath } from './normalize-path.js';
@@ -18,7 +20,9 @@ import { registerPayloadRoutes } from './payload-routes.js';
 import { registerPointReadRoutes } from './point-read-routes.js';
 import { registerPointWriteRoutes } from './point-write-routes.js';
 import type { QdrantEnv } from './qdrant-env.js';
+import { registerRefusedRoutes } from './refused-routes.js';
 import { registerServiceRoutes } from './service-routes.js';
+import { registerVectorRoutes } from './vector-routes.js';
 
 export interface QdrantAppOptions {
   readonly engine: StoreEngine;
@@ -57,6 +61,10 @@ export function createQdrantApp(options: QdrantAppOptions): Hono<QdrantEnv> {
   registerPointWriteRoutes(app);
   registerPointReadRoutes(app);
   registerPayloadRoutes(app);
+  registerVectorRoutes(app);
+  registerBatchRoutes(app);
+  registerFacetRoutes(app);
+  registerRefusedRoutes(app);
   // actix answers an unknown route with an empty 404.
   app.notFound((c) => c.body(null, 404));
   app.onError((error, c) => respondError(c, error, options.logger));
