@@ -52,7 +52,9 @@ describe('the embedded store on its own thread', () => {
 
     const again = await startStoreThread({ dataDir, port: 0, apiKey: 'k-1' });
     const point = await fetch(`${again.url}/collections/notes/points/1`, { headers });
-    assert.deepEqual(((await point.json()) as { result: { payload: unknown } }).result.payload, { text: 'tide' });
+    assert.deepEqual(((await point.json()) as { result: { payload: unknown } }).result.payload, {
+      text: 'tide',
+    });
     await again.close();
   });
 
@@ -61,8 +63,12 @@ describe('the embedded store on its own thread', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const onThread = await startStoreThread({ dataDir: join(scratch(), 'a'), port }).catch((e: unknown) => e);
-      const inProcess = await startQdrantServer({ dataDir: join(scratch(), 'b'), port }).catch((e: unknown) => e);
+      const onThread = await startStoreThread({ dataDir: join(scratch(), 'a'), port }).catch(
+        (e: unknown) => e,
+      );
+      const inProcess = await startQdrantServer({ dataDir: join(scratch(), 'b'), port }).catch(
+        (e: unknown) => e,
+      );
       assert.equal((onThread as NodeJS.ErrnoException).code, 'EADDRINUSE');
       assert.equal((onThread as Error).message, (inProcess as Error).message);
     } finally {

@@ -61,7 +61,10 @@ export function reviveError(record: ErrorRecord): Error {
 /** Log fields as they can be posted: errors (a failed request's `err`) become records, revived on arrival. */
 export function recordFields(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [key, value instanceof Error ? { [ERROR_MARK]: recordError(value) } : value]),
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      value instanceof Error ? { [ERROR_MARK]: recordError(value) } : value,
+    ]),
   );
 }
 
