@@ -83,7 +83,10 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
 
   function close(): Promise<void> {
     if (closing !== undefined) return closing;
-    if (state !== 'serving') return (closing = Promise.resolve());
+    if (state !== 'serving') {
+      closing = Promise.resolve();
+      return closing;
+    }
     state = 'closing';
     closing = new Promise<void>((resolve, reject) => {
       closed = { resolve, reject };
