@@ -3,7 +3,7 @@
  * `block` appearing in its data folder holds the thread (as a long search or a big upsert would) until a file
  * `release` appears, writing `blocked` meanwhile; a file named `crash` makes it throw.
  */
-import { existsSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ModuleWorkerData } from '../../../runtime/start-module-worker.js';
@@ -11,16 +11,16 @@ import { serveStoreThread } from '../serve-store-thread.js';
 import type { StoreThreadSettings } from '../store-thread-messages.js';
 
 const settings = (workerData as ModuleWorkerData<StoreThreadSettings>).data;
-const server = await serveStoreThread(parentPort!, settings);
-if (server !== undefined) {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  const watcher = watch(settings.dataDir, (_event, name) => {
-    if (name === 'crash') throw new Error('the store thread crashed on cue');
-    if (name !== 'block' || !existsSync(join(settings.dataDir, 'block'))) return;
-    writeFileSync(join(settings.dataDir, 'blocked'), '');
-    // Nothing on this thread runs until the release: no request is read, no timer fires.
-    while (!existsSync(join(settings.dataDir, 'release'))) Atomics.wait(pause, 0, 0, 10);
-  });
-  // The watcher must not keep the thread alive after close().
-  watcher.unref();
-}
+// Watched before the store says it listens, so a cue written right after start is never missed.
+mkdirSync(settings.dataDir, { recursive: true });
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const watcher = watch(settings.dataDir, (_event, name) => {
+  if (name === 'crash') throw new Error('the store thread crashed on cue');
+  if (name !== 'block' || !existsSync(join(settings.dataDir, 'block'))) return;
+  writeFileSync(join(settings.dataDir, 'blocked'), '');
+  // Nothing on this thread runs until the release: no request is read, no timer fires.
+  while (!existsSync(join(settings.dataDir, 'release'))) Atomics.wait(pause, 0, 0, 10);
+});
+// The watcher must not keep the thread alive after close().
+watcher.unref();
+await serveStoreThread(parentPort!, settings);
