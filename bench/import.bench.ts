@@ -56,7 +56,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { runImport as RunImport } from '../src/cli/commands/import-command.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
-import { startQdrantServer } from '../src/qdrant-server/http/server.js';
+import { startStoreThread } from '../src/qdrant-server/thread/start-store-thread.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { runChildBench } from './support/child-bench.js';
 import {
@@ -149,7 +149,8 @@ async function runRound(
   cpuSeconds: number;
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-import-bench-'));
-  const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
+  // On its own thread, as `memory-pool serve` runs it: the import's own work is what this thread does.
+  const store = await startStoreThread({ dataDir: join(dir, 'qdrant'), port: 0 });
   try {
     const chats = writeChats(dir, MESSAGES);
     const config = join(dir, 'memory-pool.yaml');

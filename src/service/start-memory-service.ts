@@ -16,7 +16,8 @@ import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js'
 import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
 import { seedPeople } from '../people/seed-people.js';
-import { startQdrantServer } from '../qdrant-server/http/server.js';
+import { type StoreThreadOptions, startStoreThread } from '../qdrant-server/thread/start-store-thread.js';
+import type { QdrantServer } from '../qdrant-server/http/server.js';
 import { listenHttp } from '../runtime/listen-http.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
@@ -58,6 +59,17 @@ export interface MemoryServiceOptions {
     /** How often the file is polled (default 1000 ms). */
     readonly pollMs?: number;
   };
+  /**
+   * Starts the embedded store (default startStoreThread: its own worker thread, so the store's work never
+   * holds up this thread's requests); tests pass one whose thread blocks or crashes on cue.
+   */
+  readonly startStore?: (options: StoreThreadOptions) => Promise<QdrantServer>;
+  /**
+   * Called once the service has stopped itself because the embedded store's thread died (logged first);
+   * `serve` then exits with code 1 for its supervisor to restart it. Nothing acknowledged is lost: the
+   * journal holds every message until it is stored.
+   */
+  readonly onStopped?: (error: Error) => void;
 }
 
 export interface MemoryService {
@@ -120,6 +132,19 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     for (const close of [...closers].reverse()) await close();
     closers.length = 0;
   };
+  // Stopping rather than starting a new store thread: a crash that repeats (out of memory on a large
+  // collection, a damaged file) would loop unseen inside the process, while an exit is what supervisors
+  // (systemd, Docker, pm2) watch and restart, with backoff, and is what the operator's alerting sees.
+  const stopOnStoreCrash = (error: Error) => {
+    logger.error(
+      { err: error },
+      "the embedded store's thread stopped unexpectedly; memory-pool stops (messages already saved wait in the journal and are stored after a restart)",
+    );
+    void closeAll().then(
+      () => options.onStopped?.(error),
+      () => options.onStopped?.(error),
+    );
+  };
   try {
     // Opened first: the store's per-chat payloads follow the journal's reembed routes. The same journal (SQLite
     // or Postgres) holds the Discord state and the gateway lease.
@@ -135,13 +160,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     let store = options.store;
     if (store === undefined) {
       if (config.store.kind === 'embedded') {
-        const embedded = await startQdrantServer({
+        const embedded = await (options.startStore ?? startStoreThread)({
           dataDir: config.store.path,
           host: config.store.host,
           port: config.store.port,
           apiKey: config.store.apiKey,
           corsOrigins: config.store.corsOrigins,
           logger,
+          onCrash: (error) => stopOnStoreCrash(error),
         });
         closers.push(() => embedded.close());
         storeUrl = embedded.url;

@@ -55,6 +55,12 @@ async function runServe(options: ServeOptions): Promise<void> {
         queryEmbedder: createQueryEmbedder(embedding, { logger }),
       }),
       logger,
+      // The service has closed itself (the store's thread died, logged): exit 1 for the supervisor, at once
+      // if nothing is left running, else after a second (unref'd, so it never holds the process either).
+      onStopped: () => {
+        process.exitCode = 1;
+        setTimeout(() => process.exit(1), 1_000).unref();
+      },
       ...followedFile(options.config, load),
     });
   } catch (error) {

@@ -1,0 +1,55 @@
+/**
+ * @module The store thread's side: start the embedded store's HTTP server on this thread, say where it
+ * listens (or why it could not), post its log lines, and close it when asked.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { type QdrantServer, startQdrantServer } from '../http/server.js';
+import type { LogMethod, StoreLogger } from '../store-logger.js';
+import {
+  recordError,
+  recordFields,
+  type StoreThreadClose,
+  type StoreThreadMessage,
+  type StoreThreadSettings,
+} from './store-thread-messages.js';
+
+/** A StoreLogger whose lines go to the starting thread, which writes them with the service's own logger. */
+function postingLogger(port: MessagePort): StoreLogger {
+  const post =
+    (level: 'error' | 'warn' | 'info'): LogMethod =>
+    (fields, message) =>
+      port.postMessage({
+        kind: 'log',
+        level,
+        fields: recordFields(fields),
+        message,
+      } satisfies StoreThreadMessage);
+  return { error: post('error'), warn: post('warn'), info: post('info') };
+}
+
+/**
+ * Starts the store with `settings` and serves it until the starting thread sends `close`. Resolves with the
+ * server once it listens (undefined when it could not start: the starting thread then ends this thread).
+ */
+export async function serveStoreThread(
+  port: MessagePort,
+  settings: StoreThreadSettings,
+): Promise<QdrantServer | undefined> {
+  let server: QdrantServer;
+  try {
+    server = await startQdrantServer({ ...settings, logger: postingLogger(port) });
+  } catch (error) {
+    port.postMessage({ kind: 'start-failed', error: recordError(error) } satisfies StoreThreadMessage);
+    return undefined;
+  }
+  port.on('message', (request: StoreThreadClose) => {
+    if (request.kind !== 'close') return;
+    server.close().then(
+      () => port.postMessage({ kind: 'closed' } satisfies StoreThreadMessage),
+      (error: unknown) =>
+        port.postMessage({ kind: 'close-failed', error: recordError(error) } satisfies StoreThreadMessage),
+    );
+  });
+  port.postMessage({ kind: 'listening', url: server.url, port: server.port } satisfies StoreThreadMessage);
+  return server;
+}

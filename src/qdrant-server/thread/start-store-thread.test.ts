@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import { startQdrantServer } from '../http/server.js';
+import { startStoreThread } from './start-store-thread.js';
+import { recordFields, reviveFields } from './store-thread-messages.js';
+
+const CUED = new URL('./test-support/cued-store-entry.ts', import.meta.url);
+const dirs: string[] = [];
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'store-thread-'));
+  dirs.push(dir);
+  return dir;
+}
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitFor<T>(read: () => T | undefined): Promise<T> {
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the embedded store on its own thread', () => {
+  test('serves the Qdrant API from another thread, with its key, and keeps what it stored after close', async () => {
+    const dataDir = join(scratch(), 'qdrant');
+    const store = await startStoreThread({ dataDir, port: 0, apiKey: 'k-1' });
+    assert.notEqual(store.threadId, threadId, 'the store runs on a thread of its own');
+    const headers = { 'api-key': 'k-1', 'content-type': 'application/json' };
+    assert.equal((await fetch(`${store.url}/collections`)).status, 401, 'the API key is required as before');
+    const created = await fetch(`${store.url}/collections/notes`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ vectors: { size: 2, distance: 'Cosine' } }),
+    });
+    assert.equal(created.status, 200);
+    const upsert = await fetch(`${store.url}/collections/notes/points?wait=true`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ points: [{ id: 1, vector: [1, 0], payload: { text: 'tide' } }] }),
+    });
+    assert.equal(upsert.status, 200);
+    await store.close();
+    await store.close(); // twice is fine
+
+    const again = await startStoreThread({ dataDir, port: 0, apiKey: 'k-1' });
+    const point = await fetch(`${again.url}/collections/notes/points/1`, { headers });
+    assert.deepEqual(((await point.json()) as { result: { payload: unknown } }).result.payload, {
+      text: 'tide',
+    });
+    await again.close();
+  });
+
+  test('a port in use and a data folder that is a file fail as startQdrantServer fails, code and message', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const onThread = await startStoreThread({ dataDir: join(scratch(), 'a'), port }).catch(
+        (e: unknown) => e,
+      );
+      const inProcess = await startQdrantServer({ dataDir: join(scratch(), 'b'), port }).catch(
+        (e: unknown) => e,
+      );
+      assert.equal((onThread as NodeJS.ErrnoException).code, 'EADDRINUSE');
+      assert.equal((onThread as Error).message, (inProcess as Error).message);
+    } finally {
+      taken.close();
+    }
+    const file = join(scratch(), 'not-a-folder');
+    writeFileSync(file, 'x');
+    const onThread = await startStoreThread({ dataDir: file, port: 0 }).catch((e: unknown) => e);
+    const inProcess = await startQdrantServer({ dataDir: file, port: 0 }).catch((e: unknown) => e);
+    assert.ok(onThread instanceof Error);
+    assert.equal(onThread.message, (inProcess as Error).message);
+  });
+
+  test('a crash of the thread while serving is reported once, with its cause, and close() still resolves', async () => {
+    const dataDir = join(scratch(), 'qdrant');
+    const crashes: Error[] = [];
+    const store = await startStoreThread({ dataDir, port: 0, entry: CUED, onCrash: (e) => crashes.push(e) });
+    writeFileSync(join(dataDir, 'crash'), '');
+    const crash = await waitFor(() => crashes[0]);
+    assert.match(crash.message, /crashed on cue/);
+    await assert.rejects(fetch(`${store.url}/collections`), 'nothing listens any more');
+    await store.close();
+    assert.equal(crashes.length, 1);
+  });
+
+  test("log fields cross the thread with their errors' message and code", () => {
+    const error = Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+    const posted = structuredClone(recordFields({ err: error, path: '/collections/a' }));
+    const fields = reviveFields(posted);
+    assert.equal(fields.path, '/collections/a');
+    assert.ok(fields.err instanceof Error);
+    assert.equal(fields.err.message, 'disk full');
+    assert.equal((fields.err as NodeJS.ErrnoException).code, 'ENOSPC');
+  });
+});

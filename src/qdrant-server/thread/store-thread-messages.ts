@@ -1,0 +1,81 @@
+/** @module What the embedded store's thread and the thread that started it say to each other. */
+
+/** An error as it crosses threads: structured clone drops an Error's `code` and class, which callers read. */
+export interface ErrorRecord {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+  /** e.g. EADDRINUSE: what `serve` and `qdrant` turn into a hint. */
+  readonly code?: string;
+}
+
+/** The store thread's options: startQdrantServer's, less the logger (the thread posts its lines instead). */
+export interface StoreThreadSettings {
+  readonly dataDir: string;
+  readonly host?: string | undefined;
+  readonly port?: number | undefined;
+  readonly apiKey?: string | undefined;
+  readonly readOnlyApiKey?: string | undefined;
+  readonly corsOrigins?: readonly string[] | undefined;
+}
+
+/** From the store thread. */
+export type StoreThreadMessage =
+  | { readonly kind: 'listening'; readonly url: string; readonly port: number }
+  | { readonly kind: 'start-failed'; readonly error: ErrorRecord }
+  | {
+      readonly kind: 'log';
+      readonly level: 'error' | 'warn' | 'info';
+      readonly fields: Record<string, unknown>;
+      readonly message: string;
+    }
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'close-failed'; readonly error: ErrorRecord };
+
+/** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
+export interface StoreThreadClose {
+  readonly kind: 'close';
+}
+
+/** `error` as it can be posted. */
+export function recordError(error: unknown): ErrorRecord {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as NodeJS.ErrnoException).code;
+  return {
+    name: error.name,
+    message: error.message,
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}
+
+/** An Error again, with the name, message, stack and code it had on the store thread. */
+export function reviveError(record: ErrorRecord): Error {
+  const error: Error & { code?: string } = new Error(record.message);
+  error.name = record.name;
+  if (record.stack !== undefined) error.stack = record.stack;
+  if (record.code !== undefined) error.code = record.code;
+  return error;
+}
+
+/** Log fields as they can be posted: errors (a failed request's `err`) become records, revived on arrival. */
+export function recordFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      value instanceof Error ? { [ERROR_MARK]: recordError(value) } : value,
+    ]),
+  );
+}
+
+/** The fields recordFields posted, with their errors revived for the logger's error serializer. */
+export function reviveFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => {
+      const record = (value as { [ERROR_MARK]?: ErrorRecord } | null)?.[ERROR_MARK];
+      return [key, record === undefined ? value : reviveError(record)];
+    }),
+  );
+}
+
+const ERROR_MARK = '__storeThreadError';
