@@ -3,6 +3,7 @@
  * `host:port` (0 picks a free port) and resolve once bound, and a stop that ends in bounded time however
  * busy the keep-alive connections are.
  */
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { formatHttpUrl } from './format-http-url.js';
@@ -44,8 +45,18 @@ export async function listenHttp(
   // Once stopping, every answer closes its connection: a client sending back-to-back requests on a
   // keep-alive connection would otherwise never let it go idle, and server.close() would wait forever.
   // Node merges a header set here with those the adapter passes to writeHead.
-  server.on('request', (_request, response) => {
+  // A request in flight when the stop starts is answered with `Connection: close` too (close() marks it), and
+  // each answer finished while stopping lets its connection go at once: without both, its keep-alive
+  // connection stays open, and the stop waits the whole grace period for nothing.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
     if (stopping && !response.headersSent) response.setHeader('connection', 'close');
+    inFlight.add(response);
+    response.once('close', () => {
+      inFlight.delete(response);
+      // After Node has marked the socket idle again (same tick as 'close' it may not have yet).
+      if (stopping && 'closeIdleConnections' in server) setImmediate(() => server.closeIdleConnections());
+    });
   });
   let closing: Promise<void> | undefined;
   return {
@@ -54,6 +65,9 @@ export async function listenHttp(
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         stopping = true;
+        for (const response of inFlight) {
+          if (!response.headersSent) response.setHeader('connection', 'close');
+        }
         const grace = setTimeout(() => {
           // What is still open after the grace period is cut: its request was never answered, so
           // nothing it sent was acknowledged.
