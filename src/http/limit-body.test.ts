@@ -70,3 +70,24 @@ describe('a chunked upload over the limit that stalls', () => {
     assert.match(answer.text, /connection: close/i);
   });
 });
+
+describe('a declared length over what the drain reads', () => {
+  let server: ListeningHttpServer;
+  before(async () => {
+    const app = new Hono();
+    app.onError(createErrorHandler(createLogger({ level: 'silent' })));
+    // The drain reads at most 1000 bytes and would wait a minute for them: the test times out if it tries.
+    app.use(drainRefusedBody(1000, 60_000));
+    app.use(limitBody(100));
+    app.post('/', (c) => c.text('read'));
+    server = await listenHttp(app.fetch, '127.0.0.1', 0);
+  });
+  after(() => server.close());
+
+  test('is answered 413 and its connection closed at once, not read', { timeout: 30_000 }, async () => {
+    const head = 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n\r\n';
+    const answer = await exchangeRaw(Number(new URL(server.url).port), [head, 'x'.repeat(200)], 120_000);
+    assert.equal(answer.status, 413);
+    assert.match(answer.text, /connection: close/i);
+  });
+});

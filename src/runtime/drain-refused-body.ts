@@ -41,6 +41,9 @@ export function drainRefusedBody(
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (incoming === undefined) return;
     // Drained before: kept when it ended, else the 413's `Connection: close` cuts the rest of the upload.
+    // A declared length past the drain's bound would be cut anyway: cut it now, not after a stall's timeout.
+    const declared = Number(incoming.headers['content-length']);
+    if (incoming.headers['transfer-encoding'] === undefined && declared > maxBytes) return;
     if (alreadyDrained.has(c.req.raw)) {
       if (incoming.complete) c.res.headers.delete('connection');
       return;
