@@ -22,7 +22,7 @@ import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { CONFIG_POLL_MS, followConfigFile } from './follow-config-file.js';
-import { createConfigReloader, type ReloadOutcome } from './reload-api-keys.js';
+import { createConfigReloader, type ReloadOutcome, stampFile } from './reload-api-keys.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -186,10 +186,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         load: configFile.load,
         running: config,
         label: configFile.path,
+        settle: {
+          statFile: () => stampFile(configFile.path),
+          settleMs: configFile.pollMs ?? CONFIG_POLL_MS,
+        },
       });
       reloadConfig = reload;
       const interval = configFile.pollMs === undefined ? {} : { intervalMs: configFile.pollMs };
-      // A file that widens a key is read once more a poll later: applied only if it reads the same.
+      // A file that widens a key is read once more a poll later: applied only if it stood still meanwhile.
       let again: NodeJS.Timeout | undefined;
       const reloadUntilSettled = () => {
         clearTimeout(again);
