@@ -91,3 +91,32 @@ describe('a declared length over what the drain reads', () => {
     assert.match(answer.text, /connection: close/i);
   });
 });
+
+describe('Expect: 100-continue with a declared length over the limit', () => {
+  let server: ListeningHttpServer;
+  before(async () => {
+    const app = new Hono();
+    app.onError(createErrorHandler(createLogger({ level: 'silent' })));
+    // A drain that would wait a minute for a body the client never sends: the test times out if it tries.
+    app.use(drainRefusedBody(DRAIN_REFUSED_MAX_BYTES, 60_000));
+    app.use(limitBody(100));
+    app.post('/', (c) => c.text('read'));
+    server = await listenHttp(app.fetch, '127.0.0.1', 0, { maxBodyBytes: 100 });
+  });
+  after(() => server.close());
+
+  test('gets its 413 at once, without 100 Continue, and the connection closed', { timeout: 30_000 }, async () => {
+    const head = 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n';
+    const answer = await exchangeRaw(Number(new URL(server.url).port), [head], 120_000);
+    assert.equal(answer.status, 413);
+    assert.doesNotMatch(answer.text, /100 Continue/);
+    assert.match(answer.text, /connection: close/i);
+  });
+
+  test('within the limit is told to continue and read', { timeout: 30_000 }, async () => {
+    const head = 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n';
+    const answer = await exchangeRaw(Number(new URL(server.url).port), [head, 'pause', 'hello']);
+    assert.match(answer.text, /^HTTP\/1\.1 100 Continue/);
+    assert.match(answer.text, /200 OK[\s\S]*read$/);
+  });
+});

@@ -44,6 +44,9 @@ export function drainRefusedBody(
     // A declared length past the drain's bound would be cut anyway: cut it now, not after a stall's timeout.
     const declared = Number(incoming.headers['content-length']);
     if (incoming.headers['transfer-encoding'] === undefined && declared > maxBytes) return;
+    // Refused before `100 Continue` (listenHttp's maxBodyBytes): the client sends no body to drain.
+    const expected = /^100-continue$/i.test(incoming.headers.expect ?? '');
+    if (expected && incoming.headers['transfer-encoding'] === undefined && !incoming.complete) return;
     if (alreadyDrained.has(c.req.raw)) {
       if (incoming.complete) c.res.headers.delete('connection');
       return;

@@ -3,7 +3,7 @@
  * `host:port` (0 picks a free port) and resolve once bound, and a stop that ends in bounded time however
  * busy the keep-alive connections are.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { formatHttpUrl } from './format-http-url.js';
@@ -25,6 +25,12 @@ export interface ListenHttpOptions {
    * the 10 s an orchestrator usually gives before SIGKILL, so the journal and store still close cleanly).
    */
   readonly closeGraceMs?: number;
+  /**
+   * The body limit: a request sent with `Expect: 100-continue` whose declared Content-Length is over it gets
+   * no `100 Continue`, so the client never uploads a body that will be refused; the app answers it (a 413)
+   * at once. Unset: every such request is told to continue, as Node does by default.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -58,6 +64,15 @@ export async function listenHttp(
       if (stopping && 'closeIdleConnections' in server) setImmediate(() => server.closeIdleConnections());
     });
   });
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined) {
+    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      const declared = Number(request.headers['content-length']);
+      const chunked = request.headers['transfer-encoding'] !== undefined;
+      if (chunked || !(declared > maxBodyBytes)) response.writeContinue();
+      server.emit('request', request, response);
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     url: formatHttpUrl(host, bound),

@@ -172,7 +172,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     service.writer.start();
 
     const app = createServiceApp(service.deps);
-    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
+    // The body limit, so a client asking `Expect: 100-continue` for a body over it is refused before sending.
+    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port, {
+      maxBodyBytes: config.limits.maxBodyBytes,
+    });
     closers.push(() => server.close());
     const { url } = server;
     // Followed once the API answers, so a reload never races the start.
