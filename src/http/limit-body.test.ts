@@ -105,7 +105,9 @@ describe('Expect: 100-continue with a declared length over the limit', () => {
   });
   after(() => server.close());
 
-  test('gets its 413 at once, without 100 Continue, and the connection closed', { timeout: 30_000 }, async () => {
+  test('gets its 413 at once, without 100 Continue, and the connection closed', {
+    timeout: 30_000,
+  }, async () => {
     const head = 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n';
     const answer = await exchangeRaw(Number(new URL(server.url).port), [head], 120_000);
     assert.equal(answer.status, 413);

@@ -102,7 +102,9 @@ test('a widening applies only once the file has stood still a whole poll since t
     load: () => wider,
     running: base,
     apiKeys,
-    metrics: createServiceMetrics(() => ({ pendingMessages: 0, plannedChunks: 0 }), { processMetrics: false }),
+    metrics: createServiceMetrics(() => ({ pendingMessages: 0, plannedChunks: 0 }), {
+      processMetrics: false,
+    }),
     logger: createLogger({ level: 'silent' }),
     label: '/etc/memory-pool.yaml',
     settle: { statFile: () => stamp, settleMs: 1000, now: () => clock },
