@@ -216,6 +216,22 @@ describe('loadConfig', () => {
     }
   });
 
+  test('a YAML syntax error never echoes the file: a key starting with |, >, @, `, % or quotes stays unprinted', () => {
+    const secret = 'SeCrEt0123456789abcdefXYZ';
+    const starts = ['|', '>', '@', '`', '%', '"', "'", '!<tag:', '[*', '{a: *'];
+    for (const start of starts) {
+      const yaml = `apiKeys:\n  - name: a\n    key: ${start}${secret}\n    scopes: [save]\n`;
+      try {
+        loadConfig({ cwd: folderWith(yaml), env: {} });
+        continue; // some of these parse (as a key written that way), which is not this test's concern
+      } catch (caught) {
+        const error = caught as Error;
+        const printed = `${error.message} ${String(error.cause ?? '')} ${error.stack ?? ''}`;
+        assert.ok(!printed.includes('SeCrEt01'), `${start}: ${error.message}`);
+      }
+    }
+  });
+
   test('the result is deeply frozen', () => {
     const config = loadConfig({ cwd: folderWith(PUBLISHED), env: {} });
     assert.ok(

@@ -51,11 +51,14 @@ export function parseYaml(text: string, label: string): Record<string, unknown> 
   if (error !== undefined) {
     const where =
       error.linePos?.[0] === undefined
-        ? ''
+        ? ` at offset ${error.pos[0]}`
         : ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
-    // The pretty message appends the position and a code excerpt; the position is already in `where`.
-    const problem = error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
-    throw new ConfigError(label, `YAML syntax error${where}: ${problem}. Fix the file's syntax`);
+    // Only the position and the parser's code: its message quotes the source ("...extra characters: |<rest of
+    // the line>"), and the line may hold an API key or a token.
+    throw new ConfigError(
+      label,
+      `YAML syntax error${where} (${error.code}). Fix the file's syntax there; a value starting with one of | > @ \` % ! & * [ { ' " must be quoted`,
+    );
   }
   const data = normalize(readDocument(document, label));
   if (data === undefined) return {};

@@ -3,6 +3,7 @@
  * "not ready" in seconds rather than after its whole request timeout, and the embedder's answer is reused
  * for `readiness.embedderCacheMs`, so a load balancer polling /ready costs no embedding calls.
  */
+import { JournalError } from '../errors/memory-pool-error.js';
 import { withDeadline } from '../runtime/abort-deadline.js';
 import type { ReadinessCheck } from '../wire/service-status.js';
 
@@ -22,7 +23,10 @@ export async function runProbe(probe: Probe, timeoutMs: number): Promise<Readine
     return { ok: true };
   } catch (error) {
     if (error === timedOut) return timedOut;
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    // A journal error's detail names its server: /ready shows it to an admin key only (showReadiness).
+    const detail = error instanceof JournalError ? error.detail : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: detail === undefined ? message : `${message} (${detail})` };
   }
 }
 

@@ -133,8 +133,14 @@ export class StoreError extends MemoryPoolError {
 /** The service's own journal cannot be written (disk full, read-only, I/O error): 503, retry once fixed. */
 export class JournalError extends MemoryPoolError {
   override readonly name = 'JournalError';
-  constructor(message: string, cause?: unknown) {
+  /**
+   * For the service log and an admin's /ready only: which server failed and how (a Postgres URL without its
+   * password, the driver's words). Every key reads `message`, so it never names the server.
+   */
+  readonly detail: string | undefined;
+  constructor(message: string, cause?: unknown, detail?: string) {
     super('journal_unavailable', message, { status: 503, retryable: true, cause });
+    this.detail = detail;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { BodyTooLargeError, isMemoryPoolError, ValidationError } from '../errors/memory-pool-error.js';
-import { DRAIN_REFUSED_MAX_BYTES } from '../runtime/drain-refused-body.js';
+import { DRAIN_REFUSED_MAX_BYTES, noteRefusedBodyDrained } from '../runtime/drain-refused-body.js';
 import { DRAIN_TIMEOUT_MS } from '../runtime/drain-unread-body.js';
 
 /**
@@ -57,6 +57,7 @@ async function readChunkedBody(
     size += value.length;
     if (size > maxBytes) {
       await discardRest(reader, size);
+      noteRefusedBodyDrained(request);
       throw new BodyTooLargeError(maxBytes);
     }
     chunks.push(value);

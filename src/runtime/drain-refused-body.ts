@@ -12,6 +12,18 @@ import { DRAIN_TIMEOUT_MS } from './drain-unread-body.js';
  */
 export const DRAIN_REFUSED_MAX_BYTES = 16 * 1024 * 1024;
 
+/** Requests whose refused body a handler already read within the drain's bounds (see noteRefusedBodyDrained). */
+const alreadyDrained = new WeakSet<Request>();
+
+/**
+ * Records that the handler refusing `request` has already read and dropped its body within the drain's bounds
+ * (the body limit counts a chunked body as it reads it): drainRefusedBody then does not wait for it a second
+ * time, which held a stalled client for twice the drain's timeout.
+ */
+export function noteRefusedBodyDrained(request: Request): void {
+  alreadyDrained.add(request);
+}
+
 /**
  * The middleware; place it before the body limit, so it sees the 413 the limit's error becomes. The 413 is
  * sent before the body is read: without this, the server closes the connection (`Connection: close`)
@@ -28,6 +40,17 @@ export function drainRefusedBody(
     // @hono/node-server passes the Node request as `env.incoming`; elsewhere (app.request) there is no socket.
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (incoming === undefined) return;
+    // Drained before: kept when it ended, else the 413's `Connection: close` cuts the rest of the upload.
+    // A declared length past the drain's bound would be cut anyway: cut it now, not after a stall's timeout.
+    const declared = Number(incoming.headers['content-length']);
+    if (incoming.headers['transfer-encoding'] === undefined && declared > maxBytes) return;
+    // Refused before `100 Continue` (listenHttp's maxBodyBytes): the client sends no body to drain.
+    const expected = /^100-continue$/i.test(incoming.headers.expect ?? '');
+    if (expected && incoming.headers['transfer-encoding'] === undefined && !incoming.complete) return;
+    if (alreadyDrained.has(c.req.raw)) {
+      if (incoming.complete) c.res.headers.delete('connection');
+      return;
+    }
     if (await discardIncoming(incoming, maxBytes, timeoutMs)) c.res.headers.delete('connection');
   };
 }

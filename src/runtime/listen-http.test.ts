@@ -86,3 +86,38 @@ test('a stop cuts a request still unanswered after the grace period', { timeout:
   await server.close();
   assert.match((await failed).message, /socket hang up|ECONNRESET/);
 });
+
+test('a stop with a request in flight ends once it is answered, not after the grace period', {
+  timeout: 20_000,
+}, async () => {
+  let answer: (() => void) | undefined;
+  const slow = () => new Promise<Response>((resolve) => (answer = () => resolve(new Response('late'))));
+  // A grace this long would time the test out if the stop waited for it.
+  const server = await listenHttp(slow, '127.0.0.1', 0, { closeGraceMs: 60_000 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const answered = new Promise<{ body: string; connection?: string; socketClosed: Promise<void> }>(
+      (resolve, reject) => {
+        const req = request(`${server.url}/`, { agent }, (res) => {
+          let body = '';
+          const socketClosed = new Promise<void>((closed) => res.socket.once('close', () => closed()));
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ body, connection: res.headers.connection, socketClosed }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopped = server.close();
+    answer();
+    const { body, connection, socketClosed } = await answered;
+    assert.equal(body, 'late');
+    // The server says it closes the connection, and does, rather than keeping it for the grace cut.
+    assert.equal(connection, 'close');
+    await socketClosed;
+    await stopped;
+  } finally {
+    agent.destroy();
+  }
+});

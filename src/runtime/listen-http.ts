@@ -3,6 +3,7 @@
  * `host:port` (0 picks a free port) and resolve once bound, and a stop that ends in bounded time however
  * busy the keep-alive connections are.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { formatHttpUrl } from './format-http-url.js';
@@ -24,6 +25,12 @@ export interface ListenHttpOptions {
    * the 10 s an orchestrator usually gives before SIGKILL, so the journal and store still close cleanly).
    */
   readonly closeGraceMs?: number;
+  /**
+   * The body limit: a request sent with `Expect: 100-continue` whose declared Content-Length is over it gets
+   * no `100 Continue`, so the client never uploads a body that will be refused; the app answers it (a 413)
+   * at once. Unset: every such request is told to continue, as Node does by default.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
@@ -44,9 +51,28 @@ export async function listenHttp(
   // Once stopping, every answer closes its connection: a client sending back-to-back requests on a
   // keep-alive connection would otherwise never let it go idle, and server.close() would wait forever.
   // Node merges a header set here with those the adapter passes to writeHead.
-  server.on('request', (_request, response) => {
+  // A request in flight when the stop starts is answered with `Connection: close` too (close() marks it), and
+  // each answer finished while stopping lets its connection go at once: without both, its keep-alive
+  // connection stays open, and the stop waits the whole grace period for nothing.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
     if (stopping && !response.headersSent) response.setHeader('connection', 'close');
+    inFlight.add(response);
+    response.once('close', () => {
+      inFlight.delete(response);
+      // After Node has marked the socket idle again (same tick as 'close' it may not have yet).
+      if (stopping && 'closeIdleConnections' in server) setImmediate(() => server.closeIdleConnections());
+    });
   });
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined) {
+    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      const declared = Number(request.headers['content-length']);
+      const chunked = request.headers['transfer-encoding'] !== undefined;
+      if (chunked || !(declared > maxBodyBytes)) response.writeContinue();
+      server.emit('request', request, response);
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     url: formatHttpUrl(host, bound),
@@ -54,6 +80,9 @@ export async function listenHttp(
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         stopping = true;
+        for (const response of inFlight) {
+          if (!response.headersSent) response.setHeader('connection', 'close');
+        }
         const grace = setTimeout(() => {
           // What is still open after the grace period is cut: its request was never answered, so
           // nothing it sent was acknowledged.

@@ -89,3 +89,36 @@ test('a config that cannot be loaded keeps the keys and logs its problems on one
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /2 problems; a: bad; b: worse/);
 });
+
+test('a widening applies only once the file has stood still a whole poll since the read held', () => {
+  const wider: MemoryPoolConfig = {
+    ...base,
+    apiKeys: [discordKey, { ...readerKey, scopes: ['retrieve', 'save'] }],
+  };
+  let clock = 0;
+  let stamp = 'ino:100:1';
+  const apiKeys = new LiveApiKeys(base.apiKeys);
+  const reload = createConfigReloader({
+    load: () => wider,
+    running: base,
+    apiKeys,
+    metrics: createServiceMetrics(() => ({ pendingMessages: 0, plannedChunks: 0 }), {
+      processMetrics: false,
+    }),
+    logger: createLogger({ level: 'silent' }),
+    label: '/etc/memory-pool.yaml',
+    settle: { statFile: () => stamp, settleMs: 1000, now: () => clock },
+  });
+  assert.equal(reload(), 'held');
+  clock = 10; // a SIGHUP ms later reads the same bytes: not applied
+  assert.equal(reload(), 'held');
+  clock = 1000; // a poll later, but the file was written again meanwhile: the wait starts over
+  stamp = 'ino:100:2';
+  assert.equal(reload(), 'held');
+  clock = 1500;
+  assert.equal(reload(), 'held');
+  assert.deepEqual(apiKeys.current.keys, base.apiKeys);
+  clock = 2000; // the same file for a whole poll since that read
+  assert.equal(reload(), 'applied');
+  assert.deepEqual(apiKeys.current.keys, wider.apiKeys);
+});

@@ -3,6 +3,7 @@
  * does, and swap in its API keys for every later request. Nothing else is applied live (ports, bots, store,
  * journal and embedding are wired once); a change there is named in one line saying it needs a restart.
  */
+import { statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveApiKeys } from '../auth/live-api-keys.js';
 import { changedSections } from '../config/changed-sections.js';
@@ -14,8 +15,8 @@ import { findWidenedApiKeys } from './widened-api-keys.js';
 
 /**
  * `applied`: new keys in use; `unchanged`: the keys did not change; `refused`: the keys in use stay;
- * `held`: the file widens a key and was not read the same before, so the keys in use stay until the next
- * reload reads it again (a file half written must not grant what its finished form does not).
+ * `held`: the file widens a key and has not stood still for a poll since it was first read so: the keys in use
+ * stay until a later reload (a file half written must not grant what its finished form does not).
  */
 export type ReloadOutcome = 'applied' | 'unchanged' | 'refused' | 'held';
 
@@ -29,6 +30,23 @@ export interface ConfigReloaderOptions {
   readonly logger: Logger;
   /** The file's path, named in each line logged. */
   readonly label: string;
+  /**
+   * When set, a widening is applied only once the file has stood still: the read held is at least `settleMs`
+   * old and the file's stamp (`statFile`: inode, size, mtime) is the same as when it was read. Without it, any
+   * second read of a torn file (a SIGHUP ms later) would apply what a writer is still in the middle of.
+   */
+  readonly settle?: {
+    readonly statFile: () => string | undefined;
+    readonly settleMs: number;
+    /** A monotonic clock in ms (default performance.now). */
+    readonly now?: () => number;
+  };
+}
+
+/** The file's inode, size and mtime as one string (undefined when it cannot be read): any write changes it. */
+export function stampFile(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false, bigint: true });
+  return stat === undefined ? undefined : `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
 }
 
 /** The problems of a config error on one line (start-up prints one per line); they never hold a key's value. */
@@ -40,8 +58,10 @@ function describeProblem(error: unknown): string {
 /** Returns the reload: one synchronous read, so two reloads never interleave. */
 export function createConfigReloader(options: ConfigReloaderOptions): () => ReloadOutcome {
   const { running, apiKeys, metrics, logger, label } = options;
-  // The keys of the last read, when it widened a key: the same keys read next are applied.
+  // The keys of the last read, when it widened a key: the same keys read next (once settled) are applied.
   let heldKeys: MemoryPoolConfig['apiKeys'] | undefined;
+  let held: { stamp: string | undefined; at: number } | undefined;
+  const now = options.settle?.now ?? (() => performance.now());
   const refuse = (reason: string): ReloadOutcome => {
     heldKeys = undefined;
     metrics.configReloads.inc({ outcome: 'refused' });
@@ -49,6 +69,8 @@ export function createConfigReloader(options: ConfigReloaderOptions): () => Relo
     return 'refused';
   };
   return () => {
+    // Stamped before the read, so a write during the read counts as a change.
+    const stamp = options.settle?.statFile();
     let config: MemoryPoolConfig;
     try {
       config = options.load();
@@ -75,12 +97,19 @@ export function createConfigReloader(options: ConfigReloaderOptions): () => Relo
       return 'unchanged';
     }
     const widened = findWidenedApiKeys(apiKeys.current.keys, config.apiKeys);
-    if (widened.length > 0 && !isDeepStrictEqual(config.apiKeys, heldKeys)) {
+    const sameAsHeld =
+      isDeepStrictEqual(config.apiKeys, heldKeys) && (options.settle === undefined || held?.stamp === stamp);
+    const settled =
+      options.settle === undefined ||
+      (held !== undefined && stamp !== undefined && now() - held.at >= options.settle.settleMs);
+    if (widened.length > 0 && !(sameAsHeld && settled)) {
+      // A read like the one held keeps its time: the file must stand still from the first such read.
+      if (!sameAsHeld) held = { stamp, at: now() };
       heldKeys = config.apiKeys;
       metrics.configReloads.inc({ outcome: 'held' });
       logger.info(
         { config: label, keys: widened },
-        'config file widens API keys: applied once the next read finds the same file',
+        'config file widens API keys: applied once the file stands still for a poll',
       );
       return 'held';
     }

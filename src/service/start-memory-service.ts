@@ -23,7 +23,7 @@ import type { MemoryStore } from '../store/memory-store.js';
 import { createQdrantPointStore } from '../store/qdrant/qdrant-point-store.js';
 import { withStCollectionLayouts } from '../store/st-hybrid/st-layout-point-store.js';
 import { CONFIG_POLL_MS, followConfigFile } from './follow-config-file.js';
-import { createConfigReloader, type ReloadOutcome } from './reload-api-keys.js';
+import { createConfigReloader, type ReloadOutcome, stampFile } from './reload-api-keys.js';
 
 export interface MemoryServiceOptions {
   readonly config: MemoryPoolConfig;
@@ -198,7 +198,10 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     service.writer.start();
 
     const app = createServiceApp(service.deps);
-    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port);
+    // The body limit, so a client asking `Expect: 100-continue` for a body over it is refused before sending.
+    const server = await listenHttp(app.fetch, config.listen.host, config.listen.port, {
+      maxBodyBytes: config.limits.maxBodyBytes,
+    });
     closers.push(() => server.close());
     const { url } = server;
     // Followed once the API answers, so a reload never races the start.
@@ -212,10 +215,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         load: configFile.load,
         running: config,
         label: configFile.path,
+        settle: {
+          statFile: () => stampFile(configFile.path),
+          settleMs: configFile.pollMs ?? CONFIG_POLL_MS,
+        },
       });
       reloadConfig = reload;
       const interval = configFile.pollMs === undefined ? {} : { intervalMs: configFile.pollMs };
-      // A file that widens a key is read once more a poll later: applied only if it reads the same.
+      // A file that widens a key is read once more a poll later: applied only if it stood still meanwhile.
       let again: NodeJS.Timeout | undefined;
       const reloadUntilSettled = () => {
         clearTimeout(again);

@@ -79,12 +79,14 @@ test("a key whose lines are half written never gains the defaults' scopes, on an
       service.reloadConfig!();
       assert.equal(await retrieveStatus(), 403);
     }
-    // A real grant is applied once a second read finds the same file.
-    writeFileSync(configPath, HEAD + TAIL.replace('[save]', '[save, retrieve]'));
+    // A second read ms later (an operator's SIGHUP while the writer is still mid-write) applies nothing: the
+    // widening waits until the file has stood still for a poll (reload-api-keys.test.ts pins that part).
+    writeFileSync(configPath, HEAD);
     assert.equal(service.reloadConfig!(), 'held');
-    assert.equal(await retrieveStatus(), 403);
-    assert.equal(service.reloadConfig!(), 'applied');
-    assert.equal(await retrieveStatus(), 200);
+    process.emit('SIGHUP');
+    assert.equal(service.reloadConfig!(), 'held');
+    assert.equal(await retrieveStatus(), 403, 'a torn read was applied on a second read, ms later');
+    appendFileSync(configPath, TAIL);
   } finally {
     await service.close();
   }

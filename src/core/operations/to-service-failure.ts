@@ -2,7 +2,7 @@
  * @module The one mapping from whatever an operation threw to what a caller may see: every face (the HTTP error
  * handler, the MCP tools and resources) answers through it, so internals never leak and the log is never empty.
  */
-import { isMemoryPoolError, MemoryPoolError } from '../../errors/memory-pool-error.js';
+import { isMemoryPoolError, JournalError, MemoryPoolError } from '../../errors/memory-pool-error.js';
 import { toJournalError } from '../../journal/journal-health.js';
 import type { Logger } from '../../logging/logger.js';
 
@@ -18,7 +18,14 @@ export function toServiceFailure(thrown: unknown, logger: Logger): MemoryPoolErr
   // The journal's writes are guarded where they happen; a read that hits a full or broken disk lands here.
   const error = toJournalError(thrown) ?? thrown;
   if (isMemoryPoolError(error)) {
-    if (error.status >= 500) logger.warn({ code: error.code, err: error.message }, 'request failed');
+    if (error.status >= 500) {
+      // A journal error's detail (which server, the driver's words) is the log's, not the caller's.
+      const detail = error instanceof JournalError ? error.detail : undefined;
+      logger.warn(
+        { code: error.code, err: error.message, ...(detail === undefined ? {} : { detail }) },
+        'request failed',
+      );
+    }
     return error;
   }
   logger.error({ err: error }, 'unexpected error');

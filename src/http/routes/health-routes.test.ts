@@ -1,10 +1,13 @@
-/** @module `/ready` in public says the journal failed, never its Postgres user, host, port or database. */
+/**
+ * @module `/ready` in public, and the MCP bot resource, say the journal failed, never its Postgres user, host,
+ * port or database.
+ */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { ApiKeyConfig } from '../../config/config-types.js';
 import { createServiceApp } from '../service-app.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../test-support/fake-service-deps.js';
-import { discordKey } from '../test-support/test-api-keys.js';
+import { discordKey, readerKey } from '../test-support/test-api-keys.js';
 
 const adminKey: ApiKeyConfig = {
   name: 'ops',
@@ -49,4 +52,42 @@ test('public /ready names no journal user, host, port or database; an admin key 
     ((await admin.json()) as { checks: { journal: { error: string } } }).checks.journal.error,
     CAUSE,
   );
+});
+
+test('the MCP bot resource shows a non-admin key the journal failed, never its server; an admin key the cause', async () => {
+  const fakeDeps = await createFakeServiceDeps({ config: { apiKeys: [readerKey, adminKey] } });
+  after(() => fakeDeps.close());
+  const app = createServiceApp({
+    ...fakeDeps.deps,
+    checkReadiness: async () => ({
+      store: { ok: true },
+      embedder: { ok: true },
+      journal: { ok: false, error: CAUSE },
+    }),
+  });
+  const bot = Object.keys(fakeDeps.deps.config.bots)[0]!;
+  const readResource = async (key: string): Promise<string> => {
+    const response = await app.request('/mcp', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'resources/read',
+        params: { uri: `memory-pool://bots/${bot}` },
+      }),
+    });
+    assert.equal(response.status, 200);
+    return response.text();
+  };
+  const reader = await readResource(readerKey.key);
+  assert.match(reader, /journal unreachable or not writable/);
+  for (const detail of ['memorypool', 'db.internal', '5433', 'memories']) {
+    assert.doesNotMatch(reader, new RegExp(detail), `a retrieve key read ${detail}`);
+  }
+  assert.match(await readResource(adminKey.key), /db\.internal:5433/);
 });

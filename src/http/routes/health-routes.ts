@@ -2,12 +2,10 @@
 import type { Context, Hono } from 'hono';
 import { readPresentedKey } from '../../auth/api-key-auth.js';
 import type { ServiceDeps } from '../../core/service-deps.js';
-import type { HealthResponse, ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
+import type { Principal } from '../../auth/api-key-auth.js';
+import { showReadiness } from '../../core/operations/show-readiness.js';
+import type { HealthResponse, ReadinessCheck } from '../../wire/service-status.js';
 import type { ServiceEnv } from '../service-env.js';
-
-/** What a caller without an admin key reads of a failed journal check. */
-const JOURNAL_HIDDEN =
-  'journal unreachable or not writable; the cause is in the service log, and in /ready for an admin key';
 
 export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): void {
   app.get('/health', (c) => c.json<HealthResponse>({ status: 'ok' }));
@@ -17,18 +15,13 @@ export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   let loggedCause: string | undefined;
   app.get('/ready', async (c) => {
     const checks = await deps.checkReadiness();
-    const ready = Object.values(checks).every((check) => check.ok);
     const journal: ReadinessCheck | undefined = checks.journal;
     if (journal !== undefined && !journal.ok && journal.error !== loggedCause) {
       loggedCause = journal.error;
       deps.logger.warn({ cause: journal.error }, 'readiness: the journal check failed');
     }
-    const shown =
-      journal === undefined || journal.ok || isAdmin(c, deps)
-        ? checks
-        : { ...checks, journal: { ok: false, error: JOURNAL_HIDDEN } };
-    const body: ReadyResponse = { ready, checks: shown };
-    return c.json(body, ready ? 200 : 503);
+    const body = showReadiness(checks, readCaller(c, deps));
+    return c.json(body, body.ready ? 200 : 503);
   });
 
   app.get('/metrics', async (c) => {
@@ -37,10 +30,11 @@ export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   });
 }
 
-/** Whether the caller may read the journal's detail: an admin key, or a service with no keys (loopback only). */
-function isAdmin(c: Context<ServiceEnv>, deps: ServiceDeps): boolean {
+/** Who calls the public /ready: open with no keys configured, the key presented if it is valid, else nobody. */
+function readCaller(c: Context<ServiceEnv>, deps: ServiceDeps): Principal | undefined {
   const { keys, match } = deps.apiKeys.current;
-  if (keys.length === 0) return true;
+  if (keys.length === 0) return { kind: 'open' };
   const presented = readPresentedKey(c.req.raw.headers);
-  return presented !== undefined && match(presented)?.scopes.includes('admin') === true;
+  const key = presented === undefined ? undefined : match(presented);
+  return key === undefined ? undefined : { kind: 'key', key };
 }

@@ -12,6 +12,7 @@ import { parseWireRequest } from '../../wire/parse-wire-request.js';
 import { accountRequestSchema, redeemLinkCodeSchema } from '../../wire/people.js';
 import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
 import { saveRequestSchema } from '../../wire/save-request.js';
+import { showReadiness } from '../../core/operations/show-readiness.js';
 import type { ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
 import type { MemoryBackend } from './memory-backend.js';
 
@@ -19,7 +20,7 @@ export interface OperationsBackendOptions {
   readonly operations: MemoryOperations;
   /** Who called `/mcp`: every tool acts with exactly this key's rights. */
   readonly principal: Principal;
-  /** The service's readiness, as `GET /ready` reports it. */
+  /** The service's readiness checks, unfiltered: shown to the principal as `GET /ready` would show them. */
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
   /** Where failures are logged, as the HTTP error handler logs them. */
   readonly logger: Logger;
@@ -65,9 +66,9 @@ export function createOperationsBackend(options: OperationsBackendOptions): Memo
     // Answering at all is health: the service runs this very code.
     health: async () => ({ status: 'ok' }),
     ready: () =>
-      guarded(logger, async (): Promise<ReadyResponse> => {
-        const checks = await options.checkReadiness();
-        return { ready: Object.values(checks).every((check) => check.ok), checks };
-      }),
+      guarded(
+        logger,
+        async (): Promise<ReadyResponse> => showReadiness(await options.checkReadiness(), principal),
+      ),
   };
 }

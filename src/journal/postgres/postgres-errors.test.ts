@@ -41,6 +41,19 @@ test('a login refused while serving (a rotated password) is the retryable 503 jo
   const error = toPostgresJournalError(refused, `postgres://memory:${SECRET}@db/memory`);
   assert.equal(error?.status, 503);
   assert.equal(error?.retryable, true);
-  assert.match(error?.message ?? '', /Postgres refused the login .*password authentication failed/);
+  assert.match(error?.message ?? '', /Postgres refused the login/);
   assert.ok(!error?.message.includes(SECRET));
+});
+
+test("the 503 every key reads names no server: the driver's words and the URL are the log's detail", () => {
+  const refused = Object.assign(new Error('password authentication failed for user "pooluser"'), {
+    code: '28P01',
+  });
+  const error = toPostgresJournalError(refused, `postgres://pooluser:${SECRET}@db.internal:5433/memories`);
+  for (const identity of ['pooluser', 'db.internal', '5433', 'memories']) {
+    assert.ok(!error?.message.includes(identity), `the message names ${identity}: ${error?.message}`);
+  }
+  assert.match(error?.detail ?? '', /password authentication failed for user "pooluser"/);
+  assert.match(error?.detail ?? '', /db\.internal:5433\/memories/);
+  assert.ok(!error?.detail?.includes(SECRET));
 });

@@ -70,8 +70,11 @@ export function toPostgresJournalError(error: unknown, url: string): JournalErro
           ? 'the connection to Postgres failed'
           : undefined;
   if (reason === undefined) return undefined;
+  // The driver's words name the user, host or database, and the URL all of them: every key reads the message
+  // of a 503 on /save and /retrieve, so they go to the log (and an admin's /ready) as the detail.
   return new JournalError(
-    `the journal cannot be written: ${reason} (${withoutPassword(message, url)}) at ${redactPostgresUrl(url)}; check the server named by journal.postgres.url, then retry (no restart needed)`,
+    `the journal cannot be written: ${reason}; check the server named by journal.postgres.url, then retry (no restart needed)`,
     error,
+    `${withoutPassword(message, url)} at ${redactPostgresUrl(url)}`,
   );
 }

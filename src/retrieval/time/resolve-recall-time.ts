@@ -33,6 +33,9 @@ const ASKING = new Set(
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** The end of year 9999 UTC, in Unix ms: no window reaches past it. */
+const TIME_CEILING_MS = 253_402_300_800_000;
+
 /** Reads the request's window; `clock` is the service's when the request sends no `now`. */
 export function resolveRecallTime(
   request: RetrieveRequest,
@@ -80,9 +83,14 @@ export function explainTimeWindow(time: RecallTime, weighed: boolean): TimeWindo
 }
 
 function requestWindow(request: RetrieveRequest, timeZone: string): RecallTime['window'] {
-  // An open side is as far as a timestamp goes: every memory is after 1970, none after year 9999.
+  // An open side is as far as a timestamp goes: every memory is after 1970, none after year 9999. A date's
+  // whole day in a zone west of UTC ends past that (9999-12-31 in Etc/GMT+12 ends at noon in year 10000),
+  // so the end is clamped to the ceiling.
   const from = request.time_from === undefined ? 0 : toBound(request.time_from, timeZone, 'start');
-  const to = request.time_to === undefined ? 253_402_300_800_000 : toBound(request.time_to, timeZone, 'end');
+  const to =
+    request.time_to === undefined
+      ? TIME_CEILING_MS
+      : Math.min(toBound(request.time_to, timeZone, 'end'), TIME_CEILING_MS);
   if (from >= to) {
     // With an open end, the bound sent is the one to fix.
     const field = request.time_to === undefined ? 'time_from' : 'time_to';

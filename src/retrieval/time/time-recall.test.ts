@@ -116,6 +116,15 @@ describe('recall narrowed to the time a question names', () => {
     assert.equal(answer.time_window?.source, 'request');
   });
 
+  test('time_to "9999-12-31" west of UTC ends where an open end does, not in year 10000', async () => {
+    const window = async (body: Record<string, unknown>) =>
+      (await retrieve({ query_text: 'what did we talk about', tz: 'Etc/GMT+12', explain: true, ...body }))
+        .time_window;
+    const open = await window({ time_from: '2026-05-05' });
+    const lastDay = await window({ time_from: '2026-05-05', time_to: '9999-12-31' });
+    assert.equal(lastDay?.to, open?.to);
+  });
+
   test("with a topic, a window keeps the bot's score threshold: a day's unrelated memories stay out", async () => {
     const bounds = { time_from: '2026-05-05', time_to: '2026-05-05', tz: 'UTC' };
     const topical = await retrieve({ query_text: 'Lisbon train booked', ...bounds });
