@@ -51,6 +51,8 @@ const PEOPLE_CALLS: Record<keyof PeopleOperations, (ops: PeopleOperations) => un
   createLinkCode: (ops) => ops.createLinkCode(otherBotKey, 'mythos', account),
   redeemLinkCode: (ops) => ops.redeemLinkCode(otherBotKey, 'mythos', { code: 'ABCDE-FGHJK', account }),
   unlinkAccount: (ops) => ops.unlinkAccount(otherBotKey, 'mythos', 'p1', account),
+  personOfAccount: (ops) => ops.personOfAccount(otherBotKey, 'mythos', account),
+  linkedDiscordUserIds: (ops) => ops.linkedDiscordUserIds(otherBotKey, 'mythos'),
 };
 
 test('every operation in the set refuses a key without rights for the bot', async (t) => {

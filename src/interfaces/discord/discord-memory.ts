@@ -43,4 +43,6 @@ export interface DiscordMemory {
   createLinkCode(discordUserId: string): Promise<LinkCodeResponse>;
   /** Exactly `POST /bots/{bot}/link-codes/redeem`: links this Discord user with the account that asked for `code`. */
   redeemLinkCode(code: string, discordUserId: string): Promise<WirePerson>;
+  /** The Discord user ids linked to a person of the bot: their mentions stay `<@id>` for the person's name. */
+  linkedDiscordUserIds(): Promise<readonly string[]>;
 }

@@ -59,5 +59,6 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
         code,
         account: { discord_user_id: discordUserId },
       }),
+    linkedDiscordUserIds: () => operations.people.linkedDiscordUserIds(principal, botName),
   };
 }

@@ -27,6 +27,7 @@ const memory: DiscordMemory = {
   stats: unused,
   createLinkCode: unused,
   redeemLinkCode: unused,
+  linkedDiscordUserIds: async () => [],
 };
 
 /** Starts against a fake Discord and returns the start-up error, with every log line written meanwhile. */

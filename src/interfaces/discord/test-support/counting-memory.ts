@@ -57,6 +57,7 @@ export function createCountingMemory(): CountingMemory {
     stats: unused,
     createLinkCode: unused,
     redeemLinkCode: unused,
+    linkedDiscordUserIds: async () => [],
   };
   return { memory, saves, texts, forgotten };
 }
