@@ -39,6 +39,8 @@ const CALLS: Record<
     ops.journaledInChannel(otherBotKey, 'mythos', { channelId: 'c1', fromTs: 0, toTs: 1 }),
   forgetLog: (ops) => ops.forgetLog(otherBotKey, 'mythos', undefined),
   stats: (ops) => ops.stats(otherBotKey, 'mythos'),
+  countOwnPerson: (ops) => ops.countOwnPerson(otherBotKey, 'mythos', { discord_user_id: '1' }),
+  forgetOwnPerson: (ops) => ops.forgetOwnPerson(otherBotKey, 'mythos', { discord_user_id: '1' }),
 };
 
 const account = { discord_user_id: '1' };

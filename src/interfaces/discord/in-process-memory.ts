@@ -60,5 +60,10 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
         account: { discord_user_id: discordUserId },
       }),
     linkedDiscordUserIds: () => operations.people.linkedDiscordUserIds(principal, botName),
+    // The person's own request, vouched for by Discord (who typed the command): docs/people.md.
+    countOwnPerson: (discordUserId) =>
+      operations.countOwnPerson(principal, botName, { discord_user_id: discordUserId }),
+    forgetOwnPerson: (discordUserId) =>
+      operations.forgetOwnPerson(principal, botName, { discord_user_id: discordUserId }),
   };
 }

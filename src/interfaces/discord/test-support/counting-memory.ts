@@ -58,6 +58,8 @@ export function createCountingMemory(): CountingMemory {
     createLinkCode: unused,
     redeemLinkCode: unused,
     linkedDiscordUserIds: async () => [],
+    countOwnPerson: async () => undefined,
+    forgetOwnPerson: async () => undefined,
   };
   return { memory, saves, texts, forgotten };
 }
