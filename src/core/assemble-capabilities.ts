@@ -59,6 +59,13 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
             const person = await journal.people.personOf(botName, account);
             return person === undefined ? undefined : journal.people.dmChannels(botName, person.accounts);
           },
+          // A person speaks under their one name, and in SillyTavern's points under their personas' names.
+          personSpeakerNames: async (botName, id) => {
+            const person = await journal.people.get(botName, id);
+            if (person === undefined) return undefined;
+            const personas = person.accounts.filter((a) => a.kind === 'persona').map((a) => a.value);
+            return [person.name, ...personas];
+          },
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
         },
         bot,

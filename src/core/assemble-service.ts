@@ -136,6 +136,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       logger.warn({ err: error }, 'could not look for the parts of deleted collections'),
     );
   const embedderFor = (collection: string) => collections.embedderFor(collection);
+  // One cache for the writer, its parts and recall, so all name a person alike (a link is seen within ~1 s).
+  const peopleNames = createPeopleNames(journal);
   const parts = new PartsIndex({
     bots,
     journal,
@@ -143,9 +145,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     embedder: chunkEmbedder,
     embedderFor,
     guard: partsGuard,
+    peopleNames,
   });
-  // One cache for the writer and recall, so both name a person alike (a link is seen within ~1 s).
-  const peopleNames = createPeopleNames(journal);
   const writer = new ChunkWriter({
     bots,
     journal,

@@ -71,6 +71,10 @@ test('a link made through another journal connection names the next chunks of bo
   const now = texts();
   assert.ok(now.includes('[2026-11-02]\nAnna: ping Anna back'), now.join(' | '));
   assert.ok(now.includes('[2026-11-02]\nAnna: again'), now.join(' | '));
+  // Their parts (what hybrid recall searches by meaning and by word) name the person too.
+  const parts = fake.store.heldPoints('mem_mythos__parts').map((p) => p.payload.text as string);
+  assert.ok(parts.includes('Anna: ping Anna back'), parts.join(' | '));
+  assert.ok(parts.includes('Anna: again'), parts.join(' | '));
 });
 
 test('a link renames the chunks already stored: same point ids and timestamps; SillyTavern points untouched', async (t) => {

@@ -7,6 +7,7 @@ import type { ChunkPayload } from '../chunking/memory-message.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Journal } from '../journal/journal.js';
+import { createPeopleNames, type PeopleNamesFor } from '../people/people-names.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { PointStore, StoreFilter } from '../store/point-store.js';
 import { allOf, hasId, matchAny, noneOf } from '../store/store-filters.js';
@@ -25,6 +26,11 @@ export interface PartsIndexDeps {
   readonly guard: PartsGuard;
   /** The embedder of a collection a reembed built with another model (default: `embedder` for all). */
   readonly embedderFor?: ((collection: string) => Promise<Embedder>) | undefined;
+  /**
+   * The bot's linked people (docs/people.md), so a part names a linked account as its chunk does (the writer's
+   * cache; default: a cache of this index's own).
+   */
+  readonly peopleNames?: PeopleNamesFor | undefined;
 }
 
 /** A chunk about to be stored: its point id, bot and payload (its messages are read from the journal). */
@@ -47,9 +53,11 @@ export function partsOfChunks(chunkIds: readonly string[]): StoreFilter {
 
 export class PartsIndex {
   readonly #deps: PartsIndexDeps;
+  readonly #peopleNames: PeopleNamesFor;
 
   constructor(deps: PartsIndexDeps) {
     this.#deps = deps;
+    this.#peopleNames = deps.peopleNames ?? createPeopleNames(deps.journal);
   }
 
   /**
@@ -140,9 +148,18 @@ export class PartsIndex {
     };
     // Read together: one round trip's wait on Postgres, not one per chunk.
     const held = await Promise.all(chunks.map((chunk) => journal.chunks.chunkMessages(chunk.chunkId)));
+    const names = new Map(
+      await Promise.all(
+        [...new Set(chunks.map((chunk) => chunk.bot))].map(
+          async (bot) => [bot, await this.#peopleNames(bot)] as const,
+        ),
+      ),
+    );
     return chunks.flatMap((chunk, i) => {
       const bot = bots[chunk.bot];
-      return bot === undefined ? [] : buildPartPoints(chunk.chunkId, chunk.payload, held[i]!, bot, plan);
+      if (bot === undefined) return [];
+      const speakers = { ...bot, people: names.get(chunk.bot) };
+      return buildPartPoints(chunk.chunkId, chunk.payload, held[i]!, speakers, plan);
     });
   }
 

@@ -27,6 +27,7 @@ import type {
 } from '../wire/retrieve-request.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
+import { type PersonSpeakerNames, readPersonFilter } from './person-speaker-filter.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
@@ -55,6 +56,8 @@ export interface RetrieveDeps {
   readonly peopleNames?: (bot: string) => Promise<PeopleNames>;
   /** The DMs of the person a user account is linked to (all their accounts); undefined when it is linked to nobody. */
   readonly personDms?: (bot: string, account: AccountKey) => Promise<readonly DmChannel[] | undefined>;
+  /** The names a person of the bot speaks under, for `/retrieve { person }`. */
+  readonly personSpeakerNames?: PersonSpeakerNames;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
   readonly deadlineMs?: number;
   /**
@@ -112,7 +115,8 @@ async function recall(
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
   const personDms = await readAskerDms(deps, bot, request);
-  const scopeFilter = buildRecallFilter(
+  const personFilter = await readPersonFilter(deps.personSpeakerNames, bot, request.person);
+  const placeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
@@ -126,6 +130,7 @@ async function recall(
       ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
+  const scopeFilter = personFilter === undefined ? placeFilter : joinFilters(personFilter, placeFilter);
   const defaultThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
   // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
   // little their words resemble the question's (no score threshold unless the request sets one). Bounds

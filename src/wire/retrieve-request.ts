@@ -80,6 +80,8 @@ export const retrieveRequestSchema = z.object({
    */
   discord_user_id: z.string().min(1).max(200).optional(),
   user_id: z.string().min(1).max(200).optional(),
+  /** Only memories where this person of the bot speaks (`GET /bots/{bot}/people` lists their ids). */
+  person: z.string({ message: 'must be a person id of the bot' }).min(1).max(200).optional(),
   /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
   scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
   /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */

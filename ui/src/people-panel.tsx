@@ -1,7 +1,7 @@
 /**
  * @module The People panel (admin): who is who across interfaces. Lists people and the accounts seen but not
  * linked; links accounts into a person, renames, splits an account off, and unlinks a person (no message is
- * forgotten), all through `GET|POST|PATCH|DELETE /bots/{bot}/people` (docs/people-interfaces.md).
+ * forgotten), all through `GET|POST|PATCH|DELETE /bots/{bot}/people` (docs/people.md).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { PeopleResponse, WireAccount, WirePerson } from '../../src/wire/people.js';

@@ -26,6 +26,7 @@ import type { BotCollections } from '../bot-collections.js';
 import { readBotStats, toStatsResponse } from '../read-bot-stats.js';
 import type { MemoryCapabilities } from './memory-capabilities.js';
 import { createPeopleOperations, type PeopleOperations } from './people-operations.js';
+import { createPersonSelfForget, type PersonSelfForgetOperations } from './person-self-forget.js';
 import { createViewerOperations, type ViewerOperations } from './viewer-operations.js';
 
 /** How a forget selects journaled messages (Discord counts what a forget would remove). */
@@ -43,7 +44,7 @@ export interface MemoryOperationsDeps extends MemoryCapabilities {
   readonly renames?: RenameScheduler | undefined;
 }
 
-export interface MemoryOperations {
+export interface MemoryOperations extends PersonSelfForgetOperations {
   /** `POST /save`: journal the window (source: the request's, else the key's, else the bot's default). */
   save(principal: Principal, botName: string, request: SaveRequest): Promise<SaveResponse>;
   retrieve(
@@ -149,6 +150,8 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
       return toStatsResponse(await readBotStats(deps, bot, bot.collection));
     },
 
+    // A person's own forget-me, for interfaces inside the service only (no HTTP route): person-self-forget.ts.
+    ...createPersonSelfForget(deps),
     viewer: createViewerOperations(deps),
     people: createPeopleOperations(deps),
   };

@@ -39,6 +39,8 @@ const CALLS: Record<
     ops.journaledInChannel(otherBotKey, 'mythos', { channelId: 'c1', fromTs: 0, toTs: 1 }),
   forgetLog: (ops) => ops.forgetLog(otherBotKey, 'mythos', undefined),
   stats: (ops) => ops.stats(otherBotKey, 'mythos'),
+  countOwnPerson: (ops) => ops.countOwnPerson(otherBotKey, 'mythos', { discord_user_id: '1' }),
+  forgetOwnPerson: (ops) => ops.forgetOwnPerson(otherBotKey, 'mythos', { discord_user_id: '1' }),
 };
 
 const account = { discord_user_id: '1' };
@@ -51,6 +53,8 @@ const PEOPLE_CALLS: Record<keyof PeopleOperations, (ops: PeopleOperations) => un
   createLinkCode: (ops) => ops.createLinkCode(otherBotKey, 'mythos', account),
   redeemLinkCode: (ops) => ops.redeemLinkCode(otherBotKey, 'mythos', { code: 'ABCDE-FGHJK', account }),
   unlinkAccount: (ops) => ops.unlinkAccount(otherBotKey, 'mythos', 'p1', account),
+  personOfAccount: (ops) => ops.personOfAccount(otherBotKey, 'mythos', account),
+  linkedDiscordUserIds: (ops) => ops.linkedDiscordUserIds(otherBotKey, 'mythos'),
 };
 
 test('every operation in the set refuses a key without rights for the bot', async (t) => {

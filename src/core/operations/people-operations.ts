@@ -57,6 +57,20 @@ export interface PeopleOperations {
   redeemLinkCode(principal: Principal, botName: string, request: RedeemLinkCodeRequest): Promise<WirePerson>;
   /** One account unlinks itself (a key that may save as its source; admin: any account). */
   unlinkAccount(principal: Principal, botName: string, id: string, account: WireAccount): Promise<WirePerson>;
+  /**
+   * The person `account` is linked to (undefined: nobody), for the interface that vouches for the account (a key
+   * that may save as its source), e.g. Discord's `/memory forget-me` naming every account it will forget.
+   */
+  personOfAccount(
+    principal: Principal,
+    botName: string,
+    account: WireAccount,
+  ): Promise<WirePerson | undefined>;
+  /**
+   * The Discord user ids linked to a person of the bot (ids only), for a key that may save as its source: the
+   * Discord recorder keeps their mentions as `<@id>`, which the chunk writer writes under the person's name.
+   */
+  linkedDiscordUserIds(principal: Principal, botName: string): Promise<string[]>;
 }
 
 /** The person as the wire shows it. */
@@ -237,6 +251,21 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         [account],
         toWirePerson(await updatePerson(journal, bot, id, { remove: [account] }, now())),
       );
+    },
+
+    async personOfAccount(principal, botName, wire) {
+      const bot = vouch(principal, botName);
+      const account = toAccountKey(wire);
+      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const person = await journal.people.personOf(bot, account);
+      return person === undefined ? undefined : toWirePerson(person);
+    },
+
+    async linkedDiscordUserIds(principal, botName) {
+      const bot = vouch(principal, botName);
+      return (await journal.people.list(bot))
+        .flatMap((person) => person.accounts.map(toWireAccount))
+        .flatMap((account) => ('discord_user_id' in account ? [account.discord_user_id] : []));
     },
   };
 }

@@ -1,5 +1,6 @@
 /** @module What the Discord interface needs of memory-pool: save, forget, count and recall for one bot. */
 import type { BotConfig } from '../../config/config-types.js';
+import type { PersonForgetCount } from '../../core/operations/person-self-forget.js';
 import type { ForgetResponse } from '../../wire/forget-request.js';
 import type { LinkCodeResponse, WirePerson } from '../../wire/people.js';
 import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
@@ -43,4 +44,12 @@ export interface DiscordMemory {
   createLinkCode(discordUserId: string): Promise<LinkCodeResponse>;
   /** Exactly `POST /bots/{bot}/link-codes/redeem`: links this Discord user with the account that asked for `code`. */
   redeemLinkCode(code: string, discordUserId: string): Promise<WirePerson>;
+  /** The Discord user ids linked to a person of the bot: their mentions stay `<@id>` for the person's name. */
+  linkedDiscordUserIds(): Promise<readonly string[]>;
+  /** What `/memory forget-me` by this user forgets when they are linked to a person (every linked account). */
+  countOwnPerson(discordUserId: string): Promise<PersonForgetCount | undefined>;
+  /** That forget, asked by the person themself; undefined (nothing forgotten) when linked to nobody now. */
+  forgetOwnPerson(
+    discordUserId: string,
+  ): Promise<(PersonForgetCount & { readonly forgotten: ForgetResponse }) | undefined>;
 }

@@ -12,6 +12,7 @@ import { ChannelBackfill } from './channel-backfill.js';
 import type { DiscordForget, DiscordMemory } from './discord-memory.js';
 import type { DiscordState } from './discord-state.js';
 import { canReadHistory, GapDeletes } from './gap-deletes.js';
+import { cacheLinkedDiscordUsers, type LinkedDiscordUsers } from './linked-discord-users.js';
 import { type MessageFacts, readMessageFacts } from './message-facts.js';
 import { ProxyReposts } from './proxy-reposts.js';
 import { readDeletePacket } from './read-delete-packet.js';
@@ -54,10 +55,13 @@ export class DiscordRecorder {
   #dropped = 0;
   /** With a gap to read (`gapSince`), until its reads are decided. */
   readonly #gap: GapDeletes | undefined;
+  /** The Discord users linked to a person (docs/people.md), read at most once a second. */
+  readonly #linkedUsers: LinkedDiscordUsers;
 
   constructor(options: DiscordRecorderOptions) {
     this.#options = options;
     this.#proxies = new ProxyReposts(options.proxyGraceMs ?? 5000);
+    this.#linkedUsers = cacheLinkedDiscordUsers(() => options.memory.linkedDiscordUserIds());
     this.#gap =
       options.gapSince === undefined
         ? undefined
@@ -242,15 +246,20 @@ export class DiscordRecorder {
     if (facts.parentChannelId !== undefined) {
       await state.noteThread(facts.channelId, facts.parentChannelId, facts.threadIsPublic);
     }
-    await memory.save([toSaveMessage(facts, decision.asSelf, this.#markupNames(rules))]);
+    await memory.save([toSaveMessage(facts, decision.asSelf, await this.#markupNames(rules))]);
     this.#gap?.noteRecorded(facts.id);
     this.#proxies.noteRecorded(facts.id, facts.channelId, facts.content, Date.now());
   }
 
-  #markupNames(rules: RecordingRules): MarkupNames {
+  /**
+   * A mention of an aliased or linked user stays `<@id>`: the chunk writer writes it under the alias or the
+   * person's name, now and after a later rename (a display name written here could not be renamed).
+   */
+  async #markupNames(rules: RecordingRules): Promise<MarkupNames> {
     const { bot } = this.#options.memory;
+    const linked = await this.#linkedUsers();
     return {
-      aliasedUserIds: new Set(Object.keys(bot.speakerAliases)),
+      aliasedUserIds: new Set([...Object.keys(bot.speakerAliases), ...linked]),
       selfUserId: rules.selfUserId,
       selfName: bot.selfSpeaker,
     };

@@ -18,7 +18,7 @@ export interface GapDeletesOptions {
   /** The proxy-repost grace (proxy-reposts.ts). */
   readonly graceMs: number;
   /** How the recorder writes markup now (a repost's text is compared with a recorded text). */
-  readonly markupNames: () => MarkupNames;
+  readonly markupNames: () => Promise<MarkupNames>;
   /** Forgets deleted ids of a channel by the recorder's delete path (the proxy rule, the place's rules). */
   readonly forgetDeleted: (channelId: string, ids: readonly string[]) => Promise<void>;
 }
@@ -86,7 +86,7 @@ export class GapDeletes {
       );
       return new Set();
     }
-    const names = this.#options.markupNames();
+    const names = await this.#options.markupNames();
     const recorded = (await memory.recordedInChannel(channelId, range.since, range.until)).filter(
       isRecorderRow,
     );

@@ -59,5 +59,11 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
         code,
         account: { discord_user_id: discordUserId },
       }),
+    linkedDiscordUserIds: () => operations.people.linkedDiscordUserIds(principal, botName),
+    // The person's own request, vouched for by Discord (who typed the command): docs/people.md.
+    countOwnPerson: (discordUserId) =>
+      operations.countOwnPerson(principal, botName, { discord_user_id: discordUserId }),
+    forgetOwnPerson: (discordUserId) =>
+      operations.forgetOwnPerson(principal, botName, { discord_user_id: discordUserId }),
   };
 }

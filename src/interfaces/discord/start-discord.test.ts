@@ -27,6 +27,9 @@ const memory: DiscordMemory = {
   stats: unused,
   createLinkCode: unused,
   redeemLinkCode: unused,
+  linkedDiscordUserIds: async () => [],
+  countOwnPerson: async () => undefined,
+  forgetOwnPerson: async () => undefined,
 };
 
 /** Starts against a fake Discord and returns the start-up error, with every log line written meanwhile. */

@@ -178,6 +178,15 @@ describe('createMcpServer against a real service', () => {
     assert.match(textOf(result), /unknown_bot/);
   });
 
+  test('recall by person reaches the service through the client: an unknown person is refused naming it', async () => {
+    const result = await client.callTool({
+      name: 'recall',
+      arguments: { query: 'x', person: 'p_0000000000000000' },
+    });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /refused \(validation_failed, field person\)/);
+  });
+
   test('remember with nothing to save is an error result', async () => {
     const result = await client.callTool({ name: 'remember', arguments: {} });
     assert.equal(result.isError, true);

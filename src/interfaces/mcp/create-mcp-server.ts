@@ -94,6 +94,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
         sources: retrieveRequestSchema.shape.sources.describe(
           'Only memories saved through these interfaces, e.g. ["discord", "mcp"]',
         ),
+        person: retrieveRequestSchema.shape.person.describe(
+          'Only memories where this person speaks: a person id of the bot (the owner lists them at GET /bots/{bot}/people)',
+        ),
         now: retrieveRequestSchema.shape.now.describe(
           'The time now for the asker (ISO 8601 with offset, or Unix ms), for "yesterday" in the query; default the server clock',
         ),
@@ -126,6 +129,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           ...(args.sources === undefined ? {} : { sources: args.sources }),
           ...(args.is_dm === undefined ? {} : { is_dm: args.is_dm }),
           ...(args.scope === undefined ? {} : { scope: args.scope }),
+          ...(args.person === undefined ? {} : { person: args.person }),
           ...(args.now === undefined ? {} : { now: args.now }),
           ...(args.tz === undefined ? {} : { tz: args.tz }),
           ...(args.time_from === undefined ? {} : { time_from: args.time_from }),

@@ -1,6 +1,6 @@
 /**
  * @module The MCP `link` tool: asks for a one-use code for the user's account, or redeems one said on another
- * interface, through `POST /bots/{bot}/link-codes` and `/redeem` (docs/people-interfaces.md). The MCP
+ * interface, through `POST /bots/{bot}/link-codes` and `/redeem` (docs/people.md). The MCP
  * client names the account; the key it presents vouches for it, as for the user ids it saves.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

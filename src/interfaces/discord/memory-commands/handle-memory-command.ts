@@ -3,7 +3,7 @@ import { type ChatInputCommandInteraction, MessageFlags, PermissionFlagsBits } f
 import { listReadableChannels } from '../readable-channels.js';
 import { recallWhereAsked } from '../recall-where-asked.js';
 import type { CommandContext } from './command-context.js';
-import { askToForget } from './confirm-forget.js';
+import { askToForget, describePersonCount } from './confirm-forget.js';
 import { linkAccount } from './link-account.js';
 import { parseMessageLink } from './parse-message-link.js';
 
@@ -40,6 +40,9 @@ export async function handleMemoryCommand(
         interaction.user.id,
         (count) =>
           `${self} remembers ${count} message${count === 1 ? '' : 's'} of yours (with its replies in your DMs).`,
+        (person) =>
+          `You are linked as ${person.person.name}: ${self} remembers ${describePersonCount(person)}, every account ` +
+          `linked to you, on every platform (with its replies in your DMs).`,
       );
     case 'forget':
       return forgetOne(interaction, context);

@@ -1,7 +1,7 @@
 /**
  * @module `/memory link`: without a code, a one-use code for the caller's Discord account, to say on another
  * interface (Hermes `memory_link`, MCP `link`, or `/memory link code:` on another Discord account); with
- * `code:`, links the caller's account with the one that asked for it (docs/people-interfaces.md). Every
+ * `code:`, links the caller's account with the one that asked for it (docs/people.md). Every
  * answer is ephemeral: a code shown in a channel could be redeemed by whoever reads it first.
  */
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';

@@ -57,6 +57,9 @@ export function createCountingMemory(): CountingMemory {
     stats: unused,
     createLinkCode: unused,
     redeemLinkCode: unused,
+    linkedDiscordUserIds: async () => [],
+    countOwnPerson: async () => undefined,
+    forgetOwnPerson: async () => undefined,
   };
   return { memory, saves, texts, forgotten };
 }
