@@ -30,13 +30,16 @@ const SLICE_MS = 8;
 /** Share of dead keys in the graph past which it is rebuilt from the live slots. */
 const DEAD_SHARE = 0.25;
 
-/** The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f16 otherwise. */
+/**
+ * The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f32 otherwise (f16
+ * overflows or flattens Dot/Euclid vectors of extreme scale and loses their neighbours).
+ */
 function createIndex(dim: number, options: GraphOptions): Index {
   const cosine = options.distance === 'Cosine';
   return new Index({
     dimensions: dim,
     metric: cosine ? MetricKind.Cos : options.distance === 'Dot' ? MetricKind.IP : MetricKind.L2sq,
-    quantization: cosine ? ScalarKind.I8 : ScalarKind.F16,
+    quantization: cosine ? ScalarKind.I8 : ScalarKind.F32,
     connectivity: options.m,
     expansion_add: options.efConstruct,
     // The beam is set per search by the number of candidates asked for (usearch uses max(this, k)).

@@ -71,4 +71,32 @@ describe('graph settings', () => {
     assert.equal(readOptions({ m: 1_000_000, ef_construct: 1e9 }).get('a')?.m, 128);
     assert.equal(readOptions({ m: 1_000_000, ef_construct: 1e9 }).get('a')?.efConstruct, 1024);
   });
+
+  for (const [distance, scale] of [
+    ['Euclid', 1e6],
+    ['Euclid', 1e-6],
+    ['Dot', 1e6],
+  ] as const) {
+    test(`a ${distance} graph of vectors scaled by ${scale} keeps recall@10 >= 0.9`, async () => {
+      const store = openStoreEngine({ dataDir: makeDataDir() });
+      store.createCollection('c', {
+        vectors: { size: DIM, distance: distance as Distance, extras: {} },
+        settings: { hnsw_config: { full_scan_threshold: 1 } },
+      });
+      const collection = store.collection('c');
+      collection.upsert(
+        randomVectors(3000, 7, scale).map((vector, i) => ({ id: i + 1, vector, payload: {} })),
+      );
+      await waitIndexed(collection, 3000);
+      assert.equal(indexedCount(collection), 3000);
+      let found = 0;
+      const queries = randomVectors(20, 99, scale);
+      for (const query of queries) {
+        const exact = new Set(await topIds(collection, query, true));
+        for (const id of await topIds(collection, query, false)) if (exact.has(id)) found++;
+      }
+      assert.ok(found / 200 >= 0.9, `recall@10 ${found / 200}`);
+      store.close();
+    });
+  }
 });
