@@ -72,6 +72,26 @@ describe('graph settings', () => {
     assert.equal(readOptions({ m: 1_000_000, ef_construct: 1e9 }).get('a')?.efConstruct, 1024);
   });
 
+  test('a vector own hnsw_config overrides the collection one, key by key', () => {
+    const options = readOptions({ m: 32, full_scan_threshold: 10 });
+    assert.equal(options.get('a')?.m, 32);
+    assert.equal(options.get('off')?.threshold, Number.POSITIVE_INFINITY);
+    assert.deepEqual(options.get('own'), { distance: 'Dot', m: 8, efConstruct: 100, threshold: 2560 });
+  });
+
+  test('m 0 on one named vector leaves it unindexed', async () => {
+    const store = openStoreEngine({ dataDir: makeDataDir() });
+    store.createCollection('c', {
+      vectors: { size: DIM, distance: 'Cosine', extras: { hnsw_config: { m: 0 } } },
+      settings: { hnsw_config: { full_scan_threshold: 1 } },
+    });
+    const collection = store.collection('c');
+    collection.upsert(randomVectors(500, 3).map((vector, i) => ({ id: i + 1, vector, payload: {} })));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(indexedCount(collection), 0);
+    store.close();
+  });
+
   for (const [distance, scale] of [
     ['Euclid', 1e6],
     ['Euclid', 1e-6],

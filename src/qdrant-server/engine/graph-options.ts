@@ -37,13 +37,14 @@ function readCount(settings: Record<string, unknown>, key: string, fallback: num
  * The graph settings of every dense vector. Qdrant turns `full_scan_threshold` (KB) into points by the
  * vectors' size; the embedded store's exact search scans int8 codes (one byte a dimension, vector-slots.ts),
  * so the same budget of bytes scanned is `KB · 1024 / dim` vectors: 20,000 of 512 dimensions, 6,826 of 1536.
- * `m: 0` turns the graph off, as in Qdrant.
+ * `m: 0` turns the graph off, as in Qdrant. A vector's own `hnsw_config` (VectorParams) overrides the
+ * collection's key by key, as Qdrant merges them.
  */
 export function readGraphOptions(spec: CollectionSpec, vectors: VectorConfig): Map<string, GraphOptions> {
   const collection = objectOr(spec.settings.hnsw_config);
   const options = new Map<string, GraphOptions>();
   for (const [name, params] of vectors.dense) {
-    const hnsw = collection;
+    const hnsw = { ...collection, ...objectOr(params.extras.hnsw_config) };
     const m = readCount(hnsw, 'm', DEFAULT_M);
     const efConstruct = clamp(readCount(hnsw, 'ef_construct', DEFAULT_EF_CONSTRUCT), EF_CONSTRUCT_RANGE);
     const kilobytes = readCount(hnsw, 'full_scan_threshold', DEFAULT_FULL_SCAN_KB);
