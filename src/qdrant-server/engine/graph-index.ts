@@ -2,8 +2,12 @@
  * @module An approximate (HNSW) index over one VectorSlots block, as Qdrant builds one once a segment passes
  * its full-scan threshold. It is a cache of the slots, never the truth: it starts when the block first holds
  * `threshold` vectors (at load, that is while opening the store, so a restart or a crash rebuilds it from the
- * persisted points), and is filled and pruned off the request path in time slices. Vectors written since the
+ * persisted points), and is filled off the request path in time slices. Vectors written since the
  * last slice wait in `pending`; graph-search.ts scores those exactly, so a search sees every write at once.
+ * usearch's `remove` is never called: after enough remove/add cycles it loops forever (2.25.3). A vector that
+ * leaves the slots leaves a dead key, skipped at search time; past DEAD_SHARE dead keys the graph is dropped and
+ * rebuilt from the live slots, as Qdrant's vacuum optimizer does. A failing usearch call disables the graph
+ * (searches go exact) instead of throwing into a write that SQLite already committed.
  */
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import type { Distance } from './engine-api.js';
@@ -23,13 +27,19 @@ export interface GraphOptions {
 /** Time one slice of background indexing may take before handing the event loop back. */
 const SLICE_MS = 8;
 
-/** The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f16 otherwise. */
+/** Share of dead keys in the graph past which it is rebuilt from the live slots. */
+const DEAD_SHARE = 0.25;
+
+/**
+ * The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f32 otherwise (f16
+ * overflows or flattens Dot/Euclid vectors of extreme scale and loses their neighbours).
+ */
 function createIndex(dim: number, options: GraphOptions): Index {
   const cosine = options.distance === 'Cosine';
   return new Index({
     dimensions: dim,
     metric: cosine ? MetricKind.Cos : options.distance === 'Dot' ? MetricKind.IP : MetricKind.L2sq,
-    quantization: cosine ? ScalarKind.I8 : ScalarKind.F16,
+    quantization: cosine ? ScalarKind.I8 : ScalarKind.F32,
     connectivity: options.m,
     expansion_add: options.efConstruct,
     // The beam is set per search by the number of candidates asked for (usearch uses max(this, k)).
@@ -44,8 +54,12 @@ export class GraphIndex<Owner extends SlotOwner> {
   /** Indexed owners by graph key; a key whose owner left the slots is deleted here at once. */
   readonly #owners = new Map<number, Owner>();
   readonly #pending = new Set<Owner>();
-  /** Keys of removed owners still in the graph, pruned by the background slices. */
-  #tombstones: number[] = [];
+  /** Keys of removed owners still in the graph, skipped at search time until the next rebuild. */
+  #dead = 0;
+  /** Set once usearch failed: the graph is dropped for good and searches stay exact. */
+  #disabled = false;
+  /** Set when the dead keys passed DEAD_SHARE: the next slice starts a new graph from the live slots. */
+  #rebuild = false;
   #nextKey = 0;
   #scheduled = false;
   #closed = false;
@@ -57,7 +71,7 @@ export class GraphIndex<Owner extends SlotOwner> {
 
   /** Whether searches should use the graph: there is one and the slots hold at least `threshold` vectors. */
   get active(): boolean {
-    return this.#index !== undefined && this.slots.count >= this.options.threshold;
+    return !this.#disabled && this.#index !== undefined && this.slots.count >= this.options.threshold;
   }
 
   /** Vectors in the graph (Qdrant's `indexed_vectors_count`). */
@@ -72,11 +86,10 @@ export class GraphIndex<Owner extends SlotOwner> {
 
   /** Called by the slots after a vector was stored for `owner`. */
   added(owner: Owner): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#disabled) return;
     if (this.#index === undefined) {
       if (this.slots.count < this.options.threshold || this.options.distance === 'Manhattan') return;
-      this.#index = createIndex(this.slots.dim, this.options);
-      for (const existing of this.slots.ownersSnapshot()) this.#pending.add(existing);
+      this.#start();
     } else this.#pending.add(owner);
     this.#schedule();
   }
@@ -88,8 +101,12 @@ export class GraphIndex<Owner extends SlotOwner> {
     if (key < 0) return;
     this.#owners.delete(key);
     owner.graphKey = -1;
-    this.#tombstones.push(key);
-    this.#schedule();
+    this.#dead++;
+    // Rebuilt in the next slice, not here: the slots are mid-change while they call their observer.
+    if (this.#dead > DEAD_SHARE * (this.#owners.size + this.#dead)) {
+      this.#rebuild = true;
+      this.#schedule();
+    }
   }
 
   /**
@@ -98,12 +115,19 @@ export class GraphIndex<Owner extends SlotOwner> {
    */
   nearestOwners(query: Float32Array, count: number): Owner[] {
     const index = this.#index;
-    if (index === undefined || index.size() === 0) return [];
-    const found = index.search(query, Math.min(count, index.size()), 1);
+    const size = this.#owners.size + this.#dead;
+    if (index === undefined || this.#disabled || this.#owners.size === 0) return [];
+    // Dead keys take places in the result: ask for as many more as their share.
+    const asked = Math.min(size, Math.ceil((count * size) / this.#owners.size));
     const owners: Owner[] = [];
-    for (const key of found.keys) {
-      const owner = this.#owners.get(Number(key));
-      if (owner !== undefined) owners.push(owner);
+    try {
+      for (const key of index.search(query, asked, 1).keys) {
+        const owner = this.#owners.get(Number(key));
+        if (owner !== undefined) owners.push(owner);
+      }
+    } catch (error) {
+      this.#disable(error);
+      return [];
     }
     return owners;
   }
@@ -114,7 +138,13 @@ export class GraphIndex<Owner extends SlotOwner> {
     this.#index = undefined;
     this.#owners.clear();
     this.#pending.clear();
-    this.#tombstones = [];
+    this.#dead = 0;
+    this.#rebuild = false;
+  }
+
+  /** Whether usearch failed and the graph was dropped (searches are exact from then on). */
+  get disabled(): boolean {
+    return this.#disabled;
   }
 
   /** Runs every pending insert and removal now, in one turn: for tests and benchmarks. */
@@ -122,8 +152,33 @@ export class GraphIndex<Owner extends SlotOwner> {
     while (this.#work(Number.POSITIVE_INFINITY));
   }
 
+  /** A new empty graph with every live owner pending: the first build, and each rebuild past DEAD_SHARE. */
+  #start(): void {
+    try {
+      this.#index = createIndex(this.slots.dim, this.options);
+    } catch (error) {
+      this.#disable(error);
+      return;
+    }
+    for (const owner of this.#owners.values()) owner.graphKey = -1;
+    this.#owners.clear();
+    this.#dead = 0;
+    for (const existing of this.slots.ownersSnapshot()) this.#pending.add(existing);
+  }
+
+  /** Drops the graph after a usearch failure; the slots (the truth) are untouched, searches go exact. */
+  #disable(error: unknown): void {
+    this.#disabled = true;
+    this.#index = undefined;
+    for (const owner of this.#owners.values()) owner.graphKey = -1;
+    this.#owners.clear();
+    this.#pending.clear();
+    this.#dead = 0;
+    console.error(`memory-pool: HNSW graph disabled, searches stay exact: ${String(error)}`);
+  }
+
   #schedule(): void {
-    if (this.#scheduled || this.#closed) return;
+    if (this.#scheduled || this.#closed || this.#disabled) return;
     this.#scheduled = true;
     // setImmediate: after the I/O callbacks of this turn, so requests that are waiting are served first.
     setImmediate(() => {
@@ -132,23 +187,32 @@ export class GraphIndex<Owner extends SlotOwner> {
     });
   }
 
-  /** One slice of inserts and removals; true when work is left. */
+  /** One slice of inserts; true when work is left. Never throws: a usearch failure disables the graph. */
   #work(budgetMs: number): boolean {
-    const index = this.#index;
-    if (index === undefined || this.#closed) return false;
-    const deadline = performance.now() + budgetMs;
-    while (this.#tombstones.length > 0) {
-      index.remove(BigInt(this.#tombstones.pop() as number));
-      if (performance.now() > deadline) return true;
+    if (this.#closed || this.#disabled) return false;
+    if (this.#rebuild) {
+      this.#rebuild = false;
+      this.#start();
     }
-    for (const owner of this.#pending) {
-      this.#pending.delete(owner);
-      // A pending owner always holds a slot: removal takes it out of `pending` first.
-      const key = this.#nextKey++;
-      index.add(BigInt(key), this.slots.copy(owner.slot), 1);
-      owner.graphKey = key;
-      this.#owners.set(key, owner);
-      if (performance.now() > deadline) return this.#pending.size > 0 || this.#tombstones.length > 0;
+    const index = this.#index;
+    if (index === undefined) return false;
+    const deadline = performance.now() + budgetMs;
+    try {
+      for (const owner of this.#pending) {
+        // A pending owner holds a slot (removal takes it out of `pending` first); the check is a safeguard.
+        if (owner.slot < 0) {
+          this.#pending.delete(owner);
+          continue;
+        }
+        const key = this.#nextKey++;
+        index.add(BigInt(key), this.slots.copy(owner.slot), 1);
+        this.#pending.delete(owner);
+        owner.graphKey = key;
+        this.#owners.set(key, owner);
+        if (performance.now() > deadline) return this.#pending.size > 0;
+      }
+    } catch (error) {
+      this.#disable(error);
     }
     return false;
   }

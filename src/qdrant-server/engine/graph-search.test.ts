@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CollectionEngine, SearchParams, StoreEngine } from './engine-api.js';
 import { makeDataDir, read, seededRandom } from './engine-test-kit.js';
+import { GraphIndex } from './graph-index.js';
+import { searchGraph } from './graph-search.js';
 import { openStoreEngine } from './store-engine.js';
+import { type SlotOwner, VectorSlots } from './vector-slots.js';
 
 const DIM = 16;
 const POINTS = 3000;
@@ -189,3 +192,25 @@ function normalize(vector: number[]): number[] {
   const norm = Math.hypot(...vector);
   return vector.map((x) => Math.fround(Math.fround(x) / norm));
 }
+
+describe('the beam decides between graph and exact', () => {
+  test('hnsw_ef past a sixteenth of the points (or 4096) is searched exactly, not by a graph walk', () => {
+    const slots = new VectorSlots<SlotOwner>(DIM);
+    const graph = new GraphIndex(slots, { distance: 'Cosine', m: 16, efConstruct: 100, threshold: 10 });
+    slots.observer = graph;
+    for (const vector of randomVectors(POINTS, 7))
+      slots.add({ slot: -1 }, Float32Array.from(normalize(vector)));
+    graph.flush();
+    const request = {
+      slots,
+      distance: 'Cosine' as const,
+      query: Float32Array.from(normalize(randomVectors(1, 5)[0] as number[])),
+      k: K,
+      tieBreak: (a: SlotOwner, b: SlotOwner) => a.slot - b.slot,
+    };
+    assert.equal(searchGraph(request, graph, { hnswEf: 100 })?.length, K);
+    // 1,000 of 3,000 points: the walk costs more than the scan and holds the event loop meanwhile.
+    assert.equal(searchGraph(request, graph, { hnswEf: 1000 }), undefined);
+    graph.close();
+  });
+});

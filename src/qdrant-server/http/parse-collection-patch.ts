@@ -6,6 +6,7 @@
 import type { CollectionPatch } from '../engine/engine-api.js';
 import { unsupported } from '../qdrant-error.js';
 import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
+import { checkHnswConfig } from './check-hnsw-config.js';
 
 const SECTIONS = ['params', 'hnsw_config', 'optimizers_config', 'metadata'] as const;
 const PER_VECTOR = ['vectors', 'sparse_vectors'] as const;
@@ -28,10 +29,14 @@ export function parseCollectionPatch(json: unknown): CollectionPatch {
     const section = readSection(body, key);
     if (section !== undefined) patch[key] = section;
   }
+  checkHnswConfig(patch.hnsw_config, 'hnsw_config');
   for (const key of PER_VECTOR) {
     const section = readSection(body, key);
     if (section === undefined) continue;
-    for (const diff of Object.values(section)) if (!isJsonObject(diff)) throw invalidType(diff, 'a map');
+    for (const [name, diff] of Object.entries(section)) {
+      if (!isJsonObject(diff)) throw invalidType(diff, 'a map');
+      checkHnswConfig(diff.hnsw_config, `${key}.${name}.hnsw_config`);
+    }
     patch[key] = section;
   }
   const quantization = body.quantization_config;

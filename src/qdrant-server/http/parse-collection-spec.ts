@@ -6,6 +6,7 @@ import type { CollectionSpec, Distance, SparseVectorParams, VectorParams } from 
 import { setOwn } from '../filter/index.js';
 import { badInput, type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
+import { checkHnswConfig } from './check-hnsw-config.js';
 
 /** Case-sensitive, as Qdrant's Distance enum. */
 const DISTANCES: readonly string[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
@@ -37,6 +38,7 @@ function readVectorParams(
       { path: `${path}.size`, message: `value ${size} invalid, must be from 1 to 65536` },
     ]);
   }
+  checkHnswConfig(extras.hnsw_config, `${path}.hnsw_config`);
   return { size, distance, extras };
 }
 
@@ -116,5 +118,6 @@ export function parseCollectionSpec(json: unknown): CollectionSpec {
   const sparseVectors = parseSparseVectors(sparse_vectors, denseNames);
   if (body.init_from !== undefined && body.init_from !== null) throw unsupported('init_from');
   checkPositiveCounts(body);
+  checkHnswConfig(body.hnsw_config, 'hnsw_config');
   return { ...dense, sparseVectors, settings };
 }
