@@ -26,6 +26,15 @@ const hermesKey: ApiKeyConfig = {
   source: 'hermes',
 };
 
+/** A key of a source that sees no chat platform (the HTTP API's): it vouches for no platform's users. */
+const apiKey: ApiKeyConfig = {
+  ...hermesKey,
+  name: 'api',
+  key: 'api-key-0123456789xx',
+  sources: ['api'],
+  source: 'api',
+};
+
 describe('people routes', () => {
   let fake: FakeServiceDeps;
   const call = async (
@@ -46,7 +55,7 @@ describe('people routes', () => {
   before(async () => {
     fake = await createFakeServiceDeps({
       bots: [testBot('mythos'), testBot('other')],
-      config: { apiKeys: [admin, discordKey, readerKey, hermesKey] },
+      config: { apiKeys: [admin, discordKey, readerKey, hermesKey, apiKey] },
     });
     const message = (id: string, source: string, extra: object) => ({
       message_id: id,
@@ -250,6 +259,34 @@ describe('people routes', () => {
       hermesKey,
     );
     assert.deepEqual([notThere.status, notThere.json.error.field], [400, 'account']);
+  });
+
+  test('a key vouches only for accounts of its platform: an api key cannot link a victim, a Hermes key no persona', async () => {
+    const victim = { discord_user_id: '31337' };
+    for (const account of [victim, { user_id: 'telegram:31337' }, { persona: 'Anna' }]) {
+      const asked = await call('POST', '/bots/mythos/link-codes', { account }, apiKey);
+      assert.equal(asked.status, 403, JSON.stringify(asked.json));
+      assert.match(asked.json.error.message, /may not vouch for the account/);
+    }
+    // A code the victim's own Discord asked for cannot be redeemed by the api key for an account of its choice.
+    const asked = await call('POST', '/bots/mythos/link-codes', { account: victim }, discordKey);
+    const hijack = await call(
+      'POST',
+      '/bots/mythos/link-codes/redeem',
+      { code: asked.json.code, account: { user_id: 'telegram:eve' } },
+      apiKey,
+    );
+    assert.equal(hijack.status, 403);
+    // Discord's key speaks for Discord users only, Hermes' for Discord and other platforms.
+    const telegram = await call(
+      'POST',
+      '/bots/mythos/link-codes',
+      { account: { user_id: 'telegram:1' } },
+      discordKey,
+    );
+    assert.equal(telegram.status, 403);
+    const fromHermes = await call('POST', '/bots/mythos/link-codes', { account: victim }, hermesKey);
+    assert.equal(fromHermes.status, 201);
   });
 
   test('5 failed redeems for one account within an hour, then 429, even with a right code', async () => {
