@@ -1,5 +1,6 @@
 /** @module The wire shapes of people: an account as a client names it, a person, and the requests about them. */
 import { z } from 'zod';
+import { isCleanText, NOT_CLEAN_TEXT } from './clean-text.js';
 
 /** A person's one name: what chunk texts say. Control characters would break the chunk text's lines. */
 export const personNameSchema = z
@@ -16,7 +17,11 @@ export const personNameSchema = z
       ),
   );
 
-const accountId = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const accountId = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine(isCleanText, NOT_CLEAN_TEXT);
 const ACCOUNT_SHAPES =
   'must be one of { "discord_user_id": "…" }, { "user_id": "telegram:…" } or { "persona": "…" }';
 

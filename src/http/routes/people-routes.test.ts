@@ -289,6 +289,42 @@ describe('people routes', () => {
     assert.equal(fromHermes.status, 201);
   });
 
+  test('a NUL or a lone surrogate in an account id, a person id or a recall asker is a 400 naming the field', async () => {
+    const bad = ['telegram:a\u0000b', 'telegram:\uD800x', '\uDC00'];
+    for (const id of bad) {
+      const created = await call('POST', '/bots/mythos/people', { name: 'N', accounts: [{ user_id: id }] });
+      assert.deepEqual([created.status, created.json.error.field], [400, 'accounts[0].user_id'], id);
+      const asked = await call(
+        'POST',
+        '/bots/mythos/link-codes',
+        { account: { discord_user_id: id.slice(9) || id } },
+        discordKey,
+      );
+      assert.deepEqual([asked.status, asked.json.error.field], [400, 'account.discord_user_id'], id);
+      for (const field of ['user_id', 'discord_user_id', 'person']) {
+        const body = {
+          bot: 'mythos',
+          query_text: 'x',
+          is_dm: true,
+          channel_id: 'c',
+          [field]: id.slice(9) || id,
+        };
+        const recalled = await call('POST', '/retrieve', body);
+        assert.deepEqual([recalled.status, recalled.json.error.field], [400, field], `${field} ${id}`);
+      }
+    }
+    for (const path of ['/bots/mythos/people/a%00b']) {
+      for (const [method, body] of [
+        ['PATCH', { name: 'M' }],
+        ['DELETE', undefined],
+      ] as const) {
+        const answered = await call(method, path, body);
+        assert.deepEqual([answered.status, answered.json.error.field], [400, 'id'], `${method} ${path}`);
+        assert.match(answered.json.error.message, /U\+0000/);
+      }
+    }
+  });
+
   test('5 failed redeems for one account within an hour, then 429, even with a right code', async () => {
     const guesser = { user_id: 'telegram:guesser' };
     for (let i = 0; i < 5; i++) {
