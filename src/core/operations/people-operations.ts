@@ -28,6 +28,7 @@ import type {
   WireAccount,
   WirePerson,
 } from '../../wire/people.js';
+import { personNameSchema } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
 import { requireVouch } from './vouch-account.js';
 
@@ -233,7 +234,10 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const named = (await journal.people.seenAccounts(bot)).find((s) =>
         sameAccount(s.account, code.account),
       );
-      const name = named?.names[0] ?? describeAccount(code.account);
+      // A seen speaker name was written by whichever client saved it: only a valid person name is used.
+      const name =
+        named?.names.find((seen) => personNameSchema.safeParse(seen).success)?.trim() ??
+        describeAccount(code.account);
       const person = await linkAccounts(journal, bot, code.account, account, name, at);
       return renamed(bot, person.accounts, toWirePerson(person));
     },
