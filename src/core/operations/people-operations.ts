@@ -238,7 +238,13 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const name =
         named?.names.find((seen) => personNameSchema.safeParse(seen).success)?.trim() ??
         describeAccount(code.account);
-      const person = await linkAccounts(journal, bot, code.account, account, name, at);
+      // The code was marked used before the link: a link refused (an account linked elsewhere) gives it back.
+      const person = await linkAccounts(journal, bot, code.account, account, name, at).catch(
+        async (error: unknown) => {
+          await journal.people.releaseLinkCode(code.codeHash, at);
+          throw error;
+        },
+      );
       return renamed(bot, person.accounts, toWirePerson(person));
     },
 

@@ -372,6 +372,33 @@ describe('people routes', () => {
     }
   });
 
+  test('a redeem refused as account_linked does not burn the code: after the unlink the same code links', async () => {
+    await call('POST', '/bots/mythos/people', { name: 'Dee', accounts: [{ discord_user_id: '5001' }] });
+    const other = await call('POST', '/bots/mythos/people', {
+      name: 'Tee',
+      accounts: [{ user_id: 'telegram:5002' }],
+    });
+    const asked = await call(
+      'POST',
+      '/bots/mythos/link-codes',
+      { account: { discord_user_id: '5001' } },
+      discordKey,
+    );
+    const redeem = () =>
+      call(
+        'POST',
+        '/bots/mythos/link-codes/redeem',
+        { code: asked.json.code, account: { user_id: 'telegram:5002' } },
+        hermesKey,
+      );
+    const refused = await redeem();
+    assert.equal(refused.status, 409, JSON.stringify(refused.json));
+    assert.equal((await call('DELETE', `/bots/mythos/people/${other.json.id}`, undefined)).status, 200);
+    const linked = await redeem();
+    assert.equal(linked.status, 200, JSON.stringify(linked.json));
+    assert.deepEqual(linked.json.accounts, [{ discord_user_id: '5001' }, { user_id: 'telegram:5002' }]);
+  });
+
   test('5 failed redeems for one account within an hour, then 429, even with a right code', async () => {
     const guesser = { user_id: 'telegram:guesser' };
     for (let i = 0; i < 5; i++) {
