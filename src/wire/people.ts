@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isCleanText, NOT_CLEAN_TEXT } from './clean-text.js';
 
 /** C0 and C1 controls, U+2028/U+2029 (line and paragraph separators) and the bidirectional controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/;
 /** Only zero-width and other invisible format characters (and spaces). */
 const INVISIBLE_ONLY = /^[\s\u200b-\u200d\u2060\ufeff\u00ad\u180e]+$/;
