@@ -35,7 +35,7 @@ export interface CapabilityParts {
 export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
   const { store, journal, collections, guard, partsGuard, writer, logger } = parts;
   return {
-    retrieve: async (bot, request, signal) =>
+    retrieve: async (bot, request, signal, asker) =>
       retrieveMemories(
         {
           store,
@@ -57,7 +57,12 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
           // Read each time, not cached: a DM's privacy must follow an unlink at once.
           personDms: async (botName, account) => {
             const person = await journal.people.personOf(botName, account);
-            return person === undefined ? undefined : journal.people.dmChannels(botName, person.accounts);
+            if (person === undefined) return undefined;
+            const [own, all] = await Promise.all([
+              journal.people.dmChannels(botName, [account]),
+              journal.people.dmChannels(botName, person.accounts),
+            ]);
+            return { own, person: all };
           },
           // A person speaks under their one name, and in SillyTavern's points under their personas' names.
           personSpeakerNames: async (botName, id) => {
@@ -71,6 +76,7 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
         bot,
         request,
         signal,
+        asker,
       ),
     forget: (bot, request, permissions) =>
       forgetMemories(

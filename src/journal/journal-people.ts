@@ -96,6 +96,11 @@ export interface JournalPeople {
     redeemer: { bot: string; account: AccountKey },
     now: number,
   ): Promise<LinkCodeRow | undefined>;
+  /**
+   * Gives back a code `useLinkCode` marked used at `usedAt` (the link it was for failed, e.g. an account linked
+   * elsewhere), so the person can try again; a code used at another moment is left as it is.
+   */
+  releaseLinkCode(codeHash: string, usedAt: number): Promise<void>;
   /** Notes a failed redeem by `account` and answers how many it made since `since` (this one included). */
   noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number>;
   /** How many failed redeems `account` made since `since`. */

@@ -6,6 +6,7 @@
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
 import type { AccountKey, LinkConflict, PersonRow } from '../journal/journal-people.js';
+import { isCleanText, NOT_CLEAN_TEXT } from '../wire/clean-text.js';
 import { describeAccount } from './account-key.js';
 import { newPersonId } from './new-person-id.js';
 
@@ -21,6 +22,8 @@ export function linkedElsewhere(field: string, conflict: LinkConflict): Validati
 
 /** The person `id` of `bot`; a 400 naming `id` when the bot has none (another bot's, or none at all). */
 export async function requirePerson(journal: Journal, bot: string, id: string): Promise<PersonRow> {
+  // The journal (Postgres) cannot even look up text holding a NUL or a lone surrogate.
+  if (!isCleanText(id)) throw new ValidationError('id', `id: ${NOT_CLEAN_TEXT}`);
   const person = await journal.people.get(bot, id);
   if (person === undefined) {
     throw new ValidationError(

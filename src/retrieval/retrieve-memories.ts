@@ -54,8 +54,14 @@ export interface RetrieveDeps {
   readonly chunkMessages?: (chunkId: string) => Promise<readonly MemoryMessage[]>;
   /** The bot's linked people, so a passage is cut from a chunk written under their names (the writer's cache). */
   readonly peopleNames?: (bot: string) => Promise<PeopleNames>;
-  /** The DMs of the person a user account is linked to (all their accounts); undefined when it is linked to nobody. */
-  readonly personDms?: (bot: string, account: AccountKey) => Promise<readonly DmChannel[] | undefined>;
+  /**
+   * The DMs of the account itself (`own`) and of the person it is linked to (`person`, all their accounts);
+   * undefined when it is linked to nobody.
+   */
+  readonly personDms?: (
+    bot: string,
+    account: AccountKey,
+  ) => Promise<{ readonly own: readonly DmChannel[]; readonly person: readonly DmChannel[] } | undefined>;
   /** The names a person of the bot speaks under, for `/retrieve { person }`. */
   readonly personSpeakerNames?: PersonSpeakerNames;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
@@ -69,6 +75,15 @@ export interface RetrieveDeps {
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
+/**
+ * Who asks, for the DM widening: the key's source (where its DMs are saved; undefined without auth: any) and
+ * whether it may vouch for an account (people's account-vouchers). Without it a request is never widened.
+ */
+export interface RecallAsker {
+  readonly source: string | undefined;
+  readonly mayVouch: (account: AccountKey) => boolean;
+}
+
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
 const DEFAULT_DEADLINE_MS = 3_000;
 
@@ -78,6 +93,7 @@ export async function retrieveMemories(
   bot: BotConfig,
   request: RetrieveRequest,
   signal?: AbortSignal,
+  asker?: RecallAsker,
 ): Promise<RetrieveResponse> {
   if (request.readable_channel_ids !== undefined && request.guild_id === undefined) {
     throw new ValidationError(
@@ -100,7 +116,7 @@ export async function retrieveMemories(
   return withDeadline(
     deadlineMs,
     { signal, onTimeout: (error) => (isMemoryPoolError(error) ? error : timeoutError()) },
-    (combined) => recall(deps, bot, request, combined),
+    (combined) => recall(deps, bot, request, combined, asker),
   );
 }
 
@@ -109,12 +125,13 @@ async function recall(
   bot: BotConfig,
   request: RetrieveRequest,
   signal: AbortSignal,
+  asker: RecallAsker | undefined,
 ): Promise<RetrieveResponse> {
   const limit = request.limit ?? bot.retrieve.limit;
   // The query without the words that named its window is what is embedded and matched by word.
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
-  const personDms = await readAskerDms(deps, bot, request);
+  const personDms = await readAskerDms(deps, bot, request, asker);
   const personFilter = await readPersonFilter(deps.personSpeakerNames, bot, request.person);
   const placeFilter = buildRecallFilter(
     bot.retrieve.scope,
@@ -307,16 +324,27 @@ function chunkOnly(point: ScoredStorePoint, index: number): RetrieveExplanation 
 
 /**
  * Asked in a DM by an account linked to a person: that person's DMs on every platform (their DM scope). The asker
- * is the account the request names (`discord_user_id` is the account `discord:<id>`); undefined otherwise.
+ * is the account the request names (`discord_user_id` is the account `discord:<id>`), and only counts when the
+ * key may vouch for it and the request's own DM (the key's source, `channel_id`) is one of that person's DMs:
+ * naming someone from another channel must not read their DMs. Undefined (no widening) otherwise.
  */
 async function readAskerDms(
   deps: RetrieveDeps,
   bot: BotConfig,
   request: RetrieveRequest,
+  asker: RecallAsker | undefined,
 ): Promise<readonly DmChannel[] | undefined> {
   const isDm = request.is_dm ?? (request.channel_id !== undefined && request.guild_id === undefined);
-  const asker =
+  const named =
     request.discord_user_id !== undefined ? `discord:${request.discord_user_id}` : request.user_id;
-  if (!isDm || asker === undefined || deps.personDms === undefined) return undefined;
-  return deps.personDms(bot.name, { kind: 'user', value: asker });
+  const channelId = request.channel_id;
+  if (!isDm || named === undefined || channelId === undefined || deps.personDms === undefined)
+    return undefined;
+  const account: AccountKey = { kind: 'user', value: named };
+  if (asker === undefined || !asker.mayVouch(account)) return undefined;
+  const dms = await deps.personDms(bot.name, account);
+  const inOwnDm = dms?.own.some(
+    (dm) => (asker.source === undefined || dm.source === asker.source) && dm.channelId === channelId,
+  );
+  return inOwnDm ? dms?.person : undefined;
 }

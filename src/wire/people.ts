@@ -1,5 +1,12 @@
 /** @module The wire shapes of people: an account as a client names it, a person, and the requests about them. */
 import { z } from 'zod';
+import { isCleanText, NOT_CLEAN_TEXT } from './clean-text.js';
+
+/** C0 and C1 controls, U+2028/U+2029 (line and paragraph separators) and the bidirectional controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/;
+/** Only zero-width and other invisible format characters (and spaces). */
+const INVISIBLE_ONLY = /^[\s\u200b-\u200d\u2060\ufeff\u00ad\u180e]+$/;
 
 /** A person's one name: what chunk texts say. Control characters would break the chunk text's lines. */
 export const personNameSchema = z
@@ -11,12 +18,18 @@ export const personNameSchema = z
       .min(1, 'must not be empty or only whitespace')
       .max(200, 'must be at most 200 characters')
       .refine(
-        (name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-        'must not hold control characters or line breaks',
-      ),
+        (name) => !UNSAFE_IN_NAME.test(name),
+        'must not hold control characters, line breaks or separators, or bidirectional controls',
+      )
+      .refine((name) => !INVISIBLE_ONLY.test(name), 'must hold a visible character, not only zero-width ones')
+      .refine(isCleanText, NOT_CLEAN_TEXT),
   );
 
-const accountId = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const accountId = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine(isCleanText, NOT_CLEAN_TEXT);
 const ACCOUNT_SHAPES =
   'must be one of { "discord_user_id": "…" }, { "user_id": "telegram:…" } or { "persona": "…" }';
 

@@ -1,5 +1,6 @@
 /** @module The wire contract of `POST /retrieve`, shared by the server and the TypeScript client. */
 import { z } from 'zod';
+import { isCleanText, NOT_CLEAN_TEXT } from './clean-text.js';
 import { isTimeZone } from './time-zone.js';
 
 /** The most characters `max_chars` may ask for. */
@@ -78,10 +79,15 @@ export const retrieveRequestSchema = z.object({
    * Who asks, in a DM (docs/people.md): a person linked across accounts recalls the DMs of all their accounts, on
    * every platform, never anyone else's. Sent by the interface key that vouches for its users, as in /save.
    */
-  discord_user_id: z.string().min(1).max(200).optional(),
-  user_id: z.string().min(1).max(200).optional(),
+  discord_user_id: z.string().min(1).max(200).refine(isCleanText, NOT_CLEAN_TEXT).optional(),
+  user_id: z.string().min(1).max(200).refine(isCleanText, NOT_CLEAN_TEXT).optional(),
   /** Only memories where this person of the bot speaks (`GET /bots/{bot}/people` lists their ids). */
-  person: z.string({ message: 'must be a person id of the bot' }).min(1).max(200).optional(),
+  person: z
+    .string({ message: 'must be a person id of the bot' })
+    .min(1)
+    .max(200)
+    .refine(isCleanText, NOT_CLEAN_TEXT)
+    .optional(),
   /** Narrow the bot's scope (never widen it): `dm-private`, `guild` or `channel`. */
   scope: z.enum(['global', 'dm-private', 'guild', 'channel']).optional(),
   /** Only points written by these interfaces (SillyTavern's points have no source, so they are left out). */

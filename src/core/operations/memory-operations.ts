@@ -28,6 +28,7 @@ import type { MemoryCapabilities } from './memory-capabilities.js';
 import { createPeopleOperations, type PeopleOperations } from './people-operations.js';
 import { createPersonSelfForget, type PersonSelfForgetOperations } from './person-self-forget.js';
 import { createViewerOperations, type ViewerOperations } from './viewer-operations.js';
+import { mayVouchFor } from './vouch-account.js';
 
 /** How a forget selects journaled messages (Discord counts what a forget would remove). */
 export type { MessageMatch };
@@ -100,7 +101,11 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
     async retrieve(principal, botName, request, signal) {
       const bot = await collections.current(botName);
       authorize(principal, { operation: 'retrieve', bot: bot.name });
-      const response = await deps.retrieve(bot, request, signal);
+      const response = await deps.retrieve(bot, request, signal, {
+        // Without auth every caller is trusted: its DM may be in any source.
+        source: principal.kind === 'open' ? undefined : (principalSource(principal) ?? bot.defaultSource),
+        mayVouch: (account) => mayVouchFor(principal, account),
+      });
       deps.metrics.recallHits.observe({ bot: bot.name }, response.hits.length);
       return response;
     },

@@ -28,7 +28,9 @@ import type {
   WireAccount,
   WirePerson,
 } from '../../wire/people.js';
+import { personNameSchema } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
+import { requireVouch } from './vouch-account.js';
 
 export interface PeopleOperationsDeps {
   readonly collections: BotCollections;
@@ -93,14 +95,18 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     authorize(principal, { operation: 'admin', bot: bot.name });
     return bot.name;
   };
-  /** The key vouches for its users: it must be allowed to save as the source it saves as (as /save). */
-  const vouch = (principal: Principal, botName: string) => {
+  /**
+   * The key vouches for its users: it must be allowed to save as the source it saves as (as /save), and that
+   * source must be one that sees the accounts' platform (vouch-account: Discord users from discord or hermes).
+   */
+  const vouch = (principal: Principal, botName: string, accounts: readonly AccountKey[]) => {
     const bot = collections.configured(botName);
     authorize(principal, {
       operation: 'save',
       bot: bot.name,
       source: principalSource(principal) ?? bot.defaultSource,
     });
+    for (const account of accounts) requireVouch(principal, account);
     return bot.name;
   };
   const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
@@ -182,9 +188,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async createLinkCode(principal, botName, account) {
-      const bot = vouch(principal, botName);
       const key = toAccountKey(account);
-      if (key.kind === 'persona') requireAdminForPersona(principal, bot);
+      const bot = vouch(principal, botName, [key]);
       const code = newLinkCode();
       const expiresAt = now() + LINK_CODE_TTL_MS;
       await journal.people.saveLinkCode(
@@ -195,9 +200,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async redeemLinkCode(principal, botName, request) {
-      const bot = vouch(principal, botName);
       const account = toAccountKey(request.account);
-      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const bot = vouch(principal, botName, [account]);
       const normalised = normaliseLinkCode(request.code);
       if (normalised === undefined) {
         throw new ValidationError(
@@ -230,15 +234,23 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const named = (await journal.people.seenAccounts(bot)).find((s) =>
         sameAccount(s.account, code.account),
       );
-      const name = named?.names[0] ?? describeAccount(code.account);
-      const person = await linkAccounts(journal, bot, code.account, account, name, at);
+      // A seen speaker name was written by whichever client saved it: only a valid person name is used.
+      const name =
+        named?.names.find((seen) => personNameSchema.safeParse(seen).success)?.trim() ??
+        describeAccount(code.account);
+      // The code was marked used before the link: a link refused (an account linked elsewhere) gives it back.
+      const person = await linkAccounts(journal, bot, code.account, account, name, at).catch(
+        async (error: unknown) => {
+          await journal.people.releaseLinkCode(code.codeHash, at);
+          throw error;
+        },
+      );
       return renamed(bot, person.accounts, toWirePerson(person));
     },
 
     async unlinkAccount(principal, botName, id, wire) {
-      const bot = vouch(principal, botName);
       const account = toAccountKey(wire);
-      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const bot = vouch(principal, botName, [account]);
       const person = await requirePerson(journal, bot, id);
       if (!person.accounts.some((a) => sameAccount(a, account))) {
         throw new ValidationError(
@@ -254,25 +266,19 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async personOfAccount(principal, botName, wire) {
-      const bot = vouch(principal, botName);
       const account = toAccountKey(wire);
-      if (account.kind === 'persona') requireAdminForPersona(principal, bot);
+      const bot = vouch(principal, botName, [account]);
       const person = await journal.people.personOf(bot, account);
       return person === undefined ? undefined : toWirePerson(person);
     },
 
     async linkedDiscordUserIds(principal, botName) {
-      const bot = vouch(principal, botName);
+      const bot = vouch(principal, botName, []);
       return (await journal.people.list(bot))
         .flatMap((person) => person.accounts.map(toWireAccount))
         .flatMap((account) => ('discord_user_id' in account ? [account.discord_user_id] : []));
     },
   };
-}
-
-/** A persona has no interface key to vouch for it (SillyTavern writes to the store directly): the owner links it. */
-function requireAdminForPersona(principal: Principal, bot: string): void {
-  authorize(principal, { operation: 'admin', bot });
 }
 
 function tooManyAttempts(): ValidationError {

@@ -18,6 +18,7 @@ import type { WireAccount, WirePerson } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
 import type { MemoryCapabilities } from './memory-capabilities.js';
 import { toWirePerson } from './people-operations.js';
+import { requireVouch } from './vouch-account.js';
 
 /** What a person's forget-me would remove: each linked account (as `describeAccount` names it) and its count. */
 export interface PersonForgetCount {
@@ -49,7 +50,7 @@ interface SelfForgetDeps extends Pick<MemoryCapabilities, 'forget'> {
 
 export function createPersonSelfForget(deps: SelfForgetDeps): PersonSelfForgetOperations {
   const { collections, journal } = deps;
-  /** The person of the account the caller vouches for (as a link code: it may save as its own source). */
+  /** The person of the account the caller vouches for (as a link code: its own source, of that platform). */
   const ownPerson = async (principal: Principal, botName: string, wire: WireAccount) => {
     const bot = await collections.current(botName);
     authorize(principal, {
@@ -58,8 +59,8 @@ export function createPersonSelfForget(deps: SelfForgetDeps): PersonSelfForgetOp
       source: principalSource(principal) ?? bot.defaultSource,
     });
     const account = toAccountKey(wire);
-    // A persona has no interface to vouch for it: only the owner speaks for it.
-    if (account.kind === 'persona') authorize(principal, { operation: 'admin', bot: bot.name });
+    // Only a key of the account's platform speaks for it (a persona: only the owner).
+    requireVouch(principal, account);
     authorize(principal, { operation: 'forget', bot: bot.name });
     return { bot, person: await journal.people.personOf(bot.name, account) };
   };

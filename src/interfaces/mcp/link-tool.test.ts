@@ -36,9 +36,10 @@ describe('MCP link through /mcp', () => {
             key: KEY,
             scopes: ['save', 'retrieve'],
             bots: '*',
-            sources: ['mcp'],
-            source: 'mcp',
+            sources: ['hermes'],
+            source: 'hermes',
           },
+          { name: 'mcp', key: `${KEY}-m`, scopes: ['save'], bots: '*', sources: ['mcp'], source: 'mcp' },
           { name: 'reader', key: `${KEY}-r`, scopes: ['retrieve'], bots: '*', sources: '*' },
           { name: 'owner', key: ADMIN, scopes: ['admin'], bots: '*', sources: '*' },
         ],
@@ -74,6 +75,20 @@ describe('MCP link through /mcp', () => {
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /^memory-pool refused \(forbidden/);
       assert.equal(refused.structuredContent, undefined);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a key of a source that sees no platform (mcp) vouches for nobody: refused, no code', async () => {
+    const client = await connectOverHttp(service.url, `${KEY}-m`);
+    try {
+      for (const args of [{ user_id: 'telegram:5678' }, { discord_user_id: '1234' }]) {
+        const refused = await client.callTool({ name: 'link', arguments: args });
+        assert.equal(refused.isError, true);
+        assert.match(textOf(refused), /^memory-pool refused \(forbidden.*may not vouch for the account/s);
+        assert.equal(refused.structuredContent, undefined);
+      }
     } finally {
       await client.close();
     }

@@ -146,6 +146,15 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
+  async releaseLinkCode(codeHash: string, usedAt: number): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.run('UPDATE link_codes SET used_at = NULL WHERE code_hash = $1 AND used_at = $2', [
+        codeHash,
+        usedAt,
+      ]);
+    });
+  }
+
   useLinkCode(
     codeHash: string,
     redeemer: { bot: string; account: AccountKey },

@@ -137,6 +137,7 @@ export class SqliteJournal implements Journal {
       remove: flushed(people.remove),
       saveLinkCode: flushed(people.saveLinkCode),
       useLinkCode: flushed(people.useLinkCode),
+      releaseLinkCode: flushed(people.releaseLinkCode),
       noteFailedRedeem: flushed(people.noteFailedRedeem),
     };
   }

@@ -122,6 +122,12 @@ export class SqlitePeople {
       .run(row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt);
   }
 
+  releaseLinkCode(codeHash: string, usedAt: number): void {
+    this.#db
+      .prepare('UPDATE link_codes SET used_at = NULL WHERE code_hash = ? AND used_at = ?')
+      .run(codeHash, usedAt);
+  }
+
   useLinkCode(
     codeHash: string,
     redeemer: { bot: string; account: AccountKey },

@@ -203,6 +203,12 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 500), code);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 600), { ...code, usedAt: 500 });
     assert.equal(await a.people.useLinkCode('unknown', redeemer, 600), undefined);
+    // A release names the moment of its own use: another moment leaves the code used; its own gives it back.
+    await b.people.releaseLinkCode(code.codeHash, 600);
+    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), { ...code, usedAt: 500 });
+    await b.people.releaseLinkCode(code.codeHash, 500);
+    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), code);
+    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 800), { ...code, usedAt: 700 });
     const who = user('telegram:9');
     assert.equal(await a.people.noteFailedRedeem(bot, who, 100, 0), 1);
     assert.equal(await b.people.noteFailedRedeem(bot, who, 200, 0), 2);
