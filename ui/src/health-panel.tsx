@@ -116,8 +116,8 @@ export function HealthPanel(props: { bot: string; who: WhoamiResponse }) {
                       <code>{JSON.stringify(entry.selector).slice(0, 80)}</code>
                     </td>
                     <td>
-                      {entry.result.messages_forgotten} messages, {entry.result.points_deleted} deleted,{' '}
-                      {entry.result.points_rewritten} rewritten
+                      {formatCount(entry.result.messages_forgotten, 'message')}, {entry.result.points_deleted}{' '}
+                      deleted, {entry.result.points_rewritten} rewritten
                     </td>
                   </tr>
                 ))}
