@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../runtime/find-free-port.js';
+import { startServeProcess } from './test-support/start-serve-process.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-crash-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Starts `memory-pool serve` as a child process and resolves once it logs that it listens. */
-function startServe(configPath: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info' },
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      if (output.includes('memory-pool listening')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
 
 function killHard(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -63,7 +44,7 @@ test('a message acknowledged by /save survives kill -9 before it was chunked, an
     ].join('\n'),
   );
   const api = `http://127.0.0.1:${apiPort}`;
-  let child = await startServe(configPath);
+  let child = await startServeProcess(configPath);
   const saved = await post(`${api}/save`, {
     bot: 'mythos',
     source: 'discord',
@@ -81,7 +62,7 @@ test('a message acknowledged by /save survives kill -9 before it was chunked, an
   // Killed before the 300 ms idle flush: the messages exist only in the journal.
   await killHard(child);
 
-  child = await startServe(configPath);
+  child = await startServeProcess(configPath);
   try {
     let hits: { messageIds: string; text: string }[] = [];
     for (let attempt = 0; attempt < 50 && hits.length === 0; attempt++) {

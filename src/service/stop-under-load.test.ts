@@ -1,34 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../runtime/find-free-port.js';
+import { startServeProcess } from './test-support/start-serve-process.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-stop-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Starts `memory-pool serve` as a child process and resolves once it logs that it listens. */
-function startServe(configPath: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info' },
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      if (output.includes('memory-pool listening')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
 
 const message = (id: string) => ({
   speaker_kind: 'user',
@@ -96,7 +76,7 @@ test('SIGTERM under back-to-back keep-alive saves stops the service, every ackno
     ].join('\n'),
   );
   const api = `http://127.0.0.1:${apiPort}`;
-  const child = await startServe(configPath);
+  const child = await startServeProcess(configPath);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const clients = Array.from({ length: 4 }, (_, client) => saveBackToBack(api, client));
   await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -109,7 +89,7 @@ test('SIGTERM under back-to-back keep-alive saves stops the service, every ackno
   const acknowledged = (await Promise.all(clients)).flat();
   assert.ok(acknowledged.length > 0);
 
-  const restarted = await startServe(configPath);
+  const restarted = await startServeProcess(configPath);
   try {
     // Every acknowledged message is in the journal: saved again, each one is a duplicate.
     let duplicates = 0;
