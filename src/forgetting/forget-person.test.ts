@@ -8,14 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import type { ApiKeyConfig } from '../config/config-types.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../http/test-support/fake-service-deps.js';
 import { sillyTavernPayload } from '../http/test-support/sillytavern-payload.js';
+import { ownerKey as admin } from '../http/test-support/test-api-keys.js';
 
-const admin: ApiKeyConfig = {
-  name: 'owner',
-  key: 'owner-key-0123456789',
-  bots: '*',
-  sources: '*',
-  scopes: ['admin'],
-};
 const discordForget: ApiKeyConfig = {
   name: 'discord-forget',
   key: 'discord-forget-key-0123456789',

@@ -8,24 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import type { ApiKeyConfig } from '../config/config-types.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../http/test-support/fake-service-deps.js';
-import { discordKey, readerKey } from '../http/test-support/test-api-keys.js';
+import { discordKey, hermesKey, ownerKey as owner, readerKey } from '../http/test-support/test-api-keys.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
-const owner: ApiKeyConfig = {
-  name: 'owner',
-  key: 'owner-key-0123456789',
-  bots: '*',
-  sources: '*',
-  scopes: ['admin'],
-};
-const hermesKey: ApiKeyConfig = {
-  name: 'hermes',
-  key: 'hermes-key-0123456789',
-  bots: '*',
-  sources: ['hermes'],
-  scopes: ['save', 'retrieve'],
-  source: 'hermes',
-};
 const mcpKey: ApiKeyConfig = {
   ...hermesKey,
   name: 'mcp',

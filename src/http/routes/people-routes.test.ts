@@ -8,23 +8,7 @@ import type { ApiKeyConfig } from '../../config/config-types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { hashLinkCode, newLinkCode, normaliseLinkCode } from '../../people/link-code.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../test-support/fake-service-deps.js';
-import { discordKey, readerKey } from '../test-support/test-api-keys.js';
-
-const admin: ApiKeyConfig = {
-  name: 'owner',
-  key: 'owner-key-0123456789',
-  bots: '*',
-  sources: '*',
-  scopes: ['admin'],
-};
-const hermesKey: ApiKeyConfig = {
-  name: 'hermes',
-  key: 'hermes-key-0123456789',
-  bots: '*',
-  sources: ['hermes'],
-  scopes: ['save', 'retrieve'],
-  source: 'hermes',
-};
+import { discordKey, hermesKey, ownerKey as admin, readerKey } from '../test-support/test-api-keys.js';
 
 /** A key of a source that sees no chat platform (the HTTP API's): it vouches for no platform's users. */
 const apiKey: ApiKeyConfig = {

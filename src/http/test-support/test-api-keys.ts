@@ -1,4 +1,7 @@
-/** @module Two API keys for tests of authorization: one limited like a Discord bot's, one that may only recall. */
+/**
+ * @module API keys for tests of authorization: one limited like a Discord bot's, one like the Hermes plugin's, one
+ * that may only recall, and the owner's (admin).
+ */
 import type { ApiKeyConfig } from '../../config/config-types.js';
 
 /** Saves and recalls for the bot `mythos` only, acting as the source `discord`. */
@@ -18,4 +21,23 @@ export const readerKey: ApiKeyConfig = {
   bots: '*',
   sources: '*',
   scopes: ['retrieve'],
+};
+
+/** Saves and recalls for every bot, acting as the source `hermes` (the Hermes plugin's key). */
+export const hermesKey: ApiKeyConfig = {
+  name: 'hermes',
+  key: 'hermes-key-0123456789',
+  bots: '*',
+  sources: ['hermes'],
+  scopes: ['save', 'retrieve'],
+  source: 'hermes',
+};
+
+/** The owner's key: admin over every bot and source. */
+export const ownerKey: ApiKeyConfig = {
+  name: 'owner',
+  key: 'owner-key-0123456789',
+  bots: '*',
+  sources: '*',
+  scopes: ['admin'],
 };
