@@ -21,7 +21,7 @@ import { createPeopleNames } from '../people/people-names.js';
 import { createRenameScheduler } from '../people/rename-scheduler.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
-import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
+import { prepareTimelineIndexBeforeWrites, prepareTimelineIndexes } from '../store/timeline-index.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
 import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
@@ -106,10 +106,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
   const partsGuard = createPartsGuard(store, journal);
   const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {
-    prepare: (collection, shape) =>
-      prepareTimelineIndex(store, collection, shape).catch((error: unknown) =>
-        indexFailed(collection, error),
-      ),
+    prepare: prepareTimelineIndexBeforeWrites(store, indexFailed),
     // A collection deleted since the last write loses its parts before it is created again.
     beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
   });

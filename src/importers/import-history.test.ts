@@ -126,4 +126,24 @@ describe('importHistory', () => {
       'the new parts cover the new collection',
     );
   });
+
+  test('a collection the import creates gets the timeline index, so the viewer lists it newest first', async () => {
+    await deps.store.deleteCollection(collection);
+    const another: ImportedHistory = {
+      ...history,
+      messages: history.messages.map(({ origin, message }, i) => ({
+        origin,
+        message: { ...message, message_id: `fresh${i}`, text: `Fresh line ${i} about the ferry timetable.` },
+      })),
+    };
+    await importHistory(deps, 'mythos', another, { dryRun: false, skipKnownToSillyTavern: false });
+    const shape = await deps.store.describeCollection(collection);
+    assert.equal(shape?.payloadIndexes?.['timestamp'], 'float');
+    const newestFirst = await deps.store.scrollOrdered(collection, {
+      key: 'timestamp',
+      direction: 'desc',
+      limit: 1,
+    });
+    assert.equal(newestFirst.length, 1, 'the timeline can order by timestamp');
+  });
 });

@@ -16,6 +16,7 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
+import { prepareTimelineIndexBeforeWrites } from '../store/timeline-index.js';
 import type { ImportedHistory } from './imported-history.js';
 import { findKnownSillyTavernIds } from './sillytavern/known-sillytavern-ids.js';
 import { validateImportedMessages } from './validate-imported-messages.js';
@@ -201,6 +202,10 @@ async function writeChunks(
     followerOf: (collection) => journal.routes.followerOf(collection),
     // A collection deleted since the last write loses its parts before it is created again.
     guard: createCollectionGuard(store, journal, {
+      // The viewer's timeline orders what the import wrote newest first, as it does for serve's writes.
+      prepare: prepareTimelineIndexBeforeWrites(store, (collection, error) =>
+        logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp'),
+      ),
       beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
     }),
     metrics,

@@ -10,12 +10,16 @@ import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../jou
 import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
+import { prepareTimelineIndex } from '../store/timeline-index.js';
+import type { TimelineStore } from '../store/timeline-store.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
+  /** Asks for the viewer's timeline index on a collection the restore creates (absent: not asked). */
+  readonly timeline?: Pick<TimelineStore, 'requestFloatIndex'>;
   readonly journal: Journal;
   readonly now?: () => number;
 }
@@ -75,6 +79,8 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     // A collection deleted (then restored) must not find its deleted text again in the parts it left.
     await dropLeftParts(store, journal, request.collection);
     await store.createCollectionWithLayout(request.collection, header.layout);
+    // The viewer's timeline orders the restored memories newest first, as it does a collection serve created.
+    if (deps.timeline !== undefined) await prepareTimelineIndex(deps.timeline, request.collection, undefined);
   }
   let written = 0;
   let batch: FullStorePoint[] = [];

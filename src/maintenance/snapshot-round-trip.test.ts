@@ -133,6 +133,14 @@ describe('export and restore', () => {
     assert.equal(restored.code, 0, restored.err);
     assert.equal(restored.summary.alreadyRestored, false);
     assert.ok(restored.summary.rowsInserted > 5);
+    const collectionInfo = (await client.getCollection(collection)) as {
+      payload_schema: Record<string, { data_type: string }>;
+    };
+    assert.equal(
+      collectionInfo.payload_schema['timestamp']?.data_type,
+      'float',
+      'the restored collection has the timeline index, so the viewer lists it newest first',
+    );
     const again = await restore(first, target);
     assert.equal(again.summary.alreadyRestored, true);
     const second = join(service.dir, 'second.jsonl.gz');

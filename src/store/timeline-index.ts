@@ -29,6 +29,19 @@ export async function prepareTimelineIndex(
 }
 
 /**
+ * The collection guard's `prepare` for every path that writes points (serve, import, reembed): asks for the
+ * index before a collection's first write. A failure goes to `onError`: it costs the timeline its order, not
+ * the write.
+ */
+export const prepareTimelineIndexBeforeWrites =
+  (
+    store: Pick<TimelineStore, 'requestFloatIndex'>,
+    onError: (collection: string, error: unknown) => void,
+  ) =>
+  (collection: string, shape: CollectionShape | undefined): Promise<void> =>
+    prepareTimelineIndex(store, collection, shape).catch((error: unknown) => onError(collection, error));
+
+/**
  * At start-up: asks for the index on each existing collection that lacks it (a missing collection gets it
  * from the guard when first written). Failures go to `onError`; they cost the timeline its order, not a start.
  */
