@@ -1,10 +1,13 @@
 /**
  * @module Runs one page's runnable blocks in one bash session, as a user types them: in a scratch folder, with
  * `memory-pool` (and `npx memory-pool`) running this checkout's CLI, and the documented ports (3102, 6333, ...)
- * moved to free ones so a test never meets another process. Whatever the blocks leave running is stopped after.
+ * moved to free ones so a test never meets another process. The recipe's system nginx is one of the scratch
+ * folder's own: `/etc/nginx/` is the folder's `nginx/`, and `nginx` / `systemctl reload nginx` run it in the
+ * foreground of the shell's process group. Whatever the blocks leave running is stopped after.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { getuid } from 'node:process';
 import { join } from 'node:path';
 import type { RunnableBlock } from './read-runnable-blocks.js';
 import { REPO_ROOT } from './read-markdown.js';
@@ -35,13 +38,34 @@ function writePrelude(cwd: string): string {
     `#!/bin/sh\nexec "${process.execPath}" --import ${loader} "${join(REPO_ROOT, 'src/cli/main.ts')}" "$@"\n`,
   );
   chmodSync(join(bin, 'memory-pool'), 0o755);
+  writeScratchNginx(cwd);
   return [
     `export PATH="${bin}:$PATH"`,
     'npx() { if [ "$1" = memory-pool ]; then shift; memory-pool "$@"; else command npx "$@"; fi; }',
     // The recipes' `sudo -u postgres createuser ...`: the test's own server takes PGHOST/PGPORT/PGUSER instead.
     'sudo() { if [ "$1" = -u ]; then shift 2; fi; "$@"; }',
+    `nginx() { command nginx -p "${join(cwd, 'nginx')}/" -c nginx.conf "$@"; }`,
+    // Reload = start here (the scratch nginx is not running yet); it stays in the group the test kills after.
+    'systemctl() { if [ "${2:-}" = nginx ]; then nginx -g "daemon off;" & fi; }',
     'set -euo pipefail',
   ].join('\n');
+}
+
+/** The scratch nginx's main config: the recipe's site from `conf.d/`, every path inside the folder. */
+function writeScratchNginx(cwd: string): void {
+  mkdirSync(join(cwd, 'nginx', 'conf.d'), { recursive: true });
+  writeFileSync(
+    join(cwd, 'nginx', 'nginx.conf'),
+    [
+      // As root, nginx's workers would run as nobody, who cannot enter the scratch folder (mode 0700).
+      getuid?.() === 0 ? 'user root;' : '',
+      'pid nginx.pid;',
+      'error_log error.log;',
+      'events {}',
+      'http { access_log off; client_body_temp_path tmp-body; proxy_temp_path tmp-proxy; include conf.d/*.conf; }',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Replaces each documented port, as a whole number, with the test's. */
@@ -54,7 +78,10 @@ export async function runPageBlocks(blocks: readonly RunnableBlock[], options: R
   const script = [
     writePrelude(options.cwd),
     // A marker on a line of its own, though the block before may end without a newline (curl's JSON).
-    ...blocks.map((block, index) => `printf '\\n::block ${index}\\n'\n${movePorts(block.code, options.ports)}`),
+    ...blocks.map(
+      (block, index) =>
+        `printf '\\n::block ${index}\\n'\n${movePorts(block.code, options.ports).replaceAll('/etc/nginx/', `${join(options.cwd, 'nginx')}/`)}`,
+    ),
     `printf '\\n::block ${blocks.length}\\n'`,
   ].join('\n');
   const child = spawn('bash', ['-c', script], {

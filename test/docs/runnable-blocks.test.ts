@@ -4,7 +4,7 @@
  * replica recipe on a throwaway Postgres. A doc whose commands stopped working fails here.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -79,7 +79,15 @@ test('every runnable block that needs only memory-pool runs against a test insta
   assert.deepEqual(describeFailures(outcomes), []);
 });
 
-const needPostgres = blocks.filter((block) => block.needs.includes('postgres'));
+/** The recipe's nginx step runs where Debian's nginx is installed (`.ci/run` installs it); elsewhere it is left out. */
+const hasNginx = existsSync('/usr/sbin/nginx');
+const needPostgres = blocks.filter(
+  (block) => block.needs.includes('postgres') && (hasNginx || !block.needs.includes('nginx')),
+);
+test('the replica recipe balances its replicas through nginx', { skip: hasNginx ? false : 'nginx is not installed' }, () => {
+  assert.ok(needPostgres.some((block) => block.needs.includes('nginx')), 'no runnable block needs nginx');
+});
+
 const skipPostgres = needPostgres.length === 0 ? 'no block needs Postgres' : skipWithoutPostgres;
 
 let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
