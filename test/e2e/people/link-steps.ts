@@ -15,6 +15,7 @@ import { ask, command } from '../../../src/interfaces/discord/test-support/disco
 import {
   call,
   type PeopleWorld,
+  recallInDiscordDm,
   recallInTelegramDm,
   type Replica,
   saveFromTelegram,
@@ -37,8 +38,11 @@ export const HELEN_SAID = [
   'Pixel is a lovely name for a grey cat',
 ];
 
-/** Step 1: before any link. On Postgres the Telegram side talks to the second replica (warming its cache). */
-export async function recordBeforeLink(world: PeopleWorld, telegram: Replica): Promise<void> {
+/**
+ * Step 1: before any link. On Postgres the Telegram side talks to the second replica. Resolves with the stored
+ * chunk of her Telegram DM, as it reads before the link.
+ */
+export async function recordBeforeLink(world: PeopleWorld, telegram: Replica): Promise<StorePoint> {
   const { h } = world;
   await h.send('MESSAGE_CREATE', messagePayload({ content: HELEN_SAID[0]! }));
   await h.send('CHANNEL_CREATE', { id: DM_CHANNEL, type: 1, recipients: [HELEN] });
@@ -59,20 +63,47 @@ export async function recordBeforeLink(world: PeopleWorld, telegram: Replica): P
   ]);
   assert.equal(saved.status, 200, JSON.stringify(saved.json));
   await telegram.flush();
+  const [telegramChunk] = await storedChunks(world, [
+    'grey cat called Pixel',
+    ...HELEN_SAID.slice(0, 2),
+    'surprise party',
+  ]);
   await writeSillyTavernChunk(world.storeUrl, 'mem_mythos', {
     id: ST_POINT,
     speakers: ['Lena', 'Mythos'],
     lines: ['Lena: I grow tomatoes on my balcony', 'Mythos: Sun-warm tomatoes!'],
     timestamp: Date.parse('2026-11-20T10:00:00Z'),
   });
+  assert.match(String(telegramChunk!.payload.text), /\nHelen T: I adopted a grey cat/);
+  return telegramChunk!;
 }
 
-/** Step 2: a Telegram DM recall sees that DM only, not Helen's Discord DM (nobody is linked yet). */
+/** Step 2: a DM recall sees that DM only, not Helen's DM on the other platform (nobody is linked yet). */
 export async function assertDmRecallNarrow(world: PeopleWorld): Promise<void> {
   const recalled = (await recallInTelegramDm(world.a, DM_QUERY)).join('\n');
   assert.match(recalled, /grey cat called Pixel/, 'her own Telegram DM');
   assert.doesNotMatch(recalled, /locker code/, 'not yet her Discord DM');
   assert.doesNotMatch(recalled, /surprise party/, "never Sam's DM");
+  const onDiscord = await recallInDiscordDm(world, DM_QUERY);
+  assert.match(onDiscord, /locker code/, 'her own Discord DM');
+  assert.doesNotMatch(onDiscord, /grey cat|surprise party/);
+}
+
+/**
+ * The stored chunk holding each of `words`, once each is there: with two replicas, a flush on one may find
+ * the other's writer already writing a chunk, which lands moments later.
+ */
+export async function storedChunks(world: PeopleWorld, words: readonly string[]): Promise<StorePoint[]> {
+  const found = await until(
+    async () => {
+      const points = await readAllPoints(world.storeUrl);
+      const chunks = words.map((w) => pointsHolding(points, w).filter((p) => p.collection === 'mem_mythos'));
+      return chunks.every((c) => c.length > 0) ? words.map((w) => chunkHolding(points, w)) : undefined;
+    },
+    10_000,
+    `chunks holding ${words.join(' / ')} stored`,
+  );
+  return found.value;
 }
 
 /** The store's chunk holding `words` (exactly one). */
@@ -109,9 +140,7 @@ export async function linkByCode(world: PeopleWorld): Promise<{ id: string; link
  * timestamp) in the background; a new one is written under the name at once; the owner then renames the
  * person "Helena" and links the persona "Lena": every chunk of hers follows, SillyTavern's point does not.
  */
-export async function assertOneName(world: PeopleWorld, id: string): Promise<void> {
-  const before = chunkHolding(await readAllPoints(world.storeUrl), 'grey cat called Pixel');
-  assert.match(String(before.payload.text), /Helen T: I adopted a grey cat/);
+export async function assertOneName(world: PeopleWorld, id: string, before: StorePoint): Promise<void> {
   const renamed = await until(
     async () => {
       const chunk = chunkHolding(await readAllPoints(world.storeUrl), 'grey cat called Pixel');
@@ -127,8 +156,8 @@ export async function assertOneName(world: PeopleWorld, id: string): Promise<voi
   const saved = await saveFromTelegram(world.a, [{ id: 'tg-3', text: 'I start a pottery class on Tuesday' }]);
   assert.equal(saved.status, 200);
   await world.a.flush();
-  const fresh = chunkHolding(await readAllPoints(world.storeUrl), 'pottery class');
-  assert.match(String(fresh.payload.text), /\nHelen: I start a pottery class/, 'a new chunk: at once');
+  const [fresh] = await storedChunks(world, ['pottery class']);
+  assert.match(String(fresh!.payload.text), /\nHelen: I start a pottery class/, 'a new chunk: at once');
 
   const patched = await call(
     world.a,
@@ -156,11 +185,9 @@ export async function assertOneName(world: PeopleWorld, id: string): Promise<voi
     messagePayload({ content: 'I found a running route along the river' }),
   );
   await world.a.flush();
+  const [route] = await storedChunks(world, ['running route']);
   const points = await readAllPoints(world.storeUrl);
-  assert.match(
-    String(chunkHolding(points, 'running route').payload.text),
-    /\nHelena: I found a running route/,
-  );
+  assert.match(String(route!.payload.text), /\nHelena: I found a running route/);
   const sillyTavern = points.find((p) => p.id === ST_POINT);
   assert.equal(sillyTavern?.payload.speakers, 'Lena, Mythos', "SillyTavern's own point is never rewritten");
   assert.match(String(sillyTavern?.payload.text), /\nLena: I grow tomatoes/);

@@ -8,9 +8,12 @@ import { testBot } from '../../../src/config/test-support/test-bot.js';
 import { hermesKey, ownerKey } from '../../../src/http/test-support/test-api-keys.js';
 import {
   type DiscordHarness,
+  DM_CHANNEL,
   GENERAL,
+  HELEN,
   startDiscordHarness,
 } from '../../../src/interfaces/discord/test-support/discord-harness.js';
+import { ask, command } from '../../../src/interfaces/discord/test-support/discord-interactions.js';
 import { startTestService, type TestService } from '../../../src/service/test-support/start-test-service.js';
 
 /** Helen on Telegram, through the Hermes plugin, and her Telegram DM with the companion. */
@@ -143,6 +146,17 @@ export async function recallInTelegramDm(replica: Replica, query: string): Promi
   );
   if (answer.status !== 200) throw new Error(`retrieve: ${answer.status} ${JSON.stringify(answer.json)}`);
   return (answer.json.hits as { text: string }[]).map((hit) => hit.text);
+}
+
+/** What `/memory recall` answers Helen in her DM with the bot on Discord. */
+export async function recallInDiscordDm(world: PeopleWorld, query: string): Promise<string> {
+  const { edit } = await ask(
+    world.h,
+    command({ user: HELEN, guildId: null, channelId: DM_CHANNEL }, 'recall', [
+      { name: 'query', type: 3, value: query },
+    ]),
+  );
+  return edit?.content ?? '';
 }
 
 /** Polls `check` until it returns a value (not undefined) or `deadlineMs` passes; the value and the time. */

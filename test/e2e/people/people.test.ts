@@ -23,6 +23,7 @@ import {
   type TelegramProbe,
 } from './privacy-steps.js';
 import { assertRefusedCodes } from './refused-codes.js';
+import type { StorePoint } from './store-points.js';
 
 /** The bound is 2 s; the test allows more on a loaded machine and prints what it measured. */
 const REPLICA_DEADLINE_MS = 5_000;
@@ -44,6 +45,7 @@ function describeScenario(
     /** Telegram messages of hers saved (the forget-me confirmation counts them). */
     let telegram = 2;
     let probe: TelegramProbe | undefined;
+    let telegramChunk: StorePoint | undefined;
     before(async () => {
       const journal = await options.journal();
       world = await startPeopleWorld(journal === undefined ? {} : { journal }, options.replicas);
@@ -51,7 +53,7 @@ function describeScenario(
     after(() => world?.close());
 
     test('before a link, each account is a stranger: a Telegram DM recall sees that DM only', async () => {
-      await recordBeforeLink(world, world.b ?? world.a);
+      telegramChunk = await recordBeforeLink(world, world.b ?? world.a);
       await assertDmRecallNarrow(world);
     });
 
@@ -76,7 +78,7 @@ function describeScenario(
     }
 
     test('one name in old and new chunks; SillyTavern keeps its own point', { timeout: 60_000 }, async () => {
-      await assertOneName(world, person);
+      await assertOneName(world, person, telegramChunk!);
       telegram += 1;
     });
 

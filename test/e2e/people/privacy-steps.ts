@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { ownerKey } from '../../../src/http/test-support/test-api-keys.js';
 import { HELEN } from '../../../src/interfaces/discord/test-support/discord-harness.js';
 import { ask, command, press } from '../../../src/interfaces/discord/test-support/discord-interactions.js';
-import { chunkHolding, DM_QUERY, HELEN_SAID } from './link-steps.js';
+import { chunkHolding, DM_QUERY, HELEN_SAID, storedChunks } from './link-steps.js';
 import {
   call,
   type PeopleWorld,
+  recallInDiscordDm,
   recallInTelegramDm,
   type Replica,
   saveFromTelegram,
@@ -18,12 +19,20 @@ import {
 } from './people-world.js';
 import { pointsHolding, readAllPoints } from './store-points.js';
 
-/** Step 5: asked in her Telegram DM, recall sees her Discord DM (the same person), never Sam's. */
+/**
+ * Step 5: asked in her Telegram DM, recall sees her Discord DM (the same person), never Sam's; and the other
+ * way round, `/memory recall` in her Discord DM sees her Telegram DM.
+ */
 export async function assertDmRecallWidens(world: PeopleWorld): Promise<void> {
   const recalled = (await recallInTelegramDm(world.a, DM_QUERY)).join('\n');
   assert.match(recalled, /grey cat called Pixel/);
   assert.match(recalled, /locker code at the gym/, 'her Discord DM, now that she is one person');
   assert.doesNotMatch(recalled, /surprise party/, "never Sam's DM");
+
+  const onDiscord = await recallInDiscordDm(world, DM_QUERY);
+  assert.match(onDiscord, /locker code at the gym/);
+  assert.match(onDiscord, /grey cat called Pixel/, 'her Telegram DM, in her Discord DM');
+  assert.doesNotMatch(onDiscord, /surprise party/, "never Sam's DM");
 }
 
 /** `/retrieve { person }`: her chunks (under her one name) and her persona's SillyTavern point; not Sam's. */
@@ -124,7 +133,8 @@ export function createTelegramProbe(world: PeopleWorld, b: Replica): TelegramPro
       const saved = await saveFromTelegram(b, [{ id: `tg-probe-${count}`, text: words, dm: false }]);
       assert.equal(saved.status, 200, JSON.stringify(saved.json));
       await b.flush();
-      return String(chunkHolding(await readAllPoints(world.storeUrl), words).payload.text);
+      const [chunk] = await storedChunks(world, [words]);
+      return String(chunk!.payload.text);
     },
   };
 }
