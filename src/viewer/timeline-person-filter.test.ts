@@ -11,16 +11,14 @@ import type { ForgetSelectionResponse, TimelinePageResponse } from '../wire/view
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
+type Answer = { status: number; json: any };
+
 describe("the viewer's timeline filtered by person", () => {
   let fake: FakeServiceDeps;
   let anna = '';
   let otto = '';
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; json: any }> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const response = await fake.app.request(path, {
       method,
       headers: { 'content-type': 'application/json' },
