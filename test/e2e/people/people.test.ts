@@ -18,6 +18,7 @@ import {
   assertDmRecallWidens,
   assertForgetMe,
   assertRecallByPerson,
+  assertUnlinkNarrows,
   createTelegramProbe,
   measureOtherReplica,
   type TelegramProbe,
@@ -89,6 +90,10 @@ function describeScenario(
 
     test('every refused code answers as the issue says', async () => {
       await assertRefusedCodes(world);
+    });
+
+    test('an unlink narrows DM recall at once; the owner links the account again', async () => {
+      await assertUnlinkNarrows(world, person);
     });
 
     test('/memory forget-me on Discord leaves nothing of her in any source', async () => {

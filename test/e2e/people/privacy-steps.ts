@@ -4,7 +4,7 @@
  * any source, and (two replicas) a link made on one is used by the other.
  */
 import assert from 'node:assert/strict';
-import { ownerKey } from '../../../src/http/test-support/test-api-keys.js';
+import { hermesKey, ownerKey } from '../../../src/http/test-support/test-api-keys.js';
 import { HELEN } from '../../../src/interfaces/discord/test-support/discord-harness.js';
 import { ask, command, press } from '../../../src/interfaces/discord/test-support/discord-interactions.js';
 import { chunkHolding, DM_QUERY, HELEN_SAID, storedChunks } from './link-steps.js';
@@ -15,6 +15,7 @@ import {
   recallInTelegramDm,
   type Replica,
   saveFromTelegram,
+  TELEGRAM,
   until,
 } from './people-world.js';
 import { pointsHolding, readAllPoints } from './store-points.js';
@@ -161,4 +162,31 @@ export async function measureOtherReplica(
     until(probeDm, deadlineMs, "the other replica's DM recall widened to her Discord DM"),
   ]);
   return { namedMs: named.value, widenedMs: widened.value };
+}
+
+/**
+ * Her Telegram account unlinks itself (the Hermes plugin's key vouches for it): DM recall narrows at once on
+ * both platforms. The owner then links it back, and recall widens again.
+ */
+export async function assertUnlinkNarrows(world: PeopleWorld, id: string): Promise<void> {
+  const unlinked = await call(
+    world.a,
+    'DELETE',
+    `/bots/mythos/people/${id}/accounts`,
+    { account: { user_id: TELEGRAM } },
+    hermesKey,
+  );
+  assert.equal(unlinked.status, 200, JSON.stringify(unlinked.json));
+  assert.doesNotMatch((await recallInTelegramDm(world.a, DM_QUERY)).join('\n'), /locker code/);
+  assert.doesNotMatch(await recallInDiscordDm(world, DM_QUERY), /grey cat/);
+
+  const relinked = await call(
+    world.a,
+    'PATCH',
+    `/bots/mythos/people/${id}`,
+    { add: [{ user_id: TELEGRAM }] },
+    ownerKey,
+  );
+  assert.equal(relinked.status, 200, JSON.stringify(relinked.json));
+  assert.match((await recallInTelegramDm(world.a, DM_QUERY)).join('\n'), /locker code/);
 }
