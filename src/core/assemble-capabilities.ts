@@ -11,6 +11,7 @@ import { dropStalePartsOf } from '../parts/drop-stale-parts.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { PeopleNamesFor } from '../people/people-names.js';
+import type { PersonSpeakerNames } from '../retrieval/person-speaker-filter.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
@@ -34,6 +35,14 @@ export interface CapabilityParts {
 
 export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities {
   const { store, journal, collections, guard, partsGuard, writer, logger } = parts;
+  // A person speaks under their one name, and in SillyTavern's points under their personas' names: recall by
+  // person and the viewer's person filter select the same points.
+  const personSpeakerNames: PersonSpeakerNames = async (botName, id) => {
+    const person = await journal.people.get(botName, id);
+    if (person === undefined) return undefined;
+    const personas = person.accounts.filter((a) => a.kind === 'persona').map((a) => a.value);
+    return [person.name, ...personas];
+  };
   return {
     retrieve: async (bot, request, signal, asker) =>
       retrieveMemories(
@@ -64,13 +73,7 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
             ]);
             return { own, person: all };
           },
-          // A person speaks under their one name, and in SillyTavern's points under their personas' names.
-          personSpeakerNames: async (botName, id) => {
-            const person = await journal.people.get(botName, id);
-            if (person === undefined) return undefined;
-            const personas = person.accounts.filter((a) => a.kind === 'persona').map((a) => a.value);
-            return [person.name, ...personas];
-          },
+          personSpeakerNames,
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
         },
         bot,
@@ -96,6 +99,7 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
       journal,
       embedderFor: (collection) => collections.embedderFor(collection),
       guard,
+      personSpeakerNames,
     }),
   };
 }

@@ -13,6 +13,7 @@ import {
   withoutSource,
 } from '../store/store-filters.js';
 import { TIMELINE_KEY } from '../store/timeline-index.js';
+import { isCleanText, NOT_CLEAN_TEXT } from '../wire/clean-text.js';
 
 /** Which points a timeline, a count or a bulk forget covers. Every field narrows. */
 export interface TimelineFilter {
@@ -33,6 +34,13 @@ export interface TimelineFilter {
   readonly fromMs?: number;
   /** Unix ms, exclusive: the end of the `to` day (UTC). */
   readonly toMs?: number;
+  /** A person of the bot (their id): points where they speak, as `/retrieve { person }` selects them. */
+  readonly person?: string;
+  /**
+   * The store's filter for `person` (the names they speak under), which needs the journal: the viewer's backend
+   * sets it (withPersonSpeakers) before any read, and toStoreFilter refuses a `person` without it.
+   */
+  readonly personSpeakers?: StoreFilter;
 }
 
 const DAY_MS = 86_400_000;
@@ -73,7 +81,18 @@ function readDay(params: URLSearchParams, name: string): number | undefined {
   return ms;
 }
 
-/** Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, undated, from, to. */
+/** A person id as `/retrieve` takes it: well-formed text (Postgres refuses a NUL). */
+function readPerson(params: URLSearchParams): string | undefined {
+  const person = readText(params, 'person');
+  if (person !== undefined && !isCleanText(person))
+    throw new ValidationError('person', `person: ${NOT_CLEAN_TEXT}`);
+  return person;
+}
+
+/**
+ * Reads the filter from query parameters: source, kind, speaker, text, channel_id, guild_id, dm, undated, from,
+ * to, person.
+ */
 export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
   const source = readText(params, 'source', true);
   const kind = readChoice(params, 'kind', ['sillytavern', 'memory-pool'] as const);
@@ -88,6 +107,7 @@ export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
   const undated = readChoice(params, 'undated', ['only', 'exclude'] as const);
   const fromMs = readDay(params, 'from');
   const to = readDay(params, 'to');
+  const person = readPerson(params);
   const toMs = to === undefined ? undefined : to + DAY_MS;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) {
     throw new ValidationError('to', 'to: the last day must not be before from');
@@ -109,6 +129,7 @@ export function parseTimelineFilter(params: URLSearchParams): TimelineFilter {
     ...(undated === undefined ? {} : { undated }),
     ...(fromMs === undefined ? {} : { fromMs }),
     ...(toMs === undefined ? {} : { toMs }),
+    ...(person === undefined ? {} : { person }),
   };
 }
 
@@ -124,6 +145,10 @@ export const timestampBelow = (ms: number): StoreCondition => inRange(TIMELINE_K
 
 /** The store's payload filter for `filter`, narrowed by `extra` too; undefined when nothing narrows. */
 export function toStoreFilter(filter: TimelineFilter, extra?: StoreFilter): StoreFilter | undefined {
+  // A person read as "no filter" would show (and a bulk forget would take) everyone's points.
+  if (filter.person !== undefined && filter.personSpeakers === undefined) {
+    throw new Error('a timeline filter by person reached the store before its names were read');
+  }
   const must: StoreCondition[] = [];
   const mustNot: StoreCondition[] = [];
   const isDm = matchValue('isDm', true);
@@ -146,5 +171,5 @@ export function toStoreFilter(filter: TimelineFilter, extra?: StoreFilter): Stor
       }),
     );
   }
-  return joinFilters(extra, combineConditions(must, mustNot));
+  return joinFilters(extra, filter.personSpeakers, combineConditions(must, mustNot));
 }

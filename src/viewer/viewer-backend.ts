@@ -19,6 +19,7 @@ import type {
   TimelinePageResponse,
 } from '../wire/viewer.js';
 import { decodeCursor, encodeCursor } from './timeline-cursor.js';
+import { readPersonFilter, type PersonSpeakerNames } from '../retrieval/person-speaker-filter.js';
 import { type TimelineFilter, toStoreFilter } from './timeline-filter.js';
 import { readTimelinePage } from './timeline-pages.js';
 import { toPointMessage, toTimelinePoint } from './to-timeline-point.js';
@@ -30,6 +31,8 @@ export interface ViewerBackendDeps {
   /** The chunk embedder of the model recorded for a collection, which embeds an edited SillyTavern point. */
   embedderFor(collection: string): Promise<Embedder>;
   readonly guard: CollectionGuard;
+  /** The names a person of the bot speaks under (as `/retrieve { person }` reads them), for the person filter. */
+  readonly personSpeakerNames: PersonSpeakerNames;
 }
 
 export interface ViewerBackend {
@@ -64,8 +67,15 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
     return record;
   };
 
+  /** The filter with its person's speaker names read (a 400 naming `person` for one the bot does not have). */
+  const withPersonSpeakers = async (bot: BotConfig, filter: TimelineFilter): Promise<TimelineFilter> => {
+    const speakers = await readPersonFilter(deps.personSpeakerNames, bot, filter.person);
+    return speakers === undefined ? filter : { ...filter, personSpeakers: speakers };
+  };
+
   return {
-    async timeline(bot, filter, page) {
+    async timeline(bot, asked, page) {
+      const filter = await withPersonSpeakers(bot, asked);
       const from = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
       const [read, total] = await Promise.all([
         readTimelinePage(store, bot.collection, filter, page.limit, from),
@@ -86,7 +96,8 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
       return { point: toTimelinePoint(record), messages: messages.map(toPointMessage) };
     },
 
-    async forgetSelection(bot, filter, { sources, unsourced }) {
+    async forgetSelection(bot, asked, { sources, unsourced }) {
+      const filter = await withPersonSpeakers(bot, asked);
       const unsourcedPointIds: StoredPointId[] = [];
       if ((await store.describeCollection(bot.collection)) === undefined) {
         return {

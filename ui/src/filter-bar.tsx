@@ -1,5 +1,6 @@
 /** @module The timeline's filter form; applying it rewrites the URL, so the view can be bookmarked. */
 import { formatCount } from './format.js';
+import type { PersonChoice } from './people-choices.js';
 import type { SourceCount } from './source-counts.js';
 import type { Filter } from './url-state.js';
 
@@ -18,7 +19,13 @@ function SourceField(props: { value: string | undefined; sources: readonly Sourc
   return (
     <label class="field">
       Source
-      <input name="source" value={value ?? ''} list="source-choices" placeholder="any source" autocomplete="off" />
+      <input
+        name="source"
+        value={value ?? ''}
+        list="source-choices"
+        placeholder="any source"
+        autocomplete="off"
+      />
       {sources !== null && (
         <datalist id="source-choices">
           {sources.map((s) => (
@@ -32,9 +39,35 @@ function SourceField(props: { value: string | undefined; sources: readonly Sourc
   );
 }
 
+/**
+ * A person of the bot: the points where they speak (their one name on every linked account, and their
+ * persona's SillyTavern points), as `/retrieve { person }` selects them. A person no longer listed (unlinked
+ * since the URL was made) stays selectable by id, so the filter shown is the filter applied.
+ */
+function PersonField(props: { value: string | undefined; people: readonly PersonChoice[] }) {
+  const { value, people } = props;
+  const listed = value === undefined || people.some((p) => p.id === value);
+  return (
+    <label class="field">
+      Person
+      <select name="person" value={value ?? ''}>
+        <option value="">anyone</option>
+        {people.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+        {!listed && <option value={value}>{`not a person of this bot (${value})`}</option>}
+      </select>
+    </label>
+  );
+}
+
 export function FilterBar(props: {
   filter: Filter;
   sources: readonly SourceCount[] | null;
+  /** The bot's people (admin keys), else null: no person filter is offered. */
+  people: readonly PersonChoice[] | null;
   onApply: (filter: Filter) => void;
 }) {
   const { filter } = props;
@@ -80,6 +113,9 @@ export function FilterBar(props: {
         <summary>More filters{narrowing > 0 ? ` (${narrowing} set)` : ''}</summary>
         <div class="filter-grid">
           <SourceField value={filter.source} sources={props.sources} />
+          {props.people !== null && (props.people.length > 0 || filter.person !== undefined) && (
+            <PersonField value={filter.person} people={props.people} />
+          )}
           {TEXT_FIELDS.map(([name, label]) => (
             <label class="field" key={name}>
               {label}

@@ -11,6 +11,7 @@ import { FilterBar } from './filter-bar.js';
 import { type ForgetPlan, type ForgetTotals, planForgetMatching, planForgetPoint } from './forget-plans.js';
 import { formatCount, pointDay, pointDayKey } from './format.js';
 import { MemoryCard } from './memory-card.js';
+import { usePeopleChoices } from './people-choices.js';
 import { PointDetail } from './point-detail.js';
 import { PointEditor } from './point-editor.js';
 import { can, canEditPoint, canForgetPoint } from './session.js';
@@ -47,6 +48,7 @@ export function Timeline(props: {
   const [reloads, setReloads] = useState(0);
   const [forgets, setForgets] = useState(0);
   const sources = useSourceCounts(bot, who, forgets);
+  const people = usePeopleChoices(bot, who);
   const generation = useRef(0);
   const sentinel = useRef<HTMLDivElement>(null);
   const query = filterQuery(filter).toString();
@@ -126,7 +128,7 @@ export function Timeline(props: {
 
   return (
     <section aria-label="Timeline">
-      <FilterBar filter={filter} sources={sources} onApply={props.onFilter} />
+      <FilterBar filter={filter} sources={sources} people={people} onApply={props.onFilter} />
       <div class="summary">
         <p role="status" aria-live="polite">
           {total === null

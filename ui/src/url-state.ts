@@ -14,6 +14,7 @@ export const FILTER_KEYS = [
   'undated',
   'from',
   'to',
+  'person',
 ] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filter = Partial<Record<FilterKey, string>>;

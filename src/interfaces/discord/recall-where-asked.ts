@@ -8,10 +8,15 @@ import type { RecallScope } from '../../config/config-types.js';
 import { MAX_READABLE_CHANNEL_IDS, type RetrieveResponse } from '../../wire/retrieve-request.js';
 import type { DiscordMemory } from './discord-memory.js';
 
-/** A channel (or thread) in a server, or a DM (no guild). */
+/** A channel (or thread) in a server, or a DM (no guild), and who asks there. */
 interface RecallPlace {
   readonly guildId: string | null;
   readonly channelId: string;
+  /**
+   * The Discord user asking (who typed the command, or the message answered). In a DM it is named to
+   * `/retrieve`, so a person linked across platforms recalls their DMs on every platform (docs/people.md).
+   */
+  readonly askerId: string;
 }
 
 /**
@@ -37,7 +42,13 @@ export function recallWhereAsked(
   readableChannelIds: readonly string[] | undefined,
 ): Promise<RetrieveResponse> {
   if (place.guildId === null) {
-    return memory.retrieve({ ...query, channel_id: place.channelId, is_dm: true, scope });
+    return memory.retrieve({
+      ...query,
+      channel_id: place.channelId,
+      is_dm: true,
+      discord_user_id: place.askerId,
+      scope,
+    });
   }
   // The channel asked in is read by whoever asked (a private thread whose members the bot does not know too).
   const readable =

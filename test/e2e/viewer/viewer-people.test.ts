@@ -8,13 +8,20 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type TestService, startTestService } from '../../../src/service/test-support/start-test-service.js';
 import type { PeopleResponse } from '../../../src/wire/people.js';
+import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
+import { TEST_DIMENSIONS } from '../../../src/config/test-support/test-bot.js';
+import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import {
   SCREENSHOT_DIR,
   buildViewer,
   launchBrowser,
   seriousViolations,
   skipBrowser,
+  storeClient,
 } from './viewer-harness.js';
+
+const embedder = new HashingEmbedder({ dimensions: TEST_DIMENSIONS });
+const embed = async (text: string) => Array.from((await embedder.embed([text]))[0]!);
 
 const READER = 'people-reader-key-1234567890abcdef';
 
@@ -85,7 +92,39 @@ describe('the viewer People panel', { skip: skipBrowser }, () => {
     assert.deepEqual(await seriousViolations(page), []);
   });
 
+  test('the timeline filters by the person: the points where they speak, on every account', async () => {
+    await service.writer.runOnce({ flush: true });
+    // SillyTavern's point of someone else that names Anna in its text: the filter is by who speaks.
+    const text = '[2026-11-29]\nBob: I met Anna at the market.\nMythos: Say hello from me.';
+    await storeClient(service).upsert('mem_mythos', {
+      wait: true,
+      points: [{ id: 910_000, vector: await embed(text), payload: { ...sillyTavernPayload(text, 0), speakers: 'Bob, Mythos' } }],
+    });
+    await page.goto(`${service.url}/ui`);
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 3);
+    await page.click('summary:has-text("More filters")');
+    const [anna] = (await people(service)).people;
+    assert.deepEqual(
+      await page.$$eval('select[name=person] option', (options) => options.map((o) => o.textContent)),
+      ['anyone', 'Anna'],
+    );
+    await page.selectOption('select[name=person]', anna!.id);
+    await page.click('button:has-text("Apply")');
+    await page.waitForURL(new RegExp(`person=${anna!.id}`));
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 2);
+    assert.match((await page.textContent('.summary [role=status]')) ?? '', /^2 memories match/);
+    const cards = await page.$$eval('article.memory', (all) => all.map((card) => card.textContent ?? ''));
+    for (const card of cards) assert.match(card, /Anna: Anna wrote message (d1|t1)/);
+    assert.deepEqual(await seriousViolations(page), []);
+    // The bookmarked view opens filtered, with the person chosen.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('article.memory').length === 2);
+    assert.equal(await page.inputValue('select[name=person]'), anna!.id);
+  });
+
   test('renames, splits an account off, and unlinks the person (nothing forgotten)', async () => {
+    await page.goto(`${service.url}/ui?view=people`);
+    await page.waitForSelector('article.person h3:has-text("Anna")');
     await page.fill('article.person input', 'Anna Lima');
     await page.click('article.person button:has-text("Rename")');
     await status(page, 'Renamed to Anna Lima.');

@@ -89,7 +89,7 @@ export function attachCompanion(options: CompanionOptions): { readonly idle: () 
       const recalled = await recallWhereAsked(
         memory,
         recallScope,
-        message,
+        { guildId: message.guildId, channelId: message.channelId, askerId: message.author.id },
         {
           query_text: query,
           exclude_message_ids: recent.map((m) => m.id),

@@ -124,7 +124,7 @@ async function recall(interaction: ChatInputCommandInteraction, context: Command
   const response = await recallWhereAsked(
     context.memory,
     context.config.recallScope,
-    interaction,
+    { guildId: interaction.guildId, channelId: interaction.channelId, askerId: interaction.user.id },
     { query_text: interaction.options.getString('query', true), now: interaction.createdTimestamp },
     readable,
   );

@@ -4,9 +4,9 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Events } from 'discord.js';
-import type { DiscordConfig } from '../../../config/config-types.js';
+import type { BotConfig, DiscordConfig, MemoryPoolConfig } from '../../../config/config-types.js';
 import { startTestService, type TestService } from '../../../service/test-support/start-test-service.js';
-import { testBot } from '../../../config/test-support/test-bot.js';
+import { type TestBotOverrides, testBot } from '../../../config/test-support/test-bot.js';
 import type { DiscordConnection } from '../start-discord.js';
 import { type FakeDiscord, startFakeDiscord } from './fake-discord.js';
 
@@ -214,6 +214,12 @@ export async function startDiscordHarness(
     guild?: Record<string, unknown>;
     /** The data folder of a service stopped before (restart tests). */
     dir?: string;
+    /** Changes to the bot `mythos` (e.g. its recall scope). */
+    bot?: TestBotOverrides;
+    /** Bots beside `mythos` (Discord records for `mythos`, the first). */
+    otherBots?: readonly BotConfig[];
+    /** The rest of the config (e.g. `apiKeys`, a Postgres `journal`). */
+    config?: Partial<MemoryPoolConfig>;
   } = {},
 ): Promise<DiscordHarness> {
   const fake = await startFakeDiscord({
@@ -227,9 +233,11 @@ export async function startDiscordHarness(
       testBot('mythos', {
         speakerAliases: options.speakerAliases ?? {},
         retrieve: { limit: 20, scoreThreshold: -1, scope: 'global' },
+        ...options.bot,
       }),
+      ...(options.otherBots ?? []),
     ],
-    config: { discord: config },
+    config: { ...options.config, discord: config },
     ...(options.dir === undefined ? {} : { dir: options.dir }),
     discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
   });
