@@ -12,8 +12,17 @@ const LENGTH = 10;
 /** How long a code is valid. */
 export const LINK_CODE_TTL_MS = 10 * 60_000;
 
-/** Failed redeems one account may make within LINK_FAILURE_WINDOW_MS before it is refused with 429. */
+/**
+ * Failed redeems one account may make through one key within LINK_FAILURE_WINDOW_MS before it is refused
+ * with 429. Counted per key too, so another key's wrong guesses never lock the account out.
+ */
 export const MAX_FAILED_REDEEMS = 5;
+/**
+ * Failed redeems one key may make within the window, whatever accounts it names, before it is refused with
+ * 429: naming a new account for each guess gains nothing. Higher than the per-account limit because one
+ * interface key (Discord's, the Hermes plugin's) speaks for all its users, whose typos add up.
+ */
+export const MAX_FAILED_REDEEMS_PER_KEY = 30;
 export const LINK_FAILURE_WINDOW_MS = 60 * 60_000;
 
 /** A new code, `XXXXX-XXXXX`. */

@@ -7,13 +7,14 @@
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
-import type { AccountKey, PersonRow } from '../../journal/journal-people.js';
+import type { AccountKey, FailedRedeems, PersonRow } from '../../journal/journal-people.js';
 import { describeAccount, sameAccount, toAccountKey, toWireAccount } from '../../people/account-key.js';
 import {
   hashLinkCode,
   LINK_CODE_TTL_MS,
   LINK_FAILURE_WINDOW_MS,
   MAX_FAILED_REDEEMS,
+  MAX_FAILED_REDEEMS_PER_KEY,
   newLinkCode,
   normaliseLinkCode,
 } from '../../people/link-code.js';
@@ -211,8 +212,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       }
       const at = now();
       const since = at - LINK_FAILURE_WINDOW_MS;
-      if ((await journal.people.failedRedeems(bot, account, since)) >= MAX_FAILED_REDEEMS)
-        throw tooManyAttempts();
+      const attempt = { bot, account, caller: principal.kind === 'key' ? principal.key.name : 'open' };
+      refuseOverLimit(await journal.people.failedRedeems(attempt, since), 0);
       const code = await journal.people.useLinkCode(hashLinkCode(normalised), { bot, account }, at);
       const refusal =
         code === undefined
@@ -227,8 +228,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
                   ? 'has expired (a code lasts 10 minutes); ask for a new one'
                   : undefined;
       if (refusal !== undefined || code === undefined) {
-        const failures = await journal.people.noteFailedRedeem(bot, account, at, since);
-        if (failures > MAX_FAILED_REDEEMS) throw tooManyAttempts();
+        refuseOverLimit(await journal.people.noteFailedRedeem(attempt, at, since), 1);
         throw new ValidationError('code', `code: the code ${refusal}`);
       }
       const named = (await journal.people.seenAccounts(bot)).find((s) =>
@@ -281,11 +281,25 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
   };
 }
 
-function tooManyAttempts(): ValidationError {
-  return new ValidationError(
-    'account',
-    `account: ${MAX_FAILED_REDEEMS} wrong link codes within an hour from this account; wait an hour, then ask for a new code`,
-    'too_many_attempts',
-    429,
-  );
+/**
+ * 429 once the failures (`counted` of them this attempt's own) pass a limit: the account's through this key,
+ * or the key's over every account it names.
+ */
+function refuseOverLimit(failures: FailedRedeems, counted: 0 | 1): void {
+  if (failures.byAccount - counted >= MAX_FAILED_REDEEMS) {
+    throw new ValidationError(
+      'account',
+      `account: ${MAX_FAILED_REDEEMS} wrong link codes within an hour from this account; wait an hour, then ask for a new code`,
+      'too_many_attempts',
+      429,
+    );
+  }
+  if (failures.byCaller - counted >= MAX_FAILED_REDEEMS_PER_KEY) {
+    throw new ValidationError(
+      'code',
+      `code: ${MAX_FAILED_REDEEMS_PER_KEY} wrong link codes within an hour through this interface's key; wait an hour, then try again`,
+      'too_many_attempts',
+      429,
+    );
+  }
 }

@@ -2,15 +2,19 @@
 import type {
   AccountKey,
   DmChannel,
+  FailedRedeems,
   JournalPeople,
   LinkCodeRow,
   LinkConflict,
   PersonRow,
+  RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
 import {
   type AccountRow,
   canRedeem,
+  type FailureKey,
+  failureKeys,
   groupSeenAccounts,
   journaledUserIds,
   type PersonTableRow,
@@ -186,26 +190,24 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
-  noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number> {
+  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): Promise<FailedRedeems> {
     return this.#db.transaction(async (tx) => {
-      await tx.run('DELETE FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at < $4', [
-        bot,
-        account.kind,
-        account.value,
-        since,
-      ]);
-      await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
-        bot,
-        account.kind,
-        account.value,
-        now,
-      ]);
-      return countFailures(tx, bot, account, since);
+      // Every bot's stale failures: rows only come in here, so the table holds one window at most.
+      await tx.run('DELETE FROM link_failures WHERE at < $1', [since]);
+      for (const key of Object.values(failureKeys(attempt))) {
+        await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
+          attempt.bot,
+          key.kind,
+          key.value,
+          now,
+        ]);
+      }
+      return countFailures(tx, attempt, since);
     });
   }
 
-  failedRedeems(bot: string, account: AccountKey, since: number): Promise<number> {
-    return countFailures(this.#db, bot, account, since);
+  failedRedeems(attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
+    return countFailures(this.#db, attempt, since);
   }
 
   async #read(db: PgSession, bot: string, id: string | undefined): Promise<PersonRow[]> {
@@ -255,15 +257,16 @@ async function linkAccounts(
   }
 }
 
-async function countFailures(
-  db: PgSession,
-  bot: string,
-  account: AccountKey,
-  since: number,
-): Promise<number> {
-  const row = await db.row<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
-    [bot, account.kind, account.value, since],
-  );
-  return row?.n ?? 0;
+async function countFailures(db: PgSession, attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
+  const keys = failureKeys(attempt);
+  const n = async (key: FailureKey) =>
+    Number(
+      (
+        await db.row<{ n: number }>(
+          'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
+          [attempt.bot, key.kind, key.value, since],
+        )
+      )?.n ?? 0,
+    );
+  return { byAccount: await n(keys.byAccount), byCaller: await n(keys.byCaller) };
 }

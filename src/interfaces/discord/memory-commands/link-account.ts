@@ -43,7 +43,10 @@ export async function linkAccount(
 function refusalInWords(error: unknown): string | undefined {
   if (!(error instanceof MemoryPoolError)) return undefined;
   if (error.code === 'too_many_attempts') {
-    return 'Too many wrong codes from your account within an hour: wait an hour, then ask for a new code.';
+    // `account`: this user's own wrong codes; otherwise the wrong codes of everyone linking through Discord.
+    return error.field === 'account'
+      ? 'Too many wrong codes from your account within an hour: wait an hour, then ask for a new code.'
+      : 'Too many wrong codes were tried on Discord within an hour: wait an hour, then try again.';
   }
   if (error.code === 'account_linked') {
     return `One of these accounts is already linked to someone else (${stripField(error.message)}). Ask the owner to unlink it first.`;
