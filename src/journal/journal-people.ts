@@ -103,6 +103,8 @@ export interface JournalPeople {
 
   /** Stores a new code's hash, and drops codes that expired a day ago or more. */
   saveLinkCode(row: LinkCodeRow, now: number): Promise<void>;
+  /** The code as stored (undefined: no such code), changing nothing: what its issuer may ask about it. */
+  getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined>;
   /**
    * Reads the code and, when it can be redeemed by `redeemer` (same bot, unused, expires_at > now, another
    * account than the one that asked for it), marks it used at `now`, once even with two replicas at the same

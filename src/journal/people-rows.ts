@@ -157,3 +157,23 @@ export interface FailureKey {
   readonly kind: 'account' | 'caller';
   readonly value: string;
 }
+
+/** A link_codes row as both backends select it. */
+export interface LinkCodeTableRow {
+  readonly bot: string;
+  readonly kind: AccountKey['kind'];
+  readonly value: string;
+  readonly expires_at: number;
+  readonly used_at: number | null;
+}
+
+/** The port's shape of a link_codes row. */
+export function toLinkCode(codeHash: string, row: LinkCodeTableRow): LinkCodeRow {
+  return {
+    codeHash,
+    bot: row.bot,
+    account: { kind: row.kind, value: row.value },
+    expiresAt: Number(row.expires_at),
+    usedAt: row.used_at === null ? null : Number(row.used_at),
+  };
+}

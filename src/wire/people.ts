@@ -67,6 +67,9 @@ export const redeemLinkCodeSchema = z.object({
   account: accountSchema,
 });
 
+/** POST /bots/{bot}/link-codes/status: the code, asked about by the account that asked for it. */
+export const linkCodeStatusSchema = redeemLinkCodeSchema;
+
 /**
  * An account as a client names it: a Discord user (`discord_user_id`), any other platform's user id as the
  * Hermes plugin sends it (`user_id`, platform-qualified: `telegram:5678`; `discord:1234` is the Discord user
@@ -128,6 +131,23 @@ export interface LinkCodeResponse {
 export interface RedeemLinkCodeRequest {
   readonly code: string;
   readonly account: WireAccount;
+}
+
+/** POST /bots/{bot}/link-codes/status. */
+export interface LinkCodeStatusRequest {
+  readonly code: string;
+  readonly account: WireAccount;
+}
+
+/**
+ * What became of a code: `waiting` (not said yet), `redeemed` (said on another account: `person` is who the
+ * asking account is now linked to, by id and name, while it still is), `expired` (10 minutes passed unsaid).
+ */
+export interface LinkCodeStatusResponse {
+  readonly status: 'waiting' | 'redeemed' | 'expired';
+  readonly expires_at: string;
+  readonly redeemed_at?: string;
+  readonly person?: { readonly id: string; readonly name: string };
 }
 
 /** DELETE /bots/{bot}/people/{id}/accounts. */

@@ -17,9 +17,11 @@ import {
   failureKeys,
   groupSeenAccounts,
   journaledUserIds,
+  type LinkCodeTableRow,
   type PersonTableRow,
   type SeenRow,
   sortDmChannels,
+  toLinkCode,
   toPeople,
 } from '../people-rows.js';
 import type { PgSession } from './postgres-session.js';
@@ -157,6 +159,14 @@ export class PostgresPeople implements JournalPeople {
         usedAt,
       ]);
     });
+  }
+
+  async getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined> {
+    const row = await this.#db.row<LinkCodeTableRow>(
+      'SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1',
+      [codeHash],
+    );
+    return row === undefined ? undefined : toLinkCode(codeHash, row);
   }
 
   useLinkCode(

@@ -20,9 +20,11 @@ import {
   failureKeys,
   groupSeenAccounts,
   journaledUserIds,
+  type LinkCodeTableRow,
   type PersonTableRow,
   type SeenRow,
   sortDmChannels,
+  toLinkCode,
   toPeople,
 } from '../people-rows.js';
 
@@ -130,6 +132,13 @@ export class SqlitePeople {
     this.#db
       .prepare('UPDATE link_codes SET used_at = NULL WHERE code_hash = ? AND used_at = ?')
       .run(codeHash, usedAt);
+  }
+
+  getLinkCode(codeHash: string): LinkCodeRow | undefined {
+    const row = this.#db
+      .prepare('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = ?')
+      .get(codeHash) as LinkCodeTableRow | undefined;
+    return row === undefined ? undefined : toLinkCode(codeHash, row);
   }
 
   useLinkCode(

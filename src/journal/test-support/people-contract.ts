@@ -203,6 +203,8 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 500), code);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 600), { ...code, usedAt: 500 });
     assert.equal(await a.people.useLinkCode('unknown', redeemer, 600), undefined);
+    assert.deepEqual(await b.people.getLinkCode(code.codeHash), { ...code, usedAt: 500 });
+    assert.equal(await b.people.getLinkCode('unknown'), undefined);
     // A release names the moment of its own use: another moment leaves the code used; its own gives it back.
     await b.people.releaseLinkCode(code.codeHash, 600);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), { ...code, usedAt: 500 });

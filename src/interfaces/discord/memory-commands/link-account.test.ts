@@ -42,7 +42,10 @@ describe('/memory link', () => {
     assert.equal(given.status, 201);
     const { callback, edit } = await ask(h, link(SAM, given.json.code.toLowerCase()));
     assert.equal(callback?.data?.flags, EPHEMERAL);
-    assert.match(edit?.content ?? '', /^Linked: .* one person, .* as slack:T1-U2\.$/);
+    assert.match(
+      edit?.content ?? '',
+      /^Linked: .* one person, \*\*slack:T1-U2\*\*, here and as your other account\.$/,
+    );
     const sam = (await people()).people.find((p) => p.accounts.some((a) => a.discord_user_id === SAM.id));
     assert.deepEqual(sam?.accounts.length, 2);
   });
