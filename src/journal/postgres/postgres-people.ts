@@ -88,12 +88,11 @@ export class PostgresPeople implements JournalPeople {
   ): Promise<LinkConflict | boolean> {
     try {
       return await this.#db.transaction(async (tx) => {
-        // Locks the person, so a concurrent remove cannot leave links to a person that is gone.
-        const updated = await tx.run(
+        if (!(await lockPerson(tx, bot, id))) return false;
+        await tx.run(
           'UPDATE people SET name = coalesce($3, name), updated_at = $4 WHERE bot = $1 AND person_id = $2',
           [bot, id, change.name ?? null, now],
         );
-        if (updated === 0) return false;
         for (const account of change.remove ?? []) {
           await tx.run(
             'DELETE FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3 AND person_id = $4',
@@ -111,6 +110,8 @@ export class PostgresPeople implements JournalPeople {
 
   remove(bot: string, id: string): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
+      // Before its links: an update holding the person commits its links first, and they go too.
+      if (!(await lockPerson(tx, bot, id))) return false;
       await tx.run('DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2', [bot, id]);
       return (await tx.run('DELETE FROM people WHERE bot = $1 AND person_id = $2', [bot, id])) > 0;
     });
@@ -235,6 +236,19 @@ export class PostgresPeople implements JournalPeople {
       return toPeople(people, accounts);
     });
   }
+}
+
+/**
+ * Locks the person's row for the rest of the transaction (false: no such person). Every change to a person
+ * takes it first, so a remove and an update of one person run one after the other: otherwise a remove could
+ * delete the links, an update add one, and the remove then drop the person, leaving a link to nobody.
+ */
+async function lockPerson(tx: PgSession, bot: string, id: string): Promise<boolean> {
+  const row = await tx.row<{ person_id: string }>(
+    'SELECT person_id FROM people WHERE bot = $1 AND person_id = $2 FOR UPDATE',
+    [bot, id],
+  );
+  return row !== undefined;
 }
 
 /**
