@@ -10,6 +10,7 @@ import { httpUrl, integer, section, secret, text, webOrigin } from './config-fie
 import { discordSchema } from './discord-schema.js';
 import { embeddingSchema } from './embedding-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { peopleSchema } from './people-schema.js';
 
 const PORT_FIX = 'Set a free TCP port.';
 
@@ -136,6 +137,8 @@ export const configSchema = section({
    * @default one bot `default`, selfSpeaker `Assistant`
    */
   bots: botsSchema.prefault(DEFAULT_BOTS),
+  /** Who may vouch for whose accounts when people link them (docs/people.md). */
+  people: peopleSchema.prefault({}),
   /**
    * A Discord bot account that `serve` connects to the pool (docs/interfaces.md, Discord).
    * @default absent: no Discord connection

@@ -5,6 +5,7 @@
  * later) call these, never the journal.
  */
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AccountKey } from '../../journal/journal-people.js';
@@ -28,13 +29,15 @@ import type { BotCollections } from '../bot-collections.js';
 import { hideLinkedPerson, toCallerPerson } from './caller-person.js';
 import { describeLinkCodeStatus } from './link-code-status.js';
 import { noteWrongCode, refuseWhenLimited, toRedeemAttempt } from './redeem-limits.js';
-import { requireVouch } from './vouch-account.js';
+import { readVouchers, requireVouch } from './vouch-account.js';
 
 export interface PeopleOperationsDeps {
   readonly collections: BotCollections;
   readonly journal: Journal;
   /** The clock (tests move it past a code's 10 minutes). */
   readonly now?: () => number;
+  /** The service's config: `people.vouchers` (absent: the default). */
+  readonly config?: Pick<MemoryPoolConfig, 'people'>;
   /** Rewrites the stored chunks of the accounts a change touched (src/people/rename-scheduler.ts). */
   readonly renames?: RenameScheduler | undefined;
 }
@@ -90,6 +93,7 @@ export { toWirePerson };
 export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperations {
   const { collections, journal } = deps;
   const now = deps.now ?? Date.now;
+  const vouchers = readVouchers(deps.config);
   const admin = (principal: Principal, botName: string) => {
     const bot = collections.configured(botName);
     authorize(principal, { operation: 'admin', bot: bot.name });
@@ -106,7 +110,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       bot: bot.name,
       source: principalSource(principal) ?? bot.defaultSource,
     });
-    for (const account of accounts) requireVouch(principal, account);
+    for (const account of accounts) requireVouch(principal, account, vouchers);
     return bot.name;
   };
   const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
