@@ -3,10 +3,10 @@
  * runs it after `${VAR}` interpolation and the environment overrides; nothing else applies defaults.
  */
 import { z } from 'zod';
-import type { StoreConfig } from './config-types.js';
 import { apiKeySchema } from './api-key-schema.js';
 import { botsSchema } from './bot-schema.js';
-import { httpUrl, integer, section, secret, text, webOrigin } from './config-fields.js';
+import { httpUrl, integer, secret, section, text, webOrigin } from './config-fields.js';
+import type { StoreConfig } from './config-types.js';
 import { discordSchema } from './discord-schema.js';
 import { embeddingSchema } from './embedding-schema.js';
 import { journalSchema } from './journal-schema.js';

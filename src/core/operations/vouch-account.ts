@@ -4,10 +4,10 @@
  * allows (`people.vouchers`, people/account-vouchers), so an `api` key cannot claim to be someone's Telegram or Discord account.
  */
 import { type Principal, principalSource } from '../../auth/api-key-auth.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
+import { DEFAULT_VOUCHERS } from '../../config/people-schema.js';
 import { AuthError } from '../../errors/memory-pool-error.js';
 import type { AccountKey } from '../../journal/journal-people.js';
-import { DEFAULT_VOUCHERS } from '../../config/people-schema.js';
-import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { sourceMayVouch, type Vouchers, vouchingSources } from '../../people/account-vouchers.js';
 
 /** The service's `people.vouchers` (the default for a config built by hand). */
