@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { hashLinkCode, newLinkCode, normaliseLinkCode } from '../../people/link-code.js';
 import { createJsonCaller } from '../test-support/call-json.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../test-support/fake-service-deps.js';
 import { discordKey, hermesKey, ownerKey } from '../test-support/test-api-keys.js';
@@ -40,6 +41,22 @@ describe('link code status and what interface keys see of a person', () => {
     assert.deepEqual(learnt.json.person, { id: redeemed.json.id, name: redeemed.json.name });
     assert.ok(Date.parse(learnt.json.redeemed_at) <= Date.now());
     assert.equal((await status('12345', anna)).json.error.field, 'code');
+  });
+
+  test('a code left unsaid past its 10 minutes is expired', async () => {
+    const code = newLinkCode();
+    await fake.journal.people.saveLinkCode(
+      {
+        codeHash: hashLinkCode(normaliseLinkCode(code)!),
+        bot: 'mythos',
+        account: { kind: 'user', value: 'discord:7201' },
+        expiresAt: Date.now() - 1,
+        usedAt: null,
+      },
+      Date.now(),
+    );
+    const expired = await status(code, { discord_user_id: '7201' });
+    assert.deepEqual([expired.status, expired.json.status], [200, 'expired']);
   });
 
   test('a 409 on a redeem names no other person to an interface key; the owner sees who', async () => {
