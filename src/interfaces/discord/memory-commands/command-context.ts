@@ -3,8 +3,8 @@ import type { DiscordConfig } from '../../../config/config-types.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { DiscordMemory } from '../discord-memory.js';
 import type { DiscordState } from '../discord-state.js';
-import type { LinkCodeWatches } from './link-code-watches.js';
 import type { RecordingRules } from '../recording-rules.js';
+import type { LinkCodeWatches } from './link-code-watches.js';
 
 export interface CommandContext {
   readonly memory: DiscordMemory;
