@@ -6,6 +6,9 @@ import type { Journal } from '../../journal/journal.js';
 import type { LinkCodeRow } from '../../journal/journal-people.js';
 import type { LinkCodeStatusResponse } from '../../wire/people.js';
 
+/** How long after a code is marked used its link may still be on its way. */
+const LINK_SETTLE_MS = 10_000;
+
 /** The status of `code` at `at` (the caller has checked it is the asking account's code). */
 export async function describeLinkCodeStatus(
   journal: Journal,
@@ -15,6 +18,9 @@ export async function describeLinkCodeStatus(
   const expires_at = new Date(code.expiresAt).toISOString();
   if (code.usedAt === null) return { status: code.expiresAt <= at ? 'expired' : 'waiting', expires_at };
   const person = await journal.people.personOf(code.bot, code.account);
+  // A redeem marks the code used, then links: read in between, the link is still being made. (Linked to
+  // nobody long after: unlinked since, and the answer says redeemed without a person.)
+  if (person === undefined && at - code.usedAt < LINK_SETTLE_MS) return { status: 'waiting', expires_at };
   return {
     status: 'redeemed',
     expires_at,

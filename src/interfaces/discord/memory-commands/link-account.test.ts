@@ -100,6 +100,18 @@ describe('/memory link', () => {
     );
   });
 
+  test('an account linked to someone else is refused naming nobody', async () => {
+    const zed = { id: '500000000000000006', username: 'zed', global_name: 'Zed' };
+    await h.service.post('/bots/mythos/people', { name: 'Dee', accounts: [{ user_id: 'telegram:dee' }] });
+    await h.service.post('/bots/mythos/people', { name: 'Zed', accounts: [{ discord_user_id: zed.id }] });
+    const given = await h.service.post('/bots/mythos/link-codes', { account: { user_id: 'telegram:dee' } });
+    const refused = await ask(h, link(zed, given.json.code));
+    assert.equal(
+      refused.edit?.content,
+      "One of these accounts is already linked to someone else: merging two people is the owner's call. Ask the owner to unlink it first.",
+    );
+  });
+
   test('after 5 wrong codes within an hour the caller is told to wait', async () => {
     const wrong = (n: number) => `ZZZZZ-ZZZZ${n}`;
     for (let n = 0; n < 4; n += 1) {

@@ -55,7 +55,8 @@ function refusalInWords(error: unknown): string | undefined {
       : 'Too many wrong codes were tried on Discord within an hour: wait an hour, then try again.';
   }
   if (error.code === 'account_linked') {
-    return `One of these accounts is already linked to someone else (${stripField(error.message)}). Ask the owner to unlink it first.`;
+    // The service names nobody to an interface key (only the owner sees who holds an account).
+    return "One of these accounts is already linked to someone else: merging two people is the owner's call. Ask the owner to unlink it first.";
   }
   if (error.status === 400 && error.field === 'code') {
     const reason = stripField(error.message).replace(/^the code /, '');
