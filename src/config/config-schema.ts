@@ -137,7 +137,7 @@ export const configSchema = section({
    * @default one bot `default`, selfSpeaker `Assistant`
    */
   bots: botsSchema.prefault(DEFAULT_BOTS),
-  /** Who may vouch for whose accounts when people link them (docs/people.md). */
+  // Who may vouch for whose accounts when people link them (people-schema.ts documents its key).
   people: peopleSchema.prefault({}),
   /**
    * A Discord bot account that `serve` connects to the pool (docs/interfaces.md, Discord).
