@@ -4,6 +4,7 @@
  * stored, so a journal read (a backup, an export) never yields a code that still works.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { ValidationError } from '../errors/memory-pool-error.js';
 
 /** Crockford's base32: no I, L, O or U, so 1/I/L and 0/O cannot be confused. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -40,6 +41,18 @@ export function newLinkCode(): string {
 export function normaliseLinkCode(typed: string): string | undefined {
   const plain = typed.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   return plain.length === LENGTH && [...plain].every((c) => ALPHABET.includes(c)) ? plain : undefined;
+}
+
+/** The code as typed, normalised; a 400 on `code` when it cannot be one. */
+export function requireLinkCode(typed: string): string {
+  const normalised = normaliseLinkCode(typed);
+  if (normalised === undefined) {
+    throw new ValidationError(
+      'code',
+      'code: expected the 10-character code the other interface gave, like ABCDE-FGHJK',
+    );
+  }
+  return normalised;
 }
 
 /** What the journal keeps of a normalised code. */

@@ -10,7 +10,13 @@ import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AccountKey } from '../../journal/journal-people.js';
 import { describeAccount, sameAccount, toAccountKey, toWireAccount } from '../../people/account-key.js';
-import { hashLinkCode, LINK_CODE_TTL_MS, newLinkCode, normaliseLinkCode } from '../../people/link-code.js';
+import {
+  hashLinkCode,
+  LINK_CODE_TTL_MS,
+  newLinkCode,
+  normaliseLinkCode,
+  requireLinkCode,
+} from '../../people/link-code.js';
 import { createPerson, linkAccounts, requirePerson, updatePerson } from '../../people/people-directory.js';
 import type { RenameScheduler } from '../../people/rename-scheduler.js';
 import type {
@@ -30,6 +36,7 @@ import { hideLinkedPerson, toCallerPerson } from './caller-person.js';
 import { describeLinkCodeStatus } from './link-code-status.js';
 import { noteWrongCode, refuseWhenLimited, toRedeemAttempt } from './redeem-limits.js';
 import { readVouchers, requireVouch } from './vouch-account.js';
+import { toWirePerson } from './wire-person.js';
 
 export interface PeopleOperationsDeps {
   readonly collections: BotCollections;
@@ -84,10 +91,6 @@ export interface PeopleOperations {
    */
   linkedDiscordUserIds(principal: Principal, botName: string): Promise<string[]>;
 }
-
-import { toWirePerson } from './wire-person.js';
-
-export { toWirePerson };
 
 /** Builds the people operations over the journal. */
 export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperations {
@@ -206,7 +209,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     async redeemLinkCode(principal, botName, request) {
       const account = toAccountKey(request.account);
       const bot = vouch(principal, botName, [account]);
-      const normalised = requireCodeFormat(request.code);
+      const normalised = requireLinkCode(request.code);
       const at = now();
       const attempt = toRedeemAttempt(principal, bot, account);
       await refuseWhenLimited(journal, attempt, at);
@@ -247,7 +250,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     async linkCodeStatus(principal, botName, request) {
       const account = toAccountKey(request.account);
       const bot = vouch(principal, botName, [account]);
-      const normalised = requireCodeFormat(request.code);
+      const normalised = requireLinkCode(request.code);
       const at = now();
       const attempt = toRedeemAttempt(principal, bot, account);
       await refuseWhenLimited(journal, attempt, at);
@@ -292,16 +295,4 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         .flatMap((account) => ('discord_user_id' in account ? [account.discord_user_id] : []));
     },
   };
-}
-
-/** The code as typed, normalised; a 400 on `code` when it cannot be one. */
-function requireCodeFormat(typed: string): string {
-  const normalised = normaliseLinkCode(typed);
-  if (normalised === undefined) {
-    throw new ValidationError(
-      'code',
-      'code: expected the 10-character code the other interface gave, like ABCDE-FGHJK',
-    );
-  }
-  return normalised;
 }

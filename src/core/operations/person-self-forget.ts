@@ -18,8 +18,8 @@ import type { ForgetResponse } from '../../wire/forget-request.js';
 import type { WireAccount, WirePerson } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
 import type { MemoryCapabilities } from './memory-capabilities.js';
-import { toWirePerson } from './people-operations.js';
 import { readVouchers, requireVouch } from './vouch-account.js';
+import { toWirePerson } from './wire-person.js';
 
 /** What a person's forget-me would remove: each linked account (as `describeAccount` names it) and its count. */
 export interface PersonForgetCount {
