@@ -41,6 +41,18 @@ describe('MemoryPoolClient against the service', () => {
   });
   after(() => service.close());
 
+  test('asks a link code, reads it waiting, redeems it, and reads it redeemed into the person', async () => {
+    const account = { discord_user_id: '8801' };
+    const given = await client.createLinkCode('mythos', { account });
+    assert.equal((await client.linkCodeStatus('mythos', { code: given.code, account })).status, 'waiting');
+    const person = await client.redeemLinkCode('mythos', {
+      code: given.code,
+      account: { user_id: 'telegram:8801' },
+    });
+    const status = await client.linkCodeStatus('mythos', { code: given.code, account });
+    assert.deepEqual([status.status, status.person?.id], ['redeemed', person.id]);
+  });
+
   test('saves a window, counts a re-sent window as duplicates, and recalls it after a flush', async () => {
     assert.deepEqual(await client.save({ bot: 'mythos', source: 'discord', messages: window }), {
       ok: true,

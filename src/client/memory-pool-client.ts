@@ -5,7 +5,14 @@ import type {
   ForgetRequest,
   ForgetResponse,
 } from '../wire/forget-request.js';
-import type { LinkCodeRequest, LinkCodeResponse, RedeemLinkCodeRequest, WirePerson } from '../wire/people.js';
+import type {
+  LinkCodeRequest,
+  LinkCodeResponse,
+  LinkCodeStatusRequest,
+  LinkCodeStatusResponse,
+  RedeemLinkCodeRequest,
+  WirePerson,
+} from '../wire/people.js';
 import type { RetrieveRequest, RetrieveResponse } from '../wire/retrieve-request.js';
 import type { SaveRequest, SaveResponse } from '../wire/save-request.js';
 import type { HealthResponse, ReadyResponse } from '../wire/service-status.js';
@@ -159,6 +166,21 @@ export class MemoryPoolClient {
       path: `/bots/${encodeURIComponent(bot)}/link-codes/redeem`,
       body: request,
       idempotent: false,
+      signal: options.signal,
+    });
+  }
+
+  /** What became of a code, asked by the account that asked for it: `waiting`, `redeemed` (into whom), `expired`. */
+  linkCodeStatus(
+    bot: string,
+    request: LinkCodeStatusRequest,
+    options: CallOptions = {},
+  ): Promise<LinkCodeStatusResponse> {
+    return sendRequest(this.#settings, {
+      method: 'POST',
+      path: `/bots/${encodeURIComponent(bot)}/link-codes/status`,
+      body: request,
+      idempotent: true,
       signal: options.signal,
     });
   }

@@ -3,13 +3,14 @@
  * runs it after `${VAR}` interpolation and the environment overrides; nothing else applies defaults.
  */
 import { z } from 'zod';
-import type { StoreConfig } from './config-types.js';
 import { apiKeySchema } from './api-key-schema.js';
 import { botsSchema } from './bot-schema.js';
-import { httpUrl, integer, section, secret, text, webOrigin } from './config-fields.js';
+import { httpUrl, integer, secret, section, text, webOrigin } from './config-fields.js';
+import type { StoreConfig } from './config-types.js';
 import { discordSchema } from './discord-schema.js';
 import { embeddingSchema } from './embedding-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { peopleSchema } from './people-schema.js';
 
 const PORT_FIX = 'Set a free TCP port.';
 
@@ -136,6 +137,8 @@ export const configSchema = section({
    * @default one bot `default`, selfSpeaker `Assistant`
    */
   bots: botsSchema.prefault(DEFAULT_BOTS),
+  // Who may vouch for whose accounts when people link them (people-schema.ts documents its key).
+  people: peopleSchema.prefault({}),
   /**
    * A Discord bot account that `serve` connects to the pool (docs/interfaces.md, Discord).
    * @default absent: no Discord connection

@@ -137,6 +137,11 @@ export interface MemoryPoolConfig {
     readonly maxMessagesPerSave: number;
     readonly maxTextChars: number;
   };
+  /**
+   * `people.vouchers`: platform (`discord`, `telegram`, `*` for the rest) → the key sources that may vouch for its
+   * users. Absent (a config built by hand, in tests): the default (config/people-schema.ts).
+   */
+  readonly people?: { readonly vouchers: Readonly<Record<string, readonly string[]>> };
   /** `GET /ready`: how long each check may take, and how long the embedder's answer is reused. */
   readonly readiness: { readonly timeoutMs: number; readonly embedderCacheMs: number };
   readonly bots: Readonly<Record<string, BotConfig>>;

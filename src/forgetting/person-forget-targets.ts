@@ -14,8 +14,11 @@ const DISCORD_PREFIX = 'discord:';
 const PAGE = 256;
 
 /**
- * The person's messages, each once. A Discord account is found as the recorder saves it (the bare id, source
- * `discord`) and as the Hermes plugin does (`discord:<id>`); a persona by the name, with no user id.
+ * The person's messages, each once. A Discord account is found as the Hermes plugin names it (`discord:<id>`)
+ * and by its bare id in every source: Discord's recorder saves the bare id, and so does any client sending
+ * `discord_user_id` (the Hermes plugin on Discord), which the journal keeps as sent. A forget that missed
+ * those would break the promise that forget-me follows the person; a persona is found by the name, with no
+ * user id.
  */
 export async function findPersonTargets(
   journal: Journal,
@@ -34,12 +37,7 @@ export async function findPersonTargets(
     add(await journal.forgetting.findMatching(bot, { field: 'userId', value: account.value }));
     if (account.value.startsWith(DISCORD_PREFIX)) {
       const bare = account.value.slice(DISCORD_PREFIX.length);
-      // The bare id is the Discord account only where Discord's recorder saved it.
-      add(
-        (await journal.forgetting.findMatching(bot, { field: 'userId', value: bare })).filter(
-          (target) => target.source === 'discord',
-        ),
-      );
+      add(await journal.forgetting.findMatching(bot, { field: 'userId', value: bare }));
     }
   }
   return [...found.values()];

@@ -35,6 +35,7 @@ test('the service answers exactly these routes', () => {
     'PATCH /bots/:bot/people/:id',
     'POST /bots/:bot/link-codes',
     'POST /bots/:bot/link-codes/redeem',
+    'POST /bots/:bot/link-codes/status',
     'POST /bots/:bot/people',
     'POST /forget',
     'POST /mcp',

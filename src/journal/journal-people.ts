@@ -52,6 +52,23 @@ export interface LinkCodeRow {
   readonly usedAt: number | null;
 }
 
+/**
+ * One redeem attempt, for the rate limit: the account saying the code and the caller vouching for it (the API
+ * key's name; `open` without keys), so one key's wrong guesses neither spread over account names nor lock the
+ * account out of redeeming through another key.
+ */
+export interface RedeemAttempt {
+  readonly bot: string;
+  readonly account: AccountKey;
+  readonly caller: string;
+}
+
+/** Failed redeems within the window: by this account through this caller, and by this caller for any account. */
+export interface FailedRedeems {
+  readonly byAccount: number;
+  readonly byCaller: number;
+}
+
 /** Per-bot people. Writes are one transaction each and durable when they resolve. */
 export interface JournalPeople {
   list(bot: string): Promise<PersonRow[]>;
@@ -86,6 +103,8 @@ export interface JournalPeople {
 
   /** Stores a new code's hash, and drops codes that expired a day ago or more. */
   saveLinkCode(row: LinkCodeRow, now: number): Promise<void>;
+  /** The code as stored (undefined: no such code), changing nothing: what its issuer may ask about it. */
+  getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined>;
   /**
    * Reads the code and, when it can be redeemed by `redeemer` (same bot, unused, expires_at > now, another
    * account than the one that asked for it), marks it used at `now`, once even with two replicas at the same
@@ -101,8 +120,11 @@ export interface JournalPeople {
    * elsewhere), so the person can try again; a code used at another moment is left as it is.
    */
   releaseLinkCode(codeHash: string, usedAt: number): Promise<void>;
-  /** Notes a failed redeem by `account` and answers how many it made since `since` (this one included). */
-  noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number>;
-  /** How many failed redeems `account` made since `since`. */
-  failedRedeems(bot: string, account: AccountKey, since: number): Promise<number>;
+  /**
+   * Notes a failed redeem and answers the failures since `since` (this one included); drops every failure
+   * older than `since` (of any bot), so the table holds one window's failures at most.
+   */
+  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): Promise<FailedRedeems>;
+  /** The failed redeems since `since` counted against `attempt`. */
+  failedRedeems(attempt: RedeemAttempt, since: number): Promise<FailedRedeems>;
 }

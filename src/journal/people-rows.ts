@@ -1,5 +1,12 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
-import type { AccountKey, DmChannel, LinkCodeRow, PersonRow, SeenAccount } from './journal-people.js';
+import type {
+  AccountKey,
+  DmChannel,
+  LinkCodeRow,
+  PersonRow,
+  RedeemAttempt,
+  SeenAccount,
+} from './journal-people.js';
 
 export interface PersonTableRow {
   readonly person_id: string;
@@ -129,4 +136,44 @@ export function groupSeenAccounts(rows: readonly SeenRow[]): SeenAccount[] {
   return [...groups.values()]
     .map((g) => ({ ...g, names: [...g.names].sort() }))
     .sort((a, b) => compareAccounts(a.account, b.account) || a.source.localeCompare(b.source));
+}
+
+/**
+ * The link_failures rows (kind, value) one failed redeem writes: one counting against the caller, one against
+ * the account through that caller. JSON keeps the caller and account apart whatever characters they hold.
+ */
+export function failureKeys(attempt: RedeemAttempt): { byAccount: FailureKey; byCaller: FailureKey } {
+  return {
+    byAccount: {
+      kind: 'account',
+      value: JSON.stringify([attempt.caller, attempt.account.kind, attempt.account.value]),
+    },
+    byCaller: { kind: 'caller', value: attempt.caller },
+  };
+}
+
+/** One counter of link_failures. */
+export interface FailureKey {
+  readonly kind: 'account' | 'caller';
+  readonly value: string;
+}
+
+/** A link_codes row as both backends select it. */
+export interface LinkCodeTableRow {
+  readonly bot: string;
+  readonly kind: AccountKey['kind'];
+  readonly value: string;
+  readonly expires_at: number;
+  readonly used_at: number | null;
+}
+
+/** The port's shape of a link_codes row. */
+export function toLinkCode(codeHash: string, row: LinkCodeTableRow): LinkCodeRow {
+  return {
+    codeHash,
+    bot: row.bot,
+    account: { kind: row.kind, value: row.value },
+    expiresAt: Number(row.expires_at),
+    usedAt: row.used_at === null ? null : Number(row.used_at),
+  };
 }

@@ -4,6 +4,7 @@
  * stored, so a journal read (a backup, an export) never yields a code that still works.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { ValidationError } from '../errors/memory-pool-error.js';
 
 /** Crockford's base32: no I, L, O or U, so 1/I/L and 0/O cannot be confused. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -12,8 +13,17 @@ const LENGTH = 10;
 /** How long a code is valid. */
 export const LINK_CODE_TTL_MS = 10 * 60_000;
 
-/** Failed redeems one account may make within LINK_FAILURE_WINDOW_MS before it is refused with 429. */
+/**
+ * Failed redeems one account may make through one key within LINK_FAILURE_WINDOW_MS before it is refused
+ * with 429. Counted per key too, so another key's wrong guesses never lock the account out.
+ */
 export const MAX_FAILED_REDEEMS = 5;
+/**
+ * Failed redeems one key may make within the window, whatever accounts it names, before it is refused with
+ * 429: naming a new account for each guess gains nothing. Higher than the per-account limit because one
+ * interface key (Discord's, the Hermes plugin's) speaks for all its users, whose typos add up.
+ */
+export const MAX_FAILED_REDEEMS_PER_KEY = 30;
 export const LINK_FAILURE_WINDOW_MS = 60 * 60_000;
 
 /** A new code, `XXXXX-XXXXX`. */
@@ -31,6 +41,18 @@ export function newLinkCode(): string {
 export function normaliseLinkCode(typed: string): string | undefined {
   const plain = typed.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   return plain.length === LENGTH && [...plain].every((c) => ALPHABET.includes(c)) ? plain : undefined;
+}
+
+/** The code as typed, normalised; a 400 on `code` when it cannot be one. */
+export function requireLinkCode(typed: string): string {
+  const normalised = normaliseLinkCode(typed);
+  if (normalised === undefined) {
+    throw new ValidationError(
+      'code',
+      'code: expected the 10-character code the other interface gave, like ABCDE-FGHJK',
+    );
+  }
+  return normalised;
 }
 
 /** What the journal keeps of a normalised code. */

@@ -6,20 +6,30 @@
 import type { BotConfig } from '../config/config-types.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { StoreFilter } from '../store/point-store.js';
-import { allOf, anyOf, isEmpty, matchText, noneOf } from '../store/store-filters.js';
+import { allOf, anyOf, isEmpty, matchText, matchValue, noneOf } from '../store/store-filters.js';
 
 /** The names a person speaks under in `bot`'s chunks; undefined when the bot has no person of that id. */
 export type PersonSpeakerNames = (bot: string, id: string) => Promise<readonly string[] | undefined>;
 
 /**
- * The filter for `person`, or undefined when the request names none. An unknown id (or another bot's person)
+ * What `/retrieve { person }` keeps: `filter` narrows the store's search, `keeps` checks each hit, since the
+ * store matches text only as a substring.
+ */
+export interface PersonMatch {
+  readonly filter: StoreFilter;
+  /** Whether one of the person's names is a whole speaker of the hit (not "Anna" inside "JoAnna"). */
+  keeps(hit: { readonly speakers?: string; readonly text: string }): boolean;
+}
+
+/**
+ * The match for `person`, or undefined when the request names none. An unknown id (or another bot's person)
  * is a 400 naming `person`, so a typo never reads as "this person said nothing".
  */
 export async function readPersonFilter(
   names: PersonSpeakerNames | undefined,
   bot: BotConfig,
   person: string | undefined,
-): Promise<StoreFilter | undefined> {
+): Promise<PersonMatch | undefined> {
   if (person === undefined) return undefined;
   const found = names === undefined ? undefined : await names(bot.name, person);
   if (found === undefined || found.length === 0) {
@@ -28,12 +38,24 @@ export async function readPersonFilter(
       `person: the bot "${bot.name}" has no person "${person.slice(0, 80)}" (a person belongs to one bot); GET /bots/${bot.name}/people lists them`,
     );
   }
-  // A chunk's `speakers` is "Anna, Mythos": a name is matched as text in it (a substring: the field has no text
-  // index). A part (it has a `chunkId`) carries no speakers, only its `Anna: …` lines.
-  const isPart = noneOf(isEmpty('chunkId'));
   const unique = [...new Set(found)];
-  return anyOf(
-    ...unique.map((name) => matchText('speakers', name)),
-    ...unique.map((name) => allOf(isPart, matchText('text', `${name}: `))),
-  );
+  // A chunk's text is "[date]\nAnna: …\nMythos: …": a line of Anna's starts after a newline and ends its name
+  // with ": ", which "Annabelle: " and "JoAnna: " do not match (the field has no text index, so this is a
+  // substring). A chunk of her alone is `speakers` "Anna" exactly. A part (it has a `chunkId`) holds lines
+  // without the date, its first at the very start: "Anna: " there also matches "JoAnna: ", which `keeps` drops.
+  const isPart = noneOf(isEmpty('chunkId'));
+  return {
+    filter: anyOf(
+      ...unique.map((name) => matchValue('speakers', name)),
+      ...unique.map((name) => matchText('text', `\n${name}: `)),
+      ...unique.map((name) => allOf(isPart, matchText('text', `${name}: `))),
+    ),
+    keeps: (hit) => {
+      const speakers =
+        hit.speakers !== undefined && hit.speakers !== ''
+          ? hit.speakers.split(',').map((speaker) => speaker.trim())
+          : hit.text.split('\n').map((line) => /^(.*?): /.exec(line)?.[1] ?? '');
+      return unique.some((name) => speakers.includes(name));
+    },
+  };
 }

@@ -26,6 +26,11 @@ export interface RecallContext {
    * count as this DM. Undefined (nobody linked) leaves every filter exactly as before.
    */
   readonly personDms?: readonly { readonly source: string; readonly channelId: string }[];
+  /**
+   * The sources this DM may have been saved by (the asking key's): a DM is a channel of one platform, and two
+   * platforms' channel ids can be equal. Undefined (no auth, or a key of every source): any source.
+   */
+  readonly dmSources?: readonly string[];
 }
 
 const isDmPoint = matchValue('isDm', true);
@@ -66,7 +71,12 @@ export function buildRecallFilter(
 /** The filter for `scope` seen from `context`; undefined = no filter. */
 export function buildScopeFilter(scope: RecallScope, context: RecallContext): StoreFilter | undefined {
   const isDm = context.isDm ?? (context.channelId !== undefined && context.guildId === undefined);
-  const sameDm = context.channelId === undefined ? undefined : matchValue('channelId', context.channelId);
+  const sameChannel =
+    context.channelId === undefined ? undefined : matchValue('channelId', context.channelId);
+  const sameDm =
+    sameChannel === undefined || context.dmSources === undefined
+      ? sameChannel
+      : allOf(sameChannel, matchAny('source', context.dmSources));
   // This DM, or (asked in a DM by a linked person) any DM of that person, each in the source that saved it.
   const personDms = isDm ? (context.personDms ?? []) : [];
   const ownDms =
@@ -106,7 +116,7 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
           ? isEmpty('guildId')
           : anyOf(isEmpty('guildId'), matchValue('guildId', context.guildId));
       const neutral = allOf(isEmpty('channelId'), notDm, ownGuildOrNone);
-      const own = isDm ? ownDms : sameDm;
+      const own = isDm ? ownDms : sameChannel;
       must.push(own ? anyOf(own, neutral) : neutral);
       break;
     }

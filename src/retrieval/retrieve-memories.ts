@@ -82,6 +82,8 @@ export interface RetrieveDeps {
 export interface RecallAsker {
   readonly source: string | undefined;
   readonly mayVouch: (account: AccountKey) => boolean;
+  /** The sources the request's own DM may have been saved by (the key's); undefined: any. */
+  readonly dmSources?: readonly string[] | undefined;
 }
 
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
@@ -132,7 +134,7 @@ async function recall(
   const time = resolveRecallTime(request, bot.timezone);
   const { window } = time;
   const personDms = await readAskerDms(deps, bot, request, asker);
-  const personFilter = await readPersonFilter(deps.personSpeakerNames, bot, request.person);
+  const person = await readPersonFilter(deps.personSpeakerNames, bot, request.person);
   const placeFilter = buildRecallFilter(
     bot.retrieve.scope,
     {
@@ -140,6 +142,7 @@ async function recall(
       ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
       ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
       ...(personDms === undefined ? {} : { personDms }),
+      ...(asker?.dmSources === undefined ? {} : { dmSources: asker.dmSources }),
     },
     {
       ...(request.scope ? { scope: request.scope } : {}),
@@ -147,7 +150,7 @@ async function recall(
       ...(request.readable_channel_ids ? { readableChannelIds: request.readable_channel_ids } : {}),
     },
   );
-  const scopeFilter = personFilter === undefined ? placeFilter : joinFilters(personFilter, placeFilter);
+  const scopeFilter = person === undefined ? placeFilter : joinFilters(person.filter, placeFilter);
   const defaultThreshold = request.score_threshold ?? bot.retrieve.scoreThreshold;
   // A precise window narrows, and is the question: its memories are recalled, most relevant first, however
   // little their words resemble the question's (no score threshold unless the request sets one). Bounds
@@ -249,6 +252,8 @@ async function recall(
     });
     return EMPTY;
   }
+  // The store matched the person's names as substrings: keep the hits where one is a whole speaker.
+  if (person !== undefined) candidates = candidates.filter((hit) => person.keeps(hit));
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
   const selected = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
   // Whichever ends first: `limit` hits, or the block's characters (unset: no character budget, as before).

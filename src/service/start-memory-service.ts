@@ -48,6 +48,7 @@ export interface MemoryServiceOptions {
     readonly restApi?: string;
     readonly proxyGraceMs?: number;
     readonly backfillPageDelayMs?: number;
+    readonly linkCodePollMs?: number;
   };
   /**
    * The file `config` was read from, followed while serve runs: on a change (polled) or SIGHUP, `load` reads

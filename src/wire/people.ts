@@ -25,11 +25,45 @@ export const personNameSchema = z
       .refine(isCleanText, NOT_CLEAN_TEXT),
   );
 
+/** Trimmed (an id with spaces around it is the same account), 1-200 characters, storable. */
 const accountId = z
   .string()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .refine(isCleanText, NOT_CLEAN_TEXT);
+  .transform((id) => id.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be empty or only whitespace')
+      .max(200, 'must be at most 200 characters')
+      .refine(isCleanText, NOT_CLEAN_TEXT),
+  );
+const DISCORD_ID = /^\d+$/;
+const DISCORD_DIGITS = 'must be the Discord user id, digits only (e.g. 123456789012345678)';
+/** `platform:id`, the platform named by what comes before the first colon. */
+const QUALIFIED = /^([^:]*):(.*)$/s;
+
+/**
+ * A user id as one account is always spelled: trimmed on both sides of the colon, a Discord one as
+ * `discord:<digits>` whatever case the platform came in; or why it names no account.
+ */
+export function normaliseUserId(id: string): { id: string } | { problem: string } {
+  const qualified = QUALIFIED.exec(id);
+  if (qualified === null) return { id };
+  const platform = qualified[1]!.trim();
+  const rest = qualified[2]!.trim();
+  if (platform === '') return { problem: 'must name the platform before ":" (e.g. telegram:5678)' };
+  if (rest === '') return { problem: `must name the account after "${platform}:" (e.g. ${platform}:5678)` };
+  if (platform.toLowerCase() !== 'discord') return { id: `${platform}:${rest}` };
+  return DISCORD_ID.test(rest)
+    ? { id: `discord:${rest}` }
+    : { problem: `after "discord:" ${DISCORD_DIGITS}` };
+}
+
+const userId = accountId.transform((id, context) => {
+  const normal = normaliseUserId(id);
+  if ('id' in normal) return normal.id;
+  context.addIssue({ code: 'custom', message: normal.problem });
+  return z.NEVER;
+});
 const ACCOUNT_SHAPES =
   'must be one of { "discord_user_id": "…" }, { "user_id": "telegram:…" } or { "persona": "…" }';
 
@@ -39,8 +73,9 @@ export const accountSchema = z
     {
       discord_user_id: accountId
         .refine((id) => !id.includes(':'), 'is the bare Discord id (send a qualified id as user_id)')
+        .refine((id) => id.includes(':') || DISCORD_ID.test(id), DISCORD_DIGITS)
         .optional(),
-      user_id: accountId.optional(),
+      user_id: userId.optional(),
       persona: accountId.optional(),
     },
     { message: ACCOUNT_SHAPES },
@@ -56,9 +91,30 @@ export const createPersonSchema = z.object({
   accounts: accountList.min(1, 'must list at least one account'),
 });
 
+/** One text per account, however it was spelled: `discord_user_id 1` and `user_id discord:1` are one. */
+function accountText(account: WireAccount): string {
+  if ('discord_user_id' in account) return `user discord:${account.discord_user_id}`;
+  if ('user_id' in account) return `user ${account.user_id}`;
+  return `persona ${account.persona}`;
+}
+
 export const updatePersonSchema = z
   .object({ name: personNameSchema.optional(), add: accountList.optional(), remove: accountList.optional() })
-  .strict();
+  .strict()
+  .superRefine((change, context) => {
+    // Linking and unlinking one account at once has no order that means anything: refuse rather than guess.
+    const removed = (change.remove ?? []).map(accountText);
+    for (const [i, account] of (change.add ?? []).entries()) {
+      const j = removed.indexOf(accountText(account));
+      if (j === -1) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['add', i],
+        message: `names the same account as remove[${j}] (${accountText(account).replace(/^\w+ /, '')}); link it or unlink it, not both in one change`,
+      });
+      return;
+    }
+  });
 
 export const accountRequestSchema = z.object({ account: accountSchema });
 
@@ -66,6 +122,9 @@ export const redeemLinkCodeSchema = z.object({
   code: z.string({ message: 'must be the code the other interface gave, like ABCDE-FGHJK' }).max(40),
   account: accountSchema,
 });
+
+/** POST /bots/{bot}/link-codes/status: the code, asked about by the account that asked for it. */
+export const linkCodeStatusSchema = redeemLinkCodeSchema;
 
 /**
  * An account as a client names it: a Discord user (`discord_user_id`), any other platform's user id as the
@@ -128,6 +187,23 @@ export interface LinkCodeResponse {
 export interface RedeemLinkCodeRequest {
   readonly code: string;
   readonly account: WireAccount;
+}
+
+/** POST /bots/{bot}/link-codes/status. */
+export interface LinkCodeStatusRequest {
+  readonly code: string;
+  readonly account: WireAccount;
+}
+
+/**
+ * What became of a code: `waiting` (not said yet), `redeemed` (said on another account: `person` is who the
+ * asking account is now linked to, by id and name, while it still is), `expired` (10 minutes passed unsaid).
+ */
+export interface LinkCodeStatusResponse {
+  readonly status: 'waiting' | 'redeemed' | 'expired';
+  readonly expires_at: string;
+  readonly redeemed_at?: string;
+  readonly person?: { readonly id: string; readonly name: string };
 }
 
 /** DELETE /bots/{bot}/people/{id}/accounts. */

@@ -28,7 +28,7 @@ import type { MemoryCapabilities } from './memory-capabilities.js';
 import { createPeopleOperations, type PeopleOperations } from './people-operations.js';
 import { createPersonSelfForget, type PersonSelfForgetOperations } from './person-self-forget.js';
 import { createViewerOperations, type ViewerOperations } from './viewer-operations.js';
-import { mayVouchFor } from './vouch-account.js';
+import { mayVouchFor, readVouchers } from './vouch-account.js';
 
 /** How a forget selects journaled messages (Discord counts what a forget would remove). */
 export type { MessageMatch };
@@ -104,7 +104,11 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
       const response = await deps.retrieve(bot, request, signal, {
         // Without auth every caller is trusted: its DM may be in any source.
         source: principal.kind === 'open' ? undefined : (principalSource(principal) ?? bot.defaultSource),
-        mayVouch: (account) => mayVouchFor(principal, account),
+        mayVouch: (account) => mayVouchFor(principal, account, readVouchers(deps.config)),
+        // The DMs a key asks from are the ones it may have saved: a key of one source never reads another
+        // platform's DM that happens to have the same channel id.
+        dmSources:
+          principal.kind === 'open' || principal.key.sources === '*' ? undefined : principal.key.sources,
       });
       deps.metrics.recallHits.observe({ bot: bot.name }, response.hits.length);
       return response;

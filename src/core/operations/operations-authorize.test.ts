@@ -52,6 +52,7 @@ const PEOPLE_CALLS: Record<keyof PeopleOperations, (ops: PeopleOperations) => un
   remove: (ops) => ops.remove(otherBotKey, 'mythos', 'p1'),
   createLinkCode: (ops) => ops.createLinkCode(otherBotKey, 'mythos', account),
   redeemLinkCode: (ops) => ops.redeemLinkCode(otherBotKey, 'mythos', { code: 'ABCDE-FGHJK', account }),
+  linkCodeStatus: (ops) => ops.linkCodeStatus(otherBotKey, 'mythos', { code: 'ABCDE-FGHJK', account }),
   unlinkAccount: (ops) => ops.unlinkAccount(otherBotKey, 'mythos', 'p1', account),
   personOfAccount: (ops) => ops.personOfAccount(otherBotKey, 'mythos', account),
   linkedDiscordUserIds: (ops) => ops.linkedDiscordUserIds(otherBotKey, 'mythos'),

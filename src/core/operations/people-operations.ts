@@ -5,23 +5,25 @@
  * later) call these, never the journal.
  */
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
-import type { AccountKey, PersonRow } from '../../journal/journal-people.js';
+import type { AccountKey } from '../../journal/journal-people.js';
 import { describeAccount, sameAccount, toAccountKey, toWireAccount } from '../../people/account-key.js';
 import {
   hashLinkCode,
   LINK_CODE_TTL_MS,
-  LINK_FAILURE_WINDOW_MS,
-  MAX_FAILED_REDEEMS,
   newLinkCode,
   normaliseLinkCode,
+  requireLinkCode,
 } from '../../people/link-code.js';
 import { createPerson, linkAccounts, requirePerson, updatePerson } from '../../people/people-directory.js';
 import type { RenameScheduler } from '../../people/rename-scheduler.js';
 import type {
   CreatePersonRequest,
   LinkCodeResponse,
+  LinkCodeStatusRequest,
+  LinkCodeStatusResponse,
   PeopleResponse,
   RedeemLinkCodeRequest,
   UpdatePersonRequest,
@@ -30,13 +32,19 @@ import type {
 } from '../../wire/people.js';
 import { personNameSchema } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
-import { requireVouch } from './vouch-account.js';
+import { hideLinkedPerson, toCallerPerson } from './caller-person.js';
+import { describeLinkCodeStatus } from './link-code-status.js';
+import { noteWrongCode, refuseWhenLimited, toRedeemAttempt } from './redeem-limits.js';
+import { readVouchers, requireVouch } from './vouch-account.js';
+import { toWirePerson } from './wire-person.js';
 
 export interface PeopleOperationsDeps {
   readonly collections: BotCollections;
   readonly journal: Journal;
   /** The clock (tests move it past a code's 10 minutes). */
   readonly now?: () => number;
+  /** The service's config: `people.vouchers` (absent: the default). */
+  readonly config?: Pick<MemoryPoolConfig, 'people'>;
   /** Rewrites the stored chunks of the accounts a change touched (src/people/rename-scheduler.ts). */
   readonly renames?: RenameScheduler | undefined;
 }
@@ -55,8 +63,17 @@ export interface PeopleOperations {
   remove(principal: Principal, botName: string, id: string): Promise<{ ok: true; unlinked: number }>;
   /** A one-use code for `account` (10 minutes), to say on another interface. */
   createLinkCode(principal: Principal, botName: string, account: WireAccount): Promise<LinkCodeResponse>;
-  /** Links the account saying the code with the account that asked for it; answers the person. */
+  /**
+   * Links the account saying the code with the account that asked for it; answers the person (an interface
+   * key sees only the account it named: caller-person.ts).
+   */
   redeemLinkCode(principal: Principal, botName: string, request: RedeemLinkCodeRequest): Promise<WirePerson>;
+  /** What became of a code, asked by the account that asked for it: waiting, redeemed (into whom), expired. */
+  linkCodeStatus(
+    principal: Principal,
+    botName: string,
+    request: LinkCodeStatusRequest,
+  ): Promise<LinkCodeStatusResponse>;
   /** One account unlinks itself (a key that may save as its source; admin: any account). */
   unlinkAccount(principal: Principal, botName: string, id: string, account: WireAccount): Promise<WirePerson>;
   /**
@@ -75,21 +92,11 @@ export interface PeopleOperations {
   linkedDiscordUserIds(principal: Principal, botName: string): Promise<string[]>;
 }
 
-/** The person as the wire shows it. */
-export function toWirePerson(person: PersonRow): WirePerson {
-  return {
-    id: person.id,
-    name: person.name,
-    accounts: person.accounts.map(toWireAccount),
-    created_at: new Date(person.createdAt).toISOString(),
-    updated_at: new Date(person.updatedAt).toISOString(),
-  };
-}
-
 /** Builds the people operations over the journal. */
 export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperations {
   const { collections, journal } = deps;
   const now = deps.now ?? Date.now;
+  const vouchers = readVouchers(deps.config);
   const admin = (principal: Principal, botName: string) => {
     const bot = collections.configured(botName);
     authorize(principal, { operation: 'admin', bot: bot.name });
@@ -106,7 +113,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       bot: bot.name,
       source: principalSource(principal) ?? bot.defaultSource,
     });
-    for (const account of accounts) requireVouch(principal, account);
+    for (const account of accounts) requireVouch(principal, account, vouchers);
     return bot.name;
   };
   const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
@@ -202,17 +209,10 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     async redeemLinkCode(principal, botName, request) {
       const account = toAccountKey(request.account);
       const bot = vouch(principal, botName, [account]);
-      const normalised = normaliseLinkCode(request.code);
-      if (normalised === undefined) {
-        throw new ValidationError(
-          'code',
-          'code: expected the 10-character code the other interface gave, like ABCDE-FGHJK',
-        );
-      }
+      const normalised = requireLinkCode(request.code);
       const at = now();
-      const since = at - LINK_FAILURE_WINDOW_MS;
-      if ((await journal.people.failedRedeems(bot, account, since)) >= MAX_FAILED_REDEEMS)
-        throw tooManyAttempts();
+      const attempt = toRedeemAttempt(principal, bot, account);
+      await refuseWhenLimited(journal, attempt, at);
       const code = await journal.people.useLinkCode(hashLinkCode(normalised), { bot, account }, at);
       const refusal =
         code === undefined
@@ -227,8 +227,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
                   ? 'has expired (a code lasts 10 minutes); ask for a new one'
                   : undefined;
       if (refusal !== undefined || code === undefined) {
-        const failures = await journal.people.noteFailedRedeem(bot, account, at, since);
-        if (failures > MAX_FAILED_REDEEMS) throw tooManyAttempts();
+        await noteWrongCode(journal, attempt, at);
         throw new ValidationError('code', `code: the code ${refusal}`);
       }
       const named = (await journal.people.seenAccounts(bot)).find((s) =>
@@ -242,10 +241,29 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const person = await linkAccounts(journal, bot, code.account, account, name, at).catch(
         async (error: unknown) => {
           await journal.people.releaseLinkCode(code.codeHash, at);
-          throw error;
+          throw hideLinkedPerson(principal, error);
         },
       );
-      return renamed(bot, person.accounts, toWirePerson(person));
+      return renamed(bot, person.accounts, toCallerPerson(principal, person, [account]));
+    },
+
+    async linkCodeStatus(principal, botName, request) {
+      const account = toAccountKey(request.account);
+      const bot = vouch(principal, botName, [account]);
+      const normalised = requireLinkCode(request.code);
+      const at = now();
+      const attempt = toRedeemAttempt(principal, bot, account);
+      await refuseWhenLimited(journal, attempt, at);
+      const code = await journal.people.getLinkCode(hashLinkCode(normalised));
+      // Only the account that asked for a code learns about it; anything else answers as a wrong code does.
+      if (code === undefined || code.bot !== bot || !sameAccount(code.account, account)) {
+        await noteWrongCode(journal, attempt, at);
+        throw new ValidationError(
+          'code',
+          `code: not a code this service gave to this account for "${bot}" (check it, or ask for a new one)`,
+        );
+      }
+      return describeLinkCodeStatus(journal, code, at);
     },
 
     async unlinkAccount(principal, botName, id, wire) {
@@ -258,11 +276,9 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
           `account: ${describeAccount(account)} is not linked to ${person.name} (${id})`,
         );
       }
-      return renamed(
-        bot,
-        [account],
-        toWirePerson(await updatePerson(journal, bot, id, { remove: [account] }, now())),
-      );
+      const left = await updatePerson(journal, bot, id, { remove: [account] }, now());
+      // The caller left the person: an interface key sees none of the accounts that stay.
+      return renamed(bot, [account], toCallerPerson(principal, left, []));
     },
 
     async personOfAccount(principal, botName, wire) {
@@ -279,13 +295,4 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         .flatMap((account) => ('discord_user_id' in account ? [account.discord_user_id] : []));
     },
   };
-}
-
-function tooManyAttempts(): ValidationError {
-  return new ValidationError(
-    'account',
-    `account: ${MAX_FAILED_REDEEMS} wrong link codes within an hour from this account; wait an hour, then ask for a new code`,
-    'too_many_attempts',
-    429,
-  );
 }

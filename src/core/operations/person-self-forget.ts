@@ -9,6 +9,7 @@
  */
 import { authorize, type Principal, principalSource } from '../../auth/api-key-auth.js';
 import { forgetPermissions } from '../../auth/forget-permissions.js';
+import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { findPersonTargets } from '../../forgetting/person-forget-targets.js';
 import type { Journal } from '../../journal/journal.js';
 import type { PersonRow } from '../../journal/journal-people.js';
@@ -17,8 +18,8 @@ import type { ForgetResponse } from '../../wire/forget-request.js';
 import type { WireAccount, WirePerson } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
 import type { MemoryCapabilities } from './memory-capabilities.js';
-import { toWirePerson } from './people-operations.js';
-import { requireVouch } from './vouch-account.js';
+import { readVouchers, requireVouch } from './vouch-account.js';
+import { toWirePerson } from './wire-person.js';
 
 /** What a person's forget-me would remove: each linked account (as `describeAccount` names it) and its count. */
 export interface PersonForgetCount {
@@ -46,6 +47,8 @@ export interface PersonSelfForgetOperations {
 interface SelfForgetDeps extends Pick<MemoryCapabilities, 'forget'> {
   readonly collections: BotCollections;
   readonly journal: Journal;
+  /** `people.vouchers` (absent: the default). */
+  readonly config?: Pick<MemoryPoolConfig, 'people'>;
 }
 
 export function createPersonSelfForget(deps: SelfForgetDeps): PersonSelfForgetOperations {
@@ -60,7 +63,7 @@ export function createPersonSelfForget(deps: SelfForgetDeps): PersonSelfForgetOp
     });
     const account = toAccountKey(wire);
     // Only a key of the account's platform speaks for it (a persona: only the owner).
-    requireVouch(principal, account);
+    requireVouch(principal, account, readVouchers(deps.config));
     authorize(principal, { operation: 'forget', bot: bot.name });
     return { bot, person: await journal.people.personOf(bot.name, account) };
   };

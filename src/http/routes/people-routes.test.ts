@@ -203,7 +203,12 @@ describe('people routes', () => {
     assert.match(otherBot.json.error.message, /another bot/);
     const linked = await redeem(asked.json.code.toLowerCase(), annaT);
     assert.equal(linked.status, 200, JSON.stringify(linked.json));
-    assert.deepEqual(linked.json.accounts, [{ discord_user_id: '777' }, { user_id: 'telegram:777' }]);
+    // An interface key sees only the account it vouched for; the owner sees both.
+    assert.deepEqual(linked.json.accounts, [{ user_id: 'telegram:777' }]);
+    const whole = (await call('GET', '/bots/mythos/people')).json.people.find(
+      (p: { id: string }) => p.id === linked.json.id,
+    );
+    assert.deepEqual(whole.accounts, [{ discord_user_id: '777' }, { user_id: 'telegram:777' }]);
     const used = await redeem(asked.json.code, { user_id: 'slack:1' });
     assert.match(used.json.error.message, /already used/);
     // An expired code (10 minutes passed), and a code in the wrong format.
@@ -235,7 +240,7 @@ describe('people routes', () => {
       { account: annaT },
       hermesKey,
     );
-    assert.deepEqual(unlinked.json.accounts, [{ discord_user_id: '777' }]);
+    assert.deepEqual(unlinked.json.accounts, [], 'the accounts that stay are not shown to an interface key');
     const notThere = await call(
       'DELETE',
       `/bots/mythos/people/${linked.json.id}/accounts`,
@@ -380,7 +385,7 @@ describe('people routes', () => {
     assert.equal((await call('DELETE', `/bots/mythos/people/${other.json.id}`, undefined)).status, 200);
     const linked = await redeem();
     assert.equal(linked.status, 200, JSON.stringify(linked.json));
-    assert.deepEqual(linked.json.accounts, [{ discord_user_id: '5001' }, { user_id: 'telegram:5002' }]);
+    assert.deepEqual(linked.json.accounts, [{ user_id: 'telegram:5002' }]);
   });
 
   test('5 failed redeems for one account within an hour, then 429, even with a right code', async () => {

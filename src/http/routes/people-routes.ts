@@ -1,13 +1,15 @@
 /**
  * @module The people routes (docs/people.md): the owner's `GET|POST /bots/{bot}/people`,
  * `PATCH|DELETE /bots/{bot}/people/{id}` (admin), and the self-service `POST /bots/{bot}/link-codes`,
- * `POST /bots/{bot}/link-codes/redeem` and `DELETE /bots/{bot}/people/{id}/accounts`.
+ * `POST /bots/{bot}/link-codes/redeem`, `POST /bots/{bot}/link-codes/status` and
+ * `DELETE /bots/{bot}/people/{id}/accounts`.
  */
 import type { Hono } from 'hono';
 import type { ServiceDeps } from '../../core/service-deps.js';
 import {
   accountRequestSchema,
   createPersonSchema,
+  linkCodeStatusSchema,
   redeemLinkCodeSchema,
   updatePersonSchema,
 } from '../../wire/people.js';
@@ -50,5 +52,11 @@ export function registerPeopleRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   app.post('/bots/:bot/link-codes/redeem', async (c) => {
     const request = await readJsonBody(c, redeemLinkCodeSchema);
     return c.json(await people().redeemLinkCode(c.get('principal'), c.req.param('bot'), request));
+  });
+
+  // POST, not GET: the code is a secret, and URLs end up in access logs.
+  app.post('/bots/:bot/link-codes/status', async (c) => {
+    const request = await readJsonBody(c, linkCodeStatusSchema);
+    return c.json(await people().linkCodeStatus(c.get('principal'), c.req.param('bot'), request));
   });
 }

@@ -2,7 +2,7 @@
 import type { BotConfig } from '../../config/config-types.js';
 import type { PersonForgetCount } from '../../core/operations/person-self-forget.js';
 import type { ForgetResponse } from '../../wire/forget-request.js';
-import type { LinkCodeResponse, WirePerson } from '../../wire/people.js';
+import type { LinkCodeResponse, LinkCodeStatusResponse, WirePerson } from '../../wire/people.js';
 import type { RetrieveRequest, RetrieveResponse } from '../../wire/retrieve-request.js';
 import type { SaveMessage, SaveResponse } from '../../wire/save-request.js';
 import type { BotStatsResponse } from '../../wire/stats-response.js';
@@ -42,6 +42,8 @@ export interface DiscordMemory {
   stats(): Promise<BotStatsResponse>;
   /** Exactly `POST /bots/{bot}/link-codes` for this Discord user: a one-use code to say on another interface. */
   createLinkCode(discordUserId: string): Promise<LinkCodeResponse>;
+  /** Exactly `POST /bots/{bot}/link-codes/status` for this Discord user's own code: what became of it. */
+  linkCodeStatus(code: string, discordUserId: string): Promise<LinkCodeStatusResponse>;
   /** Exactly `POST /bots/{bot}/link-codes/redeem`: links this Discord user with the account that asked for `code`. */
   redeemLinkCode(code: string, discordUserId: string): Promise<WirePerson>;
   /** The Discord user ids linked to a person of the bot: their mentions stay `<@id>` for the person's name. */

@@ -54,6 +54,11 @@ export function createInProcessDiscordMemory(operations: MemoryOperations, bot: 
     // The interface vouches for the Discord user who typed the command, as it does for what they write.
     createLinkCode: (discordUserId) =>
       operations.people.createLinkCode(principal, botName, { discord_user_id: discordUserId }),
+    linkCodeStatus: (code, discordUserId) =>
+      operations.people.linkCodeStatus(principal, botName, {
+        code,
+        account: { discord_user_id: discordUserId },
+      }),
     redeemLinkCode: (code, discordUserId) =>
       operations.people.redeemLinkCode(principal, botName, {
         code,

@@ -26,6 +26,7 @@ const memory: DiscordMemory = {
   retrieve: unused,
   stats: unused,
   createLinkCode: unused,
+  linkCodeStatus: unused,
   redeemLinkCode: unused,
   linkedDiscordUserIds: async () => [],
   countOwnPerson: async () => undefined,

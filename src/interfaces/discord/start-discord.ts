@@ -25,6 +25,8 @@ export interface StartDiscordOptions {
   readonly restApi?: string;
   readonly proxyGraceMs?: number;
   readonly backfillPageDelayMs?: number;
+  /** How often a code `/memory link` gave is checked, to tell its asker once it is said (default 5 s). */
+  readonly linkCodePollMs?: number;
   /**
    * Whether this replica's gateway lease is still valid by its local deadline (DiscordGatewayLease): checked
    * before each event is recorded or forgotten. Default: always (one process, no lease).
@@ -85,7 +87,15 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     ...(state.connectedUntil === undefined ? {} : { gapSince: state.connectedUntil - GAP_OVERLAP_MS }),
   });
   recorder.attach();
-  const commands = attachMemoryCommands({ client, memory: options.memory, state, config, recorder, logger });
+  const commands = attachMemoryCommands({
+    client,
+    memory: options.memory,
+    state,
+    config,
+    recorder,
+    logger,
+    ...(options.linkCodePollMs === undefined ? {} : { linkCodePollMs: options.linkCodePollMs }),
+  });
   let companion: { idle(): Promise<void> } | undefined;
   try {
     companion =
@@ -115,6 +125,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     await recorder.idle();
   };
   const close = async ({ atOnce = false } = {}) => {
+    commands.stop();
     if (atOnce) await client.destroy();
     await companion?.idle();
     await client.destroy();

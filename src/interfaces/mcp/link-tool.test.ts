@@ -56,7 +56,10 @@ describe('MCP link through /mcp', () => {
       const { code } = given.structuredContent as { code: string };
       assert.match(textOf(given), new RegExp(`^Link code: ${code} \\(one use`));
       const linked = await client.callTool({ name: 'link', arguments: { discord_user_id: '1234', code } });
-      assert.match(textOf(linked), /^Linked: 2 accounts are now one person/);
+      assert.match(
+        textOf(linked),
+        /^Linked: this account and the one that asked for the code are now one person/,
+      );
     } finally {
       await client.close();
     }

@@ -70,7 +70,7 @@ export function registerLinkTool(
           content: [
             {
               type: 'text',
-              text: `Linked: ${person.accounts.length} accounts are now one person, "${person.name}" (${person.id}).`,
+              text: `Linked: this account and the one that asked for the code are now one person, "${person.name}" (${person.id}).`,
             },
           ],
           structuredContent: { person },

@@ -2,20 +2,26 @@
 import type {
   AccountKey,
   DmChannel,
+  FailedRedeems,
   JournalPeople,
   LinkCodeRow,
   LinkConflict,
   PersonRow,
+  RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
 import {
   type AccountRow,
   canRedeem,
+  type FailureKey,
+  failureKeys,
   groupSeenAccounts,
   journaledUserIds,
+  type LinkCodeTableRow,
   type PersonTableRow,
   type SeenRow,
   sortDmChannels,
+  toLinkCode,
   toPeople,
 } from '../people-rows.js';
 import type { PgSession } from './postgres-session.js';
@@ -82,12 +88,11 @@ export class PostgresPeople implements JournalPeople {
   ): Promise<LinkConflict | boolean> {
     try {
       return await this.#db.transaction(async (tx) => {
-        // Locks the person, so a concurrent remove cannot leave links to a person that is gone.
-        const updated = await tx.run(
+        if (!(await lockPerson(tx, bot, id))) return false;
+        await tx.run(
           'UPDATE people SET name = coalesce($3, name), updated_at = $4 WHERE bot = $1 AND person_id = $2',
           [bot, id, change.name ?? null, now],
         );
-        if (updated === 0) return false;
         for (const account of change.remove ?? []) {
           await tx.run(
             'DELETE FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3 AND person_id = $4',
@@ -105,6 +110,8 @@ export class PostgresPeople implements JournalPeople {
 
   remove(bot: string, id: string): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
+      // Before its links: an update holding the person commits its links first, and they go too.
+      if (!(await lockPerson(tx, bot, id))) return false;
       await tx.run('DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2', [bot, id]);
       return (await tx.run('DELETE FROM people WHERE bot = $1 AND person_id = $2', [bot, id])) > 0;
     });
@@ -155,6 +162,14 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
+  async getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined> {
+    const row = await this.#db.row<LinkCodeTableRow>(
+      'SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1',
+      [codeHash],
+    );
+    return row === undefined ? undefined : toLinkCode(codeHash, row);
+  }
+
   useLinkCode(
     codeHash: string,
     redeemer: { bot: string; account: AccountKey },
@@ -186,26 +201,24 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
-  noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): Promise<number> {
+  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): Promise<FailedRedeems> {
     return this.#db.transaction(async (tx) => {
-      await tx.run('DELETE FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at < $4', [
-        bot,
-        account.kind,
-        account.value,
-        since,
-      ]);
-      await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
-        bot,
-        account.kind,
-        account.value,
-        now,
-      ]);
-      return countFailures(tx, bot, account, since);
+      // Every bot's stale failures: rows only come in here, so the table holds one window at most.
+      await tx.run('DELETE FROM link_failures WHERE at < $1', [since]);
+      for (const key of Object.values(failureKeys(attempt))) {
+        await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
+          attempt.bot,
+          key.kind,
+          key.value,
+          now,
+        ]);
+      }
+      return countFailures(tx, attempt, since);
     });
   }
 
-  failedRedeems(bot: string, account: AccountKey, since: number): Promise<number> {
-    return countFailures(this.#db, bot, account, since);
+  failedRedeems(attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
+    return countFailures(this.#db, attempt, since);
   }
 
   async #read(db: PgSession, bot: string, id: string | undefined): Promise<PersonRow[]> {
@@ -223,6 +236,19 @@ export class PostgresPeople implements JournalPeople {
       return toPeople(people, accounts);
     });
   }
+}
+
+/**
+ * Locks the person's row for the rest of the transaction (false: no such person). Every change to a person
+ * takes it first, so a remove and an update of one person run one after the other: otherwise a remove could
+ * delete the links, an update add one, and the remove then drop the person, leaving a link to nobody.
+ */
+async function lockPerson(tx: PgSession, bot: string, id: string): Promise<boolean> {
+  const row = await tx.row<{ person_id: string }>(
+    'SELECT person_id FROM people WHERE bot = $1 AND person_id = $2 FOR UPDATE',
+    [bot, id],
+  );
+  return row !== undefined;
 }
 
 /**
@@ -255,15 +281,16 @@ async function linkAccounts(
   }
 }
 
-async function countFailures(
-  db: PgSession,
-  bot: string,
-  account: AccountKey,
-  since: number,
-): Promise<number> {
-  const row = await db.row<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
-    [bot, account.kind, account.value, since],
-  );
-  return row?.n ?? 0;
+async function countFailures(db: PgSession, attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
+  const keys = failureKeys(attempt);
+  const n = async (key: FailureKey) =>
+    Number(
+      (
+        await db.row<{ n: number }>(
+          'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
+          [attempt.bot, key.kind, key.value, since],
+        )
+      )?.n ?? 0,
+    );
+  return { byAccount: await n(keys.byAccount), byCaller: await n(keys.byCaller) };
 }

@@ -6,19 +6,25 @@ import type { Database } from 'better-sqlite3';
 import type {
   AccountKey,
   DmChannel,
+  FailedRedeems,
   LinkCodeRow,
   LinkConflict,
   PersonRow,
+  RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
 import {
   type AccountRow,
   canRedeem,
+  type FailureKey,
+  failureKeys,
   groupSeenAccounts,
   journaledUserIds,
+  type LinkCodeTableRow,
   type PersonTableRow,
   type SeenRow,
   sortDmChannels,
+  toLinkCode,
   toPeople,
 } from '../people-rows.js';
 
@@ -128,6 +134,13 @@ export class SqlitePeople {
       .run(codeHash, usedAt);
   }
 
+  getLinkCode(codeHash: string): LinkCodeRow | undefined {
+    const row = this.#db
+      .prepare('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = ?')
+      .get(codeHash) as LinkCodeTableRow | undefined;
+    return row === undefined ? undefined : toLinkCode(codeHash, row);
+  }
+
   useLinkCode(
     codeHash: string,
     redeemer: { bot: string; account: AccountKey },
@@ -154,23 +167,24 @@ export class SqlitePeople {
     })();
   }
 
-  noteFailedRedeem(bot: string, account: AccountKey, now: number, since: number): number {
+  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): FailedRedeems {
     return this.#db.transaction(() => {
-      this.#db
-        .prepare('DELETE FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at < ?')
-        .run(bot, account.kind, account.value, since);
-      this.#db
-        .prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)')
-        .run(bot, account.kind, account.value, now);
-      return this.failedRedeems(bot, account, since);
+      // Every bot's stale failures: rows only come in here, so the table holds one window at most.
+      this.#db.prepare('DELETE FROM link_failures WHERE at < ?').run(since);
+      const insert = this.#db.prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)');
+      for (const key of Object.values(failureKeys(attempt)))
+        insert.run(attempt.bot, key.kind, key.value, now);
+      return this.failedRedeems(attempt, since);
     })();
   }
 
-  failedRedeems(bot: string, account: AccountKey, since: number): number {
-    const row = this.#db
-      .prepare('SELECT COUNT(*) AS n FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at >= ?')
-      .get(bot, account.kind, account.value, since) as { n: number };
-    return row.n;
+  failedRedeems(attempt: RedeemAttempt, since: number): FailedRedeems {
+    const count = this.#db.prepare(
+      'SELECT COUNT(*) AS n FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at >= ?',
+    );
+    const keys = failureKeys(attempt);
+    const n = (key: FailureKey) => (count.get(attempt.bot, key.kind, key.value, since) as { n: number }).n;
+    return { byAccount: n(keys.byAccount), byCaller: n(keys.byCaller) };
   }
 
   #read(bot: string, id: string | undefined): PersonRow[] {

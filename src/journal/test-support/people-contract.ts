@@ -203,21 +203,34 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 500), code);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 600), { ...code, usedAt: 500 });
     assert.equal(await a.people.useLinkCode('unknown', redeemer, 600), undefined);
+    assert.deepEqual(await b.people.getLinkCode(code.codeHash), { ...code, usedAt: 500 });
+    assert.equal(await b.people.getLinkCode('unknown'), undefined);
     // A release names the moment of its own use: another moment leaves the code used; its own gives it back.
     await b.people.releaseLinkCode(code.codeHash, 600);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), { ...code, usedAt: 500 });
     await b.people.releaseLinkCode(code.codeHash, 500);
     assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), code);
     assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 800), { ...code, usedAt: 700 });
-    const who = user('telegram:9');
-    assert.equal(await a.people.noteFailedRedeem(bot, who, 100, 0), 1);
-    assert.equal(await b.people.noteFailedRedeem(bot, who, 200, 0), 2);
-    assert.equal(await a.people.failedRedeems(bot, who, 150), 1);
-    assert.equal(
-      await a.people.noteFailedRedeem(bot, who, 300, 150),
-      2,
+    const who = { bot, account: user('telegram:9'), caller: 'hermes' };
+    const counts = (byAccount: number, byCaller: number) => ({ byAccount, byCaller });
+    assert.deepEqual(await a.people.noteFailedRedeem(who, 100, 0), counts(1, 1));
+    assert.deepEqual(await b.people.noteFailedRedeem(who, 200, 0), counts(2, 2));
+    // Another account through the same key counts for the key; the same account through another key, apart.
+    const rotated = { ...who, account: user('telegram:10') };
+    assert.deepEqual(await b.people.noteFailedRedeem(rotated, 210, 0), counts(1, 3));
+    assert.deepEqual(await a.people.failedRedeems({ ...who, caller: 'discord' }, 0), counts(0, 0));
+    assert.deepEqual(await a.people.failedRedeems(who, 150), counts(1, 2));
+    assert.deepEqual(
+      await a.people.noteFailedRedeem(who, 300, 150),
+      counts(2, 3),
       'older failures drop out of the window',
     );
-    assert.equal(await b.people.failedRedeems(newBot(), who, 0), 0);
+    assert.deepEqual(await b.people.failedRedeems({ ...who, bot: newBot() }, 0), counts(0, 0));
+    // A failure prunes every failure older than the window, of any bot and account: the table stays small.
+    const elsewhere = { ...who, bot: newBot(), caller: 'mcp' };
+    await a.people.noteFailedRedeem(elsewhere, 400, 0);
+    await b.people.noteFailedRedeem({ ...elsewhere, account: user('telegram:11') }, 5_000, 1_000);
+    assert.deepEqual(await a.people.failedRedeems(who, 0), counts(0, 0), 'pruned by another bot');
+    assert.deepEqual(await a.people.failedRedeems(elsewhere, 0), counts(0, 1));
   });
 }

@@ -12,6 +12,7 @@ import type { DiscordState } from '../discord-state.js';
 import type { CommandContext } from './command-context.js';
 import { handleForgetButton, isForgetButton } from './confirm-forget.js';
 import { handleMemoryCommand } from './handle-memory-command.js';
+import { createLinkCodeWatches, LINK_CODE_POLL_MS } from './link-code-watches.js';
 import { buildMemoryCommand, MEMORY_COMMAND } from './memory-command-definition.js';
 
 type Commands = NonNullable<Client['application']>['commands'];
@@ -23,17 +24,23 @@ export interface AttachMemoryCommandsOptions {
   readonly config: DiscordConfig;
   readonly recorder: DiscordRecorder;
   readonly logger: Logger;
+  /** How often a code `/memory link` gave is checked (default LINK_CODE_POLL_MS; tests: less). */
+  readonly linkCodePollMs?: number;
 }
 
 /** What is attached: `idle` resolves once every registration started so far has been answered. */
 export interface AttachedMemoryCommands {
   idle(): Promise<void>;
+  /** Stops following link codes (the connection closes). */
+  stop(): void;
 }
 
 export function attachMemoryCommands(options: AttachMemoryCommandsOptions): AttachedMemoryCommands {
   const { client, config, logger } = options;
+  const linkCodes = createLinkCodeWatches(options.linkCodePollMs ?? LINK_CODE_POLL_MS, logger);
   const context: CommandContext = {
     ...options,
+    linkCodes,
     rules: () => options.recorder.rules(),
     backfillChannel: (channelId) => options.recorder.backfillChannel(channelId),
     channelWithThreads: (channelId) => options.recorder.channelWithThreads(channelId),
@@ -97,5 +104,5 @@ export function attachMemoryCommands(options: AttachMemoryCommandsOptions): Atta
       await answer.catch(() => undefined);
     });
   });
-  return { idle: async () => void (await Promise.all(pending)) };
+  return { idle: async () => void (await Promise.all(pending)), stop: () => linkCodes.stop() };
 }

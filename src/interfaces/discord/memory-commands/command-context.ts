@@ -4,6 +4,7 @@ import type { Logger } from '../../../logging/logger.js';
 import type { DiscordMemory } from '../discord-memory.js';
 import type { DiscordState } from '../discord-state.js';
 import type { RecordingRules } from '../recording-rules.js';
+import type { LinkCodeWatches } from './link-code-watches.js';
 
 export interface CommandContext {
   readonly memory: DiscordMemory;
@@ -14,6 +15,8 @@ export interface CommandContext {
   readonly rules: () => RecordingRules;
   /** A channel and its threads (cached, or recorded from before): what forgetting the channel covers. */
   readonly channelWithThreads: (channelId: string) => readonly string[];
+  /** Follows the codes `/memory link` gave, to tell their askers when one is said (link-code-watches.ts). */
+  readonly linkCodes: LinkCodeWatches;
   /** Back-fills a channel just allowed, on first sight when `backfill` is set; whether it was queued. */
   readonly backfillChannel: (channelId: string) => boolean;
 }

@@ -10,8 +10,22 @@ const link = (user: typeof HELEN, code?: string) =>
 const KAI = { id: '500000000000000003', username: 'kai', global_name: 'Kai' };
 const NOOR = { id: '500000000000000004', username: 'noor', global_name: 'Noor' };
 
+const KAI_TOO = { id: '500000000000000005', username: 'kai2', global_name: 'Kai Two' };
+
 describe('/memory link', () => {
   let h: DiscordHarness;
+  /** The content of the latest edit of an interaction's answer matching `wanted`, once there is one. */
+  const waitForEdit = async (token: string, wanted: RegExp): Promise<string> => {
+    for (let i = 0; i < 300; i += 1) {
+      const edits = h.fake.calls
+        .filter((c) => c.method === 'PATCH' && c.path.includes(`/${token}/`))
+        .map((c) => (c.body as { content?: string }).content ?? '');
+      const found = edits.find((content) => wanted.test(content));
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.fail(`no edit matching ${wanted}`);
+  };
   before(async () => {
     h = await startDiscordHarness();
     h.answerReplyEdits();
@@ -37,12 +51,29 @@ describe('/memory link', () => {
     assert.deepEqual(helen?.accounts, [{ discord_user_id: HELEN.id }, { user_id: 'telegram:5678' }]);
   });
 
+  test('the answer with the code is edited once the code is said, so the asker learns it where they asked', async () => {
+    const interaction = link(KAI_TOO);
+    const { edit } = await ask(h, interaction);
+    const code = CODE.exec(edit?.content ?? '')?.[1];
+    const redeemed = await h.service.post('/bots/mythos/link-codes/redeem', {
+      code,
+      account: { user_id: 'telegram:kai2' },
+    });
+    assert.equal(redeemed.status, 200, JSON.stringify(redeemed.json));
+    const said = await waitForEdit(interaction.token, /was said from your other account/);
+    assert.match(said, new RegExp(`^Your link code \\*\\*${code}\\*\\* was said .* as one person, \\*\\*`));
+    assert.match(said, /If you did not say it yourself/);
+  });
+
   test('with a code it links the caller with the account that asked for it', async () => {
     const given = await h.service.post('/bots/mythos/link-codes', { account: { user_id: 'slack:T1-U2' } });
     assert.equal(given.status, 201);
     const { callback, edit } = await ask(h, link(SAM, given.json.code.toLowerCase()));
     assert.equal(callback?.data?.flags, EPHEMERAL);
-    assert.match(edit?.content ?? '', /^Linked: .* one person, .* as slack:T1-U2\.$/);
+    assert.match(
+      edit?.content ?? '',
+      /^Linked: .* one person, \*\*slack:T1-U2\*\*, here and as your other account\.$/,
+    );
     const sam = (await people()).people.find((p) => p.accounts.some((a) => a.discord_user_id === SAM.id));
     assert.deepEqual(sam?.accounts.length, 2);
   });
@@ -66,6 +97,18 @@ describe('/memory link', () => {
     assert.equal(
       (await people()).people.filter((p) => p.accounts.some((a) => a.discord_user_id === NOOR.id)).length,
       0,
+    );
+  });
+
+  test('an account linked to someone else is refused naming nobody', async () => {
+    const zed = { id: '500000000000000006', username: 'zed', global_name: 'Zed' };
+    await h.service.post('/bots/mythos/people', { name: 'Dee', accounts: [{ user_id: 'telegram:dee' }] });
+    await h.service.post('/bots/mythos/people', { name: 'Zed', accounts: [{ discord_user_id: zed.id }] });
+    const given = await h.service.post('/bots/mythos/link-codes', { account: { user_id: 'telegram:dee' } });
+    const refused = await ask(h, link(zed, given.json.code));
+    assert.equal(
+      refused.edit?.content,
+      "One of these accounts is already linked to someone else: merging two people is the owner's call. Ask the owner to unlink it first.",
     );
   });
 

@@ -6,7 +6,7 @@
  */
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import { MemoryPoolError } from '../../../errors/memory-pool-error.js';
-import type { WireAccount } from '../../../wire/people.js';
+import type { LinkCodeStatusResponse, WireAccount } from '../../../wire/people.js';
 import type { CommandContext } from './command-context.js';
 
 export async function linkAccount(
@@ -23,6 +23,12 @@ export async function linkAccount(
       await interaction.editReply(
         `Your link code: **${given.code}** (works once, until <t:${expires}:t>). Say it from your other account: ` +
           '`/memory link code:` on Discord, or ask the companion on another app to link it. Keep it to yourself.',
+      );
+      // This answer then follows the code: edited once it is said (or expires), so the asker learns it here.
+      context.linkCodes.watch(
+        () => context.memory.linkCodeStatus(given.code, userId),
+        (status) =>
+          interaction.editReply(describeCodeOutcome(given.code, status, context.memory.bot.selfSpeaker)),
       );
       return;
     }
@@ -43,10 +49,14 @@ export async function linkAccount(
 function refusalInWords(error: unknown): string | undefined {
   if (!(error instanceof MemoryPoolError)) return undefined;
   if (error.code === 'too_many_attempts') {
-    return 'Too many wrong codes from your account within an hour: wait an hour, then ask for a new code.';
+    // `account`: this user's own wrong codes; otherwise the wrong codes of everyone linking through Discord.
+    return error.field === 'account'
+      ? 'Too many wrong codes from your account within an hour: wait an hour, then ask for a new code.'
+      : 'Too many wrong codes were tried on Discord within an hour: wait an hour, then try again.';
   }
   if (error.code === 'account_linked') {
-    return `One of these accounts is already linked to someone else (${stripField(error.message)}). Ask the owner to unlink it first.`;
+    // The service names nobody to an interface key (only the owner sees who holds an account).
+    return "One of these accounts is already linked to someone else: merging two people is the owner's call. Ask the owner to unlink it first.";
   }
   if (error.status === 400 && error.field === 'code') {
     const reason = stripField(error.message).replace(/^the code /, '');
@@ -64,4 +74,16 @@ function describeAccount(account: WireAccount): string {
   if ('discord_user_id' in account) return `<@${account.discord_user_id}>`;
   if ('user_id' in account) return account.user_id;
   return `the persona "${account.persona}"`;
+}
+
+/** What became of a code this user asked for, in the words its answer is edited to. */
+function describeCodeOutcome(code: string, status: LinkCodeStatusResponse, companion: string): string {
+  if (status.status === 'expired') {
+    return `Your link code **${code}** expired without being said. \`/memory link\` gives a new one.`;
+  }
+  const who = status.person === undefined ? 'one person' : `one person, **${status.person.name}**`;
+  return (
+    `Your link code **${code}** was said from your other account: ${companion} now knows you as ${who}. ` +
+    'If you did not say it yourself, someone else has linked their account to you: ask the owner to unlink it.'
+  );
 }

@@ -56,6 +56,7 @@ export function createCountingMemory(): CountingMemory {
     retrieve: unused,
     stats: unused,
     createLinkCode: unused,
+    linkCodeStatus: unused,
     redeemLinkCode: unused,
     linkedDiscordUserIds: async () => [],
     countOwnPerson: async () => undefined,

@@ -239,7 +239,12 @@ export async function startDiscordHarness(
     ],
     config: { ...options.config, discord: config },
     ...(options.dir === undefined ? {} : { dir: options.dir }),
-    discord: { restApi: fake.restBase, proxyGraceMs: options.proxyGraceMs ?? 300, backfillPageDelayMs: 5 },
+    discord: {
+      restApi: fake.restBase,
+      proxyGraceMs: options.proxyGraceMs ?? 300,
+      backfillPageDelayMs: 5,
+      linkCodePollMs: 50,
+    },
   });
   const connection = service.discord!;
   await connection.idle();
