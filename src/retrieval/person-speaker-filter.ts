@@ -6,7 +6,7 @@
 import type { BotConfig } from '../config/config-types.js';
 import { ValidationError } from '../errors/memory-pool-error.js';
 import type { StoreFilter } from '../store/point-store.js';
-import { allOf, anyOf, isEmpty, matchText, matchValue, noneOf } from '../store/store-filters.js';
+import { allOf, anyOf, isEmpty, matchText, noneOf } from '../store/store-filters.js';
 
 /** The names a person speaks under in `bot`'s chunks; undefined when the bot has no person of that id. */
 export type PersonSpeakerNames = (bot: string, id: string) => Promise<readonly string[] | undefined>;
@@ -39,15 +39,13 @@ export async function readPersonFilter(
     );
   }
   const unique = [...new Set(found)];
-  // A chunk's text is "[date]\nAnna: …\nMythos: …": a line of Anna's starts after a newline and ends its name
-  // with ": ", which "Annabelle: " and "JoAnna: " do not match (the field has no text index, so this is a
-  // substring). A chunk of her alone is `speakers` "Anna" exactly. A part (it has a `chunkId`) holds lines
-  // without the date, its first at the very start: "Anna: " there also matches "JoAnna: ", which `keeps` drops.
+  // The store matches text only as a substring (the fields have no text index), so `filter` is a superset: a
+  // chunk's or SillyTavern point's `speakers` ("Anna, Mythos") holding the name, or a part's (it has a `chunkId`
+  // and no speakers) "Anna: " line. `keeps` then drops "Annabelle" and "JoAnna" by whole speaker names.
   const isPart = noneOf(isEmpty('chunkId'));
   return {
     filter: anyOf(
-      ...unique.map((name) => matchValue('speakers', name)),
-      ...unique.map((name) => matchText('text', `\n${name}: `)),
+      ...unique.map((name) => matchText('speakers', name)),
       ...unique.map((name) => allOf(isPart, matchText('text', `${name}: `))),
     ),
     keeps: (hit) => {

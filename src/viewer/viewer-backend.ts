@@ -69,8 +69,9 @@ export function createViewerBackend(deps: ViewerBackendDeps): ViewerBackend {
 
   /** The filter with its person's speaker names read (a 400 naming `person` for one the bot does not have). */
   const withPersonSpeakers = async (bot: BotConfig, filter: TimelineFilter): Promise<TimelineFilter> => {
-    const speakers = await readPersonFilter(deps.personSpeakerNames, bot, filter.person);
-    return speakers === undefined ? filter : { ...filter, personSpeakers: speakers };
+    // The timeline lists chunks, never parts, so the store's match on whole speaker lines is exact here.
+    const match = await readPersonFilter(deps.personSpeakerNames, bot, filter.person);
+    return match === undefined ? filter : { ...filter, personSpeakers: match.filter };
   };
 
   return {
