@@ -260,7 +260,7 @@ async function recall(
   const chosen = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
   // A precise window is the question (its memories whatever their words): no topic to find unsaid.
   const noiseCut = window?.precise && !weighed ? undefined : readNoiseCut(bot, request);
-  const { hits: selected } =
+  const { hits: selected, cut } =
     noiseCut === undefined || wordScope === undefined
       ? { hits: chosen }
       : await cutNoise(chosen, noiseCut, {
@@ -277,6 +277,9 @@ async function recall(
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
     ...(explained ? { time_window: explained } : {}),
+    ...(request.explain === true && cut
+      ? { noise_cut: { unsaid_words: cut.unsaidWords, share: cut.share } }
+      : {}),
   };
 }
 

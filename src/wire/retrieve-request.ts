@@ -197,4 +197,13 @@ export interface RetrieveResponse {
   readonly formatted: string;
   /** Only with `explain: true` and a window in use: which one. */
   readonly time_window?: TimeWindowExplanation;
+  /** Only with `explain: true` when the noise cut emptied the answer: why (docs/recall.md). */
+  readonly noise_cut?: NoiseCutExplanation;
+}
+
+/** Why recall answered nothing: the question's words no memory holds, and the share of its meaning they carry. */
+export interface NoiseCutExplanation {
+  readonly unsaid_words: readonly string[];
+  /** 1 − the cosine of the question with and without those words (0 to 1). */
+  readonly share: number;
 }

@@ -68,6 +68,21 @@ describe('the noise cut: nothing recalled when the question is about what no mem
     }
   });
 
+  test('explain says why nothing was recalled: the unsaid words and the share of the question they carry', async () => {
+    const response = await service.post('/retrieve', {
+      bot: 'mythos',
+      query_text: NEVER_DISCUSSED[0],
+      explain: true,
+    });
+    const { hits, noise_cut } = response.json as {
+      hits: unknown[];
+      noise_cut: { unsaid_words: string[]; share: number };
+    };
+    assert.deepEqual(hits, []);
+    assert.ok(noise_cut.unsaid_words.includes('submarine'), JSON.stringify(noise_cut));
+    assert.ok(noise_cut.share >= 0.12 && noise_cut.share <= 1, JSON.stringify(noise_cut));
+  });
+
   test('a real question keeps its hits, its answer among them', async () => {
     for (const { question, evidence } of REAL) {
       const { hits, formatted } = await retrieve({ query_text: question });
