@@ -18,6 +18,15 @@ test('a word is unsaid when neither the hits nor the store hold any of its terms
   assert.deepEqual(asked, [['submarin', 'lisbon', 'go', 'smoothli']]);
 });
 
+test('question grammar the stop list lacks, and month and weekday names, are never unsaid', async () => {
+  const unsaid = await findUnsaidWords(
+    'Whose kayak does Helen rent when it rains, on Sunday or in August?',
+    [],
+    async () => new Set(['helen', 'rain']),
+  );
+  assert.deepEqual(unsaid, ['kayak', 'rent']);
+});
+
 test('nothing is asked of the store when the hits hold every word', async () => {
   const unsaid = await findUnsaidWords(
     'the greyhound Pixel',

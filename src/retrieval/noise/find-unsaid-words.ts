@@ -13,13 +13,26 @@ interface QueryWord {
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 /** Numbers are left out: a memory writes "the 23rd" or "twenty" where a question says 23, so no number is unsaid. */
 const NUMBER = /^\p{N}+$/u;
+/**
+ * Never unsaid, though the index keeps them: words of a question's grammar that the stop list (stopword's 108)
+ * lacks (interrogatives, auxiliaries, indefinite pronouns), which chat seldom says back; and the names of months
+ * and weekdays, which recall matches against the memories' dates (time in recall), not their words.
+ */
+const NEVER_UNSAID: ReadonlySet<string> = new Set(
+  [
+    'when why whose whom does doing may will shall must',
+    'something anything nothing everything someone anyone everyone somebody anybody nobody',
+    'january february march april may june july august september october november december',
+    'monday tuesday wednesday thursday friday saturday sunday',
+  ].flatMap((words) => words.split(' ')),
+);
 
 /** The query's words that have index terms, each once, in order. */
 function readQueryWords(queryText: string): QueryWord[] {
   const seen = new Set<string>();
   const words: QueryWord[] = [];
   for (const [word] of queryText.matchAll(WORD)) {
-    if (seen.has(word) || NUMBER.test(word)) continue;
+    if (seen.has(word) || NUMBER.test(word) || NEVER_UNSAID.has(word.toLowerCase())) continue;
     seen.add(word);
     const terms = tokenizeText(word);
     if (terms.length > 0) words.push({ word, terms });
@@ -29,7 +42,8 @@ function readQueryWords(queryText: string): QueryWord[] {
 
 /**
  * The query's words whose every term is in none of the hits' texts and, asked of the store (`findHeldTerms`: which
- * of these terms any memory the recall may see holds), in no memory. Stop words and numbers are never unsaid.
+ * of these terms any memory the recall may see holds), in no memory. Stop words, numbers, question grammar and
+ * month and weekday names are never unsaid.
  */
 export async function findUnsaidWords(
   queryText: string,
