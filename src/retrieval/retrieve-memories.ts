@@ -28,7 +28,7 @@ import type {
 import { computeCosine } from './cosine-similarity.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
-import { cutNoise, type NoiseCutSettings } from './noise/cut-noise.js';
+import { cutNoise, type NoiseCutSettings, startNoiseCut } from './noise/cut-noise.js';
 import { findHeldTerms } from './noise/find-held-terms.js';
 import { type PersonSpeakerNames, readPersonFilter } from './person-speaker-filter.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
@@ -162,6 +162,14 @@ async function recall(
       }
     : { filter: scopeFilter, threshold: defaultThreshold };
   const embedding = deps.embedder.embed([time.queryText], { signal, query: true });
+  const noiseCut = readNoiseCut(bot, request);
+  const noiseStart =
+    noiseCut &&
+    startNoiseCut({
+      queryText: time.queryText,
+      findHeldTerms: (terms) => findHeldTerms(deps.store, bot.collection, terms, scopeFilter),
+      embedQuery: async (text) => (await deps.embedder.embed([text], { signal, query: true }))[0],
+    });
   // The model embeds in a worker thread (or a provider does, remotely): meanwhile this thread checks the
   // collection and sends the searches that need no vector (start-early-recall.ts).
   const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first), embedding);
@@ -175,8 +183,8 @@ async function recall(
   let candidates: RecallHit[] = [];
   let forgotten: ReadonlySet<string> = new Set();
   let weighed = window !== undefined && !window.precise;
-  /** The filter of the hybrid search the candidates came from (undefined: chunk-only, no word index to ask). */
-  let wordScope: { readonly filter: StoreFilter | undefined } | undefined;
+  /** Whether the candidates came from the hybrid search (chunk-only recall has no word index). */
+  let searchedWords = false;
   const excluded = new Set(
     (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
   );
@@ -195,7 +203,7 @@ async function recall(
     if (hybrid) {
       const sent = hybridSearch(bot.collection, time.queryText, limit, { filter, threshold: scoreThreshold });
       const ranking = await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words);
-      wordScope = { filter };
+      searchedWords = true;
       candidates = await recallPassages(
         {
           bot: bot.name,
@@ -216,7 +224,7 @@ async function recall(
         { limit: limit * 2, excludeMessageIds: excluded },
       );
     } else {
-      wordScope = undefined;
+      searchedWords = false;
       const points = await deps.store.searchPoints(bot.collection, {
         vector: Array.from(vector),
         limit: limit * 2,
@@ -258,17 +266,13 @@ async function recall(
   }
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
   const chosen = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
-  // A precise window is the question (its memories whatever their words): no topic to find unsaid.
-  const noiseCut = window?.precise && !weighed ? undefined : readNoiseCut(bot, request);
+  // A precise window is the question (its memories whatever their words): no topic to find unsaid, unless it
+  // held nothing and only weighs. Chunk-only recall has no word index to say what is unsaid.
+  const cutting = (!window?.precise || weighed) && searchedWords;
   const { hits: selected, cut } =
-    noiseCut === undefined || wordScope === undefined
+    noiseCut === undefined || noiseStart === undefined || !cutting
       ? { hits: chosen }
-      : await cutNoise(chosen, noiseCut, {
-          queryText: time.queryText,
-          vector,
-          findHeldTerms: (terms) => findHeldTerms(deps.store, bot.collection, terms, wordScope?.filter),
-          embedQuery: async (text) => (await deps.embedder.embed([text], { signal, query: true }))[0],
-        });
+      : await cutNoise(chosen, noiseCut, noiseStart, vector);
   // Whichever ends first: `limit` hits, or the block's characters (unset: no character budget, as before).
   const maxChars = request.max_chars ?? bot.retrieve.maxChars;
   const hits = maxChars === undefined ? selected : fitRecallToChars(selected, maxChars);

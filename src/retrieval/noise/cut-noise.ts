@@ -17,13 +17,36 @@ export interface NoiseCutSettings {
 }
 
 export interface NoiseCutSources {
-  /** The query as recall embedded and matched it (its time words taken out), and its vector. */
+  /** The query as recall embeds and matches it (its time words taken out). */
   readonly queryText: string;
-  readonly vector: Float32Array | readonly number[];
   /** Which of these terms any memory the recall may see holds (one lexical search each). */
   readonly findHeldTerms: (terms: readonly string[]) => Promise<ReadonlySet<string>>;
   /** The query vector of another text (the query without its unsaid words). */
   readonly embedQuery: (text: string) => Promise<Float32Array | readonly number[] | undefined>;
+}
+
+/** The cut's questions, asked while recall searches: the unsaid words, and the query's vector without them. */
+export interface NoiseCutStart {
+  readonly unsaidWords: Promise<readonly string[]>;
+  /** Undefined when no word is unsaid; `everything` when every word is. */
+  readonly rest: Promise<Float32Array | readonly number[] | 'everything' | undefined>;
+}
+
+/**
+ * Starts the cut's questions as the recall starts, so the second embedding runs beside the first (on another
+ * model worker) instead of after the searches: its cost is CPU, not the asker's wait. A failure (a collection
+ * without a parts index) finds nothing unsaid: no cut.
+ */
+export function startNoiseCut(sources: NoiseCutSources): NoiseCutStart {
+  const unsaidWords = findUnsaidWords(sources.queryText, [], sources.findHeldTerms).catch(() => []);
+  const rest = unsaidWords
+    .then(async (words) => {
+      if (words.length === 0) return undefined;
+      const text = removeWords(sources.queryText, words);
+      return text === '' ? ('everything' as const) : await sources.embedQuery(text);
+    })
+    .catch(() => undefined);
+  return { unsaidWords, rest };
 }
 
 /**
@@ -41,27 +64,22 @@ export interface NoiseCutOutcome {
 
 /**
  * `hits` (best first), or none when the question is about something nothing recalled mentions. The cheap tests
- * come first: a close match or agreeing signals answer without asking the store or the model anything.
+ * come first: a close match or agreeing rankings answer without waiting for the started questions.
  */
 export async function cutNoise(
   hits: readonly RecallHit[],
   settings: NoiseCutSettings,
-  sources: NoiseCutSources,
+  started: NoiseCutStart,
+  vector: Float32Array | readonly number[],
 ): Promise<NoiseCutOutcome> {
   const best = hits[0];
   if (settings.share <= 0 || best === undefined) return { hits };
   if (Math.max(...hits.map((hit) => hit.score)) >= settings.score) return { hits };
   if (isAgreed(best)) return { hits };
-  const unsaidWords = await findUnsaidWords(
-    sources.queryText,
-    hits.map((hit) => hit.text),
-    sources.findHeldTerms,
-  );
-  if (unsaidWords.length === 0) return { hits };
-  const rest = removeWords(sources.queryText, unsaidWords);
-  // Every word unsaid: the whole question is about what no memory mentions.
-  const restVector = rest === '' ? undefined : await sources.embedQuery(rest);
-  const share = restVector === undefined ? 1 : 1 - computeCosine(sources.vector, restVector);
+  const unsaidWords = await started.unsaidWords;
+  const rest = await started.rest;
+  if (unsaidWords.length === 0 || rest === undefined) return { hits };
+  const share = rest === 'everything' ? 1 : 1 - computeCosine(vector, rest);
   return share >= settings.share ? { hits: [], cut: { unsaidWords, share } } : { hits };
 }
 

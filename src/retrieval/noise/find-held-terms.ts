@@ -10,10 +10,11 @@ import type { MemoryStore } from '../../store/memory-store.js';
 import type { StoreFilter } from '../../store/point-store.js';
 
 /**
- * The most terms asked for one recall. A longer query (a chat window sent as the query) is not a question about
- * one thing never mentioned: past this, every term counts as held, and the noise cut does not apply.
+ * The most terms asked for one recall (all at once, as the recall starts). A longer query (a chat window sent as
+ * the query) is not a question about one thing never mentioned: past this, every term counts as held, and the
+ * noise cut does not apply.
  */
-export const MAX_TERMS_ASKED = 12;
+export const MAX_TERMS_ASKED = 16;
 
 /** The subset of `terms` (stemmed index terms, as tokenizeText gives them) some part within `filter` holds. */
 export async function findHeldTerms(
