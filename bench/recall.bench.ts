@@ -8,10 +8,11 @@
  * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
  * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
- * [--keep DIR] [--conversation ID] [--quick] (docs/recall.md)
+ * [--keep DIR] [--conversation ID] [--quick] [--noise-cut SHARE] (docs/recall.md)
  * A quick loop: `--keep DIR` stores into DIR once and a later run with the same DIR and settings only asks
  * (about 20 s instead of 60); `--conversation conv-26` stores and asks one conversation; `--quick` leaves out
- * the chunk-vectors-alone table.
+ * the chunk-vectors-alone table; `--noise-cut 0` sends `noise_cut` with every question (0: the cut off, to see
+ * what the bot's default costs).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -22,7 +23,7 @@ import type { RetrieveHit } from '../src/wire/retrieve-request.js';
 import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
 import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { loadLocomo } from './recall/locomo-dataset.js';
-import { neverDiscussedQuestions } from './recall/never-discussed.js';
+import { neverDiscussedCheckQuestions, neverDiscussedQuestions } from './recall/never-discussed.js';
 import {
   BadBotSettings,
   botName,
@@ -75,6 +76,7 @@ if (!existsSync(dataFile)) {
 }
 
 const withReembed = process.argv.includes('--reembed');
+const noiseCut = argValue('--noise-cut') === undefined ? {} : { noise_cut: Number(argValue('--noise-cut')) };
 const quick = process.argv.includes('--quick');
 const only = argValue('--conversation');
 const conversations = loadLocomo(dataFile).filter((c) => only === undefined || c.sampleId === only);
@@ -172,6 +174,7 @@ async function askEveryQuestion(): Promise<Measured> {
         bot: botName(conversation),
         query_text: question.question,
         limit: RETRIEVE_LIMIT,
+        ...noiseCut,
         ...(withReembed ? { explain: true } : {}),
       });
       latencies.push(performance.now() - askedAt);
@@ -259,28 +262,42 @@ function report({ scores, latencies }: Measured, label?: string): void {
 
 /**
  * Hits returned at the bot's default settings (no `limit` sent) for questions about what a conversation never
- * mentions, beside the same count for its real questions: what a reader injects when nothing fits (issue 35).
+ * mentions, the 40 the noise cut was chosen on and a check set written apart from them, beside the same count
+ * for its real questions: what a reader injects when nothing fits (issue 35).
  */
 async function reportNeverDiscussed(): Promise<void> {
   const rows: string[] = [];
-  let noiseHits = 0;
-  let noiseCount = 0;
+  const totals = { noise: 0, noiseCount: 0, check: 0, checkCount: 0, emptied: 0, real: 0 };
   for (const conversation of conversations) {
     const count = async (questions: readonly string[]) => {
       let hits = 0;
+      let empty = 0;
       for (const question of questions) {
-        hits += (await client.retrieve({ bot: botName(conversation), query_text: question })).hits.length;
+        const answer = await client.retrieve({
+          bot: botName(conversation),
+          query_text: question,
+          ...noiseCut,
+        });
+        hits += answer.hits.length;
+        if (answer.hits.length === 0) empty += 1;
       }
-      return hits;
+      return { hits, empty };
     };
     const questions = neverDiscussedQuestions(conversation);
+    const checks = neverDiscussedCheckQuestions(conversation);
     const noise = await count(questions);
+    const check = await count(checks);
     const real = await count(conversation.questions.map((q) => q.question));
-    noiseHits += noise;
-    noiseCount += questions.length;
+    totals.noise += noise.hits;
+    totals.noiseCount += questions.length;
+    totals.check += check.hits;
+    totals.checkCount += checks.length;
+    totals.emptied += real.empty;
+    totals.real += conversation.questions.length;
     rows.push(
-      `| ${conversation.sampleId} | ${questions.length} | ${(noise / questions.length).toFixed(2)} | ` +
-        `${(real / conversation.questions.length).toFixed(2)} |`,
+      `| ${conversation.sampleId} | ${questions.length} | ${(noise.hits / questions.length).toFixed(2)} | ` +
+        `${checks.length} | ${(check.hits / checks.length).toFixed(2)} | ` +
+        `${(real.hits / conversation.questions.length).toFixed(2)} | ${real.empty} |`,
     );
   }
   const limit = Object.values(config.bots)[0]!.retrieve.limit;
@@ -288,11 +305,14 @@ async function reportNeverDiscussed(): Promise<void> {
     `\nhits returned at the default settings (limit ${limit}), never-discussed questions beside the real ones:\n`,
   );
   console.log(
-    '| conversation | never-discussed questions | mean hits, never discussed | mean hits, real questions |',
+    '| conversation | never-discussed | mean hits | check set | mean hits | mean hits, real questions | real questions answered with none |',
   );
-  console.log('|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
-  console.log(`| all | ${noiseCount} | ${(noiseHits / noiseCount).toFixed(2)} | |`);
+  console.log(
+    `| all | ${totals.noiseCount} | ${(totals.noise / totals.noiseCount).toFixed(2)} | ${totals.checkCount} | ` +
+      `${(totals.check / totals.checkCount).toFixed(2)} | | ${totals.emptied} of ${totals.real} |`,
+  );
 }
 
 /** Recall through the chunk vectors alone, as st-qdrant-memory searches: stored ones and the texts embedded whole. */

@@ -54,15 +54,56 @@ const TEMPLATES: readonly { readonly question: string; readonly topic: readonly 
   { question: 'What did {a} tell me about her asthma?', topic: ['asthma'] },
 ];
 
+/**
+ * A check set written after the rules of `retrieve.noiseCut` were chosen on TEMPLATES (issue 35), so a rule fitted
+ * to those 40 shows here: other topics, other shapes (no name, "remind me", "tell me about", a yes/no question).
+ */
+const CHECK_TEMPLATES: readonly { readonly question: string; readonly topic: readonly string[] }[] = [
+  { question: 'Did {a} ever tell me about her piano recital?', topic: ['piano', 'recital'] },
+  { question: "What is the name of {b}'s goldfish?", topic: ['goldfish'] },
+  { question: "How was {a}'s ski trip to Switzerland?", topic: ['ski', 'switzerland'] },
+  { question: 'Remind me what {b} said about the plumber.', topic: ['plumber'] },
+  { question: 'Which podcast does {a} listen to on the train?', topic: ['podcast'] },
+  { question: 'What did we talk about regarding the solar panels?', topic: ['solar'] },
+  { question: 'When did {b} break his wrist?', topic: ['wrist'] },
+  { question: 'What does {b} think about cryptocurrency?', topic: ['crypto'] },
+  { question: "How did {a}'s sourdough starter turn out?", topic: ['sourdough'] },
+  { question: 'Where did {b} buy the espresso machine?', topic: ['espresso'] },
+  { question: 'Does {a} still play Monopoly with her cousins?', topic: ['monopoly', 'cousin'] },
+  { question: "What happened at {b}'s high school reunion?", topic: ['reunion'] },
+  { question: 'Who won the ping pong match between {a} and {b}?', topic: ['ping', 'pong'] },
+  { question: 'What did {a} say about the earthquake?', topic: ['earthquake'] },
+  { question: 'Is {b} allergic to peanuts?', topic: ['allerg', 'peanut'] },
+  { question: "What color is {a}'s bicycle?", topic: ['bicycle', 'bike'] },
+  { question: 'Tell me about the robot vacuum {b} bought.', topic: ['robot', 'vacuum'] },
+  { question: 'What did {b} think of the sushi restaurant?', topic: ['sushi'] },
+  { question: 'Any news about the wedding in Scotland?', topic: ['scotland'] },
+  { question: 'What was the name of the hotel in Tokyo?', topic: ['tokyo'] },
+];
+
 /** A conversation's never-discussed questions: the templates whose topic none of its turns mentions. */
 export function neverDiscussedQuestions(conversation: LocomoConversation): string[] {
+  return fillTemplates(conversation, TEMPLATES);
+}
+
+/** The check set's questions for a conversation (CHECK_TEMPLATES), filtered as neverDiscussedQuestions is. */
+export function neverDiscussedCheckQuestions(conversation: LocomoConversation): string[] {
+  return fillTemplates(conversation, CHECK_TEMPLATES);
+}
+
+function fillTemplates(
+  conversation: LocomoConversation,
+  templates: readonly { readonly question: string; readonly topic: readonly string[] }[],
+): string[] {
   const words = new Set(
     conversation.sessions
       .flatMap((session) => session.turns.map((turn) => turn.text.toLowerCase()))
       .flatMap((text) => text.split(/[^a-z0-9]+/)),
   );
   const mentioned = (topic: string) => [...words].some((word) => word.startsWith(topic));
-  return TEMPLATES.filter((template) => !template.topic.some(mentioned)).map((template) =>
-    template.question.replaceAll('{a}', conversation.speakerA).replaceAll('{b}', conversation.speakerB),
-  );
+  return templates
+    .filter((template) => !template.topic.some(mentioned))
+    .map((template) =>
+      template.question.replaceAll('{a}', conversation.speakerA).replaceAll('{b}', conversation.speakerB),
+    );
 }

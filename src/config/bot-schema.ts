@@ -44,6 +44,18 @@ const chunkSchema = section({
   }
 });
 
+/** "No noise when nothing fits" (docs/recall.md): recall answers nothing when the question is about what no memory mentions. */
+const noiseCutSchema = section({
+  /**
+   * The share of the question's meaning (1 − the cosine of the question with and without them) carried by words
+   * no memory holds, from which recall answers nothing, unless a memory matches closely (`score`) or the best one
+   * is among the first two by both meaning and words. 0 turns the cut off; a request's `noise_cut` replaces it.
+   */
+  share: decimal(0, 1, 'Set a share from 0 (off) to 1, e.g. 0.12.').default(0.12),
+  /** A best memory with at least this cosine similarity is a match: never cut. */
+  score: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.6.').default(0.6),
+});
+
 const retrieveSchema = section({
   /** Memories per recall, 1-100. */
   limit: integer(1, 100, 'Set how many memories a recall returns, e.g. 5.').default(5),
@@ -54,6 +66,7 @@ const retrieveSchema = section({
   maxChars: integer(1, 100_000, 'Set the most characters of the recalled block, e.g. 2000.').optional(),
   /** Minimum cosine similarity, 0-1. */
   scoreThreshold: decimal(0, 1, 'Set a similarity from 0 to 1, e.g. 0.3.').default(0.3),
+  noiseCut: noiseCutSchema.prefault({}),
   /**
    * `global`, `guild`, `channel` or `dm-private`: how far memories travel. `guild`/`channel` keep them where
    * they were said.

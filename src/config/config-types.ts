@@ -29,6 +29,11 @@ export interface BotConfig {
     /** The most characters of the recalled block; undefined: no character budget. */
     readonly maxChars?: number;
     readonly scoreThreshold: number;
+    /**
+     * Recall answers nothing when words no memory holds carry at least `share` of the question's meaning and no
+     * memory matches closely (`score`); undefined or a share of 0: no cut (docs/recall.md).
+     */
+    readonly noiseCut?: { readonly share: number; readonly score: number };
     readonly scope: RecallScope;
   };
 }

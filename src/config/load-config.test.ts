@@ -67,7 +67,7 @@ describe('loadConfig', () => {
         speakerAliases: {},
         timezone: 'UTC',
         chunk: { minChars: 1200, maxChars: 1500, idleMs: 30_000, maxGapMs: 1_800_000 },
-        retrieve: { limit: 5, scoreThreshold: 0.3, scope: 'global' },
+        retrieve: { limit: 5, scoreThreshold: 0.3, noiseCut: { share: 0.12, score: 0.6 }, scope: 'global' },
       },
     });
   });
@@ -97,7 +97,12 @@ describe('loadConfig', () => {
     assert.equal(mythos.collection, 'mem_mythos');
     assert.equal(mythos.defaultSource, 'discord');
     assert.deepEqual(mythos.speakerAliases, { '705512345678901234': 'Helen' });
-    assert.deepEqual(mythos.retrieve, { limit: 5, scoreThreshold: 0.3, scope: 'global' });
+    assert.deepEqual(mythos.retrieve, {
+      limit: 5,
+      scoreThreshold: 0.3,
+      noiseCut: { share: 0.12, score: 0.6 },
+      scope: 'global',
+    });
     assert.deepEqual(Object.keys(config.bots), ['mythos']);
   });
 

@@ -25,8 +25,11 @@ import type {
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
+import { computeCosine } from './cosine-similarity.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
+import { cutNoise, type NoiseCutSettings, startNoiseCut } from './noise/cut-noise.js';
+import { findHeldTerms } from './noise/find-held-terms.js';
 import { type PersonSpeakerNames, readPersonFilter } from './person-speaker-filter.js';
 import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
@@ -162,6 +165,14 @@ async function recall(
       }
     : { filter: scopeFilter, threshold: defaultThreshold };
   const embedding = deps.embedder.embed([time.queryText], { signal, query: true });
+  const noiseCut = readNoiseCut(bot, request);
+  const noiseStart =
+    noiseCut &&
+    startNoiseCut({
+      queryText: time.queryText,
+      findHeldTerms: (terms) => findHeldTerms(deps.store, bot.collection, terms, scopeFilter),
+      embedQuery: async (text) => (await deps.embedder.embed([text], { signal, query: true }))[0],
+    });
   // The model embeds in a worker thread (or a provider does, remotely): meanwhile this thread checks the
   // collection and sends the searches that need no vector (start-early-recall.ts).
   const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first), embedding);
@@ -175,6 +186,8 @@ async function recall(
   let candidates: RecallHit[] = [];
   let forgotten: ReadonlySet<string> = new Set();
   let weighed = window !== undefined && !window.precise;
+  /** Whether the candidates came from the hybrid search (chunk-only recall has no word index). */
+  let searchedWords = false;
   const excluded = new Set(
     (request.exclude_message_ids ?? []).map((id) => id.trim()).filter((id) => id !== ''),
   );
@@ -193,6 +206,7 @@ async function recall(
     if (hybrid) {
       const sent = hybridSearch(bot.collection, time.queryText, limit, { filter, threshold: scoreThreshold });
       const ranking = await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words);
+      searchedWords = true;
       candidates = await recallPassages(
         {
           bot: bot.name,
@@ -213,6 +227,7 @@ async function recall(
         { limit: limit * 2, excludeMessageIds: excluded },
       );
     } else {
+      searchedWords = false;
       const points = await deps.store.searchPoints(bot.collection, {
         vector: Array.from(vector),
         limit: limit * 2,
@@ -255,7 +270,14 @@ async function recall(
   // The store matched the person's names as substrings: keep the hits where one is a whole speaker.
   if (person !== undefined) candidates = candidates.filter((hit) => person.keeps(hit));
   if (window !== undefined && weighed) candidates = weighByWindow(candidates, window);
-  const selected = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  const chosen = selectHits(candidates, { limit, excludeMessageIds: [...excluded, ...forgotten] });
+  // A precise window is the question (its memories whatever their words): no topic to find unsaid, unless it
+  // held nothing and only weighs. Chunk-only recall has no word index to say what is unsaid.
+  const cutting = (!window?.precise || weighed) && searchedWords;
+  const { hits: selected, cut } =
+    noiseCut === undefined || noiseStart === undefined || !cutting
+      ? { hits: chosen }
+      : await cutNoise(chosen, noiseCut, noiseStart, vector);
   // Whichever ends first: `limit` hits, or the block's characters (unset: no character budget, as before).
   const maxChars = request.max_chars ?? bot.retrieve.maxChars;
   const hits = maxChars === undefined ? selected : fitRecallToChars(selected, maxChars);
@@ -264,7 +286,18 @@ async function recall(
     hits: hits.map((hit) => toRetrieveHit(hit, request.explain === true)),
     formatted: formatRecall(hits),
     ...(explained ? { time_window: explained } : {}),
+    ...(request.explain === true && cut
+      ? { noise_cut: { unsaid_words: cut.unsaidWords, share: cut.share } }
+      : {}),
   };
+}
+
+/** The noise cut's settings: the request's `noise_cut` share, else the bot's; undefined when off. */
+function readNoiseCut(bot: BotConfig, request: RetrieveRequest): NoiseCutSettings | undefined {
+  const configured = bot.retrieve.noiseCut;
+  const share = request.noise_cut ?? configured?.share ?? 0;
+  // Without a configured floor (a bot built in code), only the share decides: no best hit is safe by its score.
+  return share > 0 ? { share, score: configured?.score ?? 1 } : undefined;
 }
 
 /** One hybrid search of `collection` for the query, without its vector (sent before the vector exists). */
@@ -294,21 +327,7 @@ async function scorePartsByVector(
   partIds: readonly string[],
 ): Promise<ReadonlyMap<string, number>> {
   const vectors = await store.retrieveDenseVectors(partsCollectionName(collection), partIds);
-  return new Map([...vectors].map(([id, dense]) => [id, cosine(vector, dense)]));
-}
-
-function cosine(a: Float32Array | readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    aa += x * x;
-    bb += y * y;
-  }
-  return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
+  return new Map([...vectors].map(([id, dense]) => [id, computeCosine(vector, dense)]));
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */

@@ -7,6 +7,8 @@ import { isTimeZone } from './time-zone.js';
 export const MAX_CHARS = 100_000;
 const MAX_CHARS_FIX = `must be a whole number of characters from 1 to ${MAX_CHARS}, e.g. 2000`;
 
+const NOISE_CUT_FIX = 'must be a number from 0 (no cut) to 1, e.g. 0.12';
+
 /** The most channel ids `readable_channel_ids` takes. */
 export const MAX_READABLE_CHANNEL_IDS = 20_000;
 
@@ -70,6 +72,11 @@ export const retrieveRequestSchema = z.object({
     .max(MAX_CHARS, MAX_CHARS_FIX)
     .optional(),
   score_threshold: z.number().min(-1).max(1).optional(),
+  /**
+   * Answer nothing when words no memory holds carry at least this share of the question's meaning (0 to 1; 0
+   * turns the cut off) and no memory matches closely. Default: the bot's `retrieve.noiseCut.share`.
+   */
+  noise_cut: z.number({ message: NOISE_CUT_FIX }).min(0, NOISE_CUT_FIX).max(1, NOISE_CUT_FIX).optional(),
   /** Where the request comes from, for the bot's privacy scope (`retrieve.scope`). */
   guild_id: z.string().min(1).max(200).optional(),
   channel_id: z.string().min(1).max(200).optional(),
@@ -190,4 +197,13 @@ export interface RetrieveResponse {
   readonly formatted: string;
   /** Only with `explain: true` and a window in use: which one. */
   readonly time_window?: TimeWindowExplanation;
+  /** Only with `explain: true` when the noise cut emptied the answer: why (docs/recall.md). */
+  readonly noise_cut?: NoiseCutExplanation;
+}
+
+/** Why recall answered nothing: the question's words no memory holds, and the share of its meaning they carry. */
+export interface NoiseCutExplanation {
+  readonly unsaid_words: readonly string[];
+  /** 1 − the cosine of the question with and without those words (0 to 1). */
+  readonly share: number;
 }
