@@ -18,7 +18,7 @@ import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
-import { createRenameScheduler } from '../people/rename-scheduler.js';
+import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-index.js';
@@ -173,7 +173,9 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     peopleNames,
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
-  const renames = createRenameScheduler({ journal, wakeWriter, logger });
+  // Renames a link change left in the journal (here, by another replica, or before a restart) run from now on.
+  const renames = createRenameRunner({ journal, wakeWriter, logger });
+  renames.start();
   const operations = createMemoryOperations({
     ...capabilities,
     renames,
@@ -217,8 +219,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     writer,
     async close() {
       unfollowParts();
-      // A rename pass still waiting reads the journal the caller closes next.
-      await renames.settled();
+      // A pass running now reads the journal the caller closes next; one still waiting stays in the journal.
+      await renames.close();
       await writer.stop();
       await indexing;
       await droppingParts;

@@ -1,6 +1,7 @@
 /**
  * @module People and link codes in the SQLite journal (tables of schema step 3), synchronous: the journal
- * port runs it through its queue and fsyncs the WAL after each write outside a transaction.
+ * port runs it through its queue and fsyncs the WAL after each write outside a transaction. Each change of
+ * links or names requests, in its own transaction, the rename of the chunks it touches (sqlite-renames.ts).
  */
 import type { Database } from 'better-sqlite3';
 import type {
@@ -11,6 +12,7 @@ import type {
   PersonRow,
   SeenAccount,
 } from '../journal-people.js';
+import { touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
@@ -21,6 +23,7 @@ import {
   sortDmChannels,
   toPeople,
 } from '../people-rows.js';
+import { requestSqliteRenames } from './sqlite-renames.js';
 
 /** Each method is one statement, or one transaction. */
 export class SqlitePeople {
@@ -57,6 +60,7 @@ export class SqlitePeople {
         .prepare('INSERT INTO people (bot, person_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
         .run(bot, person.id, person.name, now, now);
       this.#link(bot, person.id, person.accounts, now);
+      requestSqliteRenames(this.#db, bot, person.accounts, now);
       return undefined;
     })();
   }
@@ -68,7 +72,8 @@ export class SqlitePeople {
     now: number,
   ): LinkConflict | boolean {
     return this.#db.transaction((): LinkConflict | boolean => {
-      if (this.get(bot, id) === undefined) return false;
+      const before = this.get(bot, id);
+      if (before === undefined) return false;
       const conflict = this.#conflict(bot, id, change.add ?? []);
       if (conflict !== undefined) return conflict;
       for (const account of change.remove ?? []) {
@@ -80,12 +85,15 @@ export class SqlitePeople {
       this.#db
         .prepare('UPDATE people SET name = coalesce(?, name), updated_at = ? WHERE bot = ? AND person_id = ?')
         .run(change.name ?? null, now, bot, id);
+      requestSqliteRenames(this.#db, bot, touchedAccounts(before.accounts, change), now);
       return true;
     })();
   }
 
-  remove(bot: string, id: string): boolean {
+  remove(bot: string, id: string, now: number): boolean {
     return this.#db.transaction(() => {
+      const before = this.get(bot, id);
+      if (before !== undefined) requestSqliteRenames(this.#db, bot, before.accounts, now);
       this.#db.prepare('DELETE FROM person_accounts WHERE bot = ? AND person_id = ?').run(bot, id);
       return this.#db.prepare('DELETE FROM people WHERE bot = ? AND person_id = ?').run(bot, id).changes > 0;
     })();

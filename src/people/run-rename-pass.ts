@@ -1,0 +1,59 @@
+/**
+ * @module One rename pass of one bot (docs/people.md, "What a link changes"): every request waiting for the bot,
+ * merged, becomes one selection of its chunks through the journal's indexes and one transaction that queues their
+ * rewrite and deletes the requests. The chunk writer then rewrites each under the same point id and timestamp with
+ * the names the links give now. SillyTavern's own points are not chunks of the journal, so they are never touched.
+ * A pass that dies before its transaction commits leaves the requests as they were: the next one does it all.
+ */
+import { holdLease } from '../journal/hold-lease.js';
+import type { Journal } from '../journal/journal.js';
+
+/** What one pass did. */
+export interface RenamePassResult {
+  /** Accounts whose requests it finished. */
+  readonly accounts: number;
+  /** Chunks it queued to be rewritten. */
+  readonly chunks: number;
+}
+
+export interface RenamePassOptions {
+  /** This process, in the pass's lease. */
+  readonly holder: string;
+  /** Life of the lease (renewed while the pass runs): how long a killed holder blocks the pass. */
+  readonly leaseMs: number;
+  readonly now?: () => number;
+}
+
+/** The lease one replica at a time holds while it runs `bot`'s pass. */
+export function renameLeaseName(bot: string): string {
+  return `rename-pass:${bot}`;
+}
+
+/** Runs `bot`'s pass; 'busy' when another holder has its lease (that holder runs it). */
+export async function runRenamePass(
+  journal: Journal,
+  bot: string,
+  options: RenamePassOptions,
+): Promise<RenamePassResult | 'busy'> {
+  const now = options.now ?? Date.now;
+  const held = await holdLease(journal.leases, renameLeaseName(bot), options.holder, {
+    ttlMs: options.leaseMs,
+    now,
+  });
+  if (held === undefined) return 'busy';
+  try {
+    const requests = await journal.renames.requests(bot);
+    if (requests.length === 0) return { accounts: 0, chunks: 0 };
+    const chunkIds = await journal.renames.matchingChunks(
+      bot,
+      requests.map((request) => request.account),
+    );
+    // Lost meanwhile (a stall past its life): the new holder runs the pass; queueing it twice only costs a rewrite.
+    if (!(await held.check())) return 'busy';
+    const chunks = await journal.renames.queueRewrites(bot, requests, chunkIds, now());
+    return { accounts: requests.length, chunks };
+  } finally {
+    // A journal gone (the process closing) keeps the lease until it runs out; that is what expiry is for.
+    await held.release().catch(() => undefined);
+  }
+}
