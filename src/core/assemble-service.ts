@@ -25,7 +25,7 @@ import { prepareTimelineIndex, prepareTimelineIndexes } from '../store/timeline-
 import { assembleCapabilities } from './assemble-capabilities.js';
 import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
-import { cacheProbe, runProbe } from './readiness-checks.js';
+import { cacheProbe, runBounded, runProbe } from './readiness-checks.js';
 import { routeBots } from './route-bots.js';
 import type { ReadinessCheck, ServiceDeps } from './service-deps.js';
 
@@ -211,6 +211,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       ]);
       return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
     },
+    // Bounded as the checks are: a journal that does not answer fails its own check; this then says nothing.
+    readRenaming: async () => (await runBounded(() => journal.renames.progress(), readiness.timeoutMs)) ?? [],
   };
   return {
     deps,

@@ -156,7 +156,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
       assert.ok(await journal.leases.acquire(renameLeaseName(bot), 'other-replica', 60_000, Date.now()));
       runner.schedule(bot);
       await sleep(300); // many tries, each finding the lease taken
-      assert.deepEqual(passes, []);
+      assert.equal(passes.length, 0, 'no pass while another replica holds the lease');
       assert.equal((await journal.renames.requests(bot)).length, 1);
       await journal.leases.release(renameLeaseName(bot), 'other-replica');
       await runner.settled();
