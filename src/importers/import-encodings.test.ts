@@ -3,10 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  type ImportTestBench,
-  startImportTestBench,
-} from '../cli/commands/test-support/import-test-bench.js';
+import { type ImportTestBench, startImportTestBench } from '../cli/commands/test-support/import-test-bench.js';
 
 const line = (id: string, text: string) =>
   `${JSON.stringify({ speaker_kind: 'user', text, message_id: id, ts: 1700000000000, channel_id: id })}\n`;

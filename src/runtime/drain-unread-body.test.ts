@@ -36,13 +36,8 @@ describe('drainUnreadBody', () => {
   after(() => server.close());
 
   // Without a bound on the drain, the answer waits for the rest of the body: Node's requestTimeout (300 s).
-  test('a body declared but never sent: the answer still comes, saying Connection: close', {
-    timeout: 30_000,
-  }, async () => {
-    const answer = await exchange(
-      server.port,
-      'POST /early HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{"half":',
-    );
+  test('a body declared but never sent: the answer still comes, saying Connection: close', { timeout: 30_000 }, async () => {
+    const answer = await exchange(server.port, 'POST /early HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{"half":');
     assert.match(answer, /^HTTP\/1\.1 401/);
     assert.match(answer, /\r\nconnection: close\r\n/i);
     assert.match(answer, /refused$/);
@@ -50,10 +45,7 @@ describe('drainUnreadBody', () => {
 
   test('a body sent whole is read, and the connection kept', { timeout: 30_000 }, async () => {
     const body = 'x'.repeat(1000);
-    const answer = await exchange(
-      server.port,
-      `POST /early HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n${body}`,
-    );
+    const answer = await exchange(server.port, `POST /early HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n${body}`);
     assert.match(answer, /^HTTP\/1\.1 401/);
     assert.match(answer, /\r\nconnection: keep-alive\r\n/i);
   });

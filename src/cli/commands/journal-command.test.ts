@@ -117,9 +117,7 @@ describe('memory-pool journal copy', { skip: skipWithoutPostgres }, () => {
     assert.deepEqual(await readPostgres(url), await readDataDir(source));
   });
 
-  test('an interrupted copy run again keeps what it wrote and writes only the rest', {
-    timeout: 60_000,
-  }, async () => {
+  test('an interrupted copy run again keeps what it wrote and writes only the rest', { timeout: 60_000 }, async () => {
     const source = join(dir, 'resumed');
     const config = await writeSource(source);
     const url = await database();

@@ -116,24 +116,13 @@ describe('query fidelity', () => {
     // Qdrant's GroupByDriver (lib/shard/src/grouping/driver.rs): each later round narrows the root filter, which
     // reaches every prefetch, instead of raising the root's limit, so group b is found past group a's points.
     const points = [
-      ...Array.from({ length: 10 }, (_, i) => ({
-        id: i + 1,
-        vector: [1, (i + 1) * 0.01],
-        payload: { g: 'a' },
-      })),
-      ...Array.from({ length: 5 }, (_, i) => ({
-        id: i + 11,
-        vector: [1, 0.5 + (i + 1) * 0.01],
-        payload: { g: 'b' },
-      })),
+      ...Array.from({ length: 10 }, (_, i) => ({ id: i + 1, vector: [1, (i + 1) * 0.01], payload: { g: 'a' } })),
+      ...Array.from({ length: 5 }, (_, i) => ({ id: i + 11, vector: [1, 0.5 + (i + 1) * 0.01], payload: { g: 'b' } })),
     ];
     const groupsOf = async (body: unknown) => {
       const name = await seedCollection(target, 'fidelity-rounds', points, 2);
       const result = expectOk(await target.http('POST', `/collections/${name}/points/query/groups`, body));
-      return result.groups.map((group: { id: string; hits: Scored[] }) => [
-        group.id,
-        group.hits.map((hit) => hit.id),
-      ]);
+      return result.groups.map((group: { id: string; hits: Scored[] }) => [group.id, group.hits.map((hit) => hit.id)]);
     };
     const fused = await groupsOf({
       prefetch: [{ query: [1, 0], limit: 2 }],
@@ -166,21 +155,13 @@ describe('query fidelity', () => {
     expectError(await query({ prefetch: { score_threshold: 0.5 }, query: { fusion: 'rrf' } }), 400, message);
     expectError(
       await query({
-        prefetch: {
-          prefetch: [{ query: [1, 0, 0], using: 'dense' }, { score_threshold: 0.5 }],
-          query: { fusion: 'rrf' },
-        },
+        prefetch: { prefetch: [{ query: [1, 0, 0], using: 'dense' }, { score_threshold: 0.5 }], query: { fusion: 'rrf' } },
         query: { fusion: 'rrf' },
       }),
       400,
       message,
     );
     // With a query, a prefetch's threshold is fine.
-    expectOk(
-      await query({
-        prefetch: { query: [1, 0, 0], using: 'dense', score_threshold: 0.5 },
-        query: { fusion: 'rrf' },
-      }),
-    );
+    expectOk(await query({ prefetch: { query: [1, 0, 0], using: 'dense', score_threshold: 0.5 }, query: { fusion: 'rrf' } }));
   });
 });

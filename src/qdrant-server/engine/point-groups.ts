@@ -36,8 +36,7 @@ export async function runQueryGroups(
       mustNot: ids.length > 0 ? [{ kind: 'has_id', ids }] : null,
       minShould: null,
     };
-    const narrowed =
-      narrowing.length > 0 || ids.length > 0 ? combineFilters(shaped.filter, filter) : shaped.filter;
+    const narrowed = narrowing.length > 0 || ids.length > 0 ? combineFilters(shaped.filter, filter) : shaped.filter;
     const hits = await runRootStage(
       reader,
       { ...shaped, ...(narrowed === undefined ? {} : { filter: narrowed }) },
@@ -63,10 +62,7 @@ export async function runQueryGroups(
  * Qdrant's `query_result_order` (`lib/shard/src/query/mod.rs`): how hits of different rounds compare, best
  * first; by order value for `order_by`, not at all for a sample or a query-less request (ties keep arrival).
  */
-function rankOrder(
-  reader: CollectionReader,
-  request: QueryGroupsRequest,
-): (a: QueryHit, b: QueryHit) => number {
+function rankOrder(reader: CollectionReader, request: QueryGroupsRequest): (a: QueryHit, b: QueryHit) => number {
   const query = request.query;
   if (query === undefined || query.kind === 'sample') return () => 0;
   if (query.kind === 'order_by') {

@@ -22,14 +22,7 @@ function slowPost(server: QdrantServer, agent: Agent, path: string, headers: Rec
   return new Promise<{ status?: number; error?: string; socket?: unknown }>((resolve) => {
     const outcome: { status?: number; error?: string; socket?: unknown } = {};
     const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', ...headers },
-      },
+      { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
       (res) => {
         outcome.status = res.statusCode;
         res.resume();
@@ -53,10 +46,7 @@ describe('the embedded store, answering before the body is read to a keep-alive 
   let keyed: QdrantServer;
   let keyless: QdrantServer;
   before(async () => {
-    dataDirs = [
-      mkdtempSync(join(tmpdir(), 'mp-store-keepalive-')),
-      mkdtempSync(join(tmpdir(), 'mp-store-keepalive-')),
-    ];
+    dataDirs = [mkdtempSync(join(tmpdir(), 'mp-store-keepalive-')), mkdtempSync(join(tmpdir(), 'mp-store-keepalive-'))];
     keyed = await startQdrantServer({ dataDir: dataDirs[0]!, port: 0, apiKey: KEY });
     keyless = await startQdrantServer({ dataDir: dataDirs[1]!, port: 0 });
   });
@@ -67,19 +57,9 @@ describe('the embedded store, answering before the body is read to a keep-alive 
   });
 
   test('401, 403 and 404 arrive with no reset, all on one connection', async () => {
-    const kinds: {
-      status: number;
-      server: () => QdrantServer;
-      path: string;
-      headers: Record<string, string>;
-    }[] = [
+    const kinds: { status: number; server: () => QdrantServer; path: string; headers: Record<string, string> }[] = [
       { status: 401, server: () => keyed, path: '/collections/c/points/query', headers: {} },
-      {
-        status: 403,
-        server: () => keyless,
-        path: '/collections/c/points/query',
-        headers: { origin: 'https://elsewhere.example' },
-      },
+      { status: 403, server: () => keyless, path: '/collections/c/points/query', headers: { origin: 'https://elsewhere.example' } },
       { status: 404, server: () => keyed, path: '/no-such-route', headers: { 'api-key': KEY } },
     ];
     await Promise.all(

@@ -6,13 +6,7 @@
  */
 import type { IdfParams, SearchParams } from '../engine/engine-api.js';
 import { formatError, validationError } from '../qdrant-error.js';
-import {
-  invalidType,
-  isJsonObject,
-  type JsonObject,
-  readObject,
-  readOptionalUnsigned,
-} from './body-shape.js';
+import { invalidType, isJsonObject, type JsonObject, readObject, readOptionalUnsigned } from './body-shape.js';
 import { readFilter } from './parse-read-options.js';
 
 /** `{ params }` to spread into a request, or `{}` when absent or null; `path` prefixes validator errors. */

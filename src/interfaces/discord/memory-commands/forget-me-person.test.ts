@@ -57,11 +57,7 @@ describe('/memory forget-me by a linked person', () => {
     assert.match(content, new RegExp(`3 messages: discord:${HELEN.id} \\(2\\), telegram:5678 \\(1\\)`));
     const [confirm] = asked.callback?.data?.components?.[0]?.components ?? [];
     assert.equal(confirm?.label, 'Forget 3 messages');
-    assert.match(
-      (await h.recall('passport blue drawer')).join('\n'),
-      /passport/,
-      'nothing before confirming',
-    );
+    assert.match((await h.recall('passport blue drawer')).join('\n'), /passport/, 'nothing before confirming');
 
     const confirmed = await ask(h, press({ user: HELEN }, confirm!.custom_id));
     assert.equal(
