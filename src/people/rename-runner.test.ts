@@ -142,6 +142,56 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
     }
   });
 
+  test('a pass killed between its slices keeps the requests: what it queued stays queued, the next pass queues all', async () => {
+    const journal = await open();
+    try {
+      const bot = await storeChunks(journal, 3);
+      await journal.people.create(
+        bot,
+        { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
+        Date.now(),
+      );
+      let calls = 0;
+      const dyingAtSecond = withOverrides(journal, {
+        renames: withOverrides(journal.renames, {
+          queueRewrites: (...args: Parameters<typeof journal.renames.queueRewrites>) =>
+            ++calls === 2 ? Promise.reject(new Error('killed')) : journal.renames.queueRewrites(...args),
+        }),
+      });
+      const first = createRenameRunner({
+        journal: dyingAtSecond,
+        wakeWriter: () => undefined,
+        logger: recordingLogger().logger,
+        settleMs: 0,
+        sliceSize: 2,
+      });
+      first.schedule(bot);
+      await first.settled();
+      await first.close();
+      assert.equal((await journal.renames.requests(bot)).length, 1, 'the request waits for the last slice');
+      const left = async () => (await journal.renames.progress()).find((p) => p.bot === bot);
+      assert.deepEqual(await left(), { bot, accountsWaiting: 1, chunksLeft: 2 });
+      const { logger, passes } = recordingLogger();
+      const next = createRenameRunner({
+        journal,
+        wakeWriter: () => undefined,
+        logger,
+        settleMs: 0,
+        sliceSize: 2,
+      });
+      next.schedule(bot);
+      await next.settled();
+      await next.close();
+      assert.deepEqual(
+        passes.map((p) => [p.bot, p.accounts, p.chunks]),
+        [[bot, 1, 3]],
+      );
+      assert.deepEqual(await left(), { bot, accountsWaiting: 0, chunksLeft: 3 });
+    } finally {
+      await journal.close();
+    }
+  });
+
   test("only the replica holding a bot's pass lease runs its pass; another takes over once it is given back", async () => {
     const journal = await open();
     const { logger, passes } = recordingLogger();

@@ -34,6 +34,8 @@ export interface RenameRunnerDeps {
   readonly pollMs?: number;
   /** Life of a pass's lease (default 15 s): how long a killed replica holds up its pass. */
   readonly leaseMs?: number;
+  /** Chunks queued per transaction (run-rename-pass.ts; default 2000). */
+  readonly sliceSize?: number;
 }
 
 export function createRenameRunner(deps: RenameRunnerDeps): RenameRunner {
@@ -67,7 +69,11 @@ export function createRenameRunner(deps: RenameRunnerDeps): RenameRunner {
       void current.then(() => schedule(bot));
       return;
     }
-    const pass = runRenamePass(journal, bot, { holder, leaseMs: deps.leaseMs ?? 15_000 })
+    const pass = runRenamePass(journal, bot, {
+      holder,
+      leaseMs: deps.leaseMs ?? 15_000,
+      ...(deps.sliceSize === undefined ? {} : { sliceSize: deps.sliceSize }),
+    })
       .then((result) => {
         // Another replica runs it; if that one dies, its lease runs out and a retry here takes it over.
         if (result === 'busy') return schedule(bot);
