@@ -18,14 +18,14 @@ import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
-import { createRenameScheduler } from '../people/rename-scheduler.js';
+import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndexBeforeWrites, prepareTimelineIndexes } from '../store/timeline-index.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
 import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
-import { cacheProbe, runProbe } from './readiness-checks.js';
+import { cacheProbe, runBounded, runProbe } from './readiness-checks.js';
 import { routeBots } from './route-bots.js';
 import type { ReadinessCheck, ServiceDeps } from './service-deps.js';
 
@@ -170,7 +170,9 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     peopleNames,
     ...(options.recallDeadlineMs === undefined ? {} : { recallDeadlineMs: options.recallDeadlineMs }),
   });
-  const renames = createRenameScheduler({ journal, wakeWriter, logger });
+  // Renames a link change left in the journal (here, by another replica, or before a restart) run from now on.
+  const renames = createRenameRunner({ journal, wakeWriter, logger });
+  renames.start();
   const operations = createMemoryOperations({
     ...capabilities,
     renames,
@@ -206,6 +208,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       ]);
       return { store: storeCheck, embedder: embedderCheck, journal: journalCheck };
     },
+    // Bounded as the checks are: a journal that does not answer fails its own check; this then says nothing.
+    readRenaming: async () => (await runBounded(() => journal.renames.progress(), readiness.timeoutMs)) ?? [],
   };
   return {
     deps,
@@ -214,8 +218,8 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     writer,
     async close() {
       unfollowParts();
-      // A rename pass still waiting reads the journal the caller closes next.
-      await renames.settled();
+      // A pass running now reads the journal the caller closes next; one still waiting stays in the journal.
+      await renames.close();
       await writer.stop();
       await indexing;
       await droppingParts;

@@ -25,10 +25,12 @@ export async function readBotStats(
   const { store, journal } = deps;
   const counts = await journal.botCounts(bot.name);
   const sources = Object.keys(counts.bySource);
-  const [recorded, span] = await Promise.all([
+  const [recorded, span, renames] = await Promise.all([
     journal.collectionModel(collection),
     journal.memorySpan(bot.name),
+    journal.renames.progress(),
   ]);
+  const renaming = renames.find((progress) => progress.bot === bot.name);
   const [total, unsourced, ...perSource] = await Promise.all([
     store.countPoints(collection),
     store.countPoints(collection, unsourcedPoints()),
@@ -50,12 +52,23 @@ export async function readBotStats(
       forgotten: counts.forgotten,
     },
     chunks: { planned: counts.planned, stored: counts.stored },
+    ...(renaming === undefined
+      ? {}
+      : { renaming: { chunksLeft: renaming.chunksLeft, accountsWaiting: renaming.accountsWaiting } }),
     span,
   };
 }
 
 /** The figures as `GET /bots/{bot}/stats` publishes them (field for field, in this order). */
 export function toStatsResponse(stats: BotStats): BotStatsResponse {
-  const { bot, collection, model, points, messages, chunks } = stats;
-  return { bot, collection, model, points, messages, chunks };
+  const { bot, collection, model, points, messages, chunks, renaming } = stats;
+  return {
+    bot,
+    collection,
+    model,
+    points,
+    messages,
+    chunks,
+    ...(renaming === undefined ? {} : { renaming }),
+  };
 }

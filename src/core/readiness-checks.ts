@@ -58,3 +58,17 @@ export function cacheProbe(
     return check;
   };
 }
+
+/** `read`'s answer, or undefined when it throws or has not answered within `timeoutMs`. */
+export async function runBounded<T>(read: () => Promise<T>, timeoutMs: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([read().catch(() => undefined), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

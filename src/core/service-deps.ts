@@ -5,6 +5,7 @@
  */
 import type { LiveApiKeys } from '../auth/live-api-keys.js';
 import type { MemoryPoolConfig } from '../config/config-types.js';
+import type { RenameProgress } from '../journal/journal-renames.js';
 import type { Logger } from '../logging/logger.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { ReadinessCheck } from '../wire/service-status.js';
@@ -20,4 +21,9 @@ export interface ServiceDeps {
   readonly logger: Logger;
   readonly operations: MemoryOperations;
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+  /**
+   * The rename passes running (for /ready): never rejects, an unreadable journal answers none (its check says
+   * why). Absent: none.
+   */
+  readRenaming?(): Promise<readonly RenameProgress[]>;
 }

@@ -42,6 +42,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   // they last minutes, and a person asks for a new code.
   { name: 'people', key: ['bot', 'person_id'] },
   { name: 'person_accounts', key: ['bot', 'kind', 'value'] },
+  // Renames a link change left (journal-renames.ts): the copy's first start runs the pass they wait for.
+  { name: 'rename_requests', key: ['bot', 'kind', 'value'] },
+  { name: 'rename_chunks', key: ['chunk_id'] },
 ];
 
 /** A row's key values, in the table's key order. */

@@ -69,7 +69,10 @@ export interface FailedRedeems {
   readonly byCaller: number;
 }
 
-/** Per-bot people. Writes are one transaction each and durable when they resolve. */
+/**
+ * Per-bot people. Writes are one transaction each and durable when they resolve. create, update and remove also
+ * request, in that transaction, the rename of the stored chunks of every account they touch (journal-renames.ts).
+ */
 export interface JournalPeople {
   list(bot: string): Promise<PersonRow[]>;
   get(bot: string, id: string): Promise<PersonRow | undefined>;
@@ -92,7 +95,7 @@ export interface JournalPeople {
     now: number,
   ): Promise<LinkConflict | boolean>;
   /** Deletes the person and its links (its messages stay). Resolves false when there was no such person. */
-  remove(bot: string, id: string): Promise<boolean>;
+  remove(bot: string, id: string, now: number): Promise<boolean>;
   /**
    * The DM conversations the person with `accounts` had with the bot: each (source, channel id) of a direct
    * message one of these user accounts sent, in any source, sorted.

@@ -3,8 +3,9 @@ import type { Database } from 'better-sqlite3';
 import { ConfigError } from '../errors/memory-pool-error.js';
 
 /** The version this build writes (PRAGMA user_version). 2: the Discord interface's state (it lived in its own
- * `discord.sqlite` before). 3: people, their linked accounts and link codes (journal-people.ts). */
-export const SCHEMA_VERSION = 3;
+ * `discord.sqlite` before). 3: people, their linked accounts and link codes (journal-people.ts). 4: the rename
+ * pass's rows (journal-renames.ts) and the index that finds a persona's messages. */
+export const SCHEMA_VERSION = 4;
 
 /**
  * messages: every accepted message, keyed by (bot, source, message_id) so re-sent windows are no-ops (ids are
@@ -31,6 +32,10 @@ export const SCHEMA_VERSION = 3;
  * people, person_accounts: per bot, a person's one name and the accounts linked to it (the primary key keeps an
  * account to one person). link_codes: self-service link codes, by the SHA-256 of the code (never the code),
  * used once; link_failures: failed redeems per account, kept an hour, to rate-limit guessing.
+ * rename_requests: accounts whose stored chunks must be rewritten under the names links give now, written in the
+ * transaction of the link change itself (so a crash loses none); `version` counts the changes, so the pass deletes
+ * only the request it read. rename_chunks: the chunks a pass queued for that rewrite, until they are written
+ * (what `stats` and `/ready` count as left).
  */
 /** Schema step 3. */
 export const PEOPLE_STATEMENTS = [
@@ -51,6 +56,21 @@ export const PEOPLE_STATEMENTS = [
      bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS link_failures_by_account ON link_failures (bot, kind, value, at)',
+];
+
+/** Schema step 4 (journal-renames.ts). */
+export const RENAME_STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS rename_requests (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'persona')), value TEXT NOT NULL,
+     version INTEGER NOT NULL, requested_at INTEGER NOT NULL, PRIMARY KEY (bot, kind, value)
+   )`,
+  `CREATE TABLE IF NOT EXISTS rename_chunks (
+     chunk_id TEXT PRIMARY KEY, bot TEXT NOT NULL, queued_at INTEGER NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS rename_chunks_by_bot ON rename_chunks (bot)',
+  // A persona's messages (SillyTavern history: a name, no user id) without reading every message of the bot.
+  `CREATE INDEX IF NOT EXISTS messages_by_persona ON messages (bot, speaker_name)
+     WHERE user_id IS NULL AND speaker_kind = 'user'`,
 ];
 
 /** Schema step 2. */
@@ -170,6 +190,7 @@ const STATEMENTS = [
    )`,
   ...DISCORD_STATEMENTS,
   ...PEOPLE_STATEMENTS,
+  ...RENAME_STATEMENTS,
 ];
 
 /** Creates the tables if needed and refuses a journal written by a newer memory-pool. */

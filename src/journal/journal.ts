@@ -9,6 +9,7 @@ import type { PlannedChunk } from './chunk-queue.js';
 import type { ForgetAuditEntry, ForgetTarget, JournalForgetResult, MessageMatch } from './forget-journal.js';
 import type { JournalDiscord } from './journal-discord.js';
 import type { JournalPeople } from './journal-people.js';
+import type { JournalRenames } from './journal-renames.js';
 import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from './journal-snapshot.js';
 import type { PendingConversation, RecordResult } from './message-journal.js';
 import type { JournalMessage } from './message-rows.js';
@@ -64,6 +65,8 @@ export interface Journal {
   readonly discord: JournalDiscord;
   /** Each bot's people, their linked accounts and link codes (journal-people.ts). */
   readonly people: JournalPeople;
+  /** The rename pass's requests and the chunks it queued (journal-renames.ts). */
+  readonly renames: JournalRenames;
   close(): Promise<void>;
 }
 

@@ -78,7 +78,7 @@ describe('doctor and stats on a Postgres journal', { skip: skipWithoutPostgres }
       checks.get('journal reachable')?.detail ?? out,
       /^Postgres 15\.\d+.* at postgres:\/\/postgres@127\.0\.0\.1:\d+\/tools(_\d+_\d+)? answers$/,
     );
-    assert.equal(checks.get('journal schema')?.detail, 'schema 3, as this build writes');
+    assert.equal(checks.get('journal schema')?.detail, 'schema 4, as this build writes');
     assert.equal(checks.get('journal writable')?.ok, true, out);
     assert.match(checks.get('journal writable')!.detail, /takes writes/);
     assert.equal(checks.get('pending backlog')?.ok, false, 'the copied messages arrived long ago and wait');

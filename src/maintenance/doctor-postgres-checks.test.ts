@@ -32,10 +32,10 @@ describe('doctor on a Postgres journal', { skip: skipWithoutPostgres }, () => {
     );
     assert.match(
       empty.checks[1]!.detail,
-      /no journal in this database yet: the first open \(serve, or this doctor\) creates schema 3/,
+      /no journal in this database yet: the first open \(serve, or this doctor\) creates schema 4/,
     );
     const journal = await openPostgresJournal(url);
-    assert.match((await checkPostgresReachable(url)).checks[1]!.detail, /^schema 3, as this build writes$/);
+    assert.match((await checkPostgresReachable(url)).checks[1]!.detail, /^schema 4, as this build writes$/);
     const writable = await checkPostgresWritable(journal, url);
     assert.equal(writable.ok, true, writable.detail);
     await journal.close();
@@ -51,7 +51,7 @@ describe('doctor on a Postgres journal', { skip: skipWithoutPostgres }, () => {
     const newer = await checkPostgresReachable(url);
     assert.equal(newer.usable, false);
     assert.equal(newer.checks[1]?.ok, false);
-    assert.match(newer.checks[1]!.detail, /newer memory-pool \(schema 99, this build knows 3\)/);
+    assert.match(newer.checks[1]!.detail, /newer memory-pool \(schema 99, this build knows 4\)/);
     assert.match(newer.checks[1]!.fix!, /Upgrade memory-pool/);
   });
 

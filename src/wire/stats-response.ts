@@ -1,4 +1,5 @@
 /** @module The wire contract of `GET /bots/{bot}/stats`, shared by the server, the client and the MCP resource. */
+import type { RenamingStatus } from './service-status.js';
 
 /** What one bot's memory holds, from the store and the service's journal. */
 export interface BotStatsResponse {
@@ -25,4 +26,6 @@ export interface BotStatsResponse {
     readonly forgotten: number;
   };
   readonly chunks: { readonly planned: number; readonly stored: number };
+  /** Only while a rename pass of the bot runs (docs/people.md): the chunks left to rewrite under linked names. */
+  readonly renaming?: RenamingStatus;
 }

@@ -23,6 +23,8 @@ export interface CliBotStats {
   /** ISO dates of the oldest and newest message memory-pool holds; null with none. */
   readonly oldest: string | null;
   readonly newest: string | null;
+  /** Only while a rename pass runs (docs/people.md): chunks left to rewrite under linked names. */
+  readonly renaming?: { readonly chunksLeft: number; readonly accountsWaiting: number };
 }
 
 /** The reader's figures in the command's own shape. */
@@ -45,6 +47,7 @@ export function toCliStats(stats: BotStats): CliBotStats {
     forgotten: stats.messages.forgotten,
     oldest: span ? new Date(span.oldestMs).toISOString() : null,
     newest: span ? new Date(span.newestMs).toISOString() : null,
+    ...(stats.renaming === undefined ? {} : { renaming: stats.renaming }),
   };
 }
 /** The figures as a terminal table: one row per bot and source, then the bot's totals. */
@@ -81,7 +84,17 @@ export function formatStatsTable(stats: readonly CliBotStats[]): string {
   const details = stats.map(
     (s) =>
       `${s.bot}: model ${s.model ?? 'not recorded'}, ${countNoun(s.pending, 'message')} pending, ${s.forgotten} forgotten, ` +
-      `memories from ${s.oldest ?? '-'} to ${s.newest ?? '-'}`,
+      `memories from ${s.oldest ?? '-'} to ${s.newest ?? '-'}${describeRenaming(s.renaming)}`,
   );
   return `${[...table, '', ...details].join('\n')}\n`;
+}
+
+/** The rename pass's line, while one runs. */
+function describeRenaming(renaming: CliBotStats['renaming']): string {
+  if (renaming === undefined) return '';
+  const waiting =
+    renaming.accountsWaiting === 0
+      ? ''
+      : ` (and the chunks of ${countNoun(renaming.accountsWaiting, 'account')} not counted yet)`;
+  return `; renaming after a link change: ${countNoun(renaming.chunksLeft, 'chunk')} left to rewrite${waiting}`;
 }

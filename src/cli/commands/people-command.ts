@@ -111,7 +111,7 @@ async function act(
     return;
   }
   const person = await requirePerson(journal, bot, id);
-  await journal.people.remove(bot, id);
+  await journal.people.remove(bot, id, now);
   io.out(
     `${person.name} (${id}) unlinked from ${person.accounts.length} account(s); no message was forgotten\n`,
   );

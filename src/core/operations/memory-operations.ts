@@ -11,7 +11,7 @@ import { acceptSave } from '../../ingest/accept-save.js';
 import type { MessageMatch } from '../../journal/forget-journal.js';
 import type { ChannelMessage, Journal } from '../../journal/journal.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import type { RenameScheduler } from '../../people/rename-scheduler.js';
+import type { RenameRunner } from '../../people/rename-runner.js';
 import type { MemoryStore } from '../../store/memory-store.js';
 import type {
   ForgetLogEntry,
@@ -41,8 +41,8 @@ export interface MemoryOperationsDeps extends MemoryCapabilities {
   readonly metrics: ServiceMetrics;
   /** Tells the chunk writer new messages are waiting. */
   wakeWriter(): void;
-  /** Renames stored chunks after a link changes (people operations). */
-  readonly renames?: RenameScheduler | undefined;
+  /** Runs the rename pass a link change requested (people operations). */
+  readonly renames?: Pick<RenameRunner, 'schedule'> | undefined;
 }
 
 export interface MemoryOperations extends PersonSelfForgetOperations {

@@ -18,7 +18,7 @@ import {
   requireLinkCode,
 } from '../../people/link-code.js';
 import { createPerson, linkAccounts, requirePerson, updatePerson } from '../../people/people-directory.js';
-import type { RenameScheduler } from '../../people/rename-scheduler.js';
+import type { RenameRunner } from '../../people/rename-runner.js';
 import type {
   CreatePersonRequest,
   LinkCodeResponse,
@@ -45,8 +45,8 @@ export interface PeopleOperationsDeps {
   readonly now?: () => number;
   /** The service's config: `people.vouchers` (absent: the default). */
   readonly config?: Pick<MemoryPoolConfig, 'people'>;
-  /** Rewrites the stored chunks of the accounts a change touched (src/people/rename-scheduler.ts). */
-  readonly renames?: RenameScheduler | undefined;
+  /** Runs the rename pass a change requested (src/people/rename-runner.ts). */
+  readonly renames?: Pick<RenameRunner, 'schedule'> | undefined;
 }
 
 export interface PeopleOperations {
@@ -117,9 +117,12 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     return bot.name;
   };
   const keys = (accounts: readonly WireAccount[] | undefined) => (accounts ?? []).map(toAccountKey);
-  /** After a change: the chunks already stored of these accounts are renamed in the background. */
-  const renamed = <T>(bot: string, accounts: readonly AccountKey[], result: T): T => {
-    deps.renames?.schedule(bot, accounts);
+  /**
+   * After a change: the journal holds its rename request (written with the change); the pass that rewrites the
+   * chunks already stored runs in the background, a little later.
+   */
+  const renamed = <T>(bot: string, result: T): T => {
+    deps.renames?.schedule(bot);
     return result;
   };
 
@@ -166,7 +169,6 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const accounts = keys(request.accounts);
       return renamed(
         bot,
-        accounts,
         toWirePerson(await createPerson(journal, bot, { name: request.name, accounts }, now())),
       );
     },
@@ -178,20 +180,14 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
         add: keys(request.add),
         remove: keys(request.remove),
       };
-      const person = await updatePerson(journal, bot, id, change, now());
-      // A rename changes how every account of the person reads; a link or unlink, those accounts.
-      const touched =
-        change.name === undefined
-          ? [...change.add, ...change.remove]
-          : [...person.accounts, ...change.remove];
-      return renamed(bot, touched, toWirePerson(person));
+      return renamed(bot, toWirePerson(await updatePerson(journal, bot, id, change, now())));
     },
 
     async remove(principal, botName, id) {
       const bot = admin(principal, botName);
       const person = await requirePerson(journal, bot, id);
-      await journal.people.remove(bot, id);
-      return renamed(bot, person.accounts, { ok: true as const, unlinked: person.accounts.length });
+      await journal.people.remove(bot, id, now());
+      return renamed(bot, { ok: true as const, unlinked: person.accounts.length });
     },
 
     async createLinkCode(principal, botName, account) {
@@ -244,7 +240,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
           throw hideLinkedPerson(principal, error);
         },
       );
-      return renamed(bot, person.accounts, toCallerPerson(principal, person, [account]));
+      return renamed(bot, toCallerPerson(principal, person, [account]));
     },
 
     async linkCodeStatus(principal, botName, request) {
@@ -278,7 +274,7 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       }
       const left = await updatePerson(journal, bot, id, { remove: [account] }, now());
       // The caller left the person: an interface key sees none of the accounts that stay.
-      return renamed(bot, [account], toCallerPerson(principal, left, []));
+      return renamed(bot, toCallerPerson(principal, left, []));
     },
 
     async personOfAccount(principal, botName, wire) {

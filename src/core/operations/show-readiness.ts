@@ -3,7 +3,8 @@
  * resource, so no face shows the journal's failure cause to a key that /ready hides it from.
  */
 import type { Principal } from '../../auth/api-key-auth.js';
-import type { ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
+import type { RenameProgress } from '../../journal/journal-renames.js';
+import type { ReadinessCheck, ReadyResponse, RenamingStatus } from '../../wire/service-status.js';
 
 /** What a caller without an admin key reads of a failed journal check. */
 export const JOURNAL_HIDDEN =
@@ -17,6 +18,7 @@ export const JOURNAL_HIDDEN =
 export function showReadiness(
   checks: Readonly<Record<string, ReadinessCheck>>,
   principal: Principal | undefined,
+  renames: readonly RenameProgress[] = [],
 ): ReadyResponse {
   const ready = Object.values(checks).every((check) => check.ok);
   const journal = checks.journal;
@@ -24,7 +26,25 @@ export function showReadiness(
     journal === undefined || journal.ok || isAdmin(principal)
       ? checks
       : { ...checks, journal: { ok: false, error: JOURNAL_HIDDEN } };
-  return { ready, checks: shown };
+  const renaming = showRenaming(renames, isAdmin(principal));
+  return { ready, checks: shown, ...(renaming === undefined ? {} : { renaming }) };
+}
+
+/**
+ * A rename pass's progress: counts only, summed over the bots; by bot (the configured names) for an admin key
+ * only, as /ready is public. Undefined when no pass runs.
+ */
+function showRenaming(
+  renames: readonly RenameProgress[],
+  admin: boolean,
+): ReadyResponse['renaming'] | undefined {
+  if (renames.length === 0) return undefined;
+  const status = (of: readonly RenameProgress[]): RenamingStatus => ({
+    chunksLeft: of.reduce((sum, p) => sum + p.chunksLeft, 0),
+    accountsWaiting: of.reduce((sum, p) => sum + p.accountsWaiting, 0),
+  });
+  if (!admin) return status(renames);
+  return { ...status(renames), bots: Object.fromEntries(renames.map((p) => [p.bot, status([p])])) };
 }
 
 function isAdmin(principal: Principal | undefined): boolean {

@@ -1,9 +1,12 @@
-/** @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable), `GET /metrics`. */
+/**
+ * @module `GET /health` (the process is up), `GET /ready` (store and embedder reachable; a rename pass's progress
+ * while one runs), `GET /metrics`.
+ */
 import type { Context, Hono } from 'hono';
-import { readPresentedKey } from '../../auth/api-key-auth.js';
-import type { ServiceDeps } from '../../core/service-deps.js';
 import type { Principal } from '../../auth/api-key-auth.js';
+import { readPresentedKey } from '../../auth/api-key-auth.js';
 import { showReadiness } from '../../core/operations/show-readiness.js';
+import type { ServiceDeps } from '../../core/service-deps.js';
 import type { HealthResponse, ReadinessCheck } from '../../wire/service-status.js';
 import type { ServiceEnv } from '../service-env.js';
 
@@ -14,13 +17,17 @@ export function registerHealthRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): 
   // balancer polls it), so others read that the journal failed, and the cause goes to the log once.
   let loggedCause: string | undefined;
   app.get('/ready', async (c) => {
-    const checks = await deps.checkReadiness();
+    const [checks, renames] = await Promise.all([
+      deps.checkReadiness(),
+      deps.readRenaming?.() ?? Promise.resolve([]),
+    ]);
     const journal: ReadinessCheck | undefined = checks.journal;
     if (journal !== undefined && !journal.ok && journal.error !== loggedCause) {
       loggedCause = journal.error;
       deps.logger.warn({ cause: journal.error }, 'readiness: the journal check failed');
     }
-    const body = showReadiness(checks, readCaller(c, deps));
+    // A rename pass running is reported, never a reason for 503: the service serves meanwhile.
+    const body = showReadiness(checks, readCaller(c, deps), renames);
     return c.json(body, body.ready ? 200 : 503);
   });
 

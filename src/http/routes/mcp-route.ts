@@ -53,6 +53,7 @@ export function registerMcpRoutes(app: Hono<ServiceEnv>, deps: ServiceDeps): voi
       operations: deps.operations,
       principal: c.get('principal'),
       checkReadiness: () => deps.checkReadiness(),
+      ...(deps.readRenaming === undefined ? {} : { readRenaming: () => deps.readRenaming!() }),
       logger: deps.logger,
     });
     const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();

@@ -22,6 +22,8 @@ export interface OperationsBackendOptions {
   readonly principal: Principal;
   /** The service's readiness checks, unfiltered: shown to the principal as `GET /ready` would show them. */
   checkReadiness(): Promise<Record<string, ReadinessCheck>>;
+  /** The rename passes running, as `GET /ready` shows them (absent: none). */
+  readRenaming?(): Promise<Parameters<typeof showReadiness>[2]>;
   /** Where failures are logged, as the HTTP error handler logs them. */
   readonly logger: Logger;
 }
@@ -66,9 +68,12 @@ export function createOperationsBackend(options: OperationsBackendOptions): Memo
     // Answering at all is health: the service runs this very code.
     health: async () => ({ status: 'ok' }),
     ready: () =>
-      guarded(
-        logger,
-        async (): Promise<ReadyResponse> => showReadiness(await options.checkReadiness(), principal),
-      ),
+      guarded(logger, async (): Promise<ReadyResponse> => {
+        const [checks, renames] = await Promise.all([
+          options.checkReadiness(),
+          options.readRenaming?.() ?? Promise.resolve([]),
+        ]);
+        return showReadiness(checks, principal, renames);
+      }),
   };
 }

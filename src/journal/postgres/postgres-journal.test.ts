@@ -229,7 +229,7 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     assert.deepEqual((await b.botCounts('s')).bySource, { api: 1 });
   });
 
-  test('a journal at schema 1 is migrated to 3: the Discord and people tables are added, its rows kept', {
+  test('a journal at schema 1 is migrated to 4: the Discord, people and rename tables are added, its rows kept', {
     timeout: 20_000,
   }, async () => {
     const old = await server.createDatabase('schema_one');
@@ -244,18 +244,61 @@ describe('Postgres journal: replicas at the same moment', { skip: skipWithoutPos
     await client.connect();
     await client.query(
       `DROP TABLE discord_opt_outs, discord_channel_rules, discord_backfilled, discord_forgotten_before,
-         discord_threads, discord_gateway, people, person_accounts, link_codes, link_failures;
+         discord_threads, discord_gateway, people, person_accounts, link_codes, link_failures, rename_requests,
+         rename_chunks;
        UPDATE journal_schema SET version = 1`,
     );
     const upgraded = await openPostgresJournal(old);
     try {
       assert.equal(
         (await client.query<{ version: number }>('SELECT version FROM journal_schema')).rows[0]?.version,
-        3,
+        4,
       );
       assert.equal(await upgraded.discord.setOptedOut('o', 'u1', true, 1), true);
       assert.equal(await upgraded.people.create('o', { id: 'p', name: 'O', accounts: [] }, 1), undefined);
       assert.deepEqual((await upgraded.botCounts('o')).bySource, { api: 1 });
+    } finally {
+      await upgraded.close();
+      await client.end();
+    }
+  });
+
+  test('a journal at schema 3 is migrated to 4: people and chunks kept, the next link change requests its rename', {
+    timeout: 20_000,
+  }, async () => {
+    const old = await server.createDatabase('schema_three');
+    const first = await openPostgresJournal(old);
+    await first.recordMessages(
+      [{ bot: 'o', source: 'api', messageId: 'o1', speakerKind: 'user', text: 'o', ts: 1, userId: 'x:1' }],
+      1,
+    );
+    await first.chunks.planChunk(
+      { chunkId: 'c1', bot: 'o', collection: 'col', source: 'api', messageIds: ['o1'] },
+      1,
+    );
+    await first.chunks.markChunkStored('c1', 0, 2);
+    await first.people.create('o', { id: 'p1', name: 'X', accounts: [{ kind: 'user', value: 'x:1' }] }, 3);
+    await first.close();
+    // Back to what a schema-3 build left: people, no rename rows or persona index, version 3.
+    const client = new pg.Client({ connectionString: old });
+    await client.connect();
+    await client.query(
+      'DROP TABLE rename_requests, rename_chunks; DROP INDEX messages_by_persona; UPDATE journal_schema SET version = 3',
+    );
+    const upgraded = await openPostgresJournal(old);
+    try {
+      assert.equal(
+        (await client.query<{ version: number }>('SELECT version FROM journal_schema')).rows[0]?.version,
+        4,
+      );
+      assert.equal(
+        (await client.query("SELECT 1 FROM pg_indexes WHERE indexname = 'messages_by_persona'")).rowCount,
+        1,
+      );
+      assert.equal((await upgraded.people.get('o', 'p1'))?.name, 'X');
+      assert.equal(await upgraded.people.update('o', 'p1', { name: 'Y' }, 4), true);
+      assert.deepEqual(await upgraded.renames.matchingChunks('o', [{ kind: 'user', value: 'x:1' }]), ['c1']);
+      assert.deepEqual(await upgraded.renames.progress(), [{ bot: 'o', accountsWaiting: 1, chunksLeft: 0 }]);
     } finally {
       await upgraded.close();
       await client.end();

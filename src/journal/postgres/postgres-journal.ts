@@ -17,6 +17,7 @@ import { PostgresForgetting } from './postgres-forgetting.js';
 import { PostgresLeases } from './postgres-leases.js';
 import { recordPostgresMessages } from './postgres-messages.js';
 import { PostgresPeople } from './postgres-people.js';
+import { PostgresRenames } from './postgres-renames.js';
 import { PostgresPartsIndexes, PostgresRoutes } from './postgres-routes.js';
 import { applyPostgresSchema } from './postgres-schema.js';
 import { PgSession } from './postgres-session.js';
@@ -106,6 +107,7 @@ class PostgresJournal implements Journal {
   readonly changes: JournalChanges;
   readonly discord;
   readonly people;
+  readonly renames;
 
   readonly #db: PgSession;
   readonly #close: () => Promise<void>;
@@ -122,6 +124,7 @@ class PostgresJournal implements Journal {
     this.leases = new PostgresLeases(db);
     this.discord = new PostgresDiscord(db);
     this.people = new PostgresPeople(db);
+    this.renames = new PostgresRenames(db);
     this.changes = changes;
   }
 

@@ -38,7 +38,7 @@ describe('Postgres people: a remove racing an update of the same person', {
     // Another replica's update, holding the person's row (as update does) while it links a second account.
     await other.query('BEGIN');
     await other.query("UPDATE people SET updated_at = 2 WHERE bot = 'b' AND person_id = 'p1'");
-    const removing = journal.people.remove('b', 'p1');
+    const removing = journal.people.remove('b', 'p1', 3);
     // Wait until the remove is blocked on that row lock.
     for (let i = 0; i < 200; i++) {
       const waiting = await other.query(

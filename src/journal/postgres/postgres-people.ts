@@ -1,4 +1,7 @@
-/** @module People and link codes in the Postgres journal: the SQLite tables' columns and meanings. */
+/**
+ * @module People and link codes in the Postgres journal: the SQLite tables' columns and meanings. Each change of
+ * links or names requests, in its own transaction, the rename of the chunks it touches (postgres-renames.ts).
+ */
 import type {
   AccountKey,
   DmChannel,
@@ -10,6 +13,7 @@ import type {
   RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
+import { touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
@@ -24,6 +28,7 @@ import {
   toLinkCode,
   toPeople,
 } from '../people-rows.js';
+import { requestPostgresRenames } from './postgres-renames.js';
 import type { PgSession } from './postgres-session.js';
 import { decodeText } from './postgres-text.js';
 
@@ -72,6 +77,7 @@ export class PostgresPeople implements JournalPeople {
           [bot, person.id, person.name, now],
         );
         await linkAccounts(tx, bot, person.id, person.accounts, now);
+        await requestPostgresRenames(tx, bot, person.accounts, now);
       });
       return undefined;
     } catch (error) {
@@ -93,6 +99,10 @@ export class PostgresPeople implements JournalPeople {
           'UPDATE people SET name = coalesce($3, name), updated_at = $4 WHERE bot = $1 AND person_id = $2',
           [bot, id, change.name ?? null, now],
         );
+        const before = await tx.rows<{ kind: AccountKey['kind']; value: string }>(
+          'SELECT kind, value FROM person_accounts WHERE bot = $1 AND person_id = $2',
+          [bot, id],
+        );
         for (const account of change.remove ?? []) {
           await tx.run(
             'DELETE FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3 AND person_id = $4',
@@ -100,6 +110,7 @@ export class PostgresPeople implements JournalPeople {
           );
         }
         await linkAccounts(tx, bot, id, change.add ?? [], now);
+        await requestPostgresRenames(tx, bot, touchedAccounts(before, change), now);
         return true;
       });
     } catch (error) {
@@ -108,11 +119,15 @@ export class PostgresPeople implements JournalPeople {
     }
   }
 
-  remove(bot: string, id: string): Promise<boolean> {
+  remove(bot: string, id: string, now: number): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
       // Before its links: an update holding the person commits its links first, and they go too.
       if (!(await lockPerson(tx, bot, id))) return false;
-      await tx.run('DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2', [bot, id]);
+      const unlinked = await tx.rows<{ kind: AccountKey['kind']; value: string }>(
+        'DELETE FROM person_accounts WHERE bot = $1 AND person_id = $2 RETURNING kind, value',
+        [bot, id],
+      );
+      await requestPostgresRenames(tx, bot, unlinked, now);
       return (await tx.run('DELETE FROM people WHERE bot = $1 AND person_id = $2', [bot, id])) > 0;
     });
   }

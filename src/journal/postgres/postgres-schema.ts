@@ -7,8 +7,9 @@ import { ConfigError } from '../../errors/memory-pool-error.js';
 import type { PgSession } from './postgres-session.js';
 
 /** The version this build writes (journal_schema.version). 1: the journal, leases and chunk claims; 2: the Discord
- * interface's state (journal-discord.ts); 3: people, their accounts and link codes (journal-people.ts). */
-export const SCHEMA_VERSION = 3;
+ * interface's state (journal-discord.ts); 3: people, their accounts and link codes (journal-people.ts); 4: the rename
+ * pass's rows (journal-renames.ts) and the index that finds a persona's messages. */
+export const SCHEMA_VERSION = 4;
 /** How long a migration waits for a table lock before it gives up (the replica's start fails, retried). */
 const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 /** Any fixed key; only memory-pool's migration takes it. */
@@ -103,6 +104,17 @@ const STATEMENTS = [
      bot TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, at BIGINT NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS link_failures_by_account ON link_failures (bot, kind, value, at)',
+  // Step 4.
+  `CREATE TABLE IF NOT EXISTS rename_requests (
+     bot TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('user', 'persona')), value TEXT NOT NULL,
+     version INTEGER NOT NULL, requested_at BIGINT NOT NULL, PRIMARY KEY (bot, kind, value)
+   )`,
+  `CREATE TABLE IF NOT EXISTS rename_chunks (
+     chunk_id TEXT PRIMARY KEY, bot TEXT NOT NULL, queued_at BIGINT NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS rename_chunks_by_bot ON rename_chunks (bot)',
+  `CREATE INDEX IF NOT EXISTS messages_by_persona ON messages (bot, speaker_name)
+     WHERE user_id IS NULL AND speaker_kind = 'user'`,
 ];
 
 /**

@@ -11,11 +11,13 @@ import { FORGET_SLICE, type ForgetTarget, type JournalForgetResult, startForget 
 import type { Journal, JournalChanges, JournalChunks, JournalLeases } from '../journal.js';
 import type { JournalDiscord } from '../journal-discord.js';
 import type { JournalPeople } from '../journal-people.js';
+import type { JournalRenames } from '../journal-renames.js';
 import { MessageJournal, openJournalDatabase } from '../message-journal.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { applyClaimTables, SqliteChunkClaims, SqliteLeases } from './sqlite-claims.js';
 import { SqliteDiscord } from './sqlite-discord.js';
 import { SqlitePeople } from './sqlite-people.js';
+import { SqliteRenames } from './sqlite-renames.js';
 
 /** Opens (or creates) `journal.sqlite` in `dataDir`, as openMessageJournal does, behind the Journal port. */
 export function openSqliteJournal(dataDir: string): Journal {
@@ -54,6 +56,7 @@ export class SqliteJournal implements Journal {
   readonly changes: JournalChanges;
   readonly discord: JournalDiscord;
   readonly people: JournalPeople;
+  readonly renames: JournalRenames;
 
   readonly #db: Database;
   readonly #journal: MessageJournal;
@@ -94,6 +97,7 @@ export class SqliteJournal implements Journal {
     this.leases = toAsync(new SqliteLeases(db), this.#run);
     this.discord = this.#durable(toAsync(new SqliteDiscord(db), this.#run));
     this.people = this.#durablePeople(toAsync(new SqlitePeople(db), this.#run));
+    this.renames = this.#durableRenames(toAsync(new SqliteRenames(db), this.#run));
     this.#sqliteChanges = inTransaction?.changes ?? new SqliteChanges(db);
     this.changes = this.#sqliteChanges;
   }
@@ -140,6 +144,12 @@ export class SqliteJournal implements Journal {
       releaseLinkCode: flushed(people.releaseLinkCode),
       noteFailedRedeem: flushed(people.noteFailedRedeem),
     };
+  }
+
+  /** As #durable: queued rewrites survive a crash once the pass sees its requests gone. */
+  #durableRenames(renames: JournalRenames): JournalRenames {
+    if (this.#depth > 0) return renames;
+    return { ...renames, queueRewrites: this.#flushedAfter(renames.queueRewrites) };
   }
 
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number) {

@@ -1,6 +1,7 @@
 /**
  * @module People and link codes in the SQLite journal (tables of schema step 3), synchronous: the journal
- * port runs it through its queue and fsyncs the WAL after each write outside a transaction.
+ * port runs it through its queue and fsyncs the WAL after each write outside a transaction. Each change of
+ * links or names requests, in its own transaction, the rename of the chunks it touches (sqlite-renames.ts).
  */
 import type { Database } from 'better-sqlite3';
 import type {
@@ -13,6 +14,7 @@ import type {
   RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
+import { touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
@@ -27,6 +29,7 @@ import {
   toLinkCode,
   toPeople,
 } from '../people-rows.js';
+import { requestSqliteRenames } from './sqlite-renames.js';
 
 /** Each method is one statement, or one transaction. */
 export class SqlitePeople {
@@ -63,6 +66,7 @@ export class SqlitePeople {
         .prepare('INSERT INTO people (bot, person_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
         .run(bot, person.id, person.name, now, now);
       this.#link(bot, person.id, person.accounts, now);
+      requestSqliteRenames(this.#db, bot, person.accounts, now);
       return undefined;
     })();
   }
@@ -74,7 +78,8 @@ export class SqlitePeople {
     now: number,
   ): LinkConflict | boolean {
     return this.#db.transaction((): LinkConflict | boolean => {
-      if (this.get(bot, id) === undefined) return false;
+      const before = this.get(bot, id);
+      if (before === undefined) return false;
       const conflict = this.#conflict(bot, id, change.add ?? []);
       if (conflict !== undefined) return conflict;
       for (const account of change.remove ?? []) {
@@ -86,12 +91,15 @@ export class SqlitePeople {
       this.#db
         .prepare('UPDATE people SET name = coalesce(?, name), updated_at = ? WHERE bot = ? AND person_id = ?')
         .run(change.name ?? null, now, bot, id);
+      requestSqliteRenames(this.#db, bot, touchedAccounts(before.accounts, change), now);
       return true;
     })();
   }
 
-  remove(bot: string, id: string): boolean {
+  remove(bot: string, id: string, now: number): boolean {
     return this.#db.transaction(() => {
+      const before = this.get(bot, id);
+      if (before !== undefined) requestSqliteRenames(this.#db, bot, before.accounts, now);
       this.#db.prepare('DELETE FROM person_accounts WHERE bot = ? AND person_id = ?').run(bot, id);
       return this.#db.prepare('DELETE FROM people WHERE bot = ? AND person_id = ?').run(bot, id).changes > 0;
     })();

@@ -11,6 +11,7 @@ import type { Journal, JournalTopic } from '../journal.js';
 import { defineClaimRenewalCases } from './claim-contract.js';
 import { defineDiscordStateCases } from './discord-contract.js';
 import { definePeopleCases } from './people-contract.js';
+import { defineRenameCases } from './rename-contract.js';
 
 /** One journal under test, reached through as many connections as a case asks for. */
 export interface JournalTarget {
@@ -637,6 +638,7 @@ export function describeJournalContract(name: string, open: () => Promise<Journa
     defineClaimRenewalCases(() => ({ a, b }), newBot);
     defineDiscordStateCases(() => ({ a, b }), newBot);
     definePeopleCases(() => ({ a, b }), newBot);
+    defineRenameCases(() => ({ a, b }), newBot);
 
     test('the probe writes, and checkWritable passes on a healthy journal', async () => {
       await a.probeWritable();

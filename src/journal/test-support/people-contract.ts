@@ -84,8 +84,8 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual((await b.people.get(bot, 'p1'))?.accounts, [user('discord:1')]);
     assert.deepEqual((await b.people.get(bot, 'p2'))?.accounts, [user('discord:2')]);
     assert.equal(await a.people.update(bot, 'nobody', { name: 'Y' }, 50), false);
-    assert.equal(await b.people.remove(bot, 'p1'), true);
-    assert.equal(await b.people.remove(bot, 'p1'), false);
+    assert.equal(await b.people.remove(bot, 'p1', 55), true);
+    assert.equal(await b.people.remove(bot, 'p1', 56), false);
     assert.equal(await a.people.personOf(bot, user('discord:1')), undefined);
     // A freed account can be linked again.
     assert.equal(await a.people.update(bot, 'p2', { add: [user('discord:1')] }, 60), true);
