@@ -232,7 +232,7 @@ function toIndexed(group: readonly ChunkToWrite[]) {
 function toPoints(group: readonly ChunkToWrite[], vectors: readonly Float32Array[]) {
   return group.map((p, i) => ({
     id: p.chunk.chunkId,
-    vector: Array.from(vectors[i]!),
+    vector: vectors[i]!,
     payload: { ...p.payload },
   }));
 }
