@@ -6,10 +6,17 @@
  */
 import { createHolderId } from '../runtime/holder-id.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
+import type { PlannedChunk } from '../journal/chunk-queue.js';
 import { HeldClaims } from './held-claims.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
-import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
+import { storeChunkBatch } from './store-chunk-batch.js';
+import {
+  type ChunkBatchDeps,
+  deleteChunkBatch,
+  embedChunkBatch,
+  writeChunkBatch,
+} from './write-chunk-batch.js';
 
 export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery' | 'claims'> {
   readonly now?: () => number;
@@ -55,6 +62,17 @@ const CLAIMED_ELSEWHERE_POLL_MS = 1_000;
 /** Longest sleep between passes when nothing is scheduled sooner. */
 const MAX_IDLE_SLEEP_MS = 5_000;
 
+/** How a background batch ended: written (or failed, or aborted by a forget or a stop), or past its renewal limit. */
+type BatchEnd = 'done' | 'renewal-limit';
+
+/** A background batch claimed and embedding; `store()` lets it be stored once embedded. */
+interface BatchInFlight {
+  /** Resolves once its vectors are ready (or it failed or was aborted). */
+  readonly embedded: Promise<void>;
+  store(): void;
+  readonly ended: Promise<BatchEnd>;
+}
+
 export class ChunkWriter {
   #timer: NodeJS.Timeout | undefined;
   /**
@@ -68,8 +86,12 @@ export class ChunkWriter {
   #stopped = true;
   /** Bumped by stop(), so a pass in progress ends after its current step. */
   #generation = 0;
-  /** Aborts the background write in progress, so a forget need not wait for a slow embedder. */
-  #backgroundWrite: AbortController | undefined;
+  /** Abort the background batches in flight (one storing, the next embedding), so a forget need not wait for a slow embedder. */
+  readonly #backgroundWrites = new Set<AbortController>();
+  /** The pass writing now (#writeDue), which the next one waits for. */
+  #writing: Promise<void> = Promise.resolve();
+  /** How each background batch in flight ends (its claims given back). */
+  readonly #batchesEnded = new Set<Promise<BatchEnd>>();
   readonly #now: () => number;
   readonly #holder: string;
   readonly #deps: ChunkBatchDeps;
@@ -118,7 +140,7 @@ export class ChunkWriter {
     this.#stopped = true;
     this.#generation += 1;
     clearTimeout(this.#timer);
-    this.#backgroundWrite?.abort();
+    this.#abortBackgroundWrites();
     await this.#looping;
     await this.#queue.idle();
   }
@@ -128,9 +150,13 @@ export class ChunkWriter {
    * progress is aborted (its chunks stay due and are written again right after).
    */
   runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T> {
-    this.#backgroundWrite?.abort();
-    return this.#enqueue(() =>
-      task({
+    this.#abortBackgroundWrites();
+    return this.#enqueue(async () => {
+      // A batch claimed by a unit ahead of this one is aborted too; none stores past this point (the gate in
+      // #startBatch), and each gives its claims back before the task runs, so a forget never waits for them.
+      this.#abortBackgroundWrites();
+      await Promise.allSettled(this.#batchesEnded);
+      return task({
         deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
           // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
@@ -149,8 +175,8 @@ export class ChunkWriter {
           const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
           return chunkIds.filter((id) => !claimed.has(id));
         },
-      }),
-    );
+      });
+    });
   }
 
   /**
@@ -180,9 +206,11 @@ export class ChunkWriter {
     if (planned > 0) await this.#deps.journal.flush();
     const nextFlush = planning.flushAt;
     await this.#recovery.probeDue();
-    while (generation === this.#generation && (await this.#enqueue(() => this.#runStep()))) {
-      // Each step is one batch; other work (a forget) may run between steps.
-    }
+    // One pass writes at a time (a runOnce beside the background loop waits its turn), so a pass that returns
+    // has seen every batch it could claim stored, not left one mid-flight in another pass.
+    const writing = this.#writing.then(() => this.#writeDue(generation));
+    this.#writing = writing.catch(() => undefined);
+    await writing;
     let nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
     // Due now but not taken: another replica holds them. It finishes them, or its claims expire: look again
     // in a while, instead of asking the journal every 10 ms meanwhile.
@@ -197,34 +225,97 @@ export class ChunkWriter {
     return this.#queue.enqueue(work);
   }
 
-  /** One batch of deletes, else one batch of writes; false when nothing was due. */
-  async #runStep(): Promise<boolean> {
+  /**
+   * Writes every due chunk, a batch at a time, the next batch embedding while the last one is stored: the
+   * model (or a remote endpoint's round trips) is kept busy instead of waiting for each batch's store writes
+   * and journal commit. Claims, deletes and stores each run as a unit of the queue, so a forget still runs
+   * between units and never beside a store write; a batch in flight when it comes gives way (runExclusive).
+   */
+  async #writeDue(generation: number): Promise<void> {
+    const started: BatchInFlight[] = [];
+    const nextStep = async () => {
+      const step = generation === this.#generation ? await this.#enqueue(() => this.#startStep()) : undefined;
+      if (step !== undefined && step !== 'deleted') started.push(step);
+      return step;
+    };
+    try {
+      let step = await nextStep();
+      while (step !== undefined) {
+        if (step === 'deleted') {
+          step = await nextStep();
+          continue;
+        }
+        const current = step;
+        await current.embedded;
+        // The next batch is claimed (and starts embedding) before this one's store unit is queued: in FIFO
+        // order the claim would otherwise wait for the store writes.
+        step = await nextStep();
+        current.store();
+        // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica
+        // may. An aborted batch gave way to a forget or a stop: its chunks are still due, and a later step takes them.
+        if ((await current.ended) === 'renewal-limit') break;
+      }
+    } finally {
+      // Whatever ended the pass, no batch is left behind: each is stored (unless aborted) and gives its claims back.
+      for (const batch of started) batch.store();
+      await Promise.allSettled(started.map((batch) => batch.ended));
+    }
+  }
+
+  /**
+   * One unit of the queue: a batch of deletes (run here), else claims a batch of due chunks and starts
+   * embedding it; undefined when nothing was due.
+   */
+  async #startStep(): Promise<'deleted' | BatchInFlight | undefined> {
     const deletions = await this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
     if (deletions.length > 0) {
       await deleteChunkBatch(this.#deps, deletions);
-      return true;
+      return 'deleted';
     }
     // Claimed, so no other replica writes these meanwhile; chunks another holder claimed are passed over.
     const due = await this.#claims.claimDue(WRITE_BATCH);
-    if (due.length === 0) return false;
+    return due.length === 0 ? undefined : this.#startBatch(due);
+  }
+
+  /** Embeds `due` now; stores it, as a unit of the queue, once `store()` opens the gate (unless aborted first). */
+  #startBatch(due: readonly PlannedChunk[]): BatchInFlight {
     const controller = new AbortController();
-    this.#backgroundWrite = controller;
-    let ended: 'done' | 'renewal-limit';
-    try {
-      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
-      ended = await this.#claims.whileHeld(
+    this.#backgroundWrites.add(controller);
+    let embeddedDone!: () => void;
+    const embedded = new Promise<void>((resolve) => {
+      embeddedDone = resolve;
+    });
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
+    // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
+    const ended = this.#claims
+      .whileHeld(
         due,
-        (signal) => writeChunkBatch(this.#deps, due, signal),
+        async (signal) => {
+          const groups = await embedChunkBatch(this.#deps, due, signal).finally(embeddedDone);
+          if (!signal.aborted) await Promise.race([gate, whenAborted(signal)]);
+          // Checked and queued in one step: a runExclusive after this finds the store unit ahead of its task.
+          if (signal.aborted) return;
+          await this.#enqueue(() => storeChunkBatch(this.#deps, groups, signal));
+        },
         controller.signal,
-      );
-    } finally {
-      this.#backgroundWrite = undefined;
-    }
-    // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica may.
-    if (ended === 'renewal-limit') return false;
-    // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
-    return true;
+      )
+      .finally(() => {
+        embeddedDone();
+        this.#backgroundWrites.delete(controller);
+        this.#batchesEnded.delete(ended);
+      });
+    this.#batchesEnded.add(ended);
+    // Awaited by the pass (and a forget); a failure is the pass's to report, never an unhandled rejection.
+    ended.catch(() => undefined);
+    return { embedded, store: openGate, ended };
+  }
+
+  #abortBackgroundWrites(): void {
+    for (const controller of this.#backgroundWrites) controller.abort();
   }
 
   async #deleteDueChunks(): Promise<void> {
@@ -264,4 +355,9 @@ export class ChunkWriter {
     const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.#now();
     this.#schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
   }
+}
+
+/** Resolves when `signal` aborts (it has not yet). */
+function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
