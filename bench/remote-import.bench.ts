@@ -40,6 +40,10 @@
  * embedded store parsing and writing 3072-d vectors (~0.35 ms), GC (~0.15), the parts index (~0.12), the
  * embedder's and store's clients (~0.15). So 10x (~1.2 s against the loop's ~12 s) is out of reach: the 1 s
  * idle wait alone is most of it, and the writer's own work is about twice what would be left.
+ * Issue 36 (serve posts its upserts to the store thread, Float32Arrays and no JSON; the writer embeds the next
+ * batch while it stores the last), --dense --step 100 --rounds 1, three runs each, interleaved with the tree
+ * before, load 19-28: all stored 35.7 / 35.8 / 27.2 s before, 11.9 / 14.0 / 11.7 s after (0.66x -> 1.43x the
+ * loop, medians); service thread 3.10 -> 1.40 CPU s; /retrieve p99 meanwhile 2,129 -> 1,117 ms (docs/growth.md).
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
