@@ -6,17 +6,11 @@
  */
 import { createHolderId } from '../runtime/holder-id.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
-import type { PlannedChunk } from '../journal/chunk-queue.js';
+import { type BatchInFlight, startBatchInFlight } from './batch-in-flight.js';
 import { HeldClaims } from './held-claims.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
-import { storeChunkBatch } from './store-chunk-batch.js';
-import {
-  type ChunkBatchDeps,
-  deleteChunkBatch,
-  embedChunkBatch,
-  writeChunkBatch,
-} from './write-chunk-batch.js';
+import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
 
 export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery' | 'claims'> {
   readonly now?: () => number;
@@ -62,17 +56,6 @@ const CLAIMED_ELSEWHERE_POLL_MS = 1_000;
 /** Longest sleep between passes when nothing is scheduled sooner. */
 const MAX_IDLE_SLEEP_MS = 5_000;
 
-/** How a background batch ended: written (or failed, or aborted by a forget or a stop), or past its renewal limit. */
-type BatchEnd = 'done' | 'renewal-limit';
-
-/** A background batch claimed and embedding; `store()` lets it be stored once embedded. */
-interface BatchInFlight {
-  /** Resolves once its vectors are ready (or it failed or was aborted). */
-  readonly embedded: Promise<void>;
-  store(): void;
-  readonly ended: Promise<BatchEnd>;
-}
-
 export class ChunkWriter {
   #timer: NodeJS.Timeout | undefined;
   /**
@@ -86,12 +69,10 @@ export class ChunkWriter {
   #stopped = true;
   /** Bumped by stop(), so a pass in progress ends after its current step. */
   #generation = 0;
-  /** Abort the background batches in flight (one storing, the next embedding), so a forget need not wait for a slow embedder. */
-  readonly #backgroundWrites = new Set<AbortController>();
+  /** The background batches in flight (one storing, the next embedding): a forget aborts them and waits them out. */
+  readonly #inFlight = new Set<BatchInFlight>();
   /** The pass writing now (#writeDue), which the next one waits for. */
   #writing: Promise<void> = Promise.resolve();
-  /** How each background batch in flight ends (its claims given back). */
-  readonly #batchesEnded = new Set<Promise<BatchEnd>>();
   readonly #now: () => number;
   readonly #holder: string;
   readonly #deps: ChunkBatchDeps;
@@ -155,7 +136,7 @@ export class ChunkWriter {
       // A batch claimed by a unit ahead of this one is aborted too; none stores past this point (the gate in
       // #startBatch), and each gives its claims back before the task runs, so a forget never waits for them.
       this.#abortBackgroundWrites();
-      await Promise.allSettled(this.#batchesEnded);
+      await Promise.allSettled([...this.#inFlight].map((batch) => batch.ended));
       return task({
         deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
@@ -274,48 +255,18 @@ export class ChunkWriter {
     }
     // Claimed, so no other replica writes these meanwhile; chunks another holder claimed are passed over.
     const due = await this.#claims.claimDue(WRITE_BATCH);
-    return due.length === 0 ? undefined : this.#startBatch(due);
-  }
-
-  /** Embeds `due` now; stores it, as a unit of the queue, once `store()` opens the gate (unless aborted first). */
-  #startBatch(due: readonly PlannedChunk[]): BatchInFlight {
-    const controller = new AbortController();
-    this.#backgroundWrites.add(controller);
-    let embeddedDone!: () => void;
-    const embedded = new Promise<void>((resolve) => {
-      embeddedDone = resolve;
-    });
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      openGate = resolve;
-    });
-    // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-    // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
-    const ended = this.#claims
-      .whileHeld(
-        due,
-        async (signal) => {
-          const groups = await embedChunkBatch(this.#deps, due, signal).finally(embeddedDone);
-          if (!signal.aborted) await Promise.race([gate, whenAborted(signal)]);
-          // Checked and queued in one step: a runExclusive after this finds the store unit ahead of its task.
-          if (signal.aborted) return;
-          await this.#enqueue(() => storeChunkBatch(this.#deps, groups, signal));
-        },
-        controller.signal,
-      )
-      .finally(() => {
-        embeddedDone();
-        this.#backgroundWrites.delete(controller);
-        this.#batchesEnded.delete(ended);
-      });
-    this.#batchesEnded.add(ended);
-    // Awaited by the pass (and a forget); a failure is the pass's to report, never an unhandled rejection.
-    ended.catch(() => undefined);
-    return { embedded, store: openGate, ended };
+    if (due.length === 0) return undefined;
+    const batch = startBatchInFlight(
+      { deps: this.#deps, claims: this.#claims, enqueue: (work) => this.#enqueue(work) },
+      due,
+    );
+    this.#inFlight.add(batch);
+    void batch.ended.finally(() => this.#inFlight.delete(batch)).catch(() => undefined);
+    return batch;
   }
 
   #abortBackgroundWrites(): void {
-    for (const controller of this.#backgroundWrites) controller.abort();
+    for (const batch of this.#inFlight) batch.abort();
   }
 
   async #deleteDueChunks(): Promise<void> {
@@ -355,9 +306,4 @@ export class ChunkWriter {
     const sleep = nextAt === undefined ? MAX_IDLE_SLEEP_MS : nextAt - this.#now();
     this.#schedule(Math.min(Math.max(sleep, 10), MAX_IDLE_SLEEP_MS));
   }
-}
-
-/** Resolves when `signal` aborts (it has not yet). */
-function whenAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
