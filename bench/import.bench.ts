@@ -48,6 +48,10 @@
  * the lead may re-run it on a quiet machine. 500 messages, HEAD before and after the offline pool shared one
  * call's texts over its workers, interleaved, 3 rounds at load 2 to 4: median 33.5 s vs 27.8 s (1.2x).
  * Hashing embedder, 10,000 messages: 26.8 s (median of 3, load 21 to 25).
+ *
+ * Issue 36 (the writer embeds the next batch while it stores the last), --messages 3000, three runs each,
+ * interleaved with the tree before, load 20-29: 110.6 / 120.7 / 124.2 s before, 56.7 / 84.9 / 159.2 s after;
+ * model workers 78-79 % busy before, 85-91 % after; the ratio to the model alone swung 46-242 % with the load.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

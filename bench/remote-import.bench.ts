@@ -7,6 +7,8 @@
  * one upsert, one chunk after another. Rounds alternate which side goes first; medians are printed.
  * The idle flush is 1 s here (30 s by default), so the last chunk's wait does not stand for the service's cost;
  * the summary gives the ratio with and without that wait, and each round the /save calls' own p50 and p99.
+ * Each round also sends a /retrieve every 100 ms while memory-pool imports, and prints their p50 and p99: what
+ * a companion chatting meanwhile waits for its recall (the query embedded by the stand-in too).
  * `--step 100` sends 100 new messages per /save (a window of 100), as an importer or a catch-up would: then
  * the writer, not the /save round trips, sets the pace.
  * `--dense` makes the stand-in answer vectors with every component set, as real models do (its default hashing
@@ -38,6 +40,10 @@
  * embedded store parsing and writing 3072-d vectors (~0.35 ms), GC (~0.15), the parts index (~0.12), the
  * embedder's and store's clients (~0.15). So 10x (~1.2 s against the loop's ~12 s) is out of reach: the 1 s
  * idle wait alone is most of it, and the writer's own work is about twice what would be left.
+ * Issue 36 (serve posts its upserts to the store thread, Float32Arrays and no JSON; the writer embeds the next
+ * batch while it stores the last), --dense --step 100 --rounds 1, three runs each, interleaved with the tree
+ * before, load 19-28: all stored 35.7 / 35.8 / 27.2 s before, 11.9 / 14.0 / 11.7 s after (0.66x -> 1.43x the
+ * loop, medians); service thread 3.10 -> 1.40 CPU s; /retrieve p99 meanwhile 2,129 -> 1,117 ms (docs/growth.md).
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -61,6 +67,8 @@ const MESSAGES = Number(args.messages);
 const STEP = Number(args.step);
 /** Each /save re-sends the messages before its new ones, up to a window of this many, as chat clients do. */
 const WINDOW = Math.max(10, STEP);
+/** How often a /retrieve is sent while memory-pool imports (its p50 and p99 are printed per round). */
+const RECALL_EVERY_MS = 100;
 /** The bot's idle flush here (30 s by default): the last chunk is written this long after the last message. */
 const IDLE_MS = 1_000;
 const percentile = (values: readonly number[], p: number) =>
@@ -116,6 +124,20 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
     ts: m.ts + round * 86_400_000 * 30,
   }));
   const latencies: number[] = [];
+  // Recall while the import runs, as a companion keeps chatting: one /retrieve every RECALL_EVERY_MS.
+  let importing = true;
+  const recalls: number[] = [];
+  const recalling = (async () => {
+    for (let i = 0; importing; i += 1) {
+      const sent = performance.now();
+      await client.retrieve({
+        bot,
+        query_text: `${WORDS[i % WORDS.length]} and ${WORDS[(i * 7 + 3) % WORDS.length]}`,
+      });
+      recalls.push(performance.now() - sent);
+      await new Promise((done) => setTimeout(done, RECALL_EVERY_MS));
+    }
+  })();
   for (let end = Math.min(STEP, body.length); end <= body.length; end += STEP) {
     const sent = performance.now();
     await client.save({ bot, source: 'bench', messages: body.slice(Math.max(0, end - WINDOW), end) });
@@ -124,6 +146,8 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
   const saved = (performance.now() - started) / 1000;
   while ((await client.stats(bot)).messages.pending > 0) await new Promise((done) => setTimeout(done, 20));
   const stored = (performance.now() - started) / 1000;
+  importing = false;
+  await recalling;
   floors.push((latencies.length * percentile(latencies, 0.5)) / 1000 + IDLE_MS / 1000);
   const cpuAfter = readMainThreadCpu();
   const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
@@ -133,7 +157,8 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
     `  memory-pool: ${latencies.length} /save calls answered by ${saved.toFixed(2)} s (each p50 ` +
       `${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms), ` +
       `all stored at ${stored.toFixed(2)} s, of which ${(IDLE_MS / 1000).toFixed(1)} s is the idle flush's wait; ` +
-      `main thread CPU ${cpu === undefined ? 'n/a' : `${cpu.toFixed(2)} s`}`,
+      `main thread CPU ${cpu === undefined ? 'n/a' : `${cpu.toFixed(2)} s`}; ${recalls.length} /retrieve meanwhile, ` +
+      `p50 ${percentile(recalls, 0.5).toFixed(1)} ms, p99 ${percentile(recalls, 0.99).toFixed(1)} ms`,
   );
   return stored;
 }

@@ -6,6 +6,7 @@
  */
 import { createHolderId } from '../runtime/holder-id.js';
 import { SerialQueue } from '../runtime/serial-queue.js';
+import { type BatchInFlight, startBatchInFlight } from './batch-in-flight.js';
 import { HeldClaims } from './held-claims.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
@@ -68,8 +69,10 @@ export class ChunkWriter {
   #stopped = true;
   /** Bumped by stop(), so a pass in progress ends after its current step. */
   #generation = 0;
-  /** Aborts the background write in progress, so a forget need not wait for a slow embedder. */
-  #backgroundWrite: AbortController | undefined;
+  /** The background batches in flight (one storing, the next embedding): a forget aborts them and waits them out. */
+  readonly #inFlight = new Set<BatchInFlight>();
+  /** The pass writing now (#writeDue), which the next one waits for. */
+  #writing: Promise<void> = Promise.resolve();
   readonly #now: () => number;
   readonly #holder: string;
   readonly #deps: ChunkBatchDeps;
@@ -118,7 +121,7 @@ export class ChunkWriter {
     this.#stopped = true;
     this.#generation += 1;
     clearTimeout(this.#timer);
-    this.#backgroundWrite?.abort();
+    this.#abortBackgroundWrites();
     await this.#looping;
     await this.#queue.idle();
   }
@@ -128,9 +131,13 @@ export class ChunkWriter {
    * progress is aborted (its chunks stay due and are written again right after).
    */
   runExclusive<T>(task: (ops: ExclusiveOps) => Promise<T>): Promise<T> {
-    this.#backgroundWrite?.abort();
-    return this.#enqueue(() =>
-      task({
+    this.#abortBackgroundWrites();
+    return this.#enqueue(async () => {
+      // A batch claimed by a unit ahead of this one is aborted too; none stores past this point (the gate in
+      // #startBatch), and each gives its claims back before the task runs, so a forget never waits for them.
+      this.#abortBackgroundWrites();
+      await Promise.allSettled([...this.#inFlight].map((batch) => batch.ended));
+      return task({
         deleteDueChunks: () => this.#deleteDueChunks(),
         writeChunks: async (chunkIds) => {
           // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
@@ -149,8 +156,8 @@ export class ChunkWriter {
           const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
           return chunkIds.filter((id) => !claimed.has(id));
         },
-      }),
-    );
+      });
+    });
   }
 
   /**
@@ -180,9 +187,11 @@ export class ChunkWriter {
     if (planned > 0) await this.#deps.journal.flush();
     const nextFlush = planning.flushAt;
     await this.#recovery.probeDue();
-    while (generation === this.#generation && (await this.#enqueue(() => this.#runStep()))) {
-      // Each step is one batch; other work (a forget) may run between steps.
-    }
+    // One pass writes at a time (a runOnce beside the background loop waits its turn), so a pass that returns
+    // has seen every batch it could claim stored, not left one mid-flight in another pass.
+    const writing = this.#writing.then(() => this.#writeDue(generation));
+    this.#writing = writing.catch(() => undefined);
+    await writing;
     let nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
     // Due now but not taken: another replica holds them. It finishes them, or its claims expire: look again
     // in a while, instead of asking the journal every 10 ms meanwhile.
@@ -197,34 +206,67 @@ export class ChunkWriter {
     return this.#queue.enqueue(work);
   }
 
-  /** One batch of deletes, else one batch of writes; false when nothing was due. */
-  async #runStep(): Promise<boolean> {
+  /**
+   * Writes every due chunk, a batch at a time, the next batch embedding while the last one is stored: the
+   * model (or a remote endpoint's round trips) is kept busy instead of waiting for each batch's store writes
+   * and journal commit. Claims, deletes and stores each run as a unit of the queue, so a forget still runs
+   * between units and never beside a store write; a batch in flight when it comes gives way (runExclusive).
+   */
+  async #writeDue(generation: number): Promise<void> {
+    const started: BatchInFlight[] = [];
+    const nextStep = async () => {
+      const step = generation === this.#generation ? await this.#enqueue(() => this.#startStep()) : undefined;
+      if (step !== undefined && step !== 'deleted') started.push(step);
+      return step;
+    };
+    try {
+      let step = await nextStep();
+      while (step !== undefined) {
+        if (step === 'deleted') {
+          step = await nextStep();
+          continue;
+        }
+        const current = step;
+        await current.embedded;
+        // The next batch is claimed (and starts embedding) before this one's store unit is queued: in FIFO
+        // order the claim would otherwise wait for the store writes.
+        step = await nextStep();
+        current.store();
+        // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica
+        // may. An aborted batch gave way to a forget or a stop: its chunks are still due, and a later step takes them.
+        if ((await current.ended) === 'renewal-limit') break;
+      }
+    } finally {
+      // Whatever ended the pass, no batch is left behind: each is stored (unless aborted) and gives its claims back.
+      for (const batch of started) batch.store();
+      await Promise.allSettled(started.map((batch) => batch.ended));
+    }
+  }
+
+  /**
+   * One unit of the queue: a batch of deletes (run here), else claims a batch of due chunks and starts
+   * embedding it; undefined when nothing was due.
+   */
+  async #startStep(): Promise<'deleted' | BatchInFlight | undefined> {
     const deletions = await this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
     if (deletions.length > 0) {
       await deleteChunkBatch(this.#deps, deletions);
-      return true;
+      return 'deleted';
     }
     // Claimed, so no other replica writes these meanwhile; chunks another holder claimed are passed over.
     const due = await this.#claims.claimDue(WRITE_BATCH);
-    if (due.length === 0) return false;
-    const controller = new AbortController();
-    this.#backgroundWrite = controller;
-    let ended: 'done' | 'renewal-limit';
-    try {
-      // Given back at once, written or not: a failed chunk waits for its retry time, not for the claim.
-      // Aborted as well when the batch outlives its claim renewal limit (held-claims.ts).
-      ended = await this.#claims.whileHeld(
-        due,
-        (signal) => writeChunkBatch(this.#deps, due, signal),
-        controller.signal,
-      );
-    } finally {
-      this.#backgroundWrite = undefined;
-    }
-    // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica may.
-    if (ended === 'renewal-limit') return false;
-    // An aborted write gave way to a forget or a stop: its chunks are still due, and the next step takes them.
-    return true;
+    if (due.length === 0) return undefined;
+    const batch = startBatchInFlight(
+      { deps: this.#deps, claims: this.#claims, enqueue: (work) => this.#enqueue(work) },
+      due,
+    );
+    this.#inFlight.add(batch);
+    void batch.ended.finally(() => this.#inFlight.delete(batch)).catch(() => undefined);
+    return batch;
+  }
+
+  #abortBackgroundWrites(): void {
+    for (const batch of this.#inFlight) batch.abort();
   }
 
   async #deleteDueChunks(): Promise<void> {

@@ -118,7 +118,7 @@ export class PartsIndex {
         parts,
         points.map((p, i) => ({
           id: p.id,
-          dense: Array.from(vectors[i]!),
+          dense: vectors[i]!,
           sparse: encodeDocumentTerms(tokenizeText(p.payload.text)),
           payload: { ...p.payload },
         })),

@@ -160,6 +160,8 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     let storeUrl: string | undefined;
     let store = options.store;
     if (store === undefined) {
+      // The embedded store in this process takes upserts as posted Float32Arrays, not JSON; a real Qdrant over REST.
+      let posted: QdrantServer | undefined;
       if (config.store.kind === 'embedded') {
         const embedded = await (options.startStore ?? startStoreThread)({
           dataDir: config.store.path,
@@ -172,6 +174,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         });
         closers.push(() => embedded.close());
         storeUrl = embedded.url;
+        posted = embedded;
         logger.debug({ url: embedded.url }, 'embedded Qdrant-compatible store listening');
       } else {
         storeUrl = config.store.url;
@@ -181,6 +184,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
         createQdrantPointStore({
           url: storeUrl,
           ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+          posted,
         }),
         { payloadFor: perChatPayloads(config.bots, journal) },
       );

@@ -2,7 +2,13 @@
  * @module The port to the store's hybrid side, for memory-pool's own parts index: named dense and sparse
  * vectors and the Query API. Apart from PointStore, because the shared chunk collections never use it.
  */
-import type { ScoredStorePoint, StoredPointId, StoredRecord, StoreFilter } from './point-store.js';
+import type {
+  DenseVector,
+  ScoredStorePoint,
+  StoredPointId,
+  StoredRecord,
+  StoreFilter,
+} from './point-store.js';
 
 /** A sparse vector as Qdrant takes it: parallel lists of dimension indices (u32) and values. */
 export interface SparseVector {
@@ -17,7 +23,7 @@ export const SPARSE_VECTOR = 'bm25';
 /** A point of a hybrid collection: a named dense vector and a sparse lexical vector. */
 export interface HybridStorePoint {
   readonly id: StoredPointId;
-  readonly dense: readonly number[];
+  readonly dense: DenseVector;
   readonly sparse: SparseVector;
   readonly payload: Record<string, unknown>;
 }

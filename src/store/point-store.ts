@@ -13,6 +13,12 @@ export type StoreFilter = Schemas['Filter'];
 /** One condition of a filter (a field match, is_empty, has_id, or a nested filter). */
 export type StoreCondition = Schemas['Condition'];
 
+/**
+ * A dense vector to store: the model's Float32Array as it came (a store in this process takes its buffer
+ * without a copy to a list of numbers), or a plain list.
+ */
+export type DenseVector = readonly number[] | Float32Array;
+
 /** What the service needs to know about an existing collection before writing to it. */
 export interface CollectionShape {
   /** Size of the single unnamed vector; undefined when the collection uses named vectors (or none). */
@@ -31,7 +37,7 @@ export interface CollectionShape {
 
 export interface StorePoint {
   readonly id: StoredPointId;
-  readonly vector: readonly number[];
+  readonly vector: DenseVector;
   readonly payload: Record<string, unknown>;
 }
 

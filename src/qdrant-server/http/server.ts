@@ -2,6 +2,7 @@
 import { type ListeningHttpServer, listenHttp } from '../../runtime/listen-http.js';
 import type { StoreLogger } from '../store-logger.js';
 import { openStoreEngine } from '../engine/index.js';
+import { applyUpsertBatch, type UpsertBatch } from './posted-upsert.js';
 import { createQdrantApp } from './qdrant-app.js';
 
 export interface QdrantServerOptions {
@@ -24,6 +25,12 @@ export interface QdrantServer {
   /** Base URL, e.g. `http://127.0.0.1:6333`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * Upserts without REST, for a caller in this process: as `PUT /collections/{name}/points?wait=true`, resolved
+   * once committed, rejected with the error (`status`, Qdrant's message) that route would answer with. The
+   * batch's vectors may be transferred (a store on another thread takes their buffers).
+   */
+  upsert(collection: string, batch: UpsertBatch): Promise<void>;
   /** Stops accepting requests, waits for open ones, then closes the engine. */
   close(): Promise<void>;
 }
@@ -51,6 +58,7 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
   return {
     url: server.url,
     port: server.port,
+    upsert: async (collection, batch) => applyUpsertBatch(engine, collection, batch, options.logger),
     close() {
       closing ??= server.close().finally(() => engine.close());
       return closing;

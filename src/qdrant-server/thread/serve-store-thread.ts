@@ -8,8 +8,8 @@ import type { LogMethod, StoreLogger } from '../store-logger.js';
 import {
   recordError,
   recordFields,
-  type StoreThreadClose,
   type StoreThreadMessage,
+  type StoreThreadRequest,
   type StoreThreadSettings,
 } from './store-thread-messages.js';
 
@@ -42,7 +42,20 @@ export async function serveStoreThread(
     port.postMessage({ kind: 'start-failed', error: recordError(error) } satisfies StoreThreadMessage);
     return undefined;
   }
-  port.on('message', (request: StoreThreadClose) => {
+  port.on('message', (request: StoreThreadRequest) => {
+    if (request.kind === 'upsert') {
+      const { id } = request;
+      server.upsert(request.collection, request.batch).then(
+        () => port.postMessage({ kind: 'upserted', id } satisfies StoreThreadMessage),
+        (error: unknown) =>
+          port.postMessage({
+            kind: 'upsert-failed',
+            id,
+            error: recordError(error),
+          } satisfies StoreThreadMessage),
+      );
+      return;
+    }
     if (request.kind !== 'close') return;
     server.close().then(
       () => port.postMessage({ kind: 'closed' } satisfies StoreThreadMessage),

@@ -58,6 +58,57 @@ describe('the embedded store on its own thread', () => {
     await again.close();
   });
 
+  test('a posted upsert is committed as PUT /points is, and refused with the status and message that route answers', async () => {
+    const dataDir = join(scratch(), 'qdrant');
+    const store = await startStoreThread({ dataDir, port: 0 });
+    const headers = { 'content-type': 'application/json' };
+    await fetch(`${store.url}/collections/notes`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ vectors: { size: 2, distance: 'Cosine' } }),
+    });
+    const vectors = new Float32Array([0.6, 0.8, 1, 0]);
+    await store.upsert('notes', {
+      ids: [1, 2],
+      vectors: [vectors.subarray(0, 2), vectors.subarray(2)],
+      payloads: JSON.stringify([{ text: 'tide' }, { text: 'moon', gone: undefined }]),
+    });
+    assert.equal(vectors.length, 0, "the buffer went to the store's thread, uncopied");
+    // A fresh batch each time: a posted batch's buffers are the thread's once sent.
+    const wrongSize = () => ({ ids: [3], vectors: [new Float32Array(3)], payloads: '[{}]' });
+    const refusedRest = await fetch(`${store.url}/collections/notes/points?wait=true`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ points: [{ id: 3, vector: [0, 0, 0], payload: {} }] }),
+    });
+    const restError = ((await refusedRest.json()) as { status: { error: string } }).status.error;
+    const refused = await store.upsert('notes', wrongSize()).catch((e: unknown) => e);
+    assert.equal((refused as { status?: number }).status, refusedRest.status);
+    assert.equal((refused as Error).message, restError);
+    const missing = await store.upsert('nowhere', wrongSize()).catch((e: unknown) => e);
+    assert.equal((missing as { status?: number }).status, 404);
+    await store.close();
+    const closed = await store.upsert('notes', wrongSize()).catch((e: unknown) => e);
+    assert.ok(closed instanceof Error && (closed as { status?: number }).status === undefined);
+
+    const again = await startStoreThread({ dataDir, port: 0 });
+    const read = await fetch(`${again.url}/collections/notes/points`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ids: [1, 2], with_payload: true, with_vector: true }),
+    });
+    const points = ((await read.json()) as { result: { id: number; payload: unknown; vector: number[] }[] })
+      .result;
+    assert.deepEqual(
+      points.map((p) => [p.id, p.payload, p.vector.map((x) => Math.round(x * 10) / 10)]),
+      [
+        [1, { text: 'tide' }, [0.6, 0.8]],
+        [2, { text: 'moon' }, [1, 0]],
+      ],
+    );
+    await again.close();
+  });
+
   test('a port in use and a data folder that is a file fail as startQdrantServer fails, code and message', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

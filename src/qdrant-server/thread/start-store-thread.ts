@@ -5,12 +5,13 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleBeside, startModuleWorker } from '../../runtime/start-module-worker.js';
+import type { UpsertBatch } from '../http/posted-upsert.js';
 import type { QdrantServer, QdrantServerOptions } from '../http/server.js';
 import {
   reviveError,
   reviveFields,
-  type StoreThreadClose,
   type StoreThreadMessage,
+  type StoreThreadRequest,
   type StoreThreadSettings,
 } from './store-thread-messages.js';
 
@@ -24,7 +25,11 @@ export interface StoreThreadOptions extends QdrantServerOptions {
   readonly entry?: URL;
 }
 
-/** A store served by its own thread. */
+/**
+ * A store served by its own thread. Its `upsert` posts the batch to the thread, transferring the vectors'
+ * buffers (the caller's Float32Arrays are detached: pack them into buffers of their own first); it rejects at
+ * once after close() and, without a status, when the thread dies before answering.
+ */
 export interface StoreThread extends QdrantServer {
   /** The worker thread's id (the main thread's is 0). */
   readonly threadId: number;
@@ -43,6 +48,15 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
   let failure: Error | undefined;
   let closed: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let closing: Promise<void> | undefined;
+  /** Posted upserts not answered yet, by message id. */
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  const settle = (id: number, error?: Error) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (error === undefined) waiting?.resolve();
+    else waiting?.reject(error);
+  };
   return new Promise<StoreThread>((resolve, reject) => {
     worker.on('message', (message: StoreThreadMessage) => {
       switch (message.kind) {
@@ -51,7 +65,13 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
           return;
         case 'listening':
           state = 'serving';
-          resolve(handleOf(worker, message, close));
+          resolve(handleOf(worker, message, upsert, close));
+          return;
+        case 'upserted':
+          settle(message.id);
+          return;
+        case 'upsert-failed':
+          settle(message.id, reviveError(message.error));
           return;
         case 'start-failed':
           failure = reviveError(message.error);
@@ -74,12 +94,26 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
       const previous = state;
       state = 'ended';
       const why = failure ?? new Error(`the embedded store's thread exited with code ${code}`);
+      for (const id of [...pending.keys()]) settle(id, why);
       if (previous === 'starting') reject(why);
       else if (previous === 'serving') onCrash?.(why);
       else if (failure === undefined) closed?.resolve();
       else closed?.reject(failure);
     });
   });
+
+  function upsert(collection: string, batch: UpsertBatch): Promise<void> {
+    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
+    const id = nextId++;
+    return new Promise<void>((resolve, reject) => {
+      // Throws (rejecting this promise) for a batch that cannot be posted, e.g. a buffer already transferred.
+      worker.postMessage(
+        { kind: 'upsert', id, collection, batch } satisfies StoreThreadRequest,
+        transferablesOf(batch),
+      );
+      pending.set(id, { resolve, reject });
+    });
+  }
 
   function close(): Promise<void> {
     if (closing !== undefined) return closing;
@@ -91,7 +125,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
     closing = new Promise<void>((resolve, reject) => {
       closed = { resolve, reject };
     });
-    worker.postMessage({ kind: 'close' } satisfies StoreThreadClose);
+    worker.postMessage({ kind: 'close' } satisfies StoreThreadRequest);
     return closing;
   }
 }
@@ -99,7 +133,21 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
 function handleOf(
   worker: Worker,
   listening: { readonly url: string; readonly port: number },
+  upsert: StoreThread['upsert'],
   close: () => Promise<void>,
 ): StoreThread {
-  return { url: listening.url, port: listening.port, threadId: worker.threadId, close };
+  return { url: listening.url, port: listening.port, threadId: worker.threadId, upsert, close };
+}
+
+/** The distinct buffers of a batch's dense vectors: moved to the thread, not copied. */
+function transferablesOf(batch: UpsertBatch): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const add = (vector: unknown) => {
+    if (vector instanceof Float32Array && vector.buffer instanceof ArrayBuffer) buffers.add(vector.buffer);
+  };
+  for (const vector of batch.vectors) {
+    if (vector instanceof Float32Array) add(vector);
+    else for (const named of Object.values(vector)) add(named);
+  }
+  return [...buffers];
 }

@@ -1,4 +1,5 @@
 /** @module What the embedded store's thread and the thread that started it say to each other. */
+import type { UpsertBatch } from '../http/posted-upsert.js';
 
 /** An error as it crosses threads: structured clone drops an Error's `code` and class, which callers read. */
 export interface ErrorRecord {
@@ -7,6 +8,8 @@ export interface ErrorRecord {
   readonly stack?: string;
   /** e.g. EADDRINUSE: what `serve` and `qdrant` turn into a hint. */
   readonly code?: string;
+  /** A QdrantError's HTTP status (a posted upsert's failure), which the store client maps as a REST answer's. */
+  readonly status?: number;
 }
 
 /** The store thread's options: startQdrantServer's, less the logger (the thread posts its lines instead). */
@@ -30,31 +33,47 @@ export type StoreThreadMessage =
       readonly message: string;
     }
   | { readonly kind: 'closed' }
-  | { readonly kind: 'close-failed'; readonly error: ErrorRecord };
+  | { readonly kind: 'close-failed'; readonly error: ErrorRecord }
+  | { readonly kind: 'upserted'; readonly id: number }
+  | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord };
 
 /** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
 export interface StoreThreadClose {
   readonly kind: 'close';
 }
 
+/** To the store thread: apply this upsert (QdrantServer.upsert) and answer `upserted` or `upsert-failed` with `id`. */
+export interface StoreThreadUpsert {
+  readonly kind: 'upsert';
+  readonly id: number;
+  readonly collection: string;
+  readonly batch: UpsertBatch;
+}
+
+/** To the store thread. */
+export type StoreThreadRequest = StoreThreadClose | StoreThreadUpsert;
+
 /** `error` as it can be posted. */
 export function recordError(error: unknown): ErrorRecord {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const code = (error as NodeJS.ErrnoException).code;
+  const status = (error as { status?: unknown }).status;
   return {
     name: error.name,
     message: error.message,
     ...(error.stack === undefined ? {} : { stack: error.stack }),
     ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
   };
 }
 
-/** An Error again, with the name, message, stack and code it had on the store thread. */
+/** An Error again, with the name, message, stack, code and status it had on the store thread. */
 export function reviveError(record: ErrorRecord): Error {
-  const error: Error & { code?: string } = new Error(record.message);
+  const error: Error & { code?: string; status?: number } = new Error(record.message);
   error.name = record.name;
   if (record.stack !== undefined) error.stack = record.stack;
   if (record.code !== undefined) error.code = record.code;
+  if (record.status !== undefined) error.status = record.status;
   return error;
 }
 

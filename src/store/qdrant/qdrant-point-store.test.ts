@@ -2,64 +2,82 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readEnv } from '../../runtime/read-env.js';
 import { startTestQdrant } from '../../service/test-support/start-test-qdrant.js';
-import { describePointStoreContract } from '../test-support/point-store-contract.js';
+import { describePointStoreContract, type PointStoreTarget } from '../test-support/point-store-contract.js';
 import { createQdrantPointStore } from './qdrant-point-store.js';
 import { createQdrantStoreAdmin } from './qdrant-store-admin.js';
 import { UPSERT_SLICE_COMPONENTS } from './slice-upsert.js';
 
+/** The adapter over a fresh store; `posted`: upserts posted to the embedded store on its own thread, as serve does. */
+async function openAdapter(posted: boolean) {
+  const qdrant = await startTestQdrant({ onThread: posted });
+  const options = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
+  const store = createQdrantPointStore({ ...options, ...(posted ? { posted: qdrant.server } : {}) });
+  return { qdrant, options, store };
+}
+
+const realQdrant = readEnv(process.env, 'QDRANT_URL') !== undefined;
+
 // Against a real Qdrant: QDRANT_URL=http://localhost:6333 [QDRANT_API_KEY=…] npm test -- qdrant-point-store
 describePointStoreContract(
-  readEnv(process.env, 'QDRANT_URL')
+  realQdrant
     ? 'the Qdrant adapter over the Qdrant at QDRANT_URL'
     : 'the Qdrant adapter over the embedded store',
-  async () => {
-    const qdrant = await startTestQdrant();
-    const options = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
-    const admin = createQdrantStoreAdmin(options);
-    const runId = Math.random().toString(36).slice(2, 8);
-    const created: string[] = [];
-    return {
-      store: createQdrantPointStore(options),
-      uniqueCollection: (prefix) => {
-        const name = `mp_${prefix}_${runId}_${created.length}`;
-        created.push(name);
-        return name;
-      },
-      async close() {
-        // Best effort: a failed cleanup must not hide the result that matters.
-        await Promise.all(created.map((name) => admin.deleteCollection(name).catch(() => {})));
-        await qdrant.close();
-      },
-    };
-  },
+  () => openTarget(false),
 );
+
+// What serve does with the embedded store: the same suite, with every upsert posted to the store's thread.
+if (!realQdrant) {
+  describePointStoreContract('the Qdrant adapter over the embedded store thread, upserts posted', () =>
+    openTarget(true),
+  );
+}
+
+async function openTarget(posted: boolean): Promise<PointStoreTarget> {
+  const { qdrant, options, store } = await openAdapter(posted);
+  const admin = createQdrantStoreAdmin(options);
+  const runId = Math.random().toString(36).slice(2, 8);
+  const created: string[] = [];
+  return {
+    store,
+    uniqueCollection: (prefix) => {
+      const name = `mp_${prefix}_${runId}_${created.length}`;
+      created.push(name);
+      return name;
+    },
+    async close() {
+      // Best effort: a failed cleanup must not hide the result that matters.
+      await Promise.all(created.map((name) => admin.deleteCollection(name).catch(() => {})));
+      await qdrant.close();
+    },
+  };
+}
 
 // A batch larger than two requests (UPSERT_SLICE_COMPONENTS each) goes as three: every point lands, vectors exact.
 describe('the Qdrant adapter, upserting more than two requests hold', () => {
-  test('stores all 50 points of 3072-d, each findable by its own vector', async () => {
-    const qdrant = await startTestQdrant();
-    const options = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
-    const store = createQdrantPointStore(options);
-    const collection = `mp_slices_${Math.random().toString(36).slice(2, 8)}`;
-    try {
-      await store.createCollection(collection, 3072);
-      const points = Array.from({ length: 50 }, (_, i) => ({
-        id: i + 1,
-        vector: Array.from({ length: 3072 }, (_, d) => (d === i ? 1 : 0.001 * ((d * 7 + i) % 13))),
-        payload: { n: i },
-      }));
-      assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);
-      await store.upsertPoints(collection, points);
-      assert.equal(await store.countPoints(collection), 50);
-      for (const i of [0, 21, 30, 49]) {
-        const [best] = await store.searchPoints(collection, { vector: points[i]!.vector, limit: 1 });
-        assert.deepEqual([best?.id, best?.payload], [i + 1, { n: i }]);
+  for (const posted of realQdrant ? [false] : [false, true]) {
+    test(`stores all 50 points of 3072-d, each findable by its own vector${posted ? ' (posted)' : ''}`, async () => {
+      const { qdrant, options, store } = await openAdapter(posted);
+      const collection = `mp_slices_${Math.random().toString(36).slice(2, 8)}`;
+      try {
+        await store.createCollection(collection, 3072);
+        const points = Array.from({ length: 50 }, (_, i) => ({
+          id: i + 1,
+          vector: Array.from({ length: 3072 }, (_, d) => (d === i ? 1 : 0.001 * ((d * 7 + i) % 13))),
+          payload: { n: i },
+        }));
+        assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);
+        await store.upsertPoints(collection, points);
+        assert.equal(await store.countPoints(collection), 50);
+        for (const i of [0, 21, 30, 49]) {
+          const [best] = await store.searchPoints(collection, { vector: points[i]!.vector, limit: 1 });
+          assert.deepEqual([best?.id, best?.payload], [i + 1, { n: i }]);
+        }
+      } finally {
+        await createQdrantStoreAdmin(options)
+          .deleteCollection(collection)
+          .catch(() => {});
+        await qdrant.close();
       }
-    } finally {
-      await createQdrantStoreAdmin(options)
-        .deleteCollection(collection)
-        .catch(() => {});
-      await qdrant.close();
-    }
-  });
+    });
+  }
 });

@@ -21,30 +21,20 @@ import type { MemoryStore } from '../memory-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
-import { asWireArray, sliceUpsert } from './slice-upsert.js';
+import { createUpsertSender, type PostedUpserts } from './send-upserts.js';
 
-/** A point as the client's upsert request carries it. */
-type WirePoint = Extract<Parameters<QdrantClient['upsert']>[1], { points: unknown }>['points'][number];
+/** Per-request timeout of the service's store client (the data commands pass their own). */
+const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Creates a PointStore that talks to the Qdrant at `url`. */
-export function createQdrantPointStore(options: QdrantPointStoreOptions): MemoryStore & StHybridStore {
-  const { client, call } = createQdrantAccess(options, 10_000);
-  /** Upserts `points` in requests of a bounded number of vector components (slice-upsert.ts), each waited for. */
-  const upsertInSlices = async <
-    P extends { readonly id: StoredPointId; readonly payload: StorePoint['payload'] },
-  >(
-    collection: string,
-    points: readonly P[],
-    componentsOf: (point: P) => number,
-    wireVectorOf: (point: P) => WirePoint['vector'],
-  ): Promise<void> => {
-    for (const slice of sliceUpsert(points, componentsOf)) {
-      await client.upsert(collection, {
-        wait: true,
-        points: slice.map((p) => ({ id: p.id, vector: wireVectorOf(p), payload: p.payload })),
-      });
-    }
-  };
+/** Creates a PointStore that talks to the Qdrant at `url` (upserts over `posted` when given). */
+export function createQdrantPointStore(
+  options: QdrantPointStoreOptions & {
+    /** The embedded store in this process: upserts are posted to it instead of sent as JSON (send-upserts.ts). */
+    readonly posted?: PostedUpserts | undefined;
+  },
+): MemoryStore & StHybridStore {
+  const { client, call } = createQdrantAccess(options, DEFAULT_TIMEOUT_MS);
+  const sendUpserts = createUpsertSender(client, options.posted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
     try {
@@ -98,18 +88,13 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertHybridPoints: (collection, points: readonly HybridStorePoint[]) =>
       call(`upsert into ${collection}`, () =>
-        upsertInSlices(
+        sendUpserts(
           collection,
-          points,
-          // Counted by hand: a dense vector may be a Float32Array passed past the types (asWireArray).
-          (p) => p.dense.length + 2 * p.sparse.indices.length,
-          (p) => ({
-            [DENSE_VECTOR]: asWireArray(p.dense),
-            [SPARSE_VECTOR]: {
-              indices: asWireArray(p.sparse.indices),
-              values: asWireArray(p.sparse.values),
-            },
-          }),
+          points.map((p) => ({
+            id: p.id,
+            vectors: { [DENSE_VECTOR]: p.dense, [SPARSE_VECTOR]: p.sparse },
+            payload: p.payload,
+          })),
         ),
       ),
 
@@ -136,11 +121,9 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertNamedVectors: (collection, points) =>
       call(`upsert into ${collection}`, () =>
-        upsertInSlices(
+        sendUpserts(
           collection,
-          points,
-          (p) => countComponents(Object.values(p.vectors)),
-          (p) => Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, toWireVector(v)])),
+          points.map((p) => ({ id: p.id, vectors: p.vectors, payload: p.payload })),
         ),
       ),
 
@@ -192,11 +175,9 @@ export function createQdrantPointStore(options: QdrantPointStoreOptions): Memory
 
     upsertPoints: (collection, points: readonly StorePoint[]) =>
       call(`upsert into ${collection}`, () =>
-        upsertInSlices(
+        sendUpserts(
           collection,
-          points,
-          (p) => p.vector.length,
-          (p) => asWireArray(p.vector),
+          points.map((p) => ({ id: p.id, vectors: p.vector, payload: p.payload })),
         ),
       ),
 
@@ -288,11 +269,6 @@ function toWireVector(
   vector: readonly number[] | SparseVector,
 ): number[] | { indices: number[]; values: number[] } {
   return isSparse(vector) ? { indices: [...vector.indices], values: [...vector.values] } : [...vector];
-}
-
-/** The numbers a point's vectors put in a request (a sparse vector's indices and values alike). */
-function countComponents(vectors: ReadonlyArray<readonly number[] | SparseVector>): number {
-  return vectors.reduce((sum, v) => sum + (isSparse(v) ? v.indices.length * 2 : v.length), 0);
 }
 
 function isSparse(vector: readonly number[] | SparseVector): vector is SparseVector {

@@ -40,8 +40,8 @@ export function sliceUpsert<T>(
 
 /**
  * The array itself when it is one: a request only serializes it, so a vector's 3072 numbers need no copy;
- * anything else array-like (a Float32Array passed past the types) becomes an array, as JSON needs.
+ * a Float32Array becomes an array, as JSON needs.
  */
-export function asWireArray(values: readonly number[]): number[] {
+export function asWireArray(values: readonly number[] | Float32Array): number[] {
   return Array.isArray(values) ? (values as number[]) : Array.from(values);
 }

@@ -3,12 +3,12 @@
  * vectors, and the Query API's prefetch + fusion, both in the shapes st-qdrant-memory's hybrid fork sends.
  */
 import type { QueryOptions, SparseVector } from '../hybrid-point-store.js';
-import type { ScoredStorePoint, StoredPointId, StoreFilter } from '../point-store.js';
+import type { DenseVector, ScoredStorePoint, StoredPointId, StoreFilter } from '../point-store.js';
 
 /** A point whose vectors are named: dense lists and sparse vectors side by side. */
 export interface NamedVectorsPoint {
   readonly id: StoredPointId;
-  readonly vectors: Readonly<Record<string, readonly number[] | SparseVector>>;
+  readonly vectors: Readonly<Record<string, DenseVector | SparseVector>>;
   readonly payload: Record<string, unknown>;
 }
 

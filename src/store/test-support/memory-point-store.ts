@@ -13,6 +13,7 @@ import {
 } from '../hybrid-point-store.js';
 import type {
   CollectionShape,
+  DenseVector,
   PointStore,
   ScoredStorePoint,
   StoredPointId,
@@ -154,21 +155,25 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
     upsertPoints: async (name, points) =>
       upsert(
         name,
-        points.map((p) => ({ id: p.id, vectors: { [UNNAMED]: p.vector }, payload: p.payload })),
+        points.map((p) => ({ id: p.id, vectors: { [UNNAMED]: asList(p.vector) }, payload: p.payload })),
       ),
     upsertHybridPoints: async (name, points) =>
       upsert(
         name,
         points.map((p) => ({
           id: p.id,
-          vectors: { [DENSE_VECTOR]: p.dense, [SPARSE_VECTOR]: p.sparse },
+          vectors: { [DENSE_VECTOR]: asList(p.dense), [SPARSE_VECTOR]: p.sparse },
           payload: p.payload,
         })),
       ),
     upsertNamedVectors: async (name, points) =>
       upsert(
         name,
-        points.map((p) => ({ id: p.id, vectors: p.vectors, payload: p.payload })),
+        points.map((p) => ({
+          id: p.id,
+          vectors: Object.fromEntries(Object.entries(p.vectors).map(([k, v]) => [k, asList(v)])),
+          payload: p.payload,
+        })),
       ),
 
     searchPoints: async (name, search) =>
@@ -384,4 +389,9 @@ function badRequest(what: string, detail: string): StoreError {
   return new StoreError('store_failed', `Qdrant could not ${what}: Wrong input: ${detail} (HTTP 400).`, {
     retryable: false,
   });
+}
+
+/** A vector as this fake holds it: dense vectors as plain lists (a writer may hand over its Float32Arrays). */
+function asList<V extends SparseVector>(vector: DenseVector | V): readonly number[] | V {
+  return ArrayBuffer.isView(vector) ? Array.from(vector) : vector;
 }

@@ -1,0 +1,124 @@
+/**
+ * @module Sends upserts to the store in slices (slice-upsert.ts), each waited for: over REST as JSON, or, when
+ * the embedded store runs in this process, posted to it with the vectors packed in one Float32Array per slice
+ * (no JSON written here or parsed there: for a 3072-d model, most of the chunk writer's own CPU time).
+ */
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import type { SparseVector } from '../hybrid-point-store.js';
+import type { DenseVector, StoredPointId } from '../point-store.js';
+import { asWireArray, sliceUpsert } from './slice-upsert.js';
+
+/** A point's vectors: the unnamed dense vector, or dense and sparse vectors by name. */
+export type PointVectors = DenseVector | Readonly<Record<string, DenseVector | SparseVector>>;
+
+/** A point to upsert, whatever the collection's layout. */
+export interface PointToUpsert {
+  readonly id: StoredPointId;
+  readonly vectors: PointVectors;
+  readonly payload: Record<string, unknown>;
+}
+
+/** Points as posted to a store in this process (the embedded store's UpsertBatch, which it mirrors). */
+export interface PostedBatch {
+  readonly ids: readonly StoredPointId[];
+  /** Dense vectors are views into one buffer per batch, which the store's thread takes over. */
+  readonly vectors: readonly (Float32Array | Readonly<Record<string, Float32Array | SparseVector>>)[];
+  /** The payloads as one JSON array, read there as a REST body's are. */
+  readonly payloads: string;
+}
+
+/**
+ * The embedded store's upsert without REST (its QdrantServer.upsert): as `PUT /points?wait=true`, rejected
+ * with the route's `status` and Qdrant's message on a refusal, without a status when the store is gone.
+ */
+export interface PostedUpserts {
+  upsert(collection: string, batch: PostedBatch): Promise<void>;
+}
+
+/** Upserts `points` into `collection`, slice after slice. */
+export type SendUpserts = (collection: string, points: readonly PointToUpsert[]) => Promise<void>;
+
+/** Sends over `posted` when given (the embedded store in this process), else over REST with `client`. */
+export function createUpsertSender(
+  client: QdrantClient,
+  posted: PostedUpserts | undefined,
+  timeoutMs: number,
+): SendUpserts {
+  return async (collection, points) => {
+    for (const slice of sliceUpsert(points, (p) => countComponents(p.vectors))) {
+      if (posted === undefined) {
+        await client.upsert(collection, {
+          wait: true,
+          points: slice.map((p) => ({ id: p.id, vector: toWireVectors(p.vectors), payload: p.payload })),
+        });
+      } else {
+        await withTimeout(posted.upsert(collection, packBatch(slice)), timeoutMs);
+      }
+    }
+  };
+}
+
+/** The slice as posted: every dense vector copied into one new buffer (the only copy made). */
+export function packBatch(points: readonly PointToUpsert[]): PostedBatch {
+  let size = 0;
+  for (const p of points) forEachDense(p.vectors, (v) => (size += v.length));
+  const packed = new Float32Array(size);
+  let offset = 0;
+  const pack = (vector: DenseVector): Float32Array => {
+    packed.set(vector, offset);
+    offset += vector.length;
+    return packed.subarray(offset - vector.length, offset);
+  };
+  return {
+    ids: points.map((p) => p.id),
+    vectors: points.map((p) =>
+      isDense(p.vectors)
+        ? pack(p.vectors)
+        : Object.fromEntries(Object.entries(p.vectors).map(([name, v]) => [name, isDense(v) ? pack(v) : v])),
+    ),
+    payloads: JSON.stringify(points.map((p) => p.payload)),
+  };
+}
+
+/** The numbers a point's vectors put in a request (a sparse vector's indices and values alike). */
+function countComponents(vectors: PointVectors): number {
+  if (isDense(vectors)) return vectors.length;
+  return Object.values(vectors).reduce((sum, v) => sum + (isDense(v) ? v.length : 2 * v.indices.length), 0);
+}
+
+function forEachDense(vectors: PointVectors, visit: (vector: DenseVector) => void): void {
+  if (isDense(vectors)) visit(vectors);
+  else for (const v of Object.values(vectors)) if (isDense(v)) visit(v);
+}
+
+function toWireVectors(
+  vectors: PointVectors,
+): number[] | Record<string, number[] | { indices: number[]; values: number[] }> {
+  if (isDense(vectors)) return asWireArray(vectors);
+  return Object.fromEntries(
+    Object.entries(vectors).map(([name, v]) => [
+      name,
+      isDense(v) ? asWireArray(v) : { indices: asWireArray(v.indices), values: asWireArray(v.values) },
+    ]),
+  );
+}
+
+function isDense(vector: unknown): vector is DenseVector {
+  return Array.isArray(vector) || vector instanceof Float32Array;
+}
+
+/** A posted upsert that outlives the client's timeout fails as a REST call's would: retryable, no status. */
+async function withTimeout(work: Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the embedded store did not answer an upsert within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
