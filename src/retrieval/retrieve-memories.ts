@@ -192,8 +192,8 @@ async function recall(
         : words !== undefined;
     if (hybrid) {
       const sent = hybridSearch(bot.collection, time.queryText, limit, { filter, threshold: scoreThreshold });
-      // A question about several people joined by "and" is searched once per person (search-split.ts); the
-      // word search sent early for the whole question is then left unused.
+      // A question about what each of several people did ("both", "each") is searched once per person
+      // (split-question.ts); the word search sent early for the whole question is then left unused.
       const ranking =
         split === undefined
           ? await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words)
