@@ -197,7 +197,10 @@ async function recall(
       const ranking =
         split === undefined
           ? await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words)
-          : await searchSplit(deps.store, deps.embedder, sent, split, signal);
+          : await searchSplit(deps.store, deps.embedder, sent, split, {
+              signal,
+              anyWholeChunk: words?.anyWholeChunk,
+            });
       candidates = await recallPassages(
         {
           bot: bot.name,

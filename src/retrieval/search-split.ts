@@ -6,7 +6,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import type { FusedEntry } from './fuse-scores.js';
-import { type HybridRanking, type HybridSearch, searchHybrid } from './search-hybrid.js';
+import { type HybridRanking, type HybridSearch, searchHybrid, startWordSearches } from './search-hybrid.js';
 
 const entryKey = (entry: FusedEntry) => (entry.part ? `part:${entry.part.id}` : `chunk:${entry.chunkId}`);
 
@@ -36,19 +36,26 @@ export function mergeRoundRobin(rankings: readonly HybridRanking[]): HybridRanki
 
 /**
  * Searches each of `questions` (the parts of one question) as recall searches a question, with `search`'s
- * collection, filter, threshold and size, and merges the rankings round-robin.
+ * collection, filter, threshold and size, and merges the rankings round-robin. `anyWholeChunk` is the whole
+ * question's early count of chunks without parts under the same filter (search-hybrid.ts): when it says none,
+ * no part's search tests every chunk against the filter for them.
  */
 export async function searchSplit(
   store: MemoryStore,
   embedder: Pick<Embedder, 'embed'>,
   search: Omit<HybridSearch, 'vector' | 'queryText'>,
   questions: readonly string[],
-  signal: AbortSignal,
+  options: { readonly signal: AbortSignal; readonly anyWholeChunk?: Promise<boolean> | undefined },
 ): Promise<HybridRanking> {
-  const vectors = await embedder.embed(questions, { signal, query: true });
+  // The word searches need no vector: sent while the model embeds the parts.
+  const words = questions.map((queryText) => {
+    const { partLexical } = startWordSearches(store, { ...search, queryText }, { askWholeChunks: false });
+    return { partLexical, ...(options.anyWholeChunk ? { anyWholeChunk: options.anyWholeChunk } : {}) };
+  });
+  const vectors = await embedder.embed(questions, { signal: options.signal, query: true });
   const rankings = await Promise.all(
     questions.map((queryText, i) =>
-      searchHybrid(store, { ...search, queryText, vector: Array.from(vectors[i] ?? []) }),
+      searchHybrid(store, { ...search, queryText, vector: Array.from(vectors[i] ?? []) }, words[i]),
     ),
   );
   return mergeRoundRobin(rankings);
