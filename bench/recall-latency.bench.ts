@@ -2,7 +2,7 @@
  * @module /retrieve latency on a large collection (issue 12: p50 at most 30 ms at 10,000 chunks, offline
  * embedder): stores N default-size chunks (and their parts) of synthetic chat through /save, then asks new
  * and repeated questions through HTTP with the product's defaults (limit 5, hybrid recall).
- * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing]
+ * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing] [--each]
  * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
  * two builds can be compared on one collection, run after run).
  * Side by side: `--keep DIR --compare TREE --compare-keep DIR2` (DIR2 a copy of DIR; TREE e.g. `git archive
@@ -122,7 +122,17 @@ const send = (url: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-const question = (i: number) => `What did ${pick(PEOPLE)} say about ${pick(THINGS)}? (${i})`;
+/**
+ * With --each, every question asks about two people apart ("What did Anna and Ben each say about ...?"), which
+ * recall searches once per person (src/retrieval/split-question.ts): the second look's cost.
+ */
+const each = process.argv.includes('--each');
+const question = (i: number) => {
+  const named = pick(PEOPLE);
+  if (!each) return `What did ${named} say about ${pick(THINGS)}? (${i})`;
+  const other = PEOPLE[(PEOPLE.indexOf(named) + 1 + Math.floor(random() * (PEOPLE.length - 1))) % PEOPLE.length];
+  return `What did ${named} and ${other} each say about ${pick(THINGS)}? (${i})`;
+};
 const compared = argValue('--compare');
 if (compared !== undefined) {
   const [keptHere, keptThere] = [argValue('--keep'), argValue('--compare-keep')];

@@ -35,7 +35,9 @@ import { type RecallHit, toRecallHit } from './recall-hit.js';
 import { recallPassages } from './recall-passages.js';
 import { buildRecallFilter } from './recall-scope.js';
 import { type HybridSearch, searchHybrid, type WordSearches } from './search-hybrid.js';
+import { searchSplit } from './search-split.js';
 import { selectHits } from './select-hits.js';
+import { splitQuestion } from './split-question.js';
 import { startEarlyRecall } from './start-early-recall.js';
 import { explainTimeWindow, resolveRecallTime } from './time/resolve-recall-time.js';
 import { timeFilter } from './time/time-filter.js';
@@ -173,6 +175,7 @@ async function recall(
       findHeldTerms: (terms) => findHeldTerms(deps.store, bot.collection, terms, scopeFilter),
       embedQuery: async (text) => (await deps.embedder.embed([text], { signal, query: true }))[0],
     });
+  const split = splitQuestion(time.queryText);
   // The model embeds in a worker thread (or a provider does, remotely): meanwhile this thread checks the
   // collection and sends the searches that need no vector (start-early-recall.ts).
   const early = startEarlyRecall(deps, hybridSearch(bot.collection, time.queryText, limit, first), embedding);
@@ -205,7 +208,15 @@ async function recall(
         : words !== undefined;
     if (hybrid) {
       const sent = hybridSearch(bot.collection, time.queryText, limit, { filter, threshold: scoreThreshold });
-      const ranking = await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words);
+      // A question about what each of several people did ("both", "each") is searched once per person
+      // (split-question.ts); the word search sent early for the whole question is then left unused.
+      const ranking =
+        split === undefined
+          ? await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words)
+          : await searchSplit(deps.store, deps.embedder, sent, split, {
+              signal,
+              anyWholeChunk: words?.anyWholeChunk,
+            });
       searchedWords = true;
       candidates = await recallPassages(
         {
