@@ -60,7 +60,7 @@ function parseVectors(value: unknown): Pick<CollectionSpec, 'vectors' | 'namedVe
 }
 
 /** `sparse_vectors.NAME`: `{modifier?: "none" | "idf", index?: {...}}`; other keys are ignored, as serde does. */
-function parseSparseParams(value: unknown): SparseVectorParams {
+function parseSparseParams(name: string, value: unknown): SparseVectorParams {
   const body = isJsonObject(value) ? value : undefined;
   if (body === undefined)
     throw formatError(`invalid type: ${JSON.stringify(value)}, expected struct SparseVectorParams`);
@@ -74,6 +74,15 @@ function parseSparseParams(value: unknown): SparseVectorParams {
   }
   if (body.index !== undefined && body.index !== null) {
     if (!isJsonObject(body.index)) throw formatError('invalid type: expected struct SparseIndexParams');
+    // Qdrant's validator (common/validation.rs): turbo4 is a dense quantization, never a sparse datatype.
+    if (body.index.datatype === 'turbo4') {
+      throw validationError([
+        {
+          path: `sparse_vectors.${name}.index.datatype`,
+          message: 'sparse vectors do not support the `turbo4` datatype',
+        },
+      ]);
+    }
     params.index = body.index;
   }
   return params;
@@ -83,7 +92,7 @@ function parseSparseVectors(value: unknown, dense: readonly string[]): Record<st
   if (value === undefined || value === null) return {};
   if (!isJsonObject(value)) throw formatError('invalid type: expected a map of sparse vector params');
   const sparse: Record<string, SparseVectorParams> = {};
-  for (const [name, params] of Object.entries(value)) setOwn(sparse, name, parseSparseParams(params));
+  for (const [name, params] of Object.entries(value)) setOwn(sparse, name, parseSparseParams(name, params));
   // Checked after parsing, in Qdrant's order (`collection_meta_ops.rs::CreateCollectionOperation::new`).
   if (Object.hasOwn(sparse, '')) throw badInput('Sparse vector name cannot be empty');
   const duplicate = dense.find((name) => Object.hasOwn(sparse, name));
