@@ -7,6 +7,7 @@ import { setOwn } from '../filter/index.js';
 import { badInput, type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
 import { checkHnswConfig } from './check-hnsw-config.js';
+import { CREATE_COLLECTION_ALIASES, renameSerdeAliases } from './rename-serde-aliases.js';
 
 /** Case-sensitive, as Qdrant's Distance enum. */
 const DISTANCES: readonly string[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
@@ -120,7 +121,7 @@ function checkPositiveCounts(body: Record<string, unknown>): void {
 
 /** Parses the create body; other keys (hnsw_config, on_disk_payload, …) are kept for the engine to echo. */
 export function parseCollectionSpec(json: unknown): CollectionSpec {
-  const body = readObject(json, 'struct CreateCollection');
+  const body = renameSerdeAliases(readObject(json, 'struct CreateCollection'), CREATE_COLLECTION_ALIASES);
   const { vectors, sparse_vectors, ...settings } = body;
   const dense = parseVectors(vectors);
   const denseNames = dense.vectors === null ? Object.keys(dense.namedVectors ?? {}) : [''];
