@@ -64,7 +64,8 @@ export async function createServiceProcess(options: ServiceProcessOptions): Prom
     async start() {
       const cli = options.tree === undefined ? undefined : join(options.tree, 'src', 'cli', 'main.ts');
       child = spawnCli(['serve', '--config', configFile], logFile, env, cli);
-      await waitForHttp(`${url}/health`, child);
+      // A kept 10,000-chunk folder loads in ~1 min on a quiet machine; on a loaded shared one, longer.
+      await waitForHttp(`${url}/health`, child, 300_000);
     },
     async kill() {
       if (child) await stopChild(child, 'SIGKILL');

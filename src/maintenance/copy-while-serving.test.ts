@@ -107,6 +107,36 @@ describe('journal copy vs a serving replica', { skip: skipWithoutPostgres }, () 
     }
   });
 
+  test('a copy started right after a replica lost its lock connection is refused by its heartbeat (issue 37)', {
+    timeout: 60_000,
+  }, async () => {
+    const url = await server.createDatabase(`serving_${++databases}`);
+    const replica = await openPostgresJournal(url);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The lock's connection only (the replica's pool serves on), and the copy starts before the re-take.
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'memory-pool serve %'",
+      );
+      await assert.rejects(openPostgresCopyTarget(url), (error: Error) => {
+        assert.match(
+          error.message,
+          /memory-pool is serving this Postgres journal now: memory-pool serve \S+:\d+:\S+ \(heartbeat \d+ s ago\), whose lock connection dropped/,
+        );
+        return true;
+      });
+      // What the replica saves meanwhile stays: no copy ran.
+      await replica.recordMessages([{ ...LIVE, text: 'saved after the cut' }], 5000);
+      assert.ok((await replica.forgetting.journaledAmong('mythos', 'api', ['live-1'])).has('live-1'));
+    } finally {
+      await admin.end();
+      await replica.close();
+    }
+    // Closed, it says so at once: a copy may start (the database holds only the replica's data to refuse).
+    await (await openPostgresCopyTarget(url)).close();
+  });
+
   test('rows another writer adds during the copy abort it before its delete pass: nothing deleted', {
     timeout: 60_000,
   }, async () => {

@@ -19,6 +19,21 @@ export interface Job {
 export interface UrgentCall {
   readonly waiting: Job[];
   running: boolean;
+  /** A call of one job (a short query, one window): it goes ahead of the windows of longer ones. */
+  readonly short: boolean;
+}
+
+/**
+ * The urgent call whose job goes next: of those with no job on a worker, the one with the fewest jobs left
+ * (shortest first: a short query waits for no long query's windows), the earliest in turn among equals.
+ */
+export function nextUrgentCall(calls: readonly UrgentCall[]): UrgentCall | undefined {
+  let best: UrgentCall | undefined;
+  for (const call of calls) {
+    if (call.running) continue;
+    if (best === undefined || rankOf(call) < rankOf(best)) best = call;
+  }
+  return best;
 }
 
 /** One worker thread and the jobs sent to it and not answered yet, by id. */
@@ -39,15 +54,27 @@ export function lengthOf(job: Job): number {
 }
 
 /**
- * Whether `slot` holds a recall query's job it will compute (not answered, not claimed by another worker):
- * a second would wait behind it.
+ * How many recall queries' jobs `slot` holds that it will compute (not answered, not claimed by another
+ * worker): a new one would wait behind them.
  */
-export function hasUrgentJob(slot: Slot): boolean {
+export function urgentJobsOf(slot: Slot): number {
+  let count = 0;
   for (const job of slot.jobs.values()) {
     if (job.call === undefined || job.done === true) continue;
     const claimedBy = job.claim === undefined ? 0 : Atomics.load(job.claim, 0);
-    if (claimedBy === 0 || claimedBy === slot.number) return true;
+    if (claimedBy === 0 || claimedBy === slot.number) count += 1;
   }
+  return count;
+}
+
+/** Short calls first, then by jobs left. */
+function rankOf(call: UrgentCall): number {
+  return call.short ? 0 : call.waiting.length;
+}
+
+/** Whether `slot` holds a window of a long query (an urgent call of several jobs) not yet answered. */
+export function holdsLongWindow(slot: Slot): boolean {
+  for (const job of slot.jobs.values()) if (job.call?.short === false && job.done !== true) return true;
   return false;
 }
 

@@ -20,6 +20,8 @@ export interface ModelJobMessage {
   readonly tokenIds: Int32Array[];
   /** A recall query's job: the worker runs it before bulk jobs it already holds. */
   readonly urgent: boolean;
+  /** A short query's only job: the worker runs it before the other urgent jobs it holds (long queries' windows). */
+  readonly short?: boolean;
   /**
    * Shared by the workers an urgent job was sent to: the first to start it writes its `claimer` number
    * there (compare-and-swap from 0) and computes it; the others answer `skipped`.
@@ -216,8 +218,10 @@ parentPort.on('message', (job) => {
     if (!running) void closeWorker();
     return;
   }
-  const firstBulk = job.urgent ? waiting.findIndex((queued) => !queued.urgent) : -1;
-  if (firstBulk >= 0) waiting.splice(firstBulk, 0, job);
+  // Short queries first, then other urgent jobs (long queries' windows), then bulk, each in arrival order.
+  const rank = (queued) => (queued.short ? 2 : queued.urgent ? 1 : 0);
+  const behind = waiting.findIndex((queued) => rank(queued) < rank(job));
+  if (behind >= 0) waiting.splice(behind, 0, job);
   else waiting.push(job);
   if (!running) void runWaiting();
 });

@@ -67,6 +67,54 @@ test('a long query runs on one worker at a time, so a short query sent after it 
   assert.equal(sent.length, 7);
 });
 
+test('long queries leave one worker to short ones, which go ahead of their waiting windows (issue 37)', async () => {
+  // Which worker computes a long window now, to see that long queries never hold both workers.
+  const longOn = new Set<number>();
+  let mostWorkersOnLong = 0;
+  let started = 0;
+  const client = new OfflineModelClient({
+    workers: 2,
+    encode: encodeCodePoints,
+    startWorker: () => {
+      const number = started++;
+      const worker = startFakeWorker(20);
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (message: { tokenIds: Int32Array[] }) => {
+        if (decodeCodePoints(message.tokenIds[0]!).startsWith('long')) longOn.add(number);
+        mostWorkersOnLong = Math.max(mostWorkersOnLong, longOn.size);
+        post(
+          message,
+          message.tokenIds.map((ids) => ids.buffer as ArrayBuffer),
+        );
+      };
+      worker.on('message', () => longOn.delete(number));
+      return worker;
+    },
+  });
+  // Both workers loaded first, as the service's are once warm (two short queries at once start both).
+  await Promise.all([client.embed(['warm 1'], true), client.embed(['warm 2'], true)]);
+  assert.equal(started, 2);
+  const answered: string[] = [];
+  const track = (label: string, promise: Promise<unknown>) => promise.then(() => answered.push(label));
+  // Three clients' 20 kB queries (4 windows each) arrive first, then a short query.
+  const long = [1, 2, 3].flatMap((q) =>
+    client
+      .embedBatches(
+        Array.from({ length: 4 }, (_, w) => [`long ${q} window ${w}`]),
+        true,
+      )
+      .map((promise, w) => track(`long ${q}.${w}`, promise)),
+  );
+  const short = track('short', client.embed(['short query'], true));
+  await Promise.all([...long, short]);
+  // Before, it took its turn behind every long query that was waiting (answered 5th of 13), on a worker
+  // that had to end a long window first; now only a window already computing can end before it.
+  assert.ok(answered.indexOf('short') <= 1, `answered in the order ${answered.join(', ')}`);
+  assert.equal(mostWorkersOnLong, 1);
+  // The long queries still all finish, each window once.
+  assert.equal(answered.length, 13);
+});
+
 /** A pool of `workers` stand-in workers that records, per worker, the texts sent and the most jobs held. */
 function recordingClient(workers: number, delayMs: number) {
   const sent: string[][] = [];

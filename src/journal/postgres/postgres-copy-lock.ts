@@ -2,11 +2,19 @@
  * @module The advisory lock that makes `journal copy` and serving a Postgres journal exclusive: every
  * process that opens the journal holds it shared on a connection of its own, a copy holds it exclusive.
  * A lock ends with its connection, so a killed process (or, through the keep-alives set here, a dead host)
- * stops blocking the other side by itself.
+ * stops blocking the other side by itself; a serving process also keeps a heartbeat, which a copy reads
+ * too, since its lock connection can drop while it serves on.
  */
 import pg from 'pg';
 import { ConfigError } from '../../errors/memory-pool-error.js';
 import { createHolderId } from '../../runtime/holder-id.js';
+import {
+  beatServing,
+  endServing,
+  HEARTBEAT_EVERY_MS,
+  HEARTBEAT_TTL_MS,
+  readServingHeartbeats,
+} from './postgres-serving-heartbeat.js';
 
 /** The key of the lock (pg_locks shows it as classid 0, objid this, objsubid 1). */
 export const COPY_LOCK = 7_242_025;
@@ -98,9 +106,25 @@ export function holdServingLock(url: string): Promise<pg.Client> {
 
 /**
  * Takes the lock exclusive for a copy (closing the returned client gives it back). Another copy, or any
- * process serving this journal, is a ConfigError naming what holds it.
+ * process serving this journal, is a ConfigError naming what holds it: by its lock, or by its heartbeat when
+ * its lock connection dropped and it has not taken the lock again yet.
  */
-export function holdCopyLock(url: string): Promise<pg.Client> {
+export async function holdCopyLock(url: string): Promise<pg.Client> {
+  const client = await takeExclusiveLock(url);
+  try {
+    const serving = await readServingHeartbeats(client);
+    if (serving.length === 0) return client;
+    throw new ConfigError(
+      KEY,
+      `memory-pool is serving this Postgres journal now: ${serving.join(', ')}, whose lock connection dropped (it takes the lock again within ${RETAKE_MS / 1000} s). A copy would delete what they save while it runs. Stop every memory-pool serve (and tool) using this journal, then run the copy again; a process that was killed stops counting ${HEARTBEAT_TTL_MS / 1000} s after its last heartbeat.`,
+    );
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+function takeExclusiveLock(url: string): Promise<pg.Client> {
   return takeLock(url, 'journal copy', false, async (client) => {
     const copies = await holdersOf(client, 'ExclusiveLock');
     if (copies.length > 0) {
@@ -132,8 +156,13 @@ const RETAKE_MS = 5000;
  */
 export class ServingLock {
   readonly #url: string;
+  /** Names this process in its heartbeat (postgres-serving-heartbeat), as its lock connection does. */
+  readonly #holder = `memory-pool serve ${createHolderId()}`;
   #client: pg.Client | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  /** The journal's pool, once it is open (startHeartbeat); closed after this lock. */
+  #journal: pg.Pool | undefined;
   #closed = false;
 
   /** `client` holds the lock now (from holdServingLock). */
@@ -145,6 +174,27 @@ export class ServingLock {
   /** Whether this process holds the lock now (false between a lost connection and its re-take). */
   get held(): boolean {
     return this.#client !== undefined;
+  }
+
+  /**
+   * Keeps a heartbeat beside the lock from now on (the journal's tables exist once it is open): a copy
+   * refuses while it is fresh, also between a lost lock connection and its re-take.
+   */
+  async startHeartbeat(journal: pg.Pool): Promise<void> {
+    this.#journal = journal;
+    await this.#beat();
+    this.#heartbeat = setInterval(() => void this.#beat(), HEARTBEAT_EVERY_MS);
+    this.#heartbeat.unref();
+  }
+
+  /**
+   * On the journal's own connections, not the lock's: the heartbeat goes on while the lock's is lost. Best
+   * effort: a beat that fails (the server gone) is made again by the next one.
+   */
+  async #beat(): Promise<void> {
+    if (this.#journal !== undefined && !this.#closed) {
+      await beatServing(this.#journal, this.#holder).catch(() => undefined);
+    }
   }
 
   #watch(client: pg.Client): void {
@@ -171,10 +221,12 @@ export class ServingLock {
     this.#timer.unref();
   }
 
-  /** Gives the lock back and stops re-taking it. */
+  /** Ends the heartbeat (a copy may start at once), gives the lock back and stops re-taking it. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    clearInterval(this.#heartbeat);
+    await this.#journal?.query(...endServing(this.#holder)).catch(() => undefined);
     await this.#client?.end().catch(() => undefined);
   }
 }

@@ -77,6 +77,7 @@ export async function openPostgresJournal(
   pool.on('error', () => undefined);
   try {
     await applyPostgresSchema(new PgSession(pool, url));
+    await serving.startHeartbeat(pool);
   } catch (error) {
     await pool.end();
     await serving.close();
@@ -91,8 +92,8 @@ export async function openPostgresJournal(
     changes,
     async () => {
       await changes.close();
+      await serving.close(); // ends its heartbeat on the pool, so before it
       await pool.end();
-      await serving.close();
     },
   );
 }

@@ -64,4 +64,21 @@ describe('collection update', () => {
     // idf(N = 2, df = 1) = ln((2 - 1 + 0.5) / (1 + 0.5) + 1) = ln 2
     assert.ok(Math.abs((await score()) - Math.log(2)) < 1e-5);
   });
+  test('`quantization` and `optimizer_config` are read as quantization_config and optimizers_config, as serde aliases', async () => {
+    const name = target.uniqueCollection('patch_alias');
+    const scalar = (quantile: number) => ({ scalar: { type: 'int8', quantile } });
+    expectOk(
+      await target.http('PUT', `/collections/${name}`, {
+        vectors: { size: 4, distance: 'Dot' },
+        quantization: scalar(0.5),
+        optimizer_config: { indexing_threshold: 12345 },
+      }),
+    );
+    let config = (await info(name)).config;
+    assert.deepEqual(config.quantization_config, scalar(0.5));
+    assert.equal(config.optimizer_config.indexing_threshold, 12345);
+    expectOk(await target.http('PATCH', `/collections/${name}`, { quantization: scalar(0.7) }));
+    config = (await info(name)).config;
+    assert.deepEqual(config.quantization_config, scalar(0.7));
+  });
 });

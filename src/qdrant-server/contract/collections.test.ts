@@ -184,4 +184,29 @@ describe('collections', () => {
     assert.deepEqual(info.config.params.vectors, { size: 5, distance: 'Euclid' });
     assert.equal(await target.client.deleteCollection(name), true);
   });
+  test("info warns of a vector's HNSW inline_storage without quantization, and only then, as Qdrant does", async () => {
+    const warningsOf = async (vector: object) => {
+      const name = target.uniqueCollection('coll_warn');
+      expectOk(
+        await target.http('PUT', `/collections/${name}`, {
+          vectors: { v: { size: 4, distance: 'Dot', ...vector } },
+        }),
+      );
+      const info = expectOk(await target.http('GET', `/collections/${name}`));
+      await target.client.deleteCollection(name);
+      return info.warnings;
+    };
+    assert.deepEqual(await warningsOf({ hnsw_config: { inline_storage: true } }), [
+      {
+        message:
+          "The `hnsw_config.inline_storage` option for vector 'v' requires quantization to be enabled. This option will be ignored.",
+      },
+    ]);
+    const quantized = {
+      hnsw_config: { inline_storage: true },
+      quantization_config: { scalar: { type: 'int8' } },
+    };
+    assert.equal(await warningsOf(quantized), undefined);
+    assert.equal(await warningsOf({}), undefined);
+  });
 });

@@ -151,4 +151,20 @@ describe('indexes', () => {
     assert.deepEqual(await textIds(name, 'messageIds', 'Alice_1700000000000_5'), []);
     assert.deepEqual(await textIds(name, 'messageIds', value), [1]);
   });
+  test("an integer index with both 'lookup' and 'range' off is a 422, as Qdrant's validator answers", async () => {
+    const name = await seedCollection(target, 'ix_int_caps', [{ id: 1, vector: v, payload: { n: 1 } }]);
+    const off = { field_name: 'n', field_schema: { type: 'integer', lookup: false, range: false } };
+    expectError(
+      await target.http('PUT', `/collections/${name}/index?wait=true`, off),
+      422,
+      /Validation error: the 'lookup' and 'range' capabilities can't be both disabled/,
+    );
+    // Nothing was indexed; one capability alone is an index.
+    assert.deepEqual(await schemaOf(name), {});
+    await createIndex(name, {
+      field_name: 'n',
+      field_schema: { type: 'integer', lookup: false, range: true },
+    });
+    assert.deepEqual(Object.keys(await schemaOf(name)), ['n']);
+  });
 });

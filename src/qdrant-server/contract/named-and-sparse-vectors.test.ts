@@ -221,4 +221,15 @@ describe('named and sparse vectors', () => {
       "Wrong input: Dense and sparse vector names must be unique - duplicate found with 'image'",
     );
   });
+  test('a sparse vector with the turbo4 datatype is a 422 and no collection is made', async () => {
+    const turbo = target.uniqueCollection('hybrid_turbo4');
+    expectError(
+      await target.http('PUT', `/collections/${turbo}`, {
+        sparse_vectors: { text: { index: { datatype: 'turbo4' } } },
+      }),
+      422,
+      /sparse vectors do not support the `turbo4` datatype/,
+    );
+    assert.equal(expectOk(await target.http('GET', `/collections/${turbo}/exists`)).exists, false);
+  });
 });

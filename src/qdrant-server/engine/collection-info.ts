@@ -1,5 +1,6 @@
 /** @module `GET /collections/{name}`: the CollectionInfo JSON (qdrant-subset.md §1) and payload_schema counts. */
 import { parseDateTime, setOwn, valuesAtPath } from '../filter/index.js';
+import { collectCollectionWarnings } from './collection-warnings.js';
 import type { CollectionSpec, PayloadFieldSchema, VectorParams } from './engine-api.js';
 import { parseUuid } from './point-id.js';
 import type { PointTable } from './point-table.js';
@@ -60,9 +61,13 @@ export function describeCollection(
     // Field names are client text (`__proto__` included): define, never assign.
     setOwn(payloadSchema, field, entry);
   }
+  const denseVectors = spec.vectors !== null ? [['', spec.vectors] as const] : vectorConfig.dense;
+  const warnings = collectCollectionWarnings(settings, denseVectors);
   return {
     status: 'green',
     optimizer_status: 'ok',
+    // Qdrant leaves `warnings` out when there are none (skip_serializing_if).
+    ...(warnings.length > 0 ? { warnings } : {}),
     // Vectors in an approximate index (graph-index.ts); 0 while every search is exact, as in Qdrant.
     indexed_vectors_count: [...table.graphs.values()].reduce((sum, graph) => sum + graph.indexedCount, 0),
     points_count: table.size,

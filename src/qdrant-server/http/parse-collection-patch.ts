@@ -7,6 +7,7 @@ import type { CollectionPatch } from '../engine/engine-api.js';
 import { unsupported } from '../qdrant-error.js';
 import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
 import { checkHnswConfig } from './check-hnsw-config.js';
+import { renameSerdeAliases, UPDATE_COLLECTION_ALIASES } from './rename-serde-aliases.js';
 
 const SECTIONS = ['params', 'hnsw_config', 'optimizers_config', 'metadata'] as const;
 const PER_VECTOR = ['vectors', 'sparse_vectors'] as const;
@@ -20,7 +21,7 @@ function readSection(body: JsonObject, key: string): JsonObject | undefined {
 
 /** Parses the body; nothing is applied until the whole body is checked. */
 export function parseCollectionPatch(json: unknown): CollectionPatch {
-  const body = readObject(json, 'struct UpdateCollection');
+  const body = renameSerdeAliases(readObject(json, 'struct UpdateCollection'), UPDATE_COLLECTION_ALIASES);
   const strict = readSection(body, 'strict_mode_config');
   if (strict !== undefined && strict.enabled === true)
     throw unsupported('Strict mode (strict_mode_config.enabled)');

@@ -7,6 +7,7 @@ import { setOwn } from '../filter/index.js';
 import { badInput, type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, type JsonObject, readObject } from './body-shape.js';
 import { checkHnswConfig } from './check-hnsw-config.js';
+import { CREATE_COLLECTION_ALIASES, renameSerdeAliases } from './rename-serde-aliases.js';
 
 /** Case-sensitive, as Qdrant's Distance enum. */
 const DISTANCES: readonly string[] = ['Cosine', 'Euclid', 'Dot', 'Manhattan'];
@@ -60,7 +61,7 @@ function parseVectors(value: unknown): Pick<CollectionSpec, 'vectors' | 'namedVe
 }
 
 /** `sparse_vectors.NAME`: `{modifier?: "none" | "idf", index?: {...}}`; other keys are ignored, as serde does. */
-function parseSparseParams(value: unknown): SparseVectorParams {
+function parseSparseParams(name: string, value: unknown): SparseVectorParams {
   const body = isJsonObject(value) ? value : undefined;
   if (body === undefined)
     throw formatError(`invalid type: ${JSON.stringify(value)}, expected struct SparseVectorParams`);
@@ -74,6 +75,15 @@ function parseSparseParams(value: unknown): SparseVectorParams {
   }
   if (body.index !== undefined && body.index !== null) {
     if (!isJsonObject(body.index)) throw formatError('invalid type: expected struct SparseIndexParams');
+    // Qdrant's validator (common/validation.rs): turbo4 is a dense quantization, never a sparse datatype.
+    if (body.index.datatype === 'turbo4') {
+      throw validationError([
+        {
+          path: `sparse_vectors.${name}.index.datatype`,
+          message: 'sparse vectors do not support the `turbo4` datatype',
+        },
+      ]);
+    }
     params.index = body.index;
   }
   return params;
@@ -83,7 +93,7 @@ function parseSparseVectors(value: unknown, dense: readonly string[]): Record<st
   if (value === undefined || value === null) return {};
   if (!isJsonObject(value)) throw formatError('invalid type: expected a map of sparse vector params');
   const sparse: Record<string, SparseVectorParams> = {};
-  for (const [name, params] of Object.entries(value)) setOwn(sparse, name, parseSparseParams(params));
+  for (const [name, params] of Object.entries(value)) setOwn(sparse, name, parseSparseParams(name, params));
   // Checked after parsing, in Qdrant's order (`collection_meta_ops.rs::CreateCollectionOperation::new`).
   if (Object.hasOwn(sparse, '')) throw badInput('Sparse vector name cannot be empty');
   const duplicate = dense.find((name) => Object.hasOwn(sparse, name));
@@ -111,7 +121,7 @@ function checkPositiveCounts(body: Record<string, unknown>): void {
 
 /** Parses the create body; other keys (hnsw_config, on_disk_payload, …) are kept for the engine to echo. */
 export function parseCollectionSpec(json: unknown): CollectionSpec {
-  const body = readObject(json, 'struct CreateCollection');
+  const body = renameSerdeAliases(readObject(json, 'struct CreateCollection'), CREATE_COLLECTION_ALIASES);
   const { vectors, sparse_vectors, ...settings } = body;
   const dense = parseVectors(vectors);
   const denseNames = dense.vectors === null ? Object.keys(dense.namedVectors ?? {}) : [''];

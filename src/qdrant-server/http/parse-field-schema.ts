@@ -1,7 +1,7 @@
 /** @module `PUT /collections/{name}/index` body: field name and schema, with text defaults filled in (qdrant-subset.md §1). */
 import type { PayloadFieldSchema } from '../engine/engine-api.js';
 import { assertJsonPath } from '../filter/index.js';
-import { badRequest, formatError, unsupported } from '../qdrant-error.js';
+import { badRequest, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, missingField, readObject } from './body-shape.js';
 
 const TYPES: readonly PayloadFieldSchema['type'][] = [
@@ -26,6 +26,15 @@ function parseSchema(value: unknown): PayloadFieldSchema {
     throw formatError('data did not match any variant of untagged enum PayloadFieldSchema');
   }
   const { type, ...rest } = value;
+  // Qdrant's IntegerIndexParams validator: an integer index must serve matches, ranges or both.
+  if (type === 'integer' && rest.lookup === false && rest.range === false) {
+    throw validationError([
+      {
+        path: 'field_schema.lookup',
+        message: "Validation error: the 'lookup' and 'range' capabilities can't be both disabled [{}]",
+      },
+    ]);
+  }
   if (type !== 'text') return { type, params: { type, ...rest } };
   const tokenizer = rest.tokenizer ?? 'word';
   if (typeof tokenizer !== 'string' || !TOKENIZERS.includes(tokenizer)) {
