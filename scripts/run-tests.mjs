@@ -8,6 +8,9 @@
 //   alone starts its own server as before;
 // - two processes at a time (MEMORY_POOL_TEST_CONCURRENCY sets another number): three were tried, and under
 //   a heavy load (27 on 2 cores) two recalls then missed their 3 s deadline;
+// - small test files share a process (scripts/test-runner/plan-jobs.mjs says which may), so node, tsx and
+//   the shared imports start once for several files instead of once per file; MEMORY_POOL_TEST_GROUPS=0
+//   runs every file alone;
 // - the runner starts the processes itself, slowest first (times of the last run, else a guess from what a
 //   file starts), so no long file starts last while the other lane idles; it prints each file's time at the
 //   end (MEMORY_POOL_TEST_TIMES=all prints every file's) and the one summary `node --test` prints.
@@ -52,7 +55,7 @@ if (files.length === 0) {
 }
 const postgres = await startSharedPostgres(files);
 const env = postgres ? { ...process.env, [postgres.variable]: postgres.server.url } : process.env;
-const jobs = planJobs(files);
+const jobs = planJobs(files, { group: process.env.MEMORY_POOL_TEST_GROUPS !== '0' });
 const concurrency = Number(process.env.MEMORY_POOL_TEST_CONCURRENCY) || 2;
 const shown = process.env.MEMORY_POOL_TEST_TIMES === 'all' ? jobs.length : 10;
 const { failed } = await runJobs(jobs, {

@@ -1,6 +1,10 @@
-// The order `npm test` runs its files in: slowest first, so the last minute is not one long file running
-// while the other lane idles. A file's time is the last run's (kept in node_modules/.cache, so a fresh clone
-// has none) or a guess from what it starts: processes, a browser, a Postgres database, the ONNX model.
+// How `npm test` runs its files. Most are small unit files whose process spends more time starting (node, tsx,
+// the shared imports) than testing: those run several to a process, in path order so neighbours share their
+// imports. A file stays alone when it starts something costly (processes, a browser, Postgres, the ONNX
+// model), has hooks at its top level (they would apply to every file in the process) or changes
+// process-wide state. MEMORY_POOL_TEST_GROUPS=0 runs every file alone, as `node --test` does.
+// Processes run slowest first, so the last minute is not one long file running while the other lane idles:
+// a file's time is the last run's (kept in node_modules/.cache, so a fresh clone has none) or a guess.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
@@ -15,8 +19,17 @@ const COSTLY = [
   [/startPostgres/, 3],
 ];
 
-function guessSeconds(file) {
-  const source = readFileSync(file, 'utf8');
+/** What keeps a file in a process of its own even when it is cheap. */
+const ALONE = [
+  /^(before|after|beforeEach|afterEach)\(/m,
+  /process\.(on|once|exit|chdir|exitCode)\b|process\.(stdout|stderr)\.write\s*=|delete process\.env/,
+  /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|globalThis\.\w+\s*=[^=]|Date\.now\s*=[^=]|console\.\w+\s*=[^=]/,
+  /setGlobalDispatcher|import \{[^}]*\bmock\b[^}]*\} from 'node:test'/,
+];
+/** A group's estimated seconds at most: enough to share the start-up, small enough to keep lanes even. */
+const GROUP_SECONDS = 20;
+
+function guessSeconds(source) {
   let seconds = 1 + source.length / 4000;
   for (const [pattern, cost] of COSTLY) if (pattern.test(source)) seconds += cost;
   return seconds;
@@ -30,10 +43,27 @@ function readTimes() {
   }
 }
 
-/** One job (process) per file, slowest first. */
-export function planJobs(files) {
+/** The processes to run, slowest first: { files, estimate } each. */
+export function planJobs(files, { group = true } = {}) {
   const times = readTimes();
-  const jobs = files.map((file) => ({ files: [file], estimate: times[file] ?? guessSeconds(file) }));
+  const jobs = [];
+  let open;
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    const estimate = times[file] ?? guessSeconds(source);
+    const alone =
+      !group || COSTLY.some(([pattern]) => pattern.test(source)) || ALONE.some((p) => p.test(source));
+    if (alone) {
+      jobs.push({ files: [file], estimate });
+      continue;
+    }
+    if (open === undefined || open.estimate + estimate > GROUP_SECONDS) {
+      open = { files: [], estimate: 0 };
+      jobs.push(open);
+    }
+    open.files.push(file);
+    open.estimate += estimate;
+  }
   return jobs.sort((a, b) => b.estimate - a.estimate);
 }
 
@@ -42,7 +72,13 @@ export function saveTimes(jobs) {
   const times = readTimes();
   for (const job of jobs) {
     if (job.seconds === undefined) continue;
-    if (job.files.length === 1) times[job.files[0]] = Number(job.seconds.toFixed(2));
+    // A file in a group: its tests' time, plus its share of the process's start-up and imports.
+    const tested = job.files.reduce((sum, file) => sum + (job.fileSeconds?.[file] ?? 0), 0);
+    const share = Math.max(0, job.seconds - tested) / job.files.length;
+    for (const file of job.files) {
+      const seconds = job.files.length === 1 ? job.seconds : (job.fileSeconds?.[file] ?? 0) + share;
+      times[file] = Number(seconds.toFixed(2));
+    }
   }
   try {
     mkdirSync(dirname(TIMES_FILE), { recursive: true });
