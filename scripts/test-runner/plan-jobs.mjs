@@ -25,6 +25,8 @@ const ALONE = [
   /process\.(on|once|exit|chdir|exitCode)\b|process\.(stdout|stderr)\.write\s*=|delete process\.env/,
   /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|globalThis\.\w+\s*=[^=]|Date\.now\s*=[^=]|console\.\w+\s*=[^=]/,
   /setGlobalDispatcher|import \{[^}]*\bmock\b[^}]*\} from 'node:test'/,
+  // A file's own say: it needs a fresh process (e.g. it counts what a module has cached since loading).
+  /^\/\/ npm test: alone\b/m,
 ];
 /** A group's estimated seconds at most: enough to share the start-up, small enough to keep lanes even. */
 const GROUP_SECONDS = 20;
