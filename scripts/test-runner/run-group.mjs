@@ -1,6 +1,20 @@
 // Loads several test files into one process (`node --import tsx run-group.mjs FILE...`), so the files the
 // runner groups pay node's and tsx's start-up and the shared imports once. Their tests run on one root, file
 // after file, in the order given; each test's events name its own file.
+//
+// No test starts before every file is loaded: node starts a file's tests as soon as it has loaded, and
+// loading the next files (compiling, evaluating) would then block the event loop under a running test,
+// making a test with short real-time waits late where it is never late alone.
+import { before } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-for (const file of process.argv.slice(2)) await import(pathToFileURL(file).href);
+let markLoaded;
+const loaded = new Promise((resolve) => {
+  markLoaded = resolve;
+});
+before(() => loaded);
+try {
+  for (const file of process.argv.slice(2)) await import(pathToFileURL(file).href);
+} finally {
+  markLoaded();
+}
