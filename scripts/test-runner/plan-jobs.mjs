@@ -4,11 +4,14 @@
 // model), has hooks at its top level (they would apply to every file in the process) or changes
 // process-wide state. MEMORY_POOL_TEST_GROUPS=0 runs every file alone, as `node --test` does.
 // Processes run slowest first, so the last minute is not one long file running while the other lane idles:
-// a file's time is the last run's (kept in node_modules/.cache, so a fresh clone has none) or a guess.
+// a file's time is this checkout's last run's (node_modules/.cache), the committed test-times.json's (a full
+// run's, for a fresh clone as in CI), or a guess from what the file starts.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const TIMES_FILE = join('node_modules', '.cache', 'memory-pool', 'test-times.json');
+const COMMITTED_TIMES_FILE = fileURLToPath(new URL('./test-times.json', import.meta.url));
 
 /** Seconds a file's source suggests it takes, beyond a second for the process: rough, only for the order. */
 const COSTLY = [
@@ -31,17 +34,28 @@ const ALONE = [
 /** A group's estimated seconds at most: enough to share the start-up, small enough to keep lanes even. */
 const GROUP_SECONDS = 20;
 
-function guessSeconds(source) {
-  let seconds = 1 + source.length / 4000;
+function guessSeconds(file, source) {
+  // test/ holds the end-to-end tests: whole services, the Hermes plugin, the docs' shell blocks.
+  let seconds = 1 + source.length / 4000 + (file.startsWith('test') ? 10 : 0);
   for (const [pattern, cost] of COSTLY) if (pattern.test(source)) seconds += cost;
+  // Each service, harness or store a test starts in-process (startTestService(...), startDiscordHarness(...)).
+  seconds += Math.min(source.match(/\bstart[A-Z]\w*\(/g)?.length ?? 0, 10) * 1.5;
   return seconds;
 }
 
+/**
+ * Each file's seconds: this checkout's last runs (node_modules/.cache), else the times committed beside this
+ * file from a full run on a 2-core machine (so a fresh clone, as in CI, orders and groups as well), else none.
+ */
 function readTimes() {
+  return { ...readJson(COMMITTED_TIMES_FILE), ...readJson(TIMES_FILE) };
+}
+
+function readJson(file) {
   try {
-    return existsSync(TIMES_FILE) ? JSON.parse(readFileSync(TIMES_FILE, 'utf8')) : {};
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   } catch {
-    return {}; // A broken cache only costs the order.
+    return {}; // A broken file only costs the order.
   }
 }
 
@@ -52,7 +66,7 @@ export function planJobs(files, { group = true } = {}) {
   let open;
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
-    const estimate = times[file] ?? guessSeconds(source);
+    const estimate = times[file] ?? guessSeconds(file, source);
     const alone =
       !group || COSTLY.some(([pattern]) => pattern.test(source)) || ALONE.some((p) => p.test(source));
     if (alone) {
@@ -71,14 +85,16 @@ export function planJobs(files, { group = true } = {}) {
 
 /** Keeps this run's times for the next run's order (merged: a run of a few files keeps the others'). */
 export function saveTimes(jobs) {
-  const times = readTimes();
+  const times = readJson(TIMES_FILE);
   for (const job of jobs) {
     if (job.seconds === undefined) continue;
     // A file in a group: its tests' time, plus its share of the process's start-up and imports.
-    const tested = job.files.reduce((sum, file) => sum + (job.fileSeconds?.[file] ?? 0), 0);
+    // (The events name each file by its absolute path.)
+    const testedIn = (file) => job.fileSeconds?.[resolve(file)] ?? 0;
+    const tested = job.files.reduce((sum, file) => sum + testedIn(file), 0);
     const share = Math.max(0, job.seconds - tested) / job.files.length;
     for (const file of job.files) {
-      const seconds = job.files.length === 1 ? job.seconds : (job.fileSeconds?.[file] ?? 0) + share;
+      const seconds = job.files.length === 1 ? job.seconds : testedIn(file) + share;
       times[file] = Number(seconds.toFixed(2));
     }
   }
