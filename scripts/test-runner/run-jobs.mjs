@@ -22,14 +22,17 @@ export async function runJobs(jobs, { concurrency, env, beforeSummary }) {
   const totals = createTotals();
   const started = performance.now();
   const children = new Set();
+  let stopped = false;
+  // Ctrl-C (or a kill): the running processes are stopped, no new one starts, and the run fails.
   const stop = (signal) => {
+    stopped = true;
     for (const child of children) child.kill(signal);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   let next = 0;
   const lane = async () => {
-    while (next < jobs.length) {
+    while (next < jobs.length && !stopped) {
       const job = jobs[next];
       const events = join(scratch, `${next}.jsonl`);
       next += 1;
@@ -44,7 +47,7 @@ export async function runJobs(jobs, { concurrency, env, beforeSummary }) {
   out.write({ type: 'test:stdout', data: { message: beforeSummary() } });
   await out.end(() => printTotals(out, totals, performance.now() - started));
   rmSync(scratch, { recursive: true, force: true });
-  return { failed: totals.fail > 0 || totals.crashed > 0 };
+  return { failed: stopped || totals.fail > 0 || totals.crashed > 0 };
 }
 
 /** One process: `node --import tsx` on the file (or the group runner on several), its events to a file. */
