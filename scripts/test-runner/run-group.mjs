@@ -5,7 +5,8 @@
 // No test starts before every file is loaded: node starts a file's tests as soon as it has loaded, and
 // loading the next files (compiling, evaluating) would then block the event loop under a running test,
 // making a test with short real-time waits late where it is never late alone.
-import { before } from 'node:test';
+import { relative } from 'node:path';
+import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 let markLoaded;
@@ -14,7 +15,16 @@ const loaded = new Promise((resolve) => {
 });
 before(() => loaded);
 try {
-  for (const file of process.argv.slice(2)) await import(pathToFileURL(file).href);
+  for (const file of process.argv.slice(2)) {
+    try {
+      await import(pathToFileURL(file).href);
+    } catch (error) {
+      // A file that cannot load fails as one test named after it; the other files still run.
+      test(relative(process.cwd(), file), () => {
+        throw error;
+      });
+    }
+  }
 } finally {
   markLoaded();
 }

@@ -59,7 +59,12 @@ function runJob(job, eventsFile, env, children) {
     `--test-reporter=${REPORTER}`,
     `--test-reporter-destination=${eventsFile}`,
   ];
-  const child = spawn(process.execPath, [...args, ...entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Under `node --test` (a test of this runner) the variable would make the child report to it instead.
+  const { NODE_TEST_CONTEXT: _, ...childEnv } = env;
+  const child = spawn(process.execPath, [...args, ...entry], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   const output = [];
   child.stdout.on('data', (chunk) => output.push({ type: 'test:stdout', text: chunk }));
