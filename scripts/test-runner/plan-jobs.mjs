@@ -32,7 +32,7 @@ const ALONE = [
   /^\/\/ npm test: alone\b/m,
 ];
 /** A group's estimated seconds at most: enough to share the start-up, small enough to keep lanes even. */
-const GROUP_SECONDS = 20;
+const GROUP_SECONDS = 30;
 
 function guessSeconds(file, source) {
   // test/ holds the end-to-end tests: whole services, the Hermes plugin, the docs' shell blocks.
