@@ -1,15 +1,23 @@
 // Runs every *.test.ts under src/ and test/ with node's built-in runner (through tsx), because Node 20's
 // `node --test` cannot glob TypeScript files itself. Usage: node scripts/run-tests.mjs [path-substring ...]
+// One file alone still runs as `node --import tsx --test FILE`.
 //
-// What keeps `npm test` short on a 2-core machine:
+// What keeps `npm test` short on a 2-core machine (docs/development.md has the figures):
 // - one Postgres server for the whole run (when a chosen file uses one and Postgres is installed), passed to
 //   the files as MEMORY_POOL_TEST_POSTGRES_URL; each file still gets databases of its own, and a file run
-//   alone (`node --import tsx --test FILE`) starts its own server as before;
-// - two files at a time (MEMORY_POOL_TEST_CONCURRENCY sets another number): three were tried, and under a
-//   heavy load (27 on 2 cores) two recalls then missed their 3 s deadline.
-import { spawn } from 'node:child_process';
+//   alone starts its own server as before;
+// - two processes at a time (MEMORY_POOL_TEST_CONCURRENCY sets another number): three were tried, and under
+//   a heavy load (27 on 2 cores) two recalls then missed their 3 s deadline;
+// - small test files share a process (scripts/test-runner/plan-jobs.mjs says which may), so node, tsx and
+//   the shared imports start once for several files instead of once per file; MEMORY_POOL_TEST_GROUPS=0
+//   runs every file alone;
+// - the runner starts the processes itself, slowest first (times of the last run, else a guess from what a
+//   file starts), so no long file starts last while the other lane idles; it prints each file's time at the
+//   end (MEMORY_POOL_TEST_TIMES=all prints every file's) and the one summary `node --test` prints.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeSlowest, planJobs, saveTimes } from './test-runner/plan-jobs.mjs';
+import { runJobs } from './test-runner/run-jobs.mjs';
 
 function findTests(dir) {
   if (!existsSync(dir)) return [];
@@ -36,29 +44,25 @@ async function startSharedPostgres(files) {
   return { variable: SHARED_POSTGRES_VARIABLE, server };
 }
 
-function runNodeTest(files, env) {
-  const concurrency = Number(process.env.MEMORY_POOL_TEST_CONCURRENCY) || 2;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
-    { stdio: 'inherit', env },
-  );
-  // Ctrl-C reaches the runner and the tests alike (one process group): wait for them, then stop the server.
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-}
-
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap(findTests)
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
-  .sort(); // Node 20's runner sorts them too; this keeps the order the same on every version
+  .sort();
 if (files.length === 0) {
   console.error('No test files found.');
   process.exit(1);
 }
 const postgres = await startSharedPostgres(files);
 const env = postgres ? { ...process.env, [postgres.variable]: postgres.server.url } : process.env;
-const status = await runNodeTest(files, env);
+const jobs = planJobs(files, { group: process.env.MEMORY_POOL_TEST_GROUPS !== '0' });
+const concurrency = Number(process.env.MEMORY_POOL_TEST_CONCURRENCY) || 2;
+const shown = process.env.MEMORY_POOL_TEST_TIMES === 'all' ? jobs.length : 10;
+const { failed } = await runJobs(jobs, {
+  concurrency,
+  env,
+  beforeSummary: () => describeSlowest(jobs, shown),
+});
 await postgres?.server.stop();
-process.exit(status);
+saveTimes(jobs);
+process.exit(failed ? 1 : 0);

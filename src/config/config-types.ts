@@ -134,7 +134,11 @@ export interface MemoryPoolConfig {
   /** Folder for the service's own journal (accepted messages, chunk plans, query-embedding cache). */
   readonly dataDir: string;
   /** Absent: the journal is SQLite under dataDir; with `postgres.url`, the shared Postgres journal of several replicas. */
-  readonly journal?: { readonly postgres?: { readonly url: string } };
+  readonly journal?: {
+    readonly postgres?: { readonly url: string };
+    /** How long a chunk writer's claim lasts unless renewed (default 30 s, the writer's CLAIM_MS). */
+    readonly claimMs?: number;
+  };
   /** Empty: no auth, and the service refuses to listen beyond loopback. */
   readonly apiKeys: readonly ApiKeyConfig[];
   readonly limits: {

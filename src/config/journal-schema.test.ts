@@ -83,3 +83,13 @@ test('a URL with a raw @ or # in its password is refused without echoing it; one
     assert.ok(!shown.includes(PASSWORD), `the password leaked: ${shown}`);
   }
 });
+
+test('journal.claimMs sets how long a chunk writer claim lasts; unset, the writer keeps its 30 s', () => {
+  assert.equal(configOf('journal: { claimMs: 5000 }').journal?.claimMs, 5000);
+  assert.equal(configOf('').journal?.claimMs, undefined, 'unset: the chunk writer default');
+  for (const value of ['0', '999', '"soon"']) {
+    const [problem] = problemsOf(`journal: { claimMs: ${value} }`);
+    assert.equal(problem?.path, 'journal.claimMs');
+    assert.match(problem!.message, /an integer from 1000 to 600000.*Set milliseconds/);
+  }
+});

@@ -4,7 +4,7 @@
  * URL is checked here for its form only, and the server when the journal is opened.
  */
 import { z } from 'zod';
-import { section } from './config-fields.js';
+import { integer, section } from './config-fields.js';
 
 const URL_FIX =
   'Write it as postgres://user@host:5432/database, with the password in the URL or in PGPASSWORD.';
@@ -55,4 +55,12 @@ export const journalSchema = section({
      */
     url: postgresUrl,
   }).optional(),
+  /**
+   * How long a replica's claim on the chunks it is writing lasts unless renewed (it renews every third of
+   * it while the write runs), 1000-600000 ms. A replica killed mid-write leaves its chunks to the others
+   * after this long; shorter hands them over sooner, but a replica stalled longer than this loses its claim
+   * and its write is skipped (another writes the chunks). Only a shared (Postgres) journal has other replicas.
+   * @default 30000
+   */
+  claimMs: integer(1000, 600_000, 'Set milliseconds, e.g. 30000.').optional(),
 });

@@ -156,6 +156,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     metrics,
     logger,
     parts,
+    ...(config.journal?.claimMs === undefined ? {} : { claimMs: config.journal.claimMs }),
   });
   const wakeWriter = () => writer.wake();
   const capabilities = assembleCapabilities({

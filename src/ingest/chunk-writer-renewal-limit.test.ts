@@ -3,6 +3,7 @@
  * (10 claims); then it is aborted and its claims given back, so another replica writes its chunks, which stayed due.
  * Replicas A and B share one journal and one store; the claim is short and the clock real.
  */
+// npm test: alone (100 ms claims on the real clock: beside other files' loaded code a renewal came late)
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,12 +12,14 @@ function spell(zone: string, n: number): string {
 
 test('the formatter cache holds one formatter per zone however many spellings of it arrive', () => {
   const instant = Date.UTC(2026, 4, 14, 12);
+  // Counted from here: other test files in the same process may have cached zones of their own already.
+  const before = countCachedZones();
   for (let n = 0; n < 2500; n++) {
     assert.equal(civilDateAt(instant, spell('America/Los_Angeles', n)).day, 14);
   }
   civilDateAt(instant, 'US/Pacific');
   const cached = countCachedZones();
-  // One canonical zone, and a bounded list of the spellings seen (a spelling is a short string).
-  assert.equal(cached.formatters, 1);
+  // At most one more canonical zone, and a bounded list of the spellings seen (a spelling is a short string).
+  assert.ok(cached.formatters - before.formatters <= 1, JSON.stringify({ before, cached }));
   assert.ok(cached.spellings <= 2000, JSON.stringify(cached));
 });

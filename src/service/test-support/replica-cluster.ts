@@ -25,6 +25,8 @@ export interface ReplicaClusterOptions {
   readonly embedding?: Record<string, unknown>;
   /** The shared journal (`journal.postgres.url`); absent, each replica keeps SQLite under its own dataDir. */
   readonly postgresUrl?: string;
+  /** `journal.claimMs`: how soon a killed replica's chunk claims expire (default: the service's 30 s). */
+  readonly claimMs?: number;
 }
 
 /** One `memory-pool serve` process; its port and dataDir stay the same across restarts. */
@@ -58,13 +60,17 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
   mkdirSync(options.dir, { recursive: true });
   const store = await startStoreProcess(join(options.dir, 'qdrant'));
   const configFile = join(options.dir, 'memory-pool.yaml');
+  const journal = {
+    ...(options.postgresUrl === undefined ? {} : { postgres: { url: options.postgresUrl } }),
+    ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
+  };
   // One file for all: what differs per replica (port, dataDir) comes from the environment, as in a container.
   writeFileSync(
     configFile,
     stringify({
       listen: { host: '127.0.0.1' },
       embedding: options.embedding ?? { provider: 'hashing', dimensions: 64 },
-      ...(options.postgresUrl === undefined ? {} : { journal: { postgres: { url: options.postgresUrl } } }),
+      ...(Object.keys(journal).length === 0 ? {} : { journal }),
       bots: options.bots,
     }),
   );

@@ -36,6 +36,11 @@ async function countClaims(url: string, pid: number | undefined): Promise<number
 const COLLECTION = 'mem_replicas';
 const SOURCE = 'api';
 const EMBED_DELAY_MS = 200;
+/**
+ * journal.claimMs: a killed replica's claims expire after this, instead of the default 30 s the test would
+ * otherwise wait out in settle(). Still many embedder calls long, so a live writer renews in time.
+ */
+const CLAIM_MS = 5_000;
 
 describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-replicas-'));
@@ -62,6 +67,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
       dir,
       replicas: 3,
       postgresUrl: databaseUrl,
+      claimMs: CLAIM_MS,
       embedding: { provider: 'openai-compatible', baseUrl: standIn.baseUrl, model: 'stand-in', dimensions: 64 },
       // Small chunks that close on size while the burst runs, so writes are in flight when a replica dies.
       bots: {
@@ -90,7 +96,7 @@ describe('three replicas over one Postgres journal', { skip: skipWithoutPostgres
       if (stats.messages.pending === 0 && stats.chunks.planned === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    assert.fail(`the replicas did not finish writing within 120 s (a killed writer's claims expire after 30 s): ${JSON.stringify(stats)}`);
+    assert.fail(`the replicas did not finish writing within 120 s (a killed writer's claims expire after ${CLAIM_MS} ms): ${JSON.stringify(stats)}`);
   }
 
   const scrollTexts = async (): Promise<{ text: string; messageIds: string }[]> => {
