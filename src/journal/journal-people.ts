@@ -69,6 +69,15 @@ export interface FailedRedeems {
   readonly byCaller: number;
 }
 
+/** How a create or update requests its renames. */
+export interface PeopleWriteOptions {
+  /**
+   * Accounts whose stored chunks already read as the change makes them read (a `speakerAliases` seed: the alias
+   * named them when they were written): no rename is requested for them, so their chunks are not re-embedded.
+   */
+  readonly namesUnchanged?: readonly AccountKey[];
+}
+
 /**
  * Per-bot people. Writes are one transaction each and durable when they resolve. create, update and remove also
  * request, in that transaction, the rename of the stored chunks of every account they touch (journal-renames.ts).
@@ -83,6 +92,7 @@ export interface JournalPeople {
     bot: string,
     person: { id: string; name: string; accounts: readonly AccountKey[] },
     now: number,
+    options?: PeopleWriteOptions,
   ): Promise<LinkConflict | undefined>;
   /**
    * Renames, links `add` and unlinks `remove`, all or nothing: an account of `add` linked to another person
@@ -93,6 +103,7 @@ export interface JournalPeople {
     id: string,
     change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
     now: number,
+    options?: PeopleWriteOptions,
   ): Promise<LinkConflict | boolean>;
   /** Deletes the person and its links (its messages stay). Resolves false when there was no such person. */
   remove(bot: string, id: string, now: number): Promise<boolean>;

@@ -67,6 +67,16 @@ export function touchedAccounts(
   return [...seen.values()];
 }
 
+/** `accounts` but those of `unchanged` (PeopleWriteOptions.namesUnchanged). */
+export function accountsToRename(
+  accounts: readonly AccountKey[],
+  unchanged: readonly AccountKey[] = [],
+): AccountKey[] {
+  return accounts.filter(
+    (account) => !unchanged.some((u) => u.kind === account.kind && u.value === account.value),
+  );
+}
+
 /** The Discord user ids among `accounts` a `<@id>` mention can name (snowflakes: digits). */
 export function mentionedIds(accounts: readonly AccountKey[]): string[] {
   return accounts.flatMap((account) => {

@@ -97,6 +97,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
       wakeWriter: () => undefined,
       logger: recordingLogger().logger,
       settleMs: 0,
+      minAgeMs: 0,
       leaseMs: 600,
     });
     dying.schedule(bot);
@@ -117,6 +118,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
       wakeWriter: () => wakes++,
       logger,
       settleMs: 20,
+      minAgeMs: 0,
       pollMs: 50,
     });
     try {
@@ -163,6 +165,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
         wakeWriter: () => undefined,
         logger: recordingLogger().logger,
         settleMs: 0,
+        minAgeMs: 0,
         sliceSize: 2,
       });
       first.schedule(bot);
@@ -177,6 +180,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
         wakeWriter: () => undefined,
         logger,
         settleMs: 0,
+        minAgeMs: 0,
         sliceSize: 2,
       });
       next.schedule(bot);
@@ -195,7 +199,13 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
   test("only the replica holding a bot's pass lease runs its pass; another takes over once it is given back", async () => {
     const journal = await open();
     const { logger, passes } = recordingLogger();
-    const runner = createRenameRunner({ journal, wakeWriter: () => undefined, logger, settleMs: 20 });
+    const runner = createRenameRunner({
+      journal,
+      wakeWriter: () => undefined,
+      logger,
+      settleMs: 20,
+      minAgeMs: 0,
+    });
     try {
       const bot = await storeChunks(journal, 1);
       await journal.people.create(
@@ -223,7 +233,13 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
   test('changes of one bot close together make one pass, over every account they touched', async () => {
     const journal = await open();
     const { logger, passes } = recordingLogger();
-    const runner = createRenameRunner({ journal, wakeWriter: () => undefined, logger, settleMs: 300 });
+    const runner = createRenameRunner({
+      journal,
+      wakeWriter: () => undefined,
+      logger,
+      settleMs: 300,
+      minAgeMs: 0,
+    });
     try {
       const bot = await storeChunks(journal, 2);
       await journal.people.create(

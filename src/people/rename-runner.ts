@@ -3,13 +3,13 @@
  * made, at start, and when a poll finds requests another process left (a replica's change, a process killed
  * before its pass). Each pass waits out the people cache first (PEOPLE_CACHE_MS), so no writer of any replica
  * rewrites a queued chunk with the names it held before the change; changes of one bot within that wait share
- * one pass.
+ * one pass. A pass takes only requests older than RENAME_MIN_AGE_MS (a bot changed again and again, or another
+ * replica's change just before a pass), and runs again for those it left.
  */
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logging/logger.js';
 import { createHolderId } from '../runtime/holder-id.js';
-import { PEOPLE_CACHE_MS } from './people-names.js';
-import { runRenamePass } from './run-rename-pass.js';
+import { RENAME_MIN_AGE_MS, runRenamePass } from './run-rename-pass.js';
 
 export interface RenameRunner {
   /** Runs `bot`'s pass soon (a change was just committed); calls within the wait make one pass. */
@@ -26,9 +26,14 @@ export interface RenameRunnerDeps {
   readonly journal: Journal;
   readonly wakeWriter: () => void;
   readonly logger: Logger;
-  /** The wait before a pass (default: the people cache's life and a margin). */
+  /** The wait before a pass (default: just over `minAgeMs`). */
   readonly settleMs?: number;
-  /** A bot changed again and again still gets its pass this long after the first change (default 5 s). */
+  /** Requests younger than this wait for a later pass (default RENAME_MIN_AGE_MS; tests lower it). */
+  readonly minAgeMs?: number;
+  /**
+   * A bot changed again and again still gets its pass this long after the first change (default 5 s); that pass
+   * takes the requests old enough by then, and an account changed within the last `minAgeMs` waits for the next.
+   */
   readonly maxWaitMs?: number;
   /** How often the journal is asked for requests another process left (default 10 s). */
   readonly pollMs?: number;
@@ -40,7 +45,8 @@ export interface RenameRunnerDeps {
 
 export function createRenameRunner(deps: RenameRunnerDeps): RenameRunner {
   const { journal, logger } = deps;
-  const settleMs = deps.settleMs ?? PEOPLE_CACHE_MS + 100;
+  const minAgeMs = deps.minAgeMs ?? RENAME_MIN_AGE_MS;
+  const settleMs = deps.settleMs ?? minAgeMs + 50;
   const maxWaitMs = deps.maxWaitMs ?? 5000;
   const holder = createHolderId();
   const waiting = new Map<string, { timer: NodeJS.Timeout; firstAt: number }>();
@@ -72,11 +78,14 @@ export function createRenameRunner(deps: RenameRunnerDeps): RenameRunner {
     const pass = runRenamePass(journal, bot, {
       holder,
       leaseMs: deps.leaseMs ?? 15_000,
+      minAgeMs,
       ...(deps.sliceSize === undefined ? {} : { sliceSize: deps.sliceSize }),
     })
       .then((result) => {
         // Another replica runs it; if that one dies, its lease runs out and a retry here takes it over.
         if (result === 'busy') return schedule(bot);
+        // Requests too young to take now: the next pass, one wait later, finds them old enough.
+        if (result.tooYoung > 0) schedule(bot);
         if (result.accounts === 0) return;
         logger.info(
           { bot, accounts: result.accounts, chunks: result.chunks },

@@ -4,11 +4,21 @@
  * rewrite, the last of which deletes the requests. The chunk writer then rewrites each under the same point id and timestamp with
  * the names the links give now. SillyTavern's own points are not chunks of the journal, so they are never touched.
  * A pass that dies before its last transaction commits leaves the requests as they were: the next one does it all.
+ * A request younger than the people cache's life is left for a later pass (see RENAME_MIN_AGE_MS).
  */
 import { holdLease } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
+import { PEOPLE_CACHE_MS } from './people-names.js';
 
 const SLICE_SIZE = 2000;
+
+/**
+ * How old a request must be for a pass to take it: a writer (of any replica) may hold people read up to
+ * PEOPLE_CACHE_MS before the change, and would rewrite a chunk queued sooner with the old name while the
+ * request is gone. The margin covers the clocks of replicas (requested_at is the changing replica's) and the
+ * time between the stamp and the commit.
+ */
+export const RENAME_MIN_AGE_MS = PEOPLE_CACHE_MS + 250;
 
 /** What one pass did. */
 export interface RenamePassResult {
@@ -16,6 +26,8 @@ export interface RenamePassResult {
   readonly accounts: number;
   /** Chunks it queued to be rewritten. */
   readonly chunks: number;
+  /** Requests it left because they were younger than `minAgeMs` (a later pass takes them). */
+  readonly tooYoung: number;
 }
 
 export interface RenamePassOptions {
@@ -29,6 +41,8 @@ export interface RenamePassOptions {
    * slices is run again whole (the chunks it queued already are only queued again).
    */
   readonly sliceSize?: number;
+  /** Requests younger than this are left for a later pass (default RENAME_MIN_AGE_MS). */
+  readonly minAgeMs?: number;
   readonly now?: () => number;
 }
 
@@ -50,8 +64,11 @@ export async function runRenamePass(
   });
   if (held === undefined) return 'busy';
   try {
-    const requests = await journal.renames.requests(bot);
-    if (requests.length === 0) return { accounts: 0, chunks: 0 };
+    const oldest = now() - (options.minAgeMs ?? RENAME_MIN_AGE_MS);
+    const waiting = await journal.renames.requests(bot);
+    const requests = waiting.filter((request) => request.requestedAt <= oldest);
+    const tooYoung = waiting.length - requests.length;
+    if (requests.length === 0) return { accounts: 0, chunks: 0, tooYoung };
     const chunkIds = await journal.renames.matchingChunks(
       bot,
       requests.map((request) => request.account),
@@ -65,7 +82,7 @@ export async function runRenamePass(
       const slice = chunkIds.slice(start, start + size);
       chunks += await journal.renames.queueRewrites(bot, last ? requests : [], slice, now());
     }
-    return { accounts: requests.length, chunks };
+    return { accounts: requests.length, chunks, tooYoung };
   } finally {
     // A journal gone (the process closing) keeps the lease until it runs out; that is what expiry is for.
     await held.release().catch(() => undefined);

@@ -9,11 +9,12 @@ import type {
   JournalPeople,
   LinkCodeRow,
   LinkConflict,
+  PeopleWriteOptions,
   PersonRow,
   RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
-import { touchedAccounts } from '../journal-renames.js';
+import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
@@ -69,6 +70,7 @@ export class PostgresPeople implements JournalPeople {
     bot: string,
     person: { id: string; name: string; accounts: readonly AccountKey[] },
     now: number,
+    options: PeopleWriteOptions = {},
   ): Promise<LinkConflict | undefined> {
     try {
       await this.#db.transaction(async (tx) => {
@@ -77,7 +79,7 @@ export class PostgresPeople implements JournalPeople {
           [bot, person.id, person.name, now],
         );
         await linkAccounts(tx, bot, person.id, person.accounts, now);
-        await requestPostgresRenames(tx, bot, person.accounts, now);
+        await requestPostgresRenames(tx, bot, accountsToRename(person.accounts, options.namesUnchanged), now);
       });
       return undefined;
     } catch (error) {
@@ -91,6 +93,7 @@ export class PostgresPeople implements JournalPeople {
     id: string,
     change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
     now: number,
+    options: PeopleWriteOptions = {},
   ): Promise<LinkConflict | boolean> {
     try {
       return await this.#db.transaction(async (tx) => {
@@ -110,7 +113,8 @@ export class PostgresPeople implements JournalPeople {
           );
         }
         await linkAccounts(tx, bot, id, change.add ?? [], now);
-        await requestPostgresRenames(tx, bot, touchedAccounts(before, change), now);
+        const touched = touchedAccounts(before, change);
+        await requestPostgresRenames(tx, bot, accountsToRename(touched, options.namesUnchanged), now);
         return true;
       });
     } catch (error) {

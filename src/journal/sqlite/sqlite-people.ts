@@ -10,11 +10,12 @@ import type {
   FailedRedeems,
   LinkCodeRow,
   LinkConflict,
+  PeopleWriteOptions,
   PersonRow,
   RedeemAttempt,
   SeenAccount,
 } from '../journal-people.js';
-import { touchedAccounts } from '../journal-renames.js';
+import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
@@ -58,6 +59,7 @@ export class SqlitePeople {
     bot: string,
     person: { id: string; name: string; accounts: readonly AccountKey[] },
     now: number,
+    options: PeopleWriteOptions = {},
   ): LinkConflict | undefined {
     return this.#db.transaction(() => {
       const conflict = this.#conflict(bot, person.id, person.accounts);
@@ -66,7 +68,7 @@ export class SqlitePeople {
         .prepare('INSERT INTO people (bot, person_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
         .run(bot, person.id, person.name, now, now);
       this.#link(bot, person.id, person.accounts, now);
-      requestSqliteRenames(this.#db, bot, person.accounts, now);
+      requestSqliteRenames(this.#db, bot, accountsToRename(person.accounts, options.namesUnchanged), now);
       return undefined;
     })();
   }
@@ -76,6 +78,7 @@ export class SqlitePeople {
     id: string,
     change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
     now: number,
+    options: PeopleWriteOptions = {},
   ): LinkConflict | boolean {
     return this.#db.transaction((): LinkConflict | boolean => {
       const before = this.get(bot, id);
@@ -91,7 +94,8 @@ export class SqlitePeople {
       this.#db
         .prepare('UPDATE people SET name = coalesce(?, name), updated_at = ? WHERE bot = ? AND person_id = ?')
         .run(change.name ?? null, now, bot, id);
-      requestSqliteRenames(this.#db, bot, touchedAccounts(before.accounts, change), now);
+      const touched = touchedAccounts(before.accounts, change);
+      requestSqliteRenames(this.#db, bot, accountsToRename(touched, options.namesUnchanged), now);
       return true;
     })();
   }

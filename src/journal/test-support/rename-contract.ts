@@ -54,6 +54,22 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     ]);
   });
 
+  test('renames: a change requests no rename of the accounts it names unchanged (a seed the alias already named)', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const namesUnchanged = [user('1'), user('tg:1')];
+    await a.people.create(bot, { id: 'p1', name: 'Anna', accounts: [user('1'), user('discord:1')] }, 10, {
+      namesUnchanged,
+    });
+    assert.equal(await b.people.update(bot, 'p1', { add: [user('tg:1')] }, 20, { namesUnchanged }), true);
+    assert.deepEqual(await versions(b, bot), [['discord:1', 1, 10]]);
+    assert.deepEqual((await b.people.get(bot, 'p1'))?.accounts.map((account) => account.value).sort(), [
+      '1',
+      'discord:1',
+      'tg:1',
+    ]);
+  });
+
   test('renames: the chunks of accounts are found by user id, Discord id, persona and mention, for all at once', async () => {
     const { a, b } = connections();
     const bot = newBot();
