@@ -7,7 +7,7 @@ import { ValidationError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
 import type { AccountKey, LinkConflict, PersonRow } from '../journal/journal-people.js';
 import { isCleanText, NOT_CLEAN_TEXT } from '../wire/clean-text.js';
-import { describeAccount } from './account-key.js';
+import { describeAccount, sameNormalAccount } from './account-key.js';
 import { newPersonId } from './new-person-id.js';
 
 /** A 409 naming the account and the person it is linked to. */
@@ -55,11 +55,28 @@ export async function updatePerson(
   change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
   now: number,
 ): Promise<PersonRow> {
-  await requirePerson(journal, bot, id);
-  const result = await journal.people.update(bot, id, change, now);
+  const before = await requirePerson(journal, bot, id);
+  const remove = (change.remove ?? []).map((account, i) => storedSpelling(before, account, `remove[${i}]`));
+  const result = await journal.people.update(bot, id, { ...change, remove }, now);
   if (typeof result === 'object') throw linkedElsewhere('add', result);
   if (!result) await requirePerson(journal, bot, id); // removed meanwhile: the same 400
   return requirePerson(journal, bot, id);
+}
+
+/**
+ * The person's account as it is stored for one named in a request, compared normalised (an account linked
+ * before the API normalised it, `telegram:42 `, is unlinked by its spelling today or as GET shows it); one the
+ * person does not have is a 400 naming the field, never a silent success.
+ */
+function storedSpelling(person: PersonRow, account: AccountKey, field: string): AccountKey {
+  const stored = person.accounts.find((linked) => sameNormalAccount(linked, account));
+  if (stored === undefined) {
+    throw new ValidationError(
+      field,
+      `${field}: ${describeAccount(account)} is not linked to ${person.name} (${person.id}); GET /bots/<bot>/people lists their accounts`,
+    );
+  }
+  return stored;
 }
 
 /**
