@@ -42,6 +42,7 @@ export async function createPerson(
   now: number,
 ): Promise<PersonRow> {
   const id = newPersonId();
+  await refuseNormalConflict(journal, bot, id, request.accounts, 'accounts');
   const conflict = await journal.people.create(bot, { id, ...request }, now);
   if (conflict !== undefined) throw linkedElsewhere('accounts', conflict);
   return requirePerson(journal, bot, id);
@@ -57,10 +58,31 @@ export async function updatePerson(
 ): Promise<PersonRow> {
   const before = await requirePerson(journal, bot, id);
   const remove = (change.remove ?? []).map((account, i) => storedSpelling(before, account, `remove[${i}]`));
+  await refuseNormalConflict(journal, bot, id, change.add ?? [], 'add');
   const result = await journal.people.update(bot, id, { ...change, remove }, now);
   if (typeof result === 'object') throw linkedElsewhere('add', result);
   if (!result) await requirePerson(journal, bot, id); // removed meanwhile: the same 400
   return requirePerson(journal, bot, id);
+}
+
+/**
+ * A 409 when one of `accounts` is another person's in a spelling stored before the API normalised it
+ * (`Discord:555` for `discord:555`): the journal matches spellings exactly, and a start respells such rows,
+ * but until then one account must not become two people.
+ */
+async function refuseNormalConflict(
+  journal: Journal,
+  bot: string,
+  id: string,
+  accounts: readonly AccountKey[],
+  field: string,
+): Promise<void> {
+  if (accounts.length === 0) return;
+  for (const person of await journal.people.list(bot)) {
+    if (person.id === id) continue;
+    const held = accounts.find((account) => person.accounts.some((a) => sameNormalAccount(a, account)));
+    if (held !== undefined) throw linkedElsewhere(field, { account: held, person });
+  }
 }
 
 /**

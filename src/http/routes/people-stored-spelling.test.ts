@@ -77,6 +77,19 @@ describe('accounts stored in an older spelling', () => {
     assert.equal(created.status, 409, JSON.stringify(created.json));
   });
 
+  test('before a start respells it, an account stored as Discord:556 is still one person: linking it elsewhere is a 409', async () => {
+    await store('old7', 'Dina', 'Discord:556');
+    await store('old8', 'Eve', 'telegram:1');
+    const created = await call('POST', '/bots/mythos/people', {
+      name: 'Someone else',
+      accounts: [{ discord_user_id: '556' }],
+    });
+    assert.equal(created.status, 409, JSON.stringify(created.json));
+    assert.match(created.json.error.message, /already linked to Dina/);
+    const added = await call('PATCH', '/bots/mythos/people/old8', { add: [{ user_id: 'discord:556' }] });
+    assert.equal(added.status, 409, JSON.stringify(added.json));
+  });
+
   test('a speakerAliases key that is a client id (user-42) seeds only that id, which the owner can unlink', async () => {
     await seedPeople(
       fake.journal,
