@@ -43,15 +43,20 @@ describe('a person forget with a bare id shared by two people', () => {
   });
   after(() => fake.close());
 
-  test("forgetting Anna leaves Bob's messages, and forgetting Bob leaves Anna's Discord ones", async () => {
+  let anna = '';
+  let bob = '';
+  test("forgetting Anna (Discord 1234) leaves Bob's messages (an app's own user id 1234)", async () => {
     await save(discordKey, 'anna-discord', { discord_user_id: '1234' });
     await save(ownerKey, 'bob-app', { user_id: '1234', speaker_name: 'Bob' }, 'app');
-    const anna = await link('Anna', { discord_user_id: '1234' });
-    const bob = await link('Bob', { user_id: '1234' });
-    assert.equal(await forget(bob), 1);
-    assert.deepEqual((await fake.journal.botCounts('mythos')).bySource, { discord: 1 });
-    await save(ownerKey, 'bob-app-2', { user_id: '1234', speaker_name: 'Bob' }, 'app');
+    anna = await link('Anna', { discord_user_id: '1234' });
+    bob = await link('Bob', { user_id: '1234' });
     assert.equal(await forget(anna), 1);
     assert.deepEqual((await fake.journal.botCounts('mythos')).bySource, { app: 1 });
+  });
+
+  test("forgetting Bob leaves Anna's messages saved by Discord's recorder", async () => {
+    await save(discordKey, 'anna-discord-2', { discord_user_id: '1234' });
+    assert.equal(await forget(bob), 1);
+    assert.deepEqual((await fake.journal.botCounts('mythos')).bySource, { discord: 1 });
   });
 });
