@@ -42,6 +42,16 @@ test('set, it replaces the default; Discord in any case is discord, a source lis
   );
 });
 
+test('platform names are lowercased, and two differing only by case are refused at start naming both', () => {
+  assert.deepEqual(load('people: { vouchers: { Telegram: [tg-bot], "*": [hermes] } }').people?.vouchers, {
+    telegram: ['tg-bot'],
+    '*': ['hermes'],
+  });
+  const [problem] = problemsOf('people: { vouchers: { telegram: [hermes], Telegram: [tg-bot] } }');
+  assert.match(problem!.path, /^people\.vouchers/);
+  assert.match(problem!.message, /"telegram" and "Telegram" name the same platform/);
+});
+
 test('a malformed people.vouchers is refused at start naming the key and the fix', () => {
   const cases: [string, RegExp][] = [
     ['people: { vouchers: [hermes] }', /expected a mapping/],

@@ -25,7 +25,8 @@ export const peopleSchema = section({
   /**
    * Which API key sources (a key's `source`) may vouch for a platform's users: link their accounts by code,
    * unlink them, or widen a DM recall to their person. Keys are the platform as user ids name it before the
-   * `:` (`discord` also covers `discord_user_id`), `"*"` every platform not listed; values list sources
+   * `:`, in any case (`discord` also covers `discord_user_id`; two keys differing only by case are refused),
+   * `"*"` every platform not listed; values list sources
    * (`[]`: admin keys only). Setting it replaces the whole default: copy the lines you keep. Personas and
    * user ids without a platform are always admin-only.
    */
@@ -34,13 +35,24 @@ export const peopleSchema = section({
       error: (issue) =>
         issue.code === 'invalid_key' ? PLATFORM_PROBLEM : `expected a mapping. ${VOUCHERS_FIX}`,
     })
-    .transform((map) =>
-      Object.fromEntries(
-        Object.entries(map).map(([name, sources]) => [
-          name === '*' ? name : name.toLowerCase() === 'discord' ? 'discord' : name,
-          [...new Set(sources)],
-        ]),
-      ),
-    )
+    .transform((map, context) => {
+      // Platforms are matched in lower case (an account's `Telegram:` is `telegram:`), so two keys differing
+      // only by case would silently drop one: refuse them.
+      const byPlatform = new Map<string, { name: string; sources: string[] }>();
+      for (const [name, sources] of Object.entries(map)) {
+        const platformName = name.toLowerCase();
+        const earlier = byPlatform.get(platformName);
+        if (earlier !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `"${earlier.name}" and "${name}" name the same platform (platform names are not case-sensitive); keep one of them. ${VOUCHERS_FIX}`,
+          });
+          return z.NEVER;
+        }
+        byPlatform.set(platformName, { name, sources: [...new Set(sources)] });
+      }
+      return Object.fromEntries([...byPlatform].map(([name, { sources }]) => [name, sources]));
+    })
     .default(() => ({ ...DEFAULT_VOUCHERS }) as Record<string, string[]>),
 });

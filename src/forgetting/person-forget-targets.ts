@@ -10,15 +10,17 @@ import type { PointStore, StoredPointId } from '../store/point-store.js';
 import { unsourcedPoints } from '../store/store-filters.js';
 
 const DISCORD_PREFIX = 'discord:';
+const DISCORD_SOURCE = 'discord';
 /** Points read per page while looking for a persona's SillyTavern points. */
 const PAGE = 256;
 
 /**
- * The person's messages, each once. A Discord account is found as the Hermes plugin names it (`discord:<id>`)
- * and by its bare id in every source: Discord's recorder saves the bare id, and so does any client sending
- * `discord_user_id` (the Hermes plugin on Discord), which the journal keeps as sent. A forget that missed
- * those would break the promise that forget-me follows the person; a persona is found by the name, with no
- * user id.
+ * The person's messages, each once, as `accountOfMessage` (journal/people-rows.ts) reads a row where it can: a
+ * bare id saved by Discord's recorder (source `discord`) is that Discord user's, a bare id elsewhere is the
+ * account of that bare id. A Discord account (`discord:<id>`) also takes its bare id in the other sources
+ * (the Hermes plugin on Discord sends `discord_user_id`, which the journal keeps bare) unless that bare id is
+ * another person's linked account: forgetting Anna must never delete Bob's messages. A persona is found by the
+ * name, with no user id.
  */
 export async function findPersonTargets(
   journal: Journal,
@@ -29,15 +31,23 @@ export async function findPersonTargets(
   const add = (targets: readonly ForgetTarget[]) => {
     for (const target of targets) found.set(`${target.source}\u0000${target.id}`, target);
   };
+  const ownedElsewhere = async (value: string) => {
+    const owner = await journal.people.personOf(bot, { kind: 'user', value });
+    return owner !== undefined && owner.id !== person.id;
+  };
   for (const account of person.accounts) {
     if (account.kind === 'persona') {
       add(await journal.forgetting.findMatching(bot, { field: 'persona', value: account.value }));
       continue;
     }
-    add(await journal.forgetting.findMatching(bot, { field: 'userId', value: account.value }));
+    const exact = await journal.forgetting.findMatching(bot, { field: 'userId', value: account.value });
+    // A bare id in Discord's own source is `discord:<id>`, another account than this bare one.
+    add(account.value.includes(':') ? exact : exact.filter((target) => target.source !== DISCORD_SOURCE));
     if (account.value.startsWith(DISCORD_PREFIX)) {
       const bare = account.value.slice(DISCORD_PREFIX.length);
-      add(await journal.forgetting.findMatching(bot, { field: 'userId', value: bare }));
+      const matches = await journal.forgetting.findMatching(bot, { field: 'userId', value: bare });
+      const othersBare = await ownedElsewhere(bare);
+      add(othersBare ? matches.filter((target) => target.source === DISCORD_SOURCE) : matches);
     }
   }
   return [...found.values()];

@@ -63,7 +63,7 @@ export interface RedeemAttempt {
   readonly caller: string;
 }
 
-/** Failed redeems within the window: by this account through this caller, and by this caller for any account. */
+/** Failed redeems within the window: by this account through this caller; distinct accounts failing through this caller. */
 export interface FailedRedeems {
   readonly byAccount: number;
   readonly byCaller: number;

@@ -139,22 +139,24 @@ export function groupSeenAccounts(rows: readonly SeenRow[]): SeenAccount[] {
 }
 
 /**
- * The link_failures rows (kind, value) one failed redeem writes: one counting against the caller, one against
- * the account through that caller. JSON keeps the caller and account apart whatever characters they hold.
+ * The link_failures row (kind, value) one failed redeem writes: the account through that caller, as JSON, which
+ * keeps the caller and account apart whatever characters they hold. `callerPrefix` starts every such row of
+ * one caller: the caller's count is of the distinct accounts that failed through it (so one user's handful of
+ * accounts can never lock out the interface's other users, and a new account per guess still adds up).
  */
-export function failureKeys(attempt: RedeemAttempt): { byAccount: FailureKey; byCaller: FailureKey } {
+export function failureKeys(attempt: RedeemAttempt): { byAccount: FailureKey; callerPrefix: string } {
   return {
     byAccount: {
       kind: 'account',
       value: JSON.stringify([attempt.caller, attempt.account.kind, attempt.account.value]),
     },
-    byCaller: { kind: 'caller', value: attempt.caller },
+    callerPrefix: `${JSON.stringify([attempt.caller]).slice(0, -1)},`,
   };
 }
 
-/** One counter of link_failures. */
+/** One counter of link_failures (rows of kind `caller`, one per failure, are no longer written). */
 export interface FailureKey {
-  readonly kind: 'account' | 'caller';
+  readonly kind: 'account';
   readonly value: string;
 }
 

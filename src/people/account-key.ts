@@ -4,7 +4,7 @@
  * person the Hermes plugin names.
  */
 import type { AccountKey } from '../journal/journal-people.js';
-import type { WireAccount } from '../wire/people.js';
+import { normaliseUserId, type WireAccount } from '../wire/people.js';
 
 const DISCORD_PREFIX = 'discord:';
 
@@ -35,15 +35,37 @@ export function sameAccount(a: AccountKey, b: AccountKey): boolean {
 }
 
 /**
+ * An account as it is spelled today (wire/people.ts `normaliseUserId`), for a key stored before that spelling
+ * was enforced (`telegram:42 `, `Discord:555`); a value that cannot be normalised (`discord:anna#1234`) is
+ * kept, trimmed, so it can still be found and unlinked.
+ */
+export function normaliseAccount(key: AccountKey): AccountKey {
+  const value = key.value.trim();
+  if (key.kind === 'persona') return { kind: 'persona', value };
+  const normal = normaliseUserId(value);
+  return { kind: 'user', value: 'id' in normal ? normal.id : value };
+}
+
+/** Whether two keys name one account once both are normalised (a stored spelling against a typed one). */
+export function sameNormalAccount(a: AccountKey, b: AccountKey): boolean {
+  return sameAccount(normaliseAccount(a), normaliseAccount(b));
+}
+
+const DISCORD_ID = /^\d+$/;
+
+/**
  * The accounts a `speakerAliases` key covers: the alias applies to any message whose user id is the key, so
- * a bare key (`1234`) is both the Discord user the recorder saves as `1234` and a client's own id `1234`.
+ * a bare numeric key (`1234`) is both the Discord user the recorder saves as `1234` and a client's own id
+ * `1234`; a bare key that is no Discord id (`user-42`) is only the client's id. A qualified key is normalised
+ * as the API spells it, and covers nothing when it names no account (`discord:abc`).
  */
 export function aliasAccounts(key: string): AccountKey[] {
   const trimmed = key.trim();
   if (trimmed === '') return [];
-  if (trimmed.includes(':')) return [{ kind: 'user', value: trimmed }];
-  return [
-    { kind: 'user', value: `${DISCORD_PREFIX}${trimmed}` },
-    { kind: 'user', value: trimmed },
-  ];
+  if (trimmed.includes(':')) {
+    const normal = normaliseUserId(trimmed);
+    return 'id' in normal ? [{ kind: 'user', value: normal.id }] : [];
+  }
+  const bare: AccountKey = { kind: 'user', value: trimmed };
+  return DISCORD_ID.test(trimmed) ? [{ kind: 'user', value: `${DISCORD_PREFIX}${trimmed}` }, bare] : [bare];
 }

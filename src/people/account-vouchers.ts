@@ -19,7 +19,8 @@ export function vouchingSources(account: AccountKey, vouchers: Vouchers): readon
   if (account.kind === 'persona') return NOBODY;
   const colon = account.value.indexOf(':');
   if (colon <= 0) return NOBODY;
-  const platform = account.value.slice(0, colon);
+  // Platforms are named in lower case (config/people-schema.ts), whatever case an account spells its own in.
+  const platform = account.value.slice(0, colon).toLowerCase();
   // Own keys only: a platform named `constructor` must not reach Object's prototype.
   if (Object.hasOwn(vouchers, platform)) return vouchers[platform] ?? NOBODY;
   return Object.hasOwn(vouchers, '*') ? (vouchers['*'] ?? NOBODY) : NOBODY;

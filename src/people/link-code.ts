@@ -19,11 +19,12 @@ export const LINK_CODE_TTL_MS = 10 * 60_000;
  */
 export const MAX_FAILED_REDEEMS = 5;
 /**
- * Failed redeems one key may make within the window, whatever accounts it names, before it is refused with
- * 429: naming a new account for each guess gains nothing. Higher than the per-account limit because one
- * interface key (Discord's, the Hermes plugin's) speaks for all its users, whose typos add up.
+ * Distinct accounts that may fail a redeem through one key within the window before that key is refused with
+ * 429 for every account: naming a new account for each guess gains nothing past it. Counted in accounts, not
+ * failures, and far above normal use (one interface key speaks for all its users), so one user with a handful
+ * of accounts spending their 5 wrong codes each cannot lock the interface's other users out of linking.
  */
-export const MAX_FAILED_REDEEMS_PER_KEY = 30;
+export const MAX_FAILING_ACCOUNTS_PER_KEY = 50;
 export const LINK_FAILURE_WINDOW_MS = 60 * 60_000;
 
 /** A new code, `XXXXX-XXXXX`. */

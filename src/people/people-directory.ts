@@ -7,7 +7,7 @@ import { ValidationError } from '../errors/memory-pool-error.js';
 import type { Journal } from '../journal/journal.js';
 import type { AccountKey, LinkConflict, PersonRow } from '../journal/journal-people.js';
 import { isCleanText, NOT_CLEAN_TEXT } from '../wire/clean-text.js';
-import { describeAccount } from './account-key.js';
+import { describeAccount, sameNormalAccount } from './account-key.js';
 import { newPersonId } from './new-person-id.js';
 
 /** A 409 naming the account and the person it is linked to. */
@@ -42,6 +42,7 @@ export async function createPerson(
   now: number,
 ): Promise<PersonRow> {
   const id = newPersonId();
+  await refuseNormalConflict(journal, bot, id, request.accounts, 'accounts');
   const conflict = await journal.people.create(bot, { id, ...request }, now);
   if (conflict !== undefined) throw linkedElsewhere('accounts', conflict);
   return requirePerson(journal, bot, id);
@@ -55,11 +56,49 @@ export async function updatePerson(
   change: { name?: string; add?: readonly AccountKey[]; remove?: readonly AccountKey[] },
   now: number,
 ): Promise<PersonRow> {
-  await requirePerson(journal, bot, id);
-  const result = await journal.people.update(bot, id, change, now);
+  const before = await requirePerson(journal, bot, id);
+  const remove = (change.remove ?? []).map((account, i) => storedSpelling(before, account, `remove[${i}]`));
+  await refuseNormalConflict(journal, bot, id, change.add ?? [], 'add');
+  const result = await journal.people.update(bot, id, { ...change, remove }, now);
   if (typeof result === 'object') throw linkedElsewhere('add', result);
   if (!result) await requirePerson(journal, bot, id); // removed meanwhile: the same 400
   return requirePerson(journal, bot, id);
+}
+
+/**
+ * A 409 when one of `accounts` is another person's in a spelling stored before the API normalised it
+ * (`Discord:555` for `discord:555`): the journal matches spellings exactly, and a start respells such rows,
+ * but until then one account must not become two people.
+ */
+async function refuseNormalConflict(
+  journal: Journal,
+  bot: string,
+  id: string,
+  accounts: readonly AccountKey[],
+  field: string,
+): Promise<void> {
+  if (accounts.length === 0) return;
+  for (const person of await journal.people.list(bot)) {
+    if (person.id === id) continue;
+    const held = accounts.find((account) => person.accounts.some((a) => sameNormalAccount(a, account)));
+    if (held !== undefined) throw linkedElsewhere(field, { account: held, person });
+  }
+}
+
+/**
+ * The person's account as it is stored for one named in a request, compared normalised (an account linked
+ * before the API normalised it, `telegram:42 `, is unlinked by its spelling today or as GET shows it); one the
+ * person does not have is a 400 naming the field, never a silent success.
+ */
+function storedSpelling(person: PersonRow, account: AccountKey, field: string): AccountKey {
+  const stored = person.accounts.find((linked) => sameNormalAccount(linked, account));
+  if (stored === undefined) {
+    throw new ValidationError(
+      field,
+      `${field}: ${describeAccount(account)} is not linked to ${person.name} (${person.id}); GET /bots/<bot>/people lists their accounts`,
+    );
+  }
+  return stored;
 }
 
 /**

@@ -81,10 +81,10 @@ describe('a DM recall widens only for the asker’s own DM, by a key that may vo
   });
 
   test('a key of another platform, even in the right channel, is not widened', async () => {
-    // Not even that channel's own DM: the mcp key's source did not save it (a DM is one source's channel).
+    // That channel's own DM only, as for anyone (the channel is matched in any source, as before people).
     assert.deepEqual(
       await recallIn(mcpKey, { is_dm: true, channel_id: 'tg-anna', user_id: 'telegram:5678' }),
-      [],
+      ['tg-anna'],
     );
     assert.deepEqual(
       await recallIn(readerKey, { is_dm: true, channel_id: 'dm-anna', discord_user_id: '1234' }),

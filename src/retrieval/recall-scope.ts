@@ -26,11 +26,6 @@ export interface RecallContext {
    * count as this DM. Undefined (nobody linked) leaves every filter exactly as before.
    */
   readonly personDms?: readonly { readonly source: string; readonly channelId: string }[];
-  /**
-   * The sources this DM may have been saved by (the asking key's): a DM is a channel of one platform, and two
-   * platforms' channel ids can be equal. Undefined (no auth, or a key of every source): any source.
-   */
-  readonly dmSources?: readonly string[];
 }
 
 const isDmPoint = matchValue('isDm', true);
@@ -73,17 +68,14 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
   const isDm = context.isDm ?? (context.channelId !== undefined && context.guildId === undefined);
   const sameChannel =
     context.channelId === undefined ? undefined : matchValue('channelId', context.channelId);
-  const sameDm =
-    sameChannel === undefined || context.dmSources === undefined
-      ? sameChannel
-      : allOf(sameChannel, matchAny('source', context.dmSources));
-  // This DM, or (asked in a DM by a linked person) any DM of that person, each in the source that saved it.
+  // This DM matched by its channel alone, as before people existed (a DM imported under another source, e.g.
+  // `import`, stays recalled there); a linked person's other DMs each only in the source that saved them.
   const personDms = isDm ? (context.personDms ?? []) : [];
   const ownDms =
-    sameDm === undefined || personDms.length === 0
-      ? sameDm
+    sameChannel === undefined || personDms.length === 0
+      ? sameChannel
       : anyOf(
-          sameDm,
+          sameChannel,
           ...personDms.map((dm) =>
             allOf(matchValue('source', dm.source), matchValue('channelId', dm.channelId)),
           ),

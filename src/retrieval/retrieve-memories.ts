@@ -87,8 +87,6 @@ export interface RetrieveDeps {
 export interface RecallAsker {
   readonly source: string | undefined;
   readonly mayVouch: (account: AccountKey) => boolean;
-  /** The sources the request's own DM may have been saved by (the key's); undefined: any. */
-  readonly dmSources?: readonly string[] | undefined;
 }
 
 const EMPTY: RetrieveResponse = { hits: [], formatted: '' };
@@ -147,7 +145,6 @@ async function recall(
       ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
       ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
       ...(personDms === undefined ? {} : { personDms }),
-      ...(asker?.dmSources === undefined ? {} : { dmSources: asker.dmSources }),
     },
     {
       ...(request.scope ? { scope: request.scope } : {}),

@@ -15,6 +15,7 @@ import type { Journal } from '../journal/journal.js';
 import { moveLegacyDiscordState } from '../journal/move-legacy-discord-state.js';
 import { openJournal } from '../journal/open-journal.js';
 import type { Logger } from '../logging/logger.js';
+import { normaliseStoredPeople } from '../people/normalise-stored-people.js';
 import { seedPeople } from '../people/seed-people.js';
 import { type StoreThreadOptions, startStoreThread } from '../qdrant-server/thread/start-store-thread.js';
 import type { QdrantServer } from '../qdrant-server/http/server.js';
@@ -151,6 +152,14 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
     // or Postgres) holds the Discord state and the gateway lease.
     const journal = options.journal ?? (await openJournal(config, { serving: true }));
     closers.push(() => journal.close());
+    // Accounts stored before the API normalised them are respelled first, so seeding and lookups find them.
+    for (const normalised of await normaliseStoredPeople(journal, Object.keys(config.bots), Date.now())) {
+      const log = normalised.conflicts.length > 0 ? logger.warn.bind(logger) : logger.info.bind(logger);
+      log(
+        normalised,
+        'people: stored accounts respelled as the API spells them (conflicts left for the owner)',
+      );
+    }
     // speakerAliases seed the journal's people (docs/people.md); links made since are kept as they are.
     for (const seeded of await seedPeople(journal, config.bots, Date.now())) {
       if (seeded.created + seeded.linked + seeded.skipped.length > 0) {

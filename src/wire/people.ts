@@ -86,6 +86,31 @@ export const accountSchema = z
 
 const accountList = z.array(accountSchema).max(100, 'must list at most 100 accounts');
 
+/**
+ * An account to unlink: as `accountSchema`, but a spelling linked before the API refused it (a Discord id that
+ * is not digits, `discord:user-42`) is accepted as GET lists it, so the owner can still unlink it; the person
+ * must have it (people-directory.ts).
+ */
+const storedAccountSchema = z
+  .object(
+    {
+      discord_user_id: accountId
+        .refine((id) => !id.includes(':'), 'is the bare Discord id (send a qualified id as user_id)')
+        .optional(),
+      user_id: accountId
+        .transform((id) => {
+          const normal = normaliseUserId(id);
+          return 'id' in normal ? normal.id : id;
+        })
+        .optional(),
+      persona: accountId.optional(),
+    },
+    { message: ACCOUNT_SHAPES },
+  )
+  .strict()
+  .refine((account) => Object.values(account).filter((v) => v !== undefined).length === 1, ACCOUNT_SHAPES)
+  .transform((account) => account as WireAccount);
+
 export const createPersonSchema = z.object({
   name: personNameSchema,
   accounts: accountList.min(1, 'must list at least one account'),
@@ -99,7 +124,11 @@ function accountText(account: WireAccount): string {
 }
 
 export const updatePersonSchema = z
-  .object({ name: personNameSchema.optional(), add: accountList.optional(), remove: accountList.optional() })
+  .object({
+    name: personNameSchema.optional(),
+    add: accountList.optional(),
+    remove: z.array(storedAccountSchema).max(100, 'must list at most 100 accounts').optional(),
+  })
   .strict()
   .superRefine((change, context) => {
     // Linking and unlinking one account at once has no order that means anything: refuse rather than guess.

@@ -105,10 +105,6 @@ export function createMemoryOperations(deps: MemoryOperationsDeps): MemoryOperat
         // Without auth every caller is trusted: its DM may be in any source.
         source: principal.kind === 'open' ? undefined : (principalSource(principal) ?? bot.defaultSource),
         mayVouch: (account) => mayVouchFor(principal, account, readVouchers(deps.config)),
-        // The DMs a key asks from are the ones it may have saved: a key of one source never reads another
-        // platform's DM that happens to have the same channel id.
-        dmSources:
-          principal.kind === 'open' || principal.key.sources === '*' ? undefined : principal.key.sources,
       });
       deps.metrics.recallHits.observe({ bot: bot.name }, response.hits.length);
       return response;

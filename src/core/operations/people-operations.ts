@@ -9,7 +9,13 @@ import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AccountKey } from '../../journal/journal-people.js';
-import { describeAccount, sameAccount, toAccountKey, toWireAccount } from '../../people/account-key.js';
+import {
+  describeAccount,
+  sameAccount,
+  sameNormalAccount,
+  toAccountKey,
+  toWireAccount,
+} from '../../people/account-key.js';
 import {
   hashLinkCode,
   LINK_CODE_TTL_MS,
@@ -266,13 +272,15 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
       const account = toAccountKey(wire);
       const bot = vouch(principal, botName, [account]);
       const person = await requirePerson(journal, bot, id);
-      if (!person.accounts.some((a) => sameAccount(a, account))) {
+      // Compared normalised: an account stored before the API normalised it is still the caller's own.
+      const stored = person.accounts.find((a) => sameNormalAccount(a, account));
+      if (stored === undefined) {
         throw new ValidationError(
           'account',
           `account: ${describeAccount(account)} is not linked to ${person.name} (${id})`,
         );
       }
-      const left = await updatePerson(journal, bot, id, { remove: [account] }, now());
+      const left = await updatePerson(journal, bot, id, { remove: [stored] }, now());
       // The caller left the person: an interface key sees none of the accounts that stay.
       return renamed(bot, toCallerPerson(principal, left, []));
     },

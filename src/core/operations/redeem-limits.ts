@@ -1,6 +1,6 @@
 /**
- * @module The limits on wrong link codes (docs/people.md): 5 an hour for one account through one key, 30 an
- * hour through one key over any accounts. A redeem and a code status read both count, since either tells
+ * @module The limits on wrong link codes (docs/people.md): 5 an hour for one account through one key, and 50
+ * accounts with a wrong code within the hour through one key. A redeem and a code status read both count, since either tells
  * whether a guessed code exists.
  */
 import type { Principal } from '../../auth/api-key-auth.js';
@@ -10,7 +10,7 @@ import type { AccountKey, FailedRedeems, RedeemAttempt } from '../../journal/jou
 import {
   LINK_FAILURE_WINDOW_MS,
   MAX_FAILED_REDEEMS,
-  MAX_FAILED_REDEEMS_PER_KEY,
+  MAX_FAILING_ACCOUNTS_PER_KEY,
 } from '../../people/link-code.js';
 
 /** The attempt as the limits count it: the caller is the key's name (`open` without keys). */
@@ -30,6 +30,8 @@ export async function noteWrongCode(journal: Journal, attempt: RedeemAttempt, at
 
 /** 429 once the failures (`counted` of them this attempt's own) pass a limit. */
 function refuseOverLimit(failures: FailedRedeems, counted: 0 | 1): void {
+  // The key counts accounts: this failure added one only when it was the account's first.
+  const newAccount = counted === 1 && failures.byAccount === 1 ? 1 : 0;
   if (failures.byAccount - counted >= MAX_FAILED_REDEEMS) {
     throw new ValidationError(
       'account',
@@ -38,10 +40,10 @@ function refuseOverLimit(failures: FailedRedeems, counted: 0 | 1): void {
       429,
     );
   }
-  if (failures.byCaller - counted >= MAX_FAILED_REDEEMS_PER_KEY) {
+  if (failures.byCaller - newAccount >= MAX_FAILING_ACCOUNTS_PER_KEY) {
     throw new ValidationError(
       'code',
-      `code: ${MAX_FAILED_REDEEMS_PER_KEY} wrong link codes within an hour through this interface's key; wait an hour, then try again`,
+      `code: ${MAX_FAILING_ACCOUNTS_PER_KEY} accounts gave wrong link codes within an hour through this interface's key; wait an hour, then try again`,
       'too_many_attempts',
       429,
     );

@@ -10,9 +10,13 @@ import { AuthError } from '../../errors/memory-pool-error.js';
 import type { AccountKey } from '../../journal/journal-people.js';
 import { sourceMayVouch, type Vouchers, vouchingSources } from '../../people/account-vouchers.js';
 
-/** The service's `people.vouchers` (the default for a config built by hand). */
+/**
+ * The service's `people.vouchers` (the default for a config built by hand), platforms in lower case as
+ * accounts are looked up (the config's parse already lowers them; a config built by hand may not).
+ */
 export function readVouchers(config: Pick<MemoryPoolConfig, 'people'> | undefined): Vouchers {
-  return config?.people?.vouchers ?? DEFAULT_VOUCHERS;
+  const vouchers = config?.people?.vouchers ?? DEFAULT_VOUCHERS;
+  return Object.fromEntries(Object.entries(vouchers).map(([name, sources]) => [name.toLowerCase(), sources]));
 }
 
 /** Whether `principal` may act as `account`. */

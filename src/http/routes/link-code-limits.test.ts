@@ -1,12 +1,13 @@
 /**
- * @module The link-code redeem limits in-process: 5 wrong codes for one account through one key, 30 through one
- * key over any accounts (naming a new account per guess gains nothing), and another key's wrong guesses never
- * lock an account out of redeeming through its own interface.
+ * @module The link-code redeem limits in-process: 5 wrong codes for one account through one key, 50 accounts
+ * with wrong codes through one key (naming a new account per guess gains nothing), one user's few accounts
+ * never lock the interface's other users out, and another key's wrong guesses never lock an account out of
+ * redeeming through its own interface.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testBot } from '../../config/test-support/test-bot.js';
-import { MAX_FAILED_REDEEMS, MAX_FAILED_REDEEMS_PER_KEY } from '../../people/link-code.js';
+import { MAX_FAILED_REDEEMS, MAX_FAILING_ACCOUNTS_PER_KEY } from '../../people/link-code.js';
 import { createJsonCaller } from '../test-support/call-json.js';
 import { createFakeServiceDeps, type FakeServiceDeps } from '../test-support/fake-service-deps.js';
 import { discordKey, hermesKey, ownerKey } from '../test-support/test-api-keys.js';
@@ -40,11 +41,23 @@ describe('link-code redeem limits', () => {
     assert.equal(own.status, 200, JSON.stringify(own.json));
   });
 
-  test('one key naming a new account for each wrong guess is refused after 30 within the hour', async () => {
+  test("one user's accounts spending all their wrong codes leave the interface's other users linking", async () => {
+    for (let alt = 0; alt < 10; alt++) {
+      for (let i = 0; i < MAX_FAILED_REDEEMS; i++) {
+        const wrong = await redeem('ABCDE-FGHJK', { discord_user_id: `90${alt}` }, discordKey);
+        assert.equal(wrong.status, 400, `alt ${alt} guess ${i}`);
+      }
+    }
+    const code = await askCode({ user_id: 'telegram:777' }, hermesKey);
+    const other = await redeem(code, { discord_user_id: '777' }, discordKey);
+    assert.equal(other.status, 200, JSON.stringify(other.json));
+  });
+
+  test('one key naming a new account for each wrong guess is refused after 50 accounts within the hour', async () => {
     const fresh = await createFakeServiceDeps({ config: { apiKeys: [ownerKey, discordKey, hermesKey] } });
     const callFresh = createJsonCaller(() => fresh.app, ownerKey);
     try {
-      for (let i = 0; i < MAX_FAILED_REDEEMS_PER_KEY; i++) {
+      for (let i = 0; i < MAX_FAILING_ACCOUNTS_PER_KEY; i++) {
         const wrong = await callFresh(
           'POST',
           '/bots/mythos/link-codes/redeem',

@@ -18,7 +18,6 @@ import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
-  type FailureKey,
   failureKeys,
   groupSeenAccounts,
   journaledUserIds,
@@ -224,14 +223,13 @@ export class PostgresPeople implements JournalPeople {
     return this.#db.transaction(async (tx) => {
       // Every bot's stale failures: rows only come in here, so the table holds one window at most.
       await tx.run('DELETE FROM link_failures WHERE at < $1', [since]);
-      for (const key of Object.values(failureKeys(attempt))) {
-        await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
-          attempt.bot,
-          key.kind,
-          key.value,
-          now,
-        ]);
-      }
+      const { byAccount } = failureKeys(attempt);
+      await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
+        attempt.bot,
+        byAccount.kind,
+        byAccount.value,
+        now,
+      ]);
       return countFailures(tx, attempt, since);
     });
   }
@@ -301,15 +299,16 @@ async function linkAccounts(
 }
 
 async function countFailures(db: PgSession, attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
-  const keys = failureKeys(attempt);
-  const n = async (key: FailureKey) =>
-    Number(
-      (
-        await db.row<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
-          [attempt.bot, key.kind, key.value, since],
-        )
-      )?.n ?? 0,
-    );
-  return { byAccount: await n(keys.byAccount), byCaller: await n(keys.byCaller) };
+  const { byAccount, callerPrefix } = failureKeys(attempt);
+  const account = await db.row<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM link_failures WHERE bot = $1 AND kind = $2 AND value = $3 AND at >= $4',
+    [attempt.bot, byAccount.kind, byAccount.value, since],
+  );
+  // Distinct accounts through this caller (people-rows.ts failureKeys).
+  const caller = await db.row<{ n: number }>(
+    `SELECT COUNT(DISTINCT value) AS n FROM link_failures
+     WHERE bot = $1 AND kind = 'account' AND substr(value, 1, $2) = $3 AND at >= $4`,
+    [attempt.bot, callerPrefix.length, callerPrefix, since],
+  );
+  return { byAccount: Number(account?.n ?? 0), byCaller: Number(caller?.n ?? 0) };
 }

@@ -19,7 +19,6 @@ import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
-  type FailureKey,
   failureKeys,
   groupSeenAccounts,
   journaledUserIds,
@@ -183,20 +182,26 @@ export class SqlitePeople {
     return this.#db.transaction(() => {
       // Every bot's stale failures: rows only come in here, so the table holds one window at most.
       this.#db.prepare('DELETE FROM link_failures WHERE at < ?').run(since);
-      const insert = this.#db.prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)');
-      for (const key of Object.values(failureKeys(attempt)))
-        insert.run(attempt.bot, key.kind, key.value, now);
+      const { byAccount } = failureKeys(attempt);
+      this.#db
+        .prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)')
+        .run(attempt.bot, byAccount.kind, byAccount.value, now);
       return this.failedRedeems(attempt, since);
     })();
   }
 
   failedRedeems(attempt: RedeemAttempt, since: number): FailedRedeems {
-    const count = this.#db.prepare(
-      'SELECT COUNT(*) AS n FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at >= ?',
-    );
-    const keys = failureKeys(attempt);
-    const n = (key: FailureKey) => (count.get(attempt.bot, key.kind, key.value, since) as { n: number }).n;
-    return { byAccount: n(keys.byAccount), byCaller: n(keys.byCaller) };
+    const { byAccount, callerPrefix } = failureKeys(attempt);
+    const account = this.#db
+      .prepare('SELECT COUNT(*) AS n FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at >= ?')
+      .get(attempt.bot, byAccount.kind, byAccount.value, since) as { n: number };
+    const caller = this.#db
+      .prepare(
+        `SELECT COUNT(DISTINCT value) AS n FROM link_failures
+         WHERE bot = ? AND kind = 'account' AND substr(value, 1, ?) = ? AND at >= ?`,
+      )
+      .get(attempt.bot, callerPrefix.length, callerPrefix, since) as { n: number };
+    return { byAccount: account.n, byCaller: caller.n };
   }
 
   #read(bot: string, id: string | undefined): PersonRow[] {
