@@ -42,6 +42,7 @@ describe('a huge read leaves room for other requests', () => {
     server = await listenHttp(
       async (request) => {
         const tag = request.headers.get('x-test-tag') ?? 'other';
+        events.push(`${tag} arrived`);
         if (tag === 'big') onBigStarted();
         const response = await app.fetch(request);
         events.push(`${tag} answered`);
@@ -101,8 +102,11 @@ describe('a huge read leaves room for other requests', () => {
       const text = await bodyRead;
       assert.equal(response.status, 200);
       assert.equal(text.match(/"id":/g)?.length, POINTS);
+      // A request that arrived while the big read was being worked out is answered first. On a quiet machine a
+      // read can be worked out within one slice, before the small request even arrives: then nothing waited.
+      const bigAnswered = events.indexOf('big answered');
       assert.ok(
-        events.indexOf('during-work answered') < events.indexOf('big answered'),
+        events.indexOf('during-work answered') < bigAnswered || bigAnswered < events.indexOf('during-work arrived'),
         `answered in order: ${events.join(', ')}`,
       );
       assert.ok(
