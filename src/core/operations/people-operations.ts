@@ -132,6 +132,24 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     return result;
   };
 
+  /**
+   * What a redeem and a status check share before they read the code: the account vouched for, the code's
+   * shape checked, and the wrong-code limits applied (both count a wrong code against them).
+   */
+  const startCodeAttempt = async (
+    principal: Principal,
+    botName: string,
+    request: { readonly code: string; readonly account: WireAccount },
+  ) => {
+    const account = toAccountKey(request.account);
+    const bot = vouch(principal, botName, [account]);
+    const codeHash = hashLinkCode(requireLinkCode(request.code));
+    const at = now();
+    const attempt = toRedeemAttempt(principal, bot, account);
+    await refuseWhenLimited(journal, attempt, at);
+    return { account, bot, codeHash, at, attempt };
+  };
+
   return {
     async list(principal, botName) {
       const bot = admin(principal, botName);
@@ -209,13 +227,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async redeemLinkCode(principal, botName, request) {
-      const account = toAccountKey(request.account);
-      const bot = vouch(principal, botName, [account]);
-      const normalised = requireLinkCode(request.code);
-      const at = now();
-      const attempt = toRedeemAttempt(principal, bot, account);
-      await refuseWhenLimited(journal, attempt, at);
-      const code = await journal.people.useLinkCode(hashLinkCode(normalised), { bot, account }, at);
+      const { account, bot, codeHash, at, attempt } = await startCodeAttempt(principal, botName, request);
+      const code = await journal.people.useLinkCode(codeHash, { bot, account }, at);
       const refusal =
         code === undefined
           ? 'is not a code this service gave (check it, or ask for a new one)'
@@ -250,13 +263,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async linkCodeStatus(principal, botName, request) {
-      const account = toAccountKey(request.account);
-      const bot = vouch(principal, botName, [account]);
-      const normalised = requireLinkCode(request.code);
-      const at = now();
-      const attempt = toRedeemAttempt(principal, bot, account);
-      await refuseWhenLimited(journal, attempt, at);
-      const code = await journal.people.getLinkCode(hashLinkCode(normalised));
+      const { account, bot, codeHash, at, attempt } = await startCodeAttempt(principal, botName, request);
+      const code = await journal.people.getLinkCode(codeHash);
       // Only the account that asked for a code learns about it; anything else answers as a wrong code does.
       if (code === undefined || code.bot !== bot || !sameAccount(code.account, account)) {
         await noteWrongCode(journal, attempt, at);
