@@ -46,6 +46,7 @@ function writePrelude(cwd: string): string {
     'sudo() { if [ "$1" = -u ]; then shift 2; fi; "$@"; }',
     `nginx() { command nginx -p "${join(cwd, 'nginx')}/" -c nginx.conf "$@"; }`,
     // Reload = start here (the scratch nginx is not running yet); it stays in the group the test kills after.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     'systemctl() { if [ "${2:-}" = nginx ]; then nginx -g "daemon off;" & fi; }',
     'set -euo pipefail',
   ].join('\n');

@@ -10,7 +10,7 @@ import { launchChromium, skipWithoutChromium } from '../../../src/runtime/test-s
 export { buildViewer } from '../../../src/http/test-support/build-viewer.js';
 import { sillyTavernPayload } from '../../../src/http/test-support/sillytavern-payload.js';
 import { HashingEmbedder } from '../../../src/embedding/hashing/hashing-embedder.js';
-import { type TestService } from '../../../src/service/test-support/start-test-service.js';
+import type { TestService } from '../../../src/service/test-support/start-test-service.js';
 import { TEST_DIMENSIONS } from '../../../src/config/test-support/test-bot.js';
 import type { BotStatsResponse } from '../../../src/wire/stats-response.js';
 
@@ -146,6 +146,8 @@ const AXE_SOURCE = readFileSync(`${repoRoot}node_modules/axe-core/axe.min.js`, '
 export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   return page.evaluate(async (source) => {
     // Evaluated by the test, not loaded by the page: the page's policy allows only its own script.
+    // biome-ignore lint/security/noGlobalEval: axe-core's own source, run in the test's browser page
+    // biome-ignore lint/complexity/noCommaOperator: an indirect eval runs it in the page's global scope
     (0, eval)(source);
     const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run();

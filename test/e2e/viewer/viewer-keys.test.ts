@@ -173,7 +173,7 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       );
       assert.deepEqual([...new Set(forgettable)], ['hermes']);
       // It browses every source's memories, so the source filter offers them all.
-      const offered = await page.$$eval('#source-choices option', (os) => os.map((o) => o.value));
+      const offered = await page.$$eval('#source-choices option', (os: HTMLOptionElement[]) => os.map((o) => o.value));
       assert.deepEqual([...offered].sort(), ['discord', 'hermes', 'import']);
       // The bulk selection leaves out what the key may not forget, and says so.
       await page.goto(`${service.url}/ui?kind=memory-pool`);

@@ -88,7 +88,7 @@ describe('the memory viewer without keys', { skip: skipBrowser }, () => {
     assert.equal(await page.inputValue('select[name=dm]'), 'exclude');
     // The source filter offers the bot's sources, each with the memories it wrote, as the stats count them.
     const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as BotStatsResponse;
-    const offered = await page.$$eval('#source-choices option', (os) => os.map((o) => [o.value, o.textContent]));
+    const offered = await page.$$eval('#source-choices option', (os: HTMLOptionElement[]) => os.map((o) => [o.value, o.textContent]));
     const bySource = Object.entries(stats.points.bySource ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     assert.deepEqual(offered, [
       ...bySource.map(([source, n]) => [source, `${source} (${n} ${n === 1 ? 'memory' : 'memories'})`]),
