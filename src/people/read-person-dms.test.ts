@@ -94,7 +94,9 @@ async function recallIn(s: Service, where: object): Promise<string[]> {
 function dmWithOf(s: Service, id: string): unknown {
   const [chunk] = s.store.heldPoints('mem_mythos').filter((p) => String(p.payload.text).includes(`t-${id}:`));
   assert.ok(chunk !== undefined, `a point holds ${id}`);
-  for (const part of s.store.heldPoints('mem_mythos__parts').filter((p) => p.payload.chunkId === chunk.id))
+  const parts = s.store.heldPoints('mem_mythos__parts').filter((p) => p.payload.chunkId === chunk.id);
+  assert.ok(parts.length > 0, `${id} has parts`);
+  for (const part of parts)
     assert.equal(part.payload.dmWith, chunk.payload.dmWith, `the parts of ${id} say what their chunk says`);
   return chunk.payload.dmWith;
 }
@@ -185,6 +187,14 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       assert.equal(dmWithOf(s, 'carl'), 'account:telegram:77', 'the unlink set it back');
       assert.equal(dmWithOf(s, 'anna-telegram'), `person:${anna.id}`);
       assert.deepEqual(await recallIn(s, inTelegram), hersNow, 'unlinked, after the pass');
+
+      // The person removed: every account is its own again, and so is each DM.
+      await s.call('DELETE', `/bots/mythos/people/${anna.id}`);
+      assert.deepEqual(await recallIn(s, inTelegram), alone, 'removed, before the pass');
+      await finishRenames(s, journal);
+      assert.equal(dmWithOf(s, 'anna-discord'), 'account:discord:1234');
+      assert.equal(dmWithOf(s, 'anna-telegram'), 'account:telegram:5678');
+      assert.deepEqual(await recallIn(s, inTelegram), alone, 'removed, after the pass');
     } finally {
       await s.service.close();
       await journal.close();
