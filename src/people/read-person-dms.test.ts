@@ -6,65 +6,19 @@
  * by their DM's channel.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { MemoryPoolConfig } from '../config/config-types.js';
+import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';
-import { assembleService } from '../core/assemble-service.js';
-import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
-import { createServiceApp } from '../http/service-app.js';
 import type { Journal } from '../journal/journal.js';
-import { openPostgresJournal } from '../journal/postgres/postgres-journal.js';
-import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import {
-  skipWithoutPostgres,
-  startPostgres,
-  type TestPostgres,
-} from '../journal/test-support/start-postgres.js';
-import { createLogger } from '../logging/logger.js';
-import { createMemoryPointStore } from '../store/test-support/memory-point-store.js';
+  describeOnBothJournals,
+  type PeopleService,
+  startPeopleService,
+} from './test-support/people-service.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 const HOUR = 3_600_000;
-
-async function startService(journal: Journal, dataDir: string) {
-  const config: MemoryPoolConfig = {
-    listen: { host: '127.0.0.1', port: 0 },
-    store: { kind: 'qdrant', url: 'http://127.0.0.1:6333' },
-    embedding: { provider: 'hashing', dimensions: 16 },
-    dataDir,
-    apiKeys: [],
-    limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
-    readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
-    bots: { mythos: testBot('mythos', { retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'dm-private' } }) },
-  };
-  const store = createMemoryPointStore();
-  const service = await assembleService({
-    config,
-    store,
-    journal,
-    embedder: new HashingEmbedder({ dimensions: 16 }),
-    logger: createLogger({ level: 'silent' }),
-    processMetrics: false,
-  });
-  const app = createServiceApp(service.deps);
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response fields directly
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await app.request(path, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    assert.ok(response.status < 300, `${method} ${path}: ${response.status}`);
-    return response.json();
-  };
-  return { service, store, call };
-}
-
-type Service = Awaited<ReturnType<typeof startService>>;
+const BOT = testBot('mythos', { retrieve: { limit: 5, scoreThreshold: 0.1, scope: 'dm-private' } });
+type Service = PeopleService;
 
 /** One message (tagged `t-<id>` so a hit names it) in a DM or, with `guild`, a server channel. */
 const message = (id: string, channel: string, who: object, at: number, guild?: string) => ({
@@ -101,23 +55,12 @@ function dmWithOf(s: Service, id: string): unknown {
   return chunk.payload.dmWith;
 }
 
-/** Waits for the rename pass to queue the chunks a change touched, then rewrites them. */
-async function finishRenames(s: Service, journal: Journal): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    const left = await journal.renames.progress();
-    if (left.every((bot) => bot.accountsWaiting === 0)) break;
-    await sleep(50);
-  }
-  await s.service.writer.runOnce({ flush: true });
-  assert.deepEqual(await journal.renames.progress(), [], 'every rename done');
-}
-
 function defineCases(open: () => Promise<Journal>, dataDir: () => string): void {
   test('a linked person’s DM recall sees exactly their DMs before and after the pass; an unlink narrows at once', {
     timeout: 30_000,
   }, async () => {
     const journal = await open();
-    const s = await startService(journal, dataDir());
+    const s = await startPeopleService(journal, dataDir(), BOT);
     try {
       const annaD = { discord_user_id: '1234' };
       const annaT = { user_id: 'telegram:5678' };
@@ -163,7 +106,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       ];
       assert.equal(dmWithOf(s, 'anna-discord'), 'account:discord:1234', 'not rewritten yet');
       assert.deepEqual(await recallIn(s, inTelegram), hers, 'before the pass');
-      await finishRenames(s, journal);
+      await s.finishRenames();
       assert.equal(dmWithOf(s, 'anna-discord'), `person:${anna.id}`);
       assert.equal(dmWithOf(s, 'anna-telegram'), `person:${anna.id}`);
       assert.equal(dmWithOf(s, 'carl'), `person:${anna.id}`);
@@ -183,7 +126,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
         'carl',
         'public',
       ]);
-      await finishRenames(s, journal);
+      await s.finishRenames();
       assert.equal(dmWithOf(s, 'carl'), 'account:telegram:77', 'the unlink set it back');
       assert.equal(dmWithOf(s, 'anna-telegram'), `person:${anna.id}`);
       assert.deepEqual(await recallIn(s, inTelegram), hersNow, 'unlinked, after the pass');
@@ -191,7 +134,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       // The person removed: every account is its own again, and so is each DM.
       await s.call('DELETE', `/bots/mythos/people/${anna.id}`);
       assert.deepEqual(await recallIn(s, inTelegram), alone, 'removed, before the pass');
-      await finishRenames(s, journal);
+      await s.finishRenames();
       assert.equal(dmWithOf(s, 'anna-discord'), 'account:discord:1234');
       assert.equal(dmWithOf(s, 'anna-telegram'), 'account:telegram:5678');
       assert.deepEqual(await recallIn(s, inTelegram), alone, 'removed, after the pass');
@@ -202,33 +145,4 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
   });
 }
 
-describe('DM recall by dmWith: SQLite', () => {
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'memory-pool-dm-with-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  defineCases(
-    async () => openSqliteJournal(dir),
-    () => dir,
-  );
-});
-
-describe('DM recall by dmWith: Postgres', { skip: skipWithoutPostgres }, () => {
-  let server: TestPostgres;
-  let url: string;
-  let dir: string;
-  before(async () => {
-    server = await startPostgres();
-    url = await server.createDatabase('dm_with');
-    dir = mkdtempSync(join(tmpdir(), 'memory-pool-dm-with-'));
-  });
-  after(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  defineCases(
-    () => openPostgresJournal(url),
-    () => dir,
-  );
-});
+describeOnBothJournals('DM recall by dmWith', defineCases);
