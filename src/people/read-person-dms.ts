@@ -33,9 +33,9 @@ export async function readPersonDms(
   const [own, all, renaming] = await Promise.all([
     journal.people.dmChannels(bot, [account]),
     journal.people.dmChannels(bot, person.accounts),
-    journal.renames.progress(),
+    journal.renames.isRenaming(bot),
   ]);
-  if (renaming.some((left) => left.bot === bot)) return { own, person: all };
+  if (renaming) return { own, person: all };
   // Both spellings of an account stored before spellings were enforced: a message saved it as it was sent.
   const accounts = person.accounts
     .filter((a) => a.kind === 'user')
