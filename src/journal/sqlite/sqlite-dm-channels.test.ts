@@ -1,19 +1,21 @@
 /**
- * @module A linked person's DM channels are read through the user index, not by walking every message of the bot
- * (which SQLite, with no statistics, chose: every DM recall by a linked person then grew with the bot's history).
+ * @module The read by user id every linked DM recall makes (a person's DM channels) searches the user index, not
+ * every message of the bot (which SQLite, with no statistics, chose: it grew with the bot's whole history).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openSqliteJournal } from './sqlite-journal.js';
 import { DM_CHANNELS_SQL } from './sqlite-people.js';
 
-test('the DM channels of a user id are searched by the user index', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-dm-channels-'));
-  try {
+describe('the read by user id of a linked DM recall', () => {
+  let dir: string;
+  let db: Database.Database;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memory-pool-user-index-'));
     const journal = openSqliteJournal(dir);
     const dm = { bot: 'mythos', source: 'hermes', isDm: true, speakerKind: 'user' as const, text: 'hi' };
     await journal.recordMessages(
@@ -27,19 +29,23 @@ test('the DM channels of a user id are searched by the user index', async () => 
       { source: 'hermes', channelId: 'tg-anna' },
     ]);
     await journal.close();
-    const db = new Database(join(dir, 'journal.sqlite'), { readonly: true });
-    try {
-      const plan = db
-        .prepare(`EXPLAIN QUERY PLAN ${DM_CHANNELS_SQL}`)
-        .all('mythos', 'telegram:5678', null, null) as { detail: string }[];
-      assert.ok(
-        plan.some((step) => step.detail.includes('USING INDEX messages_by_user (bot=? AND user_id=?)')),
-        JSON.stringify(plan),
-      );
-    } finally {
-      db.close();
-    }
-  } finally {
+    db = new Database(join(dir, 'journal.sqlite'), { readonly: true });
+  });
+  after(() => {
+    db.close();
     rmSync(dir, { recursive: true, force: true });
-  }
+  });
+
+  const planOf = (sql: string) =>
+    (
+      db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('mythos', 'telegram:5678', null, null) as {
+        detail: string;
+      }[]
+    )
+      .map((step) => step.detail)
+      .join('; ');
+
+  test('a person’s DM channels', () => {
+    assert.match(planOf(DM_CHANNELS_SQL), /USING INDEX messages_by_user \(bot=\? AND user_id=\?\)/);
+  });
 });
