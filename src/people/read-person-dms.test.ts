@@ -5,6 +5,7 @@
  * points and an unlink sets it back; points with no field (a chunk of the companion's replies alone) are found
  * by their DM's channel.
  */
+// npm test: alone (starts Postgres, through describeOnBothJournals)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';

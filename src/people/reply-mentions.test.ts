@@ -3,6 +3,7 @@
  * the user's messages do: written so at once after a link, and rewritten by the rename pass when written before
  * it (the pass's mention scan reads every message, the companion's too), on both journal backends.
  */
+// npm test: alone (starts Postgres, through describeOnBothJournals)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';
