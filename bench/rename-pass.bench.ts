@@ -1,7 +1,8 @@
 /**
  * @module The rename pass alone (issue 33): a SQLite journal with N stored chunks of two messages, every other one
- * from Discord user 1234, that account linked, and the time runRenamePass takes to find its chunks and queue their
- * rewrite (no writer, no store). Run: `node --import tsx bench/rename-pass.bench.ts [--chunks N]`.
+ * from Discord user 1234 (one in N with `--users N`), that account linked, and the time runRenamePass takes to find
+ * its chunks and queue their rewrite (no writer, no store).
+ * Run: `node --import tsx bench/rename-pass.bench.ts [--chunks N] [--users N]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -9,8 +10,13 @@ import { join } from 'node:path';
 import { openSqliteJournal } from '../src/journal/sqlite/sqlite-journal.js';
 import { runRenamePass } from '../src/people/run-rename-pass.js';
 
-const at = process.argv.indexOf('--chunks');
-const CHUNKS = at < 0 ? 10_000 : Number(process.argv[at + 1]);
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? fallback : Number(process.argv[at + 1]);
+};
+const CHUNKS = arg('--chunks', 10_000);
+// The chunks' people: 1234 (the account linked) writes one chunk in USERS.
+const USERS = arg('--users', 2);
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-rename-bench-'));
 const journal = openSqliteJournal(dir);
 const bot = 'mythos';
@@ -24,7 +30,7 @@ try {
         messageId: `m${i}-0`,
         speakerKind: 'user' as const,
         text: `conversation ${i}`,
-        userId: i % 2 === 0 ? '1234' : '99',
+        userId: i % USERS === 0 ? '1234' : `u${i % USERS}`,
       });
       messages.push({ ...base, messageId: `m${i}-1`, speakerKind: 'self' as const, text: `reply ${i}` });
     }
@@ -46,7 +52,7 @@ try {
   const result = await runRenamePass(journal, bot, { holder: 'bench', leaseMs: 15_000 });
   const queued = result === 'busy' ? 'none (busy)' : String(result.chunks);
   console.log(
-    `rename pass over ${CHUNKS} chunks: queued ${queued} in ${(performance.now() - started).toFixed(0)} ms (load ${loadavg()[0]!.toFixed(2)})`,
+    `rename pass over ${CHUNKS} chunks of ${USERS} users: queued ${queued} in ${(performance.now() - started).toFixed(0)} ms (load ${loadavg()[0]!.toFixed(2)})`,
   );
 } finally {
   await journal.close();

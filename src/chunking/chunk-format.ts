@@ -1,4 +1,5 @@
 /** @module Turns a conversation's messages into one point payload, byte for byte as format.md defines it. */
+import { findDmWith } from './dm-with.js';
 import type { ChunkPayload, MemoryMessage, SpeakerConfig } from './memory-message.js';
 import { resolveSpeaker, rewriteMentions } from './speaker-names.js';
 
@@ -54,5 +55,7 @@ export function formatChunk(messages: readonly MemoryMessage[], config: SpeakerC
   if (channelId !== undefined) payload.channelId = channelId;
   if (guildId !== undefined) payload.guildId = guildId;
   if (ordered.some((message) => message.isDm === true)) payload.isDm = true;
+  const dmWith = findDmWith(ordered, config.people);
+  if (dmWith !== undefined) payload.dmWith = dmWith;
   return payload;
 }

@@ -37,6 +37,8 @@ export interface PeopleNames {
   nameOf(source: string, userId: string | undefined, speakerName: string | undefined): string | undefined;
   /** The person's name for the Discord user `id` (a `<@id>` mention). */
   nameOfDiscordUser(id: string): string | undefined;
+  /** The id of the person the user account `account` (`discord:1234`, `telegram:5678`) is linked to. */
+  personIdOf(account: string): string | undefined;
 }
 
 /** Chunk size rules, in st-qdrant-memory's units (see chunk-planner). */
@@ -64,4 +66,6 @@ export interface ChunkPayload {
   guildId?: string;
   /** memory-pool only: set (true) on chunks of a direct-message conversation. */
   isDm?: true;
+  /** memory-pool only: who a DM chunk is with (dm-with.ts), so a person's DM recall filters by one keyword. */
+  dmWith?: string;
 }

@@ -11,6 +11,7 @@ import { dropStalePartsOf } from '../parts/drop-stale-parts.js';
 import type { PartsGuard } from '../parts/parts-guard.js';
 import type { PartsIndex } from '../parts/parts-index.js';
 import type { PeopleNamesFor } from '../people/people-names.js';
+import { readPersonDms } from '../people/read-person-dms.js';
 import type { PersonSpeakerNames } from '../retrieval/person-speaker-filter.js';
 import { retrieveMemories } from '../retrieval/retrieve-memories.js';
 import type { CollectionGuard } from '../store/collection-guard.js';
@@ -64,15 +65,7 @@ export function assembleCapabilities(parts: CapabilityParts): MemoryCapabilities
           chunkMessages: (chunkId) => journal.chunks.chunkMessages(chunkId),
           ...(parts.peopleNames === undefined ? {} : { peopleNames: parts.peopleNames }),
           // Read each time, not cached: a DM's privacy must follow an unlink at once.
-          personDms: async (botName, account) => {
-            const person = await journal.people.personOf(botName, account);
-            if (person === undefined) return undefined;
-            const [own, all] = await Promise.all([
-              journal.people.dmChannels(botName, [account]),
-              journal.people.dmChannels(botName, person.accounts),
-            ]);
-            return { own, person: all };
-          },
+          personDms: (botName, account) => readPersonDms(journal, botName, account),
           personSpeakerNames,
           ...(parts.recallDeadlineMs === undefined ? {} : { deadlineMs: parts.recallDeadlineMs }),
         },

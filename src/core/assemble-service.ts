@@ -15,11 +15,13 @@ import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
 import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
+import { prepareDmWithIndex, prepareDmWithIndexes } from '../store/dm-with-index.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndexBeforeWrites, prepareTimelineIndexes } from '../store/timeline-index.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
@@ -103,10 +105,26 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     Object.values(bots).map((bot) => bot.collection),
     indexFailed,
   );
-  const partsGuard = createPartsGuard(store, journal);
+  // A linked person's DM recall filters chunks and parts by `dmWith`: indexed, as the timeline, never by a read.
+  const dmWithIndexFailed = (collection: string, error: unknown) =>
+    logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith');
+  const indexingDmWith = prepareDmWithIndexes(
+    store,
+    Object.values(bots).flatMap((bot) => [bot.collection, partsCollectionName(bot.collection)]),
+    dmWithIndexFailed,
+  );
+  const partsGuard = createPartsGuard(store, journal, {
+    afterCreate: (parts) =>
+      prepareDmWithIndex(store, parts).catch((error: unknown) => dmWithIndexFailed(parts, error)),
+  });
   const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {
-    prepare: prepareTimelineIndexBeforeWrites(store, indexFailed),
+    prepare: async (collection, shape) => {
+      await prepareTimelineIndexBeforeWrites(store, indexFailed)(collection, shape);
+      await prepareDmWithIndex(store, collection, shape).catch((error: unknown) =>
+        dmWithIndexFailed(collection, error),
+      );
+    },
     // A collection deleted since the last write loses its parts before it is created again.
     beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
   });
@@ -223,6 +241,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       await renames.close();
       await writer.stop();
       await indexing;
+      await indexingDmWith;
       await droppingParts;
     },
   };

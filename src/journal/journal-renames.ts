@@ -46,6 +46,11 @@ export interface JournalRenames {
   ): Promise<number>;
   /** Every bot with a rename left, sorted by bot. */
   progress(): Promise<RenameProgress[]>;
+  /**
+   * Whether `bot` has a rename left, as `progress` would list it, answered by the first row found (every DM recall
+   * by a linked person asks: until then a point's `dmWith` may still name someone an account left).
+   */
+  isRenaming(bot: string): Promise<boolean>;
   /** Forgets the chunks a rename queued that are written (or gone) since. */
   dropFinished(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
+import { userAccountOf } from '../chunking/message-account.js';
 import type {
   AccountKey,
   DmChannel,
@@ -101,12 +102,8 @@ export function accountOfMessage(
   userId: string | null | undefined,
   speakerName: string | null | undefined,
 ): AccountKey | undefined {
-  if (userId !== null && userId !== undefined && userId !== '') {
-    return {
-      kind: 'user',
-      value: source === 'discord' && !userId.includes(':') ? `discord:${userId}` : userId,
-    };
-  }
+  const user = userAccountOf(source, userId);
+  if (user !== undefined) return { kind: 'user', value: user };
   const name = speakerName?.trim();
   return name ? { kind: 'persona', value: name } : undefined;
 }

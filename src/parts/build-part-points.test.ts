@@ -50,6 +50,8 @@ test('a DM chunk marks its parts as DM parts, so dm-private scopes filter them t
   const [part] = buildPartPoints('chunk-dm', formatChunk(messages, speakers), messages, speakers, plan);
   assert.equal(part!.payload.isDm, true);
   assert.equal(part!.payload.guildId, undefined);
+  // Who the DM is with, as on the chunk: a person's DM recall filters parts by it as it filters chunks.
+  assert.equal(part!.payload.dmWith, 'account:discord:42');
 });
 
 test('part ids are UUIDs fixed by the chunk and the messages: an edit overwrites, a forget renames', () => {

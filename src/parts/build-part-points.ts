@@ -22,6 +22,8 @@ export interface PartPayload {
   channelId?: string;
   guildId?: string;
   isDm?: true;
+  /** Who the chunk's DM is with, as the chunk says (recall filters parts as it filters chunks). */
+  dmWith?: string;
 }
 
 /** A part ready to embed and store. */
@@ -74,5 +76,6 @@ export function toPartPoint(chunkId: string, chunk: Partial<ChunkPayload>, part:
   if (chunk.channelId !== undefined) payload.channelId = chunk.channelId;
   if (chunk.guildId !== undefined) payload.guildId = chunk.guildId;
   if (chunk.isDm === true) payload.isDm = true;
+  if (chunk.dmWith !== undefined) payload.dmWith = chunk.dmWith;
   return { id: derivePartPointId(chunkId, part.messageIds), payload };
 }

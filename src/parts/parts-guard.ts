@@ -32,7 +32,14 @@ export interface PartsGuard {
 /** Chunks memory-pool stored carry a `source`; SillyTavern's never have parts written with them. */
 const MEMORY_POOL_CHUNKS = sourcedPoints();
 
-export function createPartsGuard(store: PointStore & HybridPointStore, journal: Journal): PartsGuard {
+export function createPartsGuard(
+  store: PointStore & HybridPointStore,
+  journal: Journal,
+  options: {
+    /** Run once a parts collection is created (its payload indexes); a failure is the callback's to report. */
+    readonly afterCreate?: (parts: string) => Promise<void>;
+  } = {},
+): PartsGuard {
   const checked = new Map<string, string>();
   const lock = createKeyedLock();
   const verify = async (collection: string, model: string, dimensions: number, create: boolean) => {
@@ -69,6 +76,7 @@ export function createPartsGuard(store: PointStore & HybridPointStore, journal: 
         await tx.partsIndexes.recordStarted(collection, earlier === 0, Date.now());
       });
       await store.createHybridCollection(parts, dimensions);
+      await options.afterCreate?.(parts);
     } else {
       const dense = shape.namedVectorSizes?.[DENSE_VECTOR];
       if (dense !== dimensions || shape.sparseVectors?.[SPARSE_VECTOR] !== 'idf') {

@@ -36,9 +36,12 @@ export function createPeopleNames(
 /** The lookup over a list of people. */
 export function toPeopleNames(people: readonly PersonRow[]): PeopleNames {
   const byAccount = new Map<string, string>();
+  const personIds = new Map<string, string>();
   for (const person of people) {
-    for (const account of person.accounts)
+    for (const account of person.accounts) {
       byAccount.set(`${account.kind}\u0000${account.value}`, person.name);
+      if (account.kind === 'user') personIds.set(account.value, person.id);
+    }
   }
   return {
     nameOf(source, userId, speakerName) {
@@ -46,5 +49,6 @@ export function toPeopleNames(people: readonly PersonRow[]): PeopleNames {
       return account === undefined ? undefined : byAccount.get(`${account.kind}\u0000${account.value}`);
     },
     nameOfDiscordUser: (id) => byAccount.get(`user\u0000discord:${id}`),
+    personIdOf: (account) => personIds.get(account),
   };
 }

@@ -3,6 +3,7 @@
  * every point whoever wrote it (memory-pool marks DMs with `isDm`; SillyTavern's points have no place at all
  * and count as neutral: no guild, no channel, not a DM).
  */
+import { DM_WITH_KEY } from '../chunking/dm-with.js';
 import type { RecallScope } from '../config/config-types.js';
 import type { StoreCondition, StoreFilter } from '../store/point-store.js';
 import {
@@ -26,6 +27,12 @@ export interface RecallContext {
    * count as this DM. Undefined (nobody linked) leaves every filter exactly as before.
    */
   readonly personDms?: readonly { readonly source: string; readonly channelId: string }[];
+  /**
+   * With `personDms`: the `dmWith` values that are that person's (chunking/dm-with.ts), set only when the points'
+   * values can be trusted (no rename of the bot left). A point carrying one is theirs wherever it was written;
+   * `personDms` then only reaches the points with no `dmWith` (written before the field, or unsure who).
+   */
+  readonly personDmWith?: readonly string[];
 }
 
 const isDmPoint = matchValue('isDm', true);
@@ -71,15 +78,11 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
   // This DM matched by its channel alone, as before people existed (a DM imported under another source, e.g.
   // `import`, stays recalled there); a linked person's other DMs each only in the source that saved them.
   const personDms = isDm ? (context.personDms ?? []) : [];
+  const personMatches = matchPersonDms(personDms, isDm ? context.personDmWith : undefined);
   const ownDms =
-    sameChannel === undefined || personDms.length === 0
+    sameChannel === undefined || personMatches.length === 0
       ? sameChannel
-      : anyOf(
-          sameChannel,
-          ...personDms.map((dm) =>
-            allOf(matchValue('source', dm.source), matchValue('channelId', dm.channelId)),
-          ),
-        );
+      : anyOf(sameChannel, ...personMatches);
   const thisDm = ownDms === undefined ? undefined : allOf(isDmPoint, ownDms);
   const must: StoreCondition[] = [];
   const mustNot: StoreCondition[] = [];
@@ -114,6 +117,22 @@ export function buildScopeFilter(scope: RecallScope, context: RecallContext): St
     }
   }
   return combineConditions(must, mustNot);
+}
+
+/**
+ * A linked person's other DMs: by `dmWith` when trusted, plus the journal's channels for points with none; by the
+ * journal's channels alone otherwise (as before the field existed).
+ */
+function matchPersonDms(
+  channels: NonNullable<RecallContext['personDms']>,
+  dmWith: readonly string[] | undefined,
+): StoreCondition[] {
+  const byChannel = channels.map((dm) =>
+    allOf(matchValue('source', dm.source), matchValue('channelId', dm.channelId)),
+  );
+  if (dmWith === undefined || dmWith.length === 0) return byChannel;
+  const byField = matchAny(DM_WITH_KEY, dmWith);
+  return byChannel.length === 0 ? [byField] : [byField, allOf(isEmpty(DM_WITH_KEY), anyOf(...byChannel))];
 }
 
 /**

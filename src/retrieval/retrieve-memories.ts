@@ -60,13 +60,21 @@ export interface RetrieveDeps {
   /** The bot's linked people, so a passage is cut from a chunk written under their names (the writer's cache). */
   readonly peopleNames?: (bot: string) => Promise<PeopleNames>;
   /**
-   * The DMs of the account itself (`own`) and of the person it is linked to (`person`, all their accounts);
-   * undefined when it is linked to nobody.
+   * The DMs of the account itself (`own`) and of the person it is linked to (`person`, all their accounts), and
+   * the `dmWith` values naming that person when they can be trusted (people/read-person-dms.ts); undefined when
+   * it is linked to nobody.
    */
   readonly personDms?: (
     bot: string,
     account: AccountKey,
-  ) => Promise<{ readonly own: readonly DmChannel[]; readonly person: readonly DmChannel[] } | undefined>;
+  ) => Promise<
+    | {
+        readonly own: readonly DmChannel[];
+        readonly person: readonly DmChannel[];
+        readonly dmWith?: readonly string[];
+      }
+    | undefined
+  >;
   /** The names a person of the bot speaks under, for `/retrieve { person }`. */
   readonly personSpeakerNames?: PersonSpeakerNames;
   /** Whole-request deadline in ms (default 3000, inside the clients' 3.5 s). */
@@ -144,7 +152,8 @@ async function recall(
       ...(request.guild_id === undefined ? {} : { guildId: request.guild_id }),
       ...(request.channel_id === undefined ? {} : { channelId: request.channel_id }),
       ...(request.is_dm === undefined ? {} : { isDm: request.is_dm }),
-      ...(personDms === undefined ? {} : { personDms }),
+      ...(personDms === undefined ? {} : { personDms: personDms.channels }),
+      ...(personDms?.dmWith === undefined ? {} : { personDmWith: personDms.dmWith }),
     },
     {
       ...(request.scope ? { scope: request.scope } : {}),
@@ -365,7 +374,7 @@ async function readAskerDms(
   bot: BotConfig,
   request: RetrieveRequest,
   asker: RecallAsker | undefined,
-): Promise<readonly DmChannel[] | undefined> {
+): Promise<{ channels: readonly DmChannel[]; dmWith?: readonly string[] } | undefined> {
   const isDm = request.is_dm ?? (request.channel_id !== undefined && request.guild_id === undefined);
   const named =
     request.discord_user_id !== undefined ? `discord:${request.discord_user_id}` : request.user_id;
@@ -378,5 +387,6 @@ async function readAskerDms(
   const inOwnDm = dms?.own.some(
     (dm) => (asker.source === undefined || dm.source === asker.source) && dm.channelId === channelId,
   );
-  return inOwnDm ? dms?.person : undefined;
+  if (dms === undefined || !inOwnDm) return undefined;
+  return dms.dmWith === undefined ? { channels: dms.person } : { channels: dms.person, dmWith: dms.dmWith };
 }

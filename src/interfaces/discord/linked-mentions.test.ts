@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PEOPLE_CACHE_MS } from '../../people/people-names.js';
 import {
+  BOT_USER,
   type DiscordHarness,
   HELEN,
   messagePayload,
@@ -41,9 +42,19 @@ describe('the recorder and linked people', () => {
         mentions: [SAM],
       }),
     );
+    // The companion's own message (a reply, as the gateway echoes it) is recorded the same way.
+    await h.send(
+      'MESSAGE_CREATE',
+      messagePayload({
+        author: { ...BOT_USER, bot: true },
+        content: `reply: <@${SAM.id}> knows the teapot`,
+        mentions: [SAM],
+      }),
+    );
     await h.flush();
     const texts = (await h.recall('kettle teapot')).join('\n');
     assert.match(texts, /after: ask Samuel about the teapot/);
+    assert.match(texts, /Mythos: reply: Samuel knows the teapot/);
     // Written as Discord showed it before the link: the display name, which no rename can reach.
     assert.match(texts, /before: ask Sam about the kettle/);
   });

@@ -133,6 +133,16 @@ export class PostgresRenames implements JournalRenames {
     return rows.map((r) => ({ bot: r.bot, accountsWaiting: r.waiting, chunksLeft: r.remaining }));
   }
 
+  async isRenaming(bot: string): Promise<boolean> {
+    const [row] = await this.#db.rows<{ renaming: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM rename_requests WHERE bot = $1)
+         OR EXISTS (SELECT 1 FROM rename_chunks r JOIN chunks c ON c.chunk_id = r.chunk_id
+                    WHERE r.bot = $1 AND (c.state = 'planned' OR c.needs_delete = 1)) AS renaming`,
+      [bot],
+    );
+    return row?.renaming === true;
+  }
+
   async dropFinished(): Promise<void> {
     await this.#db.run(
       `DELETE FROM rename_chunks r WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.chunk_id = r.chunk_id

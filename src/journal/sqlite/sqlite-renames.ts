@@ -136,6 +136,17 @@ export class SqliteRenames {
     return rows.map((r) => ({ bot: r.bot, accountsWaiting: r.waiting, chunksLeft: r.remaining }));
   }
 
+  isRenaming(bot: string): boolean {
+    const row = this.#db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM rename_requests WHERE bot = ?)
+           OR EXISTS (SELECT 1 FROM rename_chunks r JOIN chunks c ON c.chunk_id = r.chunk_id
+                      WHERE r.bot = ? AND (c.state = 'planned' OR c.needs_delete = 1)) AS renaming`,
+      )
+      .get(bot, bot) as { renaming: number };
+    return row.renaming === 1;
+  }
+
   dropFinished(): void {
     this.#db
       .prepare(

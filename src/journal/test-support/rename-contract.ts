@@ -148,6 +148,7 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
       (await a.renames.progress()).find((p) => p.bot === bot),
       { bot, accountsWaiting: 1, chunksLeft: 2 },
     );
+    assert.equal(await b.renames.isRenaming(bot), true);
     assert.equal(await a.renames.queueRewrites(bot, await a.renames.requests(bot), [], 9), 0);
     assert.ok(!(await b.renames.botsWaiting()).includes(bot));
     assert.equal(await b.chunks.markChunkStored(`${bot}-c1`, 1, 10), true);
@@ -155,11 +156,13 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
       (await a.renames.progress()).find((p) => p.bot === bot),
       { bot, accountsWaiting: 0, chunksLeft: 1 },
     );
+    assert.equal(await b.renames.isRenaming(bot), true, 'a queued chunk not yet rewritten');
     assert.equal(await b.chunks.markChunkStored(`${bot}-c2`, 1, 10), true);
     assert.equal(
       (await a.renames.progress()).find((p) => p.bot === bot),
       undefined,
     );
+    assert.equal(await b.renames.isRenaming(bot), false, 'every queued chunk rewritten');
     // Once dropped, a chunk replanned for another reason (an edit) is not counted as the rename's.
     await b.renames.dropFinished();
     await a.recordMessages(
@@ -170,5 +173,6 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
       (await a.renames.progress()).find((p) => p.bot === bot),
       undefined,
     );
+    assert.equal(await b.renames.isRenaming(bot), false, 'an edit is no rename');
   });
 }

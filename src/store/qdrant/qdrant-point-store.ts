@@ -219,6 +219,13 @@ export function createQdrantPointStore(
         );
       }),
 
+    requestKeywordIndex: (collection, key) =>
+      call(`index ${collection}.${key}`, async () => {
+        await orWhenMissing(undefined, () =>
+          client.createPayloadIndex(collection, { field_name: key, field_schema: 'keyword', wait: false }),
+        );
+      }),
+
     scrollOrdered: (collection, scroll) =>
       call(`scroll ${collection}`, async () => {
         const page = await orWhenMissing({ points: [] }, () =>

@@ -11,6 +11,7 @@ import {
   SPARSE_VECTOR,
   type SparseVector,
 } from '../hybrid-point-store.js';
+import type { KeywordIndexStore } from '../keyword-index-store.js';
 import type {
   CollectionShape,
   DenseVector,
@@ -41,7 +42,12 @@ export interface HeldPoint {
   readonly payload: Record<string, unknown>;
 }
 
-export interface MemoryPointStore extends PointStore, HybridPointStore, StHybridStore, TimelineStore {
+export interface MemoryPointStore
+  extends PointStore,
+    HybridPointStore,
+    StHybridStore,
+    TimelineStore,
+    KeywordIndexStore {
   /** Creates a collection of any layout (a SillyTavern or hand-made one); "already exists" is an error. */
   createCollectionWithLayout(name: string, layout: MemoryCollectionLayout): Promise<void>;
   /** Deletes a collection, as SillyTavern's hybrid migration does; a missing one is not an error. */
@@ -230,6 +236,7 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
     },
     // Qdrant keeps no index in memory here: every payload key can be ordered by.
     requestFloatIndex: async () => {},
+    requestKeywordIndex: async () => {},
     scrollOrdered: async (name, options) =>
       scrollOrdered(
         inIdOrder(existing(name, `scroll ${name}`))

@@ -75,6 +75,8 @@ export async function recordBeforeLink(world: PeopleWorld, telegram: Replica): P
     timestamp: Date.parse('2026-11-20T10:00:00Z'),
   });
   assert.match(String(telegramChunk!.payload.text), /\nHelen T: I adopted a grey cat/);
+  // Who each DM is with, as memory-pool marks it (docs/people.md, dmWith): nobody is linked yet, so the account.
+  assert.equal(telegramChunk!.payload.dmWith, `account:${TELEGRAM}`);
   return telegramChunk!;
 }
 
@@ -153,6 +155,12 @@ export async function assertOneName(world: PeopleWorld, id: string, before: Stor
   assert.equal(renamed.value.id, before.id, 'the same point');
   assert.equal(renamed.value.payload.timestamp, before.payload.timestamp, 'the same timestamp');
   assert.doesNotMatch(String(renamed.value.payload.speakers), /Helen T/);
+  // Her Telegram DM, rewritten by the same pass, is now with the person, its parts too.
+  const afterPass = await readAllPoints(world.storeUrl);
+  assert.equal(renamed.value.payload.dmWith, `person:${id}`);
+  const parts = afterPass.filter((p) => p.collection === 'mem_mythos__parts' && p.payload.chunkId === before.id);
+  assert.ok(parts.length > 0 && parts.every((p) => p.payload.dmWith === `person:${id}`), JSON.stringify(parts));
+  assert.equal(chunkHolding(afterPass, 'surprise party').payload.dmWith, `account:discord:${SAM.id}`);
 
   const saved = await saveFromTelegram(world.a, [{ id: 'tg-3', text: 'I start a pottery class on Tuesday' }]);
   assert.equal(saved.status, 200);
@@ -191,6 +199,8 @@ export async function assertOneName(world: PeopleWorld, id: string, before: Stor
   assert.match(String(route!.payload.text), /\nHelena: I found a running route/);
   const sillyTavern = points.find((p) => p.id === ST_POINT);
   assert.equal(sillyTavern?.payload.speakers, 'Lena, Mythos', "SillyTavern's own point is never rewritten");
+  assert.equal(sillyTavern?.payload.dmWith, undefined);
+  assert.equal(chunkHolding(points, HELEN_SAID[1]!).payload.dmWith, `person:${id}`, 'her Discord DM');
   assert.match(String(sillyTavern?.payload.text), /\nLena: I grow tomatoes/);
   assert.equal(sillyTavern?.payload.source, undefined);
 }

@@ -1,0 +1,62 @@
+/**
+ * @module The keyword index on `dmWith` in the embedded store, through the service as it runs: a collection and
+ * its parts collection get it when first written, and a collection another app created without it gets it at the
+ * next start.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
+import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+
+/** The index types of `collection`, once `dmWith` shows (the index is asked for without waiting). */
+async function indexesOf(client: QdrantClient, collection: string): Promise<Record<string, unknown>> {
+  let schema: Record<string, { data_type?: string }> = {};
+  for (let tries = 0; tries < 50; tries++) {
+    schema = ((await client.getCollection(collection)).payload_schema ?? {}) as typeof schema;
+    if (schema.dmWith !== undefined) break;
+    await sleep(20);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, index]) => [key, index.data_type]));
+}
+
+test('dmWith is indexed as a keyword on written collections, their parts, and at start on others', {
+  timeout: 60_000,
+}, async () => {
+  let service: TestService | undefined = await startTestService({ bots: [testBot('mythos')] });
+  const dir = service.dir;
+  try {
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'discord',
+      messages: [
+        {
+          message_id: 'm1',
+          speaker_kind: 'user',
+          discord_user_id: '1234',
+          channel_id: 'dm-1',
+          text: 'hello',
+        },
+      ],
+    });
+    assert.equal(saved.status, 200);
+    await service.writer.runOnce({ flush: true });
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    assert.equal((await indexesOf(client, 'mem_mythos')).dmWith, 'keyword');
+    assert.equal((await indexesOf(client, 'mem_mythos__parts')).dmWith, 'keyword');
+    // As st-qdrant-memory creates its collections: no payload index.
+    await client.createCollection('mem_st', { vectors: { size: TEST_DIMENSIONS, distance: 'Cosine' } });
+    assert.equal((await client.getCollection('mem_st')).payload_schema?.dmWith, undefined);
+    await service.stop();
+
+    service = await startTestService({
+      dir,
+      bots: [testBot('mythos'), testBot('st', { collection: 'mem_st' })],
+    });
+    const again = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    assert.equal((await indexesOf(again, 'mem_st')).dmWith, 'keyword');
+  } finally {
+    await service?.close();
+  }
+});

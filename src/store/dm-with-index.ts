@@ -1,0 +1,40 @@
+/**
+ * @module The keyword payload index on `dmWith` (chunking/dm-with.ts), which a linked person's DM recall filters
+ * chunks and parts by. Asked for where the service prepares collections (at start-up; before a collection's first
+ * write; when a parts collection is created), never by a read. The filter works without it, only slower on a
+ * large collection in Qdrant.
+ */
+import { DM_WITH_KEY } from '../chunking/dm-with.js';
+import type { KeywordIndexStore } from './keyword-index-store.js';
+import type { CollectionShape, PointStore } from './point-store.js';
+
+type IndexStore = KeywordIndexStore & Pick<PointStore, 'describeCollection'>;
+
+/** True when `shape` (a collection that exists) lacks the index. */
+export const needsDmWithIndex = (shape: CollectionShape): boolean =>
+  shape.payloadIndexes?.[DM_WITH_KEY] !== 'keyword';
+
+/**
+ * Asks for the index on `collection` when it exists and lacks it; `shape` when the caller has it (undefined: a
+ * collection just created, which has none).
+ */
+export async function prepareDmWithIndex(
+  store: IndexStore,
+  collection: string,
+  shape?: CollectionShape,
+): Promise<void> {
+  const current = shape ?? (await store.describeCollection(collection));
+  if (current !== undefined && needsDmWithIndex(current))
+    await store.requestKeywordIndex(collection, DM_WITH_KEY);
+}
+
+/** At start-up: the index on each of `collections` that exists and lacks it. Failures go to `onError`. */
+export async function prepareDmWithIndexes(
+  store: IndexStore,
+  collections: Iterable<string>,
+  onError: (collection: string, error: unknown) => void,
+): Promise<void> {
+  for (const collection of new Set(collections)) {
+    await prepareDmWithIndex(store, collection).catch((error: unknown) => onError(collection, error));
+  }
+}
