@@ -28,7 +28,6 @@ import type {
 import { computeCosine } from './cosine-similarity.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
-import { applyHopExperiment } from './hop-experiment.js';
 import { cutNoise, type NoiseCutSettings, startNoiseCut } from './noise/cut-noise.js';
 import { findHeldTerms } from './noise/find-held-terms.js';
 import { type PersonSpeakerNames, readPersonFilter } from './person-speaker-filter.js';
@@ -210,15 +209,7 @@ async function recall(
       // (split-question.ts); the word search sent early for the whole question is then left unused.
       const ranking =
         split === undefined
-          ? await applyHopExperiment({
-              store: deps.store,
-              collection: bot.collection,
-              filter,
-              vector: Array.from(vector),
-              queryText: time.queryText,
-              embed: async (text: string) => (await deps.embedder.embed([text], { signal, query: true }))[0],
-              ranking: await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words),
-            })
+          ? await searchHybrid(deps.store, { ...sent, vector: Array.from(vector) }, words)
           : await searchSplit(deps.store, deps.embedder, sent, split, {
               signal,
               anyWholeChunk: words?.anyWholeChunk,
