@@ -8,11 +8,12 @@
  * With --reembed, it then re-embeds every bot to the same model (`memory-pool reembed`'s passes: a new collection
  * and its parts index, then the switch) and asks again: the figures must not move (issue 23).
  * Run: node --import tsx bench/recall.bench.ts [--data FILE|DIR] [--min-chars N --max-chars N] [--reembed] [--embedder distilled]
- * [--keep DIR] [--conversation ID] [--quick] [--noise-cut SHARE] (docs/recall.md)
+ * [--keep DIR] [--conversation ID] [--quick] [--noise-cut SHARE] [--per-question FILE] (docs/recall.md)
  * A quick loop: `--keep DIR` stores into DIR once and a later run with the same DIR and settings only asks
  * (about 20 s instead of 60); `--conversation conv-26` stores and asks one conversation; `--quick` leaves out
  * the chunk-vectors-alone table; `--noise-cut 0` sends `noise_cut` with every question (0: the cut off, to see
- * what the bot's default costs).
+ * what the bot's default costs); `--per-question FILE` writes each question's recall and where its evidence
+ * turns lie (the table of where evidence lies is printed either way).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,7 +21,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fitRecallToChars } from '../src/retrieval/fit-recall-chars.js';
 import type { RetrieveHit } from '../src/wire/retrieve-request.js';
-import { type BudgetScore, scoreAtBudget } from './recall/evidence-recall.js';
+import {
+  type BudgetScore,
+  EVIDENCE_BANDS,
+  type EvidenceBand,
+  placeEvidence,
+  scoreAtBudget,
+} from './recall/evidence-recall.js';
 import { readChunkPoints, scoreChunkVectors } from './recall/chunk-vector-recall.js';
 import { loadLocomo } from './recall/locomo-dataset.js';
 import { neverDiscussedCheckQuestions, neverDiscussedQuestions } from './recall/never-discussed.js';
@@ -78,6 +85,9 @@ if (!existsSync(dataFile)) {
 const withReembed = process.argv.includes('--reembed');
 const noiseCut = argValue('--noise-cut') === undefined ? {} : { noise_cut: Number(argValue('--noise-cut')) };
 const quick = process.argv.includes('--quick');
+/** `--per-question FILE`: each question's recall at every budget and where each evidence turn lies, as JSON. */
+const perQuestionFile = argValue('--per-question');
+const perQuestion: unknown[] | undefined = perQuestionFile === undefined ? undefined : [];
 const only = argValue('--conversation');
 const conversations = loadLocomo(dataFile).filter((c) => only === undefined || c.sampleId === only);
 if (conversations.length === 0) {
@@ -156,6 +166,8 @@ interface Measured {
     byBudget: BudgetScore[];
     /** At each of CHAR_BUDGETS: the hits whose block fits, whatever turns they hold. */
     byChars: BudgetScore[];
+    /** Where each evidence turn lies in the returned turns (limit 50). */
+    placed: EvidenceBand[];
   }[];
   readonly latencies: number[];
   /** Hits per recall mode (counted only with --reembed, which asks with `explain`). */
@@ -182,14 +194,26 @@ async function askEveryQuestion(): Promise<Measured> {
         if (hit.explain) modes.set(hit.explain.mode, (modes.get(hit.explain.mode) ?? 0) + 1);
       }
       const ranked: readonly RetrieveHit[] = hits;
+      const placed = placeEvidence(ranked, question.evidence);
+      const byBudget = BUDGETS.map((budget) => scoreAtBudget(ranked, question.evidence, budget));
       scores.push({
         conversation: conversation.sampleId,
         category: question.category,
-        byBudget: BUDGETS.map((budget) => scoreAtBudget(ranked, question.evidence, budget)),
+        byBudget,
         byChars: CHAR_BUDGETS.map((chars) =>
           scoreAtBudget(fitRecallToChars(ranked, chars), question.evidence, Number.POSITIVE_INFINITY),
         ),
+        placed,
       });
+      if (perQuestion !== undefined) {
+        perQuestion.push({
+          conversation: conversation.sampleId,
+          category: question.category,
+          question: question.question,
+          evidence: question.evidence.map((id, i) => ({ id, band: placed[i] })),
+          recall: Object.fromEntries(BUDGETS.map((budget, b) => [budget, byBudget[b]!.recall])),
+        });
+      }
     }
   }
   return { scores, latencies, modes };
@@ -230,6 +254,7 @@ function report({ scores, latencies }: Measured, label?: string): void {
   console.log(`| chunks returned (mean) | ${returned('chunks')} |`);
   console.log(`| turns returned (mean) | ${returned('turns')} |`);
   console.log(`| characters returned (mean) | ${returned('chars')} |`);
+  reportEvidencePlaces(scores);
   console.log(
     `\nevidence recall at a budget of N characters of the [Past chat memories] block (max_chars)\n`,
   );
@@ -258,6 +283,28 @@ function report({ scores, latencies }: Measured, label?: string): void {
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms ` +
       `(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
+}
+
+/**
+ * Where the evidence turns lie in the returned turns, per category: what a re-ranking could still reach
+ * (turns 11-50) and what no ordering of these hits can (not returned).
+ */
+function reportEvidencePlaces(scores: Measured['scores']): void {
+  console.log('\nevidence turns by where they lie in the returned turns (limit 50)\n');
+  console.log(`| category | evidence turns | ${EVIDENCE_BANDS.join(' | ')} |`);
+  console.log(`|---|---|${EVIDENCE_BANDS.map(() => '---').join('|')}|`);
+  const row = (name: string, picked: Measured['scores']) => {
+    const placed = picked.flatMap((s) => s.placed);
+    const counts = EVIDENCE_BANDS.map((band) => placed.filter((b) => b === band).length);
+    console.log(`| ${name} | ${placed.length} | ${counts.join(' | ')} |`);
+  };
+  row('overall', scores);
+  for (const [category, name] of Object.entries(CATEGORIES)) {
+    row(
+      `${category} ${name}`,
+      scores.filter((s) => s.category === Number(category)),
+    );
+  }
 }
 
 /**
@@ -374,6 +421,10 @@ try {
 
   const before = await askEveryQuestion();
   report(before, withReembed ? 'before the reembed' : undefined);
+  if (perQuestionFile !== undefined) {
+    writeFileSync(resolve(perQuestionFile), `${JSON.stringify(perQuestion, null, 1)}\n`);
+    console.log(`\neach question's recall and evidence places: ${resolve(perQuestionFile)}`);
+  }
   await reportNeverDiscussed();
   if (!quick) await reportChunkVectorRecall(before.scores.length);
   if (withReembed) {

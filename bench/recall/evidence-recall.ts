@@ -45,3 +45,28 @@ export function scoreAtBudget(
   const recall = evidence.length === 0 ? 1 : evidence.filter((id) => found.has(id)).length / evidence.length;
   return { recall, chunks, turns, chars };
 }
+
+/** Where the evidence turns lie in a ranking's returned turns: the bands the recall benchmark counts. */
+export const EVIDENCE_BANDS = ['1-10', '11-25', '26-50', 'past 50', 'not returned'] as const;
+export type EvidenceBand = (typeof EVIDENCE_BANDS)[number];
+
+/**
+ * The band of each evidence turn: its place among the turns of the hits in rank order (the first turn of the
+ * first hit is 1), so a turn within 10 is one a 10-turn budget can hold, whatever the hits' sizes.
+ */
+export function placeEvidence(hits: readonly BudgetHit[], evidence: readonly string[]): EvidenceBand[] {
+  const place = new Map<string, number>();
+  let turns = 0;
+  for (const hit of hits) {
+    for (const id of hit.messageIds.split(',').map((part) => part.trim())) {
+      if (id === '') continue;
+      turns += 1;
+      if (!place.has(id)) place.set(id, turns);
+    }
+  }
+  return evidence.map((id) => {
+    const at = place.get(id);
+    if (at === undefined) return 'not returned';
+    return at <= 10 ? '1-10' : at <= 25 ? '11-25' : at <= 50 ? '26-50' : 'past 50';
+  });
+}
