@@ -3,11 +3,16 @@
  * word-salad (as query-fairness.bench.ts sends) and prose full of dates, asked one after another against the
  * real service in-process (offline embedder, empty bot). The event loop's busy time over a query is work a
  * short query asked meanwhile waits behind; the model's work runs in its worker threads and is not counted.
+ * First, before any thread starts, the CPU time (process.cpuUsage: the main thread alone then, so the load
+ * does not inflate it) of reading a query's time and topic and of its sparse (word) query, per query.
  * Run: node --import tsx bench/query-main-thread.bench.ts [--queries 30]
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { encodeQueryTerms } from '../src/parts/sparse-vector.js';
+import { tokenizeText } from '../src/parts/tokenize-text.js';
+import { resolveRecallTime } from '../src/retrieval/time/resolve-recall-time.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startBenchService } from './support/in-process-service.js';
 
@@ -39,6 +44,27 @@ const KINDS: Readonly<Record<string, () => string>> = {
 };
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** CPU ms per call of `work` over `texts`, median of 5 passes (the first, warming up, not counted). */
+function measureCpu(texts: readonly string[], work: (text: string) => unknown): number {
+  const passes: number[] = [];
+  for (let pass = 0; pass < 6; pass += 1) {
+    const before = process.cpuUsage();
+    for (const text of texts) work(text);
+    const used = process.cpuUsage(before);
+    if (pass > 0) passes.push((used.user + used.system) / 1000 / texts.length);
+  }
+  return median(passes);
+}
+for (const [kind, make] of Object.entries(KINDS)) {
+  const texts = Array.from({ length: QUERIES }, make);
+  const time = measureCpu(texts, (query_text) => resolveRecallTime({ bot: 'b', query_text }, 'Europe/Paris'));
+  const words = measureCpu(texts, (text) => encodeQueryTerms(tokenizeText(text)));
+  console.log(
+    `${kind}: reading its time and topic ${time.toFixed(2)} CPU ms, its word query ${words.toFixed(2)} CPU ms`,
+  );
+}
+
 const service = await startBenchService({
   bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } },
 });
