@@ -27,8 +27,8 @@ const LOOKS_BACK =
   /\b(?:did|was|were|had|been|said|told|spoke|went|saw|met|ago|remember|recall|talk|discuss|mention|happen|\w{2,}ed)\b/i;
 
 /**
- * How much of a query is read for its time: about the first window the model embeds (USE-lite's 512 tokens,
- * ~1,800 characters of chat). Chrono's cost grows with the text (~15 ms of the service's thread for 20 kB,
+ * How much of a query is read for its time: about what the model embeds of it (its first windows, 512 USE-lite
+ * tokens, ~1,800 characters of chat). Chrono's cost grows with the text (~15 ms of the service's thread for 20 kB,
  * which every query asked meanwhile waits behind), and the first expression is the one taken anyway: a
  * query whose first time starts further on is a pasted text or a long chat, not a question about a day.
  */
