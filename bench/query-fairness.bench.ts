@@ -7,7 +7,9 @@
  * and the event loop's delay in each phase (how long the service's thread kept a ready callback waiting).
  * Run: node --import tsx bench/query-fairness.bench.ts [--queries 100] [--long-clients 3] [--rounds 3]
  * Measured (issue 37, three interleaved rounds against the pool before, load 25-30): p99 beside / alone,
- * median 4.25x before, 1.46x after; short p50 beside ~205 → ~40 ms (docs/benchmarks.md).
+ * median 4.25x before, 1.46x after; short p50 beside ~205 → ~40 ms (docs/benchmarks.md). Session 29, main and
+ * the branch that bounds a long query's main-thread work alternated, load 16-20: median 7.44x → 4.78x, short
+ * p99 beside 618 → 417 ms; the ratio swings 3-8x with the machine's load (docs/benchmarks.md).
  */
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
