@@ -3,12 +3,16 @@
  * in-process with the offline embedder (USE-lite), an empty bot (the cost of a query is its embedding).
  * Each round asks short queries one after another alone, then again while `--long-clients` clients each keep
  * a 20 kB query in flight the whole time; phases interleave over `--rounds` rounds so load drifts hit both.
- * Prints each phase's p50/p99 per round, their medians and the ratio (target: p99 within 2x), with the load.
+ * Prints each phase's p50/p99 per round, their medians and the ratio (target: p99 within 2x), with the load,
+ * and the event loop's delay in each phase (how long the service's thread kept a ready callback waiting).
  * Run: node --import tsx bench/query-fairness.bench.ts [--queries 100] [--long-clients 3] [--rounds 3]
  * Measured (issue 37, three interleaved rounds against the pool before, load 25-30): p99 beside / alone,
- * median 4.25x before, 1.46x after; short p50 beside ~205 → ~40 ms (docs/benchmarks.md).
+ * median 4.25x before, 1.46x after; short p50 beside ~205 → ~40 ms (docs/benchmarks.md). Session 29, main and
+ * the branch that bounds a long query's main-thread work alternated, load 16-20: median 7.44x → 4.78x, short
+ * p99 beside 618 → 417 ms; the ratio swings 3-8x with the machine's load (docs/benchmarks.md).
  */
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../src/runtime/seeded-random.js';
 import { startBenchService } from './support/in-process-service.js';
@@ -62,6 +66,21 @@ async function timedRetrieve(phase: string, query: string): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * How long a callback ready on the service's thread waited for it during a phase (the event loop's delay,
+ * p50 / p99 ms): the main thread's share of a short query's wait; the rest is the model pool and the cores.
+ */
+function watchEventLoop(): () => { p50: number; p99: number } {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  return () => {
+    histogram.disable();
+    return { p50: histogram.percentile(50) / 1e6, p99: histogram.percentile(99) / 1e6 };
+  };
+}
+const showDelay = ({ p50, p99 }: { p50: number; p99: number }) =>
+  `event loop delay p50 ${p50.toFixed(1)} / p99 ${p99.toFixed(1)} ms`;
+
 async function askShort(phase: string): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < QUERIES; i += 1) times.push(await timedRetrieve(phase, shortQuery()));
@@ -92,10 +111,17 @@ try {
   const ratios: number[] = [];
   const p99s = { alone: [] as number[], beside: [] as number[], long: [] as number[] };
   const p50s = { alone: [] as number[], beside: [] as number[], long: [] as number[] };
+  const delays = { alone: [] as number[], beside: [] as number[] };
   for (let round = 1; round <= ROUNDS; round += 1) {
+    const stopAlone = watchEventLoop();
     const alone = await askShort('alone');
+    const delayAlone = stopAlone();
     const loadAlone = load();
+    const stopBeside = watchEventLoop();
     const { beside, long } = await askBesideLong();
+    const delayBeside = stopBeside();
+    delays.alone.push(delayAlone.p99);
+    delays.beside.push(delayBeside.p99);
     const ratio = percentile(beside, 99) / percentile(alone, 99);
     ratios.push(ratio);
     p99s.alone.push(percentile(alone, 99));
@@ -105,9 +131,12 @@ try {
     p50s.beside.push(percentile(beside, 50));
     p50s.long.push(percentile(long, 50));
     console.log(`round ${round}:`);
-    console.log(`  ${line(`${QUERIES} short queries alone`, alone)} (load ${loadAlone})`);
     console.log(
-      `  ${line(`${QUERIES} short queries beside ${LONG_CLIENTS} clients of 20 kB queries`, beside)} (load ${load()})`,
+      `  ${line(`${QUERIES} short queries alone`, alone)}; ${showDelay(delayAlone)} (load ${loadAlone})`,
+    );
+    console.log(
+      `  ${line(`${QUERIES} short queries beside ${LONG_CLIENTS} clients of 20 kB queries`, beside)}; ` +
+        `${showDelay(delayBeside)} (load ${load()})`,
     );
     console.log(`  ${line(`the ${long.length} 20 kB queries`, long)}`);
     console.log(`  p99 beside / alone: ${ratio.toFixed(2)}x`);
@@ -118,6 +147,10 @@ try {
     `median of ${ROUNDS} rounds: ${both('short alone', p50s.alone, p99s.alone)}; ` +
       `${both('beside', p50s.beside, p99s.beside)}; p99 ratio ${median(ratios).toFixed(2)}x; ` +
       `${both('20 kB', p50s.long, p99s.long)} (load ${load()})`,
+  );
+  console.log(
+    `event loop delay p99, median of ${ROUNDS} rounds: alone ${median(delays.alone).toFixed(1)} ms, ` +
+      `beside ${median(delays.beside).toFixed(1)} ms`,
   );
   console.log(`failed (503 after the deadline): ${JSON.stringify(Object.fromEntries(failures))}`);
 } finally {

@@ -148,3 +148,47 @@ function readExampleLeaves(text: string): { path: string; value: unknown; commen
   walk(parseDocument(text).contents as Node, '');
   return leaves;
 }
+
+/**
+ * The example's commented-out sections (`# journal:`, `# apiKeys:`, `# discord:`), each switched on alone: the
+ * lines from the section's key to the next line that is not part of it, with their `# ` taken off.
+ */
+function readCommentedSections(text: string): { key: string; yaml: string }[] {
+  const lines = text.split('\n');
+  const sections: { key: string; yaml: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const key = /^# ([a-zA-Z]+):\s*$/.exec(lines[i]!)?.[1];
+    if (key === undefined) continue;
+    const body = [lines[i]!.slice(2)];
+    while (i + 1 < lines.length && /^# {2,}\S/.test(lines[i + 1]!)) body.push(lines[++i]!.slice(2));
+    sections.push({ key, yaml: body.join('\n') });
+  }
+  return sections;
+}
+
+test('each commented-out section of the example loads when switched on, and none calls itself refused', () => {
+  // The example once said the Postgres journal was "refused this release" while the code served it (issue 37.10).
+  const sections = readCommentedSections(read('memory-pool.example.yaml'));
+  assert.deepEqual(
+    sections.map((section) => section.key),
+    ['journal', 'apiKeys', 'discord'],
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-example-sections-'));
+  const env = {
+    OPENAI_API_KEY: 'sk-example',
+    DISCORD_MEMORY_KEY: 'discord-key-0123456789',
+    MEMORY_POOL_ADMIN_KEY: 'admin-key-0123456789',
+    DISCORD_TOKEN: 'token-0123456789',
+    OPENROUTER_API_KEY: 'sk-or-example',
+  };
+  for (const { key, yaml } of sections) {
+    assert.doesNotMatch(
+      yaml,
+      /\b(?:refused|unsupported|not (?:yet )?supported)\b/i,
+      `${key}: a claim of refusal`,
+    );
+    const configPath = join(dir, `${key}.yaml`);
+    writeFileSync(configPath, `bots: { mythos: { selfSpeaker: Mythos } }\n${yaml}\n`);
+    assert.doesNotThrow(() => loadConfig({ cwd: dir, configPath, env }), key);
+  }
+});

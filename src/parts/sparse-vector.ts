@@ -38,9 +38,12 @@ export function encodeDocumentTerms(terms: readonly string[]): SparseVector {
   return toSparse(weights);
 }
 
-/** A query's vector: 1 per distinct term (BM25 counts a query term once); empty when no term is left. */
+/**
+ * A query's vector: 1 per distinct term (BM25 counts a query term once); empty when no term is left. Each
+ * distinct term is hashed once: a 20 kB query repeats its few hundred words thousands of times.
+ */
 export function encodeQueryTerms(terms: readonly string[]): SparseVector {
   const weights = new Map<number, number>();
-  for (const index of countTerms(terms).keys()) weights.set(index, 1);
+  for (const term of new Set(terms)) weights.set(hashToken(term), 1);
   return toSparse(weights);
 }

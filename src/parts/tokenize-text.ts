@@ -18,6 +18,23 @@ const APOSTROPHE_SUFFIX = /n['’]t\b|['’](s|re|ve|ll|d|m)\b/gu;
 const MAX_WORD_LENGTH = 40;
 
 /**
+ * Each word's stem, as the Porter stemmer gave it: a text repeats its words (a 20 kB query its few hundred
+ * words thousands of times), and stemming was most of tokenizing. Emptied when full, so it stays bounded.
+ */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+function stemWord(word: string): string {
+  let stem = STEMS.get(word);
+  if (stem === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    stem = stemmer(word);
+    STEMS.set(word, stem);
+  }
+  return stem;
+}
+
+/**
  * The terms of `text` in order, repeats kept (term frequency counts them): NFKC-normalized, lowercased,
  * split into letter/digit runs, stop words and one-letter words dropped (single digits kept), then
  * stemmed with the Porter stemmer (`stemmer`; words outside a-z pass through unchanged).
@@ -28,7 +45,7 @@ export function tokenizeText(text: string): string[] {
   for (const [word] of normalized.matchAll(WORD)) {
     if (word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) continue;
     if (word.length === 1 && !/\p{N}/u.test(word)) continue;
-    terms.push(stemmer(word));
+    terms.push(stemWord(word));
   }
   return terms;
 }

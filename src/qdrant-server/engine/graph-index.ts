@@ -20,8 +20,13 @@ export interface GraphOptions {
   readonly m: number;
   /** Beam width while inserting (`ef_construct`), also the default search beam, as in Qdrant. */
   readonly efConstruct: number;
-  /** Vectors below which searches stay exact and no graph is built. */
+  /** Vectors below which searches stay exact (and no graph is built, unless `buildAt` says otherwise). */
   readonly threshold: number;
+  /**
+   * Vectors at which the graph is built, when the collection sets Qdrant's `indexing_threshold` (0: never);
+   * searches still use it only from `threshold`, as Qdrant searches a small indexed segment exactly.
+   */
+  readonly buildAt?: number;
 }
 
 /** Time one slice of background indexing may take before handing the event loop back. */
@@ -88,7 +93,8 @@ export class GraphIndex<Owner extends SlotOwner> {
   added(owner: Owner): void {
     if (this.#closed || this.#disabled) return;
     if (this.#index === undefined) {
-      if (this.slots.count < this.options.threshold || this.options.distance === 'Manhattan') return;
+      const buildAt = this.options.buildAt ?? this.options.threshold;
+      if (this.slots.count < buildAt || this.options.distance === 'Manhattan') return;
       this.#start();
     } else this.#pending.add(owner);
     this.#schedule();

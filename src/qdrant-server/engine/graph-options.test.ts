@@ -92,6 +92,47 @@ describe('graph settings', () => {
     store.close();
   });
 
+  test("optimizers_config.indexing_threshold says when the graph is built, as Qdrant's does (0: never)", async () => {
+    // Qdrant's own test_disable_indexing: 100 vectors of 256 (100 KB of f32) against 10 KB, and against 0.
+    const store = openStoreEngine({ dataDir: makeDataDir() });
+    const random = seededRandom(11);
+    const points = Array.from({ length: 100 }, (_, i) => ({
+      id: i + 1,
+      vector: Array.from({ length: 256 }, () => random() * 2 - 1),
+      payload: {},
+    }));
+    for (const [name, threshold] of [
+      ['indexed', 10],
+      ['unindexed', 0],
+    ] as const) {
+      store.createCollection(name, {
+        vectors: { size: 256, distance: 'Dot', extras: {} },
+        // A full-scan threshold of 1 KB would build a graph at 1 vector: 0 must still mean none.
+        settings: {
+          hnsw_config: { full_scan_threshold: 1 },
+          optimizers_config: { indexing_threshold: threshold },
+        },
+      });
+      store.collection(name).upsert(points);
+    }
+    const indexed = store.collection('indexed');
+    await waitIndexed(indexed, 100);
+    assert.equal(indexedCount(indexed), 100);
+    assert.equal(indexedCount(store.collection('unindexed')), 0);
+    // The alias Qdrant reads too; under the default full-scan threshold, searches of the graph stay exact.
+    store.createCollection('alias', {
+      vectors: { size: 256, distance: 'Dot', extras: {} },
+      settings: { optimizers_config: { indexing_threshold_kb: 10 } },
+    });
+    const alias = store.collection('alias');
+    alias.upsert(points);
+    await waitIndexed(alias, 100);
+    assert.equal(indexedCount(alias), 100);
+    const query = points[7]!.vector;
+    assert.deepEqual(await topIds(alias, query, false), await topIds(alias, query, true));
+    store.close();
+  });
+
   for (const [distance, scale] of [
     ['Euclid', 1e6],
     ['Euclid', 1e-6],

@@ -1,6 +1,7 @@
 /**
  * @module Each dense vector name's HNSW settings from the collection's `hnsw_config` (Qdrant's names and
- * defaults: m 16, ef_construct 100, full_scan_threshold 10000 KB), as graph-index.ts needs them.
+ * defaults: m 16, ef_construct 100, full_scan_threshold 10000 KB) and where it is built (`optimizers_config`'s
+ * `indexing_threshold`), as graph-index.ts needs them.
  */
 import type { CollectionSpec } from './engine-api.js';
 import type { GraphOptions } from './graph-index.js';
@@ -50,7 +51,32 @@ export function readGraphOptions(spec: CollectionSpec, vectors: VectorConfig): M
     const kilobytes = readCount(hnsw, 'full_scan_threshold', DEFAULT_FULL_SCAN_KB);
     const threshold =
       m === 0 ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor((kilobytes * 1024) / params.size));
-    options.set(name, { distance: params.distance, m: clamp(m, M_RANGE), efConstruct, threshold });
+    const buildAt = m === 0 ? undefined : readBuildAt(spec, params.size);
+    options.set(name, {
+      distance: params.distance,
+      m: clamp(m, M_RANGE),
+      efConstruct,
+      threshold,
+      ...(buildAt === undefined ? {} : { buildAt }),
+    });
   }
   return options;
+}
+
+/**
+ * Where the graph is built when the collection sets `optimizers_config.indexing_threshold` (KB of f32
+ * vectors, Qdrant's indexing optimizer: 1 KB is one 256-dimension vector; 0 disables indexing), so
+ * `indexed_vectors_count` says what Qdrant's does. Unset, the graph is built where searches start using it.
+ */
+function readBuildAt(spec: CollectionSpec, size: number): number | undefined {
+  const optimizers = objectOr(spec.settings.optimizers_config);
+  const kilobytes = readCount(
+    optimizers,
+    'indexing_threshold',
+    readCount(optimizers, 'indexing_threshold_kb', -1),
+  );
+  if (kilobytes < 0) return undefined;
+  return kilobytes === 0
+    ? Number.POSITIVE_INFINITY
+    : Math.max(1, Math.floor((kilobytes * 1024) / (size * 4)));
 }

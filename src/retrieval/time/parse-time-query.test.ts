@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseTimeQuery } from './parse-time-query.js';
+import { parseTimeQuery, TIME_SCAN_CHARS } from './parse-time-query.js';
 
 /** The window as ISO instants, for readable pins. */
 function windowOf(text: string, nowIso: string, timeZone: string) {
@@ -249,6 +249,23 @@ describe('parseTimeQuery', () => {
       for (const text of phrases) {
         assert.deepEqual(windowOf(text, '2026-05-14T12:00:00Z', timeZone), { contentText: text }, text);
       }
+    }
+  });
+
+  test('a long query is read for its time only in its opening: a date past it names no window', () => {
+    // A 20 kB pasted text or chat: reading all of it for dates held the service's thread ~15 ms per query.
+    const filler = 'the harbour lantern and the piano by the river '.repeat(430);
+    assert.ok(filler.length > TIME_SCAN_CHARS * 10);
+    const late = `${filler}what did we talk about yesterday?`;
+    assert.deepEqual(windowOf(late, TOKYO_1AM, 'Asia/Tokyo'), { contentText: late });
+    // Within the opening the window and the words taken out are as for a short question, however long the rest.
+    const early = windowOf(`what did we talk about yesterday? ${filler}`, TOKYO_1AM, 'Asia/Tokyo');
+    assert.equal(early.from, '2026-05-12T15:00:00.000Z');
+    assert.equal(early.contentText, `what did we talk about ? ${filler}`.trim());
+    // A date starting at the opening's last characters is read whole: "on 8 May" then "2023" is 8 May 2023.
+    for (const pad of [1_990, 1_993, 1_996]) {
+      const edge = `${'x'.repeat(pad)} on 8 May 2023 we met ${filler}`;
+      assert.equal(windowOf(edge, TOKYO_1AM, 'UTC').from, '2023-05-08T00:00:00.000Z', `pad ${pad}`);
     }
   });
 

@@ -55,10 +55,7 @@ export function resolveRecallTime(
     (parsed.window.precise || parsed.window.kind === 'vague') &&
     /[\p{L}\p{N}]/u.test(parsed.contentText);
   const queryText = strip ? parsed.contentText : request.query_text;
-  // Time-only needs an asking word: a query of no content words at all ("Sat down!") asks nothing.
-  const terms = tokenizeText(parsed.contentText);
-  const timeOnly = terms.some((term) => ASKING.has(term)) && terms.every((term) => ASKING.has(term));
-  const topical = terms.some((term) => !ASKING.has(term));
+  const { timeOnly, topical } = readTopic(parsed.contentText);
   if (request.time_from !== undefined || request.time_to !== undefined) {
     return { window: requestWindow(request, timeZone), queryText, timeZone, timeOnly: true, topical };
   }
@@ -66,6 +63,26 @@ export function resolveRecallTime(
     return { queryText: request.query_text, timeZone, timeOnly: false, topical: true };
   }
   return { window: { ...parsed.window, source: 'query' }, queryText, timeZone, timeOnly, topical };
+}
+
+/** The opening read first for a topic word: a long query's topic is settled without tokenizing all of it. */
+const TOPIC_SCAN_CHARS = 500;
+
+/**
+ * Whether the query's words beyond its time only ask what was said (`timeOnly`), and whether it has a topic.
+ * Time-only needs an asking word: a query of no content words at all ("Sat down!") asks nothing. The terms
+ * of an opening cut at a space are the first terms of the whole, so one topic word there decides for all.
+ */
+function readTopic(contentText: string): { readonly timeOnly: boolean; readonly topical: boolean } {
+  const cut = contentText.length > TOPIC_SCAN_CHARS ? contentText.lastIndexOf(' ', TOPIC_SCAN_CHARS) : -1;
+  if (cut > 0 && tokenizeText(contentText.slice(0, cut)).some((term) => !ASKING.has(term))) {
+    return { timeOnly: false, topical: true };
+  }
+  const terms = tokenizeText(contentText);
+  return {
+    timeOnly: terms.some((term) => ASKING.has(term)) && terms.every((term) => ASKING.has(term)),
+    topical: terms.some((term) => !ASKING.has(term)),
+  };
 }
 
 /** What `explain: true` shows of the window; `weighed`: it only weighed (vague, or empty with a topic). */
