@@ -59,7 +59,7 @@ export async function serveStoreThread(
     if (request.kind === 'held-terms') {
       const { id } = request;
       server.heldTerms(request.collection, request.request).then(
-        (held) => port.postMessage({ kind: 'held-terms', id, held } satisfies StoreThreadMessage),
+        (held) => port.postMessage({ kind: 'held-terms-found', id, held } satisfies StoreThreadMessage),
         (error: unknown) =>
           port.postMessage({
             kind: 'held-terms-failed',

@@ -75,7 +75,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
         case 'held-terms-failed':
           settle(message.id, reviveError(message.error));
           return;
-        case 'held-terms':
+        case 'held-terms-found':
           settle(message.id, undefined, message.held);
           return;
         case 'start-failed':

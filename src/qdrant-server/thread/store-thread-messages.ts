@@ -37,7 +37,7 @@ export type StoreThreadMessage =
   | { readonly kind: 'close-failed'; readonly error: ErrorRecord }
   | { readonly kind: 'upserted'; readonly id: number }
   | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord }
-  | { readonly kind: 'held-terms'; readonly id: number; readonly held: readonly number[] }
+  | { readonly kind: 'held-terms-found'; readonly id: number; readonly held: readonly number[] }
   | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord };
 
 /** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
@@ -53,7 +53,10 @@ export interface StoreThreadUpsert {
   readonly batch: UpsertBatch;
 }
 
-/** To the store thread: which sparse dimensions are held (QdrantServer.heldTerms); answered `held-terms` with `id`. */
+/**
+ * To the store thread: which sparse dimensions are held (QdrantServer.heldTerms); answered `held-terms-found`
+ * (or `held-terms-failed`) with `id`.
+ */
 export interface StoreThreadHeldTerms {
   readonly kind: 'held-terms';
   readonly id: number;

@@ -64,6 +64,15 @@ describe('findHeldTerms: one pass over the embedded store, the same answer as a 
     assert.deepEqual(await held(posted, ['greyhound', 'love'], FROM_HERMES), ['love']);
   });
 
+  test('a collection without a parts index is a store error both ways (the cut then finds nothing unsaid)', async () => {
+    for (const store of [posted, rest]) {
+      await assert.rejects(
+        findHeldTerms(store, 'mem_never_written', ['greyhound'], undefined),
+        (error: Error) => /mem_never_written__parts/.test(error.message),
+      );
+    }
+  });
+
   test('past 16 terms every term counts as held (the cut does not apply)', async () => {
     const many = [...TERMS.filter((term) => term !== 'zeppelin').slice(0, 16), 'zeppelin'].sort();
     assert.deepEqual(await held(posted, many), many);
