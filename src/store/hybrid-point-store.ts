@@ -59,4 +59,13 @@ export interface HybridPointStore {
    * Keys are the ids as strings.
    */
   retrieveDenseVectors(collection: string, ids: readonly StoredPointId[]): Promise<Map<string, number[]>>;
+  /**
+   * The dimensions among `indices` that the `bm25` vector of some point within `filter` has (which query words any
+   * memory holds): one pass over the embedded store's index, one search per dimension on a Qdrant over REST.
+   */
+  findHeldSparseTerms(
+    collection: string,
+    indices: readonly number[],
+    filter: StoreFilter | undefined,
+  ): Promise<Set<number>>;
 }

@@ -76,6 +76,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           'Most characters of the returned block (1-100000), whole memories only; with limit, whichever comes first',
         ),
         score_threshold: retrieveRequestSchema.shape.score_threshold.describe('Minimum similarity (-1 to 1)'),
+        noise_cut: retrieveRequestSchema.shape.noise_cut.describe(
+          "Recall nothing when the query's words that no memory holds carry at least this share of its meaning (0 = off, up to 1); the bot default when unset",
+        ),
         exclude_message_ids: retrieveRequestSchema.shape.exclude_message_ids.describe(
           'Message ids already in your context, left out of the results',
         ),
@@ -121,6 +124,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpServer {
           ...(args.limit === undefined ? {} : { limit: args.limit }),
           ...(args.max_chars === undefined ? {} : { max_chars: args.max_chars }),
           ...(args.score_threshold === undefined ? {} : { score_threshold: args.score_threshold }),
+          ...(args.noise_cut === undefined ? {} : { noise_cut: args.noise_cut }),
           ...(args.exclude_message_ids === undefined
             ? {}
             : { exclude_message_ids: args.exclude_message_ids }),

@@ -5,6 +5,7 @@
  */
 import type { Principal } from '../../auth/api-key-auth.js';
 import type { MemoryOperations } from '../../core/operations/memory-operations.js';
+import { showReadiness } from '../../core/operations/show-readiness.js';
 import { toServiceFailure } from '../../core/operations/to-service-failure.js';
 import type { Logger } from '../../logging/logger.js';
 import { forgetRequestSchema } from '../../wire/forget-request.js';
@@ -12,7 +13,6 @@ import { parseWireRequest } from '../../wire/parse-wire-request.js';
 import { accountRequestSchema, redeemLinkCodeSchema } from '../../wire/people.js';
 import { retrieveRequestSchema } from '../../wire/retrieve-request.js';
 import { saveRequestSchema } from '../../wire/save-request.js';
-import { showReadiness } from '../../core/operations/show-readiness.js';
 import type { ReadinessCheck, ReadyResponse } from '../../wire/service-status.js';
 import type { MemoryBackend } from './memory-backend.js';
 

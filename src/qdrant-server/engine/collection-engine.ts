@@ -186,6 +186,13 @@ export class EmbeddedCollection implements CollectionEngine {
     return count;
   }
 
+  heldSparseDimensions(using: string, indices: readonly number[], filter?: Filter): number[] {
+    const index = this.#table.sparse.get(using);
+    if (index === undefined) throw notExistingVector(using);
+    const test = this.#reader.predicate(filter);
+    return [...new Set(indices)].filter((dimension) => index.holds(dimension, test));
+  }
+
   updateConfig(patch: CollectionPatch): void {
     const spec = patchCollectionSpec(this.#spec, patch);
     this.#db.transaction(() => this.#db.setSpec(this.name, spec));

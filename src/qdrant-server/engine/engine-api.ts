@@ -258,6 +258,11 @@ export interface CollectionEngine {
   /** Sliced too: a scroll can walk (and `order_by` sort) the whole collection. */
   scroll(request: ScrollRequest): Promise<ScrollPage>;
   count(filter?: Filter): number;
+  /**
+   * The dimensions among `indices` that some point passing `filter` has in its sparse vector `using` (not a
+   * Qdrant route: for a caller in this process, e.g. which query words any memory holds).
+   */
+  heldSparseDimensions(using: string, indices: readonly number[], filter?: Filter): number[];
   /** Applies `PATCH /collections/{name}` (collection-patch.ts) and persists it. */
   updateConfig(patch: CollectionPatch): void;
   /** Value counts of a keyword/integer/uuid/bool-indexed key, by count then value; 400 without such an index. */

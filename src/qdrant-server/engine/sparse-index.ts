@@ -169,6 +169,20 @@ export class SparseIndex {
     return met;
   }
 
+  /**
+   * Whether some stored vector passing `test` has this dimension: its posting list walked until one does, so a
+   * held term costs a check or a few, and only a term held nowhere within the filter costs its whole list.
+   */
+  holds(index: number, test: ((point: PointEntry) => boolean) | undefined): boolean {
+    const posting = this.#postings.get(index);
+    if (posting === undefined) return false;
+    if (test === undefined) return posting.size > 0;
+    for (let i = 0; i < posting.size; i++) {
+      if (test((this.#docs[posting.slots[i] as number] as SparseDoc).point)) return true;
+    }
+    return false;
+  }
+
   /** The slots met by the last `accumulate`. */
   touched(): Int32Array {
     return this.#touchedSlots;

@@ -2,6 +2,7 @@
 import { type ListeningHttpServer, listenHttp } from '../../runtime/listen-http.js';
 import type { StoreLogger } from '../store-logger.js';
 import { openStoreEngine } from '../engine/index.js';
+import { findHeldDimensions, type HeldTermsRequest } from './posted-held-terms.js';
 import { applyUpsertBatch, type UpsertBatch } from './posted-upsert.js';
 import { createQdrantApp } from './qdrant-app.js';
 
@@ -31,6 +32,8 @@ export interface QdrantServer {
    * batch's vectors may be transferred (a store on another thread takes their buffers).
    */
   upsert(collection: string, batch: UpsertBatch): Promise<void>;
+  /** Which of the request's sparse dimensions some point within its filter holds (posted-held-terms.ts). */
+  heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]>;
   /** Stops accepting requests, waits for open ones, then closes the engine. */
   close(): Promise<void>;
 }
@@ -59,6 +62,7 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
     url: server.url,
     port: server.port,
     upsert: async (collection, batch) => applyUpsertBatch(engine, collection, batch, options.logger),
+    heldTerms: async (collection, request) => findHeldDimensions(engine, collection, request, options.logger),
     close() {
       closing ??= server.close().finally(() => engine.close());
       return closing;

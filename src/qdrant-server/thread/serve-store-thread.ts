@@ -56,6 +56,19 @@ export async function serveStoreThread(
       );
       return;
     }
+    if (request.kind === 'held-terms') {
+      const { id } = request;
+      server.heldTerms(request.collection, request.request).then(
+        (held) => port.postMessage({ kind: 'held-terms-found', id, held } satisfies StoreThreadMessage),
+        (error: unknown) =>
+          port.postMessage({
+            kind: 'held-terms-failed',
+            id,
+            error: recordError(error),
+          } satisfies StoreThreadMessage),
+      );
+      return;
+    }
     if (request.kind !== 'close') return;
     server.close().then(
       () => port.postMessage({ kind: 'closed' } satisfies StoreThreadMessage),

@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleBeside, startModuleWorker } from '../../runtime/start-module-worker.js';
+import type { HeldTermsRequest } from '../http/posted-held-terms.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 import type { QdrantServer, QdrantServerOptions } from '../http/server.js';
 import {
@@ -48,13 +49,13 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
   let failure: Error | undefined;
   let closed: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let closing: Promise<void> | undefined;
-  /** Posted upserts not answered yet, by message id. */
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  /** Posted requests (upserts, held-terms reads) not answered yet, by message id. */
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
-  const settle = (id: number, error?: Error) => {
+  const settle = (id: number, error?: Error, value?: unknown) => {
     const waiting = pending.get(id);
     pending.delete(id);
-    if (error === undefined) waiting?.resolve();
+    if (error === undefined) waiting?.resolve(value);
     else waiting?.reject(error);
   };
   return new Promise<StoreThread>((resolve, reject) => {
@@ -65,13 +66,17 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
           return;
         case 'listening':
           state = 'serving';
-          resolve(handleOf(worker, message, upsert, close));
+          resolve(handleOf(worker, message, { upsert, heldTerms }, close));
           return;
         case 'upserted':
           settle(message.id);
           return;
         case 'upsert-failed':
+        case 'held-terms-failed':
           settle(message.id, reviveError(message.error));
+          return;
+        case 'held-terms-found':
+          settle(message.id, undefined, message.held);
           return;
         case 'start-failed':
           failure = reviveError(message.error);
@@ -111,7 +116,16 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
         { kind: 'upsert', id, collection, batch } satisfies StoreThreadRequest,
         transferablesOf(batch),
       );
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve: () => resolve(), reject });
+    });
+  }
+
+  function heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]> {
+    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
+    const id = nextId++;
+    return new Promise<number[]>((resolve, reject) => {
+      worker.postMessage({ kind: 'held-terms', id, collection, request } satisfies StoreThreadRequest);
+      pending.set(id, { resolve: (held) => resolve(held as number[]), reject });
     });
   }
 
@@ -133,10 +147,10 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
 function handleOf(
   worker: Worker,
   listening: { readonly url: string; readonly port: number },
-  upsert: StoreThread['upsert'],
+  posted: Pick<StoreThread, 'upsert' | 'heldTerms'>,
   close: () => Promise<void>,
 ): StoreThread {
-  return { url: listening.url, port: listening.port, threadId: worker.threadId, upsert, close };
+  return { url: listening.url, port: listening.port, threadId: worker.threadId, ...posted, close };
 }
 
 /** The distinct buffers of a batch's dense vectors: moved to the thread, not copied. */

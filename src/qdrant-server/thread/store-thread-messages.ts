@@ -1,4 +1,5 @@
 /** @module What the embedded store's thread and the thread that started it say to each other. */
+import type { HeldTermsRequest } from '../http/posted-held-terms.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 
 /** An error as it crosses threads: structured clone drops an Error's `code` and class, which callers read. */
@@ -35,7 +36,9 @@ export type StoreThreadMessage =
   | { readonly kind: 'closed' }
   | { readonly kind: 'close-failed'; readonly error: ErrorRecord }
   | { readonly kind: 'upserted'; readonly id: number }
-  | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord };
+  | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord }
+  | { readonly kind: 'held-terms-found'; readonly id: number; readonly held: readonly number[] }
+  | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord };
 
 /** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
 export interface StoreThreadClose {
@@ -50,8 +53,19 @@ export interface StoreThreadUpsert {
   readonly batch: UpsertBatch;
 }
 
+/**
+ * To the store thread: which sparse dimensions are held (QdrantServer.heldTerms); answered `held-terms-found`
+ * (or `held-terms-failed`) with `id`.
+ */
+export interface StoreThreadHeldTerms {
+  readonly kind: 'held-terms';
+  readonly id: number;
+  readonly collection: string;
+  readonly request: HeldTermsRequest;
+}
+
 /** To the store thread. */
-export type StoreThreadRequest = StoreThreadClose | StoreThreadUpsert;
+export type StoreThreadRequest = StoreThreadClose | StoreThreadUpsert | StoreThreadHeldTerms;
 
 /** `error` as it can be posted. */
 export function recordError(error: unknown): ErrorRecord {

@@ -3,44 +3,19 @@ import { after, before, describe, test } from 'node:test';
 import { configSchema } from '../../config/config-schema.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import {
+  HELEN_RETRIEVE,
+  HELEN_MESSAGES as MESSAGES,
+  HELEN_NEVER_DISCUSSED as NEVER_DISCUSSED,
+  HELEN_REAL as REAL,
+} from './test-support/helen-week.js';
 
-const DAY = Date.UTC(2026, 4, 7, 9);
-/** Helen's week: a dog, a move, baking, a garden; never a submarine, a saxophone or a dentist. */
-const LINES = [
-  'We adopted a greyhound last weekend, her name is Pixel.',
-  'Pixel the greyhound sleeps on the sofa all day long.',
-  'Big news: we are moving to Lisbon in June for my new job.',
-  'I baked sourdough bread this morning and it came out well.',
-  'The tomatoes in the garden are finally turning red.',
-  'My sister visited on Sunday and we watched a film together.',
-  'Work was busy, the new project starts next month.',
-  'I went running by the river before breakfast.',
-];
-const MESSAGES = LINES.flatMap((text, i) => [
-  { speaker_kind: 'user', text, message_id: `u${i}`, ts: DAY + i * 120_000, speaker_name: 'Helen' },
-  {
-    speaker_kind: 'self',
-    text: `That is lovely to hear, Helen. Tell me more about it (${i + 1}).`,
-    message_id: `s${i}`,
-    ts: DAY + i * 120_000 + 60_000,
-  },
-]);
-const NEVER_DISCUSSED = [
-  'What did Helen say about her submarine trip?',
-  'When did Helen start learning the saxophone?',
-  'Why did Helen go to the dentist?',
-];
-const REAL = [
-  { question: 'What is the name of the greyhound Helen adopted?', evidence: 'u0' },
-  { question: 'Where is Helen moving for her new job?', evidence: 'u2' },
-];
 type Answer = { hits: { messageIds: string }[]; formatted: string };
 
 describe('the noise cut: nothing recalled when the question is about what no memory mentions', () => {
   let service: TestService;
   before(async () => {
-    // The hashing embedder scores by shared words: its cosines are not USE-lite's, so the floor is its own.
-    const retrieve = { limit: 5, scoreThreshold: 0, scope: 'global' as const };
+    const retrieve = HELEN_RETRIEVE;
     service = await startTestService({
       bots: [
         testBot('mythos', { retrieve: { ...retrieve, noiseCut: { share: 0.12, score: 0.6 } } }),

@@ -21,6 +21,7 @@ import type { MemoryStore } from '../memory-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
+import { findHeldSparseTerms, type PostedHeldTerms } from './find-held-sparse-terms.js';
 import { createUpsertSender, type PostedUpserts } from './send-upserts.js';
 
 /** Per-request timeout of the service's store client (the data commands pass their own). */
@@ -30,7 +31,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export function createQdrantPointStore(
   options: QdrantPointStoreOptions & {
     /** The embedded store in this process: upserts are posted to it instead of sent as JSON (send-upserts.ts). */
-    readonly posted?: PostedUpserts | undefined;
+    readonly posted?: (PostedUpserts & PostedHeldTerms) | undefined;
   },
 ): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, DEFAULT_TIMEOUT_MS);
@@ -118,6 +119,11 @@ export function createQdrantPointStore(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
         );
       }),
+
+    findHeldSparseTerms: (collection, indices, filter) =>
+      call(`query ${collection}`, () =>
+        findHeldSparseTerms(client, options.posted, collection, indices, filter),
+      ),
 
     upsertNamedVectors: (collection, points) =>
       call(`upsert into ${collection}`, () =>

@@ -224,6 +224,17 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
       }
       return vectors;
     },
+    findHeldSparseTerms: async (name, indices, filter) => {
+      const points = [...existing(name, `query ${name}`).points.values()].filter((p) =>
+        matchFilter(filter, p),
+      );
+      const held = new Set<number>();
+      for (const point of points) {
+        const sparse = point.vectors[SPARSE_VECTOR] as { indices?: readonly number[] } | undefined;
+        for (const index of sparse?.indices ?? []) if (indices.includes(index)) held.add(index);
+      }
+      return held;
+    },
     scrollPoints: async (name, scroll) => {
       const matching = inIdOrder(existing(name, `scroll ${name}`)).filter((p) =>
         matchFilter(scroll.filter, p),

@@ -298,5 +298,20 @@ export function describePointStoreContract(name: string, open: () => Promise<Poi
       const vectors = await store.retrieveDenseVectors(collection, [1, 5]);
       assert.deepEqual([...vectors], [['1', [1, 0, 0]]], 'the dense vector by id; a missing id is left out');
     });
+
+    test('which sparse terms some point holds, within a filter', async () => {
+      const collection = target.uniqueCollection('c_held');
+      await store.createHybridCollection(collection, 3);
+      await store.upsertHybridPoints(collection, [
+        { id: 1, dense: [1, 0, 0], sparse: { indices: [7, 9], values: [1, 0.5] }, payload: { chunkId: 'a' } },
+        { id: 2, dense: [0, 1, 0], sparse: { indices: [8], values: [1] }, payload: { chunkId: 'b' } },
+      ]);
+      const held = async (indices: number[], filter?: StoreFilter) =>
+        [...(await store.findHeldSparseTerms(collection, indices, filter))].sort((a, b) => a - b);
+      assert.deepEqual(await held([7, 8, 9, 10]), [7, 8, 9], 'a term no point has is not held');
+      assert.deepEqual(await held([7, 8, 9, 10], { must: [{ key: 'chunkId', match: { value: 'b' } }] }), [8]);
+      assert.deepEqual(await held([7], { must: [{ key: 'chunkId', match: { value: 'z' } }] }), []);
+      assert.deepEqual(await held([]), []);
+    });
   });
 }
