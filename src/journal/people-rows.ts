@@ -1,10 +1,13 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
 import type {
   AccountKey,
+  CodeAttemptPurpose,
   DmChannel,
+  FailedRedeems,
   LinkCodeRow,
   PersonRow,
   RedeemAttempt,
+  RedeemLimits,
   SeenAccount,
 } from './journal-people.js';
 
@@ -58,6 +61,28 @@ export function canRedeem(
     code.expiresAt > now &&
     !(code.account.kind === redeemer.account.kind && code.account.value === redeemer.account.value)
   );
+}
+
+/** Whether an attempt at `code` (undefined: no such code) is a wrong code, which the limits count. */
+export function isWrongAttempt(
+  code: LinkCodeRow | undefined,
+  attempt: RedeemAttempt,
+  purpose: CodeAttemptPurpose,
+  now: number,
+): boolean {
+  if (code === undefined) return true;
+  if (purpose === 'redeem') return !canRedeem(code, attempt, now);
+  // Only the account that asked for a code may ask about it.
+  return !(
+    code.bot === attempt.bot &&
+    code.account.kind === attempt.account.kind &&
+    code.account.value === attempt.account.value
+  );
+}
+
+/** Whether the failures already counted refuse the next attempt. */
+export function isOverLimit(failures: FailedRedeems, limits: RedeemLimits): boolean {
+  return failures.byAccount >= limits.account || failures.byCaller >= limits.caller;
 }
 
 /**
