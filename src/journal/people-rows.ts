@@ -1,4 +1,5 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
+import { withNormalSpellings } from './account-spelling.js';
 import type {
   AccountKey,
   CodeAttemptPurpose,
@@ -92,7 +93,8 @@ export function isOverLimit(failures: FailedRedeems, limits: RedeemLimits): bool
 export function journaledUserIds(
   accounts: readonly AccountKey[],
 ): { userId: string; source: string | null }[] {
-  return accounts.flatMap((account) => {
+  // An account stored in an older spelling (`Discord:555`) also reaches the messages of its spelling today.
+  return withNormalSpellings(accounts).flatMap((account) => {
     if (account.kind !== 'user') return [];
     const pairs = [{ userId: account.value, source: null as string | null }];
     if (account.value.startsWith('discord:'))

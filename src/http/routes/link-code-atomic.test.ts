@@ -23,7 +23,10 @@ const backends: { name: string; skip: string | false; open: () => Promise<Journa
   {
     name: 'Postgres',
     skip: skipWithoutPostgres,
-    open: async () => openPostgresJournal(await (postgres ??= await startPostgres()).createDatabase('codes')),
+    open: async () => {
+      postgres = await startPostgres();
+      return openPostgresJournal(await postgres.createDatabase('codes'));
+    },
   },
 ];
 let postgres: TestPostgres | undefined;

@@ -17,6 +17,7 @@ import type {
   RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
+import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
@@ -63,10 +64,20 @@ export class PostgresPeople implements JournalPeople {
   }
 
   async personOf(bot: string, account: AccountKey): Promise<PersonRow | undefined> {
-    const row = await this.#db.row<{ person_id: string }>(
-      'SELECT person_id FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3',
-      [bot, account.kind, account.value],
-    );
+    const row =
+      (await this.#db.row<{ person_id: string }>(
+        'SELECT person_id FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3',
+        [bot, account.kind, account.value],
+      )) ??
+      // Stored in an older spelling (account-spelling.ts): found now, not only after a restart respells it.
+      findNormalMatch(
+        await this.#db.rows<AccountRow>(
+          `SELECT person_id, kind, value FROM person_accounts WHERE bot = $1 AND kind = $2
+           AND ${maybeUnnormalSql("value ~ '[^!-~]'")}`,
+          [bot, account.kind],
+        ),
+        account,
+      );
     return row === undefined ? undefined : this.get(bot, row.person_id);
   }
 

@@ -18,6 +18,7 @@ import type {
   RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
+import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
@@ -53,9 +54,20 @@ export class SqlitePeople {
   }
 
   personOf(bot: string, account: AccountKey): PersonRow | undefined {
-    const row = this.#db
-      .prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?')
-      .get(bot, account.kind, account.value) as { person_id: string } | undefined;
+    const row =
+      (this.#db
+        .prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?')
+        .get(bot, account.kind, account.value) as { person_id: string } | undefined) ??
+      // Stored in an older spelling (account-spelling.ts): found now, not only after a restart respells it.
+      findNormalMatch(
+        this.#db
+          .prepare(
+            `SELECT person_id, kind, value FROM person_accounts WHERE bot = ? AND kind = ?
+             AND ${maybeUnnormalSql("value GLOB '*[^!-~]*'")}`,
+          )
+          .all(bot, account.kind) as AccountRow[],
+        account,
+      );
     return row === undefined ? undefined : this.get(bot, row.person_id);
   }
 

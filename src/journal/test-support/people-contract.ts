@@ -187,5 +187,18 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     );
     assert.deepEqual(await b.people.dmChannels(bot, []), []);
   });
+
+  test('people: an account stored in an older spelling is found by its spelling today', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const accounts = [user('Discord:600'), user(' telegram : 7'), user('discord:ann\u00a0'), persona(' Ivy ')];
+    assert.equal(await a.people.create(bot, { id: 'p1', name: 'Ivy', accounts }, 10), undefined);
+    for (const today of [user('discord:600'), user('telegram:7'), user('discord:ann'), persona('Ivy')]) {
+      assert.equal((await b.people.personOf(bot, today))?.id, 'p1', today.value);
+    }
+    assert.equal(await b.people.personOf(bot, user('discord:60')), undefined);
+    assert.equal(await b.people.personOf(bot, user('telegram:600')), undefined);
+  });
+
   defineLinkCodeCases(connections, newBot);
 }
