@@ -3,6 +3,7 @@
  * person (and the companion's replies in their DMs), in every source, and, asked with `include_unsourced`,
  * SillyTavern's points whose speakers name one of the person's personas.
  */
+import { withNormalSpellings } from '../journal/account-spelling.js';
 import type { ForgetTarget } from '../journal/forget-journal.js';
 import type { Journal } from '../journal/journal.js';
 import type { PersonRow } from '../journal/journal-people.js';
@@ -35,7 +36,8 @@ export async function findPersonTargets(
     const owner = await journal.people.personOf(bot, { kind: 'user', value });
     return owner !== undefined && owner.id !== person.id;
   };
-  for (const account of person.accounts) {
+  // An account stored in an older spelling (`Discord:555`) is forgotten under its spelling today too.
+  for (const account of withNormalSpellings(person.accounts)) {
     if (account.kind === 'persona') {
       add(await journal.forgetting.findMatching(bot, { field: 'persona', value: account.value }));
       continue;

@@ -69,6 +69,21 @@ export interface FailedRedeems {
   readonly byCaller: number;
 }
 
+/** What a code attempt is for: saying the code (redeem), or its issuer asking what became of it (status). */
+export type CodeAttemptPurpose = 'redeem' | 'status';
+
+/** The wrong-code limits: failures since `since`, at most `account` per account and caller, `caller` accounts per caller. */
+export interface RedeemLimits {
+  readonly since: number;
+  readonly account: number;
+  readonly caller: number;
+}
+
+/** What an attempt at a code found: refused by the limits before the code was read, or the code as it was. */
+export type CodeAttempt =
+  | { readonly limited: FailedRedeems }
+  | { readonly limited?: undefined; readonly code: LinkCodeRow | undefined; readonly wrong: boolean };
+
 /** How a create or update requests its renames. */
 export interface PeopleWriteOptions {
   /**
@@ -115,30 +130,32 @@ export interface JournalPeople {
   /** One row per account, source and name seen in `bot`'s messages from people (not the agent). */
   seenAccounts(bot: string): Promise<SeenAccount[]>;
 
-  /** Stores a new code's hash, and drops codes that expired a day ago or more. */
-  saveLinkCode(row: LinkCodeRow, now: number): Promise<void>;
-  /** The code as stored (undefined: no such code), changing nothing: what its issuer may ask about it. */
-  getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined>;
   /**
-   * Reads the code and, when it can be redeemed by `redeemer` (same bot, unused, expires_at > now, another
-   * account than the one that asked for it), marks it used at `now`, once even with two replicas at the same
-   * moment. Resolves with the row as it was before (undefined: no such code), from which the caller tells why not.
+   * Stores a new code's hash, retiring (expiring at `now`) every earlier unused code of the same account and bot,
+   * so an account has one live code at a time even when two replicas issue at once; drops codes that expired a
+   * day ago or more.
    */
-  useLinkCode(
-    codeHash: string,
-    redeemer: { bot: string; account: AccountKey },
-    now: number,
-  ): Promise<LinkCodeRow | undefined>;
+  saveLinkCode(row: LinkCodeRow, now: number): Promise<void>;
   /**
-   * Gives back a code `useLinkCode` marked used at `usedAt` (the link it was for failed, e.g. an account linked
-   * elsewhere), so the person can try again; a code used at another moment is left as it is.
+   * One attempt at a code, checked against the wrong-code limits, tried and counted in one atomic step (attempts
+   * through one caller take turns, across replicas too), so parallel guesses cannot all pass the check before any
+   * is counted. Over a limit already (the failures since `limits.since` against `attempt`): `limited`, and the
+   * code is neither read nor used. Otherwise the code is read; a `redeem` marks it used at `now` when the attempt
+   * may redeem it (same bot, unused, unexpired, another account than the one that asked for it), a `status`
+   * changes nothing; a wrong attempt (no such code; for a redeem one it may not redeem; for a status another
+   * account's or bot's code) is noted as a failure, which drops every failure older than `limits.since`.
+   * Resolves with the code as it was before.
+   */
+  attemptLinkCode(
+    codeHash: string,
+    attempt: RedeemAttempt,
+    purpose: CodeAttemptPurpose,
+    now: number,
+    limits: RedeemLimits,
+  ): Promise<CodeAttempt>;
+  /**
+   * Gives back a code `attemptLinkCode` marked used at `usedAt` (the link it was for failed, e.g. an account
+   * linked elsewhere), so the person can try again; a code used at another moment is left as it is.
    */
   releaseLinkCode(codeHash: string, usedAt: number): Promise<void>;
-  /**
-   * Notes a failed redeem and answers the failures since `since` (this one included); drops every failure
-   * older than `since` (of any bot), so the table holds one window's failures at most.
-   */
-  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): Promise<FailedRedeems>;
-  /** The failed redeems since `since` counted against `attempt`. */
-  failedRedeems(attempt: RedeemAttempt, since: number): Promise<FailedRedeems>;
 }

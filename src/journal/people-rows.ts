@@ -1,11 +1,15 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
 import { userAccountOf } from '../chunking/message-account.js';
+import { withNormalSpellings } from './account-spelling.js';
 import type {
   AccountKey,
+  CodeAttemptPurpose,
   DmChannel,
+  FailedRedeems,
   LinkCodeRow,
   PersonRow,
   RedeemAttempt,
+  RedeemLimits,
   SeenAccount,
 } from './journal-people.js';
 
@@ -61,6 +65,28 @@ export function canRedeem(
   );
 }
 
+/** Whether an attempt at `code` (undefined: no such code) is a wrong code, which the limits count. */
+export function isWrongAttempt(
+  code: LinkCodeRow | undefined,
+  attempt: RedeemAttempt,
+  purpose: CodeAttemptPurpose,
+  now: number,
+): boolean {
+  if (code === undefined) return true;
+  if (purpose === 'redeem') return !canRedeem(code, attempt, now);
+  // Only the account that asked for a code may ask about it.
+  return !(
+    code.bot === attempt.bot &&
+    code.account.kind === attempt.account.kind &&
+    code.account.value === attempt.account.value
+  );
+}
+
+/** Whether the failures already counted refuse the next attempt. */
+export function isOverLimit(failures: FailedRedeems, limits: RedeemLimits): boolean {
+  return failures.byAccount >= limits.account || failures.byCaller >= limits.caller;
+}
+
 /**
  * The (user_id, source) pairs under which a user account's messages are journaled: its id in any source, and a
  * Discord account's bare id where Discord's recorder saved it (source `discord`); null source = any.
@@ -68,7 +94,8 @@ export function canRedeem(
 export function journaledUserIds(
   accounts: readonly AccountKey[],
 ): { userId: string; source: string | null }[] {
-  return accounts.flatMap((account) => {
+  // An account stored in an older spelling (`Discord:555`) also reaches the messages of its spelling today.
+  return withNormalSpellings(accounts).flatMap((account) => {
     if (account.kind !== 'user') return [];
     const pairs = [{ userId: account.value, source: null as string | null }];
     if (account.value.startsWith('discord:'))

@@ -3,8 +3,12 @@
  * discord:1234` are the same account (`user`, `discord:1234`), so a person linked from Discord is the same
  * person the Hermes plugin names.
  */
+import { normaliseAccount } from '../journal/account-spelling.js';
 import type { AccountKey } from '../journal/journal-people.js';
 import { normaliseUserId, type WireAccount } from '../wire/people.js';
+
+/** How an account is spelled today (journal/account-spelling.ts), for the callers of this module. */
+export { normaliseAccount };
 
 const DISCORD_PREFIX = 'discord:';
 
@@ -32,18 +36,6 @@ export function describeAccount(key: AccountKey): string {
 /** Whether two keys are the same account. */
 export function sameAccount(a: AccountKey, b: AccountKey): boolean {
   return a.kind === b.kind && a.value === b.value;
-}
-
-/**
- * An account as it is spelled today (wire/people.ts `normaliseUserId`), for a key stored before that spelling
- * was enforced (`telegram:42 `, `Discord:555`); a value that cannot be normalised (`discord:anna#1234`) is
- * kept, trimmed, so it can still be found and unlinked.
- */
-export function normaliseAccount(key: AccountKey): AccountKey {
-  const value = key.value.trim();
-  if (key.kind === 'persona') return { kind: 'persona', value };
-  const normal = normaliseUserId(value);
-  return { kind: 'user', value: 'id' in normal ? normal.id : value };
 }
 
 /** Whether two keys name one account once both are normalised (a stored spelling against a typed one). */

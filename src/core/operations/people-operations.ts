@@ -8,7 +8,7 @@ import { authorize, type Principal, principalSource } from '../../auth/api-key-a
 import type { MemoryPoolConfig } from '../../config/config-types.js';
 import { ValidationError } from '../../errors/memory-pool-error.js';
 import type { Journal } from '../../journal/journal.js';
-import type { AccountKey } from '../../journal/journal-people.js';
+import type { AccountKey, CodeAttemptPurpose } from '../../journal/journal-people.js';
 import {
   describeAccount,
   sameAccount,
@@ -40,7 +40,7 @@ import { personNameSchema } from '../../wire/people.js';
 import type { BotCollections } from '../bot-collections.js';
 import { hideLinkedPerson, toCallerPerson } from './caller-person.js';
 import { describeLinkCodeStatus } from './link-code-status.js';
-import { noteWrongCode, refuseWhenLimited, toRedeemAttempt } from './redeem-limits.js';
+import { toLimitedError, toRedeemAttempt, toRedeemLimits } from './redeem-limits.js';
 import { readVouchers, requireVouch } from './vouch-account.js';
 import { toWirePerson } from './wire-person.js';
 
@@ -133,21 +133,24 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
   };
 
   /**
-   * What a redeem and a status check share before they read the code: the account vouched for, the code's
-   * shape checked, and the wrong-code limits applied (both count a wrong code against them).
+   * What a redeem and a status check share: the account vouched for, the code's shape checked, then one atomic
+   * attempt in the journal (the wrong-code limits checked, the code read, and a wrong one counted: a 429 when the
+   * limits already refuse the account or key, before the code is even read).
    */
-  const startCodeAttempt = async (
+  const attemptCode = async (
     principal: Principal,
     botName: string,
     request: { readonly code: string; readonly account: WireAccount },
+    purpose: CodeAttemptPurpose,
   ) => {
     const account = toAccountKey(request.account);
     const bot = vouch(principal, botName, [account]);
     const codeHash = hashLinkCode(requireLinkCode(request.code));
     const at = now();
     const attempt = toRedeemAttempt(principal, bot, account);
-    await refuseWhenLimited(journal, attempt, at);
-    return { account, bot, codeHash, at, attempt };
+    const tried = await journal.people.attemptLinkCode(codeHash, attempt, purpose, at, toRedeemLimits(at));
+    if (tried.limited !== undefined) throw toLimitedError(tried.limited);
+    return { account, bot, at, code: tried.code, wrong: tried.wrong };
   };
 
   return {
@@ -227,8 +230,8 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async redeemLinkCode(principal, botName, request) {
-      const { account, bot, codeHash, at, attempt } = await startCodeAttempt(principal, botName, request);
-      const code = await journal.people.useLinkCode(codeHash, { bot, account }, at);
+      const { account, bot, at, code } = await attemptCode(principal, botName, request, 'redeem');
+      // Which refusal: the journal has counted it as a wrong code already.
       const refusal =
         code === undefined
           ? 'is not a code this service gave (check it, or ask for a new one)'
@@ -239,10 +242,9 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
               : code.usedAt !== null
                 ? 'was already used (a code links once); ask for a new one'
                 : code.expiresAt <= at
-                  ? 'has expired (a code lasts 10 minutes); ask for a new one'
+                  ? 'has expired (a code lasts 10 minutes, or until the account asks for a newer one); ask for a new one'
                   : undefined;
       if (refusal !== undefined || code === undefined) {
-        await noteWrongCode(journal, attempt, at);
         throw new ValidationError('code', `code: the code ${refusal}`);
       }
       const named = (await journal.people.seenAccounts(bot)).find((s) =>
@@ -263,11 +265,9 @@ export function createPeopleOperations(deps: PeopleOperationsDeps): PeopleOperat
     },
 
     async linkCodeStatus(principal, botName, request) {
-      const { account, bot, codeHash, at, attempt } = await startCodeAttempt(principal, botName, request);
-      const code = await journal.people.getLinkCode(codeHash);
+      const { bot, at, code, wrong } = await attemptCode(principal, botName, request, 'status');
       // Only the account that asked for a code learns about it; anything else answers as a wrong code does.
-      if (code === undefined || code.bot !== bot || !sameAccount(code.account, account)) {
-        await noteWrongCode(journal, attempt, at);
+      if (wrong || code === undefined) {
         throw new ValidationError(
           'code',
           `code: not a code this service gave to this account for "${bot}" (check it, or ask for a new one)`,

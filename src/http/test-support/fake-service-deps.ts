@@ -35,6 +35,8 @@ export interface FakeServiceDepsOptions {
   readonly config?: Partial<MemoryPoolConfig>;
   /** Default: a silent logger; pass one to read what the service logs. */
   readonly logger?: Logger;
+  /** Default: a SQLite journal in the temporary folder; pass another backend's (closed by `close()`). */
+  readonly journal?: Journal;
 }
 
 export interface FakeServiceDeps {
@@ -66,7 +68,7 @@ export async function createFakeServiceDeps(options: FakeServiceDepsOptions = {}
     bots: Object.fromEntries(bots.map((bot) => [bot.name, bot])),
     ...options.config,
   };
-  const journal = openSqliteJournal(dir);
+  const journal = options.journal ?? openSqliteJournal(dir);
   // Shared collections in their own layouts and per-chat payloads, as serve's store (start-memory-service.ts).
   const store = withStCollectionLayouts(createMemoryPointStore(), {
     payloadFor: perChatPayloads(config.bots, journal),

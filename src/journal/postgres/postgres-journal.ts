@@ -19,6 +19,7 @@ import { recordPostgresMessages } from './postgres-messages.js';
 import { PostgresPeople } from './postgres-people.js';
 import { PostgresRenames } from './postgres-renames.js';
 import { PostgresPartsIndexes, PostgresRoutes } from './postgres-routes.js';
+import { ensurePersonaIndex } from './postgres-persona-index.js';
 import { applyPostgresSchema } from './postgres-schema.js';
 import { PgSession } from './postgres-session.js';
 import { PostgresSnapshots } from './postgres-snapshots.js';
@@ -77,6 +78,7 @@ export async function openPostgresJournal(
   pool.on('error', () => undefined);
   try {
     await applyPostgresSchema(new PgSession(pool, url));
+    await ensurePersonaIndex(pool);
     await serving.startHeartbeat(pool);
   } catch (error) {
     await pool.end();

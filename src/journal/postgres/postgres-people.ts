@@ -4,6 +4,8 @@
  */
 import type {
   AccountKey,
+  CodeAttempt,
+  CodeAttemptPurpose,
   DmChannel,
   FailedRedeems,
   JournalPeople,
@@ -12,14 +14,18 @@ import type {
   PeopleWriteOptions,
   PersonRow,
   RedeemAttempt,
+  RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
+import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
   failureKeys,
   groupSeenAccounts,
+  isOverLimit,
+  isWrongAttempt,
   journaledUserIds,
   type LinkCodeTableRow,
   type PersonTableRow,
@@ -58,10 +64,20 @@ export class PostgresPeople implements JournalPeople {
   }
 
   async personOf(bot: string, account: AccountKey): Promise<PersonRow | undefined> {
-    const row = await this.#db.row<{ person_id: string }>(
-      'SELECT person_id FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3',
-      [bot, account.kind, account.value],
-    );
+    const row =
+      (await this.#db.row<{ person_id: string }>(
+        'SELECT person_id FROM person_accounts WHERE bot = $1 AND kind = $2 AND value = $3',
+        [bot, account.kind, account.value],
+      )) ??
+      // Stored in an older spelling (account-spelling.ts): found now, not only after a restart respells it.
+      findNormalMatch(
+        await this.#db.rows<AccountRow>(
+          `SELECT person_id, kind, value FROM person_accounts WHERE bot = $1 AND kind = $2
+           AND ${maybeUnnormalSql("value ~ '[^!-~]'")}`,
+          [bot, account.kind],
+        ),
+        account,
+      );
     return row === undefined ? undefined : this.get(bot, row.person_id);
   }
 
@@ -163,7 +179,17 @@ export class PostgresPeople implements JournalPeople {
 
   async saveLinkCode(row: LinkCodeRow, now: number): Promise<void> {
     await this.#db.transaction(async (tx) => {
+      // Codes for one account are issued one after another (two replicas at once too), so the retire below sees
+      // the other's code: one live code per account.
+      await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 3))', [
+        JSON.stringify([row.bot, row.account.kind, row.account.value]),
+      ]);
       await tx.run('DELETE FROM link_codes WHERE expires_at < $1', [now - 86_400_000]);
+      await tx.run(
+        `UPDATE link_codes SET expires_at = $1 WHERE bot = $2 AND kind = $3 AND value = $4 AND used_at IS NULL
+         AND expires_at > $1`,
+        [now, row.bot, row.account.kind, row.account.value],
+      );
       await tx.run(
         'INSERT INTO link_codes (code_hash, bot, kind, value, expires_at, used_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt],
@@ -180,62 +206,44 @@ export class PostgresPeople implements JournalPeople {
     });
   }
 
-  async getLinkCode(codeHash: string): Promise<LinkCodeRow | undefined> {
-    const row = await this.#db.row<LinkCodeTableRow>(
-      'SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1',
-      [codeHash],
-    );
-    return row === undefined ? undefined : toLinkCode(codeHash, row);
-  }
-
-  useLinkCode(
+  attemptLinkCode(
     codeHash: string,
-    redeemer: { bot: string; account: AccountKey },
+    attempt: RedeemAttempt,
+    purpose: CodeAttemptPurpose,
     now: number,
-  ): Promise<LinkCodeRow | undefined> {
-    return this.#db.transaction(async (tx) => {
-      // FOR UPDATE: of two replicas redeeming one code at once, the second reads it used.
-      const row = await tx.row<{
-        bot: string;
-        kind: AccountKey['kind'];
-        value: string;
-        expires_at: number;
-        used_at: number | null;
-      }>('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1 FOR UPDATE', [
-        codeHash,
+    limits: RedeemLimits,
+  ): Promise<CodeAttempt> {
+    return this.#db.transaction(async (tx): Promise<CodeAttempt> => {
+      // Attempts through one caller take turns on every replica: the count read below includes every failure
+      // noted before, so parallel guesses cannot all pass it (the per-caller count spans the caller's accounts).
+      await tx.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 2))', [
+        JSON.stringify([attempt.bot, attempt.caller]),
       ]);
-      if (row === undefined) return undefined;
-      const code: LinkCodeRow = {
-        codeHash,
-        bot: row.bot,
-        account: { kind: row.kind, value: row.value },
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      };
-      if (canRedeem(code, redeemer, now)) {
+      const failures = await countFailures(tx, attempt, limits.since);
+      if (isOverLimit(failures, limits)) return { limited: failures };
+      // FOR UPDATE: of two replicas redeeming one code at once through two callers, the second reads it used.
+      const row = await tx.row<LinkCodeTableRow>(
+        'SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = $1 FOR UPDATE',
+        [codeHash],
+      );
+      const code = row === undefined ? undefined : toLinkCode(codeHash, row);
+      if (purpose === 'redeem' && code !== undefined && canRedeem(code, attempt, now)) {
         await tx.run('UPDATE link_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, now]);
       }
-      return code;
+      const wrong = isWrongAttempt(code, attempt, purpose, now);
+      if (wrong) {
+        // Every bot's stale failures: rows only come in here, so the table holds one window at most.
+        await tx.run('DELETE FROM link_failures WHERE at < $1', [limits.since]);
+        const { byAccount } = failureKeys(attempt);
+        await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
+          attempt.bot,
+          byAccount.kind,
+          byAccount.value,
+          now,
+        ]);
+      }
+      return { code, wrong };
     });
-  }
-
-  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): Promise<FailedRedeems> {
-    return this.#db.transaction(async (tx) => {
-      // Every bot's stale failures: rows only come in here, so the table holds one window at most.
-      await tx.run('DELETE FROM link_failures WHERE at < $1', [since]);
-      const { byAccount } = failureKeys(attempt);
-      await tx.run('INSERT INTO link_failures (bot, kind, value, at) VALUES ($1, $2, $3, $4)', [
-        attempt.bot,
-        byAccount.kind,
-        byAccount.value,
-        now,
-      ]);
-      return countFailures(tx, attempt, since);
-    });
-  }
-
-  failedRedeems(attempt: RedeemAttempt, since: number): Promise<FailedRedeems> {
-    return countFailures(this.#db, attempt, since);
   }
 
   async #read(db: PgSession, bot: string, id: string | undefined): Promise<PersonRow[]> {

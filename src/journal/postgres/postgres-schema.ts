@@ -4,6 +4,7 @@
  * migrated at open under an advisory lock, so replicas starting together do it once.
  */
 import { ConfigError } from '../../errors/memory-pool-error.js';
+import { PERSONA_INDEX } from './postgres-persona-index.js';
 import type { PgSession } from './postgres-session.js';
 
 /** The version this build writes (journal_schema.version). 1: the journal, leases and chunk claims; 2: the Discord
@@ -113,8 +114,7 @@ const STATEMENTS = [
      chunk_id TEXT PRIMARY KEY, bot TEXT NOT NULL, queued_at BIGINT NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS rename_chunks_by_bot ON rename_chunks (bot)',
-  `CREATE INDEX IF NOT EXISTS messages_by_persona ON messages (bot, speaker_name)
-     WHERE user_id IS NULL AND speaker_kind = 'user'`,
+  // messages_by_persona: at once on a new journal, concurrently after the migration otherwise (below).
 ];
 
 /**
@@ -122,7 +122,8 @@ const STATEMENTS = [
  * this version is only read: even an IF NOT EXISTS index takes a lock that would stall every other
  * replica's writes while one starts. DDL runs under a transaction-scoped advisory lock (a replica killed
  * mid-migration releases it with its connection) and a lock_timeout, so a migration behind a long write
- * fails (retried at the next start) rather than queueing every save behind it.
+ * fails (retried at the next start) rather than queueing every save behind it. The one index that reads the
+ * whole messages table is built apart, concurrently (postgres-persona-index.ts, which the journal's open runs).
  */
 export async function applyPostgresSchema(session: PgSession): Promise<void> {
   if ((await schemaVersion(session)) === SCHEMA_VERSION) return;
@@ -133,6 +134,8 @@ export async function applyPostgresSchema(session: PgSession): Promise<void> {
     const current = await schemaVersion(tx);
     if (current === SCHEMA_VERSION) return; // another replica migrated while this one waited for the lock
     for (const sql of STATEMENTS) await tx.run(sql);
+    // The table is empty: no write waits for this index. A journal with messages builds it concurrently.
+    if (current === undefined) await tx.run(`CREATE INDEX IF NOT EXISTS ${PERSONA_INDEX}`);
     if (current === undefined)
       await tx.run('INSERT INTO journal_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
     else await tx.run('UPDATE journal_schema SET version = $1', [SCHEMA_VERSION]);

@@ -140,9 +140,8 @@ export class SqliteJournal implements Journal {
       update: flushed(people.update),
       remove: flushed(people.remove),
       saveLinkCode: flushed(people.saveLinkCode),
-      useLinkCode: flushed(people.useLinkCode),
+      attemptLinkCode: flushed(people.attemptLinkCode),
       releaseLinkCode: flushed(people.releaseLinkCode),
-      noteFailedRedeem: flushed(people.noteFailedRedeem),
     };
   }
 

@@ -6,6 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import type {
   AccountKey,
+  CodeAttempt,
+  CodeAttemptPurpose,
   DmChannel,
   FailedRedeems,
   LinkCodeRow,
@@ -13,14 +15,18 @@ import type {
   PeopleWriteOptions,
   PersonRow,
   RedeemAttempt,
+  RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
+import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
   canRedeem,
   failureKeys,
   groupSeenAccounts,
+  isOverLimit,
+  isWrongAttempt,
   journaledUserIds,
   type LinkCodeTableRow,
   type PersonTableRow,
@@ -56,9 +62,20 @@ export class SqlitePeople {
   }
 
   personOf(bot: string, account: AccountKey): PersonRow | undefined {
-    const row = this.#db
-      .prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?')
-      .get(bot, account.kind, account.value) as { person_id: string } | undefined;
+    const row =
+      (this.#db
+        .prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?')
+        .get(bot, account.kind, account.value) as { person_id: string } | undefined) ??
+      // Stored in an older spelling (account-spelling.ts): found now, not only after a restart respells it.
+      findNormalMatch(
+        this.#db
+          .prepare(
+            `SELECT person_id, kind, value FROM person_accounts WHERE bot = ? AND kind = ?
+             AND ${maybeUnnormalSql("value GLOB '*[^!-~]*'")}`,
+          )
+          .all(bot, account.kind) as AccountRow[],
+        account,
+      );
     return row === undefined ? undefined : this.get(bot, row.person_id);
   }
 
@@ -136,12 +153,21 @@ export class SqlitePeople {
   }
 
   saveLinkCode(row: LinkCodeRow, now: number): void {
-    this.#db.prepare('DELETE FROM link_codes WHERE expires_at < ?').run(now - 86_400_000);
-    this.#db
-      .prepare(
-        'INSERT INTO link_codes (code_hash, bot, kind, value, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt);
+    this.#db.transaction(() => {
+      this.#db.prepare('DELETE FROM link_codes WHERE expires_at < ?').run(now - 86_400_000);
+      // One live code per account: a user who asked twice leaves no second code that still works.
+      this.#db
+        .prepare(
+          `UPDATE link_codes SET expires_at = ? WHERE bot = ? AND kind = ? AND value = ? AND used_at IS NULL
+           AND expires_at > ?`,
+        )
+        .run(now, row.bot, row.account.kind, row.account.value, now);
+      this.#db
+        .prepare(
+          'INSERT INTO link_codes (code_hash, bot, kind, value, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(row.codeHash, row.bot, row.account.kind, row.account.value, row.expiresAt, row.usedAt);
+    }).immediate();
   }
 
   releaseLinkCode(codeHash: string, usedAt: number): void {
@@ -150,52 +176,40 @@ export class SqlitePeople {
       .run(codeHash, usedAt);
   }
 
-  getLinkCode(codeHash: string): LinkCodeRow | undefined {
-    const row = this.#db
-      .prepare('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = ?')
-      .get(codeHash) as LinkCodeTableRow | undefined;
-    return row === undefined ? undefined : toLinkCode(codeHash, row);
-  }
-
-  useLinkCode(
+  attemptLinkCode(
     codeHash: string,
-    redeemer: { bot: string; account: AccountKey },
+    attempt: RedeemAttempt,
+    purpose: CodeAttemptPurpose,
     now: number,
-  ): LinkCodeRow | undefined {
-    return this.#db.transaction(() => {
+    limits: RedeemLimits,
+  ): CodeAttempt {
+    // IMMEDIATE: the write lock from the first read, so another process's attempt cannot count in between.
+    return this.#db.transaction((): CodeAttempt => {
+      const failures = this.#failedRedeems(attempt, limits.since);
+      if (isOverLimit(failures, limits)) return { limited: failures };
       const row = this.#db
         .prepare('SELECT bot, kind, value, expires_at, used_at FROM link_codes WHERE code_hash = ?')
-        .get(codeHash) as
-        | { bot: string; kind: AccountKey['kind']; value: string; expires_at: number; used_at: number | null }
-        | undefined;
-      if (row === undefined) return undefined;
-      const code: LinkCodeRow = {
-        codeHash,
-        bot: row.bot,
-        account: { kind: row.kind, value: row.value },
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      };
-      if (canRedeem(code, redeemer, now)) {
+        .get(codeHash) as LinkCodeTableRow | undefined;
+      const code = row === undefined ? undefined : toLinkCode(codeHash, row);
+      if (purpose === 'redeem' && code !== undefined && canRedeem(code, attempt, now)) {
         this.#db.prepare('UPDATE link_codes SET used_at = ? WHERE code_hash = ?').run(now, codeHash);
       }
-      return code;
-    })();
+      const wrong = isWrongAttempt(code, attempt, purpose, now);
+      if (wrong) this.#noteFailedRedeem(attempt, now, limits.since);
+      return { code, wrong };
+    }).immediate();
   }
 
-  noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): FailedRedeems {
-    return this.#db.transaction(() => {
-      // Every bot's stale failures: rows only come in here, so the table holds one window at most.
-      this.#db.prepare('DELETE FROM link_failures WHERE at < ?').run(since);
-      const { byAccount } = failureKeys(attempt);
-      this.#db
-        .prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)')
-        .run(attempt.bot, byAccount.kind, byAccount.value, now);
-      return this.failedRedeems(attempt, since);
-    })();
+  #noteFailedRedeem(attempt: RedeemAttempt, now: number, since: number): void {
+    // Every bot's stale failures: rows only come in here, so the table holds one window at most.
+    this.#db.prepare('DELETE FROM link_failures WHERE at < ?').run(since);
+    const { byAccount } = failureKeys(attempt);
+    this.#db
+      .prepare('INSERT INTO link_failures (bot, kind, value, at) VALUES (?, ?, ?, ?)')
+      .run(attempt.bot, byAccount.kind, byAccount.value, now);
   }
 
-  failedRedeems(attempt: RedeemAttempt, since: number): FailedRedeems {
+  #failedRedeems(attempt: RedeemAttempt, since: number): FailedRedeems {
     const { byAccount, callerPrefix } = failureKeys(attempt);
     const account = this.#db
       .prepare('SELECT COUNT(*) AS n FROM link_failures WHERE bot = ? AND kind = ? AND value = ? AND at >= ?')

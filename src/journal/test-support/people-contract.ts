@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import type { MemoryMessage } from '../../chunking/memory-message.js';
 import type { Journal } from '../journal.js';
 import type { AccountKey } from '../journal-people.js';
+import { defineLinkCodeCases } from './link-code-contract.js';
 
 const user = (value: string): AccountKey => ({ kind: 'user', value });
 const persona = (value: string): AccountKey => ({ kind: 'persona', value });
@@ -187,53 +188,17 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.deepEqual(await b.people.dmChannels(bot, []), []);
   });
 
-  test('people: a link code is used once, on any connection; failed redeems are counted per account in a window', async () => {
+  test('people: an account stored in an older spelling is found by its spelling today', async () => {
     const { a, b } = connections();
     const bot = newBot();
-    const code = { codeHash: `h-${bot}`, bot, account: user('discord:1'), expiresAt: 1000, usedAt: null };
-    await a.people.saveLinkCode(code, 0);
-    const redeemer = { bot, account: user('telegram:1') };
-    // Said by the issuing account, for another bot, or too late: read, and left unused.
-    assert.deepEqual(
-      await b.people.useLinkCode(code.codeHash, { bot, account: user('discord:1') }, 100),
-      code,
-    );
-    assert.deepEqual(await b.people.useLinkCode(code.codeHash, { ...redeemer, bot: newBot() }, 100), code);
-    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 1000), code);
-    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 500), code);
-    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 600), { ...code, usedAt: 500 });
-    assert.equal(await a.people.useLinkCode('unknown', redeemer, 600), undefined);
-    assert.deepEqual(await b.people.getLinkCode(code.codeHash), { ...code, usedAt: 500 });
-    assert.equal(await b.people.getLinkCode('unknown'), undefined);
-    // A release names the moment of its own use: another moment leaves the code used; its own gives it back.
-    await b.people.releaseLinkCode(code.codeHash, 600);
-    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), { ...code, usedAt: 500 });
-    await b.people.releaseLinkCode(code.codeHash, 500);
-    assert.deepEqual(await a.people.useLinkCode(code.codeHash, redeemer, 700), code);
-    assert.deepEqual(await b.people.useLinkCode(code.codeHash, redeemer, 800), { ...code, usedAt: 700 });
-    const who = { bot, account: user('telegram:9'), caller: 'hermes' };
-    const counts = (byAccount: number, byCaller: number) => ({ byAccount, byCaller });
-    // The key's count is of distinct accounts: one account's repeated failures count once for the key.
-    assert.deepEqual(await a.people.noteFailedRedeem(who, 100, 0), counts(1, 1));
-    assert.deepEqual(await b.people.noteFailedRedeem(who, 200, 0), counts(2, 1));
-    // Another account through the same key counts for the key; the same account through another key, apart.
-    const rotated = { ...who, account: user('telegram:10') };
-    assert.deepEqual(await b.people.noteFailedRedeem(rotated, 210, 0), counts(1, 2));
-    assert.deepEqual(await a.people.failedRedeems({ ...who, caller: 'discord' }, 0), counts(0, 0));
-    // A caller whose name starts another's (`hermes` and `hermes-2`) counts apart.
-    assert.deepEqual(await a.people.failedRedeems({ ...who, caller: 'herme' }, 0), counts(0, 0));
-    assert.deepEqual(await a.people.failedRedeems(who, 150), counts(1, 2));
-    assert.deepEqual(
-      await a.people.noteFailedRedeem(who, 300, 150),
-      counts(2, 2),
-      'older failures drop out of the window',
-    );
-    assert.deepEqual(await b.people.failedRedeems({ ...who, bot: newBot() }, 0), counts(0, 0));
-    // A failure prunes every failure older than the window, of any bot and account: the table stays small.
-    const elsewhere = { ...who, bot: newBot(), caller: 'mcp' };
-    await a.people.noteFailedRedeem(elsewhere, 400, 0);
-    await b.people.noteFailedRedeem({ ...elsewhere, account: user('telegram:11') }, 5_000, 1_000);
-    assert.deepEqual(await a.people.failedRedeems(who, 0), counts(0, 0), 'pruned by another bot');
-    assert.deepEqual(await a.people.failedRedeems(elsewhere, 0), counts(0, 1));
+    const accounts = [user('Discord:600'), user(' telegram : 7'), user('discord:ann\u00a0'), persona(' Ivy ')];
+    assert.equal(await a.people.create(bot, { id: 'p1', name: 'Ivy', accounts }, 10), undefined);
+    for (const today of [user('discord:600'), user('telegram:7'), user('discord:ann'), persona('Ivy')]) {
+      assert.equal((await b.people.personOf(bot, today))?.id, 'p1', today.value);
+    }
+    assert.equal(await b.people.personOf(bot, user('discord:60')), undefined);
+    assert.equal(await b.people.personOf(bot, user('telegram:600')), undefined);
   });
+
+  defineLinkCodeCases(connections, newBot);
 }
