@@ -9,7 +9,7 @@
  *      [--compare DIR]: this tree and DIR (e.g. `git archive main | tar -x -C DIR`, node_modules linked) in
  *      interleaved rounds, each import in its own process. Each round prints messages/s, model texts per
  *      message (counted where texts enter the model's worker threads), the workers' busy fraction and CPU
- *      ms per message, and its model rate over the model alone measured right before it in the same process
+ *      ms per message, and its model rate over the model alone measured right before it (in the parent process)
  *      (the load swings both alike; one figure taken once swung twofold). Run it from a copy of the tree too
  *      (`git archive HEAD`), not the worktree being edited: the children read the tree's files as they start.
  *
