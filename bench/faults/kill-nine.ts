@@ -54,8 +54,8 @@ export async function runKillNine(options: KillNineOptions): Promise<AuditResult
     void ingest.finally(() => {
       done = true;
     });
-    // Bounded: one check every 5 ms for at most 10 minutes.
-    for (let tick = 0; tick < 120_000 && !done && killed < killAt.length; tick++) {
+    // Bounded: one check every 5 ms for at most an hour (a 100,000-message ingest with a fake embedder takes ~30 min).
+    for (let tick = 0; tick < 720_000 && !done && killed < killAt.length; tick++) {
       if (progress.produced >= killAt[killed]!) {
         // A random extra delay, so the kill lands anywhere in a save, a plan, an embed or an upsert.
         await new Promise((resolve) => setTimeout(resolve, random() * 300));
