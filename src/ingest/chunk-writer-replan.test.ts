@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { testBot } from '../config/test-support/test-bot.js';
 import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
@@ -75,6 +76,55 @@ test('a remainder that goes idle while the pass writes is written by that pass, 
     assert.deepEqual(await journal.queueDepth(), { pendingMessages: 0, plannedChunks: 0, storedChunks: 2 });
     assert.equal(store.heldPoints('mem_mythos').length, 2);
     assert.equal(callsAtFirstStore, 2, 'the remainder reached the model before the first chunk was stored');
+  } finally {
+    await writer.stop();
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('messages a /save brings while the pass writes are planned by that pass, the next batch embedding meanwhile', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chunk-writer-replan-'));
+  const journal = openSqliteJournal(dir);
+  let calls = 0;
+  let callsAtFirstStore: number | undefined;
+  let writer: ChunkWriter | undefined;
+  /** The first model call is where a /save lands: new messages, and the wake /save gives the writer. */
+  class SaveDuringEmbed extends HashingEmbedder {
+    override async embed(texts: readonly string[]): Promise<Float32Array[]> {
+      calls += 1;
+      if (calls === 1) {
+        await journal.recordMessages([message('second', 'm2', `second ${'y'.repeat(70)}`)], START);
+        writer!.wake();
+        await sleep(50); // the wake's timer fires while this pass is still writing
+      }
+      return super.embed(texts);
+    }
+  }
+  const store = createMemoryPointStore({
+    beforeCall: async ({ method }) => {
+      if (method !== 'upsertPoints') return;
+      callsAtFirstStore ??= calls;
+    },
+  });
+  writer = new ChunkWriter({
+    bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: IDLE_MS } }) },
+    journal,
+    store,
+    embedder: new SaveDuringEmbed({ dimensions: 16 }),
+    guard: createCollectionGuard(store, journal),
+    metrics: createServiceMetrics(() => journal.queueDepth(), { processMetrics: false }),
+    logger: createLogger({ level: 'silent' }),
+    now: () => START,
+  });
+  try {
+    await journal.recordMessages([message('first', 'm1', `first ${'x'.repeat(70)}`)], START);
+    writer.start();
+    for (let waited = 0; (await journal.queueDepth()).storedChunks < 2 && waited < 5_000; waited += 10) {
+      await sleep(10);
+    }
+    assert.equal((await journal.queueDepth()).storedChunks, 2);
+    assert.equal(callsAtFirstStore, 2, 'the second chunk reached the model before the first was stored');
   } finally {
     await writer.stop();
     await journal.close();
