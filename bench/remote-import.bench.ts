@@ -50,7 +50,8 @@
  * the per-round ratios); /retrieve p99 meanwhile 1,157 -> 1,071 ms. Three more each at load 9-15: 7.92 / 7.53 /
  * 12.06 s before, 6.97 / 6.45 / 11.46 s after (1.87x -> 2.35x); p99 736 -> 648 ms. Six more each at load 6-8:
  * 2.17-2.99x before (median 2.77x), 1.67-7.55x after (median 3.44x; 5.75x and 7.55x in the quietest rounds,
- * all stored in 2.84 and 1.64 s). Now the store thread sets the pace (its upserts of the parts' vectors; docs/growth.md), not the endpoint's round trips.
+ * all stored in 2.84 and 1.64 s). Now the store thread sets the pace (its upserts of the parts' vectors;
+ * docs/growth.md), not the endpoint's round trips.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
