@@ -9,7 +9,8 @@
  *      [--compare DIR]: this tree and DIR (e.g. `git archive main | tar -x -C DIR`, node_modules linked) in
  *      interleaved rounds, each import in its own process. Each round prints messages/s, model texts per
  *      message (counted where texts enter the model's worker threads), the workers' busy fraction and CPU
- *      ms per message; the model's own rate is measured first. Run it from a copy of the tree too
+ *      ms per message, and its model rate over the model alone measured right before it (in the parent process)
+ *      (the load swings both alike; one figure taken once swung twofold). Run it from a copy of the tree too
  *      (`git archive HEAD`), not the worktree being edited: the children read the tree's files as they start.
  *
  * Each round also prints the model workers' busy fraction (the share of their time holding a job, counted
@@ -142,9 +143,7 @@ function writeChats(dir: string, count: number): string {
   return folder;
 }
 
-async function runRound(
-  runImport: typeof RunImport,
-): Promise<{
+async function runRound(runImport: typeof RunImport): Promise<{
   first: number;
   second: number;
   firstOut: string;
@@ -194,7 +193,14 @@ async function runRound(
     const cpu = process.cpuUsage(cpuBefore);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const second = await timed();
-    return { first: first.seconds, second: second.seconds, firstOut: first.out, secondOut: second.out, busy, cpuSeconds };
+    return {
+      first: first.seconds,
+      second: second.seconds,
+      firstOut: first.out,
+      secondOut: second.out,
+      busy,
+      cpuSeconds,
+    };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -229,14 +235,12 @@ interface RoundFigures {
 if (args.compare !== undefined) {
   // Side by side: each round runs both trees, in alternating order, each in its own process (own model pool).
   const trees = [ROOT, resolve(args.compare)];
-  if (args.embedder !== 'hashing') {
-    process.stdout.write(
-      `the model alone: ${(await measureModelRate()).toFixed(1)} texts/s on all workers\n`,
-    );
-  }
   const figures = new Map<string, RoundFigures[]>(trees.map((tree) => [tree, []]));
+  /** Per import, its model rate over the model alone measured right before it: load swings both alike. */
+  const ratios = new Map<string, number[]>(trees.map((tree) => [tree, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
+      const alone = args.embedder === 'hashing' ? undefined : await measureModelRate();
       const flags = [
         '--messages',
         String(MESSAGES),
@@ -248,9 +252,12 @@ if (args.compare !== undefined) {
       if (args.workers !== undefined) flags.push('--workers', args.workers);
       const result = (await runChildBench(import.meta.filename, [...flags, '--json'])) as RoundFigures;
       figures.get(tree)!.push(result);
+      const rate = (MESSAGES * result.textsPerMessage) / result.first;
+      if (alone !== undefined) ratios.get(tree)!.push(rate / alone);
       process.stdout.write(
         `round ${round + 1} ${tree}: ${result.first.toFixed(1)} s (${(MESSAGES / result.first).toFixed(1)} messages/s, ` +
-          `${result.textsPerMessage.toFixed(2)} model texts/message, model ${((MESSAGES * result.textsPerMessage) / result.first).toFixed(1)} texts/s, ` +
+          `${result.textsPerMessage.toFixed(2)} model texts/message, model ${rate.toFixed(1)} texts/s` +
+          `${alone === undefined ? '' : ` = ${((100 * rate) / alone).toFixed(0)} % of the model alone just before (${alone.toFixed(1)} texts/s)`}, ` +
           `workers ${(100 * result.busy).toFixed(0)} % busy, ${((1000 * result.cpuSeconds) / MESSAGES).toFixed(0)} CPU ms/message; ` +
           `load ${loadavg()[0]!.toFixed(1)})\n`,
       );
@@ -261,7 +268,11 @@ if (args.compare !== undefined) {
   process.stdout.write(
     `${MESSAGES} messages, median of ${ROUNDS} interleaved rounds: ${trees[0]} ${mine!.toFixed(1)} s, ` +
       `${trees[1]} ${theirs!.toFixed(1)} s: ${(theirs! / mine!).toFixed(2)}x; CPU ${myCpu!.toFixed(1)} s vs ` +
-      `${theirCpu!.toFixed(1)} s: ${(theirCpu! / myCpu!).toFixed(2)}x\n`,
+      `${theirCpu!.toFixed(1)} s: ${(theirCpu! / myCpu!).toFixed(2)}x` +
+      (args.embedder === 'hashing'
+        ? ''
+        : `; of the model alone, median ${trees.map((tree) => `${(100 * median(ratios.get(tree)!)).toFixed(0)} %`).join(' vs ')}`) +
+      '\n',
   );
 } else {
   const { runImport } = (await import(join(ROOT, 'src/cli/commands/import-command.js'))) as {

@@ -44,6 +44,14 @@
  * batch while it stores the last), --dense --step 100 --rounds 1, three runs each, interleaved with the tree
  * before, load 19-28: all stored 35.7 / 35.8 / 27.2 s before, 11.9 / 14.0 / 11.7 s after (0.66x -> 1.43x the
  * loop, medians); service thread 3.10 -> 1.40 CPU s; /retrieve p99 meanwhile 2,129 -> 1,117 ms (docs/growth.md).
+ * Session 29 (embedding requests side by side, embedding.concurrency 4; the writer plans again mid-pass),
+ * --dense --step 100 --rounds 1, three runs each, interleaved with a worktree of the commit before, load 23-26:
+ * all stored 15.23 / 16.03 / 15.44 s before, 11.39 / 12.51 / 11.75 s after (1.17x -> 1.48x the loop, medians of
+ * the per-round ratios); /retrieve p99 meanwhile 1,157 -> 1,071 ms. Three more each at load 9-15: 7.92 / 7.53 /
+ * 12.06 s before, 6.97 / 6.45 / 11.46 s after (1.87x -> 2.35x); p99 736 -> 648 ms. Six more each at load 6-8:
+ * 2.17-2.99x before (median 2.77x), 1.67-7.55x after (median 3.44x; 5.75x and 7.55x in the quietest rounds,
+ * all stored in 2.84 and 1.64 s). Now the store thread sets the pace (its upserts of the parts' vectors;
+ * docs/growth.md), not the endpoint's round trips.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -3,7 +3,7 @@
  * embedder, and the store down for a while. Each run ends with a scroll of every point and prints
  * acknowledged / lost / doubled; the process exits non-zero when any acknowledged message was lost.
  * Run: node --import tsx bench/faults/faults.bench.ts [--only kill,embedder,store --messages 2000 --kills 6 --outage-seconds 60
- *   --store-embedder offline|fake]
+ *   --store-embedder offline|fake --kill-embedder offline|fake]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ const { values: args } = parseArgs({
     kills: { type: 'string', default: '6' },
     'outage-seconds': { type: 'string', default: '60' },
     'store-embedder': { type: 'string', default: 'offline' },
+    'kill-embedder': { type: 'string', default: 'offline' },
     seed: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
   },
@@ -29,7 +30,14 @@ const messages = Number(args.messages);
 const seed = Number(args.seed);
 const dir = mkdtempSync(join(tmpdir(), 'memory-pool-faults-'));
 const runs: Record<string, () => Promise<AuditResult>> = {
-  kill: () => runKillNine({ dir, messages, kills: Number(args.kills), seed }),
+  kill: () =>
+    runKillNine({
+      dir,
+      messages,
+      kills: Number(args.kills),
+      seed,
+      embedder: args['kill-embedder'] === 'fake' ? 'fake' : 'offline',
+    }),
   embedder: () => runEmbedderFaults({ dir, messages, seed }),
   store: () =>
     runStoreOutage({

@@ -212,6 +212,7 @@ describe('config defaults', () => {
       dimensions: 3072,
       maxInputTokens: 8191,
       batchSize: 64,
+      concurrency: 4,
       timeoutMs: 15_000,
       maxRetries: 5,
     });

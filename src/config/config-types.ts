@@ -64,6 +64,8 @@ export type EmbeddingConfig =
       /** The model's input window in tokens: longer texts are embedded in windows and pooled. */
       readonly maxInputTokens: number;
       readonly batchSize: number;
+      /** Requests sent at once to the endpoint (a backlog's batches side by side); each retries alone. */
+      readonly concurrency: number;
       readonly timeoutMs: number;
       readonly maxRetries: number;
     }

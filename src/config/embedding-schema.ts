@@ -21,6 +21,7 @@ const CLIENT_KEYS = [
   'dimensions',
   'maxInputTokens',
   'batchSize',
+  'concurrency',
   'timeoutMs',
   'maxRetries',
 ] as const;
@@ -36,7 +37,7 @@ const KEYS_BY_PROVIDER: Record<Provider, readonly string[]> = {
 };
 
 // Applied in the transform, not with .default(), so a client option set under `offline` is still reported.
-const CLIENT_DEFAULTS = { batchSize: 64, timeoutMs: 15_000, maxRetries: 5 } as const;
+const CLIENT_DEFAULTS = { batchSize: 64, concurrency: 4, timeoutMs: 15_000, maxRetries: 5 } as const;
 
 const KEY_HINT = 'Set embedding.apiKey, or the MEMORY_POOL_EMBEDDING_API_KEY';
 
@@ -86,6 +87,14 @@ export const embeddingSchema = section({
   maxInputTokens: integer(16, 1_000_000, "Set the model's input window in tokens, e.g. 512.").optional(),
   /** Texts per request (OpenAI-compatible providers). */
   batchSize: integer(1, 2048, 'Set how many texts to send per request, e.g. 64.').optional(),
+  /**
+   * Requests in flight at once (OpenAI-compatible providers): a backlog (an import, a catch-up) is sent as
+   * this many batches side by side instead of one round trip after another. Each request retries alone, and
+   * one waiting out a rate limit (429) or an outage keeps its place; recall queries have their own. Lower it
+   * (1 sends one at a time) for an endpoint with a tight rate limit, or a local server that runs one request
+   * at a time anyway.
+   */
+  concurrency: integer(1, 64, 'Set how many requests to send at once, e.g. 4.').optional(),
   /** Per request. */
   timeoutMs: integer(100, 600_000, 'Set a timeout in milliseconds, e.g. 15000.').optional(),
   /** Retries on failures and rate limits. */
@@ -146,6 +155,7 @@ export const embeddingSchema = section({
       ...dimensionsOf(section.dimensions ?? (usesPresetModel ? preset?.dimensions : undefined)),
       maxInputTokens: section.maxInputTokens ?? defaultMaxInputTokens(section.model ?? preset?.model ?? ''),
       batchSize: section.batchSize ?? CLIENT_DEFAULTS.batchSize,
+      concurrency: section.concurrency ?? CLIENT_DEFAULTS.concurrency,
       timeoutMs: section.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
       maxRetries: section.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
     };

@@ -90,6 +90,7 @@ describe('loadConfig', () => {
       dimensions: 3072,
       maxInputTokens: 8191,
       batchSize: 64,
+      concurrency: 4,
       timeoutMs: 15_000,
       maxRetries: 5,
     });

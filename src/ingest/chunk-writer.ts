@@ -71,6 +71,8 @@ export class ChunkWriter {
   #generation = 0;
   /** The background batches in flight (one storing, the next embedding): a forget aborts them and waits them out. */
   readonly #inFlight = new Set<BatchInFlight>();
+  /** Chunks this writer has planned since it was made: tells a mid-pass planning whether it found any. */
+  #planned = 0;
   /** The pass writing now (#writeDue), which the next one waits for. */
   #writing: Promise<void> = Promise.resolve();
   readonly #now: () => number;
@@ -166,30 +168,22 @@ export class ChunkWriter {
    */
   async runOnce(options: { flush?: boolean } = {}): Promise<number | undefined> {
     const generation = this.#generation;
-    let planning: PlanningResult;
-    let planned = 0;
-    do {
-      planning = await this.#enqueue(async () =>
-        planReadyChunks(
-          this.#deps.journal,
-          this.#deps.bots,
-          this.#now(),
-          options.flush ?? false,
-          PLAN_BATCH,
-          this.#holder,
-        ),
-      );
-      // The chain is promises only: without a macrotask between units, /save would still wait for them all.
-      planned += planning.planned;
-      if (planning.more) await new Promise((resolve) => setImmediate(resolve));
-    } while (planning.more && generation === this.#generation);
-    // A chunk's plan is on disk before its point is written, so a power loss cannot re-cut it differently.
-    if (planned > 0) await this.#deps.journal.flush();
-    const nextFlush = planning.flushAt;
+    const flush = options.flush ?? false;
+    let nextFlush = await this.#planReady(generation, flush);
     await this.#recovery.probeDue();
+    // Run out of due chunks mid-pass: plan what came since (a /save woke the writer, or a remainder went
+    // idle), so the next batch embeds while the last one is stored, instead of after the pass.
+    const replan = async (): Promise<boolean> => {
+      const woken = this.#rerun;
+      if (!woken && (nextFlush === undefined || nextFlush > this.#now())) return false;
+      this.#rerun = false;
+      const before = this.#planned;
+      nextFlush = await this.#planReady(generation, flush);
+      return this.#planned > before;
+    };
     // One pass writes at a time (a runOnce beside the background loop waits its turn), so a pass that returns
     // has seen every batch it could claim stored, not left one mid-flight in another pass.
-    const writing = this.#writing.then(() => this.#writeDue(generation));
+    const writing = this.#writing.then(() => this.#writeDue(generation, replan));
     this.#writing = writing.catch(() => undefined);
     await writing;
     let nextRetry = await this.#deps.journal.chunks.nextChunkDueAt();
@@ -202,6 +196,27 @@ export class ChunkWriter {
       .sort((a, b) => a - b)[0];
   }
 
+  /**
+   * Plans every conversation's ready chunks, a unit of the queue per PLAN_BATCH chunks, and puts the plans on
+   * disk; resolves with when the earliest remainder left pending goes idle.
+   */
+  async #planReady(generation: number, flush: boolean): Promise<number | undefined> {
+    let planning: PlanningResult;
+    let planned = 0;
+    do {
+      planning = await this.#enqueue(async () =>
+        planReadyChunks(this.#deps.journal, this.#deps.bots, this.#now(), flush, PLAN_BATCH, this.#holder),
+      );
+      // The chain is promises only: without a macrotask between units, /save would still wait for them all.
+      planned += planning.planned;
+      if (planning.more) await new Promise((resolve) => setImmediate(resolve));
+    } while (planning.more && generation === this.#generation);
+    // A chunk's plan is on disk before its point is written, so a power loss cannot re-cut it differently.
+    if (planned > 0) await this.#deps.journal.flush();
+    this.#planned += planned;
+    return planning.flushAt;
+  }
+
   #enqueue<T>(work: () => Promise<T>): Promise<T> {
     return this.#queue.enqueue(work);
   }
@@ -212,10 +227,14 @@ export class ChunkWriter {
    * and journal commit. Claims, deletes and stores each run as a unit of the queue, so a forget still runs
    * between units and never beside a store write; a batch in flight when it comes gives way (runExclusive).
    */
-  async #writeDue(generation: number): Promise<void> {
+  async #writeDue(generation: number, replan: () => Promise<boolean>): Promise<void> {
     const started: BatchInFlight[] = [];
     const nextStep = async () => {
-      const step = generation === this.#generation ? await this.#enqueue(() => this.#startStep()) : undefined;
+      const take = () =>
+        generation === this.#generation ? this.#enqueue(() => this.#startStep()) : undefined;
+      let step = await take();
+      // Nothing due: chunks planned since the pass began are taken now, while the last batch is stored.
+      if (step === undefined && generation === this.#generation && (await replan())) step = await take();
       if (step !== undefined && step !== 'deleted') started.push(step);
       return step;
     };

@@ -18,6 +18,7 @@ async function setUp(base64: 'answer' | 'ignore' | 'refuse') {
     baseUrl: server.baseUrl,
     model: 'fake-embedding-model',
     batchSize: 64,
+    concurrency: 4,
     timeoutMs: 5_000,
     maxRetries: 0,
     maxInputTokens: 8191,

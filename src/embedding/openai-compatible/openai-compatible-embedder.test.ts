@@ -23,6 +23,8 @@ function createEmbedder(overrides: Partial<OpenAiCompatibleConfig> = {}, logger?
     model: 'fake-embedding-model',
     apiKey: API_KEY,
     batchSize: 64,
+    // One at a time unless a test says otherwise, so the order requests arrive in is the order they were cut.
+    concurrency: 1,
     timeoutMs: 5_000,
     maxRetries: 3,
     maxInputTokens: 8191,

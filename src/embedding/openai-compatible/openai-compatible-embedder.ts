@@ -1,10 +1,12 @@
 /**
  * @module Embedder for any server speaking OpenAI's `POST /embeddings` (OpenAI, OpenRouter, Ollama, LM
- * Studio, llama.cpp, vLLM, TEI): batches inputs, retries what can be retried, and checks vector lengths.
+ * Studio, llama.cpp, vLLM, TEI): batches inputs, sends a bounded number of batches at once, retries what can
+ * be retried, and checks vector lengths.
  */
 import type { EmbeddingConfig } from '../../config/config-types.js';
 import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
+import { ConcurrencyLimit } from '../../runtime/concurrency-limit.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
 import { createCl100kWindowCounter } from './cl100k-token-counter.js';
 import {
@@ -33,6 +35,8 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   readonly inputWindow: InputWindow;
   readonly #endpoint: EmbeddingsEndpoint;
   readonly #batchSize: number;
+  /** `embedding.concurrency`: requests in flight at once, across every call to this embedder. */
+  readonly #requests: ConcurrencyLimit;
   readonly #policy: RetryPolicy;
   readonly #logger: Logger | undefined;
   #dimensions: number | undefined;
@@ -49,6 +53,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       countTokens: createCl100kWindowCounter(config.maxInputTokens),
     };
     this.#batchSize = config.batchSize;
+    this.#requests = new ConcurrencyLimit(config.concurrency);
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: config.maxRetries };
     this.#logger = options.logger;
     this.#endpoint = {
@@ -68,13 +73,33 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const vectors: Float32Array[] = [];
-    // Sequential on purpose: parallel batches mostly buy 429s from hosted providers.
+    const batches: string[][] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
-      const batch = texts.slice(start, start + this.#batchSize);
-      vectors.push(...(await this.#embedBatch(batch, this.#policy, options.signal)));
+      batches.push(texts.slice(start, start + this.#batchSize));
     }
-    return vectors;
+    if (batches.length <= 1) {
+      return batches[0] === undefined
+        ? []
+        : this.#requests.run(() => this.#embedBatch(batches[0]!, this.#policy, options.signal));
+    }
+    // Side by side, at most `embedding.concurrency` at once: one after another, a backlog's batches each waited
+    // a full round trip. Each batch retries alone; once one has failed for good the others stop (the caller
+    // gets that first failure and, in the chunk writer, keeps every chunk of the call due for a later try).
+    const failed = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, failed.signal]) : failed.signal;
+    const settled = batches.map((batch) =>
+      this.#requests.run(() => {
+        signal.throwIfAborted();
+        return this.#embedBatch(batch, this.#policy, signal);
+      }),
+    );
+    try {
+      return (await Promise.all(settled)).flat();
+    } catch (error) {
+      failed.abort(error);
+      await Promise.allSettled(settled);
+      throw options.signal?.aborted ? options.signal.reason : error;
+    }
   }
 
   /** One single-attempt request for one short input: proves the URL, key and model work, and learns the size. */
@@ -156,6 +181,7 @@ function checkSettings(config: OpenAiCompatibleConfig): void {
     throw new ConfigError('embedding.model', 'is empty; name the embedding model to use');
   const integers: Array<[string, number | undefined, number]> = [
     ['embedding.batchSize', config.batchSize, 1],
+    ['embedding.concurrency', config.concurrency, 1],
     ['embedding.timeoutMs', config.timeoutMs, 1],
     ['embedding.maxRetries', config.maxRetries, 0],
     ['embedding.dimensions', config.dimensions ?? 1, 1],

@@ -1,0 +1,41 @@
+/** @module Tests for ConcurrencyLimit: the bound holds, waiters go in order, a failure frees its slot. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConcurrencyLimit } from './concurrency-limit.js';
+
+test('at most `limit` tasks run at once, and the others start in the order they came', async () => {
+  const limit = new ConcurrencyLimit(2);
+  let running = 0;
+  let most = 0;
+  const started: number[] = [];
+  const results = await Promise.all(
+    [0, 1, 2, 3, 4].map((i) =>
+      limit.run(async () => {
+        started.push(i);
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(5);
+        running -= 1;
+        return i * 10;
+      }),
+    ),
+  );
+  assert.deepEqual(results, [0, 10, 20, 30, 40]);
+  assert.equal(most, 2);
+  assert.deepEqual(started, [0, 1, 2, 3, 4]);
+  assert.equal(limit.running, 0);
+});
+
+test('a failed task rejects its own promise and frees its slot for the next', async () => {
+  const limit = new ConcurrencyLimit(1);
+  const failed = limit.run(() => Promise.reject(new Error('endpoint down')));
+  const next = limit.run(async () => 'ran');
+  await assert.rejects(failed, /endpoint down/);
+  assert.equal(await next, 'ran');
+  assert.equal(limit.running, 0);
+});
+
+test('a limit below 1 is refused', () => {
+  assert.throws(() => new ConcurrencyLimit(0), /limit must be an integer >= 1, got 0/);
+});
