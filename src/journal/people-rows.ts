@@ -88,21 +88,25 @@ export function isOverLimit(failures: FailedRedeems, limits: RedeemLimits): bool
 }
 
 /**
- * The (user_id, source) pairs under which a user account's messages are journaled: its id in any source, and a
- * Discord account's bare id where Discord's recorder saved it (source `discord`); null source = any.
+ * The (user_id, source) pairs under which a user account's messages are journaled, as `userAccountOf` reads a
+ * row: its id in any source (`source` null), except that a bare id in Discord's own source is the Discord user's
+ * (`notSource`), and a Discord account's bare id where Discord's recorder saved it (source `discord`).
  */
 export function journaledUserIds(
   accounts: readonly AccountKey[],
-): { userId: string; source: string | null }[] {
+): { userId: string; source: string | null; notSource: string | null }[] {
   // An account stored in an older spelling (`Discord:555`) also reaches the messages of its spelling today.
   return withNormalSpellings(accounts).flatMap((account) => {
     if (account.kind !== 'user') return [];
-    const pairs = [{ userId: account.value, source: null as string | null }];
+    const bare = !account.value.includes(':');
+    const pairs = [{ userId: account.value, source: null as string | null, notSource: bare ? DISCORD : null }];
     if (account.value.startsWith('discord:'))
-      pairs.push({ userId: account.value.slice(8), source: 'discord' });
+      pairs.push({ userId: account.value.slice(8), source: DISCORD, notSource: null });
     return pairs;
   });
 }
+
+const DISCORD = 'discord';
 
 /** Sorted and distinct. */
 export function sortDmChannels(rows: readonly { source: string; channel_id: string }[]): DmChannel[] {

@@ -153,12 +153,12 @@ export class PostgresPeople implements JournalPeople {
 
   async dmChannels(bot: string, accounts: readonly AccountKey[]): Promise<DmChannel[]> {
     const rows: { source: string; channel_id: string }[] = [];
-    for (const { userId, source } of journaledUserIds(accounts)) {
+    for (const { userId, source, notSource } of journaledUserIds(accounts)) {
       rows.push(
         ...(await this.#db.rows<{ source: string; channel_id: string }>(
           `SELECT DISTINCT source, channel_id FROM messages WHERE bot = $1 AND user_id = $2 AND is_dm = 1
-           AND channel_id IS NOT NULL AND ($3::text IS NULL OR source = $3)`,
-          [bot, userId, source],
+           AND channel_id IS NOT NULL AND ($3::text IS NULL OR source = $3) AND ($4::text IS NULL OR source <> $4)`,
+          [bot, userId, source, notSource],
         )),
       );
     }

@@ -61,11 +61,11 @@ export class PostgresRenames implements JournalRenames {
 
   async matchingChunks(bot: string, accounts: readonly AccountKey[]): Promise<string[]> {
     const found = new Set<string>();
-    for (const { userId, source } of journaledUserIds(accounts)) {
+    for (const { userId, source, notSource } of journaledUserIds(accounts)) {
       const rows = await this.#db.rows<{ chunk_id: string }>(
         `SELECT DISTINCT chunk_id FROM messages WHERE bot = $1 AND user_id = $2 AND ($3::text IS NULL OR source = $3)
-         AND speaker_kind = 'user' AND chunk_id IS NOT NULL`,
-        [bot, userId, source],
+         AND ($4::text IS NULL OR source <> $4) AND speaker_kind = 'user' AND chunk_id IS NOT NULL`,
+        [bot, userId, source, notSource],
       );
       for (const row of rows) found.add(row.chunk_id);
     }

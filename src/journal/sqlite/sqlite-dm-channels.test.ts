@@ -38,7 +38,7 @@ describe('the read by user id of a linked DM recall', () => {
 
   const planOf = (sql: string) =>
     (
-      db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('mythos', 'telegram:5678', null, null) as {
+      db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('mythos', 'telegram:5678', null, null, null, null) as {
         detail: string;
       }[]
     )

@@ -43,7 +43,8 @@ import { requestSqliteRenames } from './sqlite-renames.js';
  * growing with the bot's history; bench/person-dms.bench.ts).
  */
 export const DM_CHANNELS_SQL = `SELECT DISTINCT source, channel_id FROM messages INDEXED BY messages_by_user
-  WHERE bot = ? AND user_id = ? AND is_dm = 1 AND channel_id IS NOT NULL AND (? IS NULL OR source = ?)`;
+  WHERE bot = ? AND user_id = ? AND is_dm = 1 AND channel_id IS NOT NULL AND (? IS NULL OR source = ?)
+  AND (? IS NULL OR source <> ?)`;
 
 /** Each method is one statement, or one transaction. */
 export class SqlitePeople {
@@ -136,8 +137,8 @@ export class SqlitePeople {
   dmChannels(bot: string, accounts: readonly AccountKey[]): DmChannel[] {
     const query = this.#db.prepare(DM_CHANNELS_SQL);
     const rows = journaledUserIds(accounts).flatMap(
-      ({ userId, source }) =>
-        query.all(bot, userId, source, source) as { source: string; channel_id: string }[],
+      ({ userId, source, notSource }) =>
+        query.all(bot, userId, source, source, notSource, notSource) as { source: string; channel_id: string }[],
     );
     return sortDmChannels(rows);
   }

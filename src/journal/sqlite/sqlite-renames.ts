@@ -61,10 +61,10 @@ export class SqliteRenames {
     const found = new Set<string>();
     const byUser = this.#db.prepare(
       `SELECT DISTINCT chunk_id FROM messages WHERE bot = ? AND user_id = ? AND (? IS NULL OR source = ?)
-       AND speaker_kind = 'user' AND chunk_id IS NOT NULL`,
+       AND (? IS NULL OR source <> ?) AND speaker_kind = 'user' AND chunk_id IS NOT NULL`,
     );
-    for (const { userId, source } of journaledUserIds(accounts)) {
-      for (const row of byUser.all(bot, userId, source, source) as { chunk_id: string }[])
+    for (const { userId, source, notSource } of journaledUserIds(accounts)) {
+      for (const row of byUser.all(bot, userId, source, source, notSource, notSource) as { chunk_id: string }[])
         found.add(row.chunk_id);
     }
     const personas = new Set(accounts.filter((a) => a.kind === 'persona').map((a) => a.value));

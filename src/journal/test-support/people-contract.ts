@@ -186,6 +186,10 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
       ],
     );
     assert.deepEqual(await b.people.dmChannels(bot, []), []);
+    // A bare id is an HTTP client's own account: in Discord's source the same digits are Discord user 1234.
+    assert.deepEqual(await b.people.dmChannels(bot, [user('1234')]), [
+      { source: 'api', channelId: 'dm-not-discord' },
+    ]);
   });
 
   test('people: an account stored in an older spelling is found by its spelling today', async () => {

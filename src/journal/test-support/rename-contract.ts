@@ -105,6 +105,8 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     // the bare 1234 an api client sent is another account. A persona is a name with no user id, trimmed.
     assert.deepEqual(await found([user('discord:1234'), persona('Anna')]), ['c1', 'c2', 'c3', 'c4']);
     assert.deepEqual(await found([user('tg:5')]), ['c6']);
+    // The bare 1234 is the api client's account only: in Discord's source those digits are Discord user 1234.
+    assert.deepEqual(await found([user('1234')]), ['c8']);
     assert.deepEqual(await found([]), []);
     assert.deepEqual(await found([user('discord:1234')], newBot()), []);
   });
