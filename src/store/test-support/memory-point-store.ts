@@ -230,6 +230,7 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
     },
     // Qdrant keeps no index in memory here: every payload key can be ordered by.
     requestFloatIndex: async () => {},
+    requestKeywordIndex: async () => {},
     scrollOrdered: async (name, options) =>
       scrollOrdered(
         inIdOrder(existing(name, `scroll ${name}`))
