@@ -22,7 +22,8 @@ import {
   compareEntries,
 } from './point-table.js';
 import { checkIdfApplies, weightQueryOverCorpus } from './idf-corpus.js';
-import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
+import { scoreSparse, weightQuery } from './sparse-search.js';
+import { searchSparse } from './sparse-top.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
 import { mapInSlices, pauseIfDue } from './time-slicer.js';
