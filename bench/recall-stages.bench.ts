@@ -5,6 +5,7 @@
  * words; the same requests search-hybrid.ts sends), then the three at once, as recall sends them. Also the
  * parts' dense search with a stored vector as the query, to show what the vectors' content costs the search.
  * Run: node --import tsx bench/recall-stages.bench.ts DIR [--queries 40]
+ * Like the service, it asks for the keyword index on the chunks' `source` first (a no-op when it is there).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,12 @@ const PARTS = '/collections/mem_mythos__parts';
 const PART_FIELDS = ['chunkId', 'messageIds'];
 
 const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
+// The service asks for this index at start-up (store/timeline-index.ts); a folder kept before it did lacks it.
+await fetch(`${store.url}${CHUNKS}/index?wait=true`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ field_name: 'source', field_schema: 'keyword' }),
+});
 const offline = new OfflineEmbedder();
 const waited = await awaitStoreGraphs(store.url);
 console.log(`approximate indexes complete after ${waited.toFixed(1)} s (searches are exact until then)`);

@@ -30,7 +30,7 @@ describe('filtered search through an indexed condition', () => {
     let tested = 0;
     const test = (entry: PointEntry) => {
       tested++;
-      return entry.payload['source'] === undefined;
+      return entry.payload.source === undefined;
     };
     const query = reader.prepareQuery('', [1, 0]);
     const hits = await reader.nearest(query, 10, test, undefined, undefined, WITHOUT_SOURCE);

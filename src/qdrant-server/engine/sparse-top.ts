@@ -85,8 +85,8 @@ export function searchSparse(
   }
   // Each f32 product and sum of a score is off by at most ROUNDOFF times the magnitude; doubled, twice over.
   const margin = 4 * (n + 1) * ROUNDOFF * magnitude;
-  let scratch = scratches.get(index);
-  if (scratch === undefined) scratches.set(index, (scratch = new Scratch()));
+  const scratch = scratches.get(index) ?? new Scratch();
+  scratches.set(index, scratch);
   const epoch = scratch.begin(index.slotCount);
   const { partial, marks, touched } = scratch;
   let met = 0;
