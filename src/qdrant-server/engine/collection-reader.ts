@@ -29,7 +29,7 @@ import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './v
 import { mapInSlices, pauseIfDue } from './time-slicer.js';
 import { searchGraph } from './graph-search.js';
 import { type NearestRequest, searchAmong, searchNearest } from './vector-search.js';
-import { plannedCandidates } from './condition-sets.js';
+import { fewCandidateSlots } from './condition-sets.js';
 
 /** A scored point, best first in any list of them. */
 export type Hit = Scored<PointEntry>;
@@ -38,12 +38,6 @@ export type Hit = Scored<PointEntry>;
 export type PreparedQuery =
   | { readonly kind: 'dense'; readonly name: string; readonly vector: Float32Array }
   | { readonly kind: 'sparse'; readonly name: string; readonly vector: SparseVectorData };
-
-/**
- * Without a graph, an indexed filter's candidates are searched alone up to this share of the points; past it
- * the exact search's own plan (testing only the int8 pass's best) costs less than testing them all.
- */
-const FEW_CANDIDATES_SHARE = 0.15;
 
 const byPoint = (a: DenseSlot, b: DenseSlot) => compareEntries(a.point, b.point);
 
@@ -122,7 +116,8 @@ export class CollectionReader {
       tieBreak: byPoint,
     };
     const graph = this.table.graphs.get(query.name);
-    const allowed = test === undefined ? undefined : this.#fewCandidates(query.name, filter, test);
+    const allowed =
+      test === undefined ? undefined : fewCandidateSlots(this.table, this.indexes, query.name, filter, test);
     const found =
       (allowed === undefined ? undefined : await searchAmong(request, allowed)) ??
       (graph === undefined || limit <= 0 ? undefined : searchGraph(request, graph, params)) ??
@@ -130,35 +125,6 @@ export class CollectionReader {
     // Sliced: a huge limit returns every point.
     const hits = await mapInSlices(found, (hit) => ({ item: hit.item.point, score: hit.score }));
     return takeWhilePassing(hits, distance, threshold);
-  }
-
-  /**
-   * The slots of vector `name` whose points pass `test`, when a payload index names the filter's candidates
-   * (condition-sets.ts) and they are few: as Qdrant plans it, a filter whose cardinality is under the graph's
-   * threshold is searched exactly over its matching points. Undefined when the search should go on as usual
-   * (no indexed condition; so many candidates that the graph, or testing only the scan's best, is cheaper).
-   */
-  #fewCandidates(
-    name: string,
-    filter: Filter | undefined,
-    test: (entry: PointEntry) => boolean,
-  ): Int32Array | undefined {
-    const slots = this.table.dense.get(name);
-    if (slots === undefined) return undefined;
-    const candidates = plannedCandidates(filter, (condition) =>
-      this.table.conditions.matching(condition, this.indexes, () => this.table.values()),
-    );
-    if (candidates === undefined) return undefined;
-    const graph = this.table.graphs.get(name);
-    const few = graph?.active === true ? graph.options.threshold : slots.count * FEW_CANDIDATES_SHARE;
-    if (candidates.size >= few) return undefined;
-    const allowed = new Int32Array(candidates.size);
-    let count = 0;
-    for (const entry of candidates) {
-      const owner = entry.dense.get(name);
-      if (owner !== undefined && owner.slot >= 0 && test(entry)) allowed[count++] = owner.slot;
-    }
-    return allowed.subarray(0, count);
   }
 
   /** Exactly scores the given points (those with the queried vector), best first, cut by the strict threshold. */

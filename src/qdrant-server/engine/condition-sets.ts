@@ -6,7 +6,13 @@
 import type { Filter } from '../filter/filter-ast.js';
 import type { PointPredicate } from '../filter/filter-api.js';
 import { compileFilter } from '../filter/index.js';
-import type { PointEntry } from './point-table.js';
+import type { PointEntry, PointTable } from './point-table.js';
+
+/**
+ * Without a graph, an indexed filter's candidates are searched alone up to this share of the points; past it
+ * the exact search's own plan (testing only the int8 pass's best) costs less than testing them all.
+ */
+const FEW_CANDIDATES_SHARE = 0.15;
 
 /** A condition these sets can answer: its kind and its key. */
 export type SetCondition = { readonly kind: 'is_empty' | 'is_null'; readonly key: string };
@@ -78,7 +84,7 @@ export class ConditionSets {
  * The smallest set answering one of the filter's top-level `must` conditions: every point passing the filter
  * is in it (the caller still tests the whole filter on each). Undefined when no such condition is indexed.
  */
-export function plannedCandidates(
+function plannedCandidates(
   filter: Filter | undefined,
   find: (condition: SetCondition) => ReadonlySet<PointEntry> | undefined,
 ): ReadonlySet<PointEntry> | undefined {
@@ -89,4 +95,35 @@ export function plannedCandidates(
     if (found !== undefined && (best === undefined || found.size < best.size)) best = found;
   }
   return best;
+}
+
+/**
+ * The slots of dense vector `name` whose points pass `test`, when a payload index names the filter's
+ * candidates and they are few: as Qdrant plans it, a filter whose cardinality is under the graph's threshold
+ * is searched exactly over its matching points. Undefined when the search should go on as usual (no indexed
+ * condition; so many candidates that the graph, or testing only the exact scan's best, costs less).
+ */
+export function fewCandidateSlots(
+  table: PointTable,
+  indexed: ReadonlyMap<string, unknown>,
+  name: string,
+  filter: Filter | undefined,
+  test: (entry: PointEntry) => boolean,
+): Int32Array | undefined {
+  const slots = table.dense.get(name);
+  if (slots === undefined) return undefined;
+  const candidates = plannedCandidates(filter, (condition) =>
+    table.conditions.matching(condition, indexed, () => table.values()),
+  );
+  if (candidates === undefined) return undefined;
+  const graph = table.graphs.get(name);
+  const few = graph?.active === true ? graph.options.threshold : slots.count * FEW_CANDIDATES_SHARE;
+  if (candidates.size >= few) return undefined;
+  const allowed = new Int32Array(candidates.size);
+  let count = 0;
+  for (const entry of candidates) {
+    const owner = entry.dense.get(name);
+    if (owner !== undefined && owner.slot >= 0 && test(entry)) allowed[count++] = owner.slot;
+  }
+  return allowed.subarray(0, count);
 }
