@@ -97,7 +97,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
   await collections.checkRecordedModels();
   // Background work starts only now: a start refused above never reaches the closer that waits for it.
   const indexFailed = (collection: string, error: unknown) =>
-    logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp');
+    logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)');
   // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
   // never by a read; assembly does not wait for it.
   const indexing = prepareTimelineIndexes(

@@ -127,7 +127,7 @@ describe('importHistory', () => {
     );
   });
 
-  test('a collection the import creates gets the timeline index, so the viewer lists it newest first', async () => {
+  test('a collection the import creates gets the timeline index, so the viewer lists it newest first, and the index on source recall filters by', async () => {
     await deps.store.deleteCollection(collection);
     const another: ImportedHistory = {
       ...history,
@@ -139,6 +139,7 @@ describe('importHistory', () => {
     await importHistory(deps, 'mythos', another, { dryRun: false, skipKnownToSillyTavern: false });
     const shape = await deps.store.describeCollection(collection);
     assert.equal(shape?.payloadIndexes?.['timestamp'], 'float');
+    assert.equal(shape?.payloadIndexes?.['source'], 'keyword', 'recall finds SillyTavern chunks by it');
     const newestFirst = await deps.store.scrollOrdered(collection, {
       key: 'timestamp',
       direction: 'desc',

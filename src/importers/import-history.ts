@@ -204,7 +204,7 @@ async function writeChunks(
     guard: createCollectionGuard(store, journal, {
       // The viewer's timeline orders what the import wrote newest first, as it does for serve's writes.
       prepare: prepareTimelineIndexBeforeWrites(store, (collection, error) =>
-        logger.warn({ collection, err: error }, 'could not ask the store for the timeline index on timestamp'),
+        logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)'),
       ),
       beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
     }),

@@ -10,16 +10,15 @@ import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../jou
 import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
-import { prepareTimelineIndex } from '../store/timeline-index.js';
-import type { TimelineStore } from '../store/timeline-store.js';
+import { type IndexingStore, prepareTimelineIndex } from '../store/timeline-index.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
-  /** Asks for the viewer's timeline index on a collection the restore creates (absent: not asked). */
-  readonly timeline?: Pick<TimelineStore, 'requestFloatIndex'>;
+  /** Asks for the service's payload indexes (timeline, source) on a collection the restore creates (absent: not asked). */
+  readonly timeline?: IndexingStore;
   readonly journal: Journal;
   readonly now?: () => number;
 }

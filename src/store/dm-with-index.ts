@@ -5,10 +5,10 @@
  * large collection in Qdrant.
  */
 import { DM_WITH_KEY } from '../chunking/dm-with.js';
-import type { KeywordIndexStore } from './keyword-index-store.js';
 import type { CollectionShape, PointStore } from './point-store.js';
+import type { TimelineStore } from './timeline-store.js';
 
-type IndexStore = KeywordIndexStore & Pick<PointStore, 'describeCollection'>;
+type IndexStore = Pick<TimelineStore, 'requestKeywordIndex'> & Pick<PointStore, 'describeCollection'>;
 
 /** True when `shape` (a collection that exists) lacks the index. */
 export const needsDmWithIndex = (shape: CollectionShape): boolean =>

@@ -4,8 +4,7 @@
  * what a shared collection's hybrid layout needs beyond it (StHybridStore) stays inside src/store/.
  */
 import type { HybridPointStore } from './hybrid-point-store.js';
-import type { KeywordIndexStore } from './keyword-index-store.js';
 import type { PointStore } from './point-store.js';
 import type { TimelineStore } from './timeline-store.js';
 
-export type MemoryStore = PointStore & HybridPointStore & TimelineStore & KeywordIndexStore;
+export type MemoryStore = PointStore & HybridPointStore & TimelineStore;

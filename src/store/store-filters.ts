@@ -82,9 +82,12 @@ export function joinFilters(...filters: readonly (StoreFilter | undefined)[]): S
 const listConditions = (conditions: StoreCondition | StoreCondition[] | null | undefined) =>
   conditions == null ? [] : Array.isArray(conditions) ? conditions : [conditions];
 
+/** The payload key every memory-pool point carries and SillyTavern's (st-qdrant-memory's) lack. */
+export const SOURCE_KEY = 'source';
+
 /** The condition SillyTavern's (st-qdrant-memory's) points meet: they carry no `source`, memory-pool's all do. */
 export function withoutSource(): StoreCondition {
-  return isEmpty('source');
+  return isEmpty(SOURCE_KEY);
 }
 
 /** The points SillyTavern (st-qdrant-memory) wrote: they carry no `source`. */

@@ -1,10 +1,16 @@
 /**
- * @module The payload index the memory viewer's timeline orders by: a float index on `timestamp` (Qdrant's
- * `order_by` needs one). It is asked for where the service prepares collections (at start-up, and when the
- * collection guard first checks a collection it writes to), never by a read.
+ * @module The payload indexes the service reads by: a float index on `timestamp`, which the memory viewer's
+ * timeline orders by (Qdrant's `order_by` needs one), and a keyword index on `source`, which recall's search
+ * for SillyTavern's chunks (`is_empty: source`) reads instead of testing every chunk (issue 36). They are
+ * asked for where the service prepares collections (at start-up, and when the collection guard first checks
+ * a collection it writes to), never by a read.
  */
 import type { CollectionShape } from './point-store.js';
+import { SOURCE_KEY } from './store-filters.js';
 import type { TimelineStore } from './timeline-store.js';
+
+/** What asking for the indexes needs of the store. */
+export type IndexingStore = Pick<TimelineStore, 'requestFloatIndex' | 'requestKeywordIndex'>;
 
 /** The payload key the timeline orders by (Unix ms, as format.md writes it). */
 export const TIMELINE_KEY = 'timestamp';
@@ -19,13 +25,18 @@ const INDEX_TYPE = 'float';
 export const needsTimelineIndex = (shape: CollectionShape | undefined): boolean =>
   shape?.payloadIndexes?.[TIMELINE_KEY] !== INDEX_TYPE;
 
-/** Asks the store for the timeline's index on `collection` unless `shape` shows it is there already. */
+/** True when `shape` (undefined: a collection about to be created) lacks the keyword index on `source`. */
+const needsSourceIndex = (shape: CollectionShape | undefined): boolean =>
+  shape?.payloadIndexes?.[SOURCE_KEY] !== 'keyword';
+
+/** Asks the store for the indexes on `collection` that `shape` shows missing. */
 export async function prepareTimelineIndex(
-  store: Pick<TimelineStore, 'requestFloatIndex'>,
+  store: IndexingStore,
   collection: string,
   shape: CollectionShape | undefined,
 ): Promise<void> {
   if (needsTimelineIndex(shape)) await store.requestFloatIndex(collection, TIMELINE_KEY);
+  if (needsSourceIndex(shape)) await store.requestKeywordIndex(collection, SOURCE_KEY);
 }
 
 /**
@@ -35,7 +46,7 @@ export async function prepareTimelineIndex(
  */
 export const prepareTimelineIndexBeforeWrites =
   (
-    store: Pick<TimelineStore, 'requestFloatIndex'>,
+    store: IndexingStore,
     onError: (collection: string, error: unknown) => void,
   ) =>
   (collection: string, shape: CollectionShape | undefined): Promise<void> =>
@@ -46,7 +57,7 @@ export const prepareTimelineIndexBeforeWrites =
  * from the guard when first written). Failures go to `onError`; they cost the timeline its order, not a start.
  */
 export async function prepareTimelineIndexes(
-  store: Pick<TimelineStore, 'requestFloatIndex'> & {
+  store: IndexingStore & {
     describeCollection(name: string): Promise<CollectionShape | undefined>;
   },
   collections: Iterable<string>,

@@ -25,6 +25,8 @@ export interface TimelineStore {
    * them), replacing an index of another type; returns without waiting for the build. No collection is fine.
    */
   requestFloatIndex(collection: string, key: string): Promise<void>;
+  /** The same for a keyword index (exact-match and `is_empty` filters on `key` read it). */
+  requestKeywordIndex(collection: string, key: string): Promise<void>;
   /** Points ordered by `key`; points without a number there are left out, as Qdrant does. */
   scrollOrdered(collection: string, options: OrderedScrollOptions): Promise<OrderedRecord[]>;
 }

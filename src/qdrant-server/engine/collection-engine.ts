@@ -159,6 +159,7 @@ export class EmbeddedCollection implements CollectionEngine {
       test,
       request.scoreThreshold,
       request.params,
+      request.filter,
     );
     return mapInSlices(hits.slice(request.offset), (hit) => this.#reader.scoredRecord(hit, request));
   }
@@ -288,7 +289,7 @@ export class EmbeddedCollection implements CollectionEngine {
       for (const { entry, payload } of updated) this.#db.setPayload(this.name, entry.key, payload, version);
     });
     for (const { entry, payload } of updated) {
-      entry.payload = payload;
+      this.#table.setPayload(entry, payload);
       entry.version = op;
     }
     return { operationId: op, missingIds: missing };

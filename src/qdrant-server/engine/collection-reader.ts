@@ -22,12 +22,14 @@ import {
   compareEntries,
 } from './point-table.js';
 import { checkIdfApplies, weightQueryOverCorpus } from './idf-corpus.js';
-import { scoreSparse, searchSparse, weightQuery } from './sparse-search.js';
+import { scoreSparse, weightQuery } from './sparse-search.js';
+import { searchSparse } from './sparse-top.js';
 import { type VectorConfig, isSparseInput, prepareSparse } from './vector-config.js';
 import { type Scored, TopK, isSimilarity, passesThreshold, scorerFor } from './vector-scoring.js';
 import { mapInSlices, pauseIfDue } from './time-slicer.js';
 import { searchGraph } from './graph-search.js';
-import { type NearestRequest, searchNearest } from './vector-search.js';
+import { type NearestRequest, searchAmong, searchNearest } from './vector-search.js';
+import { fewCandidateSlots } from './condition-sets.js';
 
 /** A scored point, best first in any list of them. */
 export type Hit = Scored<PointEntry>;
@@ -92,6 +94,8 @@ export class CollectionReader {
     test: ((entry: PointEntry) => boolean) | undefined,
     threshold?: number,
     params?: SearchParams,
+    /** The filter `test` was compiled from: its indexed conditions may name the few points that can pass. */
+    filter?: Filter,
   ): Promise<Hit[]> {
     if (query.kind === 'sparse') {
       const index = this.table.sparse.get(query.name);
@@ -112,7 +116,10 @@ export class CollectionReader {
       tieBreak: byPoint,
     };
     const graph = this.table.graphs.get(query.name);
+    const allowed =
+      test === undefined ? undefined : fewCandidateSlots(this.table, this.indexes, query.name, filter, test);
     const found =
+      (allowed === undefined ? undefined : await searchAmong(request, allowed)) ??
       (graph === undefined || limit <= 0 ? undefined : searchGraph(request, graph, params)) ??
       (await searchNearest(request));
     // Sliced: a huge limit returns every point.

@@ -127,7 +127,7 @@ async function runStage(
   const test = reader.predicate(filter);
   if (stage.prefetch.length === 0) {
     if (query === undefined) return scrolled(await listById(reader, test, stage.limit));
-    return scoreAll(reader, stage, query, test);
+    return scoreAll(reader, stage, query, test, filter);
   }
   const sources: QueryHit[][] = [];
   for (const inner of stage.prefetch) sources.push(await runStage(reader, inner, filter));
@@ -140,6 +140,7 @@ async function scoreAll(
   stage: PrefetchRequest,
   query: QueryInput,
   test: ((entry: PointEntry) => boolean) | undefined,
+  filter: Filter | undefined,
 ): Promise<QueryHit[]> {
   switch (query.kind) {
     // Fusion needs prefetches to fuse; without them there is nothing to rank.
@@ -157,7 +158,7 @@ async function scoreAll(
       const { vector, exclude } = resolveVector(reader, query, stage);
       const accept =
         exclude === undefined ? test : (p: PointEntry) => p !== exclude && (test === undefined || test(p));
-      return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold, stage.params);
+      return reader.nearest(vector, stage.limit, accept, stage.scoreThreshold, stage.params, filter);
     }
   }
 }

@@ -3,6 +3,7 @@
  * each sparse vector name in its own inverted index, and a cached id-sorted order for scroll.
  */
 import type { Payload } from '../filter/filter-api.js';
+import { ConditionSets } from './condition-sets.js';
 import { GraphIndex, type GraphOptions } from './graph-index.js';
 import { IdOrder } from './id-order.js';
 import { comparePointIds, type PointId, pointIdKey } from './point-id.js';
@@ -71,6 +72,8 @@ export class PointTable {
   readonly graphs = new Map<string, GraphIndex<DenseSlot>>();
   /** Each sparse vector name's index. */
   readonly sparse: ReadonlyMap<string, SparseIndex>;
+  /** The points matching `is_empty` / `is_null` on indexed keys that searches have asked for. */
+  readonly conditions = new ConditionSets();
 
   constructor(
     denseDims: ReadonlyMap<string, number>,
@@ -139,6 +142,7 @@ export class PointTable {
         if (!vectors.dense.has(name)) this.dense.get(name)?.remove(previous.slot);
       }
       this.#removeSparse(old);
+      this.conditions.removed(old);
     }
     if (vectors.sparse.size > 0) {
       const docs = new Map<string, SparseDoc>();
@@ -150,6 +154,7 @@ export class PointTable {
       entry.sparse = docs;
     }
     this.#byKey.set(key, entry);
+    this.conditions.added(entry);
     // A rewritten point keeps its place: readers of the order look each id up anew.
     if (old === undefined) this.idOrder.inserted(entry);
     return entry;
@@ -158,8 +163,16 @@ export class PointTable {
   delete(entry: PointEntry): void {
     for (const [name, owner] of entry.dense) this.dense.get(name)?.remove(owner.slot);
     this.#removeSparse(entry);
+    this.conditions.removed(entry);
     this.#byKey.delete(entry.key);
     this.idOrder.removed();
+  }
+
+  /** Replaces a stored point's payload in place (set, overwrite, delete or clear payload). */
+  setPayload(entry: PointEntry, payload: Payload): void {
+    this.conditions.removed(entry);
+    entry.payload = payload;
+    this.conditions.added(entry);
   }
 
   #removeSparse(entry: PointEntry): void {

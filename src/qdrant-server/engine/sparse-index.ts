@@ -1,9 +1,8 @@
 /**
  * @module One sparse vector's inverted index: dimension → the slots of the stored vectors that have it, with
  * their weights, in typed arrays. Kept exact on every upsert and delete, so the document counts the `idf`
- * modifier reads are always the collection's current ones. A search accumulates every candidate's score in
- * one pass over its query's posting lists, into scratch arrays the index keeps (nothing per search grows with
- * the collection).
+ * modifier reads are always the collection's current ones. Each list's weight bounds let a top-k search
+ * (sparse-top.ts) skip the lists that cannot change its answer.
  */
 import type { PointEntry, SparseVectorData } from './point-table.js';
 
@@ -27,11 +26,26 @@ export class SparseDoc implements SparseVectorData {
   }
 }
 
+/** What a search reads of one dimension's posting list. */
+export interface PostingView {
+  readonly slots: Int32Array;
+  readonly weights: Float32Array;
+  readonly size: number;
+  /**
+   * Bounds on the weights in use: never tighter than the truth (a removal leaves them as they were), so a
+   * search may prune by them (sparse-search.ts).
+   */
+  readonly maxWeight: number;
+  readonly minWeight: number;
+}
+
 /** The slots having one dimension, with their weight there; `size` of the arrays are in use. */
-class Posting {
+class Posting implements PostingView {
   slots = new Int32Array(INITIAL_CAPACITY);
   weights = new Float32Array(INITIAL_CAPACITY);
   size = 0;
+  maxWeight = Number.NEGATIVE_INFINITY;
+  minWeight = Number.POSITIVE_INFINITY;
 
   /** Appends and returns the position. */
   push(slot: number, weight: number): number {
@@ -46,6 +60,8 @@ class Posting {
     }
     this.slots[this.size] = slot;
     this.weights[this.size] = weight;
+    if (weight > this.maxWeight) this.maxWeight = weight;
+    if (weight < this.minWeight) this.minWeight = weight;
     return this.size++;
   }
 
@@ -78,12 +94,6 @@ export class SparseIndex {
   readonly #docs: (SparseDoc | undefined)[] = [];
   readonly #freeSlots: number[] = [];
   #count = 0;
-  /** A search's scores by slot, valid for the slots in `touched[0..n)` that `accumulate` returned. */
-  #scoreBySlot = new Float32Array(0);
-  #touchedSlots = new Int32Array(0);
-  /** The number of the last search that met each slot, so the scratch needs no reset between searches. */
-  #marks = new Uint32Array(0);
-  #searches = 0;
 
   /** How many points hold this sparse vector (Qdrant's `vector_count`, the N of idf), empty ones included. */
   get documentCount(): number {
@@ -95,7 +105,6 @@ export class SparseIndex {
     const slot = this.#freeSlots.pop() ?? this.#docs.length;
     const doc = new SparseDoc(vector.indices, vector.values, point, slot);
     this.#docs[slot] = doc;
-    if (this.#docs.length > this.#marks.length) this.#growScratch();
     this.#count++;
     for (let i = 0; i < doc.indices.length; i++) {
       const index = doc.indices[i] as number;
@@ -135,38 +144,9 @@ export class SparseIndex {
     return this.#postings.get(index)?.size ?? 0;
   }
 
-  /**
-   * Scores every stored vector sharing a dimension with the query (indices ascending) and returns how many
-   * there are: their slots are `touched()[0..n)`, their scores `scores()[slot]`, valid until the next call.
-   * Each score is the f32 sum of `query weight × stored weight` over the shared dimensions in ascending index
-   * order, the very sequence of roundings `scoreSparse` makes.
-   */
-  accumulate(query: SparseVectorData): number {
-    const epoch = this.#nextSearch();
-    const scores = this.#scoreBySlot;
-    const marks = this.#marks;
-    const touched = this.#touchedSlots;
-    let met = 0;
-    for (let q = 0; q < query.indices.length; q++) {
-      const posting = this.#postings.get(query.indices[q] as number);
-      if (posting === undefined) continue;
-      const weight = query.values[q] as number;
-      const { slots, weights, size } = posting;
-      for (let i = 0; i < size; i++) {
-        const slot = slots[i] as number;
-        const product = Math.fround(weight * (weights[i] as number));
-        if (marks[slot] !== epoch) {
-          marks[slot] = epoch;
-          // 0 + product, as scoreSparse starts from 0: a -0 product scores +0.
-          scores[slot] = 0 + product;
-          touched[met++] = slot;
-        } else {
-          // A Float32Array store rounds the f64 sum to f32, as Math.fround would.
-          scores[slot] = (scores[slot] as number) + product;
-        }
-      }
-    }
-    return met;
+  /** One dimension's posting list, undefined when no stored vector has it. */
+  posting(index: number): PostingView | undefined {
+    return this.#postings.get(index);
   }
 
   /**
@@ -183,35 +163,13 @@ export class SparseIndex {
     return false;
   }
 
-  /** The slots met by the last `accumulate`. */
-  touched(): Int32Array {
-    return this.#touchedSlots;
-  }
-
-  /** The scores of the last `accumulate`, by slot. */
-  scores(): Float32Array {
-    return this.#scoreBySlot;
+  /** One more than the highest slot in use: the size of any per-slot scratch. */
+  get slotCount(): number {
+    return this.#docs.length;
   }
 
   /** The stored vector in a slot met by a search. */
   docAt(slot: number): SparseDoc {
     return this.#docs[slot] as SparseDoc;
-  }
-
-  #nextSearch(): number {
-    if (this.#searches === 0xffff_ffff) {
-      // After four billion searches, clear every mark rather than let an old number come back.
-      this.#marks.fill(0);
-      this.#searches = 0;
-    }
-    return ++this.#searches;
-  }
-
-  #growScratch(): void {
-    const capacity = Math.max(INITIAL_CAPACITY, Math.ceil(this.#docs.length * GROWTH));
-    // Growth happens between searches, so no mark needs keeping (epochs start at 1).
-    this.#marks = new Uint32Array(capacity);
-    this.#scoreBySlot = new Float32Array(capacity);
-    this.#touchedSlots = new Int32Array(capacity);
   }
 }

@@ -4,7 +4,8 @@ import type { CollectionEngine, QueryRequest } from './engine-api.js';
 import { openTestStore, read } from './engine-test-kit.js';
 import { compareEntries, PointEntry } from './point-table.js';
 import { SparseIndex } from './sparse-index.js';
-import { inverseDocumentFrequency, scoreSparse, searchSparse } from './sparse-search.js';
+import { inverseDocumentFrequency, scoreSparse } from './sparse-search.js';
+import { searchSparse } from './sparse-top.js';
 import { seededRandom } from '../../runtime/seeded-random.js';
 
 const sparse = (indices: number[], values: number[]) => ({

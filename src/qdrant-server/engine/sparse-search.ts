@@ -1,12 +1,11 @@
 /**
  * @module Exact sparse search: the dot product over shared dimensions, with Qdrant's `idf` query re-weighting
  * (qdrant-hybrid.md §2). Scores are f32 sums in index order, as `lib/sparse/src/common/sparse_vector.rs::score_vectors`
- * computes them: by a merge over two sorted vectors here, or for a whole search by the inverted index at once.
+ * computes them, by a merge over two sorted vectors; a whole top-k search is sparse-top.ts.
  */
 import type { SparseVectorParams } from './engine-api.js';
-import { type PointEntry, type SparseVectorData, compareEntries } from './point-table.js';
+import type { SparseVectorData } from './point-table.js';
 import type { SparseIndex } from './sparse-index.js';
-import { type Scored, TopK } from './vector-scoring.js';
 
 /**
  * Qdrant's `fancy_idf` in f32: ln((N − df + 0.5) / (df + 0.5) + 1), N the number of stored vectors of that name
@@ -56,37 +55,4 @@ export function scoreSparse(a: SparseVectorData, b: SparseVectorData): number | 
     }
   }
   return overlap ? score : undefined;
-}
-
-/**
- * The `limit` best points sharing at least one dimension with the (already weighted, indices ascending) query,
- * passing `test`, ties by id, cut by the strict threshold (`score > t`: sparse vectors score like Dot).
- *
- * Exact: the index scores every point on the query's posting lists in one pass (each score rounded as
- * `scoreSparse` rounds it), then a bounded heap keeps the best. `test` runs only on points that would enter
- * the heap, so a filter costs a few hundred checks rather than one per candidate.
- */
-export function searchSparse(
-  index: SparseIndex,
-  query: SparseVectorData,
-  limit: number,
-  test: ((entry: PointEntry) => boolean) | undefined,
-  threshold?: number,
-): Scored<PointEntry>[] {
-  const met = index.accumulate(query);
-  const touched = index.touched();
-  const scores = index.scores();
-  const top = new TopK<PointEntry>(limit, true, compareEntries);
-  for (let i = 0; i < met; i++) {
-    const slot = touched[i] as number;
-    const score = scores[slot] as number;
-    if (threshold !== undefined && !(score > threshold)) continue;
-    const worst = top.worst();
-    // A tie with the worst kept point may still enter by id; only a lower score surely cannot.
-    if (worst !== undefined && score < worst) continue;
-    const point = index.docAt(slot).point;
-    if (test !== undefined && !test(point)) continue;
-    top.offer(point, score);
-  }
-  return top.items;
 }

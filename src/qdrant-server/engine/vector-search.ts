@@ -72,6 +72,17 @@ export async function searchNearest<Owner extends SlotOwner>(
 }
 
 /**
+ * The k best among the given slots only (a filter's matching points, found through a payload index): the
+ * search a thin filter gets, without testing every point first.
+ */
+export function searchAmong<Owner extends SlotOwner>(
+  request: Omit<NearestRequest<Owner>, 'accept'>,
+  allowed: Int32Array,
+): Promise<Scored<Owner>[]> {
+  return searchCandidates({ ...request, allowed });
+}
+
+/**
  * A broad filter on a similarity search: the int8 pass over every code, asked for enough candidates that k of
  * them pass the filter, which is tested on those candidates only. The completeness proof is the unfiltered
  * one (no point left out can beat the k-th accepted candidate), so the result is exact; undefined when the

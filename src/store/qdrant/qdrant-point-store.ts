@@ -45,6 +45,13 @@ export function createQdrantPointStore(
       throw error;
     }
   };
+  const requestIndex = (collection: string, key: string, type: 'float' | 'keyword') =>
+    call(`index ${collection}.${key}`, async () => {
+      // Not waited for: on a big collection the build takes a while, and nobody should wait on it.
+      await orWhenMissing(undefined, () =>
+        client.createPayloadIndex(collection, { field_name: key, field_schema: type, wait: false }),
+      );
+    });
   return {
     probe: () => call('list collections', async () => void (await client.getCollections())),
 
@@ -217,20 +224,8 @@ export function createQdrantPointStore(
         };
       }),
 
-    requestFloatIndex: (collection, key) =>
-      call(`index ${collection}.${key}`, async () => {
-        // Not waited for: on a big collection the build takes a while, and nobody should wait on it.
-        await orWhenMissing(undefined, () =>
-          client.createPayloadIndex(collection, { field_name: key, field_schema: 'float', wait: false }),
-        );
-      }),
-
-    requestKeywordIndex: (collection, key) =>
-      call(`index ${collection}.${key}`, async () => {
-        await orWhenMissing(undefined, () =>
-          client.createPayloadIndex(collection, { field_name: key, field_schema: 'keyword', wait: false }),
-        );
-      }),
+    requestFloatIndex: (collection, key) => requestIndex(collection, key, 'float'),
+    requestKeywordIndex: (collection, key) => requestIndex(collection, key, 'keyword'),
 
     scrollOrdered: (collection, scroll) =>
       call(`scroll ${collection}`, async () => {

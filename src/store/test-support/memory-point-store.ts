@@ -11,7 +11,6 @@ import {
   SPARSE_VECTOR,
   type SparseVector,
 } from '../hybrid-point-store.js';
-import type { KeywordIndexStore } from '../keyword-index-store.js';
 import type {
   CollectionShape,
   DenseVector,
@@ -46,8 +45,7 @@ export interface MemoryPointStore
   extends PointStore,
     HybridPointStore,
     StHybridStore,
-    TimelineStore,
-    KeywordIndexStore {
+    TimelineStore {
   /** Creates a collection of any layout (a SillyTavern or hand-made one); "already exists" is an error. */
   createCollectionWithLayout(name: string, layout: MemoryCollectionLayout): Promise<void>;
   /** Deletes a collection, as SillyTavern's hybrid migration does; a missing one is not an error. */
