@@ -15,6 +15,7 @@ import type { TimelineStore } from '../store/timeline-store.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
+import { listRestoredUserAccounts } from './restored-accounts.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
@@ -101,6 +102,9 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     for (const [table, list] of Object.entries(rows)) {
       inserted += await tx.snapshots.insertRows(table as SnapshotTable, list, from, to);
     }
+    // The restored points say who each DM was with on the snapshot's day: until their chunks are rewritten under
+    // today's links, recall reads the journal's channels instead of `dmWith` (docs/people.md).
+    await tx.renames.requestRenames(request.bot, listRestoredUserAccounts(rows), now());
     await tx.snapshots.recordRestore(request.collection, snapshotId, true, now());
     return inserted;
   });
