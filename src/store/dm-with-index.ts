@@ -15,8 +15,9 @@ export const needsDmWithIndex = (shape: CollectionShape): boolean =>
   shape.payloadIndexes?.[DM_WITH_KEY] !== 'keyword';
 
 /**
- * Asks for the index on `collection` when it exists and lacks it; `shape` when the caller has it (undefined: a
- * collection just created, which has none).
+ * Asks for the index on `collection` when it exists and lacks it. `shape` is the collection's shape when the
+ * caller has read it already; without it the collection is described here (a collection that does not exist is
+ * left alone: it gets the index when it is created).
  */
 export async function prepareDmWithIndex(
   store: IndexStore,
