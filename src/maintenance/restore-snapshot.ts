@@ -10,6 +10,9 @@ import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../jou
 import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
+import { prepareDmWithIndex } from '../store/dm-with-index.js';
+import type { KeywordIndexStore } from '../store/keyword-index-store.js';
+import type { PointStore } from '../store/point-store.js';
 import { prepareTimelineIndex } from '../store/timeline-index.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
@@ -21,6 +24,8 @@ export interface RestoreDeps {
   readonly store: StoreAdmin;
   /** Asks for the viewer's timeline index on a collection the restore creates (absent: not asked). */
   readonly timeline?: Pick<TimelineStore, 'requestFloatIndex'>;
+  /** Asks for the `dmWith` keyword index on a collection the restore creates (absent: not asked). */
+  readonly dmWithIndex?: KeywordIndexStore & Pick<PointStore, 'describeCollection'>;
   readonly journal: Journal;
   readonly now?: () => number;
 }
@@ -82,6 +87,8 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     await store.createCollectionWithLayout(request.collection, header.layout);
     // The viewer's timeline orders the restored memories newest first, as it does a collection serve created.
     if (deps.timeline !== undefined) await prepareTimelineIndex(deps.timeline, request.collection, undefined);
+    // A linked person's DM recall filters the restored points by dmWith, as it does serve's.
+    if (deps.dmWithIndex !== undefined) await prepareDmWithIndex(deps.dmWithIndex, request.collection);
   }
   let written = 0;
   let batch: FullStorePoint[] = [];

@@ -1,6 +1,7 @@
 /**
  * Restored points carry the `dmWith` of the day their snapshot was taken: a DM recall must not trust it until the
- * rename pass has rewritten them under today's links (issue 33, findings 1 and 1b).
+ * rename pass has rewritten them under today's links (issue 33, findings 1 and 1b); and the collection a restore
+ * creates is indexed on `dmWith` as serve's are (finding 5).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,7 @@ describe('a restore does not bring back a dmWith the journal trusts', () => {
   };
   const restoreInto = (journal: Journal, file: string, collection: string) =>
     restoreSnapshot(
-      { store: tools.admin(), journal },
+      { store: tools.admin(), dmWithIndex: tools.store(), journal },
       { file, source: snapshotFileSource(file), bot, collection, configuredModel: MODEL, dryRun: false },
     );
   /** Whether a DM recall by `who` keeps the restored point, as read back from the store. */
@@ -99,6 +100,19 @@ describe('a restore does not bring back a dmWith the journal trusts', () => {
     } finally {
       await source.close();
       await fresh.close();
+    }
+  });
+
+  test('the collection a restore creates gets the keyword index DM recall filters dmWith by', async () => {
+    const journal = await openLinkedJournal('indexed');
+    try {
+      const file = await exportFrom(journal, tools.uniqueCollection('indexed'));
+      const into = tools.uniqueCollection('indexed');
+      await restoreInto(journal, file, into);
+      const described = await tools.client.getCollection(into);
+      assert.equal(described.payload_schema?.['dmWith']?.data_type, 'keyword');
+    } finally {
+      await journal.close();
     }
   });
 

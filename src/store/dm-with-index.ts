@@ -29,6 +29,16 @@ export async function prepareDmWithIndex(
     await store.requestKeywordIndex(collection, DM_WITH_KEY);
 }
 
+/**
+ * For every path that creates or first writes a collection (serve, import, reindex, reembed's sync, restore): the
+ * collection guard's `prepare` and the parts guard's `afterCreate` (`shape` absent there). A failure goes to
+ * `onError`: it costs DM recall its index, not the write.
+ */
+export const prepareDmWithIndexBeforeWrites =
+  (store: IndexStore, onError: (collection: string, error: unknown) => void) =>
+  (collection: string, shape?: CollectionShape): Promise<void> =>
+    prepareDmWithIndex(store, collection, shape).catch((error: unknown) => onError(collection, error));
+
 /** At start-up: the index on each of `collections` that exists and lacks it. Failures go to `onError`. */
 export async function prepareDmWithIndexes(
   store: IndexStore,
