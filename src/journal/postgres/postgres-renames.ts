@@ -111,7 +111,7 @@ export class PostgresRenames implements JournalRenames {
            SELECT chunk_id FROM chunks WHERE chunk_id = ANY($1) AND bot = $2 AND needs_delete = 1
          )
          INSERT INTO rename_chunks (chunk_id, bot, queued_at)
-         SELECT chunk_id, $2, $3 FROM replanned UNION ALL SELECT chunk_id, $2, $3 FROM waiting_delete
+         SELECT chunk_id, $2, $3::bigint FROM (SELECT chunk_id FROM replanned UNION ALL SELECT chunk_id FROM waiting_delete) noted
          ON CONFLICT (chunk_id) DO UPDATE SET queued_at = EXCLUDED.queued_at`,
         [[...chunkIds], bot, now],
       );
