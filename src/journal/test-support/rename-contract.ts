@@ -183,4 +183,29 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     );
     assert.equal(await b.renames.isRenaming(bot), false, 'an edit is no rename');
   });
+
+  test('renames: a snapshot carries the renames left, and a restore requests renames as a link change does', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const other = newBot();
+    await a.recordMessages([{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'm1', ts: 1, userId: 'x:1' }], 1);
+    await a.chunks.planChunk({ chunkId: `${bot}-c1`, bot, collection: 'col', source: 'api', messageIds: ['m1'] }, 2);
+    await a.people.create(bot, { id: 'p1', name: 'X', accounts: [user('x:1')] }, 3);
+    await a.renames.queueRewrites(bot, [], [`${bot}-c1`], 4); // queued; the request stays
+    const from = { bot, collection: 'col' };
+    const to = { bot: other, collection: 'col2' };
+    assert.deepEqual(
+      (await b.snapshots.readRows('rename_chunks', from)).map((row) => row.chunk_id),
+      [`${bot}-c1`],
+    );
+    const requests = await b.snapshots.readRows('rename_requests', from);
+    assert.equal(await b.snapshots.insertRows('rename_requests', requests, from, to), 1);
+    assert.deepEqual(await versions(a, other), [['x:1', 1, 3]]);
+    await b.renames.requestRenames(other, [user('x:1'), user('y:2')], 5);
+    assert.deepEqual(await versions(a, other), [
+      ['x:1', 2, 5],
+      ['y:2', 1, 5],
+    ]);
+    assert.equal(await a.renames.isRenaming(other), true);
+  });
 }
