@@ -32,7 +32,8 @@ const anna: AccountKey = { kind: 'user', value: 'telegram:0' };
 
 /** The same query without its index hint: the plan SQLite picks by itself (a second connection, read only). */
 const UNHINTED_SQL = DM_CHANNELS_SQL.replace('INDEXED BY messages_by_user', '');
-if (UNHINTED_SQL === DM_CHANNELS_SQL) throw new Error('DM_CHANNELS_SQL has no INDEXED BY hint left to remove');
+if (UNHINTED_SQL === DM_CHANNELS_SQL)
+  throw new Error('DM_CHANNELS_SQL has no INDEXED BY hint left to remove');
 let raw: Database.Database | undefined;
 
 /** The old plan: the person, then the asker's DMs and the person's by the unhinted query. */
@@ -114,7 +115,9 @@ try {
       `with the renames check ${median(now).toFixed(0)} µs ` +
       `a read (medians of ${ROUNDS} alternating rounds of ${CALLS}; load ${loadavg()[0]!.toFixed(2)})`,
   );
-  console.log(`the unhinted query's plan: ${plan.map((row) => (row as { detail: string }).detail).join('; ')}`);
+  console.log(
+    `the unhinted query's plan: ${plan.map((row) => (row as { detail: string }).detail).join('; ')}`,
+  );
 } finally {
   raw?.close();
   await journal.close();

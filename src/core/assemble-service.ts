@@ -15,7 +15,6 @@ import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
-import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';

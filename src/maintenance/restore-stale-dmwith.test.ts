@@ -25,7 +25,13 @@ const MODEL = new HashingEmbedder({ dimensions: 8 }).model;
 const anna: AccountKey = { kind: 'user', value: 'telegram:5678' };
 const carl: AccountKey = { kind: 'user', value: 'telegram:77' };
 /** Carl's DM as the writer stored it while he was linked to Anna. */
-const CARLS_POINT = { text: 'Carl: hi', isDm: true, source: 'hermes', channelId: 'tg-carl', dmWith: 'person:p_anna' };
+const CARLS_POINT = {
+  text: 'Carl: hi',
+  isDm: true,
+  source: 'hermes',
+  channelId: 'tg-carl',
+  dmWith: 'person:p_anna',
+};
 
 describe('a restore does not bring back a dmWith the journal trusts', () => {
   let tools: DataToolStore;
@@ -110,7 +116,7 @@ describe('a restore does not bring back a dmWith the journal trusts', () => {
       const into = tools.uniqueCollection('indexed');
       await restoreInto(journal, file, into);
       const described = await tools.client.getCollection(into);
-      assert.equal(described.payload_schema?.['dmWith']?.data_type, 'keyword');
+      assert.equal(described.payload_schema?.dmWith?.data_type, 'keyword');
     } finally {
       await journal.close();
     }

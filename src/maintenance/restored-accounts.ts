@@ -12,11 +12,16 @@ import { userAccountOf } from '../chunking/message-account.js';
  * until the rename pass rewrites the account's chunks with today's links, recall must not trust `dmWith`. Personas
  * are left out: `dmWith` never names one, and a SillyTavern point is never rewritten.
  */
-export function listRestoredUserAccounts(rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>): AccountKey[] {
+export function listRestoredUserAccounts(
+  rows: Partial<Record<SnapshotTable, readonly JournalRow[]>>,
+): AccountKey[] {
   const values = new Set<string>();
   for (const row of rows.messages ?? []) {
     if (row.speaker_kind !== 'user') continue;
-    const account = userAccountOf(String(row.source ?? ''), row.user_id === null ? undefined : String(row.user_id));
+    const account = userAccountOf(
+      String(row.source ?? ''),
+      row.user_id === null ? undefined : String(row.user_id),
+    );
     if (account !== undefined) values.add(account);
   }
   return [...values].sort().map((value) => ({ kind: 'user', value }));

@@ -104,7 +104,9 @@ export class SqliteRenames {
     );
     // A chunk waiting for its point's delete is not replanned (the delete replans it once done), but is noted:
     // its old point, with its old names and dmWith, is stored until then, so the rename is not over.
-    const waitingDelete = this.#db.prepare('SELECT 1 FROM chunks WHERE chunk_id = ? AND bot = ? AND needs_delete = 1');
+    const waitingDelete = this.#db.prepare(
+      'SELECT 1 FROM chunks WHERE chunk_id = ? AND bot = ? AND needs_delete = 1',
+    );
     const note = this.#db.prepare(
       'INSERT INTO rename_chunks (chunk_id, bot, queued_at) VALUES (?, ?, ?) ON CONFLICT (chunk_id) DO UPDATE SET queued_at = excluded.queued_at',
     );

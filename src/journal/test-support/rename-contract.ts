@@ -188,8 +188,14 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     const { a, b } = connections();
     const bot = newBot();
     const other = newBot();
-    await a.recordMessages([{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'm1', ts: 1, userId: 'x:1' }], 1);
-    await a.chunks.planChunk({ chunkId: `${bot}-c1`, bot, collection: 'col', source: 'api', messageIds: ['m1'] }, 2);
+    await a.recordMessages(
+      [{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'm1', ts: 1, userId: 'x:1' }],
+      1,
+    );
+    await a.chunks.planChunk(
+      { chunkId: `${bot}-c1`, bot, collection: 'col', source: 'api', messageIds: ['m1'] },
+      2,
+    );
     await a.people.create(bot, { id: 'p1', name: 'X', accounts: [user('x:1')] }, 3);
     await a.renames.queueRewrites(bot, [], [`${bot}-c1`], 4); // queued; the request stays
     const from = { bot, collection: 'col' };
