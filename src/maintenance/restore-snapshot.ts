@@ -19,6 +19,7 @@ import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } fro
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
 import { listRestoredUserAccounts } from './restored-accounts.js';
+import { dropPersonDmWith } from './restored-dm-with.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
@@ -100,7 +101,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   };
   for await (const line of readSnapshotLines(request.file, request.source)) {
     if (line.type !== 'point') continue;
-    batch.push({ id: line.id, vector: line.vector, payload: line.payload });
+    batch.push({ id: line.id, vector: line.vector, payload: dropPersonDmWith(line.payload) });
     if (batch.length >= BATCH) await flush();
   }
   await flush();

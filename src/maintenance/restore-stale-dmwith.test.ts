@@ -140,6 +140,15 @@ describe('a restore does not bring back a dmWith the journal trusts', () => {
         [carl.value, anna.value].sort(),
         'a rename is requested for every user account of the restored messages',
       );
+      // The journal's chunk rows still name the bot's own collection, so no pass rewrites the restored point: once
+      // the renames are over, its dmWith must not name Anna.
+      await journal.renames.queueRewrites(bot, await journal.renames.requests(bot), [], 8);
+      assert.equal(await journal.renames.isRenaming(bot), false);
+      assert.deepEqual(
+        { anna: await sees(journal, anna, into), carl: await sees(journal, carl, into) },
+        { anna: false, carl: true },
+        'after the renames',
+      );
     } finally {
       await journal.close();
     }
