@@ -88,8 +88,10 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     await store.createCollectionWithLayout(request.collection, header.layout);
     // The viewer's timeline orders the restored memories newest first, as it does a collection serve created.
     if (deps.timeline !== undefined) await prepareTimelineIndex(deps.timeline, request.collection, undefined);
-    // A linked person's DM recall filters the restored points by dmWith, as it does serve's.
-    if (deps.dmWithIndex !== undefined) await prepareDmWithIndex(deps.dmWithIndex, request.collection);
+    // A linked person's DM recall filters the restored points by dmWith, as it does serve's. Best effort: a
+    // failure costs recall the index, not the restore, and serve asks again at its start.
+    if (deps.dmWithIndex !== undefined)
+      await prepareDmWithIndex(deps.dmWithIndex, request.collection).catch(() => undefined);
   }
   let written = 0;
   let batch: FullStorePoint[] = [];
