@@ -15,13 +15,13 @@ import { meterEmbedder } from '../metrics/metered-embedder.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
-import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
 import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import { prepareDmWithIndex, prepareDmWithIndexes } from '../store/dm-with-index.js';
+import { listDmWithCollections } from './dm-with-collections.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { prepareTimelineIndexBeforeWrites, prepareTimelineIndexes } from '../store/timeline-index.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
@@ -108,10 +108,9 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
   // A linked person's DM recall filters chunks and parts by `dmWith`: indexed, as the timeline, never by a read.
   const dmWithIndexFailed = (collection: string, error: unknown) =>
     logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith');
-  const indexingDmWith = prepareDmWithIndexes(
-    store,
-    Object.values(bots).flatMap((bot) => [bot.collection, partsCollectionName(bot.collection)]),
-    dmWithIndexFailed,
+  const indexingDmWith = listDmWithCollections(journal, bots).then(
+    (collections) => prepareDmWithIndexes(store, collections, dmWithIndexFailed),
+    (error: unknown) => dmWithIndexFailed('(routes)', error),
   );
   const partsGuard = createPartsGuard(store, journal, {
     afterCreate: (parts) =>

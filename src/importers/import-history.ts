@@ -16,6 +16,7 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
+import { prepareDmWithIndexBeforeWrites } from '../store/dm-with-index.js';
 import { prepareTimelineIndexBeforeWrites } from '../store/timeline-index.js';
 import type { ImportedHistory } from './imported-history.js';
 import { findKnownSillyTavernIds } from './sillytavern/known-sillytavern-ids.js';
@@ -183,7 +184,13 @@ async function writeChunks(
   const { config, journal, store, embedder, logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
-  const partsGuard = createPartsGuard(store, journal);
+  // A linked person's DM recall filters the imported chunks and their parts by dmWith, as it does serve's.
+  const dmWithIndexFailed = (collection: string, error: unknown) =>
+    logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith');
+  const prepareDmWith = prepareDmWithIndexBeforeWrites(store, dmWithIndexFailed);
+  const timelineIndexFailed = (collection: string, error: unknown) =>
+    logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)');
+  const partsGuard = createPartsGuard(store, journal, { afterCreate: (p) => prepareDmWith(p) });
   const parts = new PartsIndex({
     bots: config.bots,
     journal,
@@ -203,9 +210,10 @@ async function writeChunks(
     // A collection deleted since the last write loses its parts before it is created again.
     guard: createCollectionGuard(store, journal, {
       // The viewer's timeline orders what the import wrote newest first, as it does for serve's writes.
-      prepare: prepareTimelineIndexBeforeWrites(store, (collection, error) =>
-        logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)'),
-      ),
+      prepare: async (collection, shape) => {
+        await prepareTimelineIndexBeforeWrites(store, timelineIndexFailed)(collection, shape);
+        await prepareDmWith(collection, shape);
+      },
       beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
     }),
     metrics,

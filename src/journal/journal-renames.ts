@@ -34,9 +34,9 @@ export interface JournalRenames {
   matchingChunks(bot: string, accounts: readonly AccountKey[]): Promise<string[]>;
   /**
    * One transaction: replans those of `chunkIds` not waiting for a delete (as an edit does: a write of the old
-   * revision racing with it is not taken as current), notes them as a rename's until written, and deletes the
-   * requests read (a request changed since, by a newer version, stays for the next pass). Answers how many
-   * chunks were queued.
+   * revision racing with it is not taken as current), notes them and those waiting for a delete (whose old point
+   * is stored until the delete replans them) as a rename's until written, and deletes the requests read (a
+   * request changed since, by a newer version, stays for the next pass). Answers how many chunks were noted.
    */
   queueRewrites(
     bot: string,
@@ -44,6 +44,11 @@ export interface JournalRenames {
     chunkIds: readonly string[],
     now: number,
   ): Promise<number>;
+  /**
+   * Requests a rename of `accounts` outside a people change (a restore: its points were written under the links
+   * of the snapshot's day), as a link change does. One transaction.
+   */
+  requestRenames(bot: string, accounts: readonly AccountKey[], now: number): Promise<void>;
   /** Every bot with a rename left, sorted by bot. */
   progress(): Promise<RenameProgress[]>;
   /**

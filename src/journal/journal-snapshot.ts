@@ -1,7 +1,8 @@
 /**
  * @module A bot's journal rows as plain records, for `memory-pool export` and `restore`: the messages (their
  * ids keep dedup and edits working), chunks, tombstones (forgetting stays forgotten), forget audit, and the
- * model recorded for its collection, and its people with their linked accounts. Rows are written back verbatim, so a restored journal exports the same
+ * model recorded for its collection, its people with their linked accounts, and the renames left (a point written
+ * before a link change's pass says who it was with then: the restored journal must not trust it either). Rows are written back verbatim, so a restored journal exports the same
  * rows again. The parts index is not carried: its state stays unrecorded, so the restored collection's
  * parts start incomplete and `memory-pool reindex` rebuilds them.
  */
@@ -17,6 +18,8 @@ export const SNAPSHOT_TABLES = [
   'collection_models',
   'people',
   'person_accounts',
+  'rename_requests',
+  'rename_chunks',
 ] as const;
 export type SnapshotTable = (typeof SNAPSHOT_TABLES)[number];
 
@@ -31,6 +34,8 @@ const SELECTS: Record<SnapshotTable, string> = {
   collection_models: 'SELECT * FROM collection_models WHERE collection = @collection',
   people: 'SELECT * FROM people WHERE bot = @bot ORDER BY person_id',
   person_accounts: 'SELECT * FROM person_accounts WHERE bot = @bot ORDER BY kind, value',
+  rename_requests: 'SELECT * FROM rename_requests WHERE bot = @bot ORDER BY kind, value',
+  rename_chunks: 'SELECT * FROM rename_chunks WHERE bot = @bot ORDER BY chunk_id',
 };
 
 /** Columns that name the bot or its collection, rewritten when a restore targets another name. */
@@ -42,6 +47,8 @@ export const RENAMED: Record<SnapshotTable, { bot?: string; collection?: string 
   collection_models: { collection: 'collection' },
   people: { bot: 'bot' },
   person_accounts: { bot: 'bot' },
+  rename_requests: { bot: 'bot' },
+  rename_chunks: { bot: 'bot' },
 };
 
 /** Where a row came from, for an error about it: its table and place by default; a restore names the file's line. */

@@ -12,6 +12,7 @@ import { ValidationError } from '../errors/memory-pool-error.js';
 import { type LeaseGuard, runUnderLease, UNLEASED } from '../journal/hold-lease.js';
 import type { Journal } from '../journal/journal.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { TimelineStore } from '../store/timeline-store.js';
 import type { PointStore } from '../store/point-store.js';
 import type { StoreAdmin } from '../store/store-admin.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
@@ -24,7 +25,7 @@ import { countNoun } from '../runtime/count-noun.js';
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';
 
 export interface ReembedDeps {
-  readonly store: PointStore & HybridPointStore;
+  readonly store: PointStore & HybridPointStore & Pick<TimelineStore, 'requestKeywordIndex'>;
   readonly admin: StoreAdmin;
   readonly journal: Journal;
   /** The model to move to (for a rollback: the previous collection's model). */

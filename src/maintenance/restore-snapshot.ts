@@ -10,15 +10,22 @@ import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../jou
 import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
+import { prepareDmWithIndex } from '../store/dm-with-index.js';
+import type { PointStore } from '../store/point-store.js';
 import { type IndexingStore, prepareTimelineIndex } from '../store/timeline-index.js';
+import type { TimelineStore } from '../store/timeline-store.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
+import { listRestoredUserAccounts } from './restored-accounts.js';
+import { dropPersonDmWith } from './restored-dm-with.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
   /** Asks for the service's payload indexes (timeline, source) on a collection the restore creates (absent: not asked). */
   readonly timeline?: IndexingStore;
+  /** Asks for the `dmWith` keyword index on a collection the restore creates (absent: not asked). */
+  readonly dmWithIndex?: Pick<TimelineStore, 'requestKeywordIndex'> & Pick<PointStore, 'describeCollection'>;
   readonly journal: Journal;
   readonly now?: () => number;
 }
@@ -80,6 +87,10 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     await store.createCollectionWithLayout(request.collection, header.layout);
     // The viewer's timeline orders the restored memories newest first, as it does a collection serve created.
     if (deps.timeline !== undefined) await prepareTimelineIndex(deps.timeline, request.collection, undefined);
+    // A linked person's DM recall filters the restored points by dmWith, as it does serve's. Best effort: a
+    // failure costs recall the index, not the restore, and serve asks again at its start.
+    if (deps.dmWithIndex !== undefined)
+      await prepareDmWithIndex(deps.dmWithIndex, request.collection).catch(() => undefined);
   }
   let written = 0;
   let batch: FullStorePoint[] = [];
@@ -91,7 +102,7 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
   };
   for await (const line of readSnapshotLines(request.file, request.source)) {
     if (line.type !== 'point') continue;
-    batch.push({ id: line.id, vector: line.vector, payload: line.payload });
+    batch.push({ id: line.id, vector: line.vector, payload: dropPersonDmWith(line.payload) });
     if (batch.length >= BATCH) await flush();
   }
   await flush();
@@ -100,6 +111,9 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     for (const [table, list] of Object.entries(rows)) {
       inserted += await tx.snapshots.insertRows(table as SnapshotTable, list, from, to);
     }
+    // The restored points say who each DM was with on the snapshot's day: until their chunks are rewritten under
+    // today's links, recall reads the journal's channels instead of `dmWith` (docs/people.md).
+    await tx.renames.requestRenames(request.bot, listRestoredUserAccounts(rows), now());
     await tx.snapshots.recordRestore(request.collection, snapshotId, true, now());
     return inserted;
   });

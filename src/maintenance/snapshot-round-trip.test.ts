@@ -82,6 +82,8 @@ describe('export and restore', () => {
         messages: 4,
         people: 1,
         person_accounts: 1,
+        rename_chunks: 0,
+        rename_requests: 0,
       },
     });
   });

@@ -12,11 +12,13 @@ import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex, partsOfChunks } from '../parts/parts-index.js';
 import { reindexParts } from '../parts/reindex-parts.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
+import type { TimelineStore } from '../store/timeline-store.js';
 import type { PointStore } from '../store/point-store.js';
+import { prepareDmWithIndexBeforeWrites } from '../store/dm-with-index.js';
 import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsSyncDeps {
-  readonly store: PointStore & HybridPointStore;
+  readonly store: PointStore & HybridPointStore & Pick<TimelineStore, 'requestKeywordIndex'>;
   readonly journal: Journal;
   /** The model of `to`. */
   readonly embedder: Embedder;
@@ -68,7 +70,10 @@ const PAGE = 256;
 /** Builds `to`'s parts; throws on store or embedder failures (a rerun resumes). */
 export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest): Promise<PartsSyncResult> {
   const { store, journal } = deps;
-  const parts = new PartsIndex({ ...deps, guard: createPartsGuard(store, journal) });
+  // The target's parts are filtered by dmWith once serve switches to it: indexed when created, as serve's are.
+  // Best effort, as in serve: a failure costs recall the index, not the build, and serve asks again at its start.
+  const afterCreate = prepareDmWithIndexBeforeWrites(store, () => undefined);
+  const parts = new PartsIndex({ ...deps, guard: createPartsGuard(store, journal, { afterCreate }) });
   const names = Object.values(deps.bots)
     .filter((bot) => bot.collection === request.configured)
     .map((bot) => bot.name);

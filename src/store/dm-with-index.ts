@@ -15,8 +15,9 @@ export const needsDmWithIndex = (shape: CollectionShape): boolean =>
   shape.payloadIndexes?.[DM_WITH_KEY] !== 'keyword';
 
 /**
- * Asks for the index on `collection` when it exists and lacks it; `shape` when the caller has it (undefined: a
- * collection just created, which has none).
+ * Asks for the index on `collection` when it exists and lacks it. `shape` is the collection's shape when the
+ * caller has read it already; without it the collection is described here (a collection that does not exist is
+ * left alone: it gets the index when it is created).
  */
 export async function prepareDmWithIndex(
   store: IndexStore,
@@ -27,6 +28,16 @@ export async function prepareDmWithIndex(
   if (current !== undefined && needsDmWithIndex(current))
     await store.requestKeywordIndex(collection, DM_WITH_KEY);
 }
+
+/**
+ * For every path that creates or first writes a collection (serve, import, reindex, reembed's sync, restore): the
+ * collection guard's `prepare` and the parts guard's `afterCreate` (`shape` absent there). A failure goes to
+ * `onError`: it costs DM recall its index, not the write.
+ */
+export const prepareDmWithIndexBeforeWrites =
+  (store: IndexStore, onError: (collection: string, error: unknown) => void) =>
+  (collection: string, shape?: CollectionShape): Promise<void> =>
+    prepareDmWithIndex(store, collection, shape).catch((error: unknown) => onError(collection, error));
 
 /** At start-up: the index on each of `collections` that exists and lacks it. Failures go to `onError`. */
 export async function prepareDmWithIndexes(

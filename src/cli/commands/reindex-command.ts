@@ -33,9 +33,10 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
     import('../../journal/open-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
-  const [{ createPartsGuard }, { PartsIndex }] = await Promise.all([
+  const [{ createPartsGuard }, { PartsIndex }, { prepareDmWithIndexBeforeWrites }] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
+    import('../../store/dm-with-index.js'),
   ]);
   const client = await connectCommandStore(config, 'reindex');
   // Logs go to stderr, so --json output stays one JSON document.
@@ -53,7 +54,12 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
       store: client,
       embedder,
       embedderFor,
-      guard: createPartsGuard(client, journal),
+      // A parts collection reindex creates is filtered by dmWith as serve's is.
+      guard: createPartsGuard(client, journal, {
+        afterCreate: prepareDmWithIndexBeforeWrites(client, (collection, error) =>
+          logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith'),
+        ),
+      }),
     });
     summary = await parts.reindexParts(
       { config: routed, journal, store: client, parts: index },

@@ -101,13 +101,17 @@ export class PostgresRenames implements JournalRenames {
     now: number,
   ): Promise<number> {
     return this.#db.transaction(async (tx) => {
-      // Replanned as an edit replans (revision + 1), in one statement, noted as the rename's.
+      // Replanned as an edit replans (revision + 1), in one statement, noted as the rename's; a chunk waiting for
+      // its point's delete is noted only (the delete replans it once done): its old point is stored until then.
       const queued = await tx.run(
         `WITH replanned AS (
            UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
            WHERE chunk_id = ANY($1) AND bot = $2 AND needs_delete = 0 RETURNING chunk_id
+         ), waiting_delete AS (
+           SELECT chunk_id FROM chunks WHERE chunk_id = ANY($1) AND bot = $2 AND needs_delete = 1
          )
-         INSERT INTO rename_chunks (chunk_id, bot, queued_at) SELECT chunk_id, $2, $3 FROM replanned
+         INSERT INTO rename_chunks (chunk_id, bot, queued_at)
+         SELECT chunk_id, $2, $3::bigint FROM (SELECT chunk_id FROM replanned UNION ALL SELECT chunk_id FROM waiting_delete) noted
          ON CONFLICT (chunk_id) DO UPDATE SET queued_at = EXCLUDED.queued_at`,
         [[...chunkIds], bot, now],
       );
@@ -131,6 +135,10 @@ export class PostgresRenames implements JournalRenames {
        ) counts GROUP BY bot HAVING SUM(waiting) + SUM(chunks_left) > 0 ORDER BY bot`,
     );
     return rows.map((r) => ({ bot: r.bot, accountsWaiting: r.waiting, chunksLeft: r.remaining }));
+  }
+
+  async requestRenames(bot: string, accounts: readonly AccountKey[], now: number): Promise<void> {
+    await this.#db.transaction(async (tx) => requestPostgresRenames(tx, bot, accounts, now));
   }
 
   async isRenaming(bot: string): Promise<boolean> {

@@ -24,6 +24,8 @@ const SELECTS: Record<SnapshotTable, string> = {
   collection_models: 'SELECT * FROM collection_models WHERE collection = $1',
   people: 'SELECT * FROM people WHERE bot = $1 ORDER BY person_id',
   person_accounts: 'SELECT * FROM person_accounts WHERE bot = $1 ORDER BY kind, value',
+  rename_requests: 'SELECT * FROM rename_requests WHERE bot = $1 ORDER BY kind, value',
+  rename_chunks: 'SELECT * FROM rename_chunks WHERE bot = $1 ORDER BY chunk_id',
 };
 
 /** Tables chosen by the collection rather than the bot (a parameter Postgres cannot type is an error). */

@@ -148,7 +148,11 @@ export class SqliteJournal implements Journal {
   /** As #durable: queued rewrites survive a crash once the pass sees its requests gone. */
   #durableRenames(renames: JournalRenames): JournalRenames {
     if (this.#depth > 0) return renames;
-    return { ...renames, queueRewrites: this.#flushedAfter(renames.queueRewrites) };
+    return {
+      ...renames,
+      queueRewrites: this.#flushedAfter(renames.queueRewrites),
+      requestRenames: this.#flushedAfter(renames.requestRenames),
+    };
   }
 
   recordMessages(messages: readonly MemoryMessage[], arrivedAt: number) {

@@ -39,8 +39,9 @@ import { requestSqliteRenames } from './sqlite-renames.js';
 
 /**
  * The DM channels of one user id (every linked person's DM recall reads it). Named index: without statistics
- * SQLite walks every message of the bot by the primary key instead (3.2 ms vs 0.15 ms a call at 20,000 messages,
- * growing with the bot's history; bench/person-dms.bench.ts).
+ * SQLite walks every message of the bot by the primary key instead (a DM recall's whole read of the journal,
+ * three of these: 7.1 ms unhinted vs 0.6 ms at 20,000 messages, growing with the bot's history; load 9-10,
+ * bench/person-dms.bench.ts).
  */
 export const DM_CHANNELS_SQL = `SELECT DISTINCT source, channel_id FROM messages INDEXED BY messages_by_user
   WHERE bot = ? AND user_id = ? AND is_dm = 1 AND channel_id IS NOT NULL AND (? IS NULL OR source = ?)

@@ -102,6 +102,11 @@ export class SqliteRenames {
       `UPDATE chunks SET state = 'planned', revision = revision + 1, next_attempt_at = 0, attempts = 0
        WHERE chunk_id = ? AND bot = ? AND needs_delete = 0`,
     );
+    // A chunk waiting for its point's delete is not replanned (the delete replans it once done), but is noted:
+    // its old point, with its old names and dmWith, is stored until then, so the rename is not over.
+    const waitingDelete = this.#db.prepare(
+      'SELECT 1 FROM chunks WHERE chunk_id = ? AND bot = ? AND needs_delete = 1',
+    );
     const note = this.#db.prepare(
       'INSERT INTO rename_chunks (chunk_id, bot, queued_at) VALUES (?, ?, ?) ON CONFLICT (chunk_id) DO UPDATE SET queued_at = excluded.queued_at',
     );
@@ -112,7 +117,7 @@ export class SqliteRenames {
       .transaction(() => {
         let queued = 0;
         for (const id of chunkIds) {
-          if (replan.run(id, bot).changes === 0) continue;
+          if (replan.run(id, bot).changes === 0 && waitingDelete.get(id, bot) === undefined) continue;
           note.run(id, bot, now);
           queued += 1;
         }
@@ -134,6 +139,10 @@ export class SqliteRenames {
       )
       .all() as { bot: string; waiting: number; remaining: number }[];
     return rows.map((r) => ({ bot: r.bot, accountsWaiting: r.waiting, chunksLeft: r.remaining }));
+  }
+
+  requestRenames(bot: string, accounts: readonly AccountKey[], now: number): void {
+    this.#db.transaction(() => requestSqliteRenames(this.#db, bot, accounts, now))();
   }
 
   isRenaming(bot: string): boolean {

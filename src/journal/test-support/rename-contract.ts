@@ -142,13 +142,15 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     const read = await b.renames.requests(bot);
     await a.people.update(bot, 'p1', { name: 'Y' }, 6); // a change after the pass read: its own pass
     const chunks = await b.renames.matchingChunks(bot, [user('x:1')]);
-    assert.equal(await b.renames.queueRewrites(bot, read, chunks, 7), 2, 'c1 and c2; c3 waits for a delete');
+    // c1 and c2 replanned; c3, waiting for its point's delete, noted only: its old point (old names, old dmWith)
+    // is stored until the delete replans it.
+    assert.equal(await b.renames.queueRewrites(bot, read, chunks, 7), 3, 'c1, c2 and c3');
     // Replanned as an edit replans: the write of the revision read before is not taken as current.
     assert.equal(await a.chunks.markChunkStored(`${bot}-c1`, 0, 8), false);
     assert.deepEqual(await versions(a, bot), [['x:1', 2, 6]]);
     assert.deepEqual(
       (await a.renames.progress()).find((p) => p.bot === bot),
-      { bot, accountsWaiting: 1, chunksLeft: 2 },
+      { bot, accountsWaiting: 1, chunksLeft: 3 },
     );
     assert.equal(await b.renames.isRenaming(bot), true);
     assert.equal(await a.renames.queueRewrites(bot, await a.renames.requests(bot), [], 9), 0);
@@ -156,10 +158,16 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     assert.equal(await b.chunks.markChunkStored(`${bot}-c1`, 1, 10), true);
     assert.deepEqual(
       (await a.renames.progress()).find((p) => p.bot === bot),
-      { bot, accountsWaiting: 0, chunksLeft: 1 },
+      { bot, accountsWaiting: 0, chunksLeft: 2 },
     );
     assert.equal(await b.renames.isRenaming(bot), true, 'a queued chunk not yet rewritten');
     assert.equal(await b.chunks.markChunkStored(`${bot}-c2`, 1, 10), true);
+    assert.equal(await b.renames.isRenaming(bot), true, 'c3’s old point waits for its delete');
+    const [deletion] = (await b.chunks.dueDeletions(11, 10)).filter((c) => c.chunkId === `${bot}-c3`);
+    await b.chunks.markChunkDeleted(`${bot}-c3`, deletion!.revision, 11); // replanned: m3 is left
+    assert.equal(await b.renames.isRenaming(bot), true, 'c3 deleted, not yet rewritten');
+    const [replanned] = await b.chunks.plannedChunks([`${bot}-c3`]);
+    assert.equal(await b.chunks.markChunkStored(`${bot}-c3`, replanned!.revision, 12), true);
     assert.equal(
       (await a.renames.progress()).find((p) => p.bot === bot),
       undefined,
@@ -169,12 +177,43 @@ export function defineRenameCases(connections: () => { a: Journal; b: Journal },
     await b.renames.dropFinished();
     await a.recordMessages(
       [{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'edited', ts: 1, userId: 'x:1' }],
-      11,
+      13,
     );
     assert.equal(
       (await a.renames.progress()).find((p) => p.bot === bot),
       undefined,
     );
     assert.equal(await b.renames.isRenaming(bot), false, 'an edit is no rename');
+  });
+
+  test('renames: a snapshot carries the renames left, and a restore requests renames as a link change does', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const other = newBot();
+    await a.recordMessages(
+      [{ bot, source: 'api', messageId: 'm1', speakerKind: 'user', text: 'm1', ts: 1, userId: 'x:1' }],
+      1,
+    );
+    await a.chunks.planChunk(
+      { chunkId: `${bot}-c1`, bot, collection: 'col', source: 'api', messageIds: ['m1'] },
+      2,
+    );
+    await a.people.create(bot, { id: 'p1', name: 'X', accounts: [user('x:1')] }, 3);
+    await a.renames.queueRewrites(bot, [], [`${bot}-c1`], 4); // queued; the request stays
+    const from = { bot, collection: 'col' };
+    const to = { bot: other, collection: 'col2' };
+    assert.deepEqual(
+      (await b.snapshots.readRows('rename_chunks', from)).map((row) => row.chunk_id),
+      [`${bot}-c1`],
+    );
+    const requests = await b.snapshots.readRows('rename_requests', from);
+    assert.equal(await b.snapshots.insertRows('rename_requests', requests, from, to), 1);
+    assert.deepEqual(await versions(a, other), [['x:1', 1, 3]]);
+    await b.renames.requestRenames(other, [user('x:1'), user('y:2')], 5);
+    assert.deepEqual(await versions(a, other), [
+      ['x:1', 2, 5],
+      ['y:2', 1, 5],
+    ]);
+    assert.equal(await a.renames.isRenaming(other), true);
   });
 }
