@@ -25,7 +25,6 @@ import type {
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
-import { computeCosine } from './cosine-similarity.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
 import { cutNoise, type NoiseCutSettings, startNoiseCut } from './noise/cut-noise.js';
@@ -343,8 +342,7 @@ async function scorePartsByVector(
   vector: Float32Array | readonly number[],
   partIds: readonly string[],
 ): Promise<ReadonlyMap<string, number>> {
-  const vectors = await store.retrieveDenseVectors(partsCollectionName(collection), partIds);
-  return new Map([...vectors].map(([id, dense]) => [id, computeCosine(vector, dense)]));
+  return store.scoreDenseVectors(partsCollectionName(collection), vector, partIds);
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */
