@@ -11,7 +11,10 @@
  * Measured (issue 37, three interleaved rounds against the pool before, load 25-30): p99 beside / alone,
  * median 4.25x before, 1.46x after; short p50 beside ~205 → ~40 ms (docs/benchmarks.md). Session 29, main and
  * the branch that bounds a long query's main-thread work alternated, load 16-20: median 7.44x → 4.78x, short
- * p99 beside 618 → 417 ms; the ratio swings 3-8x with the machine's load (docs/benchmarks.md).
+ * p99 beside 618 → 417 ms; the ratio swings 3-8x with the machine's load (docs/benchmarks.md). With the
+ * split, --queries 500, load 9-12: median 2.39x here, 2.22x on main (one run to the next: 1.05-2.56x); beside long
+ * queries the short query's p50 grows in the wait for its vector, its tails are single queries held 100-730 ms,
+ * alone as beside, and the service's thread is no busier (docs/benchmarks.md).
  */
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
