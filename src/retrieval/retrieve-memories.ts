@@ -333,8 +333,8 @@ function hybridSearch(
 }
 
 /**
- * The query's dense cosine with each of these parts, from their vectors read by id (a lookup: a search
- * restricted to the ids would test the filter on every part of a large collection).
+ * The query's dense cosine with each of these parts, by id (a lookup: a search restricted to the ids would test
+ * the filter on every part of a large collection); the embedded store answers the cosines, not the vectors.
  */
 async function scorePartsByVector(
   store: MemoryStore,
