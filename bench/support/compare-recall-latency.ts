@@ -39,10 +39,21 @@ export async function compareRecallLatency(comparison: RecallLatencyComparison):
     }
     // A tree with approximate indexes rebuilds them after its start; measure it as it runs, not meanwhile.
     for (const service of services) await awaitStoreGraphs(service.storeUrl);
-    const ask = async (service: ServiceProcess, query: string) => {
-      const answer = await timedPost(`${service.url}/retrieve`, { bot: 'mythos', query_text: query });
-      if (answer.status !== 200) throw new Error(`${service.url}/retrieve answered ${answer.status}`);
-      return answer.ms;
+    /** Each new query's hits per tree, to say whether both trees answered the same. */
+    const answers = services.map((): Hit[][] => []);
+    const ask = async (service: ServiceProcess, query: string, at?: number) => {
+      const started = performance.now();
+      const response = await fetch(`${service.url}/retrieve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bot: 'mythos', query_text: query }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await response.json()) as { hits?: Hit[] };
+      const ms = performance.now() - started;
+      if (response.status !== 200) throw new Error(`${service.url}/retrieve answered ${response.status}`);
+      if (at !== undefined) answers[at]!.push(body.hits ?? []);
+      return ms;
     };
     // The first queries load the model and warm the store's caches: not counted, and on a loaded machine the
     // first may pass recall's 3 s deadline (503) while the model loads.
@@ -62,7 +73,7 @@ export async function compareRecallLatency(comparison: RecallLatencyComparison):
     for (let q = 0; q < comparison.queries; q++) {
       const query = comparison.question(q);
       for (const at of q % 2 === 0 ? [0, 1] : [1, 0]) {
-        fresh[at]!.push(await ask(services[at]!, query));
+        fresh[at]!.push(await ask(services[at]!, query, at));
         repeated[at]!.push(await ask(services[at]!, query));
       }
       if (q % 10 === 0) loads.push(loadavg()[0]!);
@@ -70,10 +81,30 @@ export async function compareRecallLatency(comparison: RecallLatencyComparison):
     for (const [at, tree] of comparison.trees.entries()) {
       console.log(`${tree}: /retrieve new query ${fmt(fresh[at]!)}; repeated query ${fmt(repeated[at]!)}`);
     }
+    console.log(describeAgreement(answers[0]!, answers[1]!));
     console.log(
       `(${comparison.queries} questions each, alternated; load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} on 2 cores: shared machine, noisy)`,
     );
   } finally {
     for (const service of services) await service.stop();
   }
+}
+
+/** A hit as both trees answer it: what a caller compares. */
+interface Hit {
+  readonly text?: string;
+  readonly score?: number;
+}
+
+/** How many new queries both trees answered with the same texts in the same order, and the largest score gap. */
+function describeAgreement(one: readonly Hit[][], other: readonly Hit[][]): string {
+  let same = 0;
+  let gap = 0;
+  for (const [i, hits] of one.entries()) {
+    const theirs = other[i] ?? [];
+    if (hits.length === theirs.length && hits.every((hit, j) => hit.text === theirs[j]?.text)) same++;
+    for (const [j, hit] of hits.entries())
+      gap = Math.max(gap, Math.abs((hit.score ?? 0) - (theirs[j]?.score ?? 0)));
+  }
+  return `answers: ${same} of ${one.length} new queries the same hits in the same order; largest score difference ${gap.toExponential(2)}`;
 }

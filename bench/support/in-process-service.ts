@@ -9,6 +9,7 @@ import { MemoryPoolClient } from '../../src/client/memory-pool-client.js';
 import { configSchema } from '../../src/config/config-schema.js';
 import type { MemoryPoolConfig } from '../../src/config/config-types.js';
 import { createEmbedder, createQueryEmbedder } from '../../src/embedding/create-embedder.js';
+import type { Embedder } from '../../src/embedding/embedder.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startMemoryService } from '../../src/service/start-memory-service.js';
 
@@ -19,8 +20,14 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-/** Starts the service with `settings` (a config file's content) in a new temporary folder. */
-export async function startBenchService(settings: unknown): Promise<BenchService> {
+/**
+ * Starts the service with `settings` (a config file's content) in a new temporary folder; `wrapQueryEmbedder`
+ * decorates the query embedder (e.g. to time it).
+ */
+export async function startBenchService(
+  settings: unknown,
+  wrapQueryEmbedder: (embedder: Embedder) => Embedder = (embedder) => embedder,
+): Promise<BenchService> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-pool-bench-'));
   const config: MemoryPoolConfig = {
     ...configSchema.parse(settings),
@@ -32,7 +39,7 @@ export async function startBenchService(settings: unknown): Promise<BenchService
   const service = await startMemoryService({
     config,
     embedder: createEmbedder(config.embedding, { logger }),
-    queryEmbedder: createQueryEmbedder(config.embedding, { logger }),
+    queryEmbedder: wrapQueryEmbedder(createQueryEmbedder(config.embedding, { logger })),
     logger,
   });
   return {

@@ -25,7 +25,6 @@ import type {
   RetrieveRequest,
   RetrieveResponse,
 } from '../wire/retrieve-request.js';
-import { computeCosine } from './cosine-similarity.js';
 import { fitRecallToChars } from './fit-recall-chars.js';
 import { formatRecall } from './format-recall.js';
 import { cutNoise, type NoiseCutSettings, startNoiseCut } from './noise/cut-noise.js';
@@ -334,8 +333,8 @@ function hybridSearch(
 }
 
 /**
- * The query's dense cosine with each of these parts, from their vectors read by id (a lookup: a search
- * restricted to the ids would test the filter on every part of a large collection).
+ * The query's dense cosine with each of these parts, by id (a lookup: a search restricted to the ids would test
+ * the filter on every part of a large collection); the embedded store answers the cosines, not the vectors.
  */
 async function scorePartsByVector(
   store: MemoryStore,
@@ -343,8 +342,7 @@ async function scorePartsByVector(
   vector: Float32Array | readonly number[],
   partIds: readonly string[],
 ): Promise<ReadonlyMap<string, number>> {
-  const vectors = await store.retrieveDenseVectors(partsCollectionName(collection), partIds);
-  return new Map([...vectors].map(([id, dense]) => [id, computeCosine(vector, dense)]));
+  return store.scoreDenseVectors(partsCollectionName(collection), vector, partIds);
 }
 
 /** The wire shape: RecallHit without the formatting-only `legacySpeaker`, and `explain` only when asked. */

@@ -55,10 +55,14 @@ export interface HybridPointStore {
   /** Points by id with their payloads, in no particular order; missing ids are left out. */
   retrievePoints(collection: string, ids: readonly StoredPointId[]): Promise<StoredRecord[]>;
   /**
-   * The `dense` vectors of a hybrid collection's points by id (a lookup, no search); missing ids are left out.
-   * Keys are the ids as strings.
+   * The cosine of `vector` with the `dense` vector of each of a hybrid collection's points by id (a lookup, no
+   * search), computed over the stored f32 values; missing ids are left out. Keys are the ids as strings.
    */
-  retrieveDenseVectors(collection: string, ids: readonly StoredPointId[]): Promise<Map<string, number[]>>;
+  scoreDenseVectors(
+    collection: string,
+    vector: Float32Array | readonly number[],
+    ids: readonly StoredPointId[],
+  ): Promise<Map<string, number>>;
   /**
    * The dimensions among `indices` that the `bm25` vector of some point within `filter` has (which query words any
    * memory holds): one pass over the embedded store's index, one search per dimension on a Qdrant over REST.

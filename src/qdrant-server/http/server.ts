@@ -2,6 +2,7 @@
 import { type ListeningHttpServer, listenHttp } from '../../runtime/listen-http.js';
 import type { StoreLogger } from '../store-logger.js';
 import { openStoreEngine } from '../engine/index.js';
+import { findDenseCosines, type DenseCosinesRequest } from './posted-dense-cosines.js';
 import { findHeldDimensions, type HeldTermsRequest } from './posted-held-terms.js';
 import { applyUpsertBatch, type UpsertBatch } from './posted-upsert.js';
 import { createQdrantApp } from './qdrant-app.js';
@@ -34,6 +35,8 @@ export interface QdrantServer {
   upsert(collection: string, batch: UpsertBatch): Promise<void>;
   /** Which of the request's sparse dimensions some point within its filter holds (posted-held-terms.ts). */
   heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]>;
+  /** The query's cosine with each point's dense vector, as `[id, cosine]` (posted-dense-cosines.ts). */
+  denseCosines(collection: string, request: DenseCosinesRequest): Promise<[string, number][]>;
   /** Stops accepting requests, waits for open ones, then closes the engine. */
   close(): Promise<void>;
 }
@@ -63,6 +66,8 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
     port: server.port,
     upsert: async (collection, batch) => applyUpsertBatch(engine, collection, batch, options.logger),
     heldTerms: async (collection, request) => findHeldDimensions(engine, collection, request, options.logger),
+    denseCosines: async (collection, request) =>
+      findDenseCosines(engine, collection, request, options.logger),
     close() {
       closing ??= server.close().finally(() => engine.close());
       return closing;

@@ -69,6 +69,19 @@ export async function serveStoreThread(
       );
       return;
     }
+    if (request.kind === 'dense-cosines') {
+      const { id } = request;
+      server.denseCosines(request.collection, request.request).then(
+        (cosines) => port.postMessage({ kind: 'dense-cosines-found', id, cosines } satisfies StoreThreadMessage),
+        (error: unknown) =>
+          port.postMessage({
+            kind: 'dense-cosines-failed',
+            id,
+            error: recordError(error),
+          } satisfies StoreThreadMessage),
+      );
+      return;
+    }
     if (request.kind !== 'close') return;
     server.close().then(
       () => port.postMessage({ kind: 'closed' } satisfies StoreThreadMessage),

@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleBeside, startModuleWorker } from '../../runtime/start-module-worker.js';
+import type { DenseCosinesRequest } from '../http/posted-dense-cosines.js';
 import type { HeldTermsRequest } from '../http/posted-held-terms.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 import type { QdrantServer, QdrantServerOptions } from '../http/server.js';
@@ -49,7 +50,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
   let failure: Error | undefined;
   let closed: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let closing: Promise<void> | undefined;
-  /** Posted requests (upserts, held-terms reads) not answered yet, by message id. */
+  /** Posted requests (upserts, held-terms and dense-cosines reads) not answered yet, by message id. */
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   const settle = (id: number, error?: Error, value?: unknown) => {
@@ -66,17 +67,21 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
           return;
         case 'listening':
           state = 'serving';
-          resolve(handleOf(worker, message, { upsert, heldTerms }, close));
+          resolve(handleOf(worker, message, { upsert, heldTerms, denseCosines }, close));
           return;
         case 'upserted':
           settle(message.id);
           return;
         case 'upsert-failed':
         case 'held-terms-failed':
+        case 'dense-cosines-failed':
           settle(message.id, reviveError(message.error));
           return;
         case 'held-terms-found':
           settle(message.id, undefined, message.held);
+          return;
+        case 'dense-cosines-found':
+          settle(message.id, undefined, message.cosines);
           return;
         case 'start-failed':
           failure = reviveError(message.error);
@@ -129,6 +134,15 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
     });
   }
 
+  function denseCosines(collection: string, request: DenseCosinesRequest): Promise<[string, number][]> {
+    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
+    const id = nextId++;
+    return new Promise<[string, number][]>((resolve, reject) => {
+      worker.postMessage({ kind: 'dense-cosines', id, collection, request } satisfies StoreThreadRequest);
+      pending.set(id, { resolve: (cosines) => resolve(cosines as [string, number][]), reject });
+    });
+  }
+
   function close(): Promise<void> {
     if (closing !== undefined) return closing;
     if (state !== 'serving') {
@@ -147,7 +161,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
 function handleOf(
   worker: Worker,
   listening: { readonly url: string; readonly port: number },
-  posted: Pick<StoreThread, 'upsert' | 'heldTerms'>,
+  posted: Pick<StoreThread, 'upsert' | 'heldTerms' | 'denseCosines'>,
   close: () => Promise<void>,
 ): StoreThread {
   return { url: listening.url, port: listening.port, threadId: worker.threadId, ...posted, close };

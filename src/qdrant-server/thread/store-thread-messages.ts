@@ -1,4 +1,5 @@
 /** @module What the embedded store's thread and the thread that started it say to each other. */
+import type { DenseCosinesRequest } from '../http/posted-dense-cosines.js';
 import type { HeldTermsRequest } from '../http/posted-held-terms.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 
@@ -38,7 +39,9 @@ export type StoreThreadMessage =
   | { readonly kind: 'upserted'; readonly id: number }
   | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord }
   | { readonly kind: 'held-terms-found'; readonly id: number; readonly held: readonly number[] }
-  | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord };
+  | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord }
+  | { readonly kind: 'dense-cosines-found'; readonly id: number; readonly cosines: readonly [string, number][] }
+  | { readonly kind: 'dense-cosines-failed'; readonly id: number; readonly error: ErrorRecord };
 
 /** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
 export interface StoreThreadClose {
@@ -64,8 +67,23 @@ export interface StoreThreadHeldTerms {
   readonly request: HeldTermsRequest;
 }
 
+/**
+ * To the store thread: the query's cosine with some points' dense vectors (QdrantServer.denseCosines); answered
+ * `dense-cosines-found` (or `dense-cosines-failed`) with `id`.
+ */
+export interface StoreThreadDenseCosines {
+  readonly kind: 'dense-cosines';
+  readonly id: number;
+  readonly collection: string;
+  readonly request: DenseCosinesRequest;
+}
+
 /** To the store thread. */
-export type StoreThreadRequest = StoreThreadClose | StoreThreadUpsert | StoreThreadHeldTerms;
+export type StoreThreadRequest =
+  | StoreThreadClose
+  | StoreThreadUpsert
+  | StoreThreadHeldTerms
+  | StoreThreadDenseCosines;
 
 /** `error` as it can be posted. */
 export function recordError(error: unknown): ErrorRecord {

@@ -4,7 +4,7 @@
  * of theirs, docs/recall.md), so three signals must agree: words no memory holds carry a large share of the
  * question's meaning, no hit matches it closely, and the dense and word rankings do not agree on the best hit.
  */
-import { computeCosine } from '../cosine-similarity.js';
+import { computeCosine } from '../../runtime/cosine-similarity.js';
 import type { RecallHit } from '../recall-hit.js';
 import { findUnsaidWords, removeWords } from './find-unsaid-words.js';
 

@@ -22,6 +22,7 @@ import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 import { findHeldSparseTerms, type PostedHeldTerms } from './find-held-sparse-terms.js';
+import { type PostedDenseCosines, scoreDenseVectors } from './score-dense-vectors.js';
 import { createUpsertSender, type PostedUpserts } from './send-upserts.js';
 
 /** Per-request timeout of the service's store client (the data commands pass their own). */
@@ -31,7 +32,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export function createQdrantPointStore(
   options: QdrantPointStoreOptions & {
     /** The embedded store in this process: upserts are posted to it instead of sent as JSON (send-upserts.ts). */
-    readonly posted?: (PostedUpserts & PostedHeldTerms) | undefined;
+    readonly posted?: (PostedUpserts & PostedHeldTerms & PostedDenseCosines) | undefined;
   },
 ): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, DEFAULT_TIMEOUT_MS);
@@ -170,21 +171,10 @@ export function createQdrantPointStore(
         return records.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
       }),
 
-    retrieveDenseVectors: (collection, ids) =>
-      call(`retrieve from ${collection}`, async () => {
-        if (ids.length === 0) return new Map();
-        const records = await client.retrieve(collection, {
-          ids: [...(ids as StoredPointId[])],
-          with_payload: false,
-          with_vector: [DENSE_VECTOR],
-        });
-        const vectors = new Map<string, number[]>();
-        for (const record of records) {
-          const dense = (record.vector as Record<string, unknown> | undefined)?.[DENSE_VECTOR];
-          if (Array.isArray(dense)) vectors.set(String(record.id), dense as number[]);
-        }
-        return vectors;
-      }),
+    scoreDenseVectors: (collection, vector, ids) =>
+      call(`retrieve from ${collection}`, () =>
+        scoreDenseVectors(client, options.posted, collection, vector, ids),
+      ),
 
     upsertPoints: (collection, points: readonly StorePoint[]) =>
       call(`upsert into ${collection}`, () =>

@@ -22,6 +22,7 @@ import type {
 } from '../point-store.js';
 import type { StHybridStore } from '../st-hybrid/st-hybrid-store.js';
 import type { TimelineStore } from '../timeline-store.js';
+import { computeCosine } from '../../runtime/cosine-similarity.js';
 import { matchFilter } from './match-filter.js';
 import { scrollOrdered } from './scroll-ordered.js';
 import { type StoreHooks, withStoreHooks } from './with-store-hooks.js';
@@ -213,14 +214,14 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
         return point ? [toRecord(point)] : [];
       });
     },
-    retrieveDenseVectors: async (name, ids) => {
+    scoreDenseVectors: async (name, vector, ids) => {
       const collection = existing(name, `retrieve from ${name}`);
-      const vectors = new Map<string, number[]>();
+      const cosines = new Map<string, number>();
       for (const id of ids) {
         const dense = collection.points.get(idKey(id, `retrieve from ${name}`))?.vectors[DENSE_VECTOR];
-        if (Array.isArray(dense)) vectors.set(String(id), [...(dense as readonly number[])]);
+        if (Array.isArray(dense)) cosines.set(String(id), computeCosine(vector, dense as readonly number[]));
       }
-      return vectors;
+      return cosines;
     },
     findHeldSparseTerms: async (name, indices, filter) => {
       const points = [...existing(name, `query ${name}`).points.values()].filter((p) =>

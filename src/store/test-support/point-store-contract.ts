@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StoreError } from '../../errors/memory-pool-error.js';
+import { computeCosine } from '../../runtime/cosine-similarity.js';
 import type { StoredPointId, StoreFilter } from '../point-store.js';
 import { allOf, isEmpty, matchAny, matchValue, sourcedPoints, unsourcedPoints } from '../store-filters.js';
 import type { MemoryStore } from '../memory-store.js';
@@ -295,8 +296,13 @@ export function describePointStoreContract(name: string, open: () => Promise<Poi
       assert.deepEqual(ids(lexical), [1], 'only points sharing a term are found');
       const read = await store.retrievePoints(collection, [2, 5]);
       assert.deepEqual(read, [{ id: 2, payload: { chunkId: 'b', messageIds: '2', text: 'y' } }]);
-      const vectors = await store.retrieveDenseVectors(collection, [1, 5]);
-      assert.deepEqual([...vectors], [['1', [1, 0, 0]]], 'the dense vector by id; a missing id is left out');
+      const query = [0.25, 0.5, 2];
+      const cosines = await store.scoreDenseVectors(collection, query, [1, 5]);
+      assert.deepEqual(
+        [...cosines],
+        [['1', computeCosine(query, [1, 0, 0])]],
+        "the query's cosine with the dense vector by id; a missing id is left out",
+      );
     });
 
     test('which sparse terms some point holds, within a filter', async () => {

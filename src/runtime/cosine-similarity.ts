@@ -1,4 +1,4 @@
-/** @module Cosine similarity of two vectors, as the store scores its dense search (one copy for recall). */
+/** @module Cosine similarity of two vectors in f64: one copy for recall, the store client and the embedded store. */
 
 /** The cosine of `a` and `b` (a missing component of `b` counts as 0); 0 when either has no length. */
 export function computeCosine(
