@@ -1,4 +1,4 @@
-/** @module Tests for ConcurrencyLimit: the bound holds, waiters go in order, a failure frees its slot. */
+/** @module Tests for ConcurrencyLimit: the bound holds, waiters go in order, a failure frees its slot, holds. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,4 +38,30 @@ test('a failed task rejects its own promise and frees its slot for the next', as
 
 test('a limit below 1 is refused', () => {
   assert.throws(() => new ConcurrencyLimit(0), /limit must be an integer >= 1, got 0/);
+});
+
+test('a hold starts nothing before it ends, a narrowed bound runs one at a time, and `ahead` goes first', async () => {
+  const limit = new ConcurrencyLimit(3);
+  limit.setLimit(1);
+  const until = Date.now() + 40;
+  limit.holdUntil(until);
+  const started: Array<[string, number]> = [];
+  let running = 0;
+  let most = 0;
+  const task = (name: string) => async () => {
+    started.push([name, Date.now()]);
+    running += 1;
+    most = Math.max(most, running);
+    await sleep(2);
+    running -= 1;
+  };
+  await Promise.all([limit.run(task('fresh')), limit.run(task('retry'), { ahead: true })]);
+  assert.deepEqual(
+    started.map(([name]) => name),
+    ['retry', 'fresh'],
+  );
+  assert.ok(started.every(([, at]) => at >= until), 'a task started inside the hold');
+  assert.equal(most, 1);
+  limit.setLimit(10);
+  assert.equal(limit.limit, 3);
 });
