@@ -1,4 +1,4 @@
-/** @module Tests for ConcurrencyLimit: the bound holds, waiters go in order, a failure frees its slot, holds. */
+/** @module Tests for ConcurrencyLimit: the bound holds, waiters go in order, a failure frees its slot, holds, aborts. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,4 +64,28 @@ test('a hold starts nothing before it ends, a narrowed bound runs one at a time,
   assert.equal(most, 1);
   limit.setLimit(10);
   assert.equal(limit.limit, 3);
+});
+
+test('an aborted waiter leaves the line at once with the reason, and the ones behind it still run', { timeout: 5_000 }, async () => {
+  const limit = new ConcurrencyLimit(1);
+  let release!: () => void;
+  const held = limit.run(() => new Promise<void>((resolve) => (release = resolve)));
+  const controller = new AbortController();
+  let ran = false;
+  const aborted = limit.run(
+    async () => {
+      ran = true;
+    },
+    { signal: controller.signal },
+  );
+  const behind = limit.run(async () => 'behind ran');
+  controller.abort(new Error('forgotten'));
+  // Settles while the slot is still held: it does not wait for the slot to give it back.
+  await assert.rejects(aborted, /forgotten/);
+  release();
+  await held;
+  assert.equal(await behind, 'behind ran');
+  assert.equal(ran, false);
+  assert.equal(limit.running, 0);
+  await assert.rejects(limit.run(async () => 'late', { signal: controller.signal }), /forgotten/);
 });

@@ -7,6 +7,8 @@
 export interface RunOptions {
   /** Wait at the front of the line (a retry goes before requests that have not been tried yet). */
   readonly ahead?: boolean;
+  /** An abort takes the task out of the line and rejects with the signal's reason; a started task runs on. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export class ConcurrencyLimit {
@@ -55,11 +57,24 @@ export class ConcurrencyLimit {
 
   /** Runs `task` once a slot is free; resolves or rejects as it does, and frees the slot either way. */
   async run<T>(task: () => Promise<T>, options: RunOptions = {}): Promise<T> {
+    const { signal } = options;
+    signal?.throwIfAborted();
     // Waiters before it, or a hold, mean the line: a task arriving meanwhile cannot jump it.
     if (this.#running >= this.#limit || this.#waiting.length > 0 || Date.now() < this.#holdUntil) {
-      await new Promise<void>((resolve) => {
-        if (options.ahead) this.#waiting.unshift(resolve);
-        else this.#waiting.push(resolve);
+      await new Promise<void>((resolve, reject) => {
+        // An aborted caller (a forget ending a batch) must not wait for a slot only to give it back.
+        const leave = () => {
+          const index = this.#waiting.indexOf(start);
+          if (index >= 0) this.#waiting.splice(index, 1);
+          reject(signal?.reason);
+        };
+        const start = () => {
+          signal?.removeEventListener('abort', leave);
+          resolve();
+        };
+        signal?.addEventListener('abort', leave, { once: true });
+        if (options.ahead) this.#waiting.unshift(start);
+        else this.#waiting.push(start);
         this.#pump();
       });
     } else this.#running += 1;

@@ -38,3 +38,28 @@ for (const concurrency of [1, 4]) {
     );
   });
 }
+
+for (const queued of [['chunk a'], ['chunk a', 'chunk b']]) {
+  test(`a call aborted while its ${queued.length} batch(es) wait for a slot rejects before the slot frees`, { timeout: 5_000 }, async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent = 0;
+    const holding: FetchLike = async (_url, init) => {
+      sent += 1;
+      const { input } = JSON.parse(String(init.body)) as { input: string[] };
+      if (input[0] === 'held') await released;
+      const data = input.map((_text, index) => ({ index, embedding: [1, 2, 3, 4] }));
+      return new Response(JSON.stringify({ data }), { status: 200 });
+    };
+    const embedder = createEmbedder(1, 0, holding);
+    const held = embedder.embed(['held']);
+    const controller = new AbortController();
+    const aborted = embedder.embed(queued, { signal: controller.signal });
+    controller.abort(new Error('forgotten'));
+    // The slot is still held: before the fix this waited for it (a forget waited out another caller's 429).
+    await assert.rejects(aborted, /forgotten/);
+    release();
+    assert.equal((await held).length, 1);
+    assert.equal(sent, 1, 'the aborted batches were sent');
+  });
+}

@@ -45,7 +45,7 @@ export class RequestGate {
           throw error;
         }
       },
-      { ahead: options.retry },
+      { ahead: options.retry, signal: options.signal },
     );
   }
 
