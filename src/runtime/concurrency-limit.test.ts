@@ -60,13 +60,18 @@ test('a hold starts nothing before it ends, a narrowed bound runs one at a time,
     started.map(([name]) => name),
     ['retry', 'fresh'],
   );
-  assert.ok(started.every(([, at]) => at >= until), 'a task started inside the hold');
+  assert.ok(
+    started.every(([, at]) => at >= until),
+    'a task started inside the hold',
+  );
   assert.equal(most, 1);
   limit.setLimit(10);
   assert.equal(limit.limit, 3);
 });
 
-test('an aborted waiter leaves the line at once with the reason, and the ones behind it still run', { timeout: 5_000 }, async () => {
+test('an aborted waiter leaves the line at once with the reason, and the ones behind it still run', {
+  timeout: 5_000,
+}, async () => {
   const limit = new ConcurrencyLimit(1);
   let release!: () => void;
   const held = limit.run(() => new Promise<void>((resolve) => (release = resolve)));
@@ -87,5 +92,8 @@ test('an aborted waiter leaves the line at once with the reason, and the ones be
   assert.equal(await behind, 'behind ran');
   assert.equal(ran, false);
   assert.equal(limit.running, 0);
-  await assert.rejects(limit.run(async () => 'late', { signal: controller.signal }), /forgotten/);
+  await assert.rejects(
+    limit.run(async () => 'late', { signal: controller.signal }),
+    /forgotten/,
+  );
 });

@@ -40,7 +40,9 @@ for (const concurrency of [1, 4]) {
 }
 
 for (const queued of [['chunk a'], ['chunk a', 'chunk b']]) {
-  test(`a call aborted while its ${queued.length} batch(es) wait for a slot rejects before the slot frees`, { timeout: 5_000 }, async () => {
+  test(`a call aborted while its ${queued.length} batch(es) wait for a slot rejects before the slot frees`, {
+    timeout: 5_000,
+  }, async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let sent = 0;
