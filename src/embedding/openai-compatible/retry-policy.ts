@@ -40,10 +40,12 @@ export function runWithRetries<T>(
     rateLimitsHeldByGate?: boolean;
   } = {},
 ): Promise<T> {
+  // A 429 without Retry-After keeps its own growing backoff: the gate's hold for it is a fixed guess.
   const heldByGate = (error: ProviderError) =>
     hooks.rateLimitsHeldByGate === true &&
     error.code === 'embedding_rate_limited' &&
-    (error.retryAfterMs ?? 0) <= policy.maxRetryAfterMs;
+    error.retryAfterMs !== undefined &&
+    error.retryAfterMs <= policy.maxRetryAfterMs;
   return runRetrying(attempt, {
     maxRetries: policy.maxRetries,
     baseMs: policy.baseDelayMs,
