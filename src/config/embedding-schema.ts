@@ -89,10 +89,10 @@ export const embeddingSchema = section({
   batchSize: integer(1, 2048, 'Set how many texts to send per request, e.g. 64.').optional(),
   /**
    * Requests in flight at once (OpenAI-compatible providers): a backlog (an import, a catch-up) is sent as
-   * this many batches side by side instead of one round trip after another. Each request retries alone, and
-   * one waiting out a rate limit (429) or an outage keeps its place; recall queries have their own. Lower it
-   * (1 sends one at a time) for an endpoint with a tight rate limit, or a local server that runs one request
-   * at a time anyway.
+   * this many batches side by side instead of one round trip after another. Each request retries alone; after
+   * a rate limit (429) the client holds every request until its Retry-After and sends one at a time, widening
+   * back to this many after runs of successes. Recall queries have their own client. Lower it (1 sends one at
+   * a time) for a local server that runs one request at a time anyway.
    */
   concurrency: integer(1, 64, 'Set how many requests to send at once, e.g. 4.').optional(),
   /** Per request. */

@@ -131,3 +131,52 @@ test('messages a /save brings while the pass writes are planned by that pass, th
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a wake a mid-pass replan planned nothing for still gets a pass at once, not after the idle poll', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chunk-writer-replan-'));
+  const journal = openSqliteJournal(dir);
+  const passes: Array<Promise<number | undefined>> = [];
+  let writer: ChunkWriter | undefined;
+  /** A /save's wake lands while the first chunk embeds (an edit, say: nothing for a replan to plan). */
+  class WakeDuringEmbed extends HashingEmbedder {
+    override async embed(texts: readonly string[]): Promise<Float32Array[]> {
+      if (passes.length === 1) {
+        writer!.wake();
+        await sleep(50); // the wake's timer fires while this pass is still writing
+      }
+      return super.embed(texts);
+    }
+  }
+  /** Counts passes: the background loop runs each through runOnce. */
+  class CountingWriter extends ChunkWriter {
+    override runOnce(options?: { flush?: boolean }): Promise<number | undefined> {
+      const pass = super.runOnce(options);
+      passes.push(pass);
+      return pass;
+    }
+  }
+  const store = createMemoryPointStore();
+  writer = new CountingWriter({
+    bots: { mythos: testBot('mythos', { chunk: { minChars: 60, maxChars: 100, idleMs: IDLE_MS } }) },
+    journal,
+    store,
+    embedder: new WakeDuringEmbed({ dimensions: 16 }),
+    guard: createCollectionGuard(store, journal),
+    metrics: createServiceMetrics(() => journal.queueDepth(), { processMetrics: false }),
+    logger: createLogger({ level: 'silent' }),
+    now: () => START,
+  });
+  try {
+    await journal.recordMessages([message('first', 'm1', `first ${'x'.repeat(70)}`)], START);
+    writer.start();
+    for (let waited = 0; passes.length === 0 && waited < 5_000; waited += 10) await sleep(10);
+    await passes[0];
+    // The loop goes straight on to the next pass when a wake is owed; otherwise it sleeps the 1 s idle poll.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(passes.length, 2, 'the wake waited for the idle poll');
+  } finally {
+    await writer.stop();
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -179,7 +179,11 @@ export class ChunkWriter {
       this.#rerun = false;
       const before = this.#planned;
       nextFlush = await this.#planReady(generation, flush);
-      return this.#planned > before;
+      const planned = this.#planned > before;
+      // A wake this found nothing to plan for (an edit, a forget) still owes a whole pass: keep it, so the
+      // loop runs one at once instead of after the idle poll.
+      if (woken && !planned) this.#rerun = true;
+      return planned;
     };
     // One pass writes at a time (a runOnce beside the background loop waits its turn), so a pass that returns
     // has seen every batch it could claim stored, not left one mid-flight in another pass.

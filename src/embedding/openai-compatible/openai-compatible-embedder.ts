@@ -6,7 +6,6 @@
 import type { EmbeddingConfig } from '../../config/config-types.js';
 import { ConfigError, ProviderError } from '../../errors/memory-pool-error.js';
 import type { Logger } from '../../logging/logger.js';
-import { ConcurrencyLimit } from '../../runtime/concurrency-limit.js';
 import type { EmbedOptions, Embedder, InputWindow } from '../embedder.js';
 import { createCl100kWindowCounter } from './cl100k-token-counter.js';
 import {
@@ -15,6 +14,7 @@ import {
   type FetchLike,
   postEmbeddings,
 } from './post-embeddings.js';
+import { RequestGate } from './request-gate.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, runWithRetries } from './retry-policy.js';
 
 export type OpenAiCompatibleConfig = Extract<EmbeddingConfig, { provider: 'openai-compatible' }>;
@@ -35,8 +35,8 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   readonly inputWindow: InputWindow;
   readonly #endpoint: EmbeddingsEndpoint;
   readonly #batchSize: number;
-  /** `embedding.concurrency`: requests in flight at once, across every call to this embedder. */
-  readonly #requests: ConcurrencyLimit;
+  /** `embedding.concurrency` requests in flight at once across every call, fewer and held after a 429. */
+  readonly #requests: RequestGate;
   readonly #policy: RetryPolicy;
   readonly #logger: Logger | undefined;
   #dimensions: number | undefined;
@@ -53,7 +53,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       countTokens: createCl100kWindowCounter(config.maxInputTokens),
     };
     this.#batchSize = config.batchSize;
-    this.#requests = new ConcurrencyLimit(config.concurrency);
+    this.#requests = new RequestGate(config.concurrency);
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: config.maxRetries };
     this.#logger = options.logger;
     this.#endpoint = {
@@ -78,21 +78,14 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       batches.push(texts.slice(start, start + this.#batchSize));
     }
     if (batches.length <= 1) {
-      return batches[0] === undefined
-        ? []
-        : this.#requests.run(() => this.#embedBatch(batches[0]!, this.#policy, options.signal));
+      return batches[0] === undefined ? [] : this.#embedBatch(batches[0], this.#policy, options.signal);
     }
     // Side by side, at most `embedding.concurrency` at once: one after another, a backlog's batches each waited
     // a full round trip. Each batch retries alone; once one has failed for good the others stop (the caller
     // gets that first failure and, in the chunk writer, keeps every chunk of the call due for a later try).
     const failed = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, failed.signal]) : failed.signal;
-    const settled = batches.map((batch) =>
-      this.#requests.run(() => {
-        signal.throwIfAborted();
-        return this.#embedBatch(batch, this.#policy, signal);
-      }),
-    );
+    const settled = batches.map((batch) => this.#embedBatch(batch, this.#policy, signal));
     try {
       return (await Promise.all(settled)).flat();
     } catch (error) {
@@ -108,8 +101,12 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   async #embedBatch(batch: string[], policy: RetryPolicy, signal: AbortSignal | undefined) {
+    let attempts = 0;
+    // Each attempt, retries too, goes through the gate: a 429 holds every request to this endpoint.
     const post = async () => {
-      const answer = await postEmbeddings(this.#endpoint, batch, signal, this.#encoding);
+      const retry = attempts++ > 0;
+      const send = () => postEmbeddings(this.#endpoint, batch, signal, this.#encoding);
+      const answer = await this.#requests.send(send, { retry, signal });
       if (answer.encoding !== this.#encoding) {
         this.#encoding = answer.encoding;
         this.#logger?.info(
@@ -121,6 +118,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     };
     const vectors = await runWithRetries(post, policy, {
       signal,
+      rateLimitsHeldByGate: true,
       onRetry: (error, retry, delayMs) =>
         this.#logger?.warn(
           { code: error.code, retry, of: policy.maxRetries, delayMs, baseUrl: this.#endpoint.baseUrl },

@@ -32,18 +32,34 @@ export function runWithRetries<T>(
   hooks: {
     signal?: AbortSignal | undefined;
     onRetry?: (error: ProviderError, retry: number, delayMs: number) => void;
+    /**
+     * The attempts go through a RequestGate that holds every request after a 429: a rate-limited retry goes
+     * straight back into the gate's line (first in it) and waits there, instead of sleeping on its own and
+     * coming back after the hold, behind requests that have not been tried yet.
+     */
+    rateLimitsHeldByGate?: boolean;
   } = {},
 ): Promise<T> {
+  // A 429 without Retry-After keeps its own growing backoff: the gate's hold for it is a fixed guess.
+  const heldByGate = (error: ProviderError) =>
+    hooks.rateLimitsHeldByGate === true &&
+    error.code === 'embedding_rate_limited' &&
+    error.retryAfterMs !== undefined &&
+    error.retryAfterMs <= policy.maxRetryAfterMs;
   return runRetrying(attempt, {
     maxRetries: policy.maxRetries,
     baseMs: policy.baseDelayMs,
     maxMs: policy.maxDelayMs,
     maxRetryAfterMs: policy.maxRetryAfterMs,
-    classify: (error) =>
-      error instanceof ProviderError && error.retryable
-        ? { retry: true, retryAfterMs: error.retryAfterMs }
-        : { retry: false },
+    classify: (error) => {
+      if (!(error instanceof ProviderError) || !error.retryable) return { retry: false };
+      return { retry: true, retryAfterMs: heldByGate(error) ? 0 : error.retryAfterMs };
+    },
     signal: hooks.signal,
-    onRetry: (error, retry, delayMs) => hooks.onRetry?.(error as ProviderError, retry, delayMs),
+    // A held retry waits the Retry-After in the gate: that is the wait to report.
+    onRetry: (error, retry, delayMs) => {
+      const failure = error as ProviderError;
+      hooks.onRetry?.(failure, retry, heldByGate(failure) ? (failure.retryAfterMs ?? delayMs) : delayMs);
+    },
   });
 }
