@@ -130,7 +130,8 @@ const each = process.argv.includes('--each');
 const question = (i: number) => {
   const named = pick(PEOPLE);
   if (!each) return `What did ${named} say about ${pick(THINGS)}? (${i})`;
-  const other = PEOPLE[(PEOPLE.indexOf(named) + 1 + Math.floor(random() * (PEOPLE.length - 1))) % PEOPLE.length];
+  const other =
+    PEOPLE[(PEOPLE.indexOf(named) + 1 + Math.floor(random() * (PEOPLE.length - 1))) % PEOPLE.length];
   return `What did ${named} and ${other} each say about ${pick(THINGS)}? (${i})`;
 };
 const compared = argValue('--compare');
@@ -187,12 +188,15 @@ const standIn: Embedder = {
   embed: (texts) => embedStandIn(texts),
   probe: () => offline.probe(),
 };
+const starting = performance.now();
 const service = await startMemoryService({
   config,
   embedder: standIn,
   queryEmbedder: new CachedEmbedder(offline),
   logger: createLogger({ level: 'silent' }),
 });
+/** The start's time: with a kept folder, mostly the store loading its points (and its saved graphs, issue 36). */
+const startedIn = (performance.now() - starting) / 1000;
 /** Stores about CHUNKS chunks of synthetic chat through /save and waits until they are written. */
 async function store(): Promise<void> {
   const day = Date.UTC(2025, 0, 1);
@@ -226,7 +230,7 @@ try {
   const took = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     reuse
-      ? `reused ${stats.chunks.stored} chunks and their parts from ${dir}`
+      ? `reused ${stats.chunks.stored} chunks and their parts from ${dir} (the service started in ${startedIn.toFixed(1)} s)`
       : `stored ${stats.chunks.stored} chunks (default 1200/1500 chars) and their parts in ${took} s ` +
           `(dense vectors from the ${phraseVectors === undefined ? 'hashing' : 'phrase'} stand-in)`,
   );
@@ -260,6 +264,9 @@ try {
     `(${QUERIES} queries each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
 } finally {
+  const closing = performance.now();
   await service.close();
+  // Closing saves each graph that changed since its last save (graph-persistence.ts).
+  console.log(`closed in ${((performance.now() - closing) / 1000).toFixed(1)} s`);
   if (kept === undefined) rmSync(dir, { recursive: true, force: true });
 }
