@@ -118,6 +118,29 @@ describe('the HNSW graph kept across restarts', () => {
     });
   }
 
+  test('a deleted collection takes its saved graph with it; one created again under its name builds its own', async () => {
+    const dataDir = await saveIndexedStore();
+    const { store } = reopen(dataDir);
+    store.deleteCollection('kept');
+    assert.deepEqual(readdirSync(join(dataDir, GRAPH_FOLDER)), []);
+    store.createCollection('kept', {
+      vectors: { size: DIM, distance: 'Cosine', extras: {} },
+      settings: { hnsw_config: { full_scan_threshold: 1 } },
+    });
+    // The same ids with other vectors: the old graph would point each id at its old vector.
+    const vectors = randomVectors(POINTS, 21);
+    store.collection('kept').upsert(vectors.map((vector, i) => ({ id: i + 1, vector, payload: {} })));
+    store.close();
+    const { store: again, collection } = reopen(dataDir);
+    try {
+      assert.equal(indexedCount(collection), 0, 'never indexed, so nothing saved to take');
+      await waitIndexed(collection, POINTS);
+      for (const i of [0, 999, 2999]) assert.equal((await ids(collection, vectors[i]!))[0], i + 1);
+    } finally {
+      again.close();
+    }
+  });
+
   test('points changed after the save and then a kill -9: only the unchanged ones are taken from the graph', async () => {
     const dataDir = await saveIndexedStore();
     const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dataDir, 'kept', String(DIM)], {

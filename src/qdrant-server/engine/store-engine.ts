@@ -80,6 +80,8 @@ class EmbeddedStore implements StoreEngine {
     this.#aliases.replace(remaining);
     this.#collections.delete(name);
     collection.drop();
+    // Its graph's row went with it: its files can go now rather than at the next open.
+    readSavedGraphs(this.#db);
     return true;
   }
 
