@@ -2,7 +2,7 @@
  * @module /retrieve latency on a large collection (issue 12: p50 at most 30 ms at 10,000 chunks, offline
  * embedder): stores N default-size chunks (and their parts) of synthetic chat through /save, then asks new
  * and repeated questions through HTTP with the product's defaults (limit 5, hybrid recall).
- * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing] [--each]
+ * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR [--resume]] [--hashing] [--each]
  * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
  * two builds can be compared on one collection, run after run).
  * Side by side: `--keep DIR --compare TREE --compare-keep DIR2` (DIR2 a copy of DIR; TREE e.g. `git archive
@@ -150,7 +150,12 @@ if (compared !== undefined) {
 }
 
 const kept = argValue('--keep');
-const reuse = kept !== undefined && existsSync(kept);
+/**
+ * `--resume`: a kept folder whose build was cut short (a kill, a stop) goes on from the messages its journal
+ * holds, to the same messages a whole build would have saved (a 100,000-chunk build takes an hour and more here).
+ */
+const resume = process.argv.includes('--resume');
+const reuse = kept !== undefined && existsSync(kept) && !resume;
 const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-recall-latency-'));
 const checked = configSchema.parse({ bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } } });
 const config: MemoryPoolConfig = {
@@ -200,7 +205,11 @@ const startedIn = (performance.now() - starting) / 1000;
 /** Stores about CHUNKS chunks of synthetic chat through /save and waits until they are written. */
 async function store(): Promise<void> {
   const day = Date.UTC(2025, 0, 1);
-  for (let i = 0, saved = 0; saved < CHUNKS * MESSAGES_PER_CHUNK; i++) {
+  const journaled = resume ? await countSavedMessages() : 0;
+  // The lines already saved are drawn again (and dropped), so the rest are the lines a whole build saves.
+  for (let n = 0; n < journaled; n++) line(n);
+  if (journaled > 0) console.log(`resuming after ${journaled} messages already in the journal`);
+  for (let i = 0, saved = journaled; saved < CHUNKS * MESSAGES_PER_CHUNK; i++) {
     const messages = Array.from({ length: MESSAGES_PER_SAVE }, (_, j) => {
       const n = saved + j;
       return n % 2 === 0
@@ -219,6 +228,14 @@ async function store(): Promise<void> {
     if (i % 20 === 0) await service.writer.runOnce();
   }
   await service.writer.runOnce({ flush: true });
+}
+
+/** Messages the journal holds from this benchmark: a whole number of saves, each saved in one commit. */
+async function countSavedMessages(): Promise<number> {
+  const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as {
+    messages: { bySource: Record<string, number> };
+  };
+  return stats.messages.bySource.bench ?? 0;
 }
 
 try {
