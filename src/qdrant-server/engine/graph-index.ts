@@ -1,8 +1,8 @@
 /**
  * @module An approximate (HNSW) index over one VectorSlots block, as Qdrant builds one once a segment passes
  * its full-scan threshold. It is a cache of the slots, never the truth: it starts when the block first holds
- * `threshold` vectors (at load, that is while opening the store, so a restart or a crash rebuilds it from the
- * persisted points), and is filled off the request path in time slices. Vectors written since the
+ * `threshold` vectors (at load, that is while opening the store, unless a saved graph is adopted: see below),
+ * and is filled off the request path in time slices. Vectors written since the
  * last slice wait in `pending`; graph-search.ts scores those exactly, so a search sees every write at once.
  * usearch's `remove` is never called: after enough remove/add cycles it loops forever (2.25.3). A vector that
  * leaves the slots leaves a dead key, skipped at search time; past DEAD_SHARE dead keys the graph is dropped and
