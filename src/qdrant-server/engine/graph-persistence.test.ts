@@ -1,3 +1,4 @@
+/** @module Tests that a collection's HNSW graph is saved with it and taken back at a start, never when stale or damaged (issue 36). */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
