@@ -209,7 +209,7 @@ async function store(): Promise<void> {
   // The lines already saved are drawn again (and dropped), so the rest are the lines a whole build saves.
   for (let n = 0; n < journaled; n++) line(n);
   if (journaled > 0) console.log(`resuming after ${journaled} messages already in the journal`);
-  for (let i = 0, saved = journaled; saved < CHUNKS * MESSAGES_PER_CHUNK; i++) {
+  for (let i = 0, saved = journaled; saved < CHUNKS * MESSAGES_PER_CHUNK && !stopAsked; i++) {
     const messages = Array.from({ length: MESSAGES_PER_SAVE }, (_, j) => {
       const n = saved + j;
       return n % 2 === 0
@@ -238,9 +238,32 @@ async function countSavedMessages(): Promise<number> {
   return stats.messages.bySource.bench ?? 0;
 }
 
+/**
+ * SIGINT or SIGTERM while storing: stop after the save in flight and close the service, which saves the store's
+ * graphs, so `--resume` goes on later without rebuilding them. Any other time the signal ends the process.
+ */
+let stopAsked = false;
+const stopStoring = () => {
+  stopAsked = true;
+};
+process.once('SIGINT', stopStoring).once('SIGTERM', stopStoring);
+
 try {
   const started = performance.now();
   if (!reuse) await store();
+  process.off('SIGINT', stopStoring).off('SIGTERM', stopStoring);
+  if (stopAsked) console.log('stopped while storing; --resume goes on from here');
+  else await measure(started);
+} finally {
+  const closing = performance.now();
+  await service.close();
+  // Closing saves each graph that changed since its last save (graph-persistence.ts).
+  console.log(`closed in ${((performance.now() - closing) / 1000).toFixed(1)} s`);
+  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Prints what was stored, waits for the store's graphs, then asks QUERIES questions twice each. */
+async function measure(started: number): Promise<void> {
   const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as {
     chunks: { stored: number };
   };
@@ -280,10 +303,4 @@ try {
   console.log(
     `(${QUERIES} queries each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
-} finally {
-  const closing = performance.now();
-  await service.close();
-  // Closing saves each graph that changed since its last save (graph-persistence.ts).
-  console.log(`closed in ${((performance.now() - closing) / 1000).toFixed(1)} s`);
-  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
 }
