@@ -2,7 +2,7 @@
  * @module /retrieve latency on a large collection (issue 12: p50 at most 30 ms at 10,000 chunks, offline
  * embedder): stores N default-size chunks (and their parts) of synthetic chat through /save, then asks new
  * and repeated questions through HTTP with the product's defaults (limit 5, hybrid recall).
- * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR] [--hashing] [--each]
+ * Run: node --import tsx bench/recall-latency.bench.ts [--chunks N] [--queries N] [--keep DIR [--resume]] [--hashing] [--each]
  * `--keep DIR` stores into DIR and keeps it; a later run with the same DIR skips storing and only asks (so
  * two builds can be compared on one collection, run after run).
  * Side by side: `--keep DIR --compare TREE --compare-keep DIR2` (DIR2 a copy of DIR; TREE e.g. `git archive
@@ -130,7 +130,8 @@ const each = process.argv.includes('--each');
 const question = (i: number) => {
   const named = pick(PEOPLE);
   if (!each) return `What did ${named} say about ${pick(THINGS)}? (${i})`;
-  const other = PEOPLE[(PEOPLE.indexOf(named) + 1 + Math.floor(random() * (PEOPLE.length - 1))) % PEOPLE.length];
+  const other =
+    PEOPLE[(PEOPLE.indexOf(named) + 1 + Math.floor(random() * (PEOPLE.length - 1))) % PEOPLE.length];
   return `What did ${named} and ${other} each say about ${pick(THINGS)}? (${i})`;
 };
 const compared = argValue('--compare');
@@ -149,7 +150,12 @@ if (compared !== undefined) {
 }
 
 const kept = argValue('--keep');
-const reuse = kept !== undefined && existsSync(kept);
+/**
+ * `--resume`: a kept folder whose build was cut short (a kill, a stop) goes on from the messages its journal
+ * holds, to the same messages a whole build would have saved (a 100,000-chunk build takes an hour and more here).
+ */
+const resume = process.argv.includes('--resume');
+const reuse = kept !== undefined && existsSync(kept) && !resume;
 const dir = kept ?? mkdtempSync(join(tmpdir(), 'memory-pool-recall-latency-'));
 const checked = configSchema.parse({ bots: { mythos: { selfSpeaker: 'Mythos', collection: 'mem_mythos' } } });
 const config: MemoryPoolConfig = {
@@ -187,16 +193,23 @@ const standIn: Embedder = {
   embed: (texts) => embedStandIn(texts),
   probe: () => offline.probe(),
 };
+const starting = performance.now();
 const service = await startMemoryService({
   config,
   embedder: standIn,
   queryEmbedder: new CachedEmbedder(offline),
   logger: createLogger({ level: 'silent' }),
 });
+/** The start's time: with a kept folder, mostly the store loading its points (and its saved graphs, issue 36). */
+const startedIn = (performance.now() - starting) / 1000;
 /** Stores about CHUNKS chunks of synthetic chat through /save and waits until they are written. */
 async function store(): Promise<void> {
   const day = Date.UTC(2025, 0, 1);
-  for (let i = 0, saved = 0; saved < CHUNKS * MESSAGES_PER_CHUNK; i++) {
+  const journaled = resume ? await countSavedMessages() : 0;
+  // The lines already saved are drawn again (and dropped), so the rest are the lines a whole build saves.
+  for (let n = 0; n < journaled; n++) line(n);
+  if (journaled > 0) console.log(`resuming after ${journaled} messages already in the journal`);
+  for (let i = 0, saved = journaled; saved < CHUNKS * MESSAGES_PER_CHUNK && !stopAsked; i++) {
     const messages = Array.from({ length: MESSAGES_PER_SAVE }, (_, j) => {
       const n = saved + j;
       return n % 2 === 0
@@ -217,16 +230,47 @@ async function store(): Promise<void> {
   await service.writer.runOnce({ flush: true });
 }
 
+/** Messages the journal holds from this benchmark: a whole number of saves, each saved in one commit. */
+async function countSavedMessages(): Promise<number> {
+  const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as {
+    messages: { bySource: Record<string, number> };
+  };
+  return stats.messages.bySource.bench ?? 0;
+}
+
+/**
+ * SIGINT or SIGTERM while storing: stop after the save in flight and close the service, which saves the store's
+ * graphs, so `--resume` goes on later without rebuilding them. Any other time the signal ends the process.
+ */
+let stopAsked = false;
+const stopStoring = () => {
+  stopAsked = true;
+};
+process.once('SIGINT', stopStoring).once('SIGTERM', stopStoring);
+
 try {
   const started = performance.now();
   if (!reuse) await store();
+  process.off('SIGINT', stopStoring).off('SIGTERM', stopStoring);
+  if (stopAsked) console.log('stopped while storing; --resume goes on from here');
+  else await measure(started);
+} finally {
+  const closing = performance.now();
+  await service.close();
+  // Closing saves each graph that changed since its last save (graph-persistence.ts).
+  console.log(`closed in ${((performance.now() - closing) / 1000).toFixed(1)} s`);
+  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Prints what was stored, waits for the store's graphs, then asks QUERIES questions twice each. */
+async function measure(started: number): Promise<void> {
   const stats = (await (await fetch(`${service.url}/bots/mythos/stats`)).json()) as {
     chunks: { stored: number };
   };
   const took = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     reuse
-      ? `reused ${stats.chunks.stored} chunks and their parts from ${dir}`
+      ? `reused ${stats.chunks.stored} chunks and their parts from ${dir} (the service started in ${startedIn.toFixed(1)} s)`
       : `stored ${stats.chunks.stored} chunks (default 1200/1500 chars) and their parts in ${took} s ` +
           `(dense vectors from the ${phraseVectors === undefined ? 'hashing' : 'phrase'} stand-in)`,
   );
@@ -259,7 +303,4 @@ try {
   console.log(
     `(${QUERIES} queries each; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: shared machine, noisy)`,
   );
-} finally {
-  await service.close();
-  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
 }

@@ -35,6 +35,7 @@ import { patchCollectionSpec } from './collection-patch.js';
 import { countFacets } from './facet-counts.js';
 import { encodeVector } from './f32.js';
 import { readGraphOptions } from './graph-options.js';
+import { restoreGraphs, type SavedGraphs, saveGraph } from './graph-persistence.js';
 import { runQueryGroups } from './point-groups.js';
 import { type PointId, pointIdFromKey, pointIdKey } from './point-id.js';
 import { runQuery } from './point-query.js';
@@ -80,13 +81,20 @@ export class EmbeddedCollection implements CollectionEngine {
       readGraphOptions(state.spec, this.#vectors),
     );
     this.#reader = new CollectionReader(this.#vectors, this.#table, this.#indexes);
+    for (const [name, graph] of this.#table.graphs) {
+      graph.onSaveDue = () => saveGraph(db, this.name, name, graph);
+    }
   }
 
-  /** Loads the stored points while opening the store (no write back), with vector storage sized to fit. */
-  loadPoints(count: number, rows: Iterable<StoredPoint>): void {
+  /**
+   * Loads the stored points while opening the store (no write back), with vector storage sized to fit, then
+   * takes back the graphs saved with them (graph-persistence.ts) instead of rebuilding them.
+   */
+  loadPoints(count: number, rows: Iterable<StoredPoint>, graphs: SavedGraphs = new Map()): void {
     this.#table.reserve(count);
     for (const row of rows) this.#loadPoint(row);
     this.#table.trim();
+    restoreGraphs(this.name, this.#table, graphs, this.#db.graphDir);
   }
 
   /** Adds a stored point while opening the store (no write back). */
@@ -276,8 +284,9 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const entry of [...this.#table.values()]) this.#table.delete(entry);
   }
 
-  /** Stops background work (the store is closing). */
+  /** Saves the graphs that changed since their last save and stops background work (the store is closing). */
   close(): void {
+    for (const [name, graph] of this.#table.graphs) saveGraph(this.#db, this.name, name, graph);
     this.#table.close();
   }
 

@@ -1,13 +1,14 @@
 /**
  * @module An approximate (HNSW) index over one VectorSlots block, as Qdrant builds one once a segment passes
  * its full-scan threshold. It is a cache of the slots, never the truth: it starts when the block first holds
- * `threshold` vectors (at load, that is while opening the store, so a restart or a crash rebuilds it from the
- * persisted points), and is filled off the request path in time slices. Vectors written since the
+ * `threshold` vectors (at load, that is while opening the store, unless a saved graph is adopted: see below),
+ * and is filled off the request path in time slices. Vectors written since the
  * last slice wait in `pending`; graph-search.ts scores those exactly, so a search sees every write at once.
  * usearch's `remove` is never called: after enough remove/add cycles it loops forever (2.25.3). A vector that
  * leaves the slots leaves a dead key, skipped at search time; past DEAD_SHARE dead keys the graph is dropped and
  * rebuilt from the live slots, as Qdrant's vacuum optimizer does. A failing usearch call disables the graph
- * (searches go exact) instead of throwing into a write that SQLite already committed.
+ * (searches go exact) instead of throwing into a write that SQLite already committed. A graph saved with the
+ * collection (graph-persistence.ts) is adopted at load instead of rebuilt, its unchanged points only.
  */
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import type { Distance } from './engine-api.js';
@@ -36,10 +37,27 @@ const SLICE_MS = 8;
 const DEAD_SHARE = 0.25;
 
 /**
+ * Share of the graph added since it was last saved past which a settled graph (nothing pending) is saved
+ * again: every save writes the whole graph, so growth by half bounds the bytes written to about twice the
+ * final graph, and a kill -9 costs at most re-adding that share at the next start.
+ */
+const SAVE_SHARE = 0.5;
+
+/** What a graph is saved as: the usearch index and the owner of each of its live keys. */
+export interface GraphState<Owner> {
+  readonly index: Index;
+  readonly owners: ReadonlyMap<number, Owner>;
+  /** Keys in the usearch index, live and dead. */
+  readonly size: number;
+  /** The next key to add: above every key ever added, dead ones included (usearch refuses a key twice). */
+  readonly nextKey: number;
+}
+
+/**
  * The usearch index for a distance: int8 for Cosine (stored vectors are unit length), f32 otherwise (f16
  * overflows or flattens Dot/Euclid vectors of extreme scale and loses their neighbours).
  */
-function createIndex(dim: number, options: GraphOptions): Index {
+export function createIndex(dim: number, options: GraphOptions): Index {
   const cosine = options.distance === 'Cosine';
   return new Index({
     dimensions: dim,
@@ -68,6 +86,10 @@ export class GraphIndex<Owner extends SlotOwner> {
   #nextKey = 0;
   #scheduled = false;
   #closed = false;
+  /** Keys added since the graph was last saved or adopted. */
+  #unsaved = 0;
+  /** Called when a slice left nothing pending and enough was added since the last save (SAVE_SHARE). */
+  onSaveDue: (() => void) | undefined;
 
   constructor(
     readonly slots: VectorSlots<Owner>,
@@ -148,6 +170,51 @@ export class GraphIndex<Owner extends SlotOwner> {
     this.#rebuild = false;
   }
 
+  /** Keys added since the last save or adoption; 0 means the saved graph is as good as this one. */
+  get unsaved(): number {
+    return this.#unsaved;
+  }
+
+  /** The graph as it stands, to save; undefined when there is none (under the threshold, disabled, closed). */
+  state(): GraphState<Owner> | undefined {
+    if (this.#index === undefined || this.#disabled || this.#closed) return undefined;
+    return {
+      index: this.#index,
+      owners: this.#owners,
+      size: this.#owners.size + this.#dead,
+      nextKey: this.#nextKey,
+    };
+  }
+
+  /** Called once the state from `state()` is saved. */
+  saved(): void {
+    this.#unsaved = 0;
+  }
+
+  /**
+   * Takes in a saved graph (at load, before any slice ran): `owners` maps each of its keys whose point is
+   * unchanged since the save to that point's owner; its other keys are dead, and every owner not in it is
+   * pending, added by the background slices as after a write. Past DEAD_SHARE dead keys it is rebuilt anyway.
+   */
+  adopt(index: Index, owners: ReadonlyMap<number, Owner>, nextKey: number): void {
+    if (this.#closed || this.#disabled) return;
+    for (const owner of this.#owners.values()) owner.graphKey = -1;
+    this.#owners.clear();
+    this.#pending.clear();
+    for (const [key, owner] of owners) {
+      owner.graphKey = key;
+      this.#owners.set(key, owner);
+    }
+    const size = Number(index.size());
+    this.#index = index;
+    this.#nextKey = nextKey;
+    this.#dead = size - owners.size;
+    this.#unsaved = 0;
+    for (const owner of this.slots.ownersSnapshot()) if ((owner.graphKey ?? -1) < 0) this.#pending.add(owner);
+    this.#rebuild = this.#dead > DEAD_SHARE * size;
+    if (this.#rebuild || this.#pending.size > 0) this.#schedule();
+  }
+
   /** Whether usearch failed and the graph was dropped (searches are exact from then on). */
   get disabled(): boolean {
     return this.#disabled;
@@ -190,6 +257,7 @@ export class GraphIndex<Owner extends SlotOwner> {
     setImmediate(() => {
       this.#scheduled = false;
       if (this.#work(SLICE_MS)) this.#schedule();
+      else if (this.#unsaved > 0 && this.#unsaved >= SAVE_SHARE * this.#owners.size) this.onSaveDue?.();
     });
   }
 
@@ -215,6 +283,7 @@ export class GraphIndex<Owner extends SlotOwner> {
         this.#pending.delete(owner);
         owner.graphKey = key;
         this.#owners.set(key, owner);
+        this.#unsaved++;
         if (performance.now() > deadline) return this.#pending.size > 0;
       }
     } catch (error) {

@@ -49,7 +49,16 @@ CREATE TABLE IF NOT EXISTS aliases (
   alias TEXT PRIMARY KEY,
   collection TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS graphs (
+  collection TEXT NOT NULL,
+  vector TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  PRIMARY KEY (collection, vector)
+);
 `;
+
+/** The folder inside `dataDir` holding the saved HNSW graphs (graph-files.ts); SQLite's `graphs` rows name them. */
+export const GRAPH_FOLDER = 'graphs';
 
 /** Opens (creating if needed) the store file, holding an exclusive lock until close. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -98,9 +107,12 @@ function isBusy(error: unknown): boolean {
 export class SqlitePersistence {
   readonly #db: Database.Database;
   readonly #statements;
+  /** Where the saved graphs' files live. */
+  readonly graphDir: string;
 
   constructor(dataDir: string) {
     this.#db = openDatabase(dataDir);
+    this.graphDir = join(dataDir, GRAPH_FOLDER);
     const db = this.#db;
     this.#statements = {
       collections: db.prepare('SELECT name, spec, indexes, operations FROM collections'),
@@ -124,6 +136,9 @@ export class SqlitePersistence {
       aliases: db.prepare('SELECT alias, collection FROM aliases'),
       clearAliases: db.prepare('DELETE FROM aliases'),
       insertAlias: db.prepare('INSERT INTO aliases (alias, collection) VALUES (?, ?)'),
+      graphs: db.prepare('SELECT collection, vector, meta FROM graphs'),
+      putGraph: db.prepare('INSERT OR REPLACE INTO graphs (collection, vector, meta) VALUES (?, ?, ?)'),
+      deleteGraphs: db.prepare('DELETE FROM graphs WHERE collection = ?'),
     };
   }
 
@@ -177,6 +192,8 @@ export class SqlitePersistence {
   }
 
   deleteCollection(name: string): void {
+    // In the same transaction as the points: a collection created again under this name never sees the old graph.
+    this.#statements.deleteGraphs.run(name);
     this.#statements.deleteCollectionPoints.run(name);
     this.#statements.deleteCollection.run(name);
   }
@@ -222,6 +239,21 @@ export class SqlitePersistence {
   saveAliases(aliases: ReadonlyMap<string, string>): void {
     this.#statements.clearAliases.run();
     for (const [alias, collection] of aliases) this.#statements.insertAlias.run(alias, collection);
+  }
+
+  /** Every saved graph's row: which files hold it and what they must match (graph-files.ts reads `meta`). */
+  loadGraphs(): { collection: string; vector: string; meta: unknown }[] {
+    const rows = this.#statements.graphs.all() as { collection: string; vector: string; meta: string }[];
+    return rows.map((row) => ({
+      collection: row.collection,
+      vector: row.vector,
+      meta: JSON.parse(row.meta),
+    }));
+  }
+
+  /** Records a saved graph, replacing the vector's previous one; its files are complete before this is called. */
+  putGraph(collection: string, vector: string, meta: unknown): void {
+    this.#statements.putGraph.run(collection, vector, JSON.stringify(meta));
   }
 
   close(): void {

@@ -11,6 +11,7 @@ import type {
   StoreEngineOptions,
 } from './engine-api.js';
 import { EmbeddedCollection } from './collection-engine.js';
+import { readSavedGraphs } from './graph-persistence.js';
 import { SqlitePersistence } from './sqlite-persistence.js';
 
 /** Qdrant lists collection names in byte order (a BTreeMap), which differs from UTF-16 order for astral characters. */
@@ -28,6 +29,7 @@ class EmbeddedStore implements StoreEngine {
   constructor(db: SqlitePersistence) {
     this.#db = db;
     this.#aliases = new AliasTable(db.loadAliases());
+    const graphs = readSavedGraphs(db);
     for (const stored of db.loadCollections()) {
       const collection = new EmbeddedCollection(
         {
@@ -38,7 +40,7 @@ class EmbeddedStore implements StoreEngine {
         },
         db,
       );
-      collection.loadPoints(db.countPoints(stored.name), db.loadPoints(stored.name));
+      collection.loadPoints(db.countPoints(stored.name), db.loadPoints(stored.name), graphs);
       this.#collections.set(stored.name, collection);
     }
   }
@@ -78,6 +80,8 @@ class EmbeddedStore implements StoreEngine {
     this.#aliases.replace(remaining);
     this.#collections.delete(name);
     collection.drop();
+    // Its graph's row went with it: its files can go now rather than at the next open.
+    readSavedGraphs(this.#db);
     return true;
   }
 
