@@ -18,7 +18,7 @@ import type {
   RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
-import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
+import { type ExactHolder, findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
@@ -136,7 +136,11 @@ export class SqlitePeople {
 
   dmChannels(bot: string, accounts: readonly AccountKey[]): DmChannel[] {
     const query = this.#db.prepare(DM_CHANNELS_SQL);
-    const rows = journaledUserIds(accounts).flatMap(
+    const holder = this.#db.prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?');
+    // Today's spelling held exactly by another person is theirs (account-spelling.ts).
+    const holderOf: ExactHolder = (a) =>
+      (holder.get(bot, a.kind, a.value) as { person_id: string } | undefined)?.person_id;
+    const rows = journaledUserIds(accounts, holderOf).flatMap(
       ({ userId, source, notSource }) =>
         query.all(bot, userId, source, source, notSource, notSource) as { source: string; channel_id: string }[],
     );
