@@ -191,9 +191,9 @@ export class PostgresPeople implements JournalPeople {
         JSON.stringify([row.bot, row.account.kind, row.account.value]),
       ]);
       await tx.run('DELETE FROM link_codes WHERE expires_at < $1', [now - 86_400_000]);
+      // A code being redeemed is retired too: if its link fails, the code given back is already expired.
       await tx.run(
-        `UPDATE link_codes SET expires_at = $1 WHERE bot = $2 AND kind = $3 AND value = $4 AND used_at IS NULL
-         AND expires_at > $1`,
+        `UPDATE link_codes SET expires_at = $1 WHERE bot = $2 AND kind = $3 AND value = $4 AND expires_at > $1`,
         [now, row.bot, row.account.kind, row.account.value],
       );
       await tx.run(

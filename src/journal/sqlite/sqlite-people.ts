@@ -160,10 +160,11 @@ export class SqlitePeople {
   saveLinkCode(row: LinkCodeRow, now: number): void {
     this.#db.transaction(() => {
       this.#db.prepare('DELETE FROM link_codes WHERE expires_at < ?').run(now - 86_400_000);
-      // One live code per account: a user who asked twice leaves no second code that still works.
+      // One live code per account: a user who asked twice leaves no second code that still works. A code being
+      // redeemed is retired too, so if its link fails the code given back (releaseLinkCode) is already expired.
       this.#db
         .prepare(
-          `UPDATE link_codes SET expires_at = ? WHERE bot = ? AND kind = ? AND value = ? AND used_at IS NULL
+          `UPDATE link_codes SET expires_at = ? WHERE bot = ? AND kind = ? AND value = ?
            AND expires_at > ?`,
         )
         .run(now, row.bot, row.account.kind, row.account.value, now);
