@@ -3,7 +3,7 @@
  * person (and the companion's replies in their DMs), in every source, and, asked with `include_unsourced`,
  * SillyTavern's points whose speakers name one of the person's personas.
  */
-import { withNormalSpellings } from '../journal/account-spelling.js';
+import { readExactHolders, withNormalSpellings } from '../journal/account-spelling.js';
 import type { ForgetTarget } from '../journal/forget-journal.js';
 import type { Journal } from '../journal/journal.js';
 import type { PersonRow } from '../journal/journal-people.js';
@@ -36,8 +36,10 @@ export async function findPersonTargets(
     const owner = await journal.people.personOf(bot, { kind: 'user', value });
     return owner !== undefined && owner.id !== person.id;
   };
-  // An account stored in an older spelling (`Discord:555`) is forgotten under its spelling today too.
-  for (const account of withNormalSpellings(person.accounts)) {
+  // An account stored in an older spelling (`Discord:555`) is forgotten under its spelling today too, unless
+  // another person holds that spelling exactly: then those messages are theirs.
+  const holderOf = await readExactHolders(journal.people, bot, person);
+  for (const account of withNormalSpellings(person.accounts, holderOf)) {
     if (account.kind === 'persona') {
       add(await journal.forgetting.findMatching(bot, { field: 'persona', value: account.value }));
       continue;

@@ -1,6 +1,6 @@
 /** @module Rows of the people tables as both journal backends read them, turned into the port's shapes. */
 import { userAccountOf } from '../chunking/message-account.js';
-import { withNormalSpellings } from './account-spelling.js';
+import { type ExactHolder, withNormalSpellings } from './account-spelling.js';
 import type {
   AccountKey,
   CodeAttemptPurpose,
@@ -94,9 +94,11 @@ export function isOverLimit(failures: FailedRedeems, limits: RedeemLimits): bool
  */
 export function journaledUserIds(
   accounts: readonly AccountKey[],
+  holderOf: ExactHolder = () => undefined,
 ): { userId: string; source: string | null; notSource: string | null }[] {
-  // An account stored in an older spelling (`Discord:555`) also reaches the messages of its spelling today.
-  return withNormalSpellings(accounts).flatMap((account) => {
+  // An account stored in an older spelling (`Discord:555`) also reaches the messages of its spelling today,
+  // unless another person holds that spelling exactly (`holderOf`, account-spelling.ts).
+  return withNormalSpellings(accounts, holderOf).flatMap((account) => {
     if (account.kind !== 'user') return [];
     const bare = !account.value.includes(':');
     const pairs = [{ userId: account.value, source: null as string | null, notSource: bare ? DISCORD : null }];

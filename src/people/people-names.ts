@@ -4,7 +4,7 @@
  * without a journal read per chunk.
  */
 import type { PeopleNames } from '../chunking/memory-message.js';
-import { withNormalSpellings } from '../journal/account-spelling.js';
+import { exactHolders, withNormalSpellings } from '../journal/account-spelling.js';
 import type { Journal } from '../journal/journal.js';
 import type { PersonRow } from '../journal/journal-people.js';
 import { accountOfMessage } from '../journal/people-rows.js';
@@ -38,9 +38,11 @@ export function createPeopleNames(
 export function toPeopleNames(people: readonly PersonRow[]): PeopleNames {
   const byAccount = new Map<string, string>();
   const personIds = new Map<string, string>();
+  const holderOf = exactHolders(people);
   for (const person of people) {
-    // An account stored in an older spelling (`Discord:555`) names the messages of its spelling today too.
-    for (const account of withNormalSpellings(person.accounts)) {
+    // An account stored in an older spelling (`Discord:555`) names the messages of its spelling today too,
+    // unless another person holds that spelling exactly.
+    for (const account of withNormalSpellings(person.accounts, holderOf)) {
       byAccount.set(`${account.kind}\u0000${account.value}`, person.name);
       if (account.kind === 'user') personIds.set(account.value, person.id);
     }

@@ -6,7 +6,7 @@
 import { accountDmWith, personDmWith } from '../chunking/dm-with.js';
 import type { Journal } from '../journal/journal.js';
 import type { AccountKey, DmChannel } from '../journal/journal-people.js';
-import { normaliseAccount } from './account-key.js';
+import { readExactHolders, withNormalSpellings } from '../journal/account-spelling.js';
 
 /** A linked account's DM scope. */
 export interface PersonDms {
@@ -36,10 +36,12 @@ export async function readPersonDms(
     journal.renames.isRenaming(bot),
   ]);
   if (renaming) return { own, person: all };
-  // Both spellings of an account stored before spellings were enforced: a message saved it as it was sent.
-  const accounts = person.accounts
+  // Both spellings of an account stored before spellings were enforced (a message saved it as it was sent),
+  // but not today's spelling when another person holds it exactly: those DMs are theirs.
+  const holderOf = await readExactHolders(journal.people, bot, person);
+  const accounts = withNormalSpellings(person.accounts, holderOf)
     .filter((a) => a.kind === 'user')
-    .flatMap((a) => [a.value, normaliseAccount(a).value]);
+    .map((a) => a.value);
   return {
     own,
     person: all,

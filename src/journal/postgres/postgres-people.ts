@@ -17,7 +17,7 @@ import type {
   RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
-import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
+import { exactHolders, findNormalMatch, maybeUnnormalSql, normaliseAccount } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
@@ -153,7 +153,13 @@ export class PostgresPeople implements JournalPeople {
 
   async dmChannels(bot: string, accounts: readonly AccountKey[]): Promise<DmChannel[]> {
     const rows: { source: string; channel_id: string }[] = [];
-    for (const { userId, source, notSource } of journaledUserIds(accounts)) {
+    // Who holds each spelling exactly: today's spelling held by another person is theirs (account-spelling.ts).
+    const held = await this.#db.rows<AccountRow>(
+      'SELECT person_id, kind, value FROM person_accounts WHERE bot = $1 AND value = ANY($2::text[])',
+      [bot, accounts.flatMap((a) => [a.value, normaliseAccount(a).value])],
+    );
+    const holderOf = exactHolders(held.map((r) => ({ id: r.person_id, accounts: [r] })));
+    for (const { userId, source, notSource } of journaledUserIds(accounts, holderOf)) {
       rows.push(
         ...(await this.#db.rows<{ source: string; channel_id: string }>(
           `SELECT DISTINCT source, channel_id FROM messages WHERE bot = $1 AND user_id = $2 AND is_dm = 1
@@ -185,9 +191,9 @@ export class PostgresPeople implements JournalPeople {
         JSON.stringify([row.bot, row.account.kind, row.account.value]),
       ]);
       await tx.run('DELETE FROM link_codes WHERE expires_at < $1', [now - 86_400_000]);
+      // A code being redeemed is retired too: if its link fails, the code given back is already expired.
       await tx.run(
-        `UPDATE link_codes SET expires_at = $1 WHERE bot = $2 AND kind = $3 AND value = $4 AND used_at IS NULL
-         AND expires_at > $1`,
+        `UPDATE link_codes SET expires_at = $1 WHERE bot = $2 AND kind = $3 AND value = $4 AND expires_at > $1`,
         [now, row.bot, row.account.kind, row.account.value],
       );
       await tx.run(

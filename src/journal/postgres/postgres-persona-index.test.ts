@@ -74,6 +74,39 @@ describe('Postgres journal: the persona index of schema 4', { skip: skipWithoutP
     }
   });
 
+  test('a replica opening while another builds the index starts at once, without it; the builder finishes', {
+    timeout: 30_000,
+  }, async () => {
+    const { url, client } = await schemaThreeJournal('persona_two');
+    // A snapshot held on a third replica keeps the first replica's concurrent build waiting. A second
+    // replica that waited for the build (holding a snapshot the build waits for in turn) deadlocked, and failed
+    // to start; it now serves without the index, which only speeds up the rename pass.
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT count(*) FROM messages');
+      const first = openPostgresJournal(url);
+      let building = false;
+      for (let i = 0; i < 400 && !building; i++) {
+        const progress = await client.query(
+          "SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'messages'::regclass",
+        );
+        building = progress.rows.length > 0;
+        if (!building) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      assert.ok(building, 'the first replica builds the index');
+      const second = await openPostgresJournal(url);
+      await second.close();
+      assert.equal(await indexValid(client), false, 'the second replica started before the build was done');
+      await reader.query('COMMIT');
+      await (await first).close();
+      assert.equal(await indexValid(client), true);
+    } finally {
+      await Promise.all([reader.end(), client.end()]);
+    }
+  });
+
   test('an index left invalid by a build killed half-way is built again at the next open', async () => {
     const { url, client } = await schemaThreeJournal('persona_invalid');
     try {

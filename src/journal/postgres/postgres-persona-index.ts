@@ -15,7 +15,10 @@ const PERSONA_INDEX_LOCK = 7_242_026;
 
 /**
  * Builds the index when it is missing or invalid (a concurrent build killed half-way leaves it invalid: it is
- * dropped and built again); a journal that has it valid costs one catalog read. Resolves once it is valid.
+ * dropped and built again); a journal that has it valid costs one catalog read. A replica that finds another
+ * building it does not wait: waiting in `pg_advisory_lock` holds a snapshot, which the other's CREATE INDEX
+ * CONCURRENTLY waits for in turn (a deadlock, and a replica that failed to start). It serves without the index,
+ * which only speeds up the rename pass; the builder finishes it, and a build that dies is redone at the next open.
  */
 export async function ensurePersonaIndex(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
@@ -26,9 +29,12 @@ export async function ensurePersonaIndex(pool: pg.Pool): Promise<void> {
     settingsChanged = true;
     await client.query('SET statement_timeout = 0');
     await client.query('SET lock_timeout = 0');
-    await client.query('SELECT pg_advisory_lock($1)', [PERSONA_INDEX_LOCK]);
+    const taken = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [
+      PERSONA_INDEX_LOCK,
+    ]);
+    if (taken.rows[0]?.taken !== true) return; // another replica is building it
     try {
-      if (await isPersonaIndexValid(client)) return; // another replica built it while this one waited
+      if (await isPersonaIndexValid(client)) return; // another replica built it since the first read
       await client.query('DROP INDEX CONCURRENTLY IF EXISTS messages_by_persona');
       await client.query(`CREATE INDEX CONCURRENTLY ${PERSONA_INDEX}`);
     } finally {

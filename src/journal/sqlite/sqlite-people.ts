@@ -18,7 +18,7 @@ import type {
   RedeemLimits,
   SeenAccount,
 } from '../journal-people.js';
-import { findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
+import { type ExactHolder, findNormalMatch, maybeUnnormalSql } from '../account-spelling.js';
 import { accountsToRename, touchedAccounts } from '../journal-renames.js';
 import {
   type AccountRow,
@@ -137,7 +137,11 @@ export class SqlitePeople {
 
   dmChannels(bot: string, accounts: readonly AccountKey[]): DmChannel[] {
     const query = this.#db.prepare(DM_CHANNELS_SQL);
-    const rows = journaledUserIds(accounts).flatMap(
+    const holder = this.#db.prepare('SELECT person_id FROM person_accounts WHERE bot = ? AND kind = ? AND value = ?');
+    // Today's spelling held exactly by another person is theirs (account-spelling.ts).
+    const holderOf: ExactHolder = (a) =>
+      (holder.get(bot, a.kind, a.value) as { person_id: string } | undefined)?.person_id;
+    const rows = journaledUserIds(accounts, holderOf).flatMap(
       ({ userId, source, notSource }) =>
         query.all(bot, userId, source, source, notSource, notSource) as { source: string; channel_id: string }[],
     );
@@ -157,10 +161,11 @@ export class SqlitePeople {
   saveLinkCode(row: LinkCodeRow, now: number): void {
     this.#db.transaction(() => {
       this.#db.prepare('DELETE FROM link_codes WHERE expires_at < ?').run(now - 86_400_000);
-      // One live code per account: a user who asked twice leaves no second code that still works.
+      // One live code per account: a user who asked twice leaves no second code that still works. A code being
+      // redeemed is retired too, so if its link fails the code given back (releaseLinkCode) is already expired.
       this.#db
         .prepare(
-          `UPDATE link_codes SET expires_at = ? WHERE bot = ? AND kind = ? AND value = ? AND used_at IS NULL
+          `UPDATE link_codes SET expires_at = ? WHERE bot = ? AND kind = ? AND value = ?
            AND expires_at > ?`,
         )
         .run(now, row.bot, row.account.kind, row.account.value, now);

@@ -79,6 +79,24 @@ export function defineLinkCodeCases(
     );
   });
 
+  test('link codes: a code given back after a failed link, once a newer code was asked, comes back expired', async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    const account = user('discord:1');
+    const code = (n: number) => ({ codeHash: `r${n}-${bot}`, bot, account, expiresAt: 1000, usedAt: null });
+    await a.people.saveLinkCode(code(1), 0);
+    const redeemer = { bot, account: user('telegram:2'), caller: 'hermes' };
+    const redeemed = await a.people.attemptLinkCode(code(1).codeHash, redeemer, 'redeem', 10, LIMITS);
+    assert.equal('wrong' in redeemed && redeemed.wrong, false);
+    // While that link is made the account asks again; then the link fails and the first code is given back.
+    await b.people.saveLinkCode(code(2), 20);
+    await a.people.releaseLinkCode(code(1).codeHash, 10);
+    const status = async (n: number) =>
+      b.people.attemptLinkCode(code(n).codeHash, { bot, account, caller: 'discord' }, 'status', 30, LIMITS);
+    assert.deepEqual(await status(1), { code: { ...code(1), expiresAt: 20 }, wrong: false });
+    assert.deepEqual(await status(2), { code: code(2), wrong: false });
+  });
+
   test('link codes: wrong attempts count per account through one caller and distinct accounts per caller, within the window', async () => {
     const { a, b } = connections();
     const bot = newBot();

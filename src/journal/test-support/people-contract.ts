@@ -204,5 +204,35 @@ export function definePeopleCases(connections: () => { a: Journal; b: Journal },
     assert.equal(await b.people.personOf(bot, user('telegram:600')), undefined);
   });
 
+  test("people: today's spelling held exactly by another person is theirs, not the older one's holder's", async () => {
+    const { a, b } = connections();
+    const bot = newBot();
+    // The state start-up leaves and warns about: Zed's account in an older spelling, Bob's in today's.
+    const people = [
+      { id: 'z-bob', name: 'Bob', accounts: [user('discord:561')] },
+      { id: 'a-zed', name: 'Zed', accounts: [user('Discord:561')] },
+      { id: 'ivy', name: 'Ivy', accounts: [user('Discord:700')] },
+    ];
+    for (const person of people) assert.equal(await a.people.create(bot, person, 1), undefined);
+    const base = { bot, speakerKind: 'user' as const, text: 't', ts: 5, isDm: true };
+    await a.recordMessages(
+      [
+        { ...base, source: 'discord', messageId: 'd1', userId: '561', channelId: 'dm-bob' },
+        { ...base, source: 'hermes', messageId: 'h1', userId: 'discord:561', channelId: 'dm-bob-h' },
+        { ...base, source: 'hermes', messageId: 'h2', userId: 'Discord:561', channelId: 'dm-zed' },
+        { ...base, source: 'discord', messageId: 'd2', userId: '700', channelId: 'dm-ivy' },
+      ],
+      1,
+    );
+    const dmsOf = async (id: string) => b.people.dmChannels(bot, (await b.people.get(bot, id))?.accounts ?? []);
+    assert.deepEqual(await dmsOf('a-zed'), [{ source: 'hermes', channelId: 'dm-zed' }]);
+    assert.deepEqual(await dmsOf('z-bob'), [
+      { source: 'discord', channelId: 'dm-bob' },
+      { source: 'hermes', channelId: 'dm-bob-h' },
+    ]);
+    // Held by nobody else, today's spelling still reaches the older spelling's holder.
+    assert.deepEqual(await dmsOf('ivy'), [{ source: 'discord', channelId: 'dm-ivy' }]);
+  });
+
   defineLinkCodeCases(connections, newBot);
 }
