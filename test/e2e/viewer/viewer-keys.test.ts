@@ -153,6 +153,8 @@ describe('the memory viewer with API keys', { skip: skipBrowser }, () => {
       await page.focus('article[data-point-id="900000"]');
       await page.keyboard.press('Enter');
       await page.waitForSelector('dialog[open] .point-facts');
+      // The facts show at once; the point's messages and ids arrive with its detail, after "Loading…".
+      await page.waitForSelector('dialog[open] p:has-text("Loading…")', { state: 'detached' });
       const text = (await page.textContent('dialog[open]')) ?? '';
       assert.match(text, /SillyTavern/);
       assert.match(text, /st-0-a st-0-b/);
