@@ -4,31 +4,14 @@
  * its embedding and the rest (store searches and the service's own thread).
  */
 import type { EmbedOptions, Embedder } from '../../src/embedding/embedder.js';
+import { withEmbed } from '../../src/embedding/with-embed.js';
 
 /** `inner` with the wall time of each one-text call shorter than `shortChars` pushed onto `times`. */
 export function timeShortQueries(inner: Embedder, times: number[], shortChars = 200): Embedder {
-  return {
-    get model() {
-      return inner.model;
-    },
-    get dimensions() {
-      return inner.dimensions;
-    },
-    get inputWindow() {
-      return inner.inputWindow;
-    },
-    get modelWindow() {
-      return inner.modelWindow;
-    },
-    get runtime() {
-      return inner.runtime;
-    },
-    async embed(texts: readonly string[], options?: EmbedOptions) {
-      const started = performance.now();
-      const vectors = await inner.embed(texts, options);
-      if (texts.length === 1 && texts[0]!.length < shortChars) times.push(performance.now() - started);
-      return vectors;
-    },
-    probe: () => inner.probe(),
-  };
+  return withEmbed(inner, async (texts: readonly string[], options?: EmbedOptions) => {
+    const started = performance.now();
+    const vectors = await inner.embed(texts, options);
+    if (texts.length === 1 && texts[0]!.length < shortChars) times.push(performance.now() - started);
+    return vectors;
+  });
 }

@@ -1,5 +1,6 @@
 /** @module An Embedder decorator that counts calls and times them in the service metrics. */
 import type { EmbedOptions, Embedder } from '../embedding/embedder.js';
+import { withEmbed } from '../embedding/with-embed.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /** Wraps `inner`; every call is counted by outcome (ok, error) under `purpose`, and timed. */
@@ -8,35 +9,17 @@ export function meterEmbedder(
   metrics: ServiceMetrics,
   purpose: 'chunk' | 'query',
 ): Embedder {
-  return {
-    get model() {
-      return inner.model;
-    },
-    get dimensions() {
-      return inner.dimensions;
-    },
-    get inputWindow() {
-      return inner.inputWindow;
-    },
-    get modelWindow() {
-      return inner.modelWindow;
-    },
-    get runtime() {
-      return inner.runtime;
-    },
-    probe: () => inner.probe(),
-    async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
-      const started = performance.now();
-      try {
-        const vectors = await inner.embed(texts, options);
-        metrics.embedCalls.inc({ purpose, outcome: 'ok' });
-        return vectors;
-      } catch (error) {
-        metrics.embedCalls.inc({ purpose, outcome: 'error' });
-        throw error;
-      } finally {
-        metrics.embedDuration.observe({ purpose }, (performance.now() - started) / 1000);
-      }
-    },
-  };
+  return withEmbed(inner, async (texts: readonly string[], options?: EmbedOptions) => {
+    const started = performance.now();
+    try {
+      const vectors = await inner.embed(texts, options);
+      metrics.embedCalls.inc({ purpose, outcome: 'ok' });
+      return vectors;
+    } catch (error) {
+      metrics.embedCalls.inc({ purpose, outcome: 'error' });
+      throw error;
+    } finally {
+      metrics.embedDuration.observe({ purpose }, (performance.now() - started) / 1000);
+    }
+  });
 }
