@@ -18,7 +18,7 @@ import {
   type TestPostgres,
 } from '../journal/test-support/start-postgres.js';
 import type { Logger } from '../logging/logger.js';
-import { createRenameRunner } from './rename-runner.js';
+import { createRenameRunner, type RenameRunnerDeps } from './rename-runner.js';
 import { renameLeaseName } from './run-rename-pass.js';
 
 /** A logger that keeps what was logged at info. */
@@ -78,28 +78,39 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
   assert.fail(`timed out waiting for ${what}`);
 }
 
+/** Links Discord user 1234, who wrote every chunk `storeChunks` stores, to the person Anna. */
+const linkAnna = (journal: Journal, bot: string) =>
+  journal.people.create(
+    bot,
+    { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
+    Date.now(),
+  );
+
+/** A runner on `journal` that records its passes; no writer to wake and no wait for a request's age by default. */
+function recordingRunner(journal: Journal, options: Partial<RenameRunnerDeps> = {}) {
+  const { logger, passes } = recordingLogger();
+  const runner = createRenameRunner({
+    journal,
+    wakeWriter: () => undefined,
+    logger,
+    settleMs: 0,
+    minAgeMs: 0,
+    ...options,
+  });
+  return { runner, summary: () => passes.map((p) => [p.bot, p.accounts, p.chunks]) };
+}
+
 function defineRunnerCases(open: () => Promise<Journal>): void {
   test('a pass killed before its transaction committed is finished by the next process, once its lease runs out', async () => {
     const first = await open();
     const bot = await storeChunks(first, 3);
-    await first.people.create(
-      bot,
-      { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
-      Date.now(),
-    );
+    await linkAnna(first, bot);
     // The first process dies inside its pass: its transaction never commits and its lease is never given back.
     const killed = withOverrides(first, {
       renames: withOverrides(first.renames, { queueRewrites: () => Promise.reject(new Error('killed')) }),
       leases: withOverrides(first.leases, { release: () => Promise.resolve() }),
     });
-    const dying = createRenameRunner({
-      journal: killed,
-      wakeWriter: () => undefined,
-      logger: recordingLogger().logger,
-      settleMs: 0,
-      minAgeMs: 0,
-      leaseMs: 600,
-    });
+    const { runner: dying } = recordingRunner(killed, { leaseMs: 600 });
     dying.schedule(bot);
     await dying.settled();
     await dying.close();
@@ -112,23 +123,16 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
 
     const second = await open();
     let wakes = 0;
-    const { logger, passes } = recordingLogger();
-    const next = createRenameRunner({
-      journal: second,
+    const { runner: next, summary } = recordingRunner(second, {
       wakeWriter: () => wakes++,
-      logger,
       settleMs: 20,
-      minAgeMs: 0,
       pollMs: 50,
     });
     try {
       next.start();
-      await waitFor(async () => passes.length > 0, 'the pass');
+      await waitFor(async () => summary().length > 0, 'the pass');
       assert.deepEqual(await second.renames.requests(bot), []);
-      assert.deepEqual(
-        passes.map((p) => [p.bot, p.accounts, p.chunks]),
-        [[bot, 1, 3]],
-      );
+      assert.deepEqual(summary(), [[bot, 1, 3]]);
       assert.ok(wakes >= 1, 'the chunk writer is woken');
       assert.deepEqual(
         (await second.renames.progress()).find((p) => p.bot === bot),
@@ -148,11 +152,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
     const journal = await open();
     try {
       const bot = await storeChunks(journal, 3);
-      await journal.people.create(
-        bot,
-        { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
-        Date.now(),
-      );
+      await linkAnna(journal, bot);
       let calls = 0;
       const dyingAtSecond = withOverrides(journal, {
         renames: withOverrides(journal.renames, {
@@ -160,36 +160,18 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
             ++calls === 2 ? Promise.reject(new Error('killed')) : journal.renames.queueRewrites(...args),
         }),
       });
-      const first = createRenameRunner({
-        journal: dyingAtSecond,
-        wakeWriter: () => undefined,
-        logger: recordingLogger().logger,
-        settleMs: 0,
-        minAgeMs: 0,
-        sliceSize: 2,
-      });
+      const { runner: first } = recordingRunner(dyingAtSecond, { sliceSize: 2 });
       first.schedule(bot);
       await first.settled();
       await first.close();
       assert.equal((await journal.renames.requests(bot)).length, 1, 'the request waits for the last slice');
       const left = async () => (await journal.renames.progress()).find((p) => p.bot === bot);
       assert.deepEqual(await left(), { bot, accountsWaiting: 1, chunksLeft: 2 });
-      const { logger, passes } = recordingLogger();
-      const next = createRenameRunner({
-        journal,
-        wakeWriter: () => undefined,
-        logger,
-        settleMs: 0,
-        minAgeMs: 0,
-        sliceSize: 2,
-      });
+      const { runner: next, summary } = recordingRunner(journal, { sliceSize: 2 });
       next.schedule(bot);
       await next.settled();
       await next.close();
-      assert.deepEqual(
-        passes.map((p) => [p.bot, p.accounts, p.chunks]),
-        [[bot, 1, 3]],
-      );
+      assert.deepEqual(summary(), [[bot, 1, 3]]);
       assert.deepEqual(await left(), { bot, accountsWaiting: 0, chunksLeft: 3 });
     } finally {
       await journal.close();
@@ -198,32 +180,18 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
 
   test("only the replica holding a bot's pass lease runs its pass; another takes over once it is given back", async () => {
     const journal = await open();
-    const { logger, passes } = recordingLogger();
-    const runner = createRenameRunner({
-      journal,
-      wakeWriter: () => undefined,
-      logger,
-      settleMs: 20,
-      minAgeMs: 0,
-    });
+    const { runner, summary } = recordingRunner(journal, { settleMs: 20 });
     try {
       const bot = await storeChunks(journal, 1);
-      await journal.people.create(
-        bot,
-        { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
-        Date.now(),
-      );
+      await linkAnna(journal, bot);
       assert.ok(await journal.leases.acquire(renameLeaseName(bot), 'other-replica', 60_000, Date.now()));
       runner.schedule(bot);
       await sleep(300); // many tries, each finding the lease taken
-      assert.equal(passes.length, 0, 'no pass while another replica holds the lease');
+      assert.equal(summary().length, 0, 'no pass while another replica holds the lease');
       assert.equal((await journal.renames.requests(bot)).length, 1);
       await journal.leases.release(renameLeaseName(bot), 'other-replica');
       await runner.settled();
-      assert.deepEqual(
-        passes.map((p) => [p.bot, p.accounts, p.chunks]),
-        [[bot, 1, 1]],
-      );
+      assert.deepEqual(summary(), [[bot, 1, 1]]);
     } finally {
       await runner.close();
       await journal.close();
@@ -232,21 +200,10 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
 
   test('changes of one bot close together make one pass, over every account they touched', async () => {
     const journal = await open();
-    const { logger, passes } = recordingLogger();
-    const runner = createRenameRunner({
-      journal,
-      wakeWriter: () => undefined,
-      logger,
-      settleMs: 300,
-      minAgeMs: 0,
-    });
+    const { runner, summary } = recordingRunner(journal, { settleMs: 300 });
     try {
       const bot = await storeChunks(journal, 2);
-      await journal.people.create(
-        bot,
-        { id: 'p1', name: 'Anna', accounts: [{ kind: 'user', value: 'discord:1234' }] },
-        Date.now(),
-      );
+      await linkAnna(journal, bot);
       runner.schedule(bot);
       await journal.people.create(
         bot,
@@ -255,10 +212,7 @@ function defineRunnerCases(open: () => Promise<Journal>): void {
       );
       runner.schedule(bot);
       await runner.settled();
-      assert.deepEqual(
-        passes.map((p) => [p.bot, p.accounts, p.chunks]),
-        [[bot, 2, 2]],
-      );
+      assert.deepEqual(summary(), [[bot, 2, 2]]);
       assert.deepEqual(await journal.renames.requests(bot), []);
     } finally {
       await runner.close();
