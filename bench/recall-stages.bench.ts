@@ -34,7 +34,7 @@ const PARTS = '/collections/mem_mythos__parts';
 const PART_FIELDS = ['chunkId', 'messageIds'];
 
 const store = await startQdrantServer({ dataDir: join(dir, 'qdrant'), port: 0 });
-// The service asks for this index at start-up (store/timeline-index.ts); a folder kept before it did lacks it.
+// The service asks for this index at start-up (store/service-indexes.ts); a folder kept before it did lacks it.
 await fetch(`${store.url}${CHUNKS}/index?wait=true`, {
   method: 'PUT',
   headers: { 'content-type': 'application/json' },

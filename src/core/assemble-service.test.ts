@@ -63,3 +63,53 @@ test('a recorded model that cannot be read stops assembly before it asks the sto
   );
   assert.deepEqual(asked, [], 'no background work was started');
 });
+
+test('serve’s start describes each collection once to ask for its payload indexes, and asks for each index', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-assemble-'));
+  const journal = openSqliteJournal(dir);
+  t.after(async () => {
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const store = createMemoryPointStore();
+  // Two bot collections another app created (no payload index yet); no parts collection exists.
+  await store.createCollection('mem_mythos', 16);
+  await store.createCollection('mem_st', 16);
+  const described: string[] = [];
+  const requested: string[] = [];
+  const describeCollection = store.describeCollection.bind(store);
+  store.describeCollection = (name) => {
+    described.push(name);
+    return describeCollection(name);
+  };
+  store.requestFloatIndex = async (name, key) => void requested.push(`${name} ${key} float`);
+  store.requestKeywordIndex = async (name, key) => void requested.push(`${name} ${key} keyword`);
+  const config = {
+    embedding: { provider: 'hashing', dimensions: 16 },
+    readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
+    apiKeys: [],
+    bots: { mythos: testBot('mythos'), st: testBot('st', { collection: 'mem_st' }) },
+  } as unknown as MemoryPoolConfig;
+  const service = await assembleService({
+    config,
+    store,
+    journal,
+    embedder: new HashingEmbedder({ dimensions: 16 }),
+    logger: createLogger({ level: 'silent' }),
+    processMetrics: false,
+  });
+  // close() waits for the start's background work (the indexes, the sweep of deleted collections' parts).
+  await service.close();
+  // Nothing else at start reads a bot collection whose parts collection is missing: one description each.
+  for (const collection of ['mem_mythos', 'mem_st']) {
+    assert.equal(described.filter((name) => name === collection).length, 1, `${collection} described once`);
+  }
+  assert.deepEqual(requested.sort(), [
+    'mem_mythos dmWith keyword',
+    'mem_mythos source keyword',
+    'mem_mythos timestamp float',
+    'mem_st dmWith keyword',
+    'mem_st source keyword',
+    'mem_st timestamp float',
+  ]);
+});

@@ -20,10 +20,15 @@ import { PartsIndex } from '../parts/parts-index.js';
 import { createPeopleNames } from '../people/people-names.js';
 import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import { prepareDmWithIndex, prepareDmWithIndexes } from '../store/dm-with-index.js';
-import { listDmWithCollections } from './dm-with-collections.js';
 import type { MemoryStore } from '../store/memory-store.js';
-import { prepareTimelineIndexBeforeWrites, prepareTimelineIndexes } from '../store/timeline-index.js';
+import {
+  CHUNKS_INDEXES,
+  DM_WITH_ONLY,
+  logIndexFailure,
+  prepareServiceIndexesAtStart,
+  prepareServiceIndexesBeforeWrites,
+} from '../store/service-indexes.js';
+import { listIndexedCollections } from './indexed-collections.js';
 import { assembleCapabilities } from './assemble-capabilities.js';
 import { BotCollections, type ServiceEmbedders } from './bot-collections.js';
 import { createMemoryOperations, type MemoryOperations } from './operations/memory-operations.js';
@@ -59,7 +64,7 @@ export interface AssembledService {
   readonly collections: BotCollections;
   /** The chunk writer, not started: serve starts it, in-process tests flush it with `runOnce`. */
   readonly writer: ChunkWriter;
-  /** Stops the writer and waits for the timeline indexes asked for at assembly. */
+  /** Stops the writer and waits for the payload indexes asked for at assembly. */
   close(): Promise<void>;
 }
 
@@ -96,34 +101,18 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
   // A recorded model whose settings cannot be read (a `${VAR}` not set) stops the start, naming it.
   await collections.checkRecordedModels();
   // Background work starts only now: a start refused above never reaches the closer that waits for it.
-  const indexFailed = (collection: string, error: unknown) =>
-    logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)');
-  // The viewer's timeline orders by an index that is asked for here and before a collection's first write,
-  // never by a read; assembly does not wait for it.
-  const indexing = prepareTimelineIndexes(
-    store,
-    Object.values(bots).map((bot) => bot.collection),
-    indexFailed,
-  );
-  // A linked person's DM recall filters chunks and parts by `dmWith`: indexed, as the timeline, never by a read.
-  const dmWithIndexFailed = (collection: string, error: unknown) =>
-    logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith');
-  const indexingDmWith = listDmWithCollections(journal, bots).then(
-    (collections) => prepareDmWithIndexes(store, collections, dmWithIndexFailed),
-    (error: unknown) => dmWithIndexFailed('(routes)', error),
+  // The viewer's timeline, recall's search for SillyTavern's chunks and a linked person's DM recall read payload
+  // indexes that are asked for here and before a collection's first write, never by a read; assembly does not wait.
+  const indexFailed = logIndexFailure(logger);
+  const indexing = listIndexedCollections(journal, bots, indexFailed).then((collections) =>
+    prepareServiceIndexesAtStart(store, collections, indexFailed),
   );
   const partsGuard = createPartsGuard(store, journal, {
-    afterCreate: (parts) =>
-      prepareDmWithIndex(store, parts).catch((error: unknown) => dmWithIndexFailed(parts, error)),
+    afterCreate: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, indexFailed),
   });
   const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {
-    prepare: async (collection, shape) => {
-      await prepareTimelineIndexBeforeWrites(store, indexFailed)(collection, shape);
-      await prepareDmWithIndex(store, collection, shape).catch((error: unknown) =>
-        dmWithIndexFailed(collection, error),
-      );
-    },
+    prepare: prepareServiceIndexesBeforeWrites(store, CHUNKS_INDEXES, indexFailed),
     // A collection deleted since the last write loses its parts before it is created again.
     beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
   });
@@ -240,7 +229,6 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       await renames.close();
       await writer.stop();
       await indexing;
-      await indexingDmWith;
       await droppingParts;
     },
   };

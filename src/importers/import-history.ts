@@ -16,8 +16,12 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { createPartsGuard } from '../parts/parts-guard.js';
 import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import { prepareDmWithIndexBeforeWrites } from '../store/dm-with-index.js';
-import { prepareTimelineIndexBeforeWrites } from '../store/timeline-index.js';
+import {
+  CHUNKS_INDEXES,
+  DM_WITH_ONLY,
+  logIndexFailure,
+  prepareServiceIndexesBeforeWrites,
+} from '../store/service-indexes.js';
 import type { ImportedHistory } from './imported-history.js';
 import { findKnownSillyTavernIds } from './sillytavern/known-sillytavern-ids.js';
 import { validateImportedMessages } from './validate-imported-messages.js';
@@ -184,13 +188,11 @@ async function writeChunks(
   const { config, journal, store, embedder, logger } = deps;
   const now = deps.now ?? Date.now;
   const metrics = createServiceMetrics(() => journal.queueDepth(), { processMetrics: false });
-  // A linked person's DM recall filters the imported chunks and their parts by dmWith, as it does serve's.
-  const dmWithIndexFailed = (collection: string, error: unknown) =>
-    logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith');
-  const prepareDmWith = prepareDmWithIndexBeforeWrites(store, dmWithIndexFailed);
-  const timelineIndexFailed = (collection: string, error: unknown) =>
-    logger.warn({ collection, err: error }, 'could not ask the store for its payload indexes (timestamp, source)');
-  const partsGuard = createPartsGuard(store, journal, { afterCreate: (p) => prepareDmWith(p) });
+  // The viewer's timeline, recall and a linked person's DM recall read what the import wrote as they read serve's.
+  const indexFailed = logIndexFailure(logger);
+  const partsGuard = createPartsGuard(store, journal, {
+    afterCreate: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, indexFailed),
+  });
   const parts = new PartsIndex({
     bots: config.bots,
     journal,
@@ -209,11 +211,7 @@ async function writeChunks(
     followerOf: (collection) => journal.routes.followerOf(collection),
     // A collection deleted since the last write loses its parts before it is created again.
     guard: createCollectionGuard(store, journal, {
-      // The viewer's timeline orders what the import wrote newest first, as it does for serve's writes.
-      prepare: async (collection, shape) => {
-        await prepareTimelineIndexBeforeWrites(store, timelineIndexFailed)(collection, shape);
-        await prepareDmWith(collection, shape);
-      },
+      prepare: prepareServiceIndexesBeforeWrites(store, CHUNKS_INDEXES, indexFailed),
       beforeCreate: async (collection) => void (await partsGuard.dropIfCollectionGone(collection)),
     }),
     metrics,

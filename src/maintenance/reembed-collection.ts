@@ -25,7 +25,9 @@ import { countNoun } from '../runtime/count-noun.js';
 export type ReembedAction = 'build' | 'rollback' | 'drop-old';
 
 export interface ReembedDeps {
-  readonly store: PointStore & HybridPointStore & Pick<TimelineStore, 'requestKeywordIndex'>;
+  readonly store: PointStore &
+    HybridPointStore &
+    Pick<TimelineStore, 'requestFloatIndex' | 'requestKeywordIndex'>;
   readonly admin: StoreAdmin;
   readonly journal: Journal;
   /** The model to move to (for a rollback: the previous collection's model). */

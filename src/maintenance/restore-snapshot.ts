@@ -10,10 +10,7 @@ import type { JournalRow, RowOrigin, SnapshotNames, SnapshotTable } from '../jou
 import type { Journal } from '../journal/journal.js';
 import { dropLeftParts } from '../parts/parts-ownership.js';
 import type { FullStorePoint, StoreAdmin } from '../store/store-admin.js';
-import { prepareDmWithIndex } from '../store/dm-with-index.js';
-import type { PointStore } from '../store/point-store.js';
-import { type IndexingStore, prepareTimelineIndex } from '../store/timeline-index.js';
-import type { TimelineStore } from '../store/timeline-store.js';
+import { CHUNKS_INDEXES, type IndexingStore, prepareServiceIndexes } from '../store/service-indexes.js';
 import { readNumberedSnapshotLines, readSnapshotLines, type SnapshotSource } from './read-snapshot.js';
 import { type SnapshotHeader, formatCanonicalJson, formatSnapshotLine } from './snapshot-format.js';
 import { countNoun } from '../runtime/count-noun.js';
@@ -22,10 +19,8 @@ import { dropPersonDmWith } from './restored-dm-with.js';
 
 export interface RestoreDeps {
   readonly store: StoreAdmin;
-  /** Asks for the service's payload indexes (timeline, source) on a collection the restore creates (absent: not asked). */
-  readonly timeline?: IndexingStore;
-  /** Asks for the `dmWith` keyword index on a collection the restore creates (absent: not asked). */
-  readonly dmWithIndex?: Pick<TimelineStore, 'requestKeywordIndex'> & Pick<PointStore, 'describeCollection'>;
+  /** Asks for the service's payload indexes on a collection the restore creates (absent: not asked). */
+  readonly indexes?: IndexingStore;
   readonly journal: Journal;
   readonly now?: () => number;
 }
@@ -85,12 +80,19 @@ export async function restoreSnapshot(deps: RestoreDeps, request: RestoreRequest
     // A collection deleted (then restored) must not find its deleted text again in the parts it left.
     await dropLeftParts(store, journal, request.collection);
     await store.createCollectionWithLayout(request.collection, header.layout);
-    // The viewer's timeline orders the restored memories newest first, as it does a collection serve created.
-    if (deps.timeline !== undefined) await prepareTimelineIndex(deps.timeline, request.collection, undefined);
-    // A linked person's DM recall filters the restored points by dmWith, as it does serve's. Best effort: a
-    // failure costs recall the index, not the restore, and serve asks again at its start.
-    if (deps.dmWithIndex !== undefined)
-      await prepareDmWithIndex(deps.dmWithIndex, request.collection).catch(() => undefined);
+    // The viewer's timeline orders the restored memories newest first and a linked person's DM recall filters them
+    // by dmWith, as for a collection serve created. The timeline's failure stops the restore (run it again); the
+    // dmWith index is best effort: a failure costs recall the index, and serve asks again at its start.
+    if (deps.indexes !== undefined)
+      await prepareServiceIndexes(
+        deps.indexes,
+        request.collection,
+        undefined,
+        CHUNKS_INDEXES,
+        (family, _, error) => {
+          if (family === 'timeline') throw error;
+        },
+      );
   }
   let written = 0;
   let batch: FullStorePoint[] = [];

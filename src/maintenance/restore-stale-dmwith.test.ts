@@ -68,7 +68,7 @@ describe('a restore does not bring back a dmWith the journal trusts', () => {
   };
   const restoreInto = (journal: Journal, file: string, collection: string) =>
     restoreSnapshot(
-      { store: tools.admin(), dmWithIndex: tools.store(), journal },
+      { store: tools.admin(), indexes: tools.store(), journal },
       { file, source: snapshotFileSource(file), bot, collection, configuredModel: MODEL, dryRun: false },
     );
   /** Whether a DM recall by `who` keeps the restored point, as read back from the store. */

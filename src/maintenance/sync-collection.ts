@@ -8,14 +8,16 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { Journal } from '../journal/journal.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import { prepareDmWithIndexBeforeWrites } from '../store/dm-with-index.js';
+import { DM_WITH_ONLY, prepareServiceIndexesBeforeWrites } from '../store/service-indexes.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import type { PointStore, StoredPointId, StoredRecord } from '../store/point-store.js';
 import { formatCanonicalJson } from './snapshot-format.js';
 
 export interface SyncDeps {
-  readonly store: PointStore & HybridPointStore & Pick<TimelineStore, 'requestKeywordIndex'>;
+  readonly store: PointStore &
+    HybridPointStore &
+    Pick<TimelineStore, 'requestFloatIndex' | 'requestKeywordIndex'>;
   readonly journal: Journal;
   /** The model of `to`. */
   readonly embedder: Embedder;
@@ -75,7 +77,7 @@ async function copyChangedPoints(
   // The target is filtered by dmWith once serve switches to it. Best effort, as in serve: a failure costs recall
   // the index, not the copy, and serve asks again at its start.
   const guard = createCollectionGuard(store, deps.journal, {
-    prepare: prepareDmWithIndexBeforeWrites(store, () => undefined),
+    prepare: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, () => undefined),
   });
   const total = await store.countPoints(request.from);
   const targetExists = (await store.describeCollection(request.to)) !== undefined;

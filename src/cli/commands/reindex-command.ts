@@ -33,10 +33,10 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
     import('../../journal/open-journal.js'),
     import('../../parts/reindex-parts.js'),
   ]);
-  const [{ createPartsGuard }, { PartsIndex }, { prepareDmWithIndexBeforeWrites }] = await Promise.all([
+  const [{ createPartsGuard }, { PartsIndex }, indexes] = await Promise.all([
     import('../../parts/parts-guard.js'),
     import('../../parts/parts-index.js'),
-    import('../../store/dm-with-index.js'),
+    import('../../store/service-indexes.js'),
   ]);
   const client = await connectCommandStore(config, 'reindex');
   // Logs go to stderr, so --json output stays one JSON document.
@@ -56,8 +56,10 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
       embedderFor,
       // A parts collection reindex creates is filtered by dmWith as serve's is.
       guard: createPartsGuard(client, journal, {
-        afterCreate: prepareDmWithIndexBeforeWrites(client, (collection, error) =>
-          logger.warn({ collection, err: error }, 'could not ask the store for the keyword index on dmWith'),
+        afterCreate: indexes.prepareServiceIndexesBeforeWrites(
+          client,
+          indexes.DM_WITH_ONLY,
+          indexes.logIndexFailure(logger),
         ),
       }),
     });

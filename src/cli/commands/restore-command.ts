@@ -88,7 +88,7 @@ export function runRestore(
       const collection =
         options.intoCollection ?? (await liveCollection(tools.journal, config.bots[options.bot]!));
       summary = await restoreSnapshot(
-        { store: tools.admin, timeline: tools.store, dmWithIndex: tools.store, journal: tools.journal },
+        { store: tools.admin, indexes: tools.store, journal: tools.journal },
         {
           file,
           source: snapshotFileSource(file),

@@ -1,7 +1,6 @@
 /**
- * @module The keyword index on `dmWith` in the embedded store, through the service as it runs: a collection and
- * its parts collection get it when first written, and a collection another app created without it gets it at the
- * next start.
+ * @module The service's payload indexes in the embedded store, through the service as it runs: `dmWith` as a keyword on a
+ * collection and its parts collection when first written, and on a collection another app created at the next start.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,6 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { TEST_DIMENSIONS, testBot } from '../config/test-support/test-bot.js';
 import { startTestService, type TestService } from '../service/test-support/start-test-service.js';
+import type { CollectionShape } from './point-store.js';
+import { CHUNKS_INDEXES, type IndexFailed, prepareServiceIndexes } from './service-indexes.js';
 
 /** The index types of `collection`, once `dmWith` shows (the index is asked for without waiting). */
 async function indexesOf(client: QdrantClient, collection: string): Promise<Record<string, unknown>> {
@@ -59,4 +60,33 @@ test('dmWith is indexed as a keyword on written collections, their parts, and at
   } finally {
     await service?.close();
   }
+});
+
+test('a family that fails is told once and costs only its own indexes; what a collection has is not asked again', async () => {
+  const asked: string[] = [];
+  const failed: string[] = [];
+  const store = {
+    describeCollection: async () => undefined,
+    requestFloatIndex: async () => {
+      throw new Error('store down');
+    },
+    requestKeywordIndex: async (collection: string, key: string) => void asked.push(`${collection} ${key}`),
+  };
+  const onError: IndexFailed = (family, collection) => failed.push(`${family} ${collection}`);
+  await prepareServiceIndexes(store, 'mem_a', undefined, CHUNKS_INDEXES, onError);
+  assert.deepEqual(failed, ['timeline mem_a']);
+  assert.deepEqual(
+    asked,
+    ['mem_a dmWith'],
+    'dmWith asked for though the timeline failed (source waits for it)',
+  );
+  const indexed: CollectionShape = {
+    vectorSize: 16,
+    distance: 'Cosine',
+    namedVectors: [],
+    pointsCount: 0,
+    payloadIndexes: { timestamp: 'float', source: 'keyword', dmWith: 'keyword' },
+  };
+  await prepareServiceIndexes(store, 'mem_b', indexed, CHUNKS_INDEXES, onError);
+  assert.equal(asked.length + failed.length, 2, 'nothing asked of a collection that has every index');
 });
