@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';
-import type { Journal } from '../journal/journal.js';
 import {
   describeOnBothJournals,
+  type OpenJournal,
   type PeopleService,
   startPeopleService,
 } from './test-support/people-service.js';
@@ -56,12 +56,12 @@ function dmWithOf(s: Service, id: string): unknown {
   return chunk.payload.dmWith;
 }
 
-function defineCases(open: () => Promise<Journal>, dataDir: () => string): void {
+function defineCases(open: OpenJournal): void {
   test('a linked person’s DM recall sees exactly their DMs before and after the pass; an unlink narrows at once', {
     timeout: 30_000,
   }, async () => {
     const journal = await open();
-    const s = await startPeopleService(journal, dataDir(), BOT);
+    const s = await startPeopleService(journal, BOT);
     try {
       const annaD = { discord_user_id: '1234' };
       const annaT = { user_id: 'telegram:5678' };
@@ -84,7 +84,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
         source: 'hermes',
         messages: [message('anna-telegram', 'tg-anna', annaT, 4000), message('carl', 'tg-carl', carl, 5000)],
       });
-      await s.service.writer.runOnce({ flush: true });
+      await s.writer.runOnce({ flush: true });
       assert.equal(dmWithOf(s, 'anna-discord'), 'account:discord:1234');
       assert.equal(dmWithOf(s, 'anna-telegram'), 'account:telegram:5678');
       assert.equal(dmWithOf(s, 'anna-discord-later'), undefined);
@@ -140,8 +140,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       assert.equal(dmWithOf(s, 'anna-telegram'), 'account:telegram:5678');
       assert.deepEqual(await recallIn(s, inTelegram), alone, 'removed, after the pass');
     } finally {
-      await s.service.close();
-      await journal.close();
+      await s.close();
     }
   });
 }

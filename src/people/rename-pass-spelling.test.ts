@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';
-import type { Journal } from '../journal/journal.js';
 import {
   describeOnBothJournals,
+  type OpenJournal,
   type PeopleService,
   startPeopleService,
 } from './test-support/people-service.js';
@@ -44,15 +44,15 @@ function pointWith(s: PeopleService, text: string): { text: string; dmWith: unkn
   return { text: String(point.payload.text), dmWith: point.payload.dmWith };
 }
 
-function defineCases(open: () => Promise<Journal>, dataDir: () => string): void {
+function defineCases(open: OpenJournal): void {
   test('a person holding an older spelling: a change of it renames the chunks of today’s spelling', {
     timeout: 30_000,
   }, async () => {
     const journal = await open();
-    const s = await startPeopleService(journal, dataDir(), testBot('mythos'));
+    const s = await startPeopleService(journal, testBot('mythos'));
     try {
       await saveDiscordDm(s, '555', 'the lighthouse at dusk');
-      await s.service.writer.runOnce({ flush: true });
+      await s.writer.runOnce({ flush: true });
       assert.match(pointWith(s, 'lighthouse').text, /user_555: the lighthouse at dusk/);
       // Linked as an older replica writes it (the API would respell it `discord:555`; that replica's runner, not
       // this one, is woken), then renamed here: this pass takes both requests.
@@ -66,8 +66,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       assert.equal(pointWith(s, 'lighthouse').dmWith, 'person:p_anna');
       assert.match(pointWith(s, 'lighthouse').text, /Anne: the lighthouse at dusk/);
     } finally {
-      await s.service.close();
-      await journal.close();
+      await s.close();
     }
   });
 
@@ -75,7 +74,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
     timeout: 30_000,
   }, async () => {
     const journal = await open();
-    const s = await startPeopleService(journal, dataDir(), testBot('mythos'));
+    const s = await startPeopleService(journal, testBot('mythos'));
     try {
       const bob = await s.call('POST', '/bots/mythos/people', {
         name: 'Bob',
@@ -88,7 +87,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       );
       await s.finishRenames();
       await saveDiscordDm(s, '561', 'the orchard floods');
-      await s.service.writer.runOnce({ flush: true });
+      await s.writer.runOnce({ flush: true });
       assert.match(pointWith(s, 'orchard').text, /Bob: the orchard floods/);
       // Zed's change asks for the chunks of `Discord:561` and of today's `discord:561`: Bob's is rewritten as Bob's.
       await s.call('PATCH', '/bots/mythos/people/p_zed', { name: 'Zedd' });
@@ -101,8 +100,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       assert.match(pointWith(s, 'orchard').text, /Zedd: the orchard floods/);
       assert.equal(pointWith(s, 'orchard').dmWith, 'person:p_zed');
     } finally {
-      await s.service.close();
-      await journal.close();
+      await s.close();
     }
   });
 }

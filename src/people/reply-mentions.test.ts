@@ -7,18 +7,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testBot } from '../config/test-support/test-bot.js';
-import type { Journal } from '../journal/journal.js';
-import { describeOnBothJournals, startPeopleService } from './test-support/people-service.js';
+import {
+  describeOnBothJournals,
+  type OpenJournal,
+  startPeopleService,
+} from './test-support/people-service.js';
 
 const DAY = Date.UTC(2026, 10, 2, 9);
 const HOUR = 3_600_000;
 
-function defineCases(open: () => Promise<Journal>, dataDir: () => string): void {
+function defineCases(open: OpenJournal): void {
   test('a reply mentioning a linked account names the person, before the link’s pass and after', {
     timeout: 30_000,
   }, async () => {
     const journal = await open();
-    const s = await startPeopleService(journal, dataDir(), testBot('mythos'));
+    const s = await startPeopleService(journal, testBot('mythos'));
     try {
       // As the Discord recorder saves a DM: the user by Discord id, the companion's replies as `self` (the recorder
       // keeps a linked account's mention as `<@id>`, linked-mentions.test.ts).
@@ -32,7 +35,7 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       const self = { speaker_kind: 'self' };
       await save('u1', user, 'do you remember the lighthouse?', 0);
       await save('r1', self, 'Of course <@1234>, the lighthouse at dusk.', 1000);
-      await s.service.writer.runOnce({ flush: true });
+      await s.writer.runOnce({ flush: true });
       const chunkOf = (id: string) =>
         s.store
           .heldPoints('mem_mythos')
@@ -48,14 +51,13 @@ function defineCases(open: () => Promise<Journal>, dataDir: () => string): void 
       // A reply after the link, a day later (its own chunk): the person's name at once.
       await save('u2', user, 'and the harbour?', 26 * HOUR);
       await save('r2', self, 'Yes <@1234>, the harbour too.', 26 * HOUR + 1000);
-      await s.service.writer.runOnce({ flush: true });
+      await s.writer.runOnce({ flush: true });
       assert.match(
         chunkOf('harbour too') ?? '',
         /Anna: and the harbour\?\nMythos: Yes Anna, the harbour too\./,
       );
     } finally {
-      await s.service.close();
-      await journal.close();
+      await s.close();
     }
   });
 }

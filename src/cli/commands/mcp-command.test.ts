@@ -8,18 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { testBot } from '../../config/test-support/test-bot.js';
 import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
+import { textOf } from '../../interfaces/mcp/test-support/mcp-test-client.js';
 import type { RetrieveHit } from '../../wire/retrieve-request.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'src/cli/main.ts', 'mcp'];
-
-const textOf = (result: unknown): string => {
-  const first = (result as CallToolResult).content[0];
-  return first?.type === 'text' ? first.text : '';
-};
 
 describe('memory-pool mcp (stdio)', () => {
   let service: TestService;

@@ -37,6 +37,8 @@ export interface FakeServiceDepsOptions {
   readonly logger?: Logger;
   /** Default: a SQLite journal in the temporary folder; pass another backend's (closed by `close()`). */
   readonly journal?: Journal;
+  /** Default: a new in-memory store; pass one to keep what it holds across starts, as Qdrant does. */
+  readonly store?: MemoryPointStore;
 }
 
 export interface FakeServiceDeps {
@@ -53,24 +55,35 @@ export interface FakeServiceDeps {
   close(): Promise<void>;
 }
 
-/** Assembles the service; call `close()` after the test. */
-export async function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Promise<FakeServiceDeps> {
-  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-http-'));
-  const bots = options.bots ?? [testBot('mythos')];
-  const config: MemoryPoolConfig = {
+/**
+ * The config of the in-process tests' service: the hashing embedder (16 dimensions), no API keys (every call is the
+ * owner's), data in `dataDir`, the service's default limits; `overrides` replaces parts (keys, limits).
+ */
+export function createFakeServiceConfig(
+  dataDir: string,
+  bots: readonly BotConfig[],
+  overrides: Partial<MemoryPoolConfig> = {},
+): MemoryPoolConfig {
+  return {
     listen: { host: '127.0.0.1', port: 0 },
     store: { kind: 'qdrant', url: 'http://127.0.0.1:6333' },
     embedding: { provider: 'hashing', dimensions: FAKE_DIMENSIONS },
-    dataDir: dir,
+    dataDir,
     apiKeys: [],
     limits: { maxBodyBytes: 1_048_576, maxMessagesPerSave: 500, maxTextChars: 16_000 },
     readiness: { timeoutMs: 2000, embedderCacheMs: 5000 },
     bots: Object.fromEntries(bots.map((bot) => [bot.name, bot])),
-    ...options.config,
+    ...overrides,
   };
+}
+
+/** Assembles the service; call `close()` after the test. */
+export async function createFakeServiceDeps(options: FakeServiceDepsOptions = {}): Promise<FakeServiceDeps> {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-http-'));
+  const config = createFakeServiceConfig(dir, options.bots ?? [testBot('mythos')], options.config);
   const journal = options.journal ?? openSqliteJournal(dir);
   // Shared collections in their own layouts and per-chat payloads, as serve's store (start-memory-service.ts).
-  const store = withStCollectionLayouts(createMemoryPointStore(), {
+  const store = withStCollectionLayouts(options.store ?? createMemoryPointStore(), {
     payloadFor: perChatPayloads(config.bots, journal),
   });
   const service = await assembleService({

@@ -1,28 +1,11 @@
 /** @module The MCP server's tools and resource, driven by the SDK's client over an in-memory transport. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
 import type { RetrieveHit } from '../../wire/retrieve-request.js';
-import { createMcpServer } from './create-mcp-server.js';
-import type { MemoryBackend } from './memory-backend.js';
-
-async function connect(backend: MemoryBackend, defaultBot?: string): Promise<Client> {
-  const server = createMcpServer({ backend, ...(defaultBot === undefined ? {} : { defaultBot }) });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
-
-const textOf = (result: unknown): string => {
-  const first = (result as CallToolResult).content[0];
-  return first?.type === 'text' ? first.text : '';
-};
+import { connectInProcess as connect, textOf } from './test-support/mcp-test-client.js';
 
 describe('createMcpServer against a real service', () => {
   let service: TestService;

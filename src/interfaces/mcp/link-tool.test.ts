@@ -1,30 +1,13 @@
 /** @module The MCP `link` tool, through `/mcp` (the caller's key vouches) and through the HTTP client backend. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
-import { createMcpServer } from './create-mcp-server.js';
+import { connectInProcess, connectOverHttp, textOf } from './test-support/mcp-test-client.js';
 
 const KEY = 'mcp-link-key-1234567890abcdefgh';
 const ADMIN = `${KEY}-admin`;
-const textOf = (result: unknown) => {
-  const first = (result as CallToolResult).content[0];
-  return first?.type === 'text' ? first.text : '';
-};
-
-async function connectOverHttp(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  const headers = { authorization: `Bearer ${key}` };
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
 describe('MCP link through /mcp', () => {
   let service: TestService;
   before(async () => {
@@ -115,14 +98,7 @@ describe('MCP link over the HTTP client (memory-pool mcp)', () => {
   let client: Client;
   before(async () => {
     service = await startTestService();
-    const server = createMcpServer({
-      backend: new MemoryPoolClient({ baseUrl: service.url }),
-      defaultBot: 'mythos',
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInProcess(new MemoryPoolClient({ baseUrl: service.url }), 'mythos');
   });
   after(async () => {
     await client.close();

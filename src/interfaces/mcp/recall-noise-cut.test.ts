@@ -1,8 +1,7 @@
 /** @module MCP `recall` passes `noise_cut` through, on a conversation big enough for the noise cut to apply. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryPoolClient } from '../../client/memory-pool-client.js';
 import { testBot } from '../../config/test-support/test-bot.js';
@@ -14,7 +13,7 @@ import {
 } from '../../retrieval/noise/test-support/helen-week.js';
 import { startTestService, type TestService } from '../../service/test-support/start-test-service.js';
 import type { RetrieveHit } from '../../wire/retrieve-request.js';
-import { createMcpServer } from './create-mcp-server.js';
+import { connectInProcess } from './test-support/mcp-test-client.js';
 
 describe('MCP recall and the noise cut', () => {
   let service: TestService;
@@ -26,14 +25,7 @@ describe('MCP recall and the noise cut', () => {
     const saved = await service.post('/save', { bot: 'mythos', source: 'mcp', messages: HELEN_MESSAGES });
     assert.equal(saved.status, 200, JSON.stringify(saved.json));
     await service.writer.runOnce({ flush: true });
-    const server = createMcpServer({
-      backend: new MemoryPoolClient({ baseUrl: service.url }),
-      defaultBot: 'mythos',
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInProcess(new MemoryPoolClient({ baseUrl: service.url }), 'mythos');
   });
   after(async () => {
     await client.close();

@@ -13,7 +13,7 @@ import {
 } from '../../../src/interfaces/discord/test-support/discord-harness.js';
 import { ask, command } from '../../../src/interfaces/discord/test-support/discord-interactions.js';
 import {
-  call,
+  callOk,
   type PeopleWorld,
   recallInDiscordDm,
   recallInTelegramDm,
@@ -123,19 +123,18 @@ export async function linkByCode(world: PeopleWorld): Promise<{ id: string; link
   const asked = await ask(world.h, command({ user: HELEN }, 'link'));
   const code = /\*\*([0-9A-Z]{5}-[0-9A-Z]{5})\*\*/.exec(asked.edit?.content ?? '')?.[1];
   assert.ok(code, `a code in the answer: ${asked.edit?.content}`);
-  const redeemed = await call(
-    world.a,
+  const redeemed = await callOk(
+    world,
     'POST',
     '/bots/mythos/link-codes/redeem',
     { code, account: { user_id: TELEGRAM } },
     hermesKey,
   );
   const linkedAt = performance.now();
-  assert.equal(redeemed.status, 200, JSON.stringify(redeemed.json));
-  assert.equal(redeemed.json.name, 'Helen', 'named as the account that asked was last called');
+  assert.equal(redeemed.name, 'Helen', 'named as the account that asked was last called');
   // An interface key sees only the account it vouched for, never the person's others (docs/people.md).
-  assert.deepEqual(redeemed.json.accounts, [{ user_id: TELEGRAM }]);
-  return { id: redeemed.json.id, linkedAt };
+  assert.deepEqual(redeemed.accounts, [{ user_id: TELEGRAM }]);
+  return { id: redeemed.id, linkedAt };
 }
 
 /**
@@ -158,8 +157,13 @@ export async function assertOneName(world: PeopleWorld, id: string, before: Stor
   // Her Telegram DM, rewritten by the same pass, is now with the person, its parts too.
   const afterPass = await readAllPoints(world.storeUrl);
   assert.equal(renamed.value.payload.dmWith, `person:${id}`);
-  const parts = afterPass.filter((p) => p.collection === 'mem_mythos__parts' && p.payload.chunkId === before.id);
-  assert.ok(parts.length > 0 && parts.every((p) => p.payload.dmWith === `person:${id}`), JSON.stringify(parts));
+  const parts = afterPass.filter(
+    (p) => p.collection === 'mem_mythos__parts' && p.payload.chunkId === before.id,
+  );
+  assert.ok(
+    parts.length > 0 && parts.every((p) => p.payload.dmWith === `person:${id}`),
+    JSON.stringify(parts),
+  );
   assert.equal(chunkHolding(afterPass, 'surprise party').payload.dmWith, `account:discord:${SAM.id}`);
 
   const saved = await saveFromTelegram(world.a, [{ id: 'tg-3', text: 'I start a pottery class on Tuesday' }]);
@@ -168,14 +172,13 @@ export async function assertOneName(world: PeopleWorld, id: string, before: Stor
   const [fresh] = await storedChunks(world, ['pottery class']);
   assert.match(String(fresh!.payload.text), /\nHelen: I start a pottery class/, 'a new chunk: at once');
 
-  const patched = await call(
-    world.a,
+  await callOk(
+    world,
     'PATCH',
     `/bots/mythos/people/${id}`,
     { name: 'Helena', add: [{ persona: 'Lena' }] },
     ownerKey,
   );
-  assert.equal(patched.status, 200, JSON.stringify(patched.json));
   await until(
     async () => {
       const points = await readAllPoints(world.storeUrl);

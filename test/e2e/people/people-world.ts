@@ -3,6 +3,7 @@
  * Hermes plugin and the owner, a bot recalling `dm-private`, a second bot (for another bot's code) and, on
  * Postgres, an optional second replica on the same journal and store. HTTP calls carry a key each.
  */
+import assert from 'node:assert/strict';
 import type { ApiKeyConfig, MemoryPoolConfig } from '../../../src/config/config-types.js';
 import { testBot } from '../../../src/config/test-support/test-bot.js';
 import { hermesKey, ownerKey } from '../../../src/http/test-support/test-api-keys.js';
@@ -56,6 +57,19 @@ export async function call(
   });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+/** A call to the first replica that must answer 200 (else fails showing the body); resolves with its JSON. */
+export async function callOk(
+  world: PeopleWorld,
+  method: string,
+  path: string,
+  body: unknown,
+  key: ApiKeyConfig,
+): Promise<Answer['json']> {
+  const answer = await call(world.a, method, path, body, key);
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  return answer.json;
 }
 
 const toReplica = (service: TestService): Replica => ({
