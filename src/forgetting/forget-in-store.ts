@@ -17,6 +17,7 @@ import {
   unsourcedPoints,
   unsourcedPointsAmong,
 } from '../store/store-filters.js';
+import { deleteCopiesElsewhere } from './delete-copies-elsewhere.js';
 import type { ForgetSelector } from './forget-selector.js';
 import type { ParsedForget } from './parse-forget-selector.js';
 import type { UnsourcedPointMessages } from './unsourced-point-messages.js';
@@ -73,12 +74,18 @@ export async function forgetInStore(
   // as claimed deletes are, and past the wait the answer says `claimed`, since recall may not see them yet.
   const notClaimed = await ops.writeChunks(journal.chunkIds);
   const rewritesDone = await rewrittenElsewhereInTime(deps, notClaimed);
+  // The bot may read a copy the journal does not record (a snapshot restored beside its collection): gone too.
+  const copies = await deleteCopiesElsewhere(deps, target.collection, journal.chunkIds);
   const filter =
     parsed.kind === 'unsourced-points' || parsed.kind === 'person'
       ? heldPointsFilter(held)
       : storeFilterFor(parsed.selector, sources);
   const deleted = filter ? await deleteByFilter(deps, target.collection, filter) : 0;
-  return { pointsDeletedByFilter: deleted, pending: false, claimed: waiting === 'claims' || !rewritesDone };
+  return {
+    pointsDeletedByFilter: deleted + copies,
+    pending: false,
+    claimed: waiting === 'claims' || !rewritesDone,
+  };
 }
 
 /**
