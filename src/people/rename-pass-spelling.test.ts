@@ -85,7 +85,6 @@ function defineCases(open: OpenJournal): void {
         { id: 'p_zed', name: 'Zed', accounts: [user('Discord:561')] },
         Date.now(),
       );
-      await s.finishRenames();
       await saveDiscordDm(s, '561', 'the orchard floods');
       await s.writer.runOnce({ flush: true });
       assert.match(pointWith(s, 'orchard').text, /Bob: the orchard floods/);
