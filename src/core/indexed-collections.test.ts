@@ -4,21 +4,22 @@ import { testBot } from '../config/test-support/test-bot.js';
 import type { Journal } from '../journal/journal.js';
 import { listIndexedCollections } from './indexed-collections.js';
 
-test('serve asks the dmWith index on a reembed target and its parts at start, every index on the bot’s own', async () => {
+test('serve asks every index on a bot’s own collection, the one a reembed switched it to and a reembed’s target, dmWith on their parts', async () => {
   const routes = {
     resolve: async (name: string) => (name === 'mem_b' ? 'mem_b__m2' : name),
     followerOf: async (name: string) => (name === 'mem_a' ? 'mem_a__m1' : undefined),
   } as unknown as Journal['routes'];
-  // What the routes name beside a bot's collection (b resolves elsewhere, a reembed builds a's next one) gets dmWith.
+  // What the routes name beside a bot's collection (b resolves elsewhere, a reembed builds a's next one) is a chunks
+  // collection too: without the timeline index the viewer's timeline of b would fall back to storage order.
   const bots = { a: testBot('a', { collection: 'mem_a' }), b: testBot('b', { collection: 'mem_b' }) };
   const listed = await listIndexedCollections({ routes }, bots, () => assert.fail('no failure'));
   assert.deepEqual(Object.fromEntries(listed), {
     mem_a: ['timeline', 'dmWith'],
-    mem_a__m1: ['dmWith'],
+    mem_a__m1: ['timeline', 'dmWith'],
     mem_a__m1__parts: ['dmWith'],
     mem_a__parts: ['dmWith'],
     mem_b: ['timeline', 'dmWith'],
-    mem_b__m2: ['dmWith'],
+    mem_b__m2: ['timeline', 'dmWith'],
     mem_b__m2__parts: ['dmWith'],
     mem_b__parts: ['dmWith'],
   });

@@ -1,7 +1,7 @@
 /**
- * @module The collections serve asks for payload indexes on at start, each with its families: every bot's collection
- * (all of them), and for `dmWith` alone the collection a bot was configured with before a reembed's switch, the
- * target a reembed in progress is building, and each one's parts.
+ * @module The collections serve asks for payload indexes on at start, each with its families: every chunks collection a
+ * bot reads or will read (its configured one, the one a reembed switched it to, the target a reembed in progress is
+ * building) gets all of them, and each one's parts `dmWith` alone.
  */
 import type { BotConfig } from '../config/config-types.js';
 import type { Journal } from '../journal/journal.js';
@@ -26,8 +26,8 @@ export async function listIndexedCollections(
 ): Promise<Map<string, readonly IndexFamily[]>> {
   const families = new Map<string, readonly IndexFamily[]>();
   for (const bot of Object.values(bots)) families.set(bot.collection, CHUNKS_INDEXES);
-  const addDmWith = (name: string) => {
-    if (!families.has(name)) families.set(name, DM_WITH_ONLY);
+  const add = (name: string, wanted: readonly IndexFamily[]) => {
+    if (!families.has(name)) families.set(name, wanted);
   };
   try {
     for (const bot of Object.values(bots)) {
@@ -35,8 +35,9 @@ export async function listIndexedCollections(
       const target = await journal.routes.followerOf(live);
       for (const name of [bot.collection, live, target]) {
         if (name === undefined) continue;
-        addDmWith(name);
-        addDmWith(partsCollectionName(name));
+        // A chunks collection the bot reads after a switch is the viewer's timeline too (ordered by `timestamp`).
+        add(name, CHUNKS_INDEXES);
+        add(partsCollectionName(name), DM_WITH_ONLY);
       }
     }
   } catch (error) {

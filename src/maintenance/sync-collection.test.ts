@@ -7,6 +7,7 @@ import { HashingEmbedder } from '../embedding/hashing/hashing-embedder.js';
 import type { Journal } from '../journal/journal.js';
 import { openSqliteJournal } from '../journal/sqlite/sqlite-journal.js';
 import type { StoreHooks } from '../store/test-support/with-store-hooks.js';
+import { TIMELINE_INDEX_TYPE, TIMELINE_KEY } from '../store/timeline-index.js';
 import { testBot } from '../config/test-support/test-bot.js';
 import { type ReembedRequest, reembedCollection } from './reembed-collection.js';
 import { reembedTargetName } from './reembed-target.js';
@@ -87,5 +88,10 @@ describe('a reembed build stopped halfway', () => {
       new Set(moved.points.map((p) => p.payload?.text)),
       new Set(Array.from({ length: POINTS }, (_, i) => `Helen: on day ${i} we walked to the lighthouse`)),
     );
+    // The bot reads the new collection now: the viewer's timeline orders it by timestamp, recall filters source.
+    const schema = (await tools.client.getCollection(target)).payload_schema ?? {};
+    assert.equal(schema[TIMELINE_KEY]?.data_type, TIMELINE_INDEX_TYPE, 'the timeline index');
+    assert.equal(schema.source?.data_type, 'keyword', 'the source index');
+    assert.equal(schema.dmWith?.data_type, 'keyword', 'the dmWith index');
   });
 });

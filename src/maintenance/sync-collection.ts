@@ -8,7 +8,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { Journal } from '../journal/journal.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
-import { DM_WITH_ONLY, prepareServiceIndexesBeforeWrites } from '../store/service-indexes.js';
+import { CHUNKS_INDEXES, prepareServiceIndexesBeforeWrites } from '../store/service-indexes.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import type { PointStore, StoredPointId, StoredRecord } from '../store/point-store.js';
@@ -74,10 +74,10 @@ async function copyChangedPoints(
   onProgress?: SyncRequest['onProgress'],
 ) {
   const { store, embedder } = deps;
-  // The target is filtered by dmWith once serve switches to it. Best effort, as in serve: a failure costs recall
-  // the index, not the copy, and serve asks again at its start.
+  // The target is the bot's chunks collection once serve switches to it: filtered by dmWith, ordered by timestamp in
+  // the viewer. Best effort, as in serve: a failure costs recall the index, not the copy, and serve asks again at start.
   const guard = createCollectionGuard(store, deps.journal, {
-    prepare: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, () => undefined),
+    prepare: prepareServiceIndexesBeforeWrites(store, CHUNKS_INDEXES, () => undefined),
   });
   const total = await store.countPoints(request.from);
   const targetExists = (await store.describeCollection(request.to)) !== undefined;
