@@ -52,6 +52,12 @@
  * 2.17-2.99x before (median 2.77x), 1.67-7.55x after (median 3.44x; 5.75x and 7.55x in the quietest rounds,
  * all stored in 2.84 and 1.64 s). Now the store thread sets the pace (its upserts of the parts' vectors;
  * docs/growth.md), not the endpoint's round trips.
+ * Session 30 (named vectors to SQLite as one copy of their bytes; a posted upsert's Float32Arrays handed to the
+ * engine as they are; a batch's slices posted at once), six runs each, interleaved with a worktree of main, load
+ * 7.1-11.1: all stored in a median of 4.70 s (main) and 3.86 s, 3.03x -> 3.62x the loop (medians of the per-run
+ * ratios); every thread's CPU 2.93 -> 2.55 s; /retrieve p99 meanwhile 635 -> 497 ms. Eight more each at load
+ * 4.5-7.1: 3.85 -> 2.99 s, 3.54x -> 4.53x (5x or more in 2 and 3 of 8 runs); CPU 2.75 -> 2.26 s; p99 403 -> 380
+ * ms (docs/growth.md). Each round now prints every thread's CPU beside the main thread's.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -124,6 +130,7 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
   const bot = 'mythos';
   const started = performance.now();
   const cpuBefore = readMainThreadCpu();
+  const processCpuBefore = process.cpuUsage();
   const body = messages.map((m) => ({
     speaker_kind: m.speaker === 'Mythos' ? ('self' as const) : ('user' as const),
     ...(m.speaker === 'Mythos' ? {} : { speaker_name: m.speaker, user_id: 'bench:helen' }),
@@ -160,12 +167,16 @@ async function runMemoryPool(round: number, messages: readonly StMessage[]): Pro
   const cpuAfter = readMainThreadCpu();
   const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   if (cpu !== undefined) cpus.push(cpu);
+  // Every thread: the store's thread and the stand-in's besides the main one (the stand-in's share is the same
+  // work whatever the tree, so a difference between trees is the service's and the store's).
+  const processCpu = process.cpuUsage(processCpuBefore);
   // The last chunk waits for the idle flush after the last new message: that wait is the bot's setting.
   console.log(
     `  memory-pool: ${latencies.length} /save calls answered by ${saved.toFixed(2)} s (each p50 ` +
       `${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms), ` +
       `all stored at ${stored.toFixed(2)} s, of which ${(IDLE_MS / 1000).toFixed(1)} s is the idle flush's wait; ` +
-      `main thread CPU ${cpu === undefined ? 'n/a' : `${cpu.toFixed(2)} s`}; ${recalls.length} /retrieve meanwhile, ` +
+      `main thread CPU ${cpu === undefined ? 'n/a' : `${cpu.toFixed(2)} s`}, all threads ` +
+      `${((processCpu.user + processCpu.system) / 1e6).toFixed(2)} s; ${recalls.length} /retrieve meanwhile, ` +
       `p50 ${percentile(recalls, 0.5).toFixed(1)} ms, p99 ${percentile(recalls, 0.99).toFixed(1)} ms`,
   );
   return stored;

@@ -10,7 +10,9 @@ import { type BatchInFlight, startBatchInFlight } from './batch-in-flight.js';
 import { HeldClaims } from './held-claims.js';
 import { OutageRecovery } from './outage-recovery.js';
 import { type PlanningResult, planReadyChunks } from './plan-ready-chunks.js';
-import { type ChunkBatchDeps, deleteChunkBatch, writeChunkBatch } from './write-chunk-batch.js';
+import { type ChunkBatchDeps, deleteChunkBatch } from './write-chunk-batch.js';
+import { writeChunksNow } from './write-chunks-now.js';
+import { type WriteStep, writeDueBatches } from './write-due-batches.js';
 
 export interface ChunkWriterDeps extends Omit<ChunkBatchDeps, 'now' | 'recovery' | 'claims'> {
   readonly now?: () => number;
@@ -41,8 +43,6 @@ const WRITE_BATCH = 32;
  * holds the event loop for a few milliseconds; a burst's backlog of hundreds took 274 ms in one block.
  */
 const PLAN_BATCH = 64;
-/** How long a forget waits for the rewrite of what its chunks keep; past it, the background writer finishes. */
-const EXCLUSIVE_WRITE_DEADLINE_MS = 5_000;
 /**
  * How long a claimed batch is this writer's alone unless renewed; claims are renewed every third of it while
  * their batch is in flight (held-claims.ts), for up to ten claims: then the batch is aborted and its claims
@@ -141,23 +141,7 @@ export class ChunkWriter {
       await Promise.allSettled([...this.#inFlight].map((batch) => batch.ended));
       return task({
         deleteDueChunks: () => this.#deleteDueChunks(),
-        writeChunks: async (chunkIds) => {
-          // Claimed as a background batch is: a chunk another replica is writing is left to it (its write of
-          // the old revision is re-queued by markChunkStored), and nothing this write lost reaches the store.
-          const chunks = await this.#claims.claimAmong(chunkIds);
-          const deadline = AbortSignal.timeout(EXCLUSIVE_WRITE_DEADLINE_MS);
-          await this.#claims.whileHeld(
-            chunks,
-            async (signal) => {
-              for (let start = 0; start < chunks.length && !signal.aborted; start += WRITE_BATCH) {
-                await writeChunkBatch(this.#deps, chunks.slice(start, start + WRITE_BATCH), signal);
-              }
-            },
-            deadline,
-          );
-          const claimed = new Set(chunks.map((chunk) => chunk.chunkId));
-          return chunkIds.filter((id) => !claimed.has(id));
-        },
+        writeChunks: (chunkIds) => writeChunksNow(this.#deps, this.#claims, chunkIds, WRITE_BATCH),
       });
     });
   }
@@ -226,51 +210,26 @@ export class ChunkWriter {
   }
 
   /**
-   * Writes every due chunk, a batch at a time, the next batch embedding while the last one is stored: the
-   * model (or a remote endpoint's round trips) is kept busy instead of waiting for each batch's store writes
-   * and journal commit. Claims, deletes and stores each run as a unit of the queue, so a forget still runs
+   * Writes every due chunk, a batch at a time, the next batch embedding while the last one is stored
+   * (write-due-batches.ts). Claims, deletes and stores each run as a unit of the queue, so a forget still runs
    * between units and never beside a store write; a batch in flight when it comes gives way (runExclusive).
    */
-  async #writeDue(generation: number, replan: () => Promise<boolean>): Promise<void> {
-    const started: BatchInFlight[] = [];
-    const nextStep = async () => {
+  #writeDue(generation: number, replan: () => Promise<boolean>): Promise<void> {
+    return writeDueBatches(async () => {
       const take = () =>
         generation === this.#generation ? this.#enqueue(() => this.#startStep()) : undefined;
-      let step = await take();
+      const step = await take();
       // Nothing due: chunks planned since the pass began are taken now, while the last batch is stored.
-      if (step === undefined && generation === this.#generation && (await replan())) step = await take();
-      if (step !== undefined && step !== 'deleted') started.push(step);
+      if (step === undefined && generation === this.#generation && (await replan())) return take();
       return step;
-    };
-    try {
-      let step = await nextStep();
-      while (step !== undefined) {
-        if (step === 'deleted') {
-          step = await nextStep();
-          continue;
-        }
-        const current = step;
-        await current.embedded;
-        // The next batch is claimed (and starts embedding) before this one's store unit is queued: in FIFO
-        // order the claim would otherwise wait for the store writes.
-        step = await nextStep();
-        current.store();
-        // A hung embedder or store: the pass ends rather than retake the same chunks at once, so another replica
-        // may. An aborted batch gave way to a forget or a stop: its chunks are still due, and a later step takes them.
-        if ((await current.ended) === 'renewal-limit') break;
-      }
-    } finally {
-      // Whatever ended the pass, no batch is left behind: each is stored (unless aborted) and gives its claims back.
-      for (const batch of started) batch.store();
-      await Promise.allSettled(started.map((batch) => batch.ended));
-    }
+    });
   }
 
   /**
    * One unit of the queue: a batch of deletes (run here), else claims a batch of due chunks and starts
    * embedding it; undefined when nothing was due.
    */
-  async #startStep(): Promise<'deleted' | BatchInFlight | undefined> {
+  async #startStep(): Promise<WriteStep> {
     const deletions = await this.#deps.journal.chunks.dueDeletions(this.#now(), WRITE_BATCH);
     if (deletions.length > 0) {
       await deleteChunkBatch(this.#deps, deletions);

@@ -47,23 +47,29 @@ export interface SparseVectorInput {
   readonly values: readonly number[];
 }
 
-/** A dense (array) or sparse vector. */
-export type VectorInput = readonly number[] | SparseVectorInput;
+/**
+ * A dense vector as sent: a JSON array, or a Float32Array from a caller in this process (posted-upsert.ts),
+ * whose components are f32 already. The engine copies it when it prepares it, so a view into a larger buffer is fine.
+ */
+export type DenseVectorInput = readonly number[] | Float32Array;
+
+/** A dense or sparse vector. */
+export type VectorInput = DenseVectorInput | SparseVectorInput;
 
 /** A point's vectors by name, as in Qdrant's `vector: {NAME: ...}`; `""` is the unnamed dense vector. */
 export type NamedVectorsInput = Readonly<Record<string, VectorInput>>;
 
 export interface PointInput {
   readonly id: PointId;
-  /** A plain array is the unnamed vector; an object names its vectors (`{}` or null: no vector). */
-  readonly vector: readonly number[] | NamedVectorsInput | null;
+  /** A plain array (or Float32Array) is the unnamed vector; an object names its vectors (`{}` or null: no vector). */
+  readonly vector: DenseVectorInput | NamedVectorsInput | null;
   readonly payload: Payload;
 }
 
 /** `PUT /points/vectors`: the vectors to set on an existing point; its other vectors and payload stay. */
 export interface PointVectorsInput {
   readonly id: PointId;
-  readonly vector: readonly number[] | NamedVectorsInput;
+  readonly vector: DenseVectorInput | NamedVectorsInput;
 }
 
 export interface ReadOptions {

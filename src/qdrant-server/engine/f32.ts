@@ -1,5 +1,5 @@
 /** @module f32 vector preparation: rounding JSON numbers to f32 and Qdrant's Cosine pre-normalization (qdrant-subset.md §2). */
-import type { Distance } from './engine-api.js';
+import type { DenseVectorInput, Distance } from './engine-api.js';
 
 /** f32::EPSILON: below this squared length a vector is treated as zero and stored as is. */
 const F32_EPSILON = 1.1920929e-7;
@@ -8,8 +8,9 @@ const F32_EPSILON = 1.1920929e-7;
  * Rounds every component to f32 and, for Cosine, normalizes to unit length with f32 arithmetic,
  * as Qdrant's `cosine_preprocess` does. Returns a fresh array (never a view), which usearch needs.
  */
-export function prepareVector(values: readonly number[], distance: Distance): Float32Array {
-  const vector = Float32Array.from(values);
+export function prepareVector(values: DenseVectorInput, distance: Distance): Float32Array {
+  // A Float32Array's slice is one copy of its bytes (a view's own components only).
+  const vector = values instanceof Float32Array ? values.slice() : Float32Array.from(values);
   if (distance !== 'Cosine') return vector;
   let squared = 0;
   for (let i = 0; i < vector.length; i++) {

@@ -4,10 +4,13 @@
  * Layout, repeated: u8 kind (0 dense, 1 sparse) · u32 name length · name (UTF-8) · u32 n ·
  * dense: n f32 | sparse: n u32 indices then n f32 values.
  */
+import { endianness } from 'node:os';
 import type { PointVectors, SparseVectorData } from './point-table.js';
 
 const DENSE = 0;
 const SPARSE = 1;
+/** Typed arrays use the platform's byte order; on a little-endian one (x86, ARM as Node runs it) the bytes copy as they are. */
+const PLATFORM_LE = endianness() === 'LE';
 
 /** Encodes every vector but the unnamed dense one; null when there is none. */
 export function encodeNamedVectors(vectors: PointVectors): Buffer | null {
@@ -52,8 +55,7 @@ export function decodeNamedVectors(blob: Buffer): {
       dense.set(name, readFloats(blob, at, n));
       at += 4 * n;
     } else if (kind === SPARSE) {
-      const indices = new Uint32Array(n);
-      for (let i = 0; i < n; i++) indices[i] = blob.readUInt32LE(at + 4 * i);
+      const indices = fromLittleEndian(new Uint32Array(n), blob, at);
       at += 4 * n;
       sparse.set(name, { indices, values: readFloats(blob, at, n) });
       at += 4 * n;
@@ -65,13 +67,39 @@ export function decodeNamedVectors(blob: Buffer): {
 }
 
 function readFloats(blob: Buffer, at: number, n: number): Float32Array {
-  const values = new Float32Array(n);
-  for (let i = 0; i < n; i++) values[i] = blob.readFloatLE(at + 4 * i);
-  return values;
+  return fromLittleEndian(new Float32Array(n), blob, at);
 }
 
-/** The array's bytes in little-endian order (a copy; typed arrays use the platform's order). */
-function toLittleEndian(values: Float32Array | Uint32Array): Buffer {
+/**
+ * Fills `into` from the little-endian bytes at `blob[at..]` and returns it. `platformLE` is the platform's order
+ * (a parameter so the big-endian path is tested on the little-endian machines the tests run on).
+ */
+export function fromLittleEndian<T extends Float32Array | Uint32Array>(
+  into: T,
+  blob: Buffer,
+  at: number,
+  platformLE = PLATFORM_LE,
+): T {
+  if (platformLE) {
+    // One copy of the bytes; `into` is fresh, so aligned whatever the BLOB's offset.
+    new Uint8Array(into.buffer, into.byteOffset, into.byteLength).set(
+      blob.subarray(at, at + into.byteLength),
+    );
+    return into;
+  }
+  const isFloat = into instanceof Float32Array;
+  for (let i = 0; i < into.length; i++) {
+    into[i] = isFloat ? blob.readFloatLE(at + 4 * i) : blob.readUInt32LE(at + 4 * i);
+  }
+  return into;
+}
+
+/**
+ * The array's bytes in little-endian order: a view of its own bytes on a little-endian platform (the caller
+ * concatenates, which copies), else a copy written component by component. `platformLE` as in fromLittleEndian.
+ */
+export function toLittleEndian(values: Float32Array | Uint32Array, platformLE = PLATFORM_LE): Buffer {
+  if (platformLE) return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
   const bytes = Buffer.alloc(values.length * 4);
   const isFloat = values instanceof Float32Array;
   for (let i = 0; i < values.length; i++) {

@@ -5,6 +5,7 @@
 import { badInput } from '../qdrant-error.js';
 import type {
   CollectionSpec,
+  DenseVectorInput,
   NamedVectorsInput,
   PointInput,
   SparseVectorInput,
@@ -17,9 +18,14 @@ import type { PointVectors, SparseVectorData } from './point-table.js';
 
 const NO_VECTORS: PointVectors = { dense: new Map(), sparse: new Map() };
 
+/** Whether a value is a dense vector: a JSON array, or a Float32Array posted by a caller in this process. */
+export function isDenseInput(vector: unknown): vector is DenseVectorInput {
+  return Array.isArray(vector) || vector instanceof Float32Array;
+}
+
 /** Whether a vector input is sparse (`{indices, values}`) rather than a dense array. */
 export function isSparseInput(vector: VectorInput): vector is SparseVectorInput {
-  return !Array.isArray(vector);
+  return !isDenseInput(vector);
 }
 
 /** The vector names of one collection. */
@@ -68,12 +74,12 @@ export class VectorConfig {
   /** Checks and prepares a point's vectors: f32, Cosine-normalized, sparse indices sorted. */
   preparePoint(vector: PointInput['vector']): PointVectors {
     if (vector === null) return NO_VECTORS;
-    if (Array.isArray(vector)) {
+    if (isDenseInput(vector)) {
       const params = this.dense.get('');
       if (params === undefined) throw notExistingVector('');
-      checkDimension(params, vector as readonly number[]);
+      checkDimension(params, vector);
       return {
-        dense: new Map([['', prepareVector(vector as readonly number[], params.distance)]]),
+        dense: new Map([['', prepareVector(vector, params.distance)]]),
         sparse: new Map(),
       };
     }
@@ -93,7 +99,7 @@ export class VectorConfig {
   }
 
   /** Checks and prepares a dense query vector for `name` the way stored vectors were prepared. */
-  prepareDenseQuery(name: string, vector: readonly number[]): Float32Array {
+  prepareDenseQuery(name: string, vector: DenseVectorInput): Float32Array {
     const params = this.denseParams(name);
     checkDimension(params, vector);
     return prepareVector(vector, params.distance);
@@ -121,7 +127,7 @@ export function prepareSparse(vector: SparseVectorInput): SparseVectorData {
 }
 
 /** Dimension check; named vectors add ` for vector 'NAME'` at upsert (`src/common/validate_vectors.rs`). */
-function checkDimension(params: VectorParams, vector: readonly number[], name?: string): void {
+function checkDimension(params: VectorParams, vector: DenseVectorInput, name?: string): void {
   if (vector.length === params.size) return;
   const suffix = name === undefined ? '' : ` for vector '${name}'`;
   throw badInput(`Vector dimension error: expected dim: ${params.size}, got ${vector.length}${suffix}`);

@@ -3,9 +3,10 @@
  * (qdrant-subset.md §2, qdrant-hybrid.md §1). Dimensions and names are the engine's to check; shapes, empty
  * vectors and sparse vectors' validation rules are checked here.
  */
-import type { NamedVectorsInput, PointInput, VectorInput } from '../engine/engine-api.js';
-import { type Payload, setOwn } from '../filter/index.js';
+import type { DenseVectorInput, NamedVectorsInput, PointInput, VectorInput } from '../engine/engine-api.js';
 import { parseJsonPointId } from '../engine/point-id.js';
+import { isDenseInput } from '../engine/vector-config.js';
+import { type Payload, setOwn } from '../filter/index.js';
 import { type FieldViolation, formatError, unsupported, validationError } from '../qdrant-error.js';
 import { invalidType, isJsonObject, missingField, readDenseVector, readObject } from './body-shape.js';
 
@@ -14,6 +15,7 @@ const MAX_U32 = 0xffff_ffff;
 
 /** One named vector: a dense array or a sparse `{indices, values}` (indices u32, values f32). */
 function parseNamedVector(value: unknown): VectorInput {
+  if (value instanceof Float32Array) return value;
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivectors');
     return readDenseVector(value);
@@ -30,8 +32,10 @@ function parseNamedVector(value: unknown): VectorInput {
 }
 
 /** A point's vector: a dense array, a map of named dense or sparse vectors, or `{}` for "no vector". */
-export function parseVectorStruct(value: unknown): number[] | NamedVectorsInput | null {
+export function parseVectorStruct(value: unknown): DenseVectorInput | NamedVectorsInput | null {
   if (value === undefined) throw missingField('vector');
+  // Only a caller in this process (posted-upsert.ts) sends one: f32 numbers already, nothing to check.
+  if (value instanceof Float32Array) return value;
   if (Array.isArray(value)) {
     if (value.some(Array.isArray)) throw unsupported('Multivectors');
     return readDenseVector(value);
@@ -50,10 +54,10 @@ export function parseVectorStruct(value: unknown): number[] | NamedVectorsInput 
  * the map key shows as `?` in the field path, as Qdrant prints it.
  */
 export function sparseViolations(vector: PointInput['vector'], path: string): FieldViolation[] {
-  if (vector === null || Array.isArray(vector)) return [];
+  if (vector === null || isDenseInput(vector)) return [];
   const violations: FieldViolation[] = [];
-  for (const value of Object.values(vector as NamedVectorsInput)) {
-    if (Array.isArray(value)) continue;
+  for (const value of Object.values(vector)) {
+    if (isDenseInput(value)) continue;
     const sparse = value as { indices: readonly number[]; values: readonly number[] };
     if (sparse.indices.length !== sparse.values.length) {
       violations.push({
@@ -151,7 +155,7 @@ export function parseUpsert(json: unknown): PointInput[] {
   const violations: FieldViolation[] = [];
   points.forEach((point, i) => {
     const path = form === 'points' ? `points[${i}].vector` : `${form}[${i}]`;
-    if (Array.isArray(point.vector) && point.vector.length === 0) {
+    if (isDenseInput(point.vector) && point.vector.length === 0) {
       violations.push({ path, message: 'dense vector must not be empty' });
     }
     violations.push(...sparseViolations(point.vector, form === 'points' ? path : 'batch.vectors'));

@@ -27,6 +27,11 @@ function postingLogger(port: MessagePort): StoreLogger {
   return { error: post('error'), warn: post('warn'), info: post('info') };
 }
 
+/** Resolves after the loop has polled for I/O once (HTTP requests waiting get their turn first). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Starts the store with `settings` and serves it until the starting thread sends `close`. Resolves with the
  * server once it listens (undefined when it could not start: the starting thread then ends this thread).
@@ -42,18 +47,27 @@ export async function serveStoreThread(
     port.postMessage({ kind: 'start-failed', error: recordError(error) } satisfies StoreThreadMessage);
     return undefined;
   }
+  // Upserts are applied in the order posted, one per turn of this thread's loop: a writer posts a batch's
+  // slices at once (send-upserts.ts), and a search arriving over HTTP meanwhile waits for one slice, not all.
+  let upserts = Promise.resolve();
   port.on('message', (request: StoreThreadRequest) => {
     if (request.kind === 'upsert') {
-      const { id } = request;
-      server.upsert(request.collection, request.batch).then(
-        () => port.postMessage({ kind: 'upserted', id } satisfies StoreThreadMessage),
-        (error: unknown) =>
-          port.postMessage({
-            kind: 'upsert-failed',
-            id,
-            error: recordError(error),
-          } satisfies StoreThreadMessage),
-      );
+      const { id, collection, batch } = request;
+      const apply = () =>
+        server.upsert(collection, batch).then(
+          () => port.postMessage({ kind: 'upserted', id } satisfies StoreThreadMessage),
+          (error: unknown) =>
+            port.postMessage({
+              kind: 'upsert-failed',
+              id,
+              error: recordError(error),
+            } satisfies StoreThreadMessage),
+        );
+      // The queue never breaks: a port that cannot post any more is closing, and the next upsert still runs.
+      upserts = upserts
+        .then(nextTurn)
+        .then(apply)
+        .catch(() => undefined);
       return;
     }
     if (request.kind === 'held-terms') {
@@ -72,7 +86,8 @@ export async function serveStoreThread(
     if (request.kind === 'dense-cosines') {
       const { id } = request;
       server.denseCosines(request.collection, request.request).then(
-        (cosines) => port.postMessage({ kind: 'dense-cosines-found', id, cosines } satisfies StoreThreadMessage),
+        (cosines) =>
+          port.postMessage({ kind: 'dense-cosines-found', id, cosines } satisfies StoreThreadMessage),
         (error: unknown) =>
           port.postMessage({
             kind: 'dense-cosines-failed',
@@ -83,7 +98,8 @@ export async function serveStoreThread(
       return;
     }
     if (request.kind !== 'close') return;
-    server.close().then(
+    // After the upserts posted before it, as when each was applied on arrival.
+    upserts.then(() => server.close()).then(
       () => port.postMessage({ kind: 'closed' } satisfies StoreThreadMessage),
       (error: unknown) =>
         port.postMessage({ kind: 'close-failed', error: recordError(error) } satisfies StoreThreadMessage),

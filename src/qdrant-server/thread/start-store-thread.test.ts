@@ -109,6 +109,46 @@ describe('the embedded store on its own thread', () => {
     await again.close();
   });
 
+  test('upserts posted at once are applied in the order sent, and a close sent right after waits for them', async () => {
+    const dataDir = join(scratch(), 'qdrant');
+    const store = await startStoreThread({ dataDir, port: 0 });
+    await fetch(`${store.url}/collections/notes`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ vectors: { size: 2, distance: 'Dot' } }),
+    });
+    const version = (n: number) => ({
+      ids: [1, 10 + n],
+      vectors: [new Float32Array([n, 0]), new Float32Array([0, n])],
+      payloads: JSON.stringify([{ n }, { n }]),
+    });
+    // Not awaited one by one, as a writer posts a batch's slices: the last posted is what id 1 holds.
+    const sent = [1, 2, 3].map((n) => store.upsert('notes', version(n)));
+    const closing = store.close();
+    await Promise.all(sent);
+    await closing;
+
+    const again = await startStoreThread({ dataDir, port: 0 });
+    const read = await fetch(`${again.url}/collections/notes/points/scroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limit: 10, with_payload: true, with_vector: true }),
+    });
+    const points = (
+      (await read.json()) as { result: { points: { id: number; payload: unknown; vector: number[] }[] } }
+    ).result.points;
+    assert.deepEqual(
+      points.map((p) => [p.id, p.payload, p.vector]),
+      [
+        [1, { n: 3 }, [3, 0]],
+        [11, { n: 1 }, [0, 1]],
+        [12, { n: 2 }, [0, 2]],
+        [13, { n: 3 }, [0, 3]],
+      ],
+    );
+    await again.close();
+  });
+
   test('a port in use and a data folder that is a file fail as startQdrantServer fails, code and message', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,77 @@
+/** @module Tests for sending upserts posted to a store in this process: every slice at once, answered in full. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { createUpsertSender, type PostedBatch, type PostedUpserts } from './send-upserts.js';
+import { UPSERT_SLICE_COMPONENTS } from './slice-upsert.js';
+
+/** A posted store whose answers the test gives, slice by slice. */
+function heldStore() {
+  const posted: { batch: PostedBatch; answer: (error?: Error) => void }[] = [];
+  const store: PostedUpserts = {
+    upsert: (_collection, batch) =>
+      new Promise<void>((resolve, reject) => {
+        posted.push({ batch, answer: (error) => (error === undefined ? resolve() : reject(error)) });
+      }),
+  };
+  return { store, posted };
+}
+
+/** Points of 3072-d, ten of which fill a bit under half a slice: 50 go as three slices (21, 21, 8). */
+const points = Array.from({ length: 50 }, (_, i) => ({
+  id: i + 1,
+  vectors: new Float32Array(3072).fill(i),
+  payload: { n: i },
+}));
+const noRest = {} as QdrantClient;
+const settledYet = async (work: Promise<unknown>) => {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+};
+
+describe('posted upserts', () => {
+  test('every slice of a batch is posted before the first is answered, in order, and the call ends when all are', async () => {
+    const { store, posted } = heldStore();
+    assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);
+    const sending = createUpsertSender(noRest, store, 10_000)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      posted.map((p) => p.batch.ids.length),
+      [21, 21, 8],
+    );
+    assert.deepEqual(
+      posted.flatMap((p) => p.batch.ids),
+      points.map((p) => p.id),
+    );
+    posted[0]!.answer();
+    posted[1]!.answer();
+    assert.equal(await settledYet(sending), false);
+    posted[2]!.answer();
+    await sending;
+  });
+
+  test('a refusal is reported once every slice is answered, the first in slice order', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 10_000)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    posted[1]!.answer(new Error('second refused'));
+    posted[0]!.answer();
+    // A slice still on its way could land after whatever the caller does next (a forget's delete): wait for it.
+    assert.equal(await settledYet(sending), false);
+    posted[2]!.answer(new Error('third refused'));
+    await assert.rejects(sending, /second refused/);
+  });
+
+  test('a slice the store does not answer in time fails the call as a REST timeout would', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 30)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    posted[0]!.answer();
+    await assert.rejects(sending, /did not answer an upsert within 30 ms/);
+  });
+});
