@@ -17,6 +17,11 @@ import type { PointVectors, SparseVectorData } from './point-table.js';
 
 const NO_VECTORS: PointVectors = { dense: new Map(), sparse: new Map() };
 
+/** Whether a dense vector's f32 values live on disk (Qdrant's `on_disk: true` in its params), not in RAM. */
+export function isOnDisk(params: VectorParams): boolean {
+  return params.extras.on_disk === true;
+}
+
 /** Whether a vector input is sparse (`{indices, values}`) rather than a dense array. */
 export function isSparseInput(vector: VectorInput): vector is SparseVectorInput {
   return !Array.isArray(vector);
