@@ -47,6 +47,15 @@ const embeddedStoreSchema = section({
       error: 'expected a list of origins. Write each as "- http://host:port" under corsOrigins:',
     })
     .default([]),
+  /**
+   * Collections memory-pool creates in this store keep their vectors' f32 values on disk (Qdrant's
+   * `on_disk: true`), not in RAM: about 2 KB less RAM per 512-d vector, answers unchanged, each search reading
+   * its best candidates' vectors back from the data folder. Existing collections keep their setting: switch one
+   * with `PATCH /collections/NAME` (docs/growth.md). Collections other clients create are theirs to set.
+   */
+  vectorsOnDisk: z
+    .boolean({ error: 'expected true or false. Set vectorsOnDisk: false to keep vectors in RAM' })
+    .default(true),
 });
 
 /** A real Qdrant server (env QDRANT_URL switches to it). */

@@ -5,9 +5,11 @@
  */
 import type { SlotOwner, VectorRows, VectorSlots } from './vector-slots.js';
 
-/** The first batch; each next one is twice as large, so a search that needs many reads few times. */
+/** In RAM a batch costs only its bookkeeping: the first is 64, each next one twice as large. */
 const FIRST_BATCH = 64;
 const MAX_BATCH = 4096;
+/** On disk every candidate is a SQLite lookup of its own: small fixed batches read at most this many too many. */
+const DISK_BATCH = 16;
 
 /** Candidates 0…count-1 in rank order; `slotAt(i)` is candidate i's slot, or -1 when it is filtered out. */
 export class CandidateRows<Owner extends SlotOwner> {
@@ -43,7 +45,8 @@ export class CandidateRows<Owner extends SlotOwner> {
   }
 
   #load(from: number): void {
-    const end = Math.min(this.count, from + this.#batch);
+    const size = this.slots.onDisk ? DISK_BATCH : this.#batch;
+    const end = Math.min(this.count, from + size);
     this.#batch = Math.min(MAX_BATCH, this.#batch * 2);
     const owners: Owner[] = [];
     const rowOf = new Int32Array(end - from);

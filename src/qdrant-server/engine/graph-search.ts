@@ -5,6 +5,7 @@
  * k are returned. Exact search (vector-search.ts) stays where Qdrant keeps its plain search: `exact: true`, a
  * collection under the full-scan threshold, and a filter whose estimated cardinality is under it.
  */
+import { offerByBound } from './bounded-rescore.js';
 import type { SearchParams } from './engine-api.js';
 import { estimateShare } from './filtered-candidates.js';
 import type { GraphIndex } from './graph-index.js';
@@ -55,9 +56,13 @@ export function searchGraph<Owner extends SlotOwner>(
   const candidates = accept === undefined ? found : found.filter(accept);
   // The sampled share overestimated the filter: too few candidates passed it, so search exactly.
   if (candidates.length < k) return undefined;
-  // One read of every vector scored (on disk, one batch from SQLite instead of a lookup per candidate).
-  offerAll(top, slots.rowsOf(candidates), candidates, score, query);
   const pending = accept === undefined ? [...graph.pending] : [...graph.pending].filter(accept);
+  if (slots.onDisk && isSimilarity(distance)) {
+    // Each f32 read is a SQLite lookup: read only the candidates whose int8 bound can still reach the top k.
+    offerByBound(top, slots, [...candidates, ...pending], query, score);
+    return top.items;
+  }
+  offerAll(top, slots.rowsOf(candidates), candidates, score, query);
   offerAll(top, slots.rowsOf(pending), pending, score, query);
   return top.items;
 }
