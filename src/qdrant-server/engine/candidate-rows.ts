@@ -1,14 +1,11 @@
 /**
  * @module The f32 values of a ranked candidate list, read a batch at a time in rank order: a search that stops
- * once its error bound proves the rest cannot rank (vector-search.ts) reads only as far as it got. In RAM a
- * batch is a view of the slots' block; on disk (`on_disk: true`) one read from SQLite per batch, growing.
+ * once its error bound proves the rest cannot rank (vector-search.ts) reads only as far as it got. In RAM
+ * each candidate is a view of the slots' block, taken when asked; on disk (`on_disk: true`) 16 at a time.
  */
 import type { SlotOwner, VectorRows, VectorSlots } from './vector-slots.js';
 
-/** In RAM a batch costs only its bookkeeping: the first is 64, each next one twice as large. */
-const FIRST_BATCH = 64;
-const MAX_BATCH = 4096;
-/** On disk every candidate is a SQLite lookup of its own: small fixed batches read at most this many too many. */
+/** Every candidate is a SQLite lookup of its own: small fixed batches read at most this many too many. */
 const DISK_BATCH = 16;
 
 /** Candidates 0…count-1 in rank order; `slotAt(i)` is candidate i's slot, or -1 when it is filtered out. */
@@ -19,16 +16,26 @@ export class CandidateRows<Owner extends SlotOwner> {
   #rowOf = new Int32Array(0);
   #start = 0;
   #end = 0;
-  #batch = FIRST_BATCH;
+  /** In RAM, the slot of the candidate `offset` was last asked for. */
+  #slot = -1;
+  /** The f32 block in RAM, undefined on disk (the search is synchronous: no write replaces it meanwhile). */
+  readonly #block: Float32Array | undefined;
 
   constructor(
     readonly slots: VectorSlots<Owner>,
     readonly count: number,
     readonly slotAt: (i: number) => number,
-  ) {}
+  ) {
+    this.#block = slots.data();
+  }
 
   /** Where candidate i's values start in `data`, -1 when it is filtered out or no longer has a vector. */
   offset(i: number): number {
+    if (this.#block !== undefined) {
+      // In RAM: no batch, so the filter is tested only on the candidates the search gets to, as before.
+      this.#slot = this.slotAt(i);
+      return this.#slot < 0 ? -1 : this.#slot * this.slots.dim;
+    }
     if (i >= this.#end) this.#load(i);
     const row = this.#rowOf[i - this.#start] as number;
     return row < 0 ? -1 : ((this.#rows as VectorRows).offsets[row] as number);
@@ -36,18 +43,17 @@ export class CandidateRows<Owner extends SlotOwner> {
 
   /** The block `offset` points into (valid until the next `offset` call that loads a batch). */
   get data(): Float32Array {
-    return (this.#rows as VectorRows).data;
+    return this.#block ?? (this.#rows as VectorRows).data;
   }
 
   /** Candidate i's owner; call only after `offset(i)` returned an offset. */
   owner(i: number): Owner {
+    if (this.#block !== undefined) return this.slots.owner(this.#slot);
     return this.#owners[this.#rowOf[i - this.#start] as number] as Owner;
   }
 
   #load(from: number): void {
-    const size = this.slots.onDisk ? DISK_BATCH : this.#batch;
-    const end = Math.min(this.count, from + size);
-    this.#batch = Math.min(MAX_BATCH, this.#batch * 2);
+    const end = Math.min(this.count, from + DISK_BATCH);
     const owners: Owner[] = [];
     const rowOf = new Int32Array(end - from);
     for (let i = from; i < end; i++) {
