@@ -18,10 +18,12 @@ for (const name of store.listCollections()) {
   // The unnamed vector's params have a `size`; otherwise the map is of names.
   const names = params === undefined ? [] : 'size' in params ? [''] : Object.keys(params);
   if (names.length === 0) continue;
+  const patched = performance.now();
   collection.updateConfig({
     vectors: Object.fromEntries(names.map((vector) => [vector, { on_disk: onDisk }])),
   });
-  console.log(`${name}: on_disk ${onDisk} for ${names.map((vector) => `"${vector}"`).join(', ')}`);
+  const ms = (performance.now() - patched).toFixed(0);
+  console.log(`${name}: on_disk ${onDisk} for ${names.map((vector) => `"${vector}"`).join(', ')} (${ms} ms)`);
 }
 store.close();
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -42,7 +42,7 @@ import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
-import { storedVectorSource } from './stored-vectors.js';
+import { scanStoredVectors, storedVectorSource } from './stored-vectors.js';
 import { mapInSlices } from './time-slicer.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
 import { isOnDisk, notExistingVector, VectorConfig } from './vector-config.js';
@@ -99,7 +99,14 @@ export class EmbeddedCollection implements CollectionEngine {
       const params = this.#vectors.dense.get(name);
       const onDisk = params !== undefined && isOnDisk(params);
       if (onDisk && !slots.onDisk) slots.moveToDisk();
-      else if (!onDisk && slots.onDisk) slots.moveToMemory();
+      else if (!onDisk && slots.onDisk) {
+        slots.moveToMemory((put) =>
+          scanStoredVectors(this.#db, this.name, name, (key, vector) => {
+            const owner = this.#table.getByKey(key)?.dense.get(name);
+            if (owner !== undefined) put(owner, vector);
+          }),
+        );
+      }
     }
   }
 

@@ -41,3 +41,24 @@ export function storedVectorSource(
 ): VectorSource<DenseSlot> {
   return (owners) => owners.map((owner) => readStoredVector(db, collection, owner.point.key, name));
 }
+
+/**
+ * Hands `put` vector `name` of every stored point of the collection, in one pass over its rows (far cheaper than
+ * a lookup per point when all of them are read back, as when `on_disk` is turned off).
+ */
+export function scanStoredVectors(
+  db: SqlitePersistence,
+  collection: string,
+  name: string,
+  put: (key: string, vector: Float32Array) => void,
+): void {
+  for (const row of db.loadPoints(collection)) {
+    const vector =
+      name === '' && row.vector !== null
+        ? floatsOf(row.vector)
+        : row.vectors === null
+          ? undefined
+          : decodeNamedVectors(row.vectors).dense.get(name);
+    if (vector !== undefined) put(row.key, vector);
+  }
+}

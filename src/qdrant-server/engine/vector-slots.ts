@@ -129,11 +129,18 @@ export class VectorSlots<Owner extends SlotOwner> {
     this.#buffer = undefined;
   }
 
-  /** Reads every vector back into a new f32 block (`on_disk` turned off). */
-  moveToMemory(): void {
+  /**
+   * Reads every vector back into a new f32 block (`on_disk` turned off): through `scan` when given (it hands
+   * each owner's stored vector to `put`, e.g. one pass over the collection's rows), else a read per owner.
+   */
+  moveToMemory(scan?: (put: (owner: Owner, vector: Float32Array) => void) => void): void {
     if (this.#buffer !== undefined) return;
     const buffer = new Float32Array(this.#capacity * this.dim);
-    this.#forEachStored((slot, vector) => buffer.set(vector, slot * this.dim));
+    if (scan === undefined) this.#forEachStored((slot, vector) => buffer.set(vector, slot * this.dim));
+    else
+      scan((owner, vector) => {
+        if (owner.slot >= 0 && vector.length === this.dim) buffer.set(vector, owner.slot * this.dim);
+      });
     this.#buffer = buffer;
   }
 
