@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Distance } from './engine-api.js';
 import { seededRandom } from './engine-test-kit.js';
 import { prepareVector } from './f32.js';
+import { scorerFor } from './vector-scoring.js';
 import { searchNearest } from './vector-search.js';
 import { VectorSlots } from './vector-slots.js';
 
@@ -41,7 +42,7 @@ function twinSlots(distance: Distance, count: number, dim: number, seed: number)
       ),
     );
   }
-  return { ram, disk, add, random, reads: () => reads };
+  return { ram, disk, add, random, stored, reads: () => reads };
 }
 
 const asPairs = (hits: { item: Owner; score: number }[]) => hits.map((hit) => [hit.item.id, hit.score]);
@@ -78,6 +79,28 @@ describe('vector slots on disk (on_disk: true)', () => {
     await searchNearest({ slots: disk, distance: 'Cosine', query, k: 10, tieBreak: byId });
     const read = reads() - before;
     assert.ok(read > 0 && read <= 10 + 4096, `read ${read} of 5,000 vectors`);
+  });
+
+  test('a search asked again reads nothing new; a rewritten vector is never served from the recent reads', async () => {
+    const { disk, random, reads, stored } = twinSlots('Cosine', 5000, 128, 6);
+    const query = prepareVector(
+      Array.from({ length: 128 }, () => random() * 2 - 1),
+      'Cosine',
+    );
+    const ask = () => searchNearest({ slots: disk, distance: 'Cosine', query, k: 10, tieBreak: byId });
+    const first = await ask();
+    const before = reads();
+    assert.deepEqual(asPairs(await ask()), asPairs(first));
+    assert.equal(reads(), before, 'served from the recent reads');
+    // The best hit's point rewritten with the query itself: a new owner, so its new vector is read.
+    const best = first[0]?.item as Owner;
+    const owner = { slot: -1, id: best.id };
+    stored.set(best.id, query);
+    disk.replace(best.slot, owner, query);
+    assert.deepEqual(disk.copy(owner.slot), query);
+    const again = await ask();
+    assert.equal(again[0]?.item, owner);
+    assert.equal(again[0]?.score, scorerFor('Cosine')(query, 0, query));
   });
 
   test('moving back to RAM restores every value; removals and copies work in both modes', async () => {

@@ -6,6 +6,7 @@
  * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM: every f32 read then goes
  * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
  */
+import { RecentVectors } from './recent-vectors.js';
 
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
 export interface SlotOwner {
@@ -58,6 +59,8 @@ export class VectorSlots<Owner extends SlotOwner> {
   observer: SlotObserver<Owner> | undefined;
   /** Where the f32 values are read from while they are on disk. */
   source: VectorSource<Owner> | undefined;
+  /** The on-disk vectors read lately (created at the first read). */
+  #recent: RecentVectors<Owner> | undefined;
 
   constructor(readonly dim: number) {
     this.#buffer = new Float32Array(this.#capacity * dim);
@@ -142,6 +145,7 @@ export class VectorSlots<Owner extends SlotOwner> {
         if (owner.slot >= 0 && vector.length === this.dim) buffer.set(vector, owner.slot * this.dim);
       });
     this.#buffer = buffer;
+    this.#recent?.clear();
   }
 
   owner(slot: number): Owner {
@@ -195,19 +199,25 @@ export class VectorSlots<Owner extends SlotOwner> {
    */
   copy(slot: number): Float32Array | undefined {
     if (this.#buffer !== undefined) return this.#buffer.slice(slot * this.dim, (slot + 1) * this.dim);
-    return this.#read([this.#owners[slot] as Owner])[0];
+    return this.#read([this.#owners[slot] as Owner])[0]?.slice();
   }
 
+  /** The owners' stored vectors, through the cache of recent reads (shared arrays: never written to). */
   #read(owners: readonly Owner[]): (Float32Array | undefined)[] {
-    if (this.source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
-    return this.source(owners);
+    const source = this.source;
+    if (source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    this.#recent ??= new RecentVectors<Owner>(this.dim);
+    return this.#recent.read(owners, source);
   }
 
   /** Calls `visit` with every live slot's stored vector, read in batches (the f32 block is not there). */
   #forEachStored(visit: (slot: number, vector: Float32Array) => void): void {
+    const source = this.source;
+    if (source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
     for (let start = 0; start < this.#owners.length; start += READ_BATCH) {
       const owners = this.#owners.slice(start, start + READ_BATCH);
-      this.#read(owners).forEach((vector, i) => {
+      // Straight from the source: reading everything would only flush the cache of recent reads.
+      source(owners).forEach((vector, i) => {
         if (vector !== undefined) visit(start + i, vector);
       });
     }
