@@ -5,6 +5,7 @@
  * which is what bounds an exact scan here. The f32 values stay the truth; see vector-search.ts.
  * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM: every f32 read then goes
  * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
+ * Past 300 lines because both layouts share every slot operation (add, replace, swap-remove, re-quantize, grow).
  */
 import { RecentVectors } from './recent-vectors.js';
 
