@@ -2,7 +2,8 @@
  * @module Benchmark of the embedded store's engine: upsert throughput, exact search latency with and without a
  * payload filter, resident memory per 100k points, beside a plain brute-force JS scan of the same data, with
  * recall of the engine against that scan (must be 1.00: the engine's search is exact).
- * Run: `node --import tsx bench/store-search.bench.ts [--quick]` (--quick: only the 10k sets).
+ * Run: `node --import tsx bench/store-search.bench.ts [--quick] [--on-disk]` (--quick: only the 10k sets;
+ * --on-disk: the vectors' f32 values on disk, Qdrant's `on_disk: true`, read back from SQLite to re-score).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ interface DataSet {
 }
 
 const QUICK = process.argv.includes('--quick');
+const ON_DISK = process.argv.includes('--on-disk');
 const SETS: DataSet[] = [
   { count: 10_000, dim: 1536 },
   { count: 10_000, dim: 3072 },
@@ -182,7 +184,7 @@ async function measureSearches(
 function writeCollection(dataDir: string, data: Float32Array, set: DataSet): number {
   const store = openStoreEngine({ dataDir });
   store.createCollection('bench', {
-    vectors: { size: set.dim, distance: 'Cosine', extras: {} },
+    vectors: { size: set.dim, distance: 'Cosine', extras: ON_DISK ? { on_disk: true } : {} },
     // The exact search is what this bench measures: no approximate index (graph-search.ts), none built meanwhile.
     settings: { hnsw_config: { m: 0 } },
   });
@@ -255,7 +257,7 @@ async function runSet(set: DataSet): Promise<void> {
 }
 
 console.log(
-  `memory-pool embedded store benchmark: Node ${process.version}, ${cpus().length} cores${QUICK ? ', --quick' : ''}`,
+  `memory-pool embedded store benchmark: Node ${process.version}, ${cpus().length} cores${QUICK ? ', --quick' : ''}${ON_DISK ? ', vectors on disk' : ''}`,
 );
 for (const set of SETS) await runSet(set);
 printBesideBaseline(results);

@@ -5,6 +5,7 @@
  * question), so a shared machine's load falls on both alike. The client runs in this process, apart from
  * both services.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createServiceProcess, type ServiceProcess } from './service-process.js';
 import { awaitStoreGraphs } from './await-store-graphs.js';
@@ -79,7 +80,9 @@ export async function compareRecallLatency(comparison: RecallLatencyComparison):
       if (q % 10 === 0) loads.push(loadavg()[0]!);
     }
     for (const [at, tree] of comparison.trees.entries()) {
-      console.log(`${tree}: /retrieve new query ${fmt(fresh[at]!)}; repeated query ${fmt(repeated[at]!)}`);
+      console.log(
+        `${tree} (${comparison.dirs[at]}): /retrieve new query ${fmt(fresh[at]!)}; repeated query ${fmt(repeated[at]!)}; ${readRss(services[at]!.pid)}`,
+      );
     }
     console.log(describeAgreement(answers[0]!, answers[1]!));
     console.log(
@@ -107,4 +110,15 @@ function describeAgreement(one: readonly Hit[][], other: readonly Hit[][]): stri
       gap = Math.max(gap, Math.abs((hit.score ?? 0) - (theirs[j]?.score ?? 0)));
   }
   return `answers: ${same} of ${one.length} new queries the same hits in the same order; largest score difference ${gap.toExponential(2)}`;
+}
+
+/** The service process's resident memory now (model, store and all), from /proc (Linux). */
+function readRss(pid: number | undefined): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+    return `RSS ${(kb / 1024).toFixed(0)} MB`;
+  } catch {
+    return 'RSS unknown';
+  }
 }

@@ -27,6 +27,8 @@ export interface ServiceProcess {
   /** The Qdrant REST URL holding the points (the embedded store's, or `qdrantUrl`). */
   readonly storeUrl: string;
   readonly logFile: string;
+  /** The running service's process id (for its RSS), undefined before `start()`. */
+  readonly pid: number | undefined;
   /** Starts the service (again, on the same ports and data) and waits until it answers /health. */
   start(): Promise<void>;
   /** Kills the running service with SIGKILL: no shutdown code runs. */
@@ -61,6 +63,9 @@ export async function createServiceProcess(options: ServiceProcessOptions): Prom
     url,
     storeUrl: options.qdrantUrl ?? `http://127.0.0.1:${storePort}`,
     logFile,
+    get pid() {
+      return child?.pid;
+    },
     async start() {
       const cli = options.tree === undefined ? undefined : join(options.tree, 'src', 'cli', 'main.ts');
       child = spawnCli(['serve', '--config', configFile], logFile, env, cli);

@@ -28,6 +28,11 @@ export function storeUrlOf(config: MemoryPoolConfig): string {
   return formatHttpUrl(host, config.store.port);
 }
 
+/** Whether collections a command creates keep their vectors on disk (`store.embedded.vectorsOnDisk`). */
+function vectorsOnDiskOf(config: MemoryPoolConfig): boolean {
+  return config.store.kind === 'embedded' && config.store.vectorsOnDisk === true;
+}
+
 /** What a command says when `--bot` names a bot the config does not have. */
 export function unknownBotMessage(config: MemoryPoolConfig, bot: string): string {
   return (
@@ -61,6 +66,7 @@ export async function connectCommandStore(config: MemoryPoolConfig, command: str
   const client = createQdrantPointStore({
     url,
     ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
+    vectorsOnDisk: vectorsOnDiskOf(config),
   });
   try {
     await client.probe();
@@ -149,7 +155,12 @@ export async function openDataStore(config: MemoryPoolConfig): Promise<DataStore
     }
   }
   return {
-    store: createQdrantPointStore({ url, ...apiKey, timeoutMs: 60_000 }),
+    store: createQdrantPointStore({
+      url,
+      ...apiKey,
+      timeoutMs: 60_000,
+      vectorsOnDisk: vectorsOnDiskOf(config),
+    }),
     admin: createQdrantStoreAdmin({ url, ...apiKey }),
     storeUrl: url,
     storeOpenedHere,

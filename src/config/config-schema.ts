@@ -47,6 +47,16 @@ const embeddedStoreSchema = section({
       error: 'expected a list of origins. Write each as "- http://host:port" under corsOrigins:',
     })
     .default([]),
+  /**
+   * `true`: collections memory-pool creates in this store keep their vectors' f32 values on disk (Qdrant's
+   * `on_disk: true`), not in RAM: about 2 KB less RAM per 512-d vector, answers unchanged, each search reading
+   * its best candidates' vectors back from the data folder. Off by default: a search that cannot use the graph
+   * (a small collection, a filtered or time-window search, `exact: true`) reads thousands of rows and is 10-40x
+   * slower (docs/growth.md). Existing collections keep their setting: switch one with `PATCH /collections/NAME`.
+   */
+  vectorsOnDisk: z
+    .boolean({ error: 'expected true or false. Set vectorsOnDisk: true to keep new collections’ vectors on disk' })
+    .default(false),
 });
 
 /** A real Qdrant server (env QDRANT_URL switches to it). */

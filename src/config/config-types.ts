@@ -49,6 +49,8 @@ export type StoreConfig =
       readonly apiKey?: string;
       /** Web origins besides loopback ones that may call the store from a browser when it has no apiKey. */
       readonly corsOrigins?: readonly string[];
+      /** Collections memory-pool creates keep their vectors on disk (Qdrant's `on_disk: true`); default true. */
+      readonly vectorsOnDisk?: boolean;
     }
   | { readonly kind: 'qdrant'; readonly url: string; readonly apiKey?: string };
 

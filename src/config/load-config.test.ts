@@ -49,6 +49,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 6333,
       corsOrigins: [],
+      vectorsOnDisk: false,
     });
     assert.deepEqual(config.embedding, { provider: 'offline' });
     assert.equal(config.dataDir, join(cwd, 'data/service'));
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 6333,
       corsOrigins: [],
+      vectorsOnDisk: false,
     });
     assert.deepEqual(config.embedding, {
       provider: 'openai-compatible',

@@ -194,6 +194,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           url: storeUrl,
           ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
           posted,
+          vectorsOnDisk: config.store.kind === 'embedded' && config.store.vectorsOnDisk === true,
         }),
         { payloadFor: perChatPayloads(config.bots, journal) },
       );

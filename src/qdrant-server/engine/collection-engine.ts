@@ -42,9 +42,10 @@ import { runQuery } from './point-query.js';
 import { scrollPoints } from './point-scroll.js';
 import { type PointEntry, PointTable, type PointVectors } from './point-table.js';
 import type { SqlitePersistence, StoredPoint } from './sqlite-persistence.js';
+import { scanStoredVectors, storedVectorSource } from './stored-vectors.js';
 import { mapInSlices } from './time-slicer.js';
 import { decodeNamedVectors, encodeNamedVectors } from './vector-codec.js';
-import { notExistingVector, VectorConfig } from './vector-config.js';
+import { isOnDisk, notExistingVector, VectorConfig } from './vector-config.js';
 import { dropVectors, mergeVectors, readPointVectors } from './vector-edits.js';
 
 /** The persisted state a collection starts from. */
@@ -84,6 +85,34 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const [name, graph] of this.#table.graphs) {
       graph.onSaveDue = () => saveGraph(db, this.name, name, graph);
     }
+    for (const [name, slots] of this.#table.dense) slots.source = storedVectorSource(db, this.name, name);
+    // Before loading: vectors on disk are never held in RAM, not even while the store opens.
+    this.#placeVectors();
+  }
+
+  /**
+   * Keeps each dense vector's f32 values in RAM or on disk as its params say (`on_disk`); turning it off reads
+   * them all back from SQLite once. The int8 codes and the graph stay in RAM either way.
+   */
+  #placeVectors(): void {
+    for (const [name, slots] of this.#table.dense) {
+      const params = this.#vectors.dense.get(name);
+      const onDisk = params !== undefined && isOnDisk(params);
+      if (onDisk && !slots.onDisk) slots.moveToDisk();
+      else if (!onDisk && slots.onDisk) {
+        slots.moveToMemory((put) =>
+          scanStoredVectors(this.#db, this.name, name, (key, vector) => {
+            const owner = this.#table.getByKey(key)?.dense.get(name);
+            if (owner !== undefined) put(owner, vector);
+          }),
+        );
+      }
+    }
+  }
+
+  /** Bytes of RAM each dense vector's f32 values and int8 codes take (0 f32 bytes when on disk). */
+  vectorMemory(): Map<string, { values: number; codes: number }> {
+    return new Map([...this.#table.dense].map(([name, slots]) => [name, slots.memory()]));
   }
 
   /**
@@ -207,6 +236,7 @@ export class EmbeddedCollection implements CollectionEngine {
     this.#db.transaction(() => this.#db.setSpec(this.name, spec));
     this.#spec = spec;
     this.#vectors.update(spec);
+    this.#placeVectors();
   }
 
   facet(request: FacetRequest): FacetHit[] {

@@ -143,12 +143,18 @@ export class CollectionReader {
     const distance = this.#distanceOf(query.name);
     const score = scorerFor(distance);
     const top = new TopK<PointEntry>(limit, isSimilarity(distance), compareEntries);
+    const owners: DenseSlot[] = [];
     for (const entry of entries) {
       const owner = entry.dense.get(query.name);
       // A point rewritten or deleted since it was found has freed its slot: it is left out, not misread.
-      if (owner === undefined || this.table.getByKey(entry.key) !== entry) continue;
-      top.offer(entry, score(slots.raw(), owner.slot * slots.dim, query.vector));
+      if (owner !== undefined && this.table.getByKey(entry.key) === entry) owners.push(owner);
     }
+    // One read of them all (on disk, from SQLite).
+    const { data, offsets } = slots.rowsOf(owners);
+    owners.forEach((owner, i) => {
+      const offset = offsets[i] as number;
+      if (offset >= 0) top.offer(owner.point, score(data, offset, query.vector));
+    });
     return takeWhilePassing(top.items, distance, threshold);
   }
 

@@ -278,8 +278,14 @@ export class GraphIndex<Owner extends SlotOwner> {
           this.#pending.delete(owner);
           continue;
         }
+        // On disk this is one SQLite read, small beside the insert itself.
+        const vector = this.slots.copy(owner.slot);
+        if (vector === undefined) {
+          this.#pending.delete(owner);
+          continue;
+        }
         const key = this.#nextKey++;
-        index.add(BigInt(key), this.slots.copy(owner.slot), 1);
+        index.add(BigInt(key), vector, 1);
         this.#pending.delete(owner);
         owner.graphKey = key;
         this.#owners.set(key, owner);

@@ -256,6 +256,24 @@ export class SqlitePersistence {
     this.#statements.putGraph.run(collection, vector, JSON.stringify(meta));
   }
 
+  /**
+   * One point's stored vector columns (its on-disk vectors: stored-vectors.ts), prepared on first use; one
+   * primary-key lookup each.
+   */
+  readPointVectors(
+    collection: string,
+    key: string,
+  ): { vector: Buffer | null; vectors: Buffer | null } | undefined {
+    this.#pointVectors ??= this.#db.prepare(
+      'SELECT vector, vectors FROM points WHERE collection = ? AND id_key = ?',
+    );
+    return this.#pointVectors.get(collection, key) as
+      | { vector: Buffer | null; vectors: Buffer | null }
+      | undefined;
+  }
+
+  #pointVectors: Database.Statement | undefined;
+
   close(): void {
     this.#db.close();
   }

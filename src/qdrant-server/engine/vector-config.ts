@@ -23,6 +23,11 @@ export function isDenseInput(vector: unknown): vector is DenseVectorInput {
   return Array.isArray(vector) || vector instanceof Float32Array;
 }
 
+/** Whether a dense vector's f32 values live on disk (Qdrant's `on_disk: true` in its params), not in RAM. */
+export function isOnDisk(params: VectorParams): boolean {
+  return params.extras.on_disk === true;
+}
+
 /** Whether a vector input is sparse (`{indices, values}`) rather than a dense array. */
 export function isSparseInput(vector: VectorInput): vector is SparseVectorInput {
   return !isDenseInput(vector);

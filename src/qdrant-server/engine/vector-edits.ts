@@ -10,7 +10,8 @@ export function readPointVectors(table: PointTable, entry: PointEntry): PointVec
   const dense = new Map<string, Float32Array>();
   for (const [name, owner] of entry.dense) {
     const slots = table.dense.get(name);
-    if (slots !== undefined && owner.slot >= 0) dense.set(name, slots.copy(owner.slot));
+    const vector = slots === undefined || owner.slot < 0 ? undefined : slots.copy(owner.slot);
+    if (vector !== undefined) dense.set(name, vector);
   }
   const sparse = new Map<string, SparseVectorData>();
   for (const [name, doc] of entry.sparse) sparse.set(name, { indices: doc.indices, values: doc.values });

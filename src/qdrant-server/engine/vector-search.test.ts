@@ -49,7 +49,10 @@ function bruteForce(
   const n = allowed?.length ?? slots.count;
   for (let i = 0; i < n; i++) {
     const slot = allowed === undefined ? i : (allowed[i] as number);
-    all.push({ owner: slots.owner(slot), score: score(slots.raw(), slot * slots.dim, query) });
+    all.push({
+      owner: slots.owner(slot),
+      score: score(slots.data() as Float32Array, slot * slots.dim, query),
+    });
   }
   all.sort((a, b) => sign * (a.score - b.score) || a.owner.id - b.owner.id);
   return all.slice(0, k).map((hit) => hit.owner.id);

@@ -20,6 +20,7 @@ import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { estimateShare, slotsAccepted } from './filtered-candidates.js';
 import { orderByScore } from './score-order.js';
+import { CandidateRows } from './candidate-rows.js';
 import { CHECK_EVERY, TimeSlicer, mapInSlices } from './time-slicer.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
@@ -113,8 +114,10 @@ async function searchCandidates<Owner extends SlotOwner>(
   if (request.k <= 0 || candidates === 0) return [];
   // Every candidate is returned (say `limit: 1e9`): score them all once and sort, with no selection at all.
   if (request.k >= candidates) return rankAll(request);
-  // usearch has no L1 metric; Manhattan is always a JS scan.
-  if (distance === 'Manhattan' || candidates * slots.dim <= SMALL_SCAN_VALUES) return scanInJs(request);
+  // usearch has no L1 metric; Manhattan is always a JS scan. On disk a similarity search never scans: the int8
+  // pass reads only the candidates its proof needs, where a scan would read every vector back.
+  const small = candidates * slots.dim <= SMALL_SCAN_VALUES && !(slots.onDisk && isSimilarity(distance));
+  if (distance === 'Manhattan' || small) return scanInJs(request);
   if (allowed !== undefined && candidates <= total * GATHER_SHARE) {
     // A thin filter: masking a scan of every point would mostly score points that cannot be returned.
     if (isSimilarity(distance)) {
@@ -123,6 +126,7 @@ async function searchCandidates<Owner extends SlotOwner>(
       return (
         searchQuantized(request, subset, packed(256)) ??
         searchQuantized(request, subset, packed(4096)) ??
+        (slots.onDisk ? searchQuantized(request, subset, allowed.length) : undefined) ??
         scanInJs(request)
       );
     }
@@ -135,7 +139,9 @@ async function searchCandidates<Owner extends SlotOwner>(
     const whole: Subset = keep === undefined ? { codes: slots.codes() } : { codes: slots.codes(), keep };
     const coarse =
       searchQuantized(request, whole, candidateCount(request, 256)) ??
-      searchQuantized(request, whole, candidateCount(request, 4096));
+      searchQuantized(request, whole, candidateCount(request, 4096)) ??
+      // On disk, every code ranked: complete by construction, reading only as far as the bound needs.
+      (slots.onDisk ? searchQuantized(request, whole, total) : undefined);
     if (coarse !== undefined) return coarse;
   }
   const fast = searchWithUsearch(request, keep);
@@ -170,17 +176,16 @@ async function scoreInSlices<Owner extends SlotOwner>(
 ): Promise<void> {
   const { slots, query } = request;
   const score = scorerFor(request.distance);
-  const dim = slots.dim;
   const owners = ownersOf(request);
   const slicer = new TimeSlicer();
   for (let start = 0; start < owners.length; start += CHECK_EVERY) {
     await slicer.pause();
-    // Read after every pause: growing replaces the buffer.
-    const data = slots.raw();
-    const end = Math.min(owners.length, start + CHECK_EVERY);
-    for (let i = start; i < end; i++) {
-      const owner = owners[i] as Owner;
-      if (owner.slot >= 0) visit(owner, score(data, owner.slot * dim, query));
+    // Read after every pause: growing replaces the buffer (and on disk, each slice reads its own vectors).
+    const slice = owners.slice(start, start + CHECK_EVERY);
+    const { data, offsets } = slots.rowsOf(slice);
+    for (let i = 0; i < slice.length; i++) {
+      const offset = offsets[i] as number;
+      if (offset >= 0) visit(slice[i] as Owner, score(data, offset, query));
     }
   }
 }
@@ -216,9 +221,12 @@ function searchWithUsearch<Owner extends SlotOwner>(
   keep: ((slot: number) => boolean) | undefined,
 ): Scored<Owner>[] | undefined {
   const { slots, distance, query } = request;
+  const data = slots.data();
+  // On disk there is no f32 block to hand usearch.
+  if (data === undefined) return undefined;
   const metric = isSimilarity(distance) ? MetricKind.IP : MetricKind.L2sq;
-  const found = exactSearch(slots.data(), query, slots.dim, candidateCount(request, 32), metric, 0);
-  const top = rescore(request, found.keys, keep);
+  const found = exactSearch(data, query, slots.dim, candidateCount(request, 32), metric, 0);
+  const top = rescore(request, data, found.keys, keep);
   const keys = found.keys;
   if (keys.length >= slots.count) return top.items;
   const worst = top.worst();
@@ -275,17 +283,19 @@ function searchQuantized<Owner extends SlotOwner>(
   const most = (distance: number) => (1 - distance + Math.abs(distance) * 2.4e-7 + 1) / scales + error + 1e-6;
   const { keys, distances } = found;
   const score = scorerFor(request.distance);
-  const data = slots.raw();
   const top = new TopK<Owner>(request.k, true, request.tieBreak);
+  const rows = new CandidateRows(slots, keys.length, (i) => {
+    const key = Number(keys[i]);
+    const slot = subset.slotOf === undefined ? key : (subset.slotOf[key] as number);
+    return subset.keep === undefined || subset.keep(slot) ? slot : -1;
+  });
   for (let i = 0; i < keys.length; i++) {
     const worst = top.worst();
     // Candidates come by ascending distance (usearch partial-sorts them): once one cannot beat the k-th exact
-    // score, no later one can, nor any point left out, so the rest need neither scoring nor filtering.
+    // score, no later one can, nor any point left out, so the rest need neither scoring, filtering nor reading.
     if (worst !== undefined && worst > most(distances[i] as number)) return top.items;
-    const key = Number(keys[i]);
-    const slot = subset.slotOf === undefined ? key : (subset.slotOf[key] as number);
-    if (subset.keep !== undefined && !subset.keep(slot)) continue;
-    top.offer(slots.owner(slot), score(data, slot * slots.dim, query));
+    const offset = rows.offset(i);
+    if (offset >= 0) top.offer(rows.owner(i), score(rows.data, offset, query));
   }
   if (keys.length >= total) return top.items;
   const worst = top.worst();
@@ -297,12 +307,12 @@ function searchQuantized<Owner extends SlotOwner>(
 /** Exact JS scores for usearch's candidates (keys are slots) that `keep` keeps. */
 function rescore<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
+  data: Float32Array,
   keys: BigUint64Array,
   keep: ((slot: number) => boolean) | undefined,
 ): TopK<Owner> {
   const { slots, distance, query } = request;
   const score = scorerFor(distance);
-  const data = slots.raw();
   const top = new TopK<Owner>(request.k, isSimilarity(distance), request.tieBreak);
   for (let i = 0; i < keys.length; i++) {
     const slot = Number(keys[i]);

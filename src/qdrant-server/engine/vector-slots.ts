@@ -3,7 +3,11 @@
  * whole block to usearch (or a tight JS loop) without gathering. Deleting swaps the last slot into the hole.
  * Beside it sits an int8 copy (one global scale) that a search scans first: a quarter of the memory traffic,
  * which is what bounds an exact scan here. The f32 values stay the truth; see vector-search.ts.
+ * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM: every f32 read then goes
+ * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
+ * Past 300 lines because both layouts share every slot operation (add, replace, swap-remove, re-quantize, grow).
  */
+import { RecentVectors } from './recent-vectors.js';
 
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
 export interface SlotOwner {
@@ -18,6 +22,17 @@ export interface SlotObserver<Owner extends SlotOwner> {
   removed(owner: Owner): void;
 }
 
+/** Reads the stored f32 vectors of owners that hold a slot (undefined for one the store no longer has). */
+export type VectorSource<Owner> = (owners: readonly Owner[]) => (Float32Array | undefined)[];
+
+/** Some owners' f32 vectors: owner i's values start at `offsets[i]` in `data`, -1 when it has none now. */
+export interface VectorRows {
+  readonly data: Float32Array;
+  readonly offsets: Int32Array;
+}
+
+/** Owners read from the source per call while re-reading everything (turning on_disk off, re-quantizing). */
+const READ_BATCH = 1024;
 const INITIAL_CAPACITY = 64;
 /**
  * Capacity grows by half when full: at most a third of the block is unused (doubling left up to half, 1.3x the
@@ -29,7 +44,8 @@ const QUANT_HEADROOM = 1.25;
 
 /** Dense storage of equally sized f32 vectors with stable owners per slot. */
 export class VectorSlots<Owner extends SlotOwner> {
-  #buffer: Float32Array;
+  /** The f32 values by slot; undefined when they are on disk (read through `source`). */
+  #buffer: Float32Array | undefined;
   #codeBuffer: Int8Array;
   #capacity = INITIAL_CAPACITY;
   /** Largest |component| the codes were scaled for; codes = round(x · scale). */
@@ -42,6 +58,10 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
   observer: SlotObserver<Owner> | undefined;
+  /** Where the f32 values are read from while they are on disk. */
+  source: VectorSource<Owner> | undefined;
+  /** The on-disk vectors read lately (created at the first read). */
+  #recent: RecentVectors<Owner> | undefined;
 
   constructor(readonly dim: number) {
     this.#buffer = new Float32Array(this.#capacity * dim);
@@ -57,14 +77,76 @@ export class VectorSlots<Owner extends SlotOwner> {
     return this.#owners.length;
   }
 
-  /** The live vectors, slot after slot. A view starting at offset 0 (usearch ignores view offsets). */
-  data(): Float32Array {
-    return this.#buffer.subarray(0, this.#owners.length * this.dim);
+  /** Whether the f32 values are on disk (only the int8 codes are in RAM). */
+  get onDisk(): boolean {
+    return this.#buffer === undefined;
   }
 
-  /** The whole backing buffer, including unused capacity: for scans that index by slot. */
-  raw(): Float32Array {
-    return this.#buffer;
+  /** Bytes of RAM the f32 block and the int8 codes take (capacity included), for stats and tests. */
+  memory(): { values: number; codes: number } {
+    return { values: this.#buffer?.byteLength ?? 0, codes: this.#codeBuffer.byteLength };
+  }
+
+  /**
+   * The live vectors, slot after slot, a view starting at offset 0 (usearch ignores view offsets); undefined
+   * when they are on disk.
+   */
+  data(): Float32Array | undefined {
+    return this.#buffer?.subarray(0, this.#owners.length * this.dim);
+  }
+
+  /**
+   * The f32 values of `owners` as they are now: in RAM a view of the block at each one's slot (no copy); on
+   * disk one read of them all from the source. An owner without a slot (rewritten or deleted) gets offset -1.
+   */
+  rowsOf(owners: readonly Owner[]): VectorRows {
+    const offsets = new Int32Array(owners.length);
+    if (this.#buffer !== undefined) {
+      for (let i = 0; i < owners.length; i++) {
+        const slot = (owners[i] as Owner).slot;
+        offsets[i] = slot < 0 ? -1 : slot * this.dim;
+      }
+      return { data: this.#buffer, offsets };
+    }
+    const live = owners.filter((owner) => owner.slot >= 0);
+    const read = live.length === 0 ? [] : this.#read(live);
+    const data = new Float32Array(read.length * this.dim);
+    let next = 0;
+    for (let i = 0, r = 0; i < owners.length; i++) {
+      if ((owners[i] as Owner).slot < 0) {
+        offsets[i] = -1;
+        continue;
+      }
+      const vector = read[r++];
+      if (vector === undefined) offsets[i] = -1;
+      else {
+        data.set(vector, next * this.dim);
+        offsets[i] = next++ * this.dim;
+      }
+    }
+    return { data, offsets };
+  }
+
+  /** Drops the f32 block: from now on values are read through `source` (Qdrant's `on_disk: true`). */
+  moveToDisk(): void {
+    if (this.source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    this.#buffer = undefined;
+  }
+
+  /**
+   * Reads every vector back into a new f32 block (`on_disk` turned off): through `scan` when given (it hands
+   * each owner's stored vector to `put`, e.g. one pass over the collection's rows), else a read per owner.
+   */
+  moveToMemory(scan?: (put: (owner: Owner, vector: Float32Array) => void) => void): void {
+    if (this.#buffer !== undefined) return;
+    const buffer = new Float32Array(this.#capacity * this.dim);
+    if (scan === undefined) this.#forEachStored((slot, vector) => buffer.set(vector, slot * this.dim));
+    else
+      scan((owner, vector) => {
+        if (owner.slot >= 0 && vector.length === this.dim) buffer.set(vector, owner.slot * this.dim);
+      });
+    this.#buffer = buffer;
+    this.#recent?.clear();
   }
 
   owner(slot: number): Owner {
@@ -102,7 +184,7 @@ export class VectorSlots<Owner extends SlotOwner> {
     const removed = this.#owners[slot] as Owner;
     if (slot !== last) {
       const moved = this.#owners[last] as Owner;
-      this.#buffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.#buffer?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#codeBuffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#owners[slot] = moved;
       moved.slot = slot;
@@ -112,13 +194,38 @@ export class VectorSlots<Owner extends SlotOwner> {
     this.observer?.removed(removed);
   }
 
-  /** A copy of one vector (views are unsafe to hand to usearch and to callers). */
-  copy(slot: number): Float32Array {
-    return this.#buffer.slice(slot * this.dim, (slot + 1) * this.dim);
+  /**
+   * A copy of one vector (views are unsafe to hand to usearch and to callers); undefined only when it is on
+   * disk and the store no longer has it.
+   */
+  copy(slot: number): Float32Array | undefined {
+    if (this.#buffer !== undefined) return this.#buffer.slice(slot * this.dim, (slot + 1) * this.dim);
+    return this.#read([this.#owners[slot] as Owner])[0]?.slice();
+  }
+
+  /** The owners' stored vectors, through the cache of recent reads (shared arrays: never written to). */
+  #read(owners: readonly Owner[]): (Float32Array | undefined)[] {
+    const source = this.source;
+    if (source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    this.#recent ??= new RecentVectors<Owner>(this.dim);
+    return this.#recent.read(owners, source);
+  }
+
+  /** Calls `visit` with every live slot's stored vector, read in batches (the f32 block is not there). */
+  #forEachStored(visit: (slot: number, vector: Float32Array) => void): void {
+    const source = this.source;
+    if (source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    for (let start = 0; start < this.#owners.length; start += READ_BATCH) {
+      const owners = this.#owners.slice(start, start + READ_BATCH);
+      // Straight from the source: reading everything would only flush the cache of recent reads.
+      source(owners).forEach((vector, i) => {
+        if (vector !== undefined) visit(start + i, vector);
+      });
+    }
   }
 
   #write(slot: number, vector: Float32Array): void {
-    this.#buffer.set(vector, slot * this.dim);
+    this.#buffer?.set(vector, slot * this.dim);
     let squared = 0;
     let maxAbs = 0;
     for (let i = 0; i < vector.length; i++) {
@@ -127,26 +234,41 @@ export class VectorSlots<Owner extends SlotOwner> {
       if (Math.abs(x) > maxAbs) maxAbs = Math.abs(x);
     }
     if (squared > this.maxNormSquared) this.maxNormSquared = squared;
-    if (maxAbs > this.#quantizedFor * QUANT_HEADROOM) this.#requantize(maxAbs);
-    else this.#encode(slot);
+    if (maxAbs > this.#quantizedFor * QUANT_HEADROOM) this.#requantize(maxAbs, slot, vector);
+    else this.#encode(slot, vector);
   }
 
-  #encode(slot: number): void {
+  #encode(slot: number, vector: Float32Array): void {
     const start = slot * this.dim;
     let l1 = 0;
-    for (let i = start; i < start + this.dim; i++) {
-      const code = Math.round((this.#buffer[i] as number) * this.scale);
-      this.#codeBuffer[i] = code;
+    for (let i = 0; i < this.dim; i++) {
+      const code = Math.round((vector[i] as number) * this.scale);
+      this.#codeBuffer[start + i] = code;
       l1 += Math.abs(code);
     }
     if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
   }
 
-  #requantize(maxAbs: number): void {
+  /**
+   * New codes for every slot at a wider scale. On disk that reads every vector back (the new one is passed in,
+   * since the store may hold another value for its point until the write in progress lands); it happens only
+   * when a vector outgrows the largest component seen by QUANT_HEADROOM, so a handful of times in all.
+   */
+  #requantize(maxAbs: number, written: number, vector: Float32Array): void {
     this.#quantizedFor = maxAbs;
     this.scale = 127 / (maxAbs * QUANT_HEADROOM);
     this.maxCodeL1 = 0;
-    for (let slot = 0; slot < this.#owners.length; slot++) this.#encode(slot);
+    const buffer = this.#buffer;
+    if (buffer !== undefined) {
+      for (let slot = 0; slot < this.#owners.length; slot++) {
+        this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
+      }
+      return;
+    }
+    this.#forEachStored((slot, stored) => {
+      if (slot !== written) this.#encode(slot, stored);
+    });
+    this.#encode(written, vector);
   }
 
   /** Makes room for `count` vectors in all, so loading a known number of points never over-allocates. */
@@ -168,9 +290,11 @@ export class VectorSlots<Owner extends SlotOwner> {
   #resize(capacity: number): void {
     this.#capacity = capacity;
     const used = this.#owners.length * this.dim;
-    const next = new Float32Array(capacity * this.dim);
-    next.set(this.#buffer.subarray(0, used));
-    this.#buffer = next;
+    if (this.#buffer !== undefined) {
+      const next = new Float32Array(capacity * this.dim);
+      next.set(this.#buffer.subarray(0, used));
+      this.#buffer = next;
+    }
     const codes = new Int8Array(capacity * this.dim);
     codes.set(this.#codeBuffer.subarray(0, used));
     this.#codeBuffer = codes;

@@ -37,6 +37,10 @@ export function parseCollectionPatch(json: unknown): CollectionPatch {
     for (const [name, diff] of Object.entries(section)) {
       if (!isJsonObject(diff)) throw invalidType(diff, 'a map');
       checkHnswConfig(diff.hnsw_config, `${key}.${name}.hnsw_config`);
+      // VectorParamsDiff's `on_disk` is an Option<bool>: anything else is serde's type error, as in Qdrant.
+      const onDisk = diff.on_disk;
+      if (onDisk !== undefined && onDisk !== null && typeof onDisk !== 'boolean')
+        throw invalidType(onDisk, 'a boolean');
     }
     patch[key] = section;
   }

@@ -21,7 +21,9 @@ function isVectorParams(value: unknown): value is JsonObject & { size: number; d
     Number.isInteger(value.size) &&
     value.size > 0 &&
     typeof value.distance === 'string' &&
-    DISTANCES.includes(value.distance)
+    DISTANCES.includes(value.distance) &&
+    // `on_disk` is an Option<bool>: another type fails the variant, hence the untagged enum's error.
+    (value.on_disk === undefined || value.on_disk === null || typeof value.on_disk === 'boolean')
   );
 }
 

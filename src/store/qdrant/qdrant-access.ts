@@ -8,6 +8,8 @@ export interface QdrantPointStoreOptions {
   readonly apiKey?: string;
   /** Per-request timeout in ms (default 10 s). */
   readonly timeoutMs?: number;
+  /** Collections this client creates ask for their dense vectors on disk (Qdrant's `on_disk: true`). */
+  readonly vectorsOnDisk?: boolean;
 }
 
 export interface QdrantAccess {

@@ -81,3 +81,38 @@ describe('the Qdrant adapter, upserting more than two requests hold', () => {
     });
   }
 });
+
+// store.embedded.vectorsOnDisk: the collections memory-pool creates ask for Qdrant's `on_disk: true`, only then.
+describe('the Qdrant adapter, creating collections with vectors on disk', () => {
+  test('asks for on_disk on the dense vector of both layouts when told to, and leaves it out otherwise', async () => {
+    const qdrant = await startTestQdrant({ onThread: false });
+    const base = { url: qdrant.url, ...(qdrant.apiKey ? { apiKey: qdrant.apiKey } : {}) };
+    const headers = qdrant.apiKey ? { 'api-key': qdrant.apiKey } : undefined;
+    const vectorsOf = async (name: string) =>
+      (
+        (await (await fetch(`${qdrant.url}/collections/${name}`, { headers })).json()) as {
+          result: { config: { params: { vectors: Record<string, unknown> } } };
+        }
+      ).result.config.params.vectors;
+    const suffix = Math.random().toString(36).slice(2, 8);
+    try {
+      for (const vectorsOnDisk of [true, false]) {
+        const store = createQdrantPointStore({ ...base, vectorsOnDisk });
+        await store.createCollection(`mp_disk_${vectorsOnDisk}_${suffix}`, 8);
+        await store.createHybridCollection(`mp_disk_${vectorsOnDisk}_${suffix}__parts`, 8);
+        const plain = await vectorsOf(`mp_disk_${vectorsOnDisk}_${suffix}`);
+        const hybrid = (await vectorsOf(`mp_disk_${vectorsOnDisk}_${suffix}__parts`)).dense as Record<
+          string,
+          unknown
+        >;
+        assert.equal(plain.on_disk, vectorsOnDisk ? true : undefined);
+        assert.equal(hybrid.on_disk, vectorsOnDisk ? true : undefined);
+      }
+    } finally {
+      const admin = createQdrantStoreAdmin(base);
+      for (const name of [`mp_disk_true_${suffix}`, `mp_disk_false_${suffix}`])
+        for (const each of [name, `${name}__parts`]) await admin.deleteCollection(each).catch(() => {});
+      await qdrant.close();
+    }
+  });
+});

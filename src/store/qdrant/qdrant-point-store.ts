@@ -37,6 +37,8 @@ export function createQdrantPointStore(
 ): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, DEFAULT_TIMEOUT_MS);
   const sendUpserts = createUpsertSender(client, options.posted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  // Only when asked: Qdrant's default (in RAM) is left alone otherwise.
+  const onDisk = options.vectorsOnDisk === true ? { on_disk: true } : {};
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
     try {
@@ -69,7 +71,9 @@ export function createQdrantPointStore(
     createCollection: (name, vectorSize) =>
       call(`create collection ${name}`, async () => {
         try {
-          await client.createCollection(name, { vectors: { size: vectorSize, distance: 'Cosine' } });
+          await client.createCollection(name, {
+            vectors: { size: vectorSize, distance: 'Cosine', ...onDisk },
+          });
         } catch (error) {
           // Two writers racing to create the same collection: the loser's 409 means the collection is there.
           if ((error as { status?: number }).status === 409) return;
@@ -81,7 +85,7 @@ export function createQdrantPointStore(
       call(`create collection ${name}`, async () => {
         try {
           await client.createCollection(name, {
-            vectors: { [DENSE_VECTOR]: { size: denseSize, distance: 'Cosine' } },
+            vectors: { [DENSE_VECTOR]: { size: denseSize, distance: 'Cosine', ...onDisk } },
             sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
           });
         } catch (error) {
