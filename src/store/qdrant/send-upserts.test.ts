@@ -102,6 +102,14 @@ describe('posted upserts', () => {
     await assert.rejects(sending, /2 of 3 slices \(42 of 50 points\) were applied/);
   });
 
+  test('a refusal is reported as the store answered it, not hidden by a later slice timing out', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 30)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    posted[0]!.answer(Object.assign(new Error('Wrong input: vector dimension error'), { status: 400 }));
+    await assert.rejects(sending, { status: 400, message: /vector dimension error/ });
+  });
+
   test('when every slice was applied by the time the cancel reached the store, the call succeeds', async () => {
     const { store, posted } = heldStore();
     const sending = createUpsertSender(noRest, store, 30)('parts', points);

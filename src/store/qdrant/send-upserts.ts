@@ -100,11 +100,16 @@ async function postSlices(
     break;
   }
   const answered = await Promise.all(answers);
-  const failure = answered.find((answer) => typeof answer === 'object');
+  const failures = answered.filter((answer) => typeof answer === 'object');
+  // The store's own answer (a 400 naming the bad field) says more than a timeout, which only says "slow".
+  const refusal = failures.find(
+    (failure) => typeof (failure.error as { status?: unknown })?.status === 'number',
+  );
+  if (refusal !== undefined) throw refusal.error;
   if (timedOut && answered.some((answer) => answer !== 'applied')) {
     throw new Error(describeTimeout(timeoutMs, slices, answered));
   }
-  if (failure !== undefined) throw failure.error;
+  if (failures[0] !== undefined) throw failures[0].error;
 }
 
 /** What a timed-out call left behind, so the caller knows: rewriting the same ids is safe either way. */
