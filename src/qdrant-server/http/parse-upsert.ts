@@ -78,9 +78,11 @@ export function sparseViolations(vector: PointInput['vector'], path: string): Fi
  * naming the component, so a point that no search can score is never stored.
  */
 function refuseNonFinite(vector: PointInput['vector'], path: string): void {
-  if (vector === null) return;
-  if (vector instanceof Float32Array) return refuseNonFiniteValues(vector, path);
-  if (isDenseInput(vector)) return;
+  if (vector === null || Array.isArray(vector)) return;
+  if (vector instanceof Float32Array) {
+    refuseNonFiniteValues(vector, path);
+    return;
+  }
   for (const [name, value] of Object.entries(vector)) {
     if (value instanceof Float32Array) refuseNonFiniteValues(value, `${path}.${name}`);
     else if (!isDenseInput(value)) refuseNonFiniteValues(value.values, `${path}.${name}.values`);
