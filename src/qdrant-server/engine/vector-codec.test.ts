@@ -57,4 +57,22 @@ describe('the vectors BLOB', () => {
       null,
     );
   });
+
+  test('a BLOB cut short is reported as a damaged row, never read with zeros for its missing end', () => {
+    const whole = encodeNamedVectors({
+      dense: new Map([['dense', new Float32Array([1, 2, 3, 4])]]),
+      sparse: new Map([
+        ['bm25', { indices: new Uint32Array([5, 6]), values: new Float32Array([0.5, 0.25]) }],
+      ]),
+    })!;
+    for (const cut of [1, 10, 30]) {
+      assert.throws(() => decodeNamedVectors(whole.subarray(0, whole.length - cut)), /damaged/);
+    }
+    for (const platformLE of [true, false]) {
+      assert.throws(
+        () => fromLittleEndian(new Float32Array(4), whole.subarray(0, 20), 8, platformLE),
+        /damaged/,
+      );
+    }
+  });
 });

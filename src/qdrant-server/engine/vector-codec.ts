@@ -80,6 +80,13 @@ export function fromLittleEndian<T extends Float32Array | Uint32Array>(
   at: number,
   platformLE = PLATFORM_LE,
 ): T {
+  // A copy of too few bytes would leave zeros where the vector's end should be: a torn row must not read as one.
+  if (at + into.byteLength > blob.length) {
+    throw new Error(
+      `vector codec: a stored point's vectors are cut short (${into.length} components need bytes ` +
+        `${at}-${at + into.byteLength} of a ${blob.length}-byte BLOB): the row is damaged`,
+    );
+  }
   if (platformLE) {
     // One copy of the bytes; `into` is fresh, so aligned whatever the BLOB's offset.
     new Uint8Array(into.buffer, into.byteOffset, into.byteLength).set(

@@ -72,6 +72,32 @@ export function sparseViolations(vector: PointInput['vector'], path: string): Fi
   return violations;
 }
 
+/**
+ * JSON has no NaN or ±Infinity: a REST body carrying one (the service's client writes them as null) is refused as
+ * it is read, 400 `... expected f32`. A posted Float32Array or sparse list can hold them; refused the same way,
+ * naming the component, so a point that no search can score is never stored.
+ */
+function refuseNonFinite(vector: PointInput['vector'], path: string): void {
+  if (vector === null || Array.isArray(vector)) return;
+  if (vector instanceof Float32Array) {
+    refuseNonFiniteValues(vector, path);
+    return;
+  }
+  for (const [name, value] of Object.entries(vector)) {
+    if (value instanceof Float32Array) refuseNonFiniteValues(value, `${path}.${name}`);
+    else if (!isDenseInput(value)) refuseNonFiniteValues(value.values, `${path}.${name}.values`);
+  }
+}
+
+function refuseNonFiniteValues(values: ArrayLike<number>, path: string): void {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    if (!Number.isFinite(value)) {
+      throw formatError(`${path}[${i}]: invalid value ${value}, expected f32 (a finite number)`);
+    }
+  }
+}
+
 function parsePayload(value: unknown): Payload {
   if (value === undefined || value === null) return {};
   if (!isJsonObject(value)) throw invalidType(value, 'a map');
@@ -155,6 +181,7 @@ export function parseUpsert(json: unknown): PointInput[] {
   const violations: FieldViolation[] = [];
   points.forEach((point, i) => {
     const path = form === 'points' ? `points[${i}].vector` : `${form}[${i}]`;
+    refuseNonFinite(point.vector, path);
     if (isDenseInput(point.vector) && point.vector.length === 0) {
       violations.push({ path, message: 'dense vector must not be empty' });
     }

@@ -117,6 +117,38 @@ describe('a posted upsert beside PUT /points', () => {
     });
   }
 
+  // The service's REST client writes NaN and ±Infinity as null (JSON has neither): REST refuses that as it reads
+  // the body; a posted batch carries them as they are, and is refused with the same status, naming the component.
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+    const cases: { collection: string; vector: PostedVector; field: string }[] = [
+      { collection: 'plain', vector: f32(1, bad, 0), field: 'points[0].vector[1]' },
+      { collection: 'named', vector: { dense: f32(bad, 1, 0) }, field: 'points[0].vector.dense[0]' },
+      {
+        collection: 'named',
+        vector: { lexical: { indices: [3, 4], values: [0.5, bad] } },
+        field: 'points[0].vector.lexical.values[1]',
+      },
+    ];
+    for (const { collection, vector, field } of cases) {
+      test(`${bad} at ${field} (${collection}): refused as REST refuses it, nothing stored`, async () => {
+        const asJson = JSON.parse(
+          JSON.stringify({ id: 20, vector }, (_key, v) => (v instanceof Float32Array ? [...v] : v)),
+        );
+        const reply = await app.send('PUT', `/collections/${collection}/points?wait=true`, {
+          points: [asJson],
+        });
+        assert.equal(reply.status, 400);
+        assert.match(reply.json.status.error, /^Format error in JSON body: /);
+        const refused = postRefusal(collection, one(20, vector));
+        assert.equal(refused.status, 400);
+        assert.match(refused.message ?? '', /^Format error in JSON body: .*expected f32/);
+        assert.ok(refused.message?.includes(field), `${refused.message} names ${field}`);
+        const read = await app.send('POST', `/collections/${collection}/points`, { ids: [20] });
+        assert.deepEqual(read.json.result, []);
+      });
+    }
+  }
+
   test('a view into a shared buffer stores its own components, normalized as the same JSON numbers are', async () => {
     const packed = f32(9, 0.3, -0.4, 1.2, 9);
     const sparse = { indices: [7, 2], values: [0.5, 0.25] };

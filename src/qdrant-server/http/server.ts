@@ -30,9 +30,11 @@ export interface QdrantServer {
   /**
    * Upserts without REST, for a caller in this process: as `PUT /collections/{name}/points?wait=true`, resolved
    * once committed, rejected with the error (`status`, Qdrant's message) that route would answer with. The
-   * batch's vectors may be transferred (a store on another thread takes their buffers).
+   * batch's vectors may be transferred (a store on another thread takes their buffers). When `signal` aborts
+   * before the store has begun the batch (a store on another thread queues them), it is dropped and this
+   * rejects with an `AbortError`; begun, it finishes and answers as usual. This one applies on the call.
    */
-  upsert(collection: string, batch: UpsertBatch): Promise<void>;
+  upsert(collection: string, batch: UpsertBatch, signal?: AbortSignal): Promise<void>;
   /** Which of the request's sparse dimensions some point within its filter holds (posted-held-terms.ts). */
   heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]>;
   /** The query's cosine with each point's dense vector, as `[id, cosine]` (posted-dense-cosines.ts). */

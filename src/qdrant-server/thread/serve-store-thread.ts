@@ -50,11 +50,22 @@ export async function serveStoreThread(
   // Upserts are applied in the order posted, one per turn of this thread's loop: a writer posts a batch's
   // slices at once (send-upserts.ts), and a search arriving over HTTP meanwhile waits for one slice, not all.
   let upserts = Promise.resolve();
+  // Upserts posted and not begun: a cancel (the writer gave up waiting) drops one of these, so nothing of a call
+  // whose caller was told "failed" is applied after it (a forget's delete could run in between).
+  const queued = new Set<number>();
   port.on('message', (request: StoreThreadRequest) => {
+    if (request.kind === 'cancel-upsert') {
+      if (queued.delete(request.id)) {
+        port.postMessage({ kind: 'upsert-cancelled', id: request.id } satisfies StoreThreadMessage);
+      }
+      return;
+    }
     if (request.kind === 'upsert') {
       const { id, collection, batch } = request;
-      const apply = () =>
-        server.upsert(collection, batch).then(
+      queued.add(id);
+      const apply = async () => {
+        if (!queued.delete(id)) return;
+        await server.upsert(collection, batch).then(
           () => port.postMessage({ kind: 'upserted', id } satisfies StoreThreadMessage),
           (error: unknown) =>
             port.postMessage({
@@ -63,6 +74,7 @@ export async function serveStoreThread(
               error: recordError(error),
             } satisfies StoreThreadMessage),
         );
+      };
       // The queue never breaks: a port that cannot post any more is closing, and the next upsert still runs.
       upserts = upserts
         .then(nextTurn)

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,41 @@ describe('the embedded store on its own thread', () => {
       ],
     );
     await again.close();
+  });
+
+  test('a posted upsert cancelled before the thread begins it is dropped and rejects with an AbortError', async (t) => {
+    const dataDir = join(scratch(), 'qdrant');
+    const store = await startStoreThread({ dataDir, port: 0, entry: CUED });
+    await fetch(`${store.url}/collections/notes`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ vectors: { size: 2, distance: 'Dot' } }),
+    });
+    const one = (id: number) => ({ ids: [id], vectors: [new Float32Array([id, 0])], payloads: '[{}]' });
+    t.after(() => store.close());
+    // Held, as a thread busy with a big slice is: what is posted meanwhile waits in its queue.
+    writeFileSync(join(dataDir, 'block'), '');
+    await waitFor(() => (existsSync(join(dataDir, 'blocked')) ? true : undefined));
+    const cancel = new AbortController();
+    const kept = store.upsert('notes', one(1));
+    const dropped = Promise.all(
+      [2, 3].map((id) =>
+        assert.rejects(store.upsert('notes', one(id), cancel.signal), { name: 'AbortError' }),
+      ),
+    );
+    cancel.abort();
+    writeFileSync(join(dataDir, 'release'), '');
+    await Promise.all([kept, dropped]);
+    await assert.rejects(store.upsert('notes', one(4), cancel.signal), { name: 'AbortError' });
+    const read = await fetch(`${store.url}/collections/notes/points/scroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limit: 10 }),
+    });
+    const ids = ((await read.json()) as { result: { points: { id: number }[] } }).result.points.map(
+      (p) => p.id,
+    );
+    assert.deepEqual(ids, [1]);
   });
 
   test('a port in use and a data folder that is a file fail as startQdrantServer fails, code and message', async () => {

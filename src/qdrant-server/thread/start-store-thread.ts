@@ -30,7 +30,8 @@ export interface StoreThreadOptions extends QdrantServerOptions {
 /**
  * A store served by its own thread. Its `upsert` posts the batch to the thread, transferring the vectors'
  * buffers (the caller's Float32Arrays are detached: pack them into buffers of their own first); it rejects at
- * once after close() and, without a status, when the thread dies before answering.
+ * once after close() and, without a status, when the thread dies before answering. Upserts wait in the
+ * thread's queue (one applied per turn of its loop); one whose `signal` aborts while it waits is dropped there.
  */
 export interface StoreThread extends QdrantServer {
   /** The worker thread's id (the main thread's is 0). */
@@ -72,6 +73,9 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
         case 'upserted':
           settle(message.id);
           return;
+        case 'upsert-cancelled':
+          settle(message.id, abortError());
+          return;
         case 'upsert-failed':
         case 'held-terms-failed':
         case 'dense-cosines-failed':
@@ -112,8 +116,9 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
     });
   });
 
-  function upsert(collection: string, batch: UpsertBatch): Promise<void> {
+  function upsert(collection: string, batch: UpsertBatch, signal?: AbortSignal): Promise<void> {
     if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
+    if (signal?.aborted === true) return Promise.reject(abortError());
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {
       // Throws (rejecting this promise) for a batch that cannot be posted, e.g. a buffer already transferred.
@@ -122,6 +127,16 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
         transferablesOf(batch),
       );
       pending.set(id, { resolve: () => resolve(), reject });
+      // The thread answers the cancel (`upsert-cancelled`) or, when it had begun, the upsert's own outcome.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (pending.has(id) && state !== 'ended') {
+            worker.postMessage({ kind: 'cancel-upsert', id } satisfies StoreThreadRequest);
+          }
+        },
+        { once: true },
+      );
     });
   }
 
@@ -165,6 +180,11 @@ function handleOf(
   close: () => Promise<void>,
 ): StoreThread {
   return { url: listening.url, port: listening.port, threadId: worker.threadId, ...posted, close };
+}
+
+/** How a cancelled upsert rejects, as an aborted fetch does. */
+function abortError(): Error {
+  return new DOMException('the upsert was cancelled before the embedded store began it', 'AbortError');
 }
 
 /** The distinct buffers of a batch's dense vectors: moved to the thread, not copied. */

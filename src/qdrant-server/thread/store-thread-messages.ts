@@ -38,6 +38,8 @@ export type StoreThreadMessage =
   | { readonly kind: 'close-failed'; readonly error: ErrorRecord }
   | { readonly kind: 'upserted'; readonly id: number }
   | { readonly kind: 'upsert-failed'; readonly id: number; readonly error: ErrorRecord }
+  /** A cancelled upsert the thread had not begun: dropped, nothing of it written. */
+  | { readonly kind: 'upsert-cancelled'; readonly id: number }
   | { readonly kind: 'held-terms-found'; readonly id: number; readonly held: readonly number[] }
   | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord }
   | { readonly kind: 'dense-cosines-found'; readonly id: number; readonly cosines: readonly [string, number][] }
@@ -54,6 +56,15 @@ export interface StoreThreadUpsert {
   readonly id: number;
   readonly collection: string;
   readonly batch: UpsertBatch;
+}
+
+/**
+ * To the store thread: drop upsert `id` if it has not begun (answered `upsert-cancelled`); one already applied
+ * or refused was answered so before this arrives, and the cancel is ignored.
+ */
+export interface StoreThreadCancelUpsert {
+  readonly kind: 'cancel-upsert';
+  readonly id: number;
 }
 
 /**
@@ -82,6 +93,7 @@ export interface StoreThreadDenseCosines {
 export type StoreThreadRequest =
   | StoreThreadClose
   | StoreThreadUpsert
+  | StoreThreadCancelUpsert
   | StoreThreadHeldTerms
   | StoreThreadDenseCosines;
 

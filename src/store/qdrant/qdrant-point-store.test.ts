@@ -116,3 +116,27 @@ describe('the Qdrant adapter, creating collections with vectors on disk', () => 
     }
   });
 });
+
+// A forget deletes what a failed write may have stored: no slice of that write may land after the delete.
+if (!realQdrant) {
+  test('after a posted upsert times out and its ids are deleted, none of its points comes back', async () => {
+    const { qdrant, options, store } = await openAdapter(true);
+    const hurried = createQdrantPointStore({ ...options, posted: qdrant.server, timeoutMs: 1 });
+    try {
+      await store.createCollection('notes', 3072);
+      // Ten slices: the first cannot be answered within 1 ms, and nine wait behind it on the store's thread.
+      const points = Array.from({ length: 210 }, (_, i) => ({
+        id: i + 1,
+        vector: Array.from({ length: 3072 }, (_, d) => ((d + i) % 17) / 17),
+        payload: { n: i },
+      }));
+      await assert.rejects(hurried.upsertPoints('notes', points), /did not answer an upsert within 1 ms/);
+      await store.deletePoints('notes', { ids: points.map((p) => p.id) });
+      // Posted upserts are applied in the order sent: once this one is stored, none sent before it is queued.
+      await store.upsertPoints('notes', [{ id: 1000, vector: points[0]!.vector, payload: {} }]);
+      assert.equal(await store.countPoints('notes'), 1);
+    } finally {
+      await qdrant.close();
+    }
+  });
+}

@@ -5,13 +5,24 @@ import type { QdrantClient } from '@qdrant/js-client-rest';
 import { createUpsertSender, type PostedBatch, type PostedUpserts } from './send-upserts.js';
 import { UPSERT_SLICE_COMPONENTS } from './slice-upsert.js';
 
-/** A posted store whose answers the test gives, slice by slice. */
+/**
+ * A posted store whose answers the test gives, slice by slice. As the store thread does, a cancel drops the
+ * slices it has not begun (the test marks one `begun` to hold it as being applied), answering an AbortError.
+ */
 function heldStore() {
-  const posted: { batch: PostedBatch; answer: (error?: Error) => void }[] = [];
+  const posted: { batch: PostedBatch; begun: boolean; answer: (error?: Error) => void }[] = [];
   const store: PostedUpserts = {
-    upsert: (_collection, batch) =>
+    upsert: (_collection, batch, signal) =>
       new Promise<void>((resolve, reject) => {
-        posted.push({ batch, answer: (error) => (error === undefined ? resolve() : reject(error)) });
+        const slice = {
+          batch,
+          begun: false,
+          answer: (error?: Error) => (error === undefined ? resolve() : reject(error)),
+        };
+        posted.push(slice);
+        signal?.addEventListener('abort', () => {
+          if (!slice.begun) reject(new DOMException('cancelled', 'AbortError'));
+        });
       }),
   };
   return { store, posted };
@@ -67,11 +78,45 @@ describe('posted upserts', () => {
     await assert.rejects(sending, /second refused/);
   });
 
-  test('a slice the store does not answer in time fails the call as a REST timeout would', async () => {
+  test('a slice the store does not answer in time fails the call as a REST timeout would, the slices not begun cancelled', async () => {
     const { store, posted } = heldStore();
     const sending = createUpsertSender(noRest, store, 30)('parts', points);
     await new Promise((resolve) => setImmediate(resolve));
     posted[0]!.answer();
-    await assert.rejects(sending, /did not answer an upsert within 30 ms/);
+    await assert.rejects(
+      sending,
+      /did not answer an upsert within 30 ms: 1 of 3 slices \(21 of 50 points\) were applied.*nothing of this upsert is left to land/,
+    );
+  });
+
+  test('after a timeout the call fails only once the slice being applied has answered, and says it landed', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 30)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    posted[0]!.answer();
+    posted[1]!.begun = true;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // Slice 2 is committed after the timeout: a caller told "failed" now could delete before it lands.
+    assert.equal(await settledYet(sending), false);
+    posted[1]!.answer();
+    await assert.rejects(sending, /2 of 3 slices \(42 of 50 points\) were applied/);
+  });
+
+  test('a refusal is reported as the store answered it, not hidden by a later slice timing out', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 30)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    posted[0]!.answer(Object.assign(new Error('Wrong input: vector dimension error'), { status: 400 }));
+    await assert.rejects(sending, { status: 400, message: /vector dimension error/ });
+  });
+
+  test('when every slice was applied by the time the cancel reached the store, the call succeeds', async () => {
+    const { store, posted } = heldStore();
+    const sending = createUpsertSender(noRest, store, 30)('parts', points);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const slice of posted) slice.begun = true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const slice of posted) slice.answer();
+    await sending;
   });
 });

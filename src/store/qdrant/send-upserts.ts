@@ -29,10 +29,11 @@ export interface PostedBatch {
 
 /**
  * The embedded store's upsert without REST (its QdrantServer.upsert): as `PUT /points?wait=true`, rejected
- * with the route's `status` and Qdrant's message on a refusal, without a status when the store is gone.
+ * with the route's `status` and Qdrant's message on a refusal, without a status when the store is gone, and
+ * with an `AbortError` when `signal` aborted before the store began the batch (then nothing of it is written).
  */
 export interface PostedUpserts {
-  upsert(collection: string, batch: PostedBatch): Promise<void>;
+  upsert(collection: string, batch: PostedBatch, signal?: AbortSignal): Promise<void>;
 }
 
 /** Upserts `points` into `collection`, slice after slice. */
@@ -65,11 +66,15 @@ export function createUpsertSender(
   };
 }
 
+/** How a posted slice ended. */
+type SliceAnswer = 'applied' | 'cancelled' | { readonly error: unknown };
+
 /**
- * Posts every slice, then waits until each is answered: a refusal is reported (the first, in slice order) only
- * once no slice of this call is left to apply, so nothing the caller does after the failure (a forget's
- * delete, a retry) can be overtaken by a slice still on its way. Each slice has `timeoutMs` from the answer
- * before it, as when each was sent once the last was answered.
+ * Posts every slice, then waits until each is answered (applied, refused or cancelled): a failure is reported
+ * only once no slice of this call is left to apply, so nothing the caller does after it (a forget's delete, a
+ * retry) can be overtaken by a slice still on its way. Each slice has `timeoutMs` from the answer before it,
+ * as when each was sent once the last was answered; past that, the slices the store has not begun are
+ * cancelled, and one it had begun finishes (its answer is awaited, and the error says what was applied).
  */
 async function postSlices(
   posted: PostedUpserts,
@@ -77,18 +82,50 @@ async function postSlices(
   slices: readonly (readonly PointToUpsert[])[],
   timeoutMs: number,
 ): Promise<void> {
+  const cancel = new AbortController();
   const answers = slices.map((slice) =>
-    posted.upsert(collection, packBatch(slice)).then(
-      () => undefined,
-      (error: unknown) => ({ error }),
+    posted.upsert(collection, packBatch(slice), cancel.signal).then(
+      (): SliceAnswer => 'applied',
+      (error: unknown): SliceAnswer =>
+        cancel.signal.aborted && (error as Error | undefined)?.name === 'AbortError'
+          ? 'cancelled'
+          : { error },
     ),
   );
-  let refused: { error: unknown } | undefined;
+  let timedOut = false;
   for (const answer of answers) {
-    const refusal = await withTimeout(answer, timeoutMs);
-    refused ??= refusal;
+    if (await answersWithin(answer, timeoutMs)) continue;
+    timedOut = true;
+    cancel.abort();
+    break;
   }
-  if (refused !== undefined) throw refused.error;
+  const answered = await Promise.all(answers);
+  const failures = answered.filter((answer) => typeof answer === 'object');
+  // The store's own answer (a 400 naming the bad field) says more than a timeout, which only says "slow".
+  const refusal = failures.find(
+    (failure) => typeof (failure.error as { status?: unknown })?.status === 'number',
+  );
+  if (refusal !== undefined) throw refusal.error;
+  if (timedOut && answered.some((answer) => answer !== 'applied')) {
+    throw new Error(describeTimeout(timeoutMs, slices, answered));
+  }
+  if (failures[0] !== undefined) throw failures[0].error;
+}
+
+/** What a timed-out call left behind, so the caller knows: rewriting the same ids is safe either way. */
+function describeTimeout(
+  timeoutMs: number,
+  slices: readonly (readonly PointToUpsert[])[],
+  answered: readonly SliceAnswer[],
+): string {
+  const applied = answered.flatMap((answer, i) => (answer === 'applied' ? [slices[i]!.length] : []));
+  const points = applied.reduce((sum, n) => sum + n, 0);
+  const total = slices.reduce((sum, slice) => sum + slice.length, 0);
+  return (
+    `the embedded store did not answer an upsert within ${timeoutMs} ms: ${applied.length} of ` +
+    `${slices.length} slices (${points} of ${total} points) were applied, the rest cancelled or refused; ` +
+    'nothing of this upsert is left to land, and sending it again rewrites the same ids'
+  );
 }
 
 /** The slice as posted: every dense vector copied into one new buffer (the only copy made). */
@@ -140,17 +177,14 @@ function isDense(vector: unknown): vector is DenseVector {
   return Array.isArray(vector) || vector instanceof Float32Array;
 }
 
-/** A posted upsert that outlives the client's timeout fails as a REST call's would: retryable, no status. */
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+/** Whether `work` settles within `timeoutMs` (a posted slice's answer never rejects: see postSlices). */
+async function answersWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`the embedded store did not answer an upsert within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([work, expired]);
+    return await Promise.race([work.then(() => true), expired]);
   } finally {
     clearTimeout(timer);
   }
