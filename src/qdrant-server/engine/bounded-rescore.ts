@@ -3,7 +3,7 @@
  * each candidate's int8 codes (in RAM) bound its exact dot product from above, candidates are read best bound
  * first, and reading stops once the k-th exact score beats every bound left, so the top k are those of scoring
  * every candidate (the graph's candidates and pending vectors: graph-search.ts). The bound is searchQuantized's
- * (vector-search.ts), per candidate: |q·x − c·d/(s·t)| <= (0.5·|d|₁ + 0.5·|c|₁ + 0.25·dim) / (s·t).
+ * (vector-search.ts), per candidate: |q·x − c·d/(s·t)| <= slots.errorUnits(|d|₁, |c|₁) / (s·t).
  */
 import type { ScoreFunction, TopK } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
@@ -50,7 +50,7 @@ function upperBounds<Owner extends SlotOwner>(
       l1 += Math.abs(code);
     }
     // 1e-6: the exact score is an f32 rounding of an f64 sum (vector-scoring.ts), as searchQuantized allows.
-    bounds[i] = (dot + 0.5 * query.l1 + 0.5 * l1 + 0.25 * dim) / scales + 1e-6;
+    bounds[i] = (dot + slots.errorUnits(query.l1, l1)) / scales + 1e-6;
   }
   return bounds;
 }

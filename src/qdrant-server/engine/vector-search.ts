@@ -255,8 +255,9 @@ function candidateCount<Owner extends SlotOwner>(request: CandidateRequest<Owner
 
 /**
  * The int8 pass for dot-product scores. Codes are c = round(x·s) for stored vectors and d = round(q·t) for the
- * query, so x = c/s + e with |e_i| <= 0.5/s and q = d/t + f with |f_i| <= 0.5/t. Then
- * |q·x − c·d/(s·t)| <= (0.5·|d|₁ + 0.5·|c|₁ + 0.25·dim) / (s·t), with |c|₁ at most slots.maxCodeL1.
+ * query, so x = c/s + e with |e_i| <= δ/s (δ = slots.codeError, 0.5 unless on-disk codes were re-scaled) and
+ * q = d/t + f with |f_i| <= 0.5/t. Then |q·x − c·d/(s·t)| <= (δ·|d|₁ + 0.5·|c|₁ + 0.5·δ·dim) / (s·t), with |c|₁
+ * at most slots.maxCodeL1 (slots.errorUnits).
  * usearch computes c·d exactly in integers and reports 1 − c·d as an f32, hence the small extra slack.
  */
 function searchQuantized<Owner extends SlotOwner>(
@@ -278,7 +279,7 @@ function searchQuantized<Owner extends SlotOwner>(
   }
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
   const scales = slots.scale * queryScale;
-  const error = (0.5 * queryL1 + 0.5 * slots.maxCodeL1 + 0.25 * slots.dim) / scales;
+  const error = slots.errorUnits(queryL1, slots.maxCodeL1) / scales;
   /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
   const most = (distance: number) => (1 - distance + Math.abs(distance) * 2.4e-7 + 1) / scales + error + 1e-6;
   const { keys, distances } = found;

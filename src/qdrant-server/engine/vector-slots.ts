@@ -54,6 +54,11 @@ export class VectorSlots<Owner extends SlotOwner> {
   scale = 1;
   /** Largest sum of |code| over one stored vector since the last re-quantizing; only grows. */
   maxCodeL1 = 0;
+  /**
+   * How far any code may be from its value, in code units: |x_i·scale − c_i| <= codeError. 0.5 for codes rounded
+   * from the f32 values; more after on-disk codes were re-scaled from the old codes (#rescaleCodes).
+   */
+  codeError = 0.5;
   readonly #owners: Owner[] = [];
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
@@ -147,6 +152,8 @@ export class VectorSlots<Owner extends SlotOwner> {
       });
     this.#buffer = buffer;
     this.#recent?.clear();
+    // Codes re-scaled on disk carry a wider error: with the values back, round them afresh (a pass in RAM).
+    if (this.codeError > 0.5) this.#encodeAll(buffer);
   }
 
   owner(slot: number): Owner {
@@ -250,25 +257,57 @@ export class VectorSlots<Owner extends SlotOwner> {
   }
 
   /**
-   * New codes for every slot at a wider scale. On disk that reads every vector back (the new one is passed in,
-   * since the store may hold another value for its point until the write in progress lands); it happens only
-   * when a vector outgrows the largest component seen by QUANT_HEADROOM, so a handful of times in all.
+   * New codes for every slot at a wider scale. In RAM they are rounded afresh from the f32 values. On disk they
+   * are re-scaled from the old codes, since reading every vector back would stall the upsert (a one-point write
+   * into 30,000 × 512 read 30,001 rows, 1.2 s): c' = round(c·r) with r = new scale / old scale, so
+   * |x_i·s' − c'_i| <= codeError·r + 0.5, and codeError grows to that (r < 1/QUANT_HEADROOM keeps it under 2.5).
+   * The written vector itself is rounded from its value, which is at hand.
    */
   #requantize(maxAbs: number, written: number, vector: Float32Array): void {
+    const previousScale = this.scale;
+    const hadValues = this.#quantizedFor > 0;
     this.#quantizedFor = maxAbs;
     this.scale = 127 / (maxAbs * QUANT_HEADROOM);
-    this.maxCodeL1 = 0;
     const buffer = this.#buffer;
-    if (buffer !== undefined) {
-      for (let slot = 0; slot < this.#owners.length; slot++) {
-        this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
-      }
-      return;
-    }
-    this.#forEachStored((slot, stored) => {
-      if (slot !== written) this.#encode(slot, stored);
-    });
+    if (buffer !== undefined) return this.#encodeAll(buffer);
+    this.maxCodeL1 = 0;
+    // Until a non-zero component was seen every code is 0 and exact: nothing to re-scale, nor error to add.
+    if (hadValues) this.#rescaleCodes(this.scale / previousScale, written);
     this.#encode(written, vector);
+  }
+
+  /** Rounds every slot's code afresh from the f32 block at the current scale. */
+  #encodeAll(buffer: Float32Array): void {
+    this.maxCodeL1 = 0;
+    this.codeError = 0.5;
+    for (let slot = 0; slot < this.#owners.length; slot++) {
+      this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
+    }
+  }
+
+  /** Multiplies every code but slot `skip`'s by `ratio` (< 1), rounding, and widens codeError by the rounding. */
+  #rescaleCodes(ratio: number, skip: number): void {
+    const codes = this.#codeBuffer;
+    for (let slot = 0; slot < this.#owners.length; slot++) {
+      if (slot === skip) continue;
+      let l1 = 0;
+      for (let at = slot * this.dim, end = at + this.dim; at < end; at++) {
+        const code = Math.round((codes[at] as number) * ratio);
+        codes[at] = code;
+        l1 += Math.abs(code);
+      }
+      if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
+    }
+    this.codeError = this.codeError * ratio + 0.5;
+  }
+
+  /**
+   * The error bound of a quantized dot product, times scale · the query's scale: with the query's codes d rounded
+   * to within 0.5 (|d|₁ = queryL1) and a stored vector's codes c (|c|₁ = codeL1) to within codeError,
+   * |q·x − c·d/(s·t)| <= (codeError·|d|₁ + 0.5·|c|₁ + 0.5·codeError·dim) / (s·t).
+   */
+  errorUnits(queryL1: number, codeL1: number): number {
+    return this.codeError * queryL1 + 0.5 * codeL1 + 0.5 * this.codeError * this.dim;
   }
 
   /** Makes room for `count` vectors in all, so loading a known number of points never over-allocates. */
