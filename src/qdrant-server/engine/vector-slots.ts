@@ -47,6 +47,8 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** The f32 values by slot; undefined when they are on disk (read through `source`). */
   #buffer: Float32Array | undefined;
   #codeBuffer: Int8Array;
+  /** Each slot's sum of |code|, for a bound per vector (on disk: ranked-disk-rescore.ts). */
+  #codeL1: Int32Array;
   #capacity = INITIAL_CAPACITY;
   /** Largest |component| the codes were scaled for; codes = round(x · scale). */
   #quantizedFor = 0;
@@ -71,11 +73,17 @@ export class VectorSlots<Owner extends SlotOwner> {
   constructor(readonly dim: number) {
     this.#buffer = new Float32Array(this.#capacity * dim);
     this.#codeBuffer = new Int8Array(this.#capacity * dim);
+    this.#codeL1 = new Int32Array(this.#capacity);
   }
 
   /** The int8 codes of the live vectors, slot after slot, a view at offset 0. */
   codes(): Int8Array {
     return this.#codeBuffer.subarray(0, this.#owners.length * this.dim);
+  }
+
+  /** The sum of |code| over one slot's int8 codes. */
+  codeL1(slot: number): number {
+    return this.#codeL1[slot] as number;
   }
 
   get count(): number {
@@ -193,6 +201,7 @@ export class VectorSlots<Owner extends SlotOwner> {
       const moved = this.#owners[last] as Owner;
       this.#buffer?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#codeBuffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.#codeL1[slot] = this.#codeL1[last] as number;
       this.#owners[slot] = moved;
       moved.slot = slot;
     }
@@ -253,6 +262,7 @@ export class VectorSlots<Owner extends SlotOwner> {
       this.#codeBuffer[start + i] = code;
       l1 += Math.abs(code);
     }
+    this.#codeL1[slot] = l1;
     if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
   }
 
@@ -269,7 +279,10 @@ export class VectorSlots<Owner extends SlotOwner> {
     this.#quantizedFor = maxAbs;
     this.scale = 127 / (maxAbs * QUANT_HEADROOM);
     const buffer = this.#buffer;
-    if (buffer !== undefined) return this.#encodeAll(buffer);
+    if (buffer !== undefined) {
+      this.#encodeAll(buffer);
+      return;
+    }
     this.maxCodeL1 = 0;
     // Until a non-zero component was seen every code is 0 and exact: nothing to re-scale, nor error to add.
     if (hadValues) this.#rescaleCodes(this.scale / previousScale, written);
@@ -296,6 +309,7 @@ export class VectorSlots<Owner extends SlotOwner> {
         codes[at] = code;
         l1 += Math.abs(code);
       }
+      this.#codeL1[slot] = l1;
       if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
     }
     this.codeError = this.codeError * ratio + 0.5;
@@ -337,5 +351,8 @@ export class VectorSlots<Owner extends SlotOwner> {
     const codes = new Int8Array(capacity * this.dim);
     codes.set(this.#codeBuffer.subarray(0, used));
     this.#codeBuffer = codes;
+    const l1 = new Int32Array(capacity);
+    l1.set(this.#codeL1.subarray(0, this.#owners.length));
+    this.#codeL1 = l1;
   }
 }
