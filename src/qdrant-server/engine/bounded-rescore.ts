@@ -31,7 +31,10 @@ function upperBounds<Owner extends SlotOwner>(
   slots: VectorSlots<Owner>,
   owners: readonly Owner[],
   query: NonNullable<ReturnType<typeof quantizeQuery>>,
+  values: Float32Array,
 ): Float64Array {
+  let valuesL1 = 0;
+  for (let i = 0; i < values.length; i++) valuesL1 += Math.abs(values[i] as number);
   const { dim } = slots;
   const codes = slots.codes();
   const scales = slots.scale * query.scale;
@@ -40,6 +43,12 @@ function upperBounds<Owner extends SlotOwner>(
     const slot = (owners[i] as Owner).slot;
     if (slot < 0) {
       bounds[i] = Number.NEGATIVE_INFINITY;
+      continue;
+    }
+    // On disk the fine codes bound it ~256 times tighter (fine-codes.ts).
+    const fine = slots.fineBound(slot, values, valuesL1);
+    if (fine !== undefined) {
+      bounds[i] = fine;
       continue;
     }
     let dot = 0;
@@ -67,7 +76,7 @@ export function offerByBound<Owner extends SlotOwner>(
   score: ScoreFunction,
 ): void {
   const quantized = quantizeQuery(query);
-  const bounds = quantized === undefined ? undefined : upperBounds(slots, owners, quantized);
+  const bounds = quantized === undefined ? undefined : upperBounds(slots, owners, quantized, query);
   const order = Array.from(owners.keys());
   if (bounds !== undefined) order.sort((a, b) => (bounds[b] as number) - (bounds[a] as number));
   for (let start = 0; start < order.length; ) {

@@ -1,7 +1,7 @@
 /**
  * @module Exact scores for one quantized pass's ranked candidates when the f32 values are on disk
  * (vector-search.ts `searchQuantized`), reading as few SQLite rows as its proof allows: a candidate is read only
- * when its own int8 bound (from its own |c|₁) can still reach the top k, reads go in batches, and a row read by
+ * when its own bound (from its fine codes, fine-codes.ts) can still reach the top k, reads go in batches, and a row read by
  * an earlier pass of the same search is never read again (`memo`). The walk stops where the bound with the
  * largest |c|₁ falls below the k-th exact score, as the in-RAM walk does, so the top k are the same.
  */
@@ -23,9 +23,9 @@ export interface RankedCandidates<Owner extends SlotOwner> {
   readonly count: number;
   /** Candidate i's slot, -1 when a filter leaves it out; called once per candidate reached. */
   readonly slotAt: (i: number) => number;
-  /** The most candidate i, or any after it, can score exactly (the largest |c|₁ assumed). */
+  /** The most candidate i, or any after it, can score exactly (the int8 bound usearch's ranking gives). */
   readonly boundFrom: (i: number) => number;
-  /** The most candidate i can score exactly, from its own |c|₁. */
+  /** The most candidate i can score exactly, from its own codes. */
   readonly boundOf: (i: number, slot: number) => number;
 }
 

@@ -283,9 +283,10 @@ function searchQuantized<Owner extends SlotOwner>(
   }
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
   const scales = slots.scale * queryScale;
-  /** The most a point whose usearch distance (1 − code dot) is `distance` and whose |c|₁ is `l1` can score. */
-  const most = (distance: number, l1 = slots.maxCodeL1) =>
-    (1 - distance + Math.abs(distance) * 2.4e-7 + 1 + slots.errorUnits(queryL1, l1)) / scales + 1e-6;
+  /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
+  const most = (distance: number) =>
+    (1 - distance + Math.abs(distance) * 2.4e-7 + 1 + slots.errorUnits(queryL1, slots.maxCodeL1)) / scales +
+    1e-6;
   const { keys, distances } = found;
   const score = scorerFor(request.distance);
   const top = new TopK<Owner>(request.k, true, request.tieBreak);
@@ -296,12 +297,16 @@ function searchQuantized<Owner extends SlotOwner>(
   };
   const block = slots.data();
   if (block === undefined) {
+    let queryAbs = 0;
+    for (let i = 0; i < query.length; i++) queryAbs += Math.abs(query[i] as number);
     const ranked = {
       slots,
       count: keys.length,
       slotAt,
       boundFrom: (i: number) => most(distances[i] as number),
-      boundOf: (i: number, slot: number) => most(distances[i] as number, slots.codeL1(slot)),
+      // The fine codes' bound, far tighter than the int8 one (fine-codes.ts).
+      boundOf: (i: number, slot: number) =>
+        slots.fineBound(slot, query, queryAbs) ?? most(distances[i] as number),
     };
     if (offerRankedFromDisk(top, ranked, query, score, memo)) return top.items;
   } else {

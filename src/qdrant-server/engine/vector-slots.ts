@@ -7,6 +7,7 @@
  * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
  * Past 300 lines because both layouts share every slot operation (add, replace, swap-remove, re-quantize, grow).
  */
+import { dotFine, encodeFine, FINE_STEPS, rescaleFine } from './fine-codes.js';
 import { RecentVectors } from './recent-vectors.js';
 
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
@@ -47,8 +48,8 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** The f32 values by slot; undefined when they are on disk (read through `source`). */
   #buffer: Float32Array | undefined;
   #codeBuffer: Int8Array;
-  /** Each slot's sum of |code|, for a bound per vector (on disk: ranked-disk-rescore.ts). */
-  #codeL1: Int32Array;
+  /** On disk only: each code's residual (fine-codes.ts), for a tight bound per vector without reading it. */
+  #residuals: Int8Array | undefined;
   #capacity = INITIAL_CAPACITY;
   /** Largest |component| the codes were scaled for; codes = round(x · scale). */
   #quantizedFor = 0;
@@ -61,6 +62,8 @@ export class VectorSlots<Owner extends SlotOwner> {
    * from the f32 values; more after on-disk codes were re-scaled from the old codes (#rescaleCodes).
    */
   codeError = 0.5;
+  /** How far any fine code may be from its value, in fine steps: |x_i·scale·256 − g_i| <= fineError. */
+  fineError = 0.5;
   readonly #owners: Owner[] = [];
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
@@ -73,7 +76,6 @@ export class VectorSlots<Owner extends SlotOwner> {
   constructor(readonly dim: number) {
     this.#buffer = new Float32Array(this.#capacity * dim);
     this.#codeBuffer = new Int8Array(this.#capacity * dim);
-    this.#codeL1 = new Int32Array(this.#capacity);
   }
 
   /** The int8 codes of the live vectors, slot after slot, a view at offset 0. */
@@ -81,9 +83,15 @@ export class VectorSlots<Owner extends SlotOwner> {
     return this.#codeBuffer.subarray(0, this.#owners.length * this.dim);
   }
 
-  /** The sum of |code| over one slot's int8 codes. */
-  codeL1(slot: number): number {
-    return this.#codeL1[slot] as number;
+  /**
+   * On disk, the most slot's vector can score against `query` (dot product; `queryL1` = Σ|q_i|), from its fine
+   * codes: q·x <= (q·g + fineError·|q|₁) / (scale·256); undefined in RAM. 1e-6: the exact score is an f32 rounding.
+   */
+  fineBound(slot: number, query: Float32Array, queryL1: number): number | undefined {
+    const residuals = this.#residuals;
+    if (residuals === undefined) return undefined;
+    const dot = dotFine(this.#codeBuffer, residuals, slot * this.dim, query);
+    return (dot + this.fineError * queryL1) / (this.scale * FINE_STEPS) + 1e-6;
   }
 
   get count(): number {
@@ -97,7 +105,8 @@ export class VectorSlots<Owner extends SlotOwner> {
 
   /** Bytes of RAM the f32 block and the int8 codes take (capacity included), for stats and tests. */
   memory(): { values: number; codes: number } {
-    return { values: this.#buffer?.byteLength ?? 0, codes: this.#codeBuffer.byteLength };
+    const residuals = this.#residuals?.byteLength ?? 0;
+    return { values: this.#buffer?.byteLength ?? 0, codes: this.#codeBuffer.byteLength + residuals };
   }
 
   /**
@@ -143,6 +152,11 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** Drops the f32 block: from now on values are read through `source` (Qdrant's `on_disk: true`). */
   moveToDisk(): void {
     if (this.source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    const buffer = this.#buffer;
+    if (buffer === undefined) return;
+    // The codes afresh with their residuals, from the values while they are still here (one pass in RAM).
+    this.#residuals = new Int8Array(this.#capacity * this.dim);
+    this.#encodeAll(buffer);
     this.#buffer = undefined;
   }
 
@@ -160,8 +174,9 @@ export class VectorSlots<Owner extends SlotOwner> {
       });
     this.#buffer = buffer;
     this.#recent?.clear();
-    // Codes re-scaled on disk carry a wider error: with the values back, round them afresh (a pass in RAM).
-    if (this.codeError > 0.5) this.#encodeAll(buffer);
+    // Codes split from fine codes (or re-scaled) carry a wider error: with the values back, round them afresh.
+    this.#residuals = undefined;
+    this.#encodeAll(buffer);
   }
 
   owner(slot: number): Owner {
@@ -201,7 +216,7 @@ export class VectorSlots<Owner extends SlotOwner> {
       const moved = this.#owners[last] as Owner;
       this.#buffer?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#codeBuffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
-      this.#codeL1[slot] = this.#codeL1[last] as number;
+      this.#residuals?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#owners[slot] = moved;
       moved.slot = slot;
     }
@@ -256,22 +271,24 @@ export class VectorSlots<Owner extends SlotOwner> {
 
   #encode(slot: number, vector: Float32Array): void {
     const start = slot * this.dim;
+    const residuals = this.#residuals;
     let l1 = 0;
-    for (let i = 0; i < this.dim; i++) {
-      const code = Math.round((vector[i] as number) * this.scale);
-      this.#codeBuffer[start + i] = code;
-      l1 += Math.abs(code);
-    }
-    this.#codeL1[slot] = l1;
+    if (residuals !== undefined) l1 = encodeFine(vector, this.scale, this.#codeBuffer, residuals, start);
+    else
+      for (let i = 0; i < this.dim; i++) {
+        const code = Math.round((vector[i] as number) * this.scale);
+        this.#codeBuffer[start + i] = code;
+        l1 += Math.abs(code);
+      }
     if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
   }
 
   /**
    * New codes for every slot at a wider scale. In RAM they are rounded afresh from the f32 values. On disk they
-   * are re-scaled from the old codes, since reading every vector back would stall the upsert (a one-point write
-   * into 30,000 × 512 read 30,001 rows, 1.2 s): c' = round(c·r) with r = new scale / old scale, so
-   * |x_i·s' − c'_i| <= codeError·r + 0.5, and codeError grows to that (r < 1/QUANT_HEADROOM keeps it under 2.5).
-   * The written vector itself is rounded from its value, which is at hand.
+   * are re-scaled from the old fine codes, since reading every vector back would stall the upsert (a one-point
+   * write into 30,000 × 512 read 30,001 rows, 1.2 s): g' = round(g·r) with r = new scale / old scale, so
+   * |x_i·s'·256 − g'_i| <= fineError·r + 0.5, and fineError grows to that (r < 1/QUANT_HEADROOM keeps it under
+   * 2.5 fine steps, 0.01 of an int8 step). The written vector itself is rounded from its value, at hand.
    */
   #requantize(maxAbs: number, written: number, vector: Float32Array): void {
     const previousScale = this.scale;
@@ -289,30 +306,26 @@ export class VectorSlots<Owner extends SlotOwner> {
     this.#encode(written, vector);
   }
 
-  /** Rounds every slot's code afresh from the f32 block at the current scale. */
+  /** Rounds every slot's code (and on disk its residual) afresh from the f32 block at the current scale. */
   #encodeAll(buffer: Float32Array): void {
     this.maxCodeL1 = 0;
-    this.codeError = 0.5;
+    this.fineError = 0.5;
+    this.codeError = this.#residuals === undefined ? 0.5 : 0.5 + this.fineError / FINE_STEPS;
     for (let slot = 0; slot < this.#owners.length; slot++) {
       this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
     }
   }
 
-  /** Multiplies every code but slot `skip`'s by `ratio` (< 1), rounding, and widens codeError by the rounding. */
+  /** Multiplies every fine code but slot `skip`'s by `ratio` (< 1), rounding, and widens the errors by the rounding. */
   #rescaleCodes(ratio: number, skip: number): void {
-    const codes = this.#codeBuffer;
+    const residuals = this.#residuals as Int8Array;
     for (let slot = 0; slot < this.#owners.length; slot++) {
       if (slot === skip) continue;
-      let l1 = 0;
-      for (let at = slot * this.dim, end = at + this.dim; at < end; at++) {
-        const code = Math.round((codes[at] as number) * ratio);
-        codes[at] = code;
-        l1 += Math.abs(code);
-      }
-      this.#codeL1[slot] = l1;
+      const l1 = rescaleFine(this.#codeBuffer, residuals, slot * this.dim, this.dim, ratio);
       if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
     }
-    this.codeError = this.codeError * ratio + 0.5;
+    this.fineError = this.fineError * ratio + 0.5;
+    this.codeError = 0.5 + this.fineError / FINE_STEPS;
   }
 
   /**
@@ -351,8 +364,10 @@ export class VectorSlots<Owner extends SlotOwner> {
     const codes = new Int8Array(capacity * this.dim);
     codes.set(this.#codeBuffer.subarray(0, used));
     this.#codeBuffer = codes;
-    const l1 = new Int32Array(capacity);
-    l1.set(this.#codeL1.subarray(0, this.#owners.length));
-    this.#codeL1 = l1;
+    if (this.#residuals !== undefined) {
+      const residuals = new Int8Array(capacity * this.dim);
+      residuals.set(this.#residuals.subarray(0, used));
+      this.#residuals = residuals;
+    }
   }
 }
