@@ -93,7 +93,7 @@ describe('vector slots on disk (on_disk: true)', () => {
       add(3000, spiky);
       assert.ok(disk.scale < scale, 're-scaled');
       assert.equal(reads() - before, 0, 'the write read no stored vector');
-      assert.ok(disk.codeError > 0.5, 'the bound widened by the re-scaling');
+      assert.ok(disk.fineError > 0.5, 'the bound widened by the re-scaling');
       // The widened bound holds for every code (the same slots hold the same values in RAM).
       const values = ram.data() as Float32Array;
       const codes = disk.codes();
