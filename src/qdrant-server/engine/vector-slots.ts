@@ -3,8 +3,9 @@
  * whole block to usearch (or a tight JS loop) without gathering. Deleting swaps the last slot into the hole.
  * Beside it sits an int8 copy (one global scale) that a search scans first: a quarter of the memory traffic,
  * which is what bounds an exact scan here. The f32 values stay the truth; see vector-search.ts.
- * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM: every f32 read then goes
- * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
+ * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM, each with a residual
+ * byte (fine-codes.ts) that bounds a vector's score tightly without reading it: every f32 read then goes to
+ * `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
  * Past 300 lines because both layouts share every slot operation (add, replace, swap-remove, re-quantize, grow).
  */
 import { dotFine, encodeFine, FINE_STEPS, rescaleFine } from './fine-codes.js';
