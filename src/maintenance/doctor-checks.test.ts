@@ -53,7 +53,24 @@ describe('memory-pool doctor: every failure is a FAIL line with its fix and exit
       result.out,
       /^pass {2}bot mythos: collection \S+: 0 points, one unnamed 64-d Cosine vector/m,
     );
-    assert.match(result.out, /All 10 checks pass\.\n$/);
+    // Where its vectors live, with the PATCH that moves them (docs/growth.md "Vectors on disk").
+    assert.match(
+      result.out,
+      /^pass {2}bot mythos: vectors of (\S+): the unnamed vector in RAM \(to switch: PATCH \/collections\/\1 with \{"vectors":\{"":\{"on_disk":true\}\}\}/m,
+    );
+    assert.match(result.out, /All 11 checks pass\.\n$/);
+  });
+
+  test('a collection whose vectors are on disk says so, with the PATCH back to RAM', async () => {
+    const setup = bench.setup();
+    await bench.client.createCollection(setup.collection, {
+      vectors: { size: 64, distance: 'Cosine', on_disk: true },
+    });
+    const result = await bench.doctor(setup.config, { now: () => NOW });
+    assert.match(
+      result.out,
+      /^pass {2}bot mythos: vectors of \S+: the unnamed vector on disk \(to switch: PATCH \S+ with \{"vectors":\{"":\{"on_disk":false\}\}\}/m,
+    );
   });
 
   test('an unreachable store', {

@@ -11,6 +11,7 @@ import type { CollectionShape, PointStore } from '../store/point-store.js';
 import { readStLayout, ST_SPARSE_VECTOR } from '../store/st-hybrid/st-collection-layout.js';
 import type { CollectionLayout, StoreAdmin } from '../store/store-admin.js';
 import { type DoctorCheck, fail, pass } from './doctor-check.js';
+import { describeVectorPlacement } from './doctor-vector-placement.js';
 import { describeModel, sameModel } from '../config/same-model.js';
 import { countNoun } from '../runtime/count-noun.js';
 
@@ -100,6 +101,17 @@ async function checkBotCollection(
     );
   }
   checks.push(checkMessageIdsIndex(bot, collection, details.payloadIndexes.messageIds));
+  // Where the vectors live, the collection's and its parts index's (when there is one).
+  const parts = `${collection}__parts`;
+  const partsDetails = await deps.admin.readCollection(parts);
+  for (const [at, found] of [
+    [collection, details],
+    [parts, partsDetails],
+  ] as const) {
+    const placement =
+      found === undefined ? undefined : describeVectorPlacement(bot.name, at, found.layout.vectors);
+    if (placement !== undefined) checks.push(placement);
+  }
   return checks;
 }
 

@@ -3,7 +3,7 @@
  * each candidate's int8 codes (in RAM) bound its exact dot product from above, candidates are read best bound
  * first, and reading stops once the k-th exact score beats every bound left, so the top k are those of scoring
  * every candidate (the graph's candidates and pending vectors: graph-search.ts). The bound is searchQuantized's
- * (vector-search.ts), per candidate: |q·x − c·d/(s·t)| <= (0.5·|d|₁ + 0.5·|c|₁ + 0.25·dim) / (s·t).
+ * (vector-search.ts), per candidate: |q·x − c·d/(s·t)| <= slots.errorUnits(|d|₁, |c|₁) / (s·t).
  */
 import type { ScoreFunction, TopK } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
@@ -31,7 +31,10 @@ function upperBounds<Owner extends SlotOwner>(
   slots: VectorSlots<Owner>,
   owners: readonly Owner[],
   query: NonNullable<ReturnType<typeof quantizeQuery>>,
+  values: Float32Array,
 ): Float64Array {
+  let valuesL1 = 0;
+  for (let i = 0; i < values.length; i++) valuesL1 += Math.abs(values[i] as number);
   const { dim } = slots;
   const codes = slots.codes();
   const scales = slots.scale * query.scale;
@@ -42,6 +45,12 @@ function upperBounds<Owner extends SlotOwner>(
       bounds[i] = Number.NEGATIVE_INFINITY;
       continue;
     }
+    // On disk the fine codes bound it ~256 times tighter (fine-codes.ts).
+    const fine = slots.fineBound(slot, values, valuesL1);
+    if (fine !== undefined) {
+      bounds[i] = fine;
+      continue;
+    }
     let dot = 0;
     let l1 = 0;
     for (let j = 0, at = slot * dim; j < dim; j++, at++) {
@@ -50,7 +59,7 @@ function upperBounds<Owner extends SlotOwner>(
       l1 += Math.abs(code);
     }
     // 1e-6: the exact score is an f32 rounding of an f64 sum (vector-scoring.ts), as searchQuantized allows.
-    bounds[i] = (dot + 0.5 * query.l1 + 0.5 * l1 + 0.25 * dim) / scales + 1e-6;
+    bounds[i] = (dot + slots.errorUnits(query.l1, l1)) / scales + 1e-6;
   }
   return bounds;
 }
@@ -67,7 +76,7 @@ export function offerByBound<Owner extends SlotOwner>(
   score: ScoreFunction,
 ): void {
   const quantized = quantizeQuery(query);
-  const bounds = quantized === undefined ? undefined : upperBounds(slots, owners, quantized);
+  const bounds = quantized === undefined ? undefined : upperBounds(slots, owners, quantized, query);
   const order = Array.from(owners.keys());
   if (bounds !== undefined) order.sort((a, b) => (bounds[b] as number) - (bounds[a] as number));
   for (let start = 0; start < order.length; ) {

@@ -29,6 +29,15 @@ export interface StoredPoint {
   readonly version: number;
 }
 
+/** A point's stored vector columns, as an on-disk vector read takes them (stored-vectors.ts). */
+export type StoredVectorColumns = Pick<StoredPoint, 'vector' | 'vectors'>;
+
+/**
+ * Keys per batched vector read: one statement's call and planning shared by 32 lookups, while a search that stops
+ * early reads at most 31 rows too many.
+ */
+const POINT_BATCH = 32;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS collections (
   name TEXT PRIMARY KEY,
@@ -273,6 +282,28 @@ export class SqlitePersistence {
   }
 
   #pointVectors: Database.Statement | undefined;
+
+  /**
+   * The stored vector columns of many points, by key (absent for one the store no longer has): one statement
+   * per POINT_BATCH keys (`id_key IN (…)`), not one lookup each; the last batch repeats its last key.
+   */
+  readPointVectorsBatch(collection: string, keys: readonly string[]): Map<string, StoredVectorColumns> {
+    this.#pointVectorsBatch ??= this.#db.prepare(
+      `SELECT id_key AS key, vector, vectors FROM points WHERE collection = ? AND id_key IN (${Array(POINT_BATCH).fill('?').join(', ')})`,
+    );
+    const found = new Map<string, StoredVectorColumns>();
+    for (let start = 0; start < keys.length; start += POINT_BATCH) {
+      const batch = keys.slice(start, start + POINT_BATCH);
+      while (batch.length < POINT_BATCH) batch.push(batch[batch.length - 1] as string);
+      for (const row of this.#pointVectorsBatch.all(collection, ...batch) as ({
+        key: string;
+      } & StoredVectorColumns)[])
+        found.set(row.key, row);
+    }
+    return found;
+  }
+
+  #pointVectorsBatch: Database.Statement | undefined;
 
   close(): void {
     this.#db.close();

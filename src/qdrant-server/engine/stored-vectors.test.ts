@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { EmbeddedCollection } from './collection-engine.js';
 import type { CollectionEngine, QueryInput, StoreEngine, VectorParams } from './engine-api.js';
 import { makeDataDir, plainJson, read, seededRandom } from './engine-test-kit.js';
+import { SqlitePersistence } from './sqlite-persistence.js';
 import { openStoreEngine } from './store-engine.js';
 
 const DIM = 16;
@@ -118,6 +119,40 @@ describe('vectors on disk (on_disk: true)', () => {
     assert.ok((f32Bytes(store.collection('ram')) as number) > 0, 'still in RAM after a restart');
     assert.deepEqual(await answers(store.collection('ram'), queries), expected);
     store.close();
+  });
+
+  test('an exact search reads its rows from SQLite in batched statements, not one lookup per row', async () => {
+    const store = openStoreEngine({ dataDir: makeDataDir() });
+    const { ram, disk } = twins(store, 2500, false);
+    const proto = SqlitePersistence.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const counted = ['readPointVectors', 'readPointVectorsBatch'] as const;
+    const originals = counted.map((name) => proto[name]);
+    let statements = 0;
+    let rows = 0;
+    counted.forEach((name, i) => {
+      if (originals[i] === undefined) return;
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        const keys = typeof args[1] === 'string' ? 1 : (args[1] as string[]).length;
+        rows += keys;
+        statements += Math.ceil(keys / 32);
+        return originals[i]?.apply(this, args);
+      };
+    });
+    try {
+      const queries = randomVectors(4, 41);
+      for (const vector of queries) {
+        const ask = (c: CollectionEngine) =>
+          c.search({ ...read(), vector, limit: 40, offset: 0, params: { exact: true } });
+        assert.deepEqual(plainJson(await ask(disk)), plainJson(await ask(ram)));
+      }
+    } finally {
+      counted.forEach((name, i) => {
+        if (originals[i] !== undefined) proto[name] = originals[i];
+      });
+      store.close();
+    }
+    assert.ok(rows >= 160, `read ${rows} rows`);
+    assert.ok(statements * 8 <= rows, `${statements} statements for ${rows} rows`);
   });
 
   test('a named vector is moved by its name; the others stay where they are', async () => {

@@ -4,7 +4,7 @@
  * one the in-RAM block would give, bit for bit.
  */
 import type { DenseSlot } from './point-table.js';
-import type { SqlitePersistence } from './sqlite-persistence.js';
+import type { SqlitePersistence, StoredVectorColumns } from './sqlite-persistence.js';
 import { decodeNamedVectors } from './vector-codec.js';
 import type { VectorSource } from './vector-slots.js';
 
@@ -18,7 +18,15 @@ function floatsOf(blob: Buffer): Float32Array {
   return copy;
 }
 
-/** Vector `name` of one stored point: the unnamed column for `""`, else the named blob (as loading reads them). */
+/** Vector `name` of one point's stored columns: the unnamed column for `""`, else the named blob (as loading reads them). */
+function vectorOf(row: StoredVectorColumns, name: string): Float32Array | undefined {
+  if (name === '' && row.vector !== null) return floatsOf(row.vector);
+  if (row.vectors === null) return undefined;
+  // Fresh arrays already (vector-codec.ts), read as loading reads them.
+  return decodeNamedVectors(row.vectors).dense.get(name);
+}
+
+/** Vector `name` of one stored point. */
 export function readStoredVector(
   db: SqlitePersistence,
   collection: string,
@@ -26,20 +34,30 @@ export function readStoredVector(
   name: string,
 ): Float32Array | undefined {
   const row = db.readPointVectors(collection, key);
-  if (row === undefined) return undefined;
-  if (name === '' && row.vector !== null) return floatsOf(row.vector);
-  if (row.vectors === null) return undefined;
-  // Fresh arrays already (vector-codec.ts), read as loading reads them.
-  return decodeNamedVectors(row.vectors).dense.get(name);
+  return row === undefined ? undefined : vectorOf(row, name);
 }
 
-/** The source on-disk slots of vector `name` read from: one primary-key lookup per point. */
+/**
+ * The source on-disk slots of vector `name` read from: a lone point by its primary key, several in batched
+ * `IN (…)` statements (sqlite-persistence.ts), which spares a statement call per row.
+ */
 export function storedVectorSource(
   db: SqlitePersistence,
   collection: string,
   name: string,
 ): VectorSource<DenseSlot> {
-  return (owners) => owners.map((owner) => readStoredVector(db, collection, owner.point.key, name));
+  return (owners) => {
+    if (owners.length === 1)
+      return [readStoredVector(db, collection, (owners[0] as DenseSlot).point.key, name)];
+    const rows = db.readPointVectorsBatch(
+      collection,
+      owners.map((owner) => owner.point.key),
+    );
+    return owners.map((owner) => {
+      const row = rows.get(owner.point.key);
+      return row === undefined ? undefined : vectorOf(row, name);
+    });
+  };
 }
 
 /**

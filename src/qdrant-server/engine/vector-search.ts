@@ -20,7 +20,7 @@ import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { estimateShare, slotsAccepted } from './filtered-candidates.js';
 import { orderByScore } from './score-order.js';
-import { CandidateRows } from './candidate-rows.js';
+import { offerRankedFromDisk, type ScoreMemo } from './ranked-disk-rescore.js';
 import { CHECK_EVERY, TimeSlicer, mapInSlices } from './time-slicer.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
@@ -123,10 +123,11 @@ async function searchCandidates<Owner extends SlotOwner>(
     if (isSimilarity(distance)) {
       const subset: Subset = { codes: gatherCodes(slots.codes(), slots.dim, allowed), slotOf: allowed };
       const packed = (slack: number) => Math.min(request.k + slack, allowed.length);
+      const memo: ScoreMemo<Owner> = new Map();
       return (
-        searchQuantized(request, subset, packed(256)) ??
-        searchQuantized(request, subset, packed(4096)) ??
-        (slots.onDisk ? searchQuantized(request, subset, allowed.length) : undefined) ??
+        searchQuantized(request, subset, packed(256), memo) ??
+        searchQuantized(request, subset, packed(4096), memo) ??
+        (slots.onDisk ? searchQuantized(request, subset, allowed.length, memo) : undefined) ??
         scanInJs(request)
       );
     }
@@ -137,11 +138,13 @@ async function searchCandidates<Owner extends SlotOwner>(
   const keep = allowed === undefined ? undefined : keepOf(allowed, total);
   if (isSimilarity(distance)) {
     const whole: Subset = keep === undefined ? { codes: slots.codes() } : { codes: slots.codes(), keep };
+    // One memo for the passes: on disk, a row read by a pass is not read again by the next one.
+    const memo: ScoreMemo<Owner> = new Map();
     const coarse =
-      searchQuantized(request, whole, candidateCount(request, 256)) ??
-      searchQuantized(request, whole, candidateCount(request, 4096)) ??
+      searchQuantized(request, whole, candidateCount(request, 256), memo) ??
+      searchQuantized(request, whole, candidateCount(request, 4096), memo) ??
       // On disk, every code ranked: complete by construction, reading only as far as the bound needs.
-      (slots.onDisk ? searchQuantized(request, whole, total) : undefined);
+      (slots.onDisk ? searchQuantized(request, whole, total, memo) : undefined);
     if (coarse !== undefined) return coarse;
   }
   const fast = searchWithUsearch(request, keep);
@@ -255,14 +258,16 @@ function candidateCount<Owner extends SlotOwner>(request: CandidateRequest<Owner
 
 /**
  * The int8 pass for dot-product scores. Codes are c = round(x·s) for stored vectors and d = round(q·t) for the
- * query, so x = c/s + e with |e_i| <= 0.5/s and q = d/t + f with |f_i| <= 0.5/t. Then
- * |q·x − c·d/(s·t)| <= (0.5·|d|₁ + 0.5·|c|₁ + 0.25·dim) / (s·t), with |c|₁ at most slots.maxCodeL1.
+ * query, so x = c/s + e with |e_i| <= δ/s (δ = slots.codeError, 0.5 unless on-disk codes were re-scaled) and
+ * q = d/t + f with |f_i| <= 0.5/t. Then |q·x − c·d/(s·t)| <= (δ·|d|₁ + 0.5·|c|₁ + 0.5·δ·dim) / (s·t), with |c|₁
+ * at most slots.maxCodeL1 (slots.errorUnits).
  * usearch computes c·d exactly in integers and reports 1 − c·d as an f32, hence the small extra slack.
  */
 function searchQuantized<Owner extends SlotOwner>(
   request: NearestRequest<Owner>,
   subset: Subset,
   wanted: number,
+  memo: ScoreMemo<Owner> = new Map(),
 ): Scored<Owner>[] | undefined {
   const { slots, query } = request;
   const total = subset.codes.length / slots.dim;
@@ -278,24 +283,41 @@ function searchQuantized<Owner extends SlotOwner>(
   }
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
   const scales = slots.scale * queryScale;
-  const error = (0.5 * queryL1 + 0.5 * slots.maxCodeL1 + 0.25 * slots.dim) / scales;
   /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
-  const most = (distance: number) => (1 - distance + Math.abs(distance) * 2.4e-7 + 1) / scales + error + 1e-6;
+  const most = (distance: number) =>
+    (1 - distance + Math.abs(distance) * 2.4e-7 + 1 + slots.errorUnits(queryL1, slots.maxCodeL1)) / scales +
+    1e-6;
   const { keys, distances } = found;
   const score = scorerFor(request.distance);
   const top = new TopK<Owner>(request.k, true, request.tieBreak);
-  const rows = new CandidateRows(slots, keys.length, (i) => {
+  const slotAt = (i: number) => {
     const key = Number(keys[i]);
     const slot = subset.slotOf === undefined ? key : (subset.slotOf[key] as number);
     return subset.keep === undefined || subset.keep(slot) ? slot : -1;
-  });
-  for (let i = 0; i < keys.length; i++) {
-    const worst = top.worst();
-    // Candidates come by ascending distance (usearch partial-sorts them): once one cannot beat the k-th exact
-    // score, no later one can, nor any point left out, so the rest need neither scoring, filtering nor reading.
-    if (worst !== undefined && worst > most(distances[i] as number)) return top.items;
-    const offset = rows.offset(i);
-    if (offset >= 0) top.offer(rows.owner(i), score(rows.data, offset, query));
+  };
+  const block = slots.data();
+  if (block === undefined) {
+    let queryAbs = 0;
+    for (let i = 0; i < query.length; i++) queryAbs += Math.abs(query[i] as number);
+    const ranked = {
+      slots,
+      count: keys.length,
+      slotAt,
+      boundFrom: (i: number) => most(distances[i] as number),
+      // The fine codes' bound, far tighter than the int8 one (fine-codes.ts).
+      boundOf: (i: number, slot: number) =>
+        slots.fineBound(slot, query, queryAbs) ?? most(distances[i] as number),
+    };
+    if (offerRankedFromDisk(top, ranked, query, score, memo)) return top.items;
+  } else {
+    for (let i = 0; i < keys.length; i++) {
+      const worst = top.worst();
+      // Candidates come by ascending distance (usearch partial-sorts them): once one cannot beat the k-th exact
+      // score, no later one can, nor any point left out, so the rest need neither scoring nor filtering.
+      if (worst !== undefined && worst > most(distances[i] as number)) return top.items;
+      const slot = slotAt(i);
+      if (slot >= 0) top.offer(slots.owner(slot), score(block, slot * slots.dim, query));
+    }
   }
   if (keys.length >= total) return top.items;
   const worst = top.worst();

@@ -53,7 +53,6 @@ describe('vector slots on disk (on_disk: true)', () => {
       const { ram, disk, random } = twinSlots(distance, 3000, 128, 21);
       assert.equal(disk.memory().values, 0);
       assert.ok(ram.memory().values >= 3000 * 128 * 4);
-      assert.deepEqual(disk.codes(), ram.codes(), 'the int8 codes are the same either way');
       for (let round = 0; round < 4; round++) {
         const query = prepareVector(
           Array.from({ length: 128 }, () => random() * 2 - 1),
@@ -80,6 +79,43 @@ describe('vector slots on disk (on_disk: true)', () => {
     const read = reads() - before;
     assert.ok(read > 0 && read <= 10 + 4096, `read ${read} of 5,000 vectors`);
   });
+
+  for (const distance of ['Cosine', 'Dot'] as const) {
+    test(`${distance}: a write that outgrows the codes' scale reads no vector back; answers stay the in-RAM ones`, async () => {
+      const { ram, disk, add, random, reads } = twinSlots(distance, 3000, 64, 31);
+      const before = reads();
+      // One component far past the largest seen: every code is re-scaled.
+      const spiky = prepareVector(
+        Array.from({ length: 64 }, (_, i) => (i === 0 ? 40 : random() - 0.5)),
+        distance,
+      );
+      const scale = disk.scale;
+      add(3000, spiky);
+      assert.ok(disk.scale < scale, 're-scaled');
+      assert.equal(reads() - before, 0, 'the write read no stored vector');
+      assert.ok(disk.fineError > 0.5, 'the bound widened by the re-scaling');
+      // The widened bound holds for every code (the same slots hold the same values in RAM).
+      const values = ram.data() as Float32Array;
+      const codes = disk.codes();
+      let worst = 0;
+      for (let i = 0; i < codes.length; i++) {
+        worst = Math.max(worst, Math.abs((values[i] as number) * disk.scale - (codes[i] as number)));
+      }
+      assert.ok(worst <= disk.codeError, `a code ${worst} from its value, bound ${disk.codeError}`);
+      for (let round = 0; round < 6; round++) {
+        const query = prepareVector(
+          Array.from({ length: 64 }, (_, i) => (round === 0 && i === 0 ? 40 : random() * 2 - 1)),
+          distance,
+        );
+        for (const k of [1, 10, 100]) {
+          const request = { distance, query, k, tieBreak: byId };
+          const onDisk = await searchNearest({ ...request, slots: disk });
+          const inRam = await searchNearest({ ...request, slots: ram });
+          assert.deepEqual(asPairs(onDisk), asPairs(inRam), `round ${round}, k ${k}`);
+        }
+      }
+    });
+  }
 
   test('a search asked again reads nothing new; a rewritten vector is never served from the recent reads', async () => {
     const { disk, random, reads, stored } = twinSlots('Cosine', 5000, 128, 6);
@@ -114,6 +150,9 @@ describe('vector slots on disk (on_disk: true)', () => {
     assert.equal(disk.onDisk, false);
     assert.deepEqual(disk.data(), ram.data());
     assert.equal(disk.memory().values, ram.memory().values);
+    // Codes re-scaled on disk are rounded afresh from the values, as RAM's were.
+    assert.deepEqual(disk.codes(), ram.codes());
+    assert.equal(disk.codeError, 0.5);
   });
 
   test('moving to disk without a source to read from is refused', () => {

@@ -3,10 +3,12 @@
  * whole block to usearch (or a tight JS loop) without gathering. Deleting swaps the last slot into the hole.
  * Beside it sits an int8 copy (one global scale) that a search scans first: a quarter of the memory traffic,
  * which is what bounds an exact scan here. The f32 values stay the truth; see vector-search.ts.
- * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM: every f32 read then goes
- * to `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
+ * With Qdrant's `on_disk: true` the f32 block is dropped and only the codes stay in RAM, each with a residual
+ * byte (fine-codes.ts) that bounds a vector's score tightly without reading it: every f32 read then goes to
+ * `source` (the collection's SQLite rows, stored-vectors.ts), which holds the same values bit for bit.
  * Past 300 lines because both layouts share every slot operation (add, replace, swap-remove, re-quantize, grow).
  */
+import { dotFine, encodeFine, FINE_STEPS, rescaleFine } from './fine-codes.js';
 import { RecentVectors } from './recent-vectors.js';
 
 /** Who owns a slot; the slot number is written back when a swap-remove moves the owner. */
@@ -47,6 +49,8 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** The f32 values by slot; undefined when they are on disk (read through `source`). */
   #buffer: Float32Array | undefined;
   #codeBuffer: Int8Array;
+  /** On disk only: each code's residual (fine-codes.ts), for a tight bound per vector without reading it. */
+  #residuals: Int8Array | undefined;
   #capacity = INITIAL_CAPACITY;
   /** Largest |component| the codes were scaled for; codes = round(x · scale). */
   #quantizedFor = 0;
@@ -54,6 +58,13 @@ export class VectorSlots<Owner extends SlotOwner> {
   scale = 1;
   /** Largest sum of |code| over one stored vector since the last re-quantizing; only grows. */
   maxCodeL1 = 0;
+  /**
+   * How far any code may be from its value, in code units: |x_i·scale − c_i| <= codeError. 0.5 for codes rounded
+   * from the f32 values; more after on-disk codes were re-scaled from the old codes (#rescaleCodes).
+   */
+  codeError = 0.5;
+  /** How far any fine code may be from its value, in fine steps: |x_i·scale·256 − g_i| <= fineError. */
+  fineError = 0.5;
   readonly #owners: Owner[] = [];
   /** Largest squared norm ever stored; only grows, which keeps the search's error bound conservative. */
   maxNormSquared = 0;
@@ -73,6 +84,17 @@ export class VectorSlots<Owner extends SlotOwner> {
     return this.#codeBuffer.subarray(0, this.#owners.length * this.dim);
   }
 
+  /**
+   * On disk, the most slot's vector can score against `query` (dot product; `queryL1` = Σ|q_i|), from its fine
+   * codes: q·x <= (q·g + fineError·|q|₁) / (scale·256); undefined in RAM. 1e-6: the exact score is an f32 rounding.
+   */
+  fineBound(slot: number, query: Float32Array, queryL1: number): number | undefined {
+    const residuals = this.#residuals;
+    if (residuals === undefined) return undefined;
+    const dot = dotFine(this.#codeBuffer, residuals, slot * this.dim, query);
+    return (dot + this.fineError * queryL1) / (this.scale * FINE_STEPS) + 1e-6;
+  }
+
   get count(): number {
     return this.#owners.length;
   }
@@ -84,7 +106,8 @@ export class VectorSlots<Owner extends SlotOwner> {
 
   /** Bytes of RAM the f32 block and the int8 codes take (capacity included), for stats and tests. */
   memory(): { values: number; codes: number } {
-    return { values: this.#buffer?.byteLength ?? 0, codes: this.#codeBuffer.byteLength };
+    const residuals = this.#residuals?.byteLength ?? 0;
+    return { values: this.#buffer?.byteLength ?? 0, codes: this.#codeBuffer.byteLength + residuals };
   }
 
   /**
@@ -130,6 +153,11 @@ export class VectorSlots<Owner extends SlotOwner> {
   /** Drops the f32 block: from now on values are read through `source` (Qdrant's `on_disk: true`). */
   moveToDisk(): void {
     if (this.source === undefined) throw new Error('vector slots: no source to read on-disk vectors from');
+    const buffer = this.#buffer;
+    if (buffer === undefined) return;
+    // The codes afresh with their residuals, from the values while they are still here (one pass in RAM).
+    this.#residuals = new Int8Array(this.#capacity * this.dim);
+    this.#encodeAll(buffer);
     this.#buffer = undefined;
   }
 
@@ -147,6 +175,9 @@ export class VectorSlots<Owner extends SlotOwner> {
       });
     this.#buffer = buffer;
     this.#recent?.clear();
+    // Codes split from fine codes (or re-scaled) carry a wider error: with the values back, round them afresh.
+    this.#residuals = undefined;
+    this.#encodeAll(buffer);
   }
 
   owner(slot: number): Owner {
@@ -186,6 +217,7 @@ export class VectorSlots<Owner extends SlotOwner> {
       const moved = this.#owners[last] as Owner;
       this.#buffer?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#codeBuffer.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.#residuals?.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
       this.#owners[slot] = moved;
       moved.slot = slot;
     }
@@ -240,35 +272,70 @@ export class VectorSlots<Owner extends SlotOwner> {
 
   #encode(slot: number, vector: Float32Array): void {
     const start = slot * this.dim;
+    const residuals = this.#residuals;
     let l1 = 0;
-    for (let i = 0; i < this.dim; i++) {
-      const code = Math.round((vector[i] as number) * this.scale);
-      this.#codeBuffer[start + i] = code;
-      l1 += Math.abs(code);
-    }
+    if (residuals !== undefined) l1 = encodeFine(vector, this.scale, this.#codeBuffer, residuals, start);
+    else
+      for (let i = 0; i < this.dim; i++) {
+        const code = Math.round((vector[i] as number) * this.scale);
+        this.#codeBuffer[start + i] = code;
+        l1 += Math.abs(code);
+      }
     if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
   }
 
   /**
-   * New codes for every slot at a wider scale. On disk that reads every vector back (the new one is passed in,
-   * since the store may hold another value for its point until the write in progress lands); it happens only
-   * when a vector outgrows the largest component seen by QUANT_HEADROOM, so a handful of times in all.
+   * New codes for every slot at a wider scale. In RAM they are rounded afresh from the f32 values. On disk they
+   * are re-scaled from the old fine codes, since reading every vector back would stall the upsert (a one-point
+   * write into 30,000 × 512 read 30,001 rows, 1.2 s): g' = round(g·r) with r = new scale / old scale, so
+   * |x_i·s'·256 − g'_i| <= fineError·r + 0.5, and fineError grows to that (r < 1/QUANT_HEADROOM keeps it under
+   * 2.5 fine steps, 0.01 of an int8 step). The written vector itself is rounded from its value, at hand.
    */
   #requantize(maxAbs: number, written: number, vector: Float32Array): void {
+    const previousScale = this.scale;
+    const hadValues = this.#quantizedFor > 0;
     this.#quantizedFor = maxAbs;
     this.scale = 127 / (maxAbs * QUANT_HEADROOM);
-    this.maxCodeL1 = 0;
     const buffer = this.#buffer;
     if (buffer !== undefined) {
-      for (let slot = 0; slot < this.#owners.length; slot++) {
-        this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
-      }
+      this.#encodeAll(buffer);
       return;
     }
-    this.#forEachStored((slot, stored) => {
-      if (slot !== written) this.#encode(slot, stored);
-    });
+    this.maxCodeL1 = 0;
+    // Until a non-zero component was seen every code is 0 and exact: nothing to re-scale, nor error to add.
+    if (hadValues) this.#rescaleCodes(this.scale / previousScale, written);
     this.#encode(written, vector);
+  }
+
+  /** Rounds every slot's code (and on disk its residual) afresh from the f32 block at the current scale. */
+  #encodeAll(buffer: Float32Array): void {
+    this.maxCodeL1 = 0;
+    this.fineError = 0.5;
+    this.codeError = this.#residuals === undefined ? 0.5 : 0.5 + this.fineError / FINE_STEPS;
+    for (let slot = 0; slot < this.#owners.length; slot++) {
+      this.#encode(slot, buffer.subarray(slot * this.dim, (slot + 1) * this.dim));
+    }
+  }
+
+  /** Multiplies every fine code but slot `skip`'s by `ratio` (< 1), rounding, and widens the errors by the rounding. */
+  #rescaleCodes(ratio: number, skip: number): void {
+    const residuals = this.#residuals as Int8Array;
+    for (let slot = 0; slot < this.#owners.length; slot++) {
+      if (slot === skip) continue;
+      const l1 = rescaleFine(this.#codeBuffer, residuals, slot * this.dim, this.dim, ratio);
+      if (l1 > this.maxCodeL1) this.maxCodeL1 = l1;
+    }
+    this.fineError = this.fineError * ratio + 0.5;
+    this.codeError = 0.5 + this.fineError / FINE_STEPS;
+  }
+
+  /**
+   * The error bound of a quantized dot product, times scale · the query's scale: with the query's codes d rounded
+   * to within 0.5 (|d|₁ = queryL1) and a stored vector's codes c (|c|₁ = codeL1) to within codeError,
+   * |q·x − c·d/(s·t)| <= (codeError·|d|₁ + 0.5·|c|₁ + 0.5·codeError·dim) / (s·t).
+   */
+  errorUnits(queryL1: number, codeL1: number): number {
+    return this.codeError * queryL1 + 0.5 * codeL1 + 0.5 * this.codeError * this.dim;
   }
 
   /** Makes room for `count` vectors in all, so loading a known number of points never over-allocates. */
@@ -298,5 +365,10 @@ export class VectorSlots<Owner extends SlotOwner> {
     const codes = new Int8Array(capacity * this.dim);
     codes.set(this.#codeBuffer.subarray(0, used));
     this.#codeBuffer = codes;
+    if (this.#residuals !== undefined) {
+      const residuals = new Int8Array(capacity * this.dim);
+      residuals.set(this.#residuals.subarray(0, used));
+      this.#residuals = residuals;
+    }
   }
 }
