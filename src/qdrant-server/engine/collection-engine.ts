@@ -34,6 +34,7 @@ import type {
 import { patchCollectionSpec } from './collection-patch.js';
 import { countFacets } from './facet-counts.js';
 import { encodeVector } from './f32.js';
+import { filterCandidates } from './condition-sets.js';
 import { readGraphOptions } from './graph-options.js';
 import { restoreGraphs, type SavedGraphs, saveGraph } from './graph-persistence.js';
 import { runQueryGroups } from './point-groups.js';
@@ -191,7 +192,8 @@ export class EmbeddedCollection implements CollectionEngine {
     if (filter === undefined) return this.#table.size;
     const test = this.#reader.predicate(filter) as (entry: PointEntry) => boolean;
     let count = 0;
-    for (const entry of this.#table.values()) if (test(entry)) count++;
+    // Hybrid recall counts the chunks without a `source` on every new query: the indexed set, not every chunk.
+    for (const entry of filterCandidates(this.#table, this.#indexes, filter)) if (test(entry)) count++;
     return count;
   }
 

@@ -84,7 +84,7 @@ export class ConditionSets {
  * The smallest set answering one of the filter's top-level `must` conditions: every point passing the filter
  * is in it (the caller still tests the whole filter on each). Undefined when no such condition is indexed.
  */
-function plannedCandidates(
+export function plannedCandidates(
   filter: Filter | undefined,
   find: (condition: SetCondition) => ReadonlySet<PointEntry> | undefined,
 ): ReadonlySet<PointEntry> | undefined {
@@ -126,4 +126,19 @@ export function fewCandidateSlots(
     if (owner !== undefined && owner.slot >= 0 && test(entry)) allowed[count++] = owner.slot;
   }
   return allowed.subarray(0, count);
+}
+
+/**
+ * The points of `table` that can pass `filter`: an indexed condition's set when it has one (counting then reads
+ * those few, as Qdrant's count reads its field index), else every point. The caller tests the whole filter.
+ */
+export function filterCandidates(
+  table: PointTable,
+  indexed: ReadonlyMap<string, unknown>,
+  filter: Filter | undefined,
+): Iterable<PointEntry> {
+  const candidates = plannedCandidates(filter, (condition) =>
+    table.conditions.matching(condition, indexed, () => table.values()),
+  );
+  return candidates ?? table.values();
 }

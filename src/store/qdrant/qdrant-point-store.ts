@@ -202,7 +202,7 @@ export function createQdrantPointStore(
       call(`scroll ${collection}`, async () => {
         const page = await client.scroll(collection, {
           limit: scroll.limit,
-          with_payload: true,
+          with_payload: scroll.withPayload ? [...scroll.withPayload] : true,
           with_vector: false,
           ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
           ...(scroll.offset === undefined ? {} : { offset: scroll.offset }),
