@@ -1,6 +1,6 @@
 /**
  * @module Where one in-process /retrieve's time goes (bench only): times the query's embedding, each call the
- * store client makes (the REST ones through the official client's methods, the posted reads through the store
+ * store client makes (the REST ones through the official client's methods, the posted ones through the store
  * thread's handle), the journal's reads and the service thread's GC pauses, per request, by wrapping them.
  * Requests must be asked one at a time: a call is charged to the request open when it starts.
  */
@@ -112,7 +112,9 @@ export function startStageTimer(): StageTimer {
       const server = (await start(options)) as QdrantServer & {
         heldTerms?: (...args: unknown[]) => Promise<unknown>;
         denseCosines?: (...args: unknown[]) => Promise<unknown>;
+        read?: (collection: string, request: { kind: string; body: unknown }) => Promise<unknown>;
       };
+      const { read } = server;
       return {
         ...server,
         ...(server.heldTerms
@@ -120,6 +122,15 @@ export function startStageTimer(): StageTimer {
           : {}),
         ...(server.denseCosines
           ? { denseCosines: timed(() => 'word-only parts: cosines (posted)', server.denseCosines) }
+          : {}),
+        ...(read
+          ? {
+              read: timed(
+                ([collection, request]: [string, { kind: string; body: unknown }]) =>
+                  `${nameRestCall(request.kind, [collection, request.body])} (posted)`,
+                (collection: string, request: { kind: string; body: unknown }) => read(collection, request),
+              ),
+            }
           : {}),
       } as QdrantServer;
     },
