@@ -16,7 +16,9 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { dropOrphanParts } from '../parts/drop-orphan-parts.js';
 import { dropAllStaleParts } from '../parts/drop-stale-parts.js';
 import { createPartsGuard, followPartsChanges } from '../parts/parts-guard.js';
+import { partsCollectionName } from '../parts/parts-collection-name.js';
 import { PartsIndex } from '../parts/parts-index.js';
+import { preparePartsTimeIndex } from '../parts/parts-time-index.js';
 import { createPeopleNames } from '../people/people-names.js';
 import { createRenameRunner } from '../people/rename-runner.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
@@ -112,9 +114,17 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     (collections) => prepareDmWithIndexes(store, collections, dmWithIndexFailed),
     (error: unknown) => dmWithIndexFailed('(routes)', error),
   );
+  // Recall within a precise window filters the parts by a range on `timestamp`: indexed, as the timeline.
+  const preparePartsTime = (parts: string) =>
+    preparePartsTimeIndex(store, parts).catch((error: unknown) => indexFailed(parts, error));
+  const indexingPartsTime = indexing.then(async () => {
+    for (const bot of Object.values(bots)) await preparePartsTime(partsCollectionName(bot.collection));
+  });
   const partsGuard = createPartsGuard(store, journal, {
-    afterCreate: (parts) =>
-      prepareDmWithIndex(store, parts).catch((error: unknown) => dmWithIndexFailed(parts, error)),
+    afterCreate: async (parts) => {
+      await prepareDmWithIndex(store, parts).catch((error: unknown) => dmWithIndexFailed(parts, error));
+      await preparePartsTime(parts);
+    },
   });
   const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {
@@ -240,6 +250,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
       await renames.close();
       await writer.stop();
       await indexing;
+      await indexingPartsTime;
       await indexingDmWith;
       await droppingParts;
     },
