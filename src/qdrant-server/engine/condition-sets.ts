@@ -125,7 +125,7 @@ function planCandidates(
     filter,
     (condition) => table.conditions.matching(condition, indexed, all),
     (condition) => {
-      const found = table.conditions.ranges.matching(condition, indexed, all, atMost);
+      const found = table.conditions.ranges.matching(condition, indexed, all, table.size, atMost);
       if (found === undefined) return undefined;
       const live = new Set<PointEntry>();
       for (const entry of found) if (table.getByKey(entry.key) === entry) live.add(entry);

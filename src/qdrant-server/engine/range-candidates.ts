@@ -7,13 +7,19 @@
  */
 import type { FieldCondition } from '../filter/filter-ast.js';
 import type { PointEntry } from './point-table.js';
+import { CHECK_EVERY, pauseIfDue } from './time-slicer.js';
 
-/** One key's values in ascending order, and the points written since it was sorted (all candidates). */
+/**
+ * One key's values in ascending order once `ready`, and the points written since its build began (all
+ * candidates); past `maxWrites` of either kind it is dropped.
+ */
 interface SortedKey {
-  readonly values: Float64Array;
-  readonly entries: readonly PointEntry[];
+  values: Float64Array;
+  entries: readonly PointEntry[];
+  ready: boolean;
   readonly recent: PointEntry[];
   removed: number;
+  readonly maxWrites: number;
 }
 
 /** A top-level key (the one-key path compile-filter reads directly), so the values are `payload[key]`. */
@@ -54,9 +60,10 @@ function search(values: Float64Array, value: number, strict: boolean): number {
 }
 
 /**
- * Each key's sorted values, built on the first range search over it (one pass and a sort) and kept while the
- * writes since are few: past an eighth of the points written or a quarter removed, it is dropped and built
- * again when next asked, so a write costs a push and memory stays bounded.
+ * Each key's sorted values, built in time slices after the first range search over it asks (that search and
+ * those during the build go on as before: this answers undefined), and kept while the writes since are few:
+ * past an eighth of the points written or removed, it is dropped and built again when next asked, so a write
+ * costs a push and memory stays bounded.
  */
 export class RangeCandidates {
   readonly #keys = new Map<string, SortedKey>();
@@ -65,35 +72,47 @@ export class RangeCandidates {
   added(entry: PointEntry): void {
     for (const [key, sorted] of this.#keys) {
       sorted.recent.push(entry);
-      if (sorted.recent.length > Math.max(1024, sorted.entries.length / 8)) this.#keys.delete(key);
+      if (sorted.recent.length > sorted.maxWrites) this.#keys.delete(key);
     }
   }
 
   /** A deleted or replaced point (or one whose payload is about to change). */
   removed(): void {
     for (const [key, sorted] of this.#keys) {
-      if (++sorted.removed > Math.max(1024, sorted.entries.length / 4)) this.#keys.delete(key);
+      if (++sorted.removed > sorted.maxWrites) this.#keys.delete(key);
     }
   }
 
   /**
    * Every point that can pass `condition` (and maybe some that no longer do), when its key has a payload index
-   * in `indexed` and they are at most `atMost`; undefined when the condition is not such a range, or when more.
+   * in `indexed` and they are at most `atMost`; undefined when the condition is not such a range, when more,
+   * or while the key's values are being sorted (`points` lists the `total` points, for that).
    */
   matching(
     condition: FieldCondition,
     indexed: ReadonlySet<string> | ReadonlyMap<string, unknown>,
     points: () => Iterable<PointEntry>,
+    total: number,
     atMost: number,
   ): ReadonlySet<PointEntry> | undefined {
     const range = readRange(condition);
     if (range === undefined || !indexed.has(condition.key)) return undefined;
     this.#dropUnindexed(indexed);
-    let sorted = this.#keys.get(condition.key);
+    const sorted = this.#keys.get(condition.key);
     if (sorted === undefined) {
-      sorted = sortValues(condition.key, points());
-      this.#keys.set(condition.key, sorted);
+      const building: SortedKey = {
+        values: new Float64Array(0),
+        entries: [],
+        ready: false,
+        recent: [],
+        removed: 0,
+        maxWrites: Math.max(1024, total / 8),
+      };
+      this.#keys.set(condition.key, building);
+      void sortValues(condition.key, points(), building);
+      return undefined;
     }
+    if (!sorted.ready) return undefined;
     const from = search(sorted.values, range.low, false);
     const to = search(sorted.values, range.high, true);
     if (to - from + sorted.recent.length > atMost) return undefined;
@@ -107,24 +126,41 @@ export class RangeCandidates {
   }
 }
 
-/** Every (value, point) of `key` in ascending value order. */
-function sortValues(key: string, points: Iterable<PointEntry>): SortedKey {
+/**
+ * Sorts every (value, point) of `key` into `into`, in time slices: the values natively, then each point put at
+ * its value's place by binary search (a JS comparator sort of 900,000 pairs held the store's thread for seconds
+ * on a loaded machine, past recall's deadline). Points written meanwhile are in `into.recent`.
+ */
+async function sortValues(key: string, points: Iterable<PointEntry>, into: SortedKey): Promise<void> {
   const values: number[] = [];
   const owners: PointEntry[] = [];
+  let seen = 0;
   for (const entry of points) {
-    for (const value of numbersOf(entry.payload[key])) {
+    if (++seen % CHECK_EVERY === 0) await pauseIfDue();
+    const value = entry.payload[key];
+    if (typeof value === 'number') {
+      if (Number.isNaN(value)) continue;
       values.push(value);
       owners.push(entry);
+    } else {
+      for (const number of numbersOf(value)) {
+        values.push(number);
+        owners.push(entry);
+      }
     }
   }
-  const order = new Int32Array(values.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => (values[a] as number) - (values[b] as number));
-  const sortedValues = new Float64Array(order.length);
-  const entries = new Array<PointEntry>(order.length);
-  for (let i = 0; i < order.length; i++) {
-    sortedValues[i] = values[order[i] as number] as number;
-    entries[i] = owners[order[i] as number] as PointEntry;
+  await pauseIfDue();
+  const sorted = Float64Array.from(values).sort();
+  await pauseIfDue();
+  const entries = new Array<PointEntry>(sorted.length);
+  // Equal values share a run: each goes to its run's next free place.
+  const placed = new Int32Array(sorted.length);
+  for (let i = 0; i < values.length; i++) {
+    if (i % CHECK_EVERY === 0) await pauseIfDue();
+    const first = search(sorted, values[i] as number, false);
+    entries[first + (placed[first] as number)++] = owners[i] as PointEntry;
   }
-  return { values: sortedValues, entries, recent: [], removed: 0 };
+  into.values = sorted;
+  into.entries = entries;
+  into.ready = true;
 }
