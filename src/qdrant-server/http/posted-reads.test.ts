@@ -9,6 +9,7 @@ const ROUTES: Record<PointReadRequest['kind'], string> = {
   search: '/points/search',
   query: '/points/query',
   count: '/points/count',
+  scroll: '/points/scroll',
 };
 
 /** Reads recall makes, and reads REST refuses: each must answer the same posted as over REST. */
@@ -41,6 +42,16 @@ const CASES: readonly (PointReadRequest & { readonly collection?: string; readon
       with_vector: false,
       filter: { must: [{ is_empty: { key: 'source' } }] },
     },
+  },
+  {
+    why: 'a scroll page of chosen payload keys, from an offset',
+    kind: 'scroll',
+    body: { limit: 4, offset: 3, with_payload: ['chunkId'], with_vector: false },
+  },
+  {
+    why: 'a filtered scroll to its end',
+    kind: 'scroll',
+    body: { limit: 50, filter: { must: [{ key: 'isDm', match: { value: true } }] } },
   },
   {
     why: 'retrieve by id (one missing, one twice)',

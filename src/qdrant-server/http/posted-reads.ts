@@ -12,11 +12,11 @@ import { missingField, readObject, readPointIds } from './body-shape.js';
 import { formatRecord, formatScoredPoint } from './point-json.js';
 import { parseQueryRequest } from './parse-query.js';
 import { parseReadOptions } from './parse-read-options.js';
-import { parseCountRequest } from './parse-scroll.js';
+import { parseCountRequest, parseScrollRequest } from './parse-scroll.js';
 import { parseSearchRequest } from './parse-search.js';
 
-/** Which route's read: `POST /collections/{name}/points`, `.../points/search`, `.../points/query`, `.../points/count`. */
-export type PointReadKind = 'retrieve' | 'search' | 'query' | 'count';
+/** Which route's read: `POST /collections/{name}/points`, `.../points/search`, `.../query`, `.../count`, `.../scroll`. */
+export type PointReadKind = 'retrieve' | 'search' | 'query' | 'count' | 'scroll';
 
 /** One read: the route and its JSON body, as a REST client would send it. */
 export interface PointReadRequest {
@@ -67,6 +67,12 @@ async function answerPointRead(
     case 'query': {
       const query = parseQueryRequest(request.body);
       return { points: (await engine.collection(name).query(query)).map(formatScoredPoint) };
+    }
+    case 'scroll': {
+      // The stale-parts sweep after each start pages through every part (~900,000 at 100,000 chunks) beside recall.
+      const scroll = parseScrollRequest(request.body);
+      const page = await engine.collection(name).scroll(scroll);
+      return { points: page.points.map(formatRecord), next_page_offset: page.nextPageOffset };
     }
     case 'count': {
       const filter = parseCountRequest(request.body);

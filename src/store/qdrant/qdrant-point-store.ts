@@ -206,13 +206,14 @@ export function createQdrantPointStore(
 
     scrollPoints: (collection, scroll: ScrollOptions) =>
       call(`scroll ${collection}`, async () => {
-        const page = await client.scroll(collection, {
+        const body = {
           limit: scroll.limit,
           with_payload: scroll.withPayload ? [...scroll.withPayload] : true,
           with_vector: false,
           ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
           ...(scroll.offset === undefined ? {} : { offset: scroll.offset }),
-        });
+        };
+        const page = await readPoints(posted, collection, 'scroll', body, () => client.scroll(collection, body));
         const next = page.next_page_offset;
         return {
           points: page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} })),

@@ -4,8 +4,8 @@
  * A Qdrant over REST (real, or the embedded one of another process) is asked through the official client.
  */
 
-/** Which read: `POST /collections/{name}/points` (`retrieve`), `.../points/search`, `.../points/query`, `.../points/count`. */
-export type PostedReadKind = 'retrieve' | 'search' | 'query' | 'count';
+/** Which read: `POST /collections/{name}/points` (`retrieve`), `.../points/search`, `.../query`, `.../count`, `.../scroll`. */
+export type PostedReadKind = 'retrieve' | 'search' | 'query' | 'count' | 'scroll';
 
 /** The embedded store's point reads without REST (its QdrantServer.read). */
 export interface PostedReads {
