@@ -96,6 +96,12 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const row of rows) this.#loadPoint(row);
     this.#table.trim();
     restoreGraphs(this.name, this.#table, graphs, this.#db.graphDir);
+    // Numeric indexes answer range filters (a recall's window) from sorted values, sorted before serving.
+    for (const [field, schema] of this.#indexes) {
+      if (schema.type === 'float' || schema.type === 'integer') {
+        this.#table.conditions.ranges.prepare(field, this.#table.values(), this.#table.size);
+      }
+    }
   }
 
   /** Adds a stored point while opening the store (no write back). */

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CollectionReader } from './collection-reader.js';
 import type { CollectionEngine, PayloadFieldSchema } from './engine-api.js';
-import { createTestCollection, filter, openTestStore, read, seededRandom } from './engine-test-kit.js';
+import {
+  createTestCollection,
+  filter,
+  makeDataDir,
+  openTestStore,
+  read,
+  seededRandom,
+} from './engine-test-kit.js';
+import { openStoreEngine } from './store-engine.js';
 import { type PointEntry, PointTable } from './point-table.js';
 import { VectorConfig } from './vector-config.js';
 
@@ -101,5 +109,34 @@ describe('range conditions on an indexed number', () => {
       }
     }
     assert.ok((await answer(plain, filters[0])).ids.length > 0, 'the window holds some points');
+  });
+
+  test('a store opened with a numeric index has its values sorted before it serves a window', async () => {
+    const dataDir = makeDataDir();
+    const first = openStoreEngine({ dataDir });
+    const c = createTestCollection(first, 'opened', 2, 'Cosine');
+    c.upsert(
+      Array.from({ length: 300 }, (_, i) => ({ id: i + 1, vector: [1, i], payload: { timestamp: i } })),
+    );
+    c.createIndex('timestamp', FLOAT);
+    first.close();
+    const store = openStoreEngine({ dataDir });
+    try {
+      const walk = PointTable.prototype.values;
+      let walks = 0;
+      PointTable.prototype.values = function (this: PointTable) {
+        walks++;
+        return walk.call(this);
+      };
+      try {
+        const window = { must: [{ key: 'timestamp', range: { gte: 10, lt: 13 } }] };
+        assert.deepEqual((await answer(store.collection('opened'), window)).ids, [11, 12, 13]);
+        assert.equal(walks, 0, 'the first window search sorted the values (walked every point)');
+      } finally {
+        PointTable.prototype.values = walk;
+      }
+    } finally {
+      store.close();
+    }
   });
 });

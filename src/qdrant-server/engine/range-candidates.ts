@@ -22,6 +22,18 @@ interface SortedKey {
   readonly maxWrites: number;
 }
 
+/** A key's list before it is sorted, for a collection of `total` points. */
+function emptySortedKey(total: number): SortedKey {
+  return {
+    values: new Float64Array(0),
+    entries: [],
+    ready: false,
+    recent: [],
+    removed: 0,
+    maxWrites: Math.max(1024, total / 8),
+  };
+}
+
 /** A top-level key (the one-key path compile-filter reads directly), so the values are `payload[key]`. */
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -100,14 +112,7 @@ export class RangeCandidates {
     this.#dropUnindexed(indexed);
     const sorted = this.#keys.get(condition.key);
     if (sorted === undefined) {
-      const building: SortedKey = {
-        values: new Float64Array(0),
-        entries: [],
-        ready: false,
-        recent: [],
-        removed: 0,
-        maxWrites: Math.max(1024, total / 8),
-      };
+      const building = emptySortedKey(total);
       this.#keys.set(condition.key, building);
       void sortValues(condition.key, points(), building);
       return undefined;
@@ -121,46 +126,56 @@ export class RangeCandidates {
     return found;
   }
 
+  /**
+   * Sorts `key`'s values now, in one go: while the store opens, before it serves (a build during recall shares
+   * the thread with it for a second or two at 900,000 parts, and the first window questions wait).
+   */
+  prepare(key: string, points: Iterable<PointEntry>, total: number): void {
+    if (!PLAIN_KEY.test(key)) return;
+    const sorted = emptySortedKey(total);
+    for (const _ of sortSteps(key, points, sorted));
+    this.#keys.set(key, sorted);
+  }
+
   #dropUnindexed(indexed: ReadonlySet<string> | ReadonlyMap<string, unknown>): void {
     for (const key of this.#keys.keys()) if (!indexed.has(key)) this.#keys.delete(key);
   }
 }
 
 /**
- * Sorts every (value, point) of `key` into `into`, in time slices: the values natively, then each point put at
- * its value's place by binary search (a JS comparator sort of 900,000 pairs held the store's thread for seconds
- * on a loaded machine, past recall's deadline). Points written meanwhile are in `into.recent`.
+ * Sorts every (value, point) of `key` into `into`, yielding every CHECK_EVERY steps (a caller pauses there when
+ * its slice is due): the values natively, then each point put at its value's place by binary search (a JS
+ * comparator sort of 900,000 pairs held the store's thread for seconds on a loaded machine, past recall's
+ * deadline). Points written meanwhile are in `into.recent`.
  */
-async function sortValues(key: string, points: Iterable<PointEntry>, into: SortedKey): Promise<void> {
+function* sortSteps(key: string, points: Iterable<PointEntry>, into: SortedKey): Generator<void> {
   const values: number[] = [];
   const owners: PointEntry[] = [];
   let seen = 0;
   for (const entry of points) {
-    if (++seen % CHECK_EVERY === 0) await pauseIfDue();
-    const value = entry.payload[key];
-    if (typeof value === 'number') {
-      if (Number.isNaN(value)) continue;
+    if (++seen % CHECK_EVERY === 0) yield;
+    for (const value of numbersOf(entry.payload[key])) {
       values.push(value);
       owners.push(entry);
-    } else {
-      for (const number of numbersOf(value)) {
-        values.push(number);
-        owners.push(entry);
-      }
     }
   }
-  await pauseIfDue();
+  yield;
   const sorted = Float64Array.from(values).sort();
-  await pauseIfDue();
+  yield;
   const entries = new Array<PointEntry>(sorted.length);
   // Equal values share a run: each goes to its run's next free place.
   const placed = new Int32Array(sorted.length);
   for (let i = 0; i < values.length; i++) {
-    if (i % CHECK_EVERY === 0) await pauseIfDue();
+    if (i % CHECK_EVERY === 0) yield;
     const first = search(sorted, values[i] as number, false);
     entries[first + (placed[first] as number)++] = owners[i] as PointEntry;
   }
   into.values = sorted;
   into.entries = entries;
   into.ready = true;
+}
+
+/** sortSteps in time slices, beside the store's other work. */
+async function sortValues(key: string, points: Iterable<PointEntry>, into: SortedKey): Promise<void> {
+  for (const _ of sortSteps(key, points, into)) await pauseIfDue();
 }
