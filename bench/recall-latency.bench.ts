@@ -39,8 +39,10 @@ import { HashingEmbedder } from '../src/embedding/hashing/hashing-embedder.js';
 import { OfflineEmbedder } from '../src/embedding/offline/offline-embedder.js';
 import { createLogger } from '../src/logging/logger.js';
 import { seededRandom } from '../src/runtime/seeded-random.js';
+import { startStoreThread } from '../src/qdrant-server/thread/start-store-thread.js';
 import { startMemoryService } from '../src/service/start-memory-service.js';
 import { awaitStoreGraphs } from './support/await-store-graphs.js';
+import { type StageRecord, startStageTimer, summarizeStages } from './support/recall-stage-timer.js';
 
 const argValue = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -193,11 +195,17 @@ const standIn: Embedder = {
   embed: (texts) => embedStandIn(texts),
   probe: () => offline.probe(),
 };
+/**
+ * `--stages`: each /retrieve's time by stage (the embedding, each store call, the journal's reads, GC), printed
+ * as p50 / p95 tables, new and repeated queries apart (support/recall-stage-timer.ts).
+ */
+const stageTimer = process.argv.includes('--stages') ? startStageTimer() : undefined;
 const starting = performance.now();
 const service = await startMemoryService({
   config,
   embedder: standIn,
-  queryEmbedder: new CachedEmbedder(offline),
+  queryEmbedder: stageTimer ? stageTimer.wrapEmbedder(new CachedEmbedder(offline)) : new CachedEmbedder(offline),
+  ...(stageTimer ? { startStore: stageTimer.wrapStartStore(startStoreThread) } : {}),
   logger: createLogger({ level: 'silent' }),
 });
 /** The start's time: with a kept folder, mostly the store loading its points (and its saved graphs, issue 36). */
@@ -283,13 +291,28 @@ async function measure(started: number): Promise<void> {
   await post(`${service.url}/retrieve`, { bot: 'mythos', query_text: 'warm up' }).catch(() => undefined);
   const fresh: number[] = [];
   const repeated: number[] = [];
+  const staged: { fresh: StageRecord[]; repeated: StageRecord[] } = { fresh: [], repeated: [] };
+  /** Asks once, timed by stage with --stages (the record kept under `kind`). */
+  const ask = async (query: object, kind: 'fresh' | 'repeated') => {
+    if (stageTimer === undefined) return post(`${service.url}/retrieve`, query);
+    const answer = await stageTimer.time(() => post(`${service.url}/retrieve`, query));
+    staged[kind].push(stageTimer.records.at(-1)!);
+    return answer;
+  };
   let hits = 0;
+  // The monotonic clock (µs) a --cpu-prof profile's timestamps use, to cut the query phase out of it.
+  const phaseStarted = process.hrtime.bigint() / 1000n;
   for (let i = 0; i < QUERIES; i++) {
     const query = { bot: 'mythos', query_text: question(i) };
-    const first = await post(`${service.url}/retrieve`, query);
+    const first = await ask(query, 'fresh');
     fresh.push(first.ms);
     hits += (first.json as { hits: unknown[] }).hits.length;
-    repeated.push((await post(`${service.url}/retrieve`, query)).ms);
+    repeated.push((await ask(query, 'repeated')).ms);
+  }
+  console.log(`(query phase on the monotonic clock: ${phaseStarted}-${process.hrtime.bigint() / 1000n} µs)`);
+  if (stageTimer !== undefined) {
+    console.log(`new query, by stage:\n${summarizeStages(staged.fresh).join('\n')}`);
+    console.log(`repeated query, by stage:\n${summarizeStages(staged.repeated).join('\n')}`);
   }
   console.log(
     `/retrieve (limit 5, hybrid), new query (embedding + search): ${spread(fresh)}; ` +

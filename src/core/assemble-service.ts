@@ -23,7 +23,7 @@ import { createCollectionGuard } from '../store/collection-guard.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import {
   CHUNKS_INDEXES,
-  DM_WITH_ONLY,
+  PARTS_INDEXES,
   logIndexFailure,
   prepareServiceIndexesAtStart,
   prepareServiceIndexesBeforeWrites,
@@ -108,7 +108,7 @@ export async function assembleService(options: AssembleServiceOptions): Promise<
     prepareServiceIndexesAtStart(store, collections, indexFailed),
   );
   const partsGuard = createPartsGuard(store, journal, {
-    afterCreate: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, indexFailed),
+    afterCreate: prepareServiceIndexesBeforeWrites(store, PARTS_INDEXES, indexFailed),
   });
   const unfollowParts = followPartsChanges(journal, partsGuard);
   const guard = createCollectionGuard(store, journal, {

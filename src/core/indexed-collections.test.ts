@@ -16,12 +16,12 @@ test('serve asks every index on a bot’s own collection, the one a reembed swit
   assert.deepEqual(Object.fromEntries(listed), {
     mem_a: ['timeline', 'dmWith'],
     mem_a__m1: ['timeline', 'dmWith'],
-    mem_a__m1__parts: ['dmWith'],
-    mem_a__parts: ['dmWith'],
+    mem_a__m1__parts: ['time', 'dmWith'],
+    mem_a__parts: ['time', 'dmWith'],
     mem_b: ['timeline', 'dmWith'],
     mem_b__m2: ['timeline', 'dmWith'],
-    mem_b__m2__parts: ['dmWith'],
-    mem_b__parts: ['dmWith'],
+    mem_b__m2__parts: ['time', 'dmWith'],
+    mem_b__parts: ['time', 'dmWith'],
   });
   assert.deepEqual([...listed.keys()], [...listed.keys()].sort(), 'in name order');
 });

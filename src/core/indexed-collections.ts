@@ -8,7 +8,7 @@ import type { Journal } from '../journal/journal.js';
 import { partsCollectionName } from '../parts/parts-collection-name.js';
 import {
   CHUNKS_INDEXES,
-  DM_WITH_ONLY,
+  PARTS_INDEXES,
   type IndexFailed,
   type IndexFamily,
 } from '../store/service-indexes.js';
@@ -37,7 +37,7 @@ export async function listIndexedCollections(
         if (name === undefined) continue;
         // A chunks collection the bot reads after a switch is the viewer's timeline too (ordered by `timestamp`).
         add(name, CHUNKS_INDEXES);
-        add(partsCollectionName(name), DM_WITH_ONLY);
+        add(partsCollectionName(name), PARTS_INDEXES);
       }
     }
   } catch (error) {

@@ -18,7 +18,7 @@ import { PartsIndex } from '../parts/parts-index.js';
 import { createCollectionGuard } from '../store/collection-guard.js';
 import {
   CHUNKS_INDEXES,
-  DM_WITH_ONLY,
+  PARTS_INDEXES,
   logIndexFailure,
   prepareServiceIndexesBeforeWrites,
 } from '../store/service-indexes.js';
@@ -191,7 +191,7 @@ async function writeChunks(
   // The viewer's timeline, recall and a linked person's DM recall read what the import wrote as they read serve's.
   const indexFailed = logIndexFailure(logger);
   const partsGuard = createPartsGuard(store, journal, {
-    afterCreate: prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, indexFailed),
+    afterCreate: prepareServiceIndexesBeforeWrites(store, PARTS_INDEXES, indexFailed),
   });
   const parts = new PartsIndex({
     bots: config.bots,

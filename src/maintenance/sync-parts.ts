@@ -14,7 +14,7 @@ import { reindexParts } from '../parts/reindex-parts.js';
 import type { HybridPointStore } from '../store/hybrid-point-store.js';
 import type { TimelineStore } from '../store/timeline-store.js';
 import type { PointStore } from '../store/point-store.js';
-import { DM_WITH_ONLY, prepareServiceIndexesBeforeWrites } from '../store/service-indexes.js';
+import { PARTS_INDEXES, prepareServiceIndexesBeforeWrites } from '../store/service-indexes.js';
 import { sourcedPoints } from '../store/store-filters.js';
 
 export interface PartsSyncDeps {
@@ -74,7 +74,7 @@ export async function syncParts(deps: PartsSyncDeps, request: PartsSyncRequest):
   const { store, journal } = deps;
   // The target's parts are filtered by dmWith once serve switches to it: indexed when created, as serve's are.
   // Best effort, as in serve: a failure costs recall the index, not the build, and serve asks again at its start.
-  const afterCreate = prepareServiceIndexesBeforeWrites(store, DM_WITH_ONLY, () => undefined);
+  const afterCreate = prepareServiceIndexesBeforeWrites(store, PARTS_INDEXES, () => undefined);
   const parts = new PartsIndex({ ...deps, guard: createPartsGuard(store, journal, { afterCreate }) });
   const names = Object.values(deps.bots)
     .filter((bot) => bot.collection === request.configured)

@@ -27,8 +27,10 @@ export async function dropStaleParts(
   const chunkIds = new Set<string>();
   let offset: string | number | undefined;
   do {
+    // Only the chunk ids: at 100,000 chunks this walks ~900,000 parts after each start, beside recall.
     const page = await store.scrollPoints(parts, {
       limit: PAGE,
+      withPayload: ['chunkId'],
       ...(offset === undefined ? {} : { offset }),
     });
     for (const part of page.points) {

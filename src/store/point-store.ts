@@ -65,6 +65,8 @@ export interface ScrollOptions {
   readonly filter?: StoreFilter;
   readonly limit: number;
   readonly offset?: StoredPointId;
+  /** Only these payload keys of each point (default: the whole payload). */
+  readonly withPayload?: readonly string[];
 }
 
 export interface PointStore {

@@ -1,7 +1,8 @@
 /**
  * @module The payload indexes the service asks for on the collections it writes, from one description of each:
- * on a chunks collection the timeline's (`timestamp`, float) and `source`'s (keyword), on chunks and parts alike
- * `dmWith`'s (keyword). Asked for at start-up and before a collection's first write by every path that writes
+ * on a chunks collection the timeline's (`timestamp`, float) and `source`'s (keyword), on a parts collection
+ * `timestamp` (float: recall within a precise window filters the parts by a range on it, which the embedded store
+ * then answers from the index instead of testing every part), on chunks and parts alike `dmWith`'s (keyword). Asked for at start-up and before a collection's first write by every path that writes
  * (serve, import, reindex, reembed, restore), never by a read.
  */
 import { DM_WITH_KEY } from '../chunking/dm-with.js';
@@ -17,15 +18,15 @@ export type IndexingStore = Pick<TimelineStore, 'requestFloatIndex' | 'requestKe
 
 /**
  * A family of indexes, failing as one: `timeline` (timestamp, then source: the viewer's order and recall's search
- * for SillyTavern's chunks), `dmWith` (a linked person's DM recall). A failure costs the family its index, never a
- * write or a start.
+ * for SillyTavern's chunks), `time` (timestamp alone: the parts' time windows), `dmWith` (a linked person's DM
+ * recall). A failure costs the family its index, never a write or a start.
  */
-export type IndexFamily = 'timeline' | 'dmWith';
+export type IndexFamily = 'timeline' | 'time' | 'dmWith';
 
 /** A chunks collection (a bot's): every family. */
 export const CHUNKS_INDEXES: readonly IndexFamily[] = ['timeline', 'dmWith'];
-/** A parts collection, or a collection serve only copies into (a reembed's target): `dmWith` alone. */
-export const DM_WITH_ONLY: readonly IndexFamily[] = ['dmWith'];
+/** A parts collection: its `timestamp` and `dmWith`. */
+export const PARTS_INDEXES: readonly IndexFamily[] = ['time', 'dmWith'];
 
 /** Told each family it could not ask for on `collection` (once per family). */
 export type IndexFailed = (family: IndexFamily, collection: string, error: unknown) => void;
@@ -54,6 +55,10 @@ export async function prepareServiceIndexes(
       await store.requestFloatIndex(collection, TIMELINE_KEY);
     if (lacksPayloadIndex(shape, SOURCE_KEY, 'keyword'))
       await store.requestKeywordIndex(collection, SOURCE_KEY);
+  });
+  await ask('time', async () => {
+    if (lacksPayloadIndex(shape, TIMELINE_KEY, TIMELINE_INDEX_TYPE))
+      await store.requestFloatIndex(collection, TIMELINE_KEY);
   });
   await ask('dmWith', async () => {
     if (lacksPayloadIndex(shape, DM_WITH_KEY, 'keyword'))

@@ -58,7 +58,7 @@ async function reindex(options: ReindexCommandOptions, io: ReindexOutput): Promi
       guard: createPartsGuard(client, journal, {
         afterCreate: indexes.prepareServiceIndexesBeforeWrites(
           client,
-          indexes.DM_WITH_ONLY,
+          indexes.PARTS_INDEXES,
           indexes.logIndexFailure(logger),
         ),
       }),

@@ -34,6 +34,7 @@ import type {
 import { patchCollectionSpec } from './collection-patch.js';
 import { countFacets } from './facet-counts.js';
 import { encodeVector } from './f32.js';
+import { filterCandidates } from './condition-sets.js';
 import { readGraphOptions } from './graph-options.js';
 import { restoreGraphs, type SavedGraphs, saveGraph } from './graph-persistence.js';
 import { runQueryGroups } from './point-groups.js';
@@ -124,6 +125,12 @@ export class EmbeddedCollection implements CollectionEngine {
     for (const row of rows) this.#loadPoint(row);
     this.#table.trim();
     restoreGraphs(this.name, this.#table, graphs, this.#db.graphDir);
+    // Numeric indexes answer range filters (a recall's window) from sorted values, sorted before serving.
+    for (const [field, schema] of this.#indexes) {
+      if (schema.type === 'float' || schema.type === 'integer') {
+        this.#table.conditions.ranges.prepare(field, this.#table.values(), this.#table.size);
+      }
+    }
   }
 
   /** Adds a stored point while opening the store (no write back). */
@@ -220,7 +227,8 @@ export class EmbeddedCollection implements CollectionEngine {
     if (filter === undefined) return this.#table.size;
     const test = this.#reader.predicate(filter) as (entry: PointEntry) => boolean;
     let count = 0;
-    for (const entry of this.#table.values()) if (test(entry)) count++;
+    // Hybrid recall counts the chunks without a `source` on every new query: the indexed set, not every chunk.
+    for (const entry of filterCandidates(this.#table, this.#indexes, filter)) if (test(entry)) count++;
     return count;
   }
 

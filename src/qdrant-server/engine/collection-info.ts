@@ -121,15 +121,29 @@ export function indexedValues(payload: Record<string, unknown>, path: string): u
   return valuesAtPath(payload, path).flatMap((value) => (Array.isArray(value) ? value : [value]));
 }
 
-/** `payload_schema[field].points`: points with at least one value of the index's type at that path. */
+/** Each table's counts by field and type, with the table's `writes` they were counted at. */
+const indexedCounts = new WeakMap<PointTable, Map<string, { readonly writes: number; readonly count: number }>>();
+
+/**
+ * `payload_schema[field].points`: points with at least one value of the index's type at that path. Counted once
+ * per table state: each `GET /collections/{name}` walked every point per index (900,000 parts, twice, at
+ * 100,000 chunks: seconds of the store's thread at a start, when the service and its clients read the
+ * collections, past recall's deadline).
+ */
 export function countIndexedPoints(
   table: PointTable,
   field: string,
   type: PayloadFieldSchema['type'],
 ): number {
+  const counts = indexedCounts.get(table) ?? new Map<string, { writes: number; count: number }>();
+  indexedCounts.set(table, counts);
+  const name = `${type}\u0000${field}`;
+  const known = counts.get(name);
+  if (known !== undefined && known.writes === table.writes) return known.count;
   let count = 0;
   for (const entry of table.values()) {
     if (indexedValues(entry.payload, field).some((value) => isIndexable(type, value))) count++;
   }
+  counts.set(name, { writes: table.writes, count });
   return count;
 }

@@ -75,4 +75,42 @@ describe('filtered search through an indexed condition', () => {
     c.createIndex('source', KEYWORD);
     assert.deepEqual(await searchIds(c, empty), [1, 2, 4, 6]);
   });
+
+  test('a count of the points without `source` reads the indexed set, not every point', () => {
+    const { store } = openTestStore();
+    const c = createTestCollection(store, 'counted', 2, 'Cosine');
+    c.upsert(
+      Array.from({ length: 200 }, (_, i) => ({
+        id: i + 1,
+        vector: [1, i],
+        payload: i % 50 === 0 ? { n: i } : { source: 'discord', n: i },
+      })),
+    );
+    c.createIndex('source', KEYWORD);
+    const empty = filter({ must: [{ is_empty: { key: 'source' } }] });
+    assert.equal(c.count(empty), 4); // builds the set (one pass)
+    const walk = PointTable.prototype.values;
+    let walks = 0;
+    PointTable.prototype.values = function (this: PointTable) {
+      walks++;
+      return walk.call(this);
+    };
+    try {
+      assert.equal(c.count(empty), 4);
+      c.upsert([{ id: 7, vector: [1, 7], payload: { n: 7 } }]);
+      c.deletePoints({ ids: [1] });
+      assert.equal(c.count(empty), 4);
+      // The rest of the filter still applies to each of the set's points.
+      assert.equal(
+        c.count(filter({ must: [{ is_empty: { key: 'source' } }, { key: 'n', range: { gte: 100 } }] })),
+        2,
+      );
+      assert.equal(walks, 0, 'a count walked every point');
+      // Without an indexed condition, the count still tests every point.
+      assert.equal(c.count(filter({ must: [{ key: 'n', range: { lt: 10 } }] })), 9);
+    } finally {
+      PointTable.prototype.values = walk;
+    }
+    assert.equal(c.count(empty), 4);
+  });
 });

@@ -74,6 +74,8 @@ export class PointTable {
   readonly sparse: ReadonlyMap<string, SparseIndex>;
   /** The points matching `is_empty` / `is_null` on indexed keys that searches have asked for. */
   readonly conditions = new ConditionSets();
+  /** Bumped by every put, delete and payload edit: what was computed from the points at one value still holds. */
+  #writes = 0;
 
   constructor(
     denseDims: ReadonlyMap<string, number>,
@@ -98,6 +100,11 @@ export class PointTable {
 
   get size(): number {
     return this.#byKey.size;
+  }
+
+  /** How many writes the table has taken (a put, a delete, a payload edit each). */
+  get writes(): number {
+    return this.#writes;
   }
 
   get(id: PointId): PointEntry | undefined {
@@ -125,6 +132,7 @@ export class PointTable {
   /** Inserts or replaces a whole point (Qdrant's upsert semantics); vector names must exist in the table. */
   put(id: PointId, vectors: PointVectors, payload: Payload, version: number): PointEntry {
     const key = pointIdKey(id);
+    this.#writes++;
     const old = this.#byKey.get(key);
     const entry = new PointEntry(id, key, payload, version);
     for (const [name, vector] of vectors.dense) {
@@ -161,6 +169,7 @@ export class PointTable {
   }
 
   delete(entry: PointEntry): void {
+    this.#writes++;
     for (const [name, owner] of entry.dense) this.dense.get(name)?.remove(owner.slot);
     this.#removeSparse(entry);
     this.conditions.removed(entry);
@@ -170,6 +179,7 @@ export class PointTable {
 
   /** Replaces a stored point's payload in place (set, overwrite, delete or clear payload). */
   setPayload(entry: PointEntry, payload: Payload): void {
+    this.#writes++;
     this.conditions.removed(entry);
     entry.payload = payload;
     this.conditions.added(entry);

@@ -102,4 +102,29 @@ describe('top-k sparse search', () => {
       [0, 100, 200, 300, 400, 500, 600, 700, 800, 900],
     );
   });
+
+  test('look-alike points tied with the worst kept one are not filter-tested when their id loses', () => {
+    const index = new SparseIndex();
+    const docs: SparseDoc[] = [];
+    // Every point holds the same words with the same weights: one score for all, ties decided by id.
+    for (let id = 0; id < 2000; id++) {
+      const vector = { indices: Uint32Array.from([1, 2]), values: Float32Array.from([0.5, 0.25]) };
+      docs.push(index.add(vector, new PointEntry(id, `n:${id}`, {}, 0)));
+    }
+    let tested = 0;
+    const notDm = (point: PointEntry) => {
+      tested++;
+      return (point.id as number) % 10 !== 3;
+    };
+    const query = { indices: Uint32Array.from([1, 2]), values: Float32Array.from([1, 1]) };
+    const found = searchSparse(index, query, 10, notDm);
+    assert.deepEqual(found, bruteForce(docs, query, 10, notDm, undefined));
+    assert.deepEqual(
+      found.map((hit) => hit.item.id),
+      [0, 1, 2, 4, 5, 6, 7, 8, 9, 10],
+    );
+    tested = 0;
+    searchSparse(index, query, 10, notDm);
+    assert.ok(tested <= 20, `tested ${tested} of 2000 tied points`);
+  });
 });

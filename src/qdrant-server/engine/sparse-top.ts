@@ -132,7 +132,9 @@ export function searchSparse(
     const doc = index.docAt(slot);
     const score = scoreSparse(query, doc) as number;
     if (threshold !== undefined && !(score > threshold)) continue;
-    if (worst !== undefined && score < worst) continue;
+    // A tie with the worst kept point that loses on id would be refused: no filter test for it (a collection of
+    // look-alike parts ties often, and testing them cost a quarter of this search at 100,000 chunks).
+    if (!top.accepts(doc.point, score)) continue;
     if (test !== undefined && !test(doc.point)) continue;
     top.offer(doc.point, score);
   }

@@ -107,6 +107,11 @@ export class TopK<T> {
     return this.full ? this.#heap[0]?.score : undefined;
   }
 
+  /** Whether `offer(item, score)` would keep it: while not full, always; else only if it beats the worst kept. */
+  accepts(item: T, score: number): boolean {
+    return !this.full || this.#beats(item, score, this.#heap[0] as Scored<T>);
+  }
+
   offer(item: T, score: number): void {
     if (this.#capacity <= 0) return;
     const heap = this.#heap;

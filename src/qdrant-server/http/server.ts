@@ -4,6 +4,7 @@ import type { StoreLogger } from '../store-logger.js';
 import { openStoreEngine } from '../engine/index.js';
 import { findDenseCosines, type DenseCosinesRequest } from './posted-dense-cosines.js';
 import { findHeldDimensions, type HeldTermsRequest } from './posted-held-terms.js';
+import { type PointReadRequest, runPointRead } from './posted-reads.js';
 import { applyUpsertBatch, type UpsertBatch } from './posted-upsert.js';
 import { createQdrantApp } from './qdrant-app.js';
 
@@ -39,6 +40,8 @@ export interface QdrantServer {
   heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]>;
   /** The query's cosine with each point's dense vector, as `[id, cosine]` (posted-dense-cosines.ts). */
   denseCosines(collection: string, request: DenseCosinesRequest): Promise<[string, number][]>;
+  /** A point read (retrieve, search, query, count) without REST: the `result` its route answers (posted-reads.ts). */
+  read(collection: string, request: PointReadRequest): Promise<unknown>;
   /** Stops accepting requests, waits for open ones, then closes the engine. */
   close(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function startQdrantServer(options: QdrantServerOptions): Promise<Q
     heldTerms: async (collection, request) => findHeldDimensions(engine, collection, request, options.logger),
     denseCosines: async (collection, request) =>
       findDenseCosines(engine, collection, request, options.logger),
+    read: (collection, request) => runPointRead(engine, collection, request, options.logger),
     close() {
       closing ??= server.close().finally(() => engine.close());
       return closing;

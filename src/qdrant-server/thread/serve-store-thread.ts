@@ -109,6 +109,15 @@ export async function serveStoreThread(
       );
       return;
     }
+    if (request.kind === 'read') {
+      const { id } = request;
+      server.read(request.collection, request.request).then(
+        (result) => port.postMessage({ kind: 'read-done', id, result } satisfies StoreThreadMessage),
+        (error: unknown) =>
+          port.postMessage({ kind: 'read-failed', id, error: recordError(error) } satisfies StoreThreadMessage),
+      );
+      return;
+    }
     if (request.kind !== 'close') return;
     // After the upserts posted before it, as when each was applied on arrival.
     upserts.then(() => server.close()).then(

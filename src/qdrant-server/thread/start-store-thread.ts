@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import { moduleBeside, startModuleWorker } from '../../runtime/start-module-worker.js';
 import type { DenseCosinesRequest } from '../http/posted-dense-cosines.js';
 import type { HeldTermsRequest } from '../http/posted-held-terms.js';
+import type { PointReadRequest } from '../http/posted-reads.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 import type { QdrantServer, QdrantServerOptions } from '../http/server.js';
 import {
@@ -68,7 +69,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
           return;
         case 'listening':
           state = 'serving';
-          resolve(handleOf(worker, message, { upsert, heldTerms, denseCosines }, close));
+          resolve(handleOf(worker, message, { upsert, heldTerms, denseCosines, read }, close));
           return;
         case 'upserted':
           settle(message.id);
@@ -79,6 +80,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
         case 'upsert-failed':
         case 'held-terms-failed':
         case 'dense-cosines-failed':
+        case 'read-failed':
           settle(message.id, reviveError(message.error));
           return;
         case 'held-terms-found':
@@ -86,6 +88,9 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
           return;
         case 'dense-cosines-found':
           settle(message.id, undefined, message.cosines);
+          return;
+        case 'read-done':
+          settle(message.id, undefined, message.result);
           return;
         case 'start-failed':
           failure = reviveError(message.error);
@@ -158,6 +163,15 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
     });
   }
 
+  function read(collection: string, request: PointReadRequest): Promise<unknown> {
+    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
+    const id = nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      worker.postMessage({ kind: 'read', id, collection, request } satisfies StoreThreadRequest);
+      pending.set(id, { resolve, reject });
+    });
+  }
+
   function close(): Promise<void> {
     if (closing !== undefined) return closing;
     if (state !== 'serving') {
@@ -176,7 +190,7 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
 function handleOf(
   worker: Worker,
   listening: { readonly url: string; readonly port: number },
-  posted: Pick<StoreThread, 'upsert' | 'heldTerms' | 'denseCosines'>,
+  posted: Pick<StoreThread, 'upsert' | 'heldTerms' | 'denseCosines' | 'read'>,
   close: () => Promise<void>,
 ): StoreThread {
   return { url: listening.url, port: listening.port, threadId: worker.threadId, ...posted, close };

@@ -1,6 +1,7 @@
 /** @module What the embedded store's thread and the thread that started it say to each other. */
 import type { DenseCosinesRequest } from '../http/posted-dense-cosines.js';
 import type { HeldTermsRequest } from '../http/posted-held-terms.js';
+import type { PointReadRequest } from '../http/posted-reads.js';
 import type { UpsertBatch } from '../http/posted-upsert.js';
 
 /** An error as it crosses threads: structured clone drops an Error's `code` and class, which callers read. */
@@ -43,7 +44,9 @@ export type StoreThreadMessage =
   | { readonly kind: 'held-terms-found'; readonly id: number; readonly held: readonly number[] }
   | { readonly kind: 'held-terms-failed'; readonly id: number; readonly error: ErrorRecord }
   | { readonly kind: 'dense-cosines-found'; readonly id: number; readonly cosines: readonly [string, number][] }
-  | { readonly kind: 'dense-cosines-failed'; readonly id: number; readonly error: ErrorRecord };
+  | { readonly kind: 'dense-cosines-failed'; readonly id: number; readonly error: ErrorRecord }
+  | { readonly kind: 'read-done'; readonly id: number; readonly result: unknown }
+  | { readonly kind: 'read-failed'; readonly id: number; readonly error: ErrorRecord };
 
 /** To the store thread: stop listening, answer what is open, close the engine (which flushes). */
 export interface StoreThreadClose {
@@ -89,13 +92,22 @@ export interface StoreThreadDenseCosines {
   readonly request: DenseCosinesRequest;
 }
 
+/** To the store thread: a point read (QdrantServer.read); answered `read-done` (or `read-failed`) with `id`. */
+export interface StoreThreadRead {
+  readonly kind: 'read';
+  readonly id: number;
+  readonly collection: string;
+  readonly request: PointReadRequest;
+}
+
 /** To the store thread. */
 export type StoreThreadRequest =
   | StoreThreadClose
   | StoreThreadUpsert
   | StoreThreadCancelUpsert
   | StoreThreadHeldTerms
-  | StoreThreadDenseCosines;
+  | StoreThreadDenseCosines
+  | StoreThreadRead;
 
 /** `error` as it can be posted. */
 export function recordError(error: unknown): ErrorRecord {

@@ -25,9 +25,9 @@ describePointStoreContract(
   () => openTarget(false),
 );
 
-// What serve does with the embedded store: the same suite, with every upsert posted to the store's thread.
+// What serve does with the embedded store: the same suite, with every upsert and point read posted to the store's thread.
 if (!realQdrant) {
-  describePointStoreContract('the Qdrant adapter over the embedded store thread, upserts posted', () =>
+  describePointStoreContract('the Qdrant adapter over the embedded store thread, upserts and reads posted', () =>
     openTarget(true),
   );
 }

@@ -23,6 +23,7 @@ import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 import { findHeldSparseTerms, type PostedHeldTerms } from './find-held-sparse-terms.js';
 import { type PostedDenseCosines, scoreDenseVectors } from './score-dense-vectors.js';
+import { type PostedReads, readPoints } from './read-points-posted.js';
 import { createUpsertSender, type PostedUpserts } from './send-upserts.js';
 
 /** Per-request timeout of the service's store client (the data commands pass their own). */
@@ -32,10 +33,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export function createQdrantPointStore(
   options: QdrantPointStoreOptions & {
     /** The embedded store in this process: upserts are posted to it instead of sent as JSON (send-upserts.ts). */
-    readonly posted?: (PostedUpserts & PostedHeldTerms & PostedDenseCosines) | undefined;
+    readonly posted?: (PostedUpserts & PostedHeldTerms & PostedDenseCosines & PostedReads) | undefined;
   },
 ): MemoryStore & StHybridStore {
   const { client, call } = createQdrantAccess(options, DEFAULT_TIMEOUT_MS);
+  const { posted } = options;
   const sendUpserts = createUpsertSender(client, options.posted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   // Only when asked: Qdrant's default (in RAM) is left alone otherwise.
   const onDisk = options.vectorsOnDisk === true ? { on_disk: true } : {};
@@ -114,7 +116,7 @@ export function createQdrantPointStore(
     queryPoints: (collection, query: QueryOptions) =>
       call(`query ${collection}`, async () => {
         const vector = query.query;
-        const result = await client.query(collection, {
+        const body = {
           query: Array.isArray(vector)
             ? [...(vector as readonly number[])]
             : {
@@ -126,7 +128,8 @@ export function createQdrantPointStore(
           with_payload: query.withPayload ? [...query.withPayload] : true,
           ...(query.scoreThreshold === undefined ? {} : { score_threshold: query.scoreThreshold }),
           ...(query.filter === undefined ? {} : { filter: query.filter }),
-        });
+        };
+        const result = await readPoints(posted, collection, 'query', body, () => client.query(collection, body));
         return result.points.map(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
         );
@@ -167,11 +170,10 @@ export function createQdrantPointStore(
     retrievePoints: (collection, ids) =>
       call(`retrieve from ${collection}`, async () => {
         if (ids.length === 0) return [];
-        const records = await client.retrieve(collection, {
-          ids: [...(ids as StoredPointId[])],
-          with_payload: true,
-          with_vector: false,
-        });
+        const body = { ids: [...(ids as StoredPointId[])], with_payload: true, with_vector: false };
+        const records = await readPoints(posted, collection, 'retrieve', body, () =>
+          client.retrieve(collection, body),
+        );
         return records.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
       }),
 
@@ -190,13 +192,17 @@ export function createQdrantPointStore(
 
     searchPoints: (collection, search: SearchOptions) =>
       call(`search ${collection}`, async () => {
-        const hits = await client.search(collection, {
+        const body = {
           vector: [...search.vector],
           limit: search.limit,
+          // The client's defaults, written out: the posted read gets the body REST would.
+          offset: 0,
           ...(search.scoreThreshold === undefined ? {} : { score_threshold: search.scoreThreshold }),
           ...(search.filter === undefined ? {} : { filter: search.filter }),
           with_payload: true,
-        });
+          with_vector: false,
+        };
+        const hits = await readPoints(posted, collection, 'search', body, () => client.search(collection, body));
         return hits.map(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
         );
@@ -204,13 +210,14 @@ export function createQdrantPointStore(
 
     scrollPoints: (collection, scroll: ScrollOptions) =>
       call(`scroll ${collection}`, async () => {
-        const page = await client.scroll(collection, {
+        const body = {
           limit: scroll.limit,
-          with_payload: true,
+          with_payload: scroll.withPayload ? [...scroll.withPayload] : true,
           with_vector: false,
           ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
           ...(scroll.offset === undefined ? {} : { offset: scroll.offset }),
-        });
+        };
+        const page = await readPoints(posted, collection, 'scroll', body, () => client.scroll(collection, body));
         const next = page.next_page_offset;
         return {
           points: page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} })),
@@ -247,8 +254,9 @@ export function createQdrantPointStore(
 
     countPoints: (collection, filter?: StoreFilter) =>
       call(`count ${collection}`, async () => {
+        const body = { exact: true, ...(filter ? { filter } : {}) };
         const result = await orWhenMissing({ count: 0 }, () =>
-          client.count(collection, { exact: true, ...(filter ? { filter } : {}) }),
+          readPoints(posted, collection, 'count', body, () => client.count(collection, body)),
         );
         return result.count;
       }),

@@ -242,7 +242,18 @@ export function createMemoryPointStore(hooks: StoreHooks = {}): MemoryPointStore
         scroll.offset === undefined ? 0 : matching.findIndex((p) => compareIds(p.id, scroll.offset!) >= 0);
       const from = start === -1 ? matching.length : start;
       const page = matching.slice(from, from + scroll.limit);
-      return { points: page.map(toRecord), nextOffset: matching[from + scroll.limit]?.id };
+      const keys = scroll.withPayload;
+      const records = page
+        .map(toRecord)
+        .map((record) =>
+          keys === undefined
+            ? record
+            : {
+                ...record,
+                payload: Object.fromEntries(Object.entries(record.payload).filter(([k]) => keys.includes(k))),
+              },
+        );
+      return { points: records, nextOffset: matching[from + scroll.limit]?.id };
     },
     // Qdrant keeps no index in memory here: every payload key can be ordered by.
     requestFloatIndex: async () => {},

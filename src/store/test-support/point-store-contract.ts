@@ -215,6 +215,19 @@ export function describePointStoreContract(name: string, open: () => Promise<Poi
       );
     });
 
+    test('scroll with payload keys named returns only those keys of each point', async () => {
+      const collection = await seeded('c_scroll_keys');
+      const page = await store.scrollPoints(collection, { limit: 2, withPayload: ['channelId', 'isDm'] });
+      assert.deepEqual(
+        page.points.map((p) => ({ id: p.id, payload: p.payload })),
+        [
+          { id: 1, payload: { channelId: 'c1' } },
+          { id: 2, payload: { channelId: 'c2', isDm: true } },
+        ],
+      );
+      assert.equal(page.nextOffset, 3);
+    });
+
     test('count counts what a filter selects; a missing collection holds 0', async () => {
       const collection = await seeded('c_count');
       assert.equal(await store.countPoints(collection), 4);
