@@ -70,6 +70,32 @@ const CASES: readonly (PointReadRequest & { readonly collection?: string; readon
     body: { using: 'nope', query: [1, 0, 0, 0] },
   },
   { why: 'retrieve without ids (400)', kind: 'retrieve', body: { with_payload: true } },
+  // Bodies JSON would change: REST sees NaN and Infinity as null, a Date as its string.
+  {
+    why: 'a NaN in a query vector (REST: 400 invalid type null)',
+    kind: 'query',
+    body: { query: [Number.NaN, 0, 0, 1], using: 'dense', limit: 2 },
+  },
+  {
+    why: 'a NaN score threshold (null in JSON: no threshold)',
+    kind: 'search',
+    body: { vector: { name: 'dense', vector: [1, 0, 0, 0] }, limit: 2, score_threshold: Number.NaN },
+  },
+  {
+    why: 'an Infinity score threshold',
+    kind: 'query',
+    body: { query: [1, 0, 0, 0], using: 'dense', limit: 2, score_threshold: Number.POSITIVE_INFINITY },
+  },
+  {
+    why: 'a NaN range bound',
+    kind: 'count',
+    body: { exact: true, filter: { must: [{ key: 'n', range: { gte: Number.NaN } }] } },
+  },
+  {
+    why: 'a Date range bound',
+    kind: 'count',
+    body: { exact: true, filter: { must: [{ key: 'n', range: { gte: new Date(0) } }] } },
+  },
   {
     why: 'a search whose vector has the wrong size (400)',
     kind: 'search',
@@ -96,6 +122,7 @@ describe('point reads posted by a caller in the same process', () => {
         chunkId: `c${i % 4}`,
         messageIds: `m${i}`,
         isDm: i % 4 === 0,
+        n: i,
         ...(i % 5 === 0 ? {} : { source: 's' }),
       },
     }));

@@ -23,7 +23,7 @@ import type { OrderedRecord } from '../timeline-store.js';
 import { createQdrantAccess, type QdrantPointStoreOptions } from './qdrant-access.js';
 import { findHeldSparseTerms, type PostedHeldTerms } from './find-held-sparse-terms.js';
 import { type PostedDenseCosines, scoreDenseVectors } from './score-dense-vectors.js';
-import { type PostedReads, readPoints } from './read-points-posted.js';
+import { createPointReader, type PostedReads } from './read-points-posted.js';
 import { createUpsertSender, type PostedUpserts } from './send-upserts.js';
 
 /** Per-request timeout of the service's store client (the data commands pass their own). */
@@ -41,6 +41,7 @@ export function createQdrantPointStore(
   const sendUpserts = createUpsertSender(client, options.posted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   // Only when asked: Qdrant's default (in RAM) is left alone otherwise.
   const onDisk = options.vectorsOnDisk === true ? { on_disk: true } : {};
+  const readPoints = createPointReader(posted, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   /** For deletes and counts, a collection that was never created simply holds nothing. */
   const orWhenMissing = async <T>(fallback: T, run: () => Promise<T>): Promise<T> => {
     try {
@@ -129,7 +130,7 @@ export function createQdrantPointStore(
           ...(query.scoreThreshold === undefined ? {} : { score_threshold: query.scoreThreshold }),
           ...(query.filter === undefined ? {} : { filter: query.filter }),
         };
-        const result = await readPoints(posted, collection, 'query', body, () => client.query(collection, body));
+        const result = await readPoints(collection, 'query', body, () => client.query(collection, body));
         return result.points.map(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
         );
@@ -171,7 +172,7 @@ export function createQdrantPointStore(
       call(`retrieve from ${collection}`, async () => {
         if (ids.length === 0) return [];
         const body = { ids: [...(ids as StoredPointId[])], with_payload: true, with_vector: false };
-        const records = await readPoints(posted, collection, 'retrieve', body, () =>
+        const records = await readPoints(collection, 'retrieve', body, () =>
           client.retrieve(collection, body),
         );
         return records.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} }));
@@ -202,7 +203,7 @@ export function createQdrantPointStore(
           with_payload: true,
           with_vector: false,
         };
-        const hits = await readPoints(posted, collection, 'search', body, () => client.search(collection, body));
+        const hits = await readPoints(collection, 'search', body, () => client.search(collection, body));
         return hits.map(
           (hit): ScoredStorePoint => ({ id: hit.id, score: hit.score, payload: hit.payload ?? {} }),
         );
@@ -217,7 +218,7 @@ export function createQdrantPointStore(
           ...(scroll.filter === undefined ? {} : { filter: scroll.filter }),
           ...(scroll.offset === undefined ? {} : { offset: scroll.offset }),
         };
-        const page = await readPoints(posted, collection, 'scroll', body, () => client.scroll(collection, body));
+        const page = await readPoints(collection, 'scroll', body, () => client.scroll(collection, body));
         const next = page.next_page_offset;
         return {
           points: page.points.map((p): StoredRecord => ({ id: p.id, payload: p.payload ?? {} })),
@@ -256,7 +257,7 @@ export function createQdrantPointStore(
       call(`count ${collection}`, async () => {
         const body = { exact: true, ...(filter ? { filter } : {}) };
         const result = await orWhenMissing({ count: 0 }, () =>
-          readPoints(posted, collection, 'count', body, () => client.count(collection, body)),
+          readPoints(collection, 'count', body, () => client.count(collection, body)),
         );
         return result.count;
       }),
