@@ -46,6 +46,25 @@ const settledYet = async (work: Promise<unknown>) => {
 };
 
 describe('posted upserts', () => {
+  test('a batch of many slices prints no listener-leak warning into the service log', async () => {
+    const { store, posted } = heldStore();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const many = Array.from({ length: 300 }, (_, i) => ({ ...points[i % 50]!, id: i + 1 }));
+      const sending = createUpsertSender(noRest, store, 10_000)('parts', many);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(posted.length > 10, `${posted.length} slices`);
+      for (const slice of posted) slice.answer();
+      await sending;
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('every slice of a batch is posted before the first is answered, in order, and the call ends when all are', async () => {
     const { store, posted } = heldStore();
     assert.ok(points.length * 3072 > 2 * UPSERT_SLICE_COMPONENTS);

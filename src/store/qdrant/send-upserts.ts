@@ -3,6 +3,7 @@
  * the embedded store runs in this process, posted to it all at once with the vectors packed in one Float32Array
  * per slice (no JSON written here or parsed there: for a 3072-d model, most of the chunk writer's own CPU time).
  */
+import { setMaxListeners } from 'node:events';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { SparseVector } from '../hybrid-point-store.js';
 import type { DenseVector, StoredPointId } from '../point-store.js';
@@ -83,6 +84,9 @@ async function postSlices(
   timeoutMs: number,
 ): Promise<void> {
   const cancel = new AbortController();
+  // One abort listener per slice, by design: past Node's default of 10 it would print a leak warning into the
+  // service's log on every large batch (an import's parts batch is ~14 slices).
+  setMaxListeners(Math.max(10, slices.length), cancel.signal);
   const answers = slices.map((slice) =>
     posted.upsert(collection, packBatch(slice), cancel.signal).then(
       (): SliceAnswer => 'applied',
