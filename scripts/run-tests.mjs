@@ -13,7 +13,9 @@
 //   runs every file alone;
 // - the runner starts the processes itself, slowest first (times of the last run, else a guess from what a
 //   file starts), so no long file starts last while the other lane idles; it prints each file's time at the
-//   end (MEMORY_POOL_TEST_TIMES=all prints every file's) and the one summary `node --test` prints.
+//   end (MEMORY_POOL_TEST_TIMES=all prints every file's) and the one summary `node --test` prints;
+// - a process still running after 15 minutes (MEMORY_POOL_TEST_PROCESS_LIMIT_MS) is stopped and counted as a
+//   failure named after its files, so a handle left open after a failure cannot hang the run (or CI).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeSlowest, planJobs, saveTimes } from './test-runner/plan-jobs.mjs';

@@ -9,6 +9,12 @@ import { addSummary, countEvents, createTotals, printTotals } from './count-test
 import { createReporter } from './create-reporter.mjs';
 
 const REPORTER = fileURLToPath(new URL('./report-events.mjs', import.meta.url));
+/**
+ * A test process still running after this long is stopped and counted as failed, named after its files: a file
+ * that leaves a handle open after a failure (a pool, a server) would otherwise keep `npm test`, and CI, waiting
+ * until CI's own limit. The slowest file takes under a minute on 2 loaded cores.
+ */
+const PROCESS_LIMIT_MS = Number(process.env.MEMORY_POOL_TEST_PROCESS_LIMIT_MS ?? 15 * 60_000);
 const GROUP = fileURLToPath(new URL('./run-group.mjs', import.meta.url));
 
 /**
@@ -70,8 +76,14 @@ function runJob(job, eventsFile, env, children) {
   child.stdout.on('data', (chunk) => output.push({ type: 'test:stdout', text: chunk }));
   child.stderr.on('data', (chunk) => output.push({ type: 'test:stderr', text: chunk }));
   const began = performance.now();
+  const limit = setTimeout(() => {
+    const message = `stopped after ${Math.round(PROCESS_LIMIT_MS / 1000)} s, still running (a handle left open?): ${job.files.join(' + ')}\n`;
+    output.push({ type: 'test:stderr', text: message });
+    child.kill('SIGKILL');
+  }, PROCESS_LIMIT_MS);
   return new Promise((resolve) => {
     child.once('close', (code, signal) => {
+      clearTimeout(limit);
       children.delete(child);
       const seconds = (performance.now() - began) / 1000;
       const printed = output.map(({ type, text }) => ({

@@ -21,9 +21,12 @@ const FAILING = `import { test } from 'node:test';\nimport assert from 'node:ass
 test('fails', () => assert.equal(1, 2));\n`;
 const CRASHING = `throw new Error('broken at load');\n`;
 
-function runTests(cwd: string): Promise<{ code: number; out: string }> {
+/** Passes, then keeps its process alive, as a file whose failure leaves a pool open does. */
+const HANGING = `import { test } from 'node:test';\ntest('passes, then hangs', () => { setInterval(() => {}, 1000); });\n`;
+
+function runTests(cwd: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, MEMORY_POOL_TEST_POSTGRES_URL: '' };
+    const env = { ...process.env, MEMORY_POOL_TEST_POSTGRES_URL: '', ...extraEnv };
     execFile(process.execPath, [join(ROOT, 'scripts', 'run-tests.mjs')], { cwd, env }, (error, stdout) =>
       resolve({ code: typeof error?.code === 'number' ? error.code : 0, out: stdout }),
     );
@@ -44,6 +47,28 @@ test('npm test adds up every process, groups what may share one, and fails a fil
     assert.match(out, /^not ok \d+ - src\/e\.test\.ts$/m, 'the crashed file is named');
     assert.match(out, /^# .*src\/a\.test\.ts \+ src\/b\.test\.ts/m, 'the plain files shared a process');
     assert.match(out, /^ok \d+ - alone in its process$/m, 'the file with a top-level hook ran alone');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a test process that never ends is stopped at the limit and fails the run, named, instead of hanging it', {
+  timeout: 60_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-pool-run-tests-'));
+  try {
+    mkdirSync(join(dir, 'src'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    writeFileSync(join(dir, 'src', 'a.test.ts'), PASSING);
+    writeFileSync(join(dir, 'src', 'h.test.ts'), HANGING);
+    const { code, out } = await runTests(dir, {
+      MEMORY_POOL_TEST_PROCESS_LIMIT_MS: '4000',
+      MEMORY_POOL_TEST_GROUPS: '0',
+    });
+    assert.equal(code, 1, out);
+    assert.match(out, /^not ok \d+ - src\/h\.test\.ts$/m, 'the stopped file is named');
+    assert.match(out, /^# fail 1$/m, out);
+    assert.match(out, /stopped after 4 s, still running/, 'says why');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
