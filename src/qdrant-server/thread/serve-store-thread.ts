@@ -53,6 +53,16 @@ export async function serveStoreThread(
   // Upserts posted and not begun: a cancel (the writer gave up waiting) drops one of these, so nothing of a call
   // whose caller was told "failed" is applied after it (a forget's delete could run in between).
   const queued = new Set<number>();
+  // Requests answered by their id: what was found, or why it failed.
+  const answer = <T>(
+    work: Promise<T>,
+    found: (value: T) => StoreThreadMessage,
+    failed: (error: ReturnType<typeof recordError>) => StoreThreadMessage,
+  ) =>
+    work.then(
+      (value) => port.postMessage(found(value)),
+      (error: unknown) => port.postMessage(failed(recordError(error))),
+    );
   port.on('message', (request: StoreThreadRequest) => {
     if (request.kind === 'cancel-upsert') {
       if (queued.delete(request.id)) {
@@ -84,37 +94,28 @@ export async function serveStoreThread(
     }
     if (request.kind === 'held-terms') {
       const { id } = request;
-      server.heldTerms(request.collection, request.request).then(
-        (held) => port.postMessage({ kind: 'held-terms-found', id, held } satisfies StoreThreadMessage),
-        (error: unknown) =>
-          port.postMessage({
-            kind: 'held-terms-failed',
-            id,
-            error: recordError(error),
-          } satisfies StoreThreadMessage),
+      answer(
+        server.heldTerms(request.collection, request.request),
+        (held) => ({ kind: 'held-terms-found', id, held }),
+        (error) => ({ kind: 'held-terms-failed', id, error }),
       );
       return;
     }
     if (request.kind === 'dense-cosines') {
       const { id } = request;
-      server.denseCosines(request.collection, request.request).then(
-        (cosines) =>
-          port.postMessage({ kind: 'dense-cosines-found', id, cosines } satisfies StoreThreadMessage),
-        (error: unknown) =>
-          port.postMessage({
-            kind: 'dense-cosines-failed',
-            id,
-            error: recordError(error),
-          } satisfies StoreThreadMessage),
+      answer(
+        server.denseCosines(request.collection, request.request),
+        (cosines) => ({ kind: 'dense-cosines-found', id, cosines }),
+        (error) => ({ kind: 'dense-cosines-failed', id, error }),
       );
       return;
     }
     if (request.kind === 'read') {
       const { id } = request;
-      server.read(request.collection, request.request).then(
-        (result) => port.postMessage({ kind: 'read-done', id, result } satisfies StoreThreadMessage),
-        (error: unknown) =>
-          port.postMessage({ kind: 'read-failed', id, error: recordError(error) } satisfies StoreThreadMessage),
+      answer(
+        server.read(request.collection, request.request),
+        (result) => ({ kind: 'read-done', id, result }),
+        (error) => ({ kind: 'read-failed', id, error }),
       );
       return;
     }

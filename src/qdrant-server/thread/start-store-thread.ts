@@ -145,31 +145,31 @@ export function startStoreThread(options: StoreThreadOptions): Promise<StoreThre
     });
   }
 
-  function heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]> {
+  /**
+   * Posts a request the thread answers by its id (found or failed), as every posted call but the upsert is; the
+   * answer's payload is the type the matching message carries.
+   */
+  function ask<T>(
+    request: DistributiveOmit<Extract<StoreThreadRequest, { id: number }>, 'id'>,
+  ): Promise<T> {
     if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
     const id = nextId++;
-    return new Promise<number[]>((resolve, reject) => {
-      worker.postMessage({ kind: 'held-terms', id, collection, request } satisfies StoreThreadRequest);
-      pending.set(id, { resolve: (held) => resolve(held as number[]), reject });
+    return new Promise<T>((resolve, reject) => {
+      worker.postMessage({ ...request, id } as StoreThreadRequest);
+      pending.set(id, { resolve: (value) => resolve(value as T), reject });
     });
+  }
+
+  function heldTerms(collection: string, request: HeldTermsRequest): Promise<number[]> {
+    return ask({ kind: 'held-terms', collection, request });
   }
 
   function denseCosines(collection: string, request: DenseCosinesRequest): Promise<[string, number][]> {
-    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
-    const id = nextId++;
-    return new Promise<[string, number][]>((resolve, reject) => {
-      worker.postMessage({ kind: 'dense-cosines', id, collection, request } satisfies StoreThreadRequest);
-      pending.set(id, { resolve: (cosines) => resolve(cosines as [string, number][]), reject });
-    });
+    return ask({ kind: 'dense-cosines', collection, request });
   }
 
   function read(collection: string, request: PointReadRequest): Promise<unknown> {
-    if (state !== 'serving') return Promise.reject(new Error("the embedded store's thread is not serving"));
-    const id = nextId++;
-    return new Promise<unknown>((resolve, reject) => {
-      worker.postMessage({ kind: 'read', id, collection, request } satisfies StoreThreadRequest);
-      pending.set(id, { resolve, reject });
-    });
+    return ask({ kind: 'read', collection, request });
   }
 
   function close(): Promise<void> {
@@ -195,6 +195,9 @@ function handleOf(
 ): StoreThread {
   return { url: listening.url, port: listening.port, threadId: worker.threadId, ...posted, close };
 }
+
+/** `Omit` over each member of a union, so the members' own fields stay checked. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** How a cancelled upsert rejects, as an aborted fetch does. */
 function abortError(): Error {
