@@ -1,6 +1,7 @@
 /**
  * @module The service's payload indexes in the embedded store, through the service as it runs: `dmWith` as a keyword on a
- * collection and its parts collection when first written, and on a collection another app created at the next start.
+ * collection and its parts collection when first written, and on a collection another app created at the next start;
+ * the parts' `timestamp` as a float when created, and at the next start when a folder from before lacks it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,15 +12,15 @@ import { startTestService, type TestService } from '../service/test-support/star
 import type { CollectionShape } from './point-store.js';
 import { CHUNKS_INDEXES, type IndexFailed, prepareServiceIndexes } from './service-indexes.js';
 
-/** The index types of `collection`, once `dmWith` shows (the index is asked for without waiting). */
-async function indexesOf(client: QdrantClient, collection: string): Promise<Record<string, unknown>> {
+/** The index types of `collection`, once `key` shows (the indexes are asked for without waiting). */
+async function indexesOf(client: QdrantClient, collection: string, key = 'dmWith'): Promise<Record<string, unknown>> {
   let schema: Record<string, { data_type?: string }> = {};
   for (let tries = 0; tries < 50; tries++) {
     schema = ((await client.getCollection(collection)).payload_schema ?? {}) as typeof schema;
-    if (schema.dmWith !== undefined) break;
+    if (schema[key] !== undefined) break;
     await sleep(20);
   }
-  return Object.fromEntries(Object.entries(schema).map(([key, index]) => [key, index.data_type]));
+  return Object.fromEntries(Object.entries(schema).map(([name, index]) => [name, index.data_type]));
 }
 
 test('dmWith is indexed as a keyword on written collections, their parts, and at start on others', {
@@ -89,4 +90,32 @@ test('a family that fails is told once and costs only its own indexes; what a co
   };
   await prepareServiceIndexes(store, 'mem_b', indexed, CHUNKS_INDEXES, onError);
   assert.equal(asked.length + failed.length, 2, 'nothing asked of a collection that has every index');
+});
+
+test('the parts are indexed by timestamp when created, and at the next start when they lack it', {
+  timeout: 60_000,
+}, async () => {
+  let service: TestService | undefined = await startTestService({ bots: [testBot('mythos')] });
+  const dir = service.dir;
+  try {
+    const saved = await service.post('/save', {
+      bot: 'mythos',
+      source: 'discord',
+      messages: [
+        { message_id: 'm1', speaker_kind: 'user', user_id: 'u1', channel_id: 'c1', text: 'hello there' },
+      ],
+    });
+    assert.equal(saved.status, 200);
+    await service.writer.runOnce({ flush: true });
+    const client = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    assert.equal((await indexesOf(client, 'mem_mythos__parts', 'timestamp')).timestamp, 'float');
+    await client.deletePayloadIndex('mem_mythos__parts', 'timestamp', { wait: true });
+    await service.stop();
+
+    service = await startTestService({ dir, bots: [testBot('mythos')] });
+    const again = new QdrantClient({ url: service.storeUrl!, checkCompatibility: false });
+    assert.equal((await indexesOf(again, 'mem_mythos__parts', 'timestamp')).timestamp, 'float');
+  } finally {
+    await service?.close();
+  }
 });
