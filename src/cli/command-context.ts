@@ -6,6 +6,7 @@
  * `serve` (connectCommandStore).
  */
 import type { MemoryPoolConfig } from '../config/config-types.js';
+import { vectorsOnDiskOf } from '../config/vectors-on-disk.js';
 import { maskUrl } from '../config/describe-config.js';
 import { loadConfig } from '../config/load-config.js';
 import type { Embedder } from '../embedding/embedder.js';
@@ -26,11 +27,6 @@ export function storeUrlOf(config: MemoryPoolConfig): string {
   if (config.store.kind === 'qdrant') return config.store.url;
   const host = ['0.0.0.0', '::'].includes(config.store.host) ? '127.0.0.1' : config.store.host;
   return formatHttpUrl(host, config.store.port);
-}
-
-/** Whether collections a command creates keep their vectors on disk (`store.embedded.vectorsOnDisk`). */
-function vectorsOnDiskOf(config: MemoryPoolConfig): boolean {
-  return config.store.kind === 'embedded' && config.store.vectorsOnDisk === true;
 }
 
 /** What a command says when `--bot` names a bot the config does not have. */

@@ -3,6 +3,7 @@
  * the service (src/core/assemble-service.ts), listen, connect Discord; stopped in reverse order.
  */
 import type { DiscordConfig, MemoryPoolConfig } from '../config/config-types.js';
+import { vectorsOnDiskOf } from '../config/vectors-on-disk.js';
 import { type AssembleServiceOptions, assembleService } from '../core/assemble-service.js';
 import type { MemoryOperations } from '../core/operations/memory-operations.js';
 import { perChatPayloads } from '../core/per-chat-payloads.js';
@@ -194,7 +195,7 @@ export async function startMemoryService(options: MemoryServiceOptions): Promise
           url: storeUrl,
           ...(config.store.apiKey ? { apiKey: config.store.apiKey } : {}),
           posted,
-          vectorsOnDisk: config.store.kind === 'embedded' && config.store.vectorsOnDisk === true,
+          vectorsOnDisk: vectorsOnDiskOf(config),
         }),
         { payloadFor: perChatPayloads(config.bots, journal) },
       );
