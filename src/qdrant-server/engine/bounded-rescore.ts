@@ -5,32 +5,18 @@
  * every candidate (the graph's candidates and pending vectors: graph-search.ts). The bound is searchQuantized's
  * (vector-search.ts), per candidate: |q·x − c·d/(s·t)| <= slots.errorUnits(|d|₁, |c|₁) / (s·t).
  */
+import { type QuantizedQuery, quantizeQuery } from './quantize-query.js';
 import type { ScoreFunction, TopK } from './vector-scoring.js';
 import type { SlotOwner, VectorSlots } from './vector-slots.js';
 
 /** Owners read per batch: each is a SQLite lookup of its own, so small batches read at most this many too many. */
 const READ_BATCH = 8;
 
-/** The query's int8 codes at its own scale (largest component → 127), or undefined for a zero query. */
-function quantizeQuery(query: Float32Array): { codes: Int8Array; scale: number; l1: number } | undefined {
-  let max = 0;
-  for (let i = 0; i < query.length; i++) max = Math.max(max, Math.abs(query[i] as number));
-  if (max === 0) return undefined;
-  const scale = 127 / max;
-  const codes = new Int8Array(query.length);
-  let l1 = 0;
-  for (let i = 0; i < query.length; i++) {
-    codes[i] = Math.round((query[i] as number) * scale);
-    l1 += Math.abs(codes[i] as number);
-  }
-  return { codes, scale, l1 };
-}
-
 /** Each owner's upper bound on its exact dot product with the query (-Infinity for one without a slot). */
 function upperBounds<Owner extends SlotOwner>(
   slots: VectorSlots<Owner>,
   owners: readonly Owner[],
-  query: NonNullable<ReturnType<typeof quantizeQuery>>,
+  query: QuantizedQuery,
   values: Float32Array,
 ): Float64Array {
   let valuesL1 = 0;

@@ -20,6 +20,7 @@ import { gatherCodes } from './code-gather.js';
 import type { Distance } from './engine-api.js';
 import { estimateShare, slotsAccepted } from './filtered-candidates.js';
 import { orderByScore } from './score-order.js';
+import { quantizeQuery } from './quantize-query.js';
 import { offerRankedFromDisk, type ScoreMemo } from './ranked-disk-rescore.js';
 import { CHECK_EVERY, TimeSlicer, mapInSlices } from './time-slicer.js';
 import { type Scored, TopK, isSimilarity, scorerFor } from './vector-scoring.js';
@@ -271,16 +272,9 @@ function searchQuantized<Owner extends SlotOwner>(
 ): Scored<Owner>[] | undefined {
   const { slots, query } = request;
   const total = subset.codes.length / slots.dim;
-  let queryMax = 0;
-  for (let i = 0; i < query.length; i++) queryMax = Math.max(queryMax, Math.abs(query[i] as number));
-  if (queryMax === 0) return undefined;
-  const queryScale = 127 / queryMax;
-  const codes = new Int8Array(query.length);
-  let queryL1 = 0;
-  for (let i = 0; i < query.length; i++) {
-    codes[i] = Math.round((query[i] as number) * queryScale);
-    queryL1 += Math.abs(codes[i] as number);
-  }
+  const quantized = quantizeQuery(query);
+  if (quantized === undefined) return undefined;
+  const { codes, scale: queryScale, l1: queryL1 } = quantized;
   const found = exactSearch(subset.codes, codes, slots.dim, wanted, MetricKind.IP, 0);
   const scales = slots.scale * queryScale;
   /** The most a point whose usearch distance (1 − code dot) is `distance` can score exactly. */
